@@ -1,0 +1,65 @@
+// Entry point of the `wlx` command. Subcommands are imported lazily so that
+// commands that need no UI (`--version`, `definitions`, `eval`) never load ink
+// or react and start fast.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from './usage.js';
+
+export const SUBCOMMANDS = ['get', 'definitions', 'eval', 'demo'] as const;
+
+const TOP_HELP = `wlx — a terminal explorer for AI workloads on Kubernetes
+
+Usage:
+  wlx [--demo] [-n NS | -A] [--context C] [--kubeconfig F] [--definitions PATH]...
+                                  open the live explorer (TUI)
+  wlx get [TYPE[/NAME] | TYPE NAME] [-n NS | -A] [-o tree|json|yaml] ...
+                                  print workload trees
+  wlx definitions [list | validate PATH... | show NAME]
+                                  list, validate and show Workload Map definitions
+  wlx eval EXPR [FILE...]         evaluate a jq expression like \`jq -c\`
+  wlx demo serve [--port N] ...   run the simulated GPU cluster (a Kubernetes API on loopback)
+  wlx --version                   print the version
+
+Run \`wlx <command> --help\` for a command's options.
+`;
+
+export function packageVersion(): string {
+  const path = fileURLToPath(new URL('../../../package.json', import.meta.url));
+  return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const [first, ...rest] = argv;
+    if (first === '--version' || first === '-v' || first === 'version') {
+      process.stdout.write(`wlx ${packageVersion()}\n`);
+      return 0;
+    }
+    if (first === '--help' || first === '-h' || first === 'help') {
+      process.stdout.write(TOP_HELP);
+      return 0;
+    }
+    switch (first) {
+      case 'get':
+        return (await import('./get.js')).runGet(rest);
+      case 'definitions':
+      case 'defs':
+        return (await import('./definitions.js')).runDefinitions(rest);
+      case 'eval':
+        return (await import('./eval.js')).runEval(rest);
+      case 'demo':
+        return (await import('./demo.js')).runDemo(rest);
+      default:
+        if (first !== undefined && !first.startsWith('-')) {
+          throw new UsageError(`unknown command "${first}"`, 'wlx --help');
+        }
+        return (await import('./tui.js')).runTui(argv);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`wlx: ${err.message} (see \`${err.hint}\`)\n`);
+      return 2;
+    }
+    throw err;
+  }
+}

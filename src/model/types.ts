@@ -1,0 +1,187 @@
+// Plain data the model produces and the UI / CLI consume. `WorkloadTree`,
+// `RoleTree`, `PodSummary` and `NodeSummary` are also the `wlx get -o json`
+// contract (see README): change them only compatibly.
+import type { DefinitionSourceKind, StatusName, DefinitionProblem, Gvk } from '../definitions/types.js';
+
+/** Any Kubernetes object as plain JSON (trimmed on ingest, see src/kube/trim.ts). */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: Record<string, unknown> & object;
+  status?: Record<string, unknown> & object;
+  [key: string]: unknown;
+}
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+}
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  uid: string;
+  resourceVersion?: string;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  [key: string]: unknown;
+}
+
+export interface ReplicaCounts {
+  desired: number;
+  current: number;
+  ready: number;
+}
+
+export interface GpuCounts {
+  desired: number;
+  requested: number;
+  allocated: number;
+}
+
+export interface PodSummary {
+  namespace: string;
+  name: string;
+  /** The word kubectl prints: Running, Pending, ContainerCreating, CrashLoopBackOff, OOMKilled, ... */
+  status: string;
+  phase: string;
+  ready: boolean;
+  node: string | null;
+  gpus: number;
+  restarts: number;
+  /** Why it is not running, e.g. Unschedulable, ImagePullBackOff; null when nothing to say. */
+  reason: string | null;
+  // Fields below are not part of the JSON contract's required set but are emitted too.
+  uid: string;
+  /** "1/2" style ready containers. */
+  readyContainers: string;
+  message: string | null;
+  createdAt: string | null;
+  /** ISO time of the last restart, when known. */
+  lastRestartAt?: string | null;
+}
+
+export interface RoleTree {
+  component: string;
+  instance: string | null;
+  replica: string | null;
+  replicas: ReplicaCounts;
+  gpus: GpuCounts;
+  nodes: string[];
+  pods: PodSummary[];
+  roles: RoleTree[];
+}
+
+export interface GangSummary {
+  name: string;
+  key: string;
+  members: number;
+  scheduled: number;
+  ready: number;
+}
+
+export interface WorkloadTree {
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  uid: string;
+  definition: string;
+  definitionSource: DefinitionSourceKind;
+  status: StatusName[];
+  replicas: ReplicaCounts;
+  gpus: GpuCounts;
+  roles: RoleTree[];
+  unattributedPods: PodSummary[];
+  gangs: GangSummary[];
+  // Not in the required contract, emitted too:
+  createdAt: string | null;
+  /** Condition/phase message explaining the status (e.g. the Failed condition's message). */
+  statusMessage: string | null;
+  /** Problems evaluating this workload's definition against it (which expression, what error). */
+  errors: string[];
+}
+
+export interface NodeSummary {
+  name: string;
+  ready: boolean;
+  gpuCapacity: number;
+  gpuAllocatable: number;
+  gpuRequested: number;
+  pods: number;
+  // Not in the required contract, emitted too:
+  unschedulable: boolean;
+  conditions: { type: string; status: string; reason?: string; message?: string }[];
+  taints: { key: string; value?: string; effect: string }[];
+  labels: Record<string, string>;
+  createdAt: string | null;
+  /** Workloads with pods on this node, as `namespace/name`. */
+  workloads: string[];
+}
+
+export interface ClusterTotals {
+  gpuCapacity: number;
+  gpuAllocatable: number;
+  gpuRequested: number;
+  gpuFree: number;
+  /** GPUs requested by pods that are not bound to a node yet. */
+  gpuPending: number;
+  pods: number;
+  nodes: number;
+}
+
+/** Live state of one watched kind, for the header and `:defs`. */
+export interface KindState {
+  gvk: Gvk;
+  resource: string;
+  state: 'syncing' | 'live' | 'reconnecting' | 'forbidden' | 'not-served' | 'error';
+  since: string; // ISO time of the last state change
+  message?: string;
+  count: number;
+}
+
+export interface DefinitionInfo {
+  name: string;
+  kind: string; // group/version/Kind
+  source: DefinitionSourceKind;
+  location: string;
+  valid: boolean;
+  workloads: number;
+  problems: DefinitionProblem[];
+}
+
+/** Where a pod on a node belongs, for the node view. */
+export interface NodePodEntry {
+  pod: PodSummary;
+  workload: { kind: string; namespace: string; name: string; uid: string } | null;
+}
+
+export interface ModelSnapshot {
+  /** Increases on every change batch. */
+  version: number;
+  workloads: WorkloadTree[];
+  nodes: NodeSummary[];
+  totals: ClusterTotals;
+  kinds: KindState[];
+  definitions: DefinitionInfo[];
+  /** Load/evaluation problems to show in the flash line / :defs. */
+  problems: string[];
+  /** uids of workloads whose tree changed in the last batch (for row highlighting). */
+  changedWorkloads: string[];
+}
+
+/** What the UI reads. Implemented by the cluster engine (src/kube/engine.ts). */
+export interface ModelSource {
+  getSnapshot(): ModelSnapshot;
+  /** Called after each coalesced batch of watch events; returns an unsubscribe function. */
+  subscribe(listener: (snapshot: ModelSnapshot) => void): () => void;
+  /** Pods bound to a node, with the workload each belongs to (unowned pods too). */
+  getNodePods(nodeName: string): NodePodEntry[];
+}
