@@ -184,4 +184,16 @@ export interface ModelSource {
   subscribe(listener: (snapshot: ModelSnapshot) => void): () => void;
   /** Pods bound to a node, with the workload each belongs to (unowned pods too). */
   getNodePods(nodeName: string): NodePodEntry[];
+  getConnectionInfo(): ConnectionInfo;
+}
+
+export interface ConnectionInfo {
+  context: string;
+  cluster: string;
+  user: string;
+  server: string;
+  /** e.g. v1.32.0; null until /version answered. */
+  serverVersion: string | null;
+  /** Namespace scope: a name, or null for all namespaces. */
+  namespace: string | null;
 }
