@@ -1,0 +1,509 @@
+// One list+watch loop per kind, with the guarantees of client-go's reflector
+// (client-node's informer has none of them: it lists without paging, asks for
+// no bookmarks, has no back-off and stops for good on connection errors):
+//
+// - paged list (`limit` + `continue`), restarted from scratch if a continue
+//   token expires;
+// - watch from the list's resourceVersion with `allowWatchBookmarks=true` and a
+//   randomised `timeoutSeconds`, so quiet kinds keep a fresh resourceVersion
+//   and watches end (and reconnect) at staggered times;
+// - resourceVersion advanced by every event and bookmark; a clean end of the
+//   watch reconnects from it at once;
+// - 410 Expired (as an HTTP status or as an ERROR event) → relist, and the
+//   relist emits DELETED for objects that vanished while we were not watching
+//   (and nothing for objects whose resourceVersion did not change);
+// - connection errors → exponential back-off with jitter, state 'reconnecting';
+// - stall detection: a response that sends no byte for longer than the watch
+//   timeout plus a margin is cut and restarted (silent half-open connections);
+// - a malformed watch line is reported (kind, first bytes) and skipped;
+// - 403 → state 'forbidden' (retried slowly, permissions can be granted);
+//   404 → 'not-served' (stops).
+import type http from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
+import type { KubeObject, KindState } from '../model/types.js';
+import { KubeApiError, KubeConnectionError, type KubeTransport } from './client.js';
+import { withTypeMeta } from './trim.js';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+export type ReflectorState = KindState['state'];
+
+export interface ReflectorHandlers {
+  onEvent(type: WatchEventType, object: KubeObject): void;
+  onState?(state: ReflectorState, message: string | undefined): void;
+  /** A problem worth showing (malformed line, transient error); never a credential. */
+  onProblem?(message: string): void;
+}
+
+export interface BackoffOptions {
+  initialMs: number;
+  maxMs: number;
+  factor: number;
+  /** Each delay is multiplied by a random factor in [1 - jitter, 1 + jitter]. */
+  jitter: number;
+}
+
+export interface ReflectorOptions {
+  transport: KubeTransport;
+  /** Collection path, e.g. `/api/v1/pods`, `/apis/batch/v1/namespaces/ns/jobs`. */
+  path: string;
+  apiVersion: string;
+  kind: string;
+  /** Short name used in messages, e.g. `pods` or `jobsets.jobset.x-k8s.io`. */
+  label?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  trim: (object: unknown) => KubeObject;
+  /** false: list once and stop (`wlx get`). */
+  watch?: boolean;
+  pageSize?: number;
+  /** Range for the randomised watch timeoutSeconds. */
+  watchTimeoutSeconds?: [number, number];
+  /** Extra silence tolerated beyond the watch timeout before a stream counts as stalled. */
+  stallMarginMs?: number;
+  /** No byte for this long during a list → the request is cut and retried. */
+  listIdleTimeoutMs?: number;
+  backoff?: Partial<BackoffOptions>;
+  /** Retry interval while forbidden. */
+  forbiddenRetryMs?: number;
+  random?: () => number;
+}
+
+const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 800, maxMs: 30_000, factor: 2, jitter: 0.5 };
+
+/** Exponential back-off with jitter; reset after a success. */
+export class Backoff {
+  private attempt = 0;
+  constructor(
+    private readonly options: BackoffOptions,
+    private readonly random: () => number = Math.random,
+  ) {}
+  next(): number {
+    const base = Math.min(this.options.maxMs, this.options.initialMs * this.options.factor ** this.attempt);
+    this.attempt += 1;
+    const j = this.options.jitter;
+    return Math.round(base * (1 - j + 2 * j * this.random()));
+  }
+  reset(): void {
+    this.attempt = 0;
+  }
+  get attempts(): number {
+    return this.attempt;
+  }
+}
+
+class ExpiredError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExpiredError';
+  }
+}
+
+class StalledError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StalledError';
+  }
+}
+
+interface Known {
+  uid: string;
+  rv: string;
+  namespace: string | undefined;
+  name: string;
+}
+
+function objectKey(meta: { namespace?: string; name: string }): string {
+  return meta.namespace ? `${meta.namespace}/${meta.name}` : meta.name;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isAbort(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'AbortError' || (err as NodeJS.ErrnoException).code === 'ABORT_ERR');
+}
+
+/** Sleeps, or resolves early when the signal aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** First bytes of a line, printable, for problem reports. */
+export function linePreview(line: string, max = 60): string {
+  const cut = line.length > max ? `${line.slice(0, max)}…` : line;
+  return JSON.stringify(cut);
+}
+
+export class Reflector {
+  private readonly known = new Map<string, Known>();
+  private readonly controller = new AbortController();
+  private readonly backoff: Backoff;
+  private readonly random: () => number;
+  private rv = '';
+  private currentState: ReflectorState = 'syncing';
+  private stateSince = new Date();
+  private stateMessage: string | undefined;
+  private running: Promise<void> | undefined;
+  private syncedResolve!: (err: Error | null) => void;
+  /** Settles once: null after the first complete list (or forbidden / not served), an Error when list-only mode failed. */
+  readonly firstSync: Promise<Error | null>;
+  /** Lists done (for tests and stats). */
+  lists = 0;
+  /** Watch requests opened. */
+  watches = 0;
+
+  constructor(
+    private readonly options: ReflectorOptions,
+    private readonly handlers: ReflectorHandlers,
+  ) {
+    this.random = options.random ?? Math.random;
+    this.backoff = new Backoff({ ...DEFAULT_BACKOFF, ...options.backoff }, this.random);
+    this.firstSync = new Promise((resolve) => {
+      this.syncedResolve = resolve;
+    });
+  }
+
+  get label(): string {
+    return this.options.label ?? this.options.path;
+  }
+  get resourceVersion(): string {
+    return this.rv;
+  }
+  get count(): number {
+    return this.known.size;
+  }
+  get state(): ReflectorState {
+    return this.currentState;
+  }
+  get since(): Date {
+    return this.stateSince;
+  }
+  get message(): string | undefined {
+    return this.stateMessage;
+  }
+
+  start(): this {
+    this.running ??= this.run();
+    return this;
+  }
+
+  /** Stops the loop and cuts any open request; resolves when the loop has ended. */
+  async stop(): Promise<void> {
+    this.controller.abort();
+    this.syncedResolve(new Error(`${this.label}: stopped`));
+    await this.running;
+  }
+
+  private setState(state: ReflectorState, message?: string): void {
+    if (state === this.currentState && message === this.stateMessage) return;
+    // "reconnecting since T" keeps its first T while retries continue.
+    if (state !== this.currentState) this.stateSince = new Date();
+    this.currentState = state;
+    this.stateMessage = message;
+    this.handlers.onState?.(state, message);
+  }
+
+  private query(extra: Record<string, string>): string {
+    const params = new URLSearchParams();
+    if (this.options.labelSelector) params.set('labelSelector', this.options.labelSelector);
+    if (this.options.fieldSelector) params.set('fieldSelector', this.options.fieldSelector);
+    for (const [k, v] of Object.entries(extra)) params.set(k, v);
+    return `${this.options.path}?${params.toString()}`;
+  }
+
+  private async run(): Promise<void> {
+    const signal = this.controller.signal;
+    const watch = this.options.watch !== false;
+    let needList = true;
+    while (!signal.aborted) {
+      try {
+        if (needList) {
+          await this.list(signal);
+          needList = false;
+          this.backoff.reset();
+          this.setState('live');
+          this.syncedResolve(null);
+          if (!watch) return;
+        }
+        const started = Date.now();
+        const events = await this.watchOnce(signal);
+        // A watch that ends at once with nothing in it is a misbehaving
+        // server or proxy: back off instead of reconnecting in a storm.
+        if (events === 0 && Date.now() - started < 1000) await sleep(this.backoff.next(), signal);
+        else this.backoff.reset();
+      } catch (err) {
+        if (signal.aborted || isAbort(err)) break;
+        if (err instanceof ExpiredError || (err instanceof KubeApiError && err.status === 410)) {
+          // The resourceVersion is too old: relist (emitting deletes for what vanished).
+          needList = true;
+          continue;
+        }
+        if (err instanceof KubeApiError && (err.status === 403 || err.status === 401)) {
+          this.setState('forbidden', err.message);
+          this.handlers.onProblem?.(`${this.label}: ${err.status === 403 ? 'forbidden' : 'unauthorized'}: ${err.message}`);
+          this.syncedResolve(null);
+          if (!watch) return;
+          needList = true;
+          await sleep(this.options.forbiddenRetryMs ?? 60_000, signal);
+          continue;
+        }
+        if (err instanceof KubeApiError && err.status === 404) {
+          this.setState('not-served', err.message);
+          this.syncedResolve(null);
+          return;
+        }
+        const message = (err as Error).message;
+        if (!watch) {
+          this.setState('error', message);
+          this.syncedResolve(err as Error);
+          return;
+        }
+        this.setState('reconnecting', message);
+        await sleep(this.backoff.next(), signal);
+      }
+    }
+  }
+
+  /** Opens a request with an idle timer: no byte for idleMs → the request is cut with a StalledError. */
+  private async openWithIdle(
+    path: string,
+    signal: AbortSignal,
+    idleMs: number,
+    onChunk: (chunk: Buffer) => void,
+    onOpen?: () => void,
+  ): Promise<void> {
+    const attempt = new AbortController();
+    const abortAttempt = () => attempt.abort();
+    signal.addEventListener('abort', abortAttempt, { once: true });
+    let stalled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => {
+        stalled = true;
+        attempt.abort();
+      }, idleMs);
+    };
+    arm();
+    let res: http.IncomingMessage | undefined;
+    try {
+      res = await this.options.transport.open(path, { signal: attempt.signal });
+      arm();
+      onOpen?.();
+      for await (const chunk of res) {
+        arm();
+        onChunk(chunk as Buffer);
+      }
+    } catch (err) {
+      if (stalled) throw new StalledError(`${this.label}: no data for ${Math.round(idleMs / 1000)}s, restarting`);
+      throw err;
+    } finally {
+      if (timer) clearTimeout(timer);
+      signal.removeEventListener('abort', abortAttempt);
+      res?.destroy();
+    }
+  }
+
+  private async list(signal: AbortSignal): Promise<void> {
+    const pageSize = this.options.pageSize ?? 500;
+    const idleMs = this.options.listIdleTimeoutMs ?? 60_000;
+    const { apiVersion, kind } = this.options;
+    let items: KubeObject[] = [];
+    let cont = '';
+    let listRv = '';
+    let restarted = false;
+    for (;;) {
+      const path = this.query(cont ? { limit: String(pageSize), continue: cont } : { limit: String(pageSize) });
+      const chunks: Buffer[] = [];
+      try {
+        await this.openWithIdle(path, signal, idleMs, (c) => chunks.push(c));
+      } catch (err) {
+        if (cont && !restarted && err instanceof KubeApiError && err.status === 410) {
+          // The continue token expired between pages: list again from the start.
+          restarted = true;
+          items = [];
+          cont = '';
+          continue;
+        }
+        throw err;
+      }
+      let page: unknown;
+      try {
+        page = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch (err) {
+        throw new KubeApiError(`${this.label}: list answered invalid JSON: ${(err as Error).message}`, 0, null);
+      }
+      chunks.length = 0;
+      if (!isRecord(page) || !Array.isArray(page.items)) {
+        throw new KubeApiError(`${this.label}: list answer has no items`, 0, null);
+      }
+      // Trim each page at once so the untrimmed objects die young.
+      for (const raw of page.items) items.push(this.options.trim(withTypeMeta(raw, apiVersion, kind)));
+      const meta = isRecord(page.metadata) ? page.metadata : {};
+      listRv = typeof meta.resourceVersion === 'string' ? meta.resourceVersion : listRv;
+      cont = typeof meta.continue === 'string' ? meta.continue : '';
+      if (!cont) break;
+    }
+    this.replace(items);
+    this.rv = listRv;
+    this.lists += 1;
+  }
+
+  /** Applies a full list: ADDED/MODIFIED for new or changed objects, DELETED for vanished ones. */
+  private replace(items: KubeObject[]): void {
+    const seen = new Set<string>();
+    for (const obj of items) {
+      const meta = obj.metadata;
+      if (!meta || !meta.name) continue;
+      const key = objectKey(meta);
+      seen.add(key);
+      const prev = this.known.get(key);
+      const rv = meta.resourceVersion ?? '';
+      if (prev && prev.uid === meta.uid && prev.rv === rv) continue;
+      if (prev && prev.uid !== meta.uid) {
+        // Same name, new object: the old one was deleted while we were away.
+        this.handlers.onEvent('DELETED', this.tombstone(prev));
+      }
+      this.known.set(key, { uid: meta.uid, rv, namespace: meta.namespace, name: meta.name });
+      this.handlers.onEvent(prev && prev.uid === meta.uid ? 'MODIFIED' : 'ADDED', obj);
+    }
+    for (const [key, prev] of this.known) {
+      if (seen.has(key)) continue;
+      this.known.delete(key);
+      this.handlers.onEvent('DELETED', this.tombstone(prev));
+    }
+  }
+
+  private tombstone(prev: Known): KubeObject {
+    const metadata: KubeObject['metadata'] = { name: prev.name, uid: prev.uid, resourceVersion: prev.rv };
+    if (prev.namespace) metadata.namespace = prev.namespace;
+    return { apiVersion: this.options.apiVersion, kind: this.options.kind, metadata };
+  }
+
+  /** One watch request; resolves with the number of events when the server ends it cleanly. */
+  private async watchOnce(signal: AbortSignal): Promise<number> {
+    const [min, max] = this.options.watchTimeoutSeconds ?? [300, 600];
+    const timeoutSeconds = Math.round(min + (max - min) * this.random());
+    const idleMs = timeoutSeconds * 1000 + (this.options.stallMarginMs ?? 30_000);
+    const path = this.query({
+      watch: '1',
+      allowWatchBookmarks: 'true',
+      resourceVersion: this.rv,
+      timeoutSeconds: String(timeoutSeconds),
+    });
+    const decoder = new StringDecoder('utf8');
+    let partial = '';
+    let events = 0;
+    let failure: Error | undefined;
+    const attempt = new AbortController();
+    const onAbort = () => attempt.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.watches += 1;
+    try {
+      const onOpen = () => {
+        if (this.currentState !== 'live') this.setState('live');
+      };
+      await this.openWithIdle(path, attempt.signal, idleMs, (chunk) => {
+        if (failure) return;
+        const text = partial + decoder.write(chunk);
+        const lines = text.split('\n');
+        partial = lines.pop() ?? '';
+        for (const line of lines) {
+          if (!line.trim()) continue;
+          try {
+            if (this.handleLine(line)) events += 1;
+          } catch (err) {
+            // An ERROR event: stop reading this stream.
+            failure = err as Error;
+            attempt.abort();
+            return;
+          }
+        }
+      }, onOpen);
+    } catch (err) {
+      if (failure) throw failure;
+      throw err;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+    if (failure) throw failure;
+    if (partial.trim()) this.handleLine(partial);
+    // Headers arrived and the stream ended cleanly: we were live.
+    if (this.currentState !== 'live') this.setState('live');
+    return events;
+  }
+
+  /** Handles one watch line; returns true for an object event. Throws on ERROR events. */
+  private handleLine(line: string): boolean {
+    let event: unknown;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      this.handlers.onProblem?.(`${this.label}: malformed watch line skipped: ${linePreview(line)}`);
+      return false;
+    }
+    if (!isRecord(event) || typeof event.type !== 'string' || !isRecord(event.object)) {
+      this.handlers.onProblem?.(`${this.label}: malformed watch event skipped: ${linePreview(line)}`);
+      return false;
+    }
+    const object = event.object;
+    const meta = isRecord(object.metadata) ? object.metadata : {};
+    switch (event.type) {
+      case 'BOOKMARK':
+        if (typeof meta.resourceVersion === 'string' && meta.resourceVersion) this.rv = meta.resourceVersion;
+        if (this.currentState !== 'live') this.setState('live');
+        return false;
+      case 'ERROR': {
+        const code = typeof object.code === 'number' ? object.code : 0;
+        const message = typeof object.message === 'string' ? object.message : 'watch error';
+        if (code === 410 || object.reason === 'Expired' || object.reason === 'Gone') throw new ExpiredError(message);
+        throw new KubeApiError(`${this.label}: watch error: ${message}`, code, typeof object.reason === 'string' ? object.reason : null);
+      }
+      case 'ADDED':
+      case 'MODIFIED':
+      case 'DELETED': {
+        if (typeof meta.name !== 'string' || !meta.name) {
+          this.handlers.onProblem?.(`${this.label}: watch event without metadata.name skipped: ${linePreview(line)}`);
+          return false;
+        }
+        if (this.currentState !== 'live') this.setState('live');
+        const obj = this.options.trim(withTypeMeta(object, this.options.apiVersion, this.options.kind));
+        const key = objectKey(obj.metadata);
+        const rv = obj.metadata.resourceVersion ?? '';
+        if (rv) this.rv = rv;
+        if (event.type === 'DELETED') {
+          if (!this.known.delete(key)) return true;
+          this.handlers.onEvent('DELETED', obj);
+        } else {
+          const prev = this.known.get(key);
+          if (prev && prev.uid !== obj.metadata.uid) this.handlers.onEvent('DELETED', this.tombstone(prev));
+          this.known.set(key, { uid: obj.metadata.uid, rv, namespace: obj.metadata.namespace, name: obj.metadata.name });
+          this.handlers.onEvent(prev && prev.uid === obj.metadata.uid ? 'MODIFIED' : 'ADDED', obj);
+        }
+        return true;
+      }
+      default:
+        this.handlers.onProblem?.(`${this.label}: unknown watch event type skipped: ${linePreview(line)}`);
+        return false;
+    }
+  }
+
+  /** uid → resourceVersion of every object held (for consistency checks). */
+  snapshotVersions(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const k of this.known.values()) out.set(k.uid, k.rv);
+    return out;
+  }
+}
+
+export { KubeApiError, KubeConnectionError };

@@ -1,0 +1,226 @@
+// What wlx keeps of each object. A real pod is 2.5–10 KB of JSON, most of it
+// managedFields, env, volumes, probes and the last-applied annotation that no
+// view and no definition pod-side expression reads. Trimming right after each
+// list page / watch line is parsed lets the untrimmed object die young, so
+// 100,000 pods fit in a few hundred MB.
+//
+// Roles: 'pod', 'node', 'owner' (intermediate controllers such as Jobs,
+// ReplicaSets, StatefulSets: metadata only, for ownerReference chains),
+// 'workload' (a root object of a defined type: whole, since definition
+// expressions may read anything in it), 'definition' (a cluster Karta: whole).
+import type { KubeObject, ObjectMeta } from '../model/types.js';
+
+export type TrimRole = 'pod' | 'node' | 'owner' | 'workload' | 'definition';
+
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+/** Annotation values longer than this are dropped from pods and owners (they are config blobs, not labels). */
+const MAX_ANNOTATION_VALUE = 1024;
+/** Container state messages longer than this are cut (termination messages can be 4 KB+). */
+export const MAX_MESSAGE = 512;
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function pick(source: unknown, keys: readonly string[]): Json | undefined {
+  if (!isObject(source)) return undefined;
+  const out: Json = {};
+  let any = false;
+  for (const k of keys) {
+    const v = source[k];
+    if (v !== undefined) {
+      out[k] = v;
+      any = true;
+    }
+  }
+  return any ? out : undefined;
+}
+
+function truncate(text: unknown, max = MAX_MESSAGE): unknown {
+  if (typeof text !== 'string' || text.length <= max) return text;
+  return `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+function trimAnnotations(annotations: unknown, dropBig: boolean): Record<string, string> | undefined {
+  if (!isObject(annotations)) return undefined;
+  const out: Record<string, string> = {};
+  let any = false;
+  for (const [k, v] of Object.entries(annotations)) {
+    if (k === LAST_APPLIED) continue;
+    if (typeof v !== 'string') continue;
+    if (dropBig && v.length > MAX_ANNOTATION_VALUE) continue;
+    out[k] = v;
+    any = true;
+  }
+  return any ? out : undefined;
+}
+
+function trimOwnerReferences(refs: unknown): ObjectMeta['ownerReferences'] {
+  if (!Array.isArray(refs)) return undefined;
+  return refs.filter(isObject).map((r) => {
+    const ref: NonNullable<ObjectMeta['ownerReferences']>[number] = {
+      apiVersion: String(r.apiVersion ?? ''),
+      kind: String(r.kind ?? ''),
+      name: String(r.name ?? ''),
+      uid: String(r.uid ?? ''),
+    };
+    if (r.controller === true) ref.controller = true;
+    return ref;
+  });
+}
+
+/** Metadata wlx reads: identity, times, labels, annotations (minus blobs), owners. */
+export function trimMetadata(meta: unknown, dropBigAnnotations = true): ObjectMeta {
+  const m = isObject(meta) ? meta : {};
+  const out: ObjectMeta = { name: String(m.name ?? ''), uid: String(m.uid ?? '') };
+  if (typeof m.namespace === 'string') out.namespace = m.namespace;
+  if (typeof m.resourceVersion === 'string') out.resourceVersion = m.resourceVersion;
+  if (typeof m.creationTimestamp === 'string') out.creationTimestamp = m.creationTimestamp;
+  if (typeof m.deletionTimestamp === 'string') out.deletionTimestamp = m.deletionTimestamp;
+  if (typeof m.generation === 'number') out.generation = m.generation;
+  if (isObject(m.labels)) out.labels = m.labels as Record<string, string>;
+  const annotations = trimAnnotations(m.annotations, dropBigAnnotations);
+  if (annotations) out.annotations = annotations;
+  const owners = trimOwnerReferences(m.ownerReferences);
+  if (owners && owners.length) out.ownerReferences = owners;
+  return out;
+}
+
+const CONTAINER_KEYS = ['name', 'image', 'resources', 'restartPolicy'] as const;
+const POD_SPEC_KEYS = ['nodeName', 'overhead', 'resources', 'priorityClassName', 'schedulerName', 'nodeSelector', 'tolerations'] as const;
+const STATE_KEYS = ['reason', 'exitCode', 'startedAt', 'finishedAt', 'message', 'signal'] as const;
+
+function trimContainers(list: unknown): Json[] | undefined {
+  if (!Array.isArray(list)) return undefined;
+  return list.map((c) => pick(c, CONTAINER_KEYS) ?? {});
+}
+
+function trimContainerState(state: unknown): Json | undefined {
+  if (!isObject(state)) return undefined;
+  const out: Json = {};
+  for (const phase of ['waiting', 'running', 'terminated'] as const) {
+    const s = pick(state[phase], STATE_KEYS);
+    if (s) {
+      if (s.message !== undefined) s.message = truncate(s.message);
+      out[phase] = s;
+    } else if (isObject(state[phase])) {
+      out[phase] = {};
+    }
+  }
+  return out;
+}
+
+function trimContainerStatuses(list: unknown): Json[] | undefined {
+  if (!Array.isArray(list)) return undefined;
+  return list.filter(isObject).map((cs) => {
+    const out: Json = { name: cs.name, ready: cs.ready, restartCount: cs.restartCount };
+    if (cs.started !== undefined) out.started = cs.started;
+    const state = trimContainerState(cs.state);
+    if (state) out.state = state;
+    const last = trimContainerState(cs.lastState);
+    if (last && Object.keys(last).length) out.lastState = last;
+    return out;
+  });
+}
+
+function trimConditions(list: unknown): Json[] | undefined {
+  if (!Array.isArray(list)) return undefined;
+  return list.filter(isObject).map((c) => {
+    const out = pick(c, ['type', 'status', 'reason', 'message', 'lastTransitionTime']) ?? {};
+    if (out.message !== undefined) out.message = truncate(out.message);
+    return out;
+  });
+}
+
+export function trimPod(obj: unknown): KubeObject {
+  const o = isObject(obj) ? obj : {};
+  const spec = isObject(o.spec) ? o.spec : {};
+  const status = isObject(o.status) ? o.status : {};
+  const outSpec: Json = pick(spec, POD_SPEC_KEYS) ?? {};
+  const containers = trimContainers(spec.containers);
+  if (containers) outSpec.containers = containers;
+  const init = trimContainers(spec.initContainers);
+  if (init && init.length) outSpec.initContainers = init;
+  const outStatus: Json =
+    pick(status, ['phase', 'reason', 'hostIP', 'podIP', 'startTime', 'nominatedNodeName', 'qosClass']) ?? {};
+  if (status.message !== undefined) outStatus.message = truncate(status.message);
+  const conditions = trimConditions(status.conditions);
+  if (conditions) outStatus.conditions = conditions;
+  const cs = trimContainerStatuses(status.containerStatuses);
+  if (cs) outStatus.containerStatuses = cs;
+  const ics = trimContainerStatuses(status.initContainerStatuses);
+  if (ics && ics.length) outStatus.initContainerStatuses = ics;
+  return {
+    apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : 'v1',
+    kind: 'Pod',
+    metadata: trimMetadata(o.metadata),
+    spec: outSpec,
+    status: outStatus,
+  };
+}
+
+export function trimNode(obj: unknown): KubeObject {
+  const o = isObject(obj) ? obj : {};
+  const spec = isObject(o.spec) ? o.spec : {};
+  const status = isObject(o.status) ? o.status : {};
+  const meta = trimMetadata(o.metadata);
+  // Node annotations are controller bookkeeping (volumes attached, CSI, ...): none is read.
+  delete meta.annotations;
+  const outSpec = pick(spec, ['taints', 'unschedulable', 'providerID']) ?? {};
+  const outStatus = pick(status, ['capacity', 'allocatable', 'addresses']) ?? {};
+  const conditions = trimConditions(status.conditions);
+  if (conditions) outStatus.conditions = conditions;
+  const nodeInfo = pick(status.nodeInfo, ['kubeletVersion', 'containerRuntimeVersion', 'osImage', 'kernelVersion', 'architecture']);
+  if (nodeInfo) outStatus.nodeInfo = nodeInfo;
+  return { apiVersion: 'v1', kind: 'Node', metadata: meta, spec: outSpec, status: outStatus };
+}
+
+export function trimOwner(obj: unknown): KubeObject {
+  const o = isObject(obj) ? obj : {};
+  return {
+    apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : undefined,
+    kind: typeof o.kind === 'string' ? o.kind : undefined,
+    metadata: trimMetadata(o.metadata),
+  };
+}
+
+/** A workload root or a Karta: everything but managedFields and the last-applied annotation. */
+export function trimWhole(obj: unknown): KubeObject {
+  const o = isObject(obj) ? obj : {};
+  const meta: Json = isObject(o.metadata) ? { ...o.metadata } : {};
+  delete meta.managedFields;
+  if (isObject(meta.annotations) && LAST_APPLIED in meta.annotations) {
+    const a = { ...meta.annotations };
+    delete a[LAST_APPLIED];
+    meta.annotations = a;
+  }
+  return { ...o, metadata: meta as ObjectMeta } as KubeObject;
+}
+
+export function trimFor(role: TrimRole): (obj: unknown) => KubeObject {
+  switch (role) {
+    case 'pod':
+      return trimPod;
+    case 'node':
+      return trimNode;
+    case 'owner':
+      return trimOwner;
+    case 'workload':
+    case 'definition':
+      return trimWhole;
+  }
+}
+
+/**
+ * List items and watch objects of a kind carry no apiVersion/kind in lists;
+ * put them back (definitions match roots by apiVersion+kind).
+ */
+export function withTypeMeta(obj: unknown, apiVersion: string, kind: string): unknown {
+  if (isObject(obj) && (obj.apiVersion === undefined || obj.kind === undefined)) {
+    obj.apiVersion ??= apiVersion;
+    obj.kind ??= kind;
+  }
+  return obj;
+}
