@@ -122,6 +122,8 @@ export interface Component {
   instanceIdPath?: string;
   podSelector?: PodSelector;
   isRoot: boolean;
+  /** Karta only; upstream allows it on any component, in practice the root (also copied to Definition.suspendDefinition). */
+  suspendDefinition?: SuspendDefinition;
 }
 
 export interface GangMember {
@@ -162,6 +164,26 @@ export interface Definition {
   additionalChildKinds: Gvk[];
   suspendDefinition?: SuspendDefinition;
   gangs: GangGroup[];
+}
+
+/**
+ * One definition document as loaded, valid or not: what listings such as
+ * `wlx definitions` and `:defs` show, including definitions that were rejected.
+ */
+export interface DefinitionEntry {
+  /** metadata.name ('' when it has none). */
+  name: string;
+  format: Definition['format'];
+  source: DefinitionSource;
+  /** The root component's kind, when the document got that far. */
+  rootGvk?: Gvk;
+  valid: boolean;
+  /** Set when valid. */
+  definition?: Definition;
+  /** Everything found in this document (errors make it invalid; warnings do not). */
+  problems: DefinitionProblem[];
+  /** Set when another definition of the same root kind takes precedence over this one. */
+  shadowedBy?: DefinitionSource;
 }
 
 /** A problem found while loading or validating a definition. */
