@@ -1,0 +1,144 @@
+// The cluster options `wlx` (the TUI) and `wlx get` share, and opening a live
+// ModelSource over them.
+//
+// Namespace scope: like k9s (not kubectl), wlx shows ALL namespaces unless
+// `-n NS` is given; `-A` says so explicitly. The context's namespace is not a
+// filter (AI workloads of one team often span namespaces).
+import { delimiter } from 'node:path';
+import type { ModelSource } from '../model/types.js';
+import { UsageError } from './usage.js';
+
+/** node:util parseArgs option specs of the shared cluster options. */
+export const CLUSTER_OPTIONS = {
+  kubeconfig: { type: 'string' },
+  context: { type: 'string' },
+  namespace: { type: 'string', short: 'n' },
+  'all-namespaces': { type: 'boolean', short: 'A' },
+  definitions: { type: 'string', multiple: true },
+  'gpu-resource': { type: 'string', multiple: true },
+  demo: { type: 'boolean' },
+} as const;
+
+export const CLUSTER_OPTIONS_HELP = `Cluster options:
+  --kubeconfig FILE       kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)
+  --context NAME          kubeconfig context (default: current-context)
+  -n, --namespace NS      only this namespace (default: all namespaces, like k9s)
+  -A, --all-namespaces    all namespaces (the default)
+  --definitions PATH      Workload Map definition file or directory (repeatable; also $WLX_DEFINITIONS, ':'-separated)
+  --gpu-resource NAME     extended resource counted as GPUs (repeatable; default nvidia.com/gpu, amd.com/gpu)
+  --demo                  start the built-in simulated GPU cluster and explore it
+`;
+
+export interface ClusterOptions {
+  kubeconfig?: string;
+  context?: string;
+  /** A namespace, or null for all namespaces. */
+  namespace: string | null;
+  /** Definition files/directories: --definitions first, then $WLX_DEFINITIONS. */
+  definitionPaths: string[];
+  /** Empty = the model's defaults. */
+  gpuResources: string[];
+  demo: boolean;
+}
+
+type ParsedValues = { [K in keyof typeof CLUSTER_OPTIONS]?: (typeof CLUSTER_OPTIONS)[K] extends { multiple: true } ? string[] : (typeof CLUSTER_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+
+/** Builds ClusterOptions from parseArgs values (which must include CLUSTER_OPTIONS). */
+export function clusterOptionsFrom(values: Record<string, unknown>, hint: string, env: NodeJS.ProcessEnv = process.env): ClusterOptions {
+  const v = values as ParsedValues;
+  if (v.namespace !== undefined && v['all-namespaces']) throw new UsageError('-n/--namespace and -A/--all-namespaces cannot be combined', hint);
+  if (v.namespace === '') throw new UsageError('-n/--namespace needs a namespace name', hint);
+  if (v.demo && (v.kubeconfig || v.context)) throw new UsageError('--demo cannot be combined with --kubeconfig or --context', hint);
+  const envPaths = (env.WLX_DEFINITIONS ?? '').split(delimiter).filter((p) => p.length > 0);
+  const gpuResources = v['gpu-resource'] ?? [];
+  for (const r of gpuResources) {
+    if (!/^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(\/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/.test(r)) {
+      throw new UsageError(`--gpu-resource "${r}" is not a resource name (e.g. nvidia.com/gpu)`, hint);
+    }
+  }
+  return {
+    kubeconfig: v.kubeconfig,
+    context: v.context,
+    namespace: v.namespace ?? null,
+    definitionPaths: [...(v.definitions ?? []), ...envPaths],
+    gpuResources,
+    demo: v.demo === true,
+  };
+}
+
+/** A running model source plus what it took to open it. */
+export interface OpenedModelSource extends ModelSource {
+  /** Resolves when every kind has been listed once and the trees are built. */
+  whenSynced(): Promise<void>;
+  /** Stops watches and the background demo (if any). Idempotent. */
+  stop(): Promise<void>;
+}
+
+export interface OpenOptions extends ClusterOptions {
+  /** false: list once without watching (`wlx get`). Default true. */
+  watch?: boolean;
+  /** Label selector for workload roots. */
+  labelSelector?: string;
+}
+
+/**
+ * Opens the live model: with `--demo` first starts the simulated cluster in a
+ * background process (so it never stalls the caller's event loop), then runs
+ * the engine over HTTP through client-node's auth, exactly as for a real
+ * cluster.
+ */
+export async function openModelSource(options: OpenOptions): Promise<OpenedModelSource> {
+  const { loadKubeconfig } = await import('../kube/kubeconfig.js');
+  const { HttpKubeTransport } = await import('../kube/client.js');
+  const { startEngine } = await import('../kube/engine.js');
+  const { loadDefinitionSet } = await import('../kube/definitions.js');
+
+  let stopDemo: (() => Promise<void>) | undefined;
+  let kubeconfig = options.kubeconfig;
+  let context = options.context;
+  if (options.demo) {
+    const { startDemoInBackground } = await import('../../demo/index.js');
+    const demo = await startDemoInBackground({});
+    stopDemo = () => demo.stop();
+    kubeconfig = demo.kubeconfigPath;
+    context = undefined;
+  }
+  try {
+    const loaded = loadKubeconfig({ kubeconfig, context });
+    const transport = new HttpKubeTransport(loaded.kubeConfig, loaded.server, loaded.context);
+    const definitions = await loadDefinitionSet(options.definitionPaths);
+    const engine = await startEngine({
+      transport,
+      connection: {
+        context: loaded.context,
+        cluster: loaded.cluster,
+        user: loaded.user,
+        server: loaded.server,
+        namespace: options.namespace,
+      },
+      namespace: options.namespace,
+      definitions,
+      gpuResources: options.gpuResources.length ? options.gpuResources : undefined,
+      labelSelector: options.labelSelector,
+      watch: options.watch,
+    });
+    let stopped = false;
+    return {
+      getSnapshot: () => engine.getSnapshot(),
+      subscribe: (l) => engine.subscribe(l),
+      getNodePods: (n) => engine.getNodePods(n),
+      getConnectionInfo: () => engine.getConnectionInfo(),
+      whenSynced: () => engine.whenSynced(),
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await engine.stop();
+        transport.close();
+        await stopDemo?.();
+      },
+    };
+  } catch (err) {
+    await stopDemo?.();
+    throw err;
+  }
+}

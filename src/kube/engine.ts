@@ -1,0 +1,434 @@
+// The cluster engine: access → discovery → one reflector per kind → the
+// model's ClusterStore, with watch events coalesced into batches, and the
+// ModelSource the UI reads.
+//
+// Startup order matters: the cluster's Karta definitions are listed first so
+// that types defined only in the cluster (a TFJob Karta, say) are watched from
+// the start. Later Karta changes are hot-reloaded (precedence cluster > file >
+// builtin, decided by the definitions module) and may start new reflectors.
+import type { Definition, DefinitionProblem, Gvk } from '../definitions/types.js';
+import { gvkKey } from '../definitions/types.js';
+import type {
+  ConnectionInfo,
+  DefinitionInfo,
+  KindState,
+  KubeObject,
+  ModelSnapshot,
+  ModelSource,
+  NodePodEntry,
+  NodeSummary,
+  WorkloadTree,
+  ClusterTotals,
+} from '../model/types.js';
+import { ClusterStore } from '../model/store.js';
+import type { KubeTransport } from './client.js';
+import { Discovery, apiVersionOf, collectionPath, serverVersion, type ResourceInfo } from './discovery.js';
+import { Reflector, type ReflectorOptions, type WatchEventType } from './reflector.js';
+import { trimFor, type TrimRole } from './trim.js';
+
+/** What the engine needs of a definition set (src/definitions' DefinitionSet). */
+export interface DefinitionSetLike {
+  definitions: Definition[];
+  problems: DefinitionProblem[];
+  withCluster(objects: unknown[]): DefinitionSetLike;
+}
+
+export type StoreKind = 'pod' | 'node' | 'owner' | 'workload';
+
+/** The part of ClusterStore the engine drives. */
+export interface ModelStoreLike {
+  setDefinitions(definitions: Definition[]): void;
+  apply(kind: StoreKind, type: WatchEventType, object: KubeObject): void;
+  flush(): { changedWorkloads: string[]; removedWorkloads: string[]; nodesChanged: boolean };
+  workloads(): WorkloadTree[];
+  nodes(): NodeSummary[];
+  totals(): ClusterTotals;
+  getNodePods(nodeName: string): NodePodEntry[];
+  problems(): string[];
+}
+
+export const KARTA_GVK: Gvk = { group: 'run.ai', version: 'v1alpha1', kind: 'Karta' };
+export const POD_GVK: Gvk = { group: '', version: 'v1', kind: 'Pod' };
+export const NODE_GVK: Gvk = { group: '', version: 'v1', kind: 'Node' };
+/** Controllers between workloads and pods that most workload types use; watched as metadata. */
+export const OWNER_GVKS: Gvk[] = [
+  { group: 'batch', version: 'v1', kind: 'Job' },
+  { group: 'apps', version: 'v1', kind: 'ReplicaSet' },
+  { group: 'apps', version: 'v1', kind: 'StatefulSet' },
+];
+
+export interface EngineOptions {
+  transport: KubeTransport;
+  connection: Omit<ConnectionInfo, 'serverVersion'>;
+  /** Namespace scope; null = all namespaces. */
+  namespace: string | null;
+  /** Built-in + file definitions; cluster Kartas are added by the engine. */
+  definitions: DefinitionSetLike;
+  gpuResources?: string[];
+  /** Applied to the lists/watches of workload roots only (`wlx get -l`). */
+  labelSelector?: string;
+  /** false: list every kind once, no watches (`wlx get`). */
+  watch?: boolean;
+  /** Minimum time between two flushes. */
+  flushIntervalMs?: number;
+  /** Reflector tuning (tests shorten timeouts and back-off). */
+  reflector?: Partial<Pick<ReflectorOptions, 'pageSize' | 'watchTimeoutSeconds' | 'stallMarginMs' | 'backoff' | 'forbiddenRetryMs' | 'listIdleTimeoutMs'>>;
+  /** Store factory (tests); defaults to the model's ClusterStore. */
+  createStore?: (definitions: Definition[], gpuResources: string[] | undefined) => ModelStoreLike;
+}
+
+export interface ClusterEngine extends ModelSource {
+  /** Resolves when every kind has been listed once (or found forbidden / not served) and the trees are built. */
+  whenSynced(): Promise<void>;
+  stop(): Promise<void>;
+  /** The current effective definitions (after cluster Kartas). */
+  definitions(): Definition[];
+  /** uid → resourceVersion of every object held, per kind label (for consistency checks). */
+  inventory(): Map<string, Map<string, string>>;
+}
+
+interface Watched {
+  key: string;
+  info: ResourceInfo;
+  role: TrimRole;
+  reflector: Reflector;
+}
+
+const MAX_ENGINE_PROBLEMS = 50;
+
+function kindLabel(info: ResourceInfo): string {
+  return info.gvk.group ? `${info.resource}.${info.gvk.group}` : info.resource;
+}
+
+export async function startEngine(options: EngineOptions): Promise<ClusterEngine> {
+  const engine = new Engine(options);
+  await engine.start();
+  return engine;
+}
+
+class Engine implements ClusterEngine {
+  private readonly discovery: Discovery;
+  private readonly store: ModelStoreLike;
+  private readonly watched = new Map<string, Watched>();
+  /** Kinds wanted but not watchable (forbidden or not served at discovery). */
+  private readonly unserved = new Map<string, KindState>();
+  private readonly listeners = new Set<(s: ModelSnapshot) => void>();
+  private readonly kartas = new Map<string, unknown>();
+  private readonly engineProblems: string[] = [];
+  private defs: DefinitionSetLike;
+  private serverVersionText: string | null = null;
+  private snapshot: ModelSnapshot;
+  private version = 0;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private lastFlush = 0;
+  private dirty = false;
+  private stopped = false;
+  private kartaSynced = false;
+  private syncing: Promise<void> | undefined;
+  private readonly flushIntervalMs: number;
+
+  constructor(private readonly options: EngineOptions) {
+    this.discovery = new Discovery(options.transport);
+    this.defs = options.definitions;
+    this.flushIntervalMs = options.flushIntervalMs ?? 80;
+    const create = options.createStore ?? ((d, g) => new ClusterStore({ definitions: d, gpuResources: g }) as ModelStoreLike);
+    this.store = create(this.defs.definitions, options.gpuResources);
+    this.snapshot = this.buildSnapshot([]);
+  }
+
+  // ---- ModelSource -------------------------------------------------------
+
+  getSnapshot(): ModelSnapshot {
+    return this.snapshot;
+  }
+
+  subscribe(listener: (snapshot: ModelSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  getNodePods(nodeName: string): NodePodEntry[] {
+    return this.store.getNodePods(nodeName);
+  }
+
+  getConnectionInfo(): ConnectionInfo {
+    return { ...this.options.connection, namespace: this.options.namespace, serverVersion: this.serverVersionText };
+  }
+
+  definitions(): Definition[] {
+    return this.defs.definitions;
+  }
+
+  inventory(): Map<string, Map<string, string>> {
+    const out = new Map<string, Map<string, string>>();
+    for (const w of this.watched.values()) out.set(kindLabel(w.info), w.reflector.snapshotVersions());
+    return out;
+  }
+
+  whenSynced(): Promise<void> {
+    return this.syncing ?? Promise.resolve();
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    await Promise.all([...this.watched.values()].map((w) => w.reflector.stop()));
+    this.listeners.clear();
+  }
+
+  // ---- startup -----------------------------------------------------------
+
+  async start(): Promise<void> {
+    const watch = this.options.watch !== false;
+    try {
+      this.serverVersionText = await serverVersion(this.options.transport);
+    } catch (err) {
+      // In list-only mode an unreachable server is an error; live, the reflectors keep retrying.
+      if (!watch) throw err;
+      this.addProblem((err as Error).message);
+    }
+    // Cluster definitions first, so their kinds are watched from the start.
+    const kartaDiscovery = await this.discovery.resolve([KARTA_GVK]);
+    const kartaInfo = kartaDiscovery.found.get(gvkKey(KARTA_GVK));
+    let kartaSync: Promise<Error | null> = Promise.resolve(null);
+    if (kartaInfo) {
+      const w = this.watch(kartaInfo, 'definition');
+      kartaSync = w.reflector.firstSync;
+    }
+    const kartaError = await kartaSync;
+    if (kartaError && !this.stopped) throw kartaError;
+    this.kartaSynced = true;
+    if (this.kartas.size) this.reloadDefinitions();
+    this.syncing = this.ensureKinds().then(async (syncs) => {
+      const errors = (await Promise.all(syncs)).filter((e): e is Error => e !== null);
+      if (errors.length && !this.stopped) throw errors[0]!;
+      this.flushNow();
+    });
+    // whenSynced() reports failures; keep an unhandled rejection from killing the process meanwhile.
+    this.syncing.catch(() => undefined);
+  }
+
+  /** The kinds the current definitions need. */
+  private wantedKinds(): Array<{ gvk: Gvk; role: TrimRole }> {
+    const out = new Map<string, { gvk: Gvk; role: TrimRole }>();
+    for (const d of this.defs.definitions) out.set(gvkKey(d.rootGvk), { gvk: d.rootGvk, role: 'workload' });
+    const owners: Gvk[] = [...OWNER_GVKS];
+    for (const d of this.defs.definitions) {
+      owners.push(...d.additionalChildKinds);
+      for (const c of d.components) if (!c.isRoot && c.kind) owners.push(c.kind);
+    }
+    for (const g of owners) {
+      const k = gvkKey(g);
+      if (!out.has(k) && g.kind !== 'Pod') out.set(k, { gvk: g, role: 'owner' });
+    }
+    out.set(gvkKey(POD_GVK), { gvk: POD_GVK, role: 'pod' });
+    out.set(gvkKey(NODE_GVK), { gvk: NODE_GVK, role: 'node' });
+    return [...out.values()];
+  }
+
+  /** Starts reflectors for wanted kinds not yet watched; returns their first-sync promises. */
+  private async ensureKinds(): Promise<Promise<Error | null>[]> {
+    const wanted = this.wantedKinds().filter((w) => !this.watched.has(gvkKey(w.gvk)));
+    if (!wanted.length) return [];
+    const result = await this.discovery.resolve(wanted.map((w) => w.gvk));
+    if (this.stopped) return [];
+    const syncs: Promise<Error | null>[] = [];
+    for (const w of wanted) {
+      const key = gvkKey(w.gvk);
+      const info = result.found.get(key);
+      if (info) {
+        this.unserved.delete(key);
+        syncs.push(this.watch(info, w.role).reflector.firstSync);
+        continue;
+      }
+      const miss = result.missing.get(key);
+      if (!miss) continue;
+      if (miss.state === 'error' && this.options.watch === false) {
+        syncs.push(Promise.resolve(new Error(miss.message)));
+        continue;
+      }
+      // Only report kinds a definition (or a pod/node view) really depends on.
+      const optional = w.role === 'owner';
+      if (!optional || miss.state === 'forbidden') {
+        this.unserved.set(key, {
+          gvk: w.gvk,
+          resource: w.gvk.kind.toLowerCase(),
+          state: miss.state,
+          since: new Date().toISOString(),
+          message: miss.message,
+          count: 0,
+        });
+      }
+      if (miss.state === 'forbidden') this.addProblem(`${w.gvk.kind}: forbidden: ${miss.message}`);
+    }
+    this.markDirty();
+    return syncs;
+  }
+
+  private watch(info: ResourceInfo, role: TrimRole): Watched {
+    const key = gvkKey(info.gvk);
+    const label = kindLabel(info);
+    const storeKind: StoreKind | null = role === 'definition' ? null : role;
+    const namespace = info.namespaced ? this.options.namespace : null;
+    const reflector = new Reflector(
+      {
+        ...this.options.reflector,
+        transport: this.options.transport,
+        path: collectionPath(info, namespace),
+        apiVersion: apiVersionOf(info.gvk),
+        kind: info.gvk.kind,
+        label,
+        labelSelector: role === 'workload' ? this.options.labelSelector : undefined,
+        trim: trimFor(role),
+        watch: this.options.watch !== false,
+      },
+      {
+        onEvent: (type, object) => {
+          if (this.stopped) return;
+          if (storeKind) {
+            try {
+              this.store.apply(storeKind, type, object);
+            } catch (err) {
+              this.addProblem(`${label} ${object.metadata.namespace ?? ''}/${object.metadata.name}: ${(err as Error).message}`);
+            }
+          } else {
+            this.onKarta(type, object);
+          }
+          this.markDirty();
+        },
+        onState: () => this.markDirty(),
+        onProblem: (message) => {
+          this.addProblem(message);
+          this.markDirty();
+        },
+      },
+    );
+    const w: Watched = { key, info, role, reflector };
+    this.watched.set(key, w);
+    reflector.start();
+    return w;
+  }
+
+  private onKarta(type: WatchEventType, object: KubeObject): void {
+    if (type === 'DELETED') this.kartas.delete(object.metadata.uid);
+    else this.kartas.set(object.metadata.uid, object);
+    // At startup the whole list is applied at once in start().
+    if (this.kartaSynced) this.reloadDefinitions();
+  }
+
+  private reloadDefinitions(): void {
+    try {
+      this.defs = this.options.definitions.withCluster([...this.kartas.values()]);
+      this.store.setDefinitions(this.defs.definitions);
+    } catch (err) {
+      this.addProblem(`cluster definitions: ${(err as Error).message}`);
+      return;
+    }
+    if (this.syncing) {
+      // New kinds from a hot-reloaded Karta: watch them too.
+      void this.ensureKinds().catch((err: Error) => this.addProblem(err.message));
+    }
+  }
+
+  // ---- batching ----------------------------------------------------------
+
+  private addProblem(message: string): void {
+    this.engineProblems.push(message);
+    if (this.engineProblems.length > MAX_ENGINE_PROBLEMS) this.engineProblems.splice(0, this.engineProblems.length - MAX_ENGINE_PROBLEMS);
+  }
+
+  private markDirty(): void {
+    this.dirty = true;
+    if (this.flushTimer || this.stopped) return;
+    // Coalesce: at most one flush per interval; a burst arriving while idle is
+    // still given a few ms to gather.
+    const wait = Math.max(5, this.lastFlush + this.flushIntervalMs - Date.now());
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      this.flushNow();
+    }, wait);
+  }
+
+  private flushNow(): void {
+    if (this.stopped) return;
+    this.lastFlush = Date.now();
+    if (this.flushTimer) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = undefined;
+    }
+    let changed: string[] = [];
+    let structural = false;
+    try {
+      const result = this.store.flush();
+      changed = result.changedWorkloads;
+      structural = result.removedWorkloads.length > 0 || result.nodesChanged;
+    } catch (err) {
+      this.addProblem(`model: ${(err as Error).message}`);
+    }
+    if (!this.dirty && !changed.length && !structural) return;
+    this.dirty = false;
+    this.snapshot = this.buildSnapshot(changed);
+    for (const l of this.listeners) {
+      try {
+        l(this.snapshot);
+      } catch (err) {
+        this.addProblem(`subscriber: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  private kindStates(): KindState[] {
+    const out: KindState[] = [];
+    for (const w of this.watched.values()) {
+      out.push({
+        gvk: w.info.gvk,
+        resource: kindLabel(w.info),
+        state: w.reflector.state,
+        since: w.reflector.since.toISOString(),
+        message: w.reflector.message,
+        count: w.reflector.count,
+      });
+    }
+    out.push(...this.unserved.values());
+    return out;
+  }
+
+  private definitionInfos(workloads: WorkloadTree[]): DefinitionInfo[] {
+    const counts = new Map<string, number>();
+    for (const w of workloads) counts.set(w.definition, (counts.get(w.definition) ?? 0) + 1);
+    return this.defs.definitions.map((d) => {
+      const problems = this.defs.problems.filter((p) => p.file === d.source.location);
+      return {
+        name: d.name,
+        kind: `${d.rootGvk.group}/${d.rootGvk.version}/${d.rootGvk.kind}`,
+        source: d.source.kind,
+        location: d.source.location,
+        valid: !problems.some((p) => p.severity === 'error'),
+        workloads: counts.get(d.name) ?? 0,
+        problems,
+      };
+    });
+  }
+
+  private buildSnapshot(changed: string[]): ModelSnapshot {
+    const workloads = this.store.workloads();
+    const problems = [
+      ...this.defs.problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.message}`),
+      ...this.engineProblems,
+      ...this.store.problems(),
+    ];
+    this.version += 1;
+    return Object.freeze({
+      version: this.version,
+      workloads,
+      nodes: this.store.nodes(),
+      totals: this.store.totals(),
+      kinds: this.kindStates(),
+      definitions: this.definitionInfos(workloads),
+      problems,
+      changedWorkloads: changed,
+    });
+  }
+}
