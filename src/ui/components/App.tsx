@@ -1,0 +1,375 @@
+// The explorer: reads the model through a ModelSource (never fetches itself),
+// keeps view state in a reducer, derives the current view's rows with
+// memoisation, and lays out header, detail panel, table, breadcrumbs and the
+// flash / prompt line to the terminal size.
+import React, { useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { Box } from 'ink';
+import type { ModelSnapshot, ModelSource } from '../../model/types.js';
+import { sanitize } from '../../text/sanitize.js';
+import { useModelSnapshot } from '../hooks/useModelSnapshot.js';
+import { useTerminalSize, type TerminalSize } from '../hooks/useTerminalSize.js';
+import { useKeymap } from '../hooks/useKeymap.js';
+import { bindingFor, KEYMAP, type KeyAction } from '../keymap.js';
+import { currentFrame, initialState, reduce, type UiState, type ViewFrame } from '../state/viewState.js';
+import { tableForFrame, sortRows, filterRows, findWorkload, findNode, namespacesOf, type ViewTable } from '../state/derive.js';
+import { parseCommand, completeCommand } from '../state/commands.js';
+import { findPodRolePath, roleLabel, findRole, UNATTRIBUTED } from '../render/roles.js';
+import { helpTable } from '../render/help.js';
+import { workloadPanel, nodePanel, type PanelLine } from '../render/panels.js';
+import type { Row } from '../render/table.js';
+import { Header } from './Header.js';
+import { RowList } from './RowList.js';
+import { Breadcrumbs } from './Breadcrumbs.js';
+import { Flash } from './Flash.js';
+import { FilterLine } from './FilterLine.js';
+import { CommandLine } from './CommandLine.js';
+import { DetailPanel } from './DetailPanel.js';
+
+export interface AppProps {
+  source: ModelSource;
+  wlxVersion: string;
+  /** Fixed size (tests); otherwise the terminal's, following resizes. */
+  size?: TerminalSize;
+  noColor?: boolean;
+  /** Frame coalescing interval (ms). */
+  frameIntervalMs?: number;
+  initialNamespace?: string | null;
+  /** Context names for `:ctx` completion. */
+  contexts?: readonly string[];
+  /** `:ctx NAME`: the CLI reopens the model source on that context; absent = not supported. */
+  onSwitchContext?: (context: string) => void;
+  onQuit: () => void;
+  /** How long a changed workload's row stays highlighted. */
+  highlightMs?: number;
+}
+
+const HEADER_LINES = 4;
+
+function viewTitle(frame: ViewFrame, snapshot: ModelSnapshot, namespace: string | null, count: number, total: number): string {
+  const ns = namespace === null ? 'all' : sanitize(namespace);
+  const n = count === total ? `[${count}]` : `[${count}/${total}]`;
+  let t: string;
+  switch (frame.kind) {
+    case 'workloads':
+      t = `workloads(${ns})${n}`;
+      break;
+    case 'workload': {
+      const w = findWorkload(snapshot, frame.workloadUid);
+      t = w ? `${sanitize(w.kind).toLowerCase()}(${sanitize(w.namespace)}/${sanitize(w.name)})${n}` : `workload${n}`;
+      break;
+    }
+    case 'pods':
+      t = frame.workloadUid === undefined ? `pods(${ns})${n}` : `pods(${frame.label})${n}`;
+      break;
+    case 'node':
+      t = `node(${frame.label})${n}`;
+      break;
+    case 'nodes':
+      t = `nodes${n}`;
+      break;
+    case 'defs':
+      t = `definitions${n}`;
+      break;
+    case 'help':
+      t = 'help';
+      break;
+  }
+  if (frame.filter) t += ` </${sanitize(frame.filter)}>`;
+  return ` ${t} `;
+}
+
+export function App(props: AppProps): React.JSX.Element {
+  const { source } = props;
+  const noColor = props.noColor ?? false;
+  const snapshot = useModelSnapshot(source, props.frameIntervalMs ?? 66);
+  const size = useTerminalSize(props.size);
+  const [state, dispatch] = useReducer(reduce, props.initialNamespace ?? null, initialState);
+  const frame = currentFrame(state);
+  const [now, setNow] = useState(() => Date.now());
+  const [candidates, setCandidates] = useState<string[]>([]);
+  const connection = source.getConnectionInfo();
+
+  // Ages and highlights move with the clock: one tick a second.
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+
+  // Recently changed workloads, with the time their highlight ends.
+  const changedUntil = useRef(new Map<string, number>());
+  const highlightMs = props.highlightMs ?? 1500;
+  const lastVersion = useRef(snapshot.version);
+  if (snapshot.version !== lastVersion.current) {
+    lastVersion.current = snapshot.version;
+    const until = Date.now() + highlightMs;
+    for (const uid of snapshot.changedWorkloads) changedUntil.current.set(uid, until);
+  }
+  const changed = useMemo(() => {
+    const set = new Set<string>();
+    const t = Date.now();
+    for (const [uid, until] of changedUntil.current) {
+      if (until > t) set.add(uid);
+      else changedUntil.current.delete(uid);
+    }
+    return set;
+  }, [snapshot.version, now]);
+
+  // Derivation, memoised per step: table (snapshot + frame identity), sort, filter.
+  const prevKind = state.stack.length > 1 ? state.stack[state.stack.length - 2]!.kind : 'workloads';
+  const table: ViewTable = useMemo(() => {
+    if (frame.kind === 'help') return { ...helpTable(KEYMAP[prevKind]), sortable: false };
+    return tableForFrame(snapshot, frame, state.namespace, (n) => source.getNodePods(n));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [snapshot, frame.kind, frame.workloadUid, frame.rolePath, frame.nodeName, frame.collapsed, state.namespace, prevKind, source]);
+  const sorted = useMemo(() => sortRows(table.rows, frame.sort, table.sortable), [table, frame.sort]);
+  const filtered = useMemo(() => filterRows(sorted, frame.filter), [sorted, frame.filter]);
+  const rows = filtered.rows;
+
+  // Detail panel.
+  const panel: PanelLine[] = useMemo(() => {
+    if (frame.kind === 'workload') {
+      const w = findWorkload(snapshot, frame.workloadUid);
+      return w ? workloadPanel(w) : [{ text: 'workload no longer exists', tone: 'error' }];
+    }
+    if (frame.kind === 'node') {
+      const n = findNode(snapshot, frame.nodeName);
+      return n ? nodePanel(n) : [{ text: 'node no longer exists', tone: 'error' }];
+    }
+    return [];
+  }, [snapshot, frame.kind, frame.workloadUid, frame.nodeName]);
+
+  // Layout.
+  const width = Math.max(20, size.columns);
+  const headerLines = size.rows >= 20 ? HEADER_LINES : 1;
+  const panelLines = Math.min(panel.length, Math.max(0, size.rows - headerLines - 8));
+  const page = Math.max(1, size.rows - headerLines - panelLines - 5);
+
+  // Keep the selection on the same row (by key) when rows move, and in range.
+  const keyAt = (i: number): string | null => rows[i]?.key ?? null;
+  useEffect(() => {
+    let index = frame.selected;
+    if (frame.selectedKey !== null && keyAt(index) !== frame.selectedKey) {
+      const found = rows.findIndex((r) => r.key === frame.selectedKey);
+      if (found >= 0) index = found;
+    }
+    index = Math.max(0, Math.min(index, rows.length - 1));
+    const key = keyAt(index);
+    if (index !== frame.selected || key !== frame.selectedKey || frame.top > Math.max(0, rows.length - page) || index >= frame.top + page) {
+      dispatch({ type: 'reconcile', index, key: key ?? frame.selectedKey, count: rows.length, page });
+    }
+  });
+
+  // Flash: explicit messages win; otherwise model problems and missing objects.
+  const flash =
+    state.flash ??
+    (table.missing
+      ? { text: table.missing + ' (Esc goes back)', level: 'warn' as const }
+      : snapshot.problems.length
+        ? { text: `${snapshot.problems.length} problem${snapshot.problems.length === 1 ? '' : 's'}: ${sanitize(snapshot.problems[0])}${snapshot.problems.length > 1 ? ' (see :defs)' : ''}`, level: 'warn' as const }
+        : null);
+
+  // Auto-clear explicit flash messages.
+  useEffect(() => {
+    if (!state.flash) return;
+    const t = setTimeout(() => dispatch({ type: 'flash', flash: null }), 4000);
+    return () => clearTimeout(t);
+  }, [state.flash]);
+
+  const quitRequested = useRef(false);
+  const quit = () => {
+    if (quitRequested.current) return;
+    quitRequested.current = true;
+    dispatch({ type: 'quit' });
+    props.onQuit();
+  };
+
+  const selectedRow = (): Row | undefined => rows[frame.selected];
+
+  const drill = (row: Row | undefined) => {
+    const target = row?.target;
+    if (!row || !target || target.kind === 'none') {
+      if (row && frame.kind === 'pods') dispatch({ type: 'flash', flash: { text: 'the pod is not bound to a node yet', level: 'info' } });
+      return;
+    }
+    switch (target.kind) {
+      case 'workload':
+        dispatch({ type: 'push', frame: { kind: 'workload', workloadUid: target.uid, label: target.label } });
+        return;
+      case 'pods':
+        dispatch({ type: 'push', frame: { kind: 'pods', workloadUid: target.workloadUid, rolePath: target.rolePath, label: target.label } });
+        return;
+      case 'node':
+        dispatch({ type: 'push', frame: { kind: 'node', nodeName: target.name, label: target.label } });
+        return;
+      case 'podInWorkload': {
+        const w = findWorkload(snapshot, target.workloadUid);
+        if (!w) {
+          dispatch({ type: 'flash', flash: { text: 'that workload no longer exists', level: 'warn' } });
+          return;
+        }
+        const path = findPodRolePath(w, target.podUid);
+        const role = path && path[0] !== UNATTRIBUTED ? findRole(w, path) : null;
+        const roleName = path === null ? 'pods' : path[0] === UNATTRIBUTED ? UNATTRIBUTED : role ? sanitize(roleLabel(role)) : 'pods';
+        dispatch({
+          type: 'pushMany',
+          frames: [
+            { kind: 'workload', workloadUid: w.uid, label: sanitize(w.name) },
+            { kind: 'pods', workloadUid: w.uid, rolePath: path, label: roleName, selectedKey: target.podUid },
+          ],
+        });
+        return;
+      }
+    }
+  };
+
+  const runCommand = (text: string) => {
+    const cmd = parseCommand(text);
+    dispatch({ type: 'commitInput' });
+    setCandidates([]);
+    switch (cmd.kind) {
+      case 'view':
+        dispatch({ type: 'root', frame: { kind: cmd.view, label: cmd.view === 'defs' ? 'definitions' : cmd.view } });
+        return;
+      case 'namespace':
+        dispatch({ type: 'namespace', namespace: cmd.namespace });
+        dispatch({ type: 'flash', flash: { text: `namespace: ${cmd.namespace === null ? 'all' : sanitize(cmd.namespace)}`, level: 'info' } });
+        return;
+      case 'context':
+        if (props.onSwitchContext) props.onSwitchContext(cmd.context);
+        else dispatch({ type: 'flash', flash: { text: 'switching context is not available here; restart with --context NAME', level: 'warn' } });
+        return;
+      case 'quit':
+        quit();
+        return;
+      case 'help':
+        dispatch({ type: 'push', frame: { kind: 'help', label: 'help' } });
+        return;
+      case 'error':
+        dispatch({ type: 'flash', flash: { text: cmd.message, level: 'error' } });
+        return;
+    }
+  };
+
+  const act = (action: KeyAction) => {
+    const count = rows.length;
+    switch (action) {
+      case 'up':
+        return dispatch({ type: 'move', delta: -1, count, page });
+      case 'down':
+        return dispatch({ type: 'move', delta: 1, count, page });
+      case 'pageUp':
+        return dispatch({ type: 'move', delta: -page, count, page });
+      case 'pageDown':
+        return dispatch({ type: 'move', delta: page, count, page });
+      case 'top':
+        return dispatch({ type: 'moveTo', where: 'first', count, page });
+      case 'bottom':
+        return dispatch({ type: 'moveTo', where: 'last', count, page });
+      case 'enter':
+        return drill(selectedRow());
+      case 'back':
+        return dispatch({ type: 'back' });
+      case 'filter':
+        return dispatch({ type: 'startFilter' });
+      case 'command':
+        setCandidates([]);
+        return dispatch({ type: 'startCommand' });
+      case 'allNamespaces':
+        dispatch({ type: 'namespace', namespace: null });
+        return dispatch({ type: 'flash', flash: { text: 'namespace: all', level: 'info' } });
+      case 'help':
+        if (frame.kind === 'help') return;
+        return dispatch({ type: 'push', frame: { kind: 'help', label: 'help' } });
+      case 'quit':
+        return quit();
+      case 'sortName':
+        return dispatch({ type: 'sort', key: 'name' });
+      case 'sortAge':
+        return dispatch({ type: 'sort', key: 'age' });
+      case 'sortStatus':
+        return dispatch({ type: 'sort', key: 'status' });
+      case 'sortGpus':
+        return dispatch({ type: 'sort', key: 'gpus' });
+      case 'expand':
+      case 'collapse':
+      case 'toggle': {
+        const row = selectedRow();
+        if (!row?.treeKey || !row.expandable) return;
+        return dispatch({ type: 'setCollapsed', treeKey: row.treeKey, collapsed: action === 'expand' ? false : action === 'collapse' ? true : 'toggle' });
+      }
+      case 'allPods': {
+        const w = findWorkload(snapshot, frame.workloadUid);
+        if (!w) return;
+        return dispatch({ type: 'push', frame: { kind: 'pods', workloadUid: w.uid, rolePath: null, label: `${sanitize(w.name)} pods` } });
+      }
+    }
+  };
+
+  // The latest handler in a ref: Ink's input listener is long-lived.
+  const onKey = (name: string, input: string) => {
+    if (quitRequested.current) return;
+    if (name === 'ctrl-c') return quit();
+    if (state.mode === 'filter') {
+      if (name === 'esc') return dispatch({ type: 'cancelInput' });
+      if (name === 'enter') return dispatch({ type: 'commitInput' });
+      if (name === 'backspace') return dispatch({ type: 'backspace' });
+      if (name === 'up' || name === 'down') {
+        dispatch({ type: 'commitInput' });
+        return act(name);
+      }
+      if (input && !/[\u0000-\u001f\u007f]/.test(input)) return dispatch({ type: 'input', text: input });
+      return;
+    }
+    if (state.mode === 'command') {
+      if (name === 'esc') {
+        setCandidates([]);
+        return dispatch({ type: 'cancelInput' });
+      }
+      if (name === 'enter') return runCommand(state.input);
+      if (name === 'backspace') return dispatch({ type: 'backspace' });
+      if (name === 'tab') {
+        const done = completeCommand(state.input, namespacesOf(snapshot), props.contexts ?? []);
+        setCandidates(done.candidates);
+        return dispatch({ type: 'setInput', text: done.text });
+      }
+      if (input && !/[\u0000-\u001f\u007f]/.test(input)) return dispatch({ type: 'input', text: input });
+      return;
+    }
+    const binding = bindingFor(frame.kind, name);
+    if (binding) act(binding.action);
+  };
+  const onKeyRef = useRef(onKey);
+  onKeyRef.current = onKey;
+  useKeymap((name, input) => onKeyRef.current(name, input), state.mode !== 'normal');
+
+  const title = viewTitle(frame, snapshot, state.namespace, rows.length, table.rows.length);
+  let bottom: React.JSX.Element;
+  if (state.mode === 'filter') bottom = <FilterLine filter={frame.filter} error={filtered.error} width={width} noColor={noColor} />;
+  else if (state.mode === 'command') bottom = <CommandLine input={state.input} candidates={candidates} width={width} noColor={noColor} />;
+  else bottom = <Flash flash={flash} width={width} noColor={noColor} />;
+
+  return (
+    <Box flexDirection="column" width={width} height={size.rows}>
+      <Header snapshot={snapshot} connection={connection} namespace={state.namespace} wlxVersion={props.wlxVersion} width={width} lines={headerLines} noColor={noColor} />
+      {panelLines > 0 ? <DetailPanel lines={panel.slice(0, panelLines)} width={width} noColor={noColor} /> : null}
+      <RowList
+        title={title}
+        columns={table.columns}
+        rows={rows}
+        selected={frame.selected}
+        top={frame.top}
+        page={page}
+        width={width}
+        now={now}
+        sort={table.sortable ? frame.sort : null}
+        changed={changed}
+        noColor={noColor}
+        emptyText={table.missing ?? (frame.filter ? 'no row matches the filter' : 'nothing to show')}
+      />
+      <Breadcrumbs stack={state.stack} width={width} noColor={noColor} />
+      {bottom}
+    </Box>
+  );
+}
+
+export type { UiState };

@@ -1,0 +1,22 @@
+// `<workloads> <llama-pretrain> <worker> <pod>`: the view stack, last one highlighted.
+import React from 'react';
+import { Text } from 'ink';
+import type { ViewFrame } from '../state/viewState.js';
+import { fit } from '../render/table.js';
+
+export function Breadcrumbs(props: { stack: readonly ViewFrame[]; width: number; noColor: boolean }): React.JSX.Element {
+  const crumbs = props.stack.map((f) => `<${f.label}>`);
+  // Keep the tail when it does not fit: the current view matters most.
+  let shown = crumbs;
+  while (shown.length > 1 && shown.join(' ').length > props.width) shown = shown.slice(1);
+  const head = shown.slice(0, -1).join(' ');
+  const last = shown[shown.length - 1] ?? '';
+  return (
+    <Text wrap="truncate-end">
+      {head ? <Text color={props.noColor ? undefined : 'blue'}>{head + ' '}</Text> : null}
+      <Text inverse bold>
+        {fit(last, Math.min(last.length, props.width))}
+      </Text>
+    </Text>
+  );
+}

@@ -1,0 +1,18 @@
+// A few lines of detail above the table (workload / node views).
+import React from 'react';
+import { Box, Text } from 'ink';
+import type { PanelLine } from '../render/panels.js';
+import { fit } from '../render/table.js';
+import { toneStyle } from './theme.js';
+
+export function DetailPanel(props: { lines: readonly PanelLine[]; width: number; noColor: boolean }): React.JSX.Element {
+  return (
+    <Box flexDirection="column">
+      {props.lines.map((l, i) => (
+        <Text key={i} wrap="truncate-end" {...toneStyle(l.tone, props.noColor)}>
+          {fit(l.text, props.width)}
+        </Text>
+      ))}
+    </Box>
+  );
+}

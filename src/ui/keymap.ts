@@ -1,0 +1,106 @@
+// Key bindings, table-driven per view: each view lists the keys it handles
+// and the action each triggers, and the help view (`?`) is generated from the
+// same tables. Keys left free on purpose for later incident tools:
+// s, w, d, y, e, l, o, n.
+import type { Key } from 'ink';
+import type { ViewKind } from './state/viewState.js';
+
+export type KeyAction =
+  | 'up'
+  | 'down'
+  | 'top'
+  | 'bottom'
+  | 'pageUp'
+  | 'pageDown'
+  | 'enter'
+  | 'back'
+  | 'filter'
+  | 'command'
+  | 'allNamespaces'
+  | 'help'
+  | 'quit'
+  | 'sortName'
+  | 'sortAge'
+  | 'sortStatus'
+  | 'sortGpus'
+  | 'expand'
+  | 'collapse'
+  | 'toggle'
+  | 'allPods';
+
+export interface Binding {
+  /** Normalised key names (see keyName). */
+  keys: string[];
+  /** How the help view shows the keys. */
+  label: string;
+  help: string;
+  action: KeyAction;
+}
+
+/** A normalised name for a key press: `up`, `enter`, `esc`, `ctrl-f`, `space`, or the character typed (`j`, `N`). */
+export function keyName(input: string, key: Key): string {
+  if (key.upArrow) return 'up';
+  if (key.downArrow) return 'down';
+  if (key.leftArrow) return 'left';
+  if (key.rightArrow) return 'right';
+  if (key.pageUp) return 'pgup';
+  if (key.pageDown) return 'pgdn';
+  if (key.home) return 'home';
+  if (key.end) return 'end';
+  if (key.return) return 'enter';
+  if (key.escape) return 'esc';
+  if (key.tab) return 'tab';
+  if (key.backspace || key.delete) return 'backspace';
+  if (key.ctrl && input) return `ctrl-${input.toLowerCase()}`;
+  if (input === ' ') return 'space';
+  return input;
+}
+
+const MOVE: Binding[] = [
+  { keys: ['up', 'k'], label: '↑ k', help: 'up', action: 'up' },
+  { keys: ['down', 'j'], label: '↓ j', help: 'down', action: 'down' },
+  { keys: ['g', 'home'], label: 'g', help: 'first row', action: 'top' },
+  { keys: ['G', 'end'], label: 'G', help: 'last row', action: 'bottom' },
+  { keys: ['pgup', 'ctrl-b'], label: 'PgUp ctrl-b', help: 'page up', action: 'pageUp' },
+  { keys: ['pgdn', 'ctrl-f'], label: 'PgDn ctrl-f', help: 'page down', action: 'pageDown' },
+];
+
+const GENERAL: Binding[] = [
+  { keys: ['esc'], label: 'Esc', help: 'clear the filter, then back', action: 'back' },
+  { keys: ['/'], label: '/', help: 'filter by regex (/!re inverts; Esc clears)', action: 'filter' },
+  { keys: [':'], label: ':', help: 'command (:wl :nodes :pods :defs :ns :ctx :q; Tab completes)', action: 'command' },
+  { keys: ['0'], label: '0', help: 'all namespaces', action: 'allNamespaces' },
+  { keys: ['?'], label: '?', help: 'help', action: 'help' },
+  { keys: ['q', 'ctrl-c'], label: 'q ctrl-c', help: 'quit', action: 'quit' },
+];
+
+const SORT_NAME: Binding = { keys: ['N'], label: 'shift-N', help: 'sort by name (again: reverse)', action: 'sortName' };
+const SORT_AGE: Binding = { keys: ['A'], label: 'shift-A', help: 'sort by age', action: 'sortAge' };
+const SORT_STATUS: Binding = { keys: ['S'], label: 'shift-S', help: 'sort by status', action: 'sortStatus' };
+// `G` is already "last row" (vi/k9s); GPU sorting takes shift-U (gpU).
+const SORT_GPUS: Binding = { keys: ['U'], label: 'shift-U', help: 'sort by GPUs', action: 'sortGpus' };
+const SORTS = [SORT_NAME, SORT_AGE, SORT_STATUS, SORT_GPUS];
+
+const enter = (help: string): Binding => ({ keys: ['enter'], label: 'Enter', help, action: 'enter' });
+
+export const KEYMAP: Record<ViewKind, Binding[]> = {
+  workloads: [enter('open the workload (its roles)'), ...MOVE, ...SORTS, ...GENERAL],
+  workload: [
+    enter('pods of the role'),
+    { keys: ['right'], label: '→', help: 'expand', action: 'expand' },
+    { keys: ['left'], label: '←', help: 'collapse', action: 'collapse' },
+    { keys: ['space'], label: 'space', help: 'expand/collapse', action: 'toggle' },
+    { keys: ['p'], label: 'p', help: 'all pods of the workload', action: 'allPods' },
+    ...MOVE,
+    ...GENERAL,
+  ],
+  pods: [enter("the pod's node"), { keys: ['p'], label: 'p', help: 'all pods of the workload', action: 'allPods' }, ...MOVE, ...SORTS, ...GENERAL],
+  node: [enter('the pod in its workload'), ...MOVE, ...GENERAL],
+  nodes: [enter('the node: GPUs, conditions, pods'), ...MOVE, SORT_NAME, SORT_AGE, SORT_STATUS, SORT_GPUS, ...GENERAL],
+  defs: [...MOVE, ...GENERAL],
+  help: [...MOVE, ...GENERAL],
+};
+
+export function bindingFor(view: ViewKind, name: string): Binding | undefined {
+  return KEYMAP[view].find((b) => b.keys.includes(name));
+}

@@ -1,0 +1,62 @@
+// Small formatting helpers shared by the resource renderers.
+import type { Tone } from './table.js';
+
+/** kubectl-style age: 45s, 12m, 3h4m, 5d. */
+export function formatAge(createdMs: number | null, nowMs: number): string {
+  if (createdMs === null || !Number.isFinite(createdMs)) return '-';
+  const s = Math.max(0, Math.floor((nowMs - createdMs) / 1000));
+  if (s < 120) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return m % 60 ? `${h}h${m % 60}m` : `${h}h`;
+  const d = Math.floor(h / 24);
+  return d < 10 && h % 24 ? `${d}d${h % 24}h` : `${d}d`;
+}
+
+export function parseTime(iso: string | null | undefined): number | null {
+  if (!iso) return null;
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? null : t;
+}
+
+const ERROR_WORDS = /^(Failed|Error|CrashLoopBackOff|OOMKilled|ImagePullBackOff|ErrImagePull|CreateContainerError|CreateContainerConfigError|InvalidImageName|Evicted|NotReady|Unknown|RunContainerError|ContainerStatusUnknown|Forbidden)/;
+const WARN_WORDS = /^(Degraded|Pending|Initializing|ContainerCreating|PodInitializing|Init:|Terminating|Suspending|Resuming|Suspended|Unschedulable|SchedulingDisabled|Undefined|Progressing|Waiting)/;
+const OK_WORDS = /^(Running|Ready|Available|Succeeded)/;
+const DONE_WORDS = /^(Completed)/;
+
+/** Colour class of a status word (kubectl / Workload Map vocabulary). */
+export function statusTone(status: string): Tone {
+  if (ERROR_WORDS.test(status)) return 'error';
+  if (WARN_WORDS.test(status)) return 'warn';
+  if (OK_WORDS.test(status)) return 'ok';
+  if (DONE_WORDS.test(status)) return 'dim';
+  return 'normal';
+}
+
+/** The tone of a set of statuses: the most severe one wins. */
+export function worstTone(statuses: readonly string[]): Tone {
+  const tones = statuses.map(statusTone);
+  for (const t of ['error', 'warn', 'ok', 'dim'] as const) if (tones.includes(t)) return t;
+  return 'normal';
+}
+
+/** Severity rank for sorting by status (most severe first, as the Headlamp design orders chips). */
+export function statusRank(status: string): number {
+  switch (statusTone(status)) {
+    case 'error':
+      return 0;
+    case 'warn':
+      return 1;
+    case 'ok':
+      return 2;
+    case 'dim':
+      return 3;
+    default:
+      return 4;
+  }
+}
+
+export function ratio(a: number, b: number): string {
+  return `${a}/${b}`;
+}

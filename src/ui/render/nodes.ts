@@ -1,0 +1,88 @@
+// Nodes (`:nodes`) and the node view's pods grouped by workload.
+import type { NodeSummary, NodePodEntry } from '../../model/types.js';
+import { sanitize } from '../../text/sanitize.js';
+import type { Column, Row, TableData } from './table.js';
+import { parseTime, statusTone, statusRank } from './format.js';
+import { podRow, POD_COLUMNS } from './pods.js';
+
+export const NODE_COLUMNS: Column[] = [
+  { name: 'NAME', min: 12, max: 40, flex: true, sortKey: 'name' },
+  { name: 'STATUS', min: 8, max: 28, sortKey: 'status' },
+  { name: 'GPUS', min: 5, align: 'right', sortKey: 'gpus' },
+  { name: 'FREE', min: 4, align: 'right' },
+  { name: 'PODS', min: 4, align: 'right' },
+  { name: 'WORKLOADS', min: 9, max: 40, dropPriority: 1 },
+  { name: 'AGE', min: 4, age: true, sortKey: 'age', align: 'right' },
+];
+
+export function nodeStatus(n: NodeSummary): string {
+  return (n.ready ? 'Ready' : 'NotReady') + (n.unschedulable ? ',SchedulingDisabled' : '');
+}
+
+export function nodeFree(n: NodeSummary): number {
+  return Math.max(0, n.gpuAllocatable - n.gpuRequested);
+}
+
+export function nodeTable(nodes: readonly NodeSummary[]): TableData {
+  const rows: Row[] = nodes.map((n) => {
+    const status = nodeStatus(n);
+    const name = sanitize(n.name);
+    return {
+      key: n.name,
+      cells: [
+        name,
+        status,
+        `${n.gpuRequested}/${n.gpuAllocatable}`,
+        String(nodeFree(n)),
+        String(n.pods),
+        sanitize(n.workloads.join(',')) || '-',
+        '',
+      ],
+      tone: !n.ready ? 'error' : n.unschedulable ? 'warn' : statusTone(status),
+      createdMs: parseTime(n.createdAt),
+      sort: { name: n.name, status: String(statusRank(status)) + status, gpus: n.gpuRequested },
+      target: { kind: 'node', name: n.name, label: name },
+    };
+  });
+  return { columns: NODE_COLUMNS, rows };
+}
+
+/** The node view's list: a group row per workload (unowned pods last), its pods under it. */
+export function nodePodTable(entries: readonly NodePodEntry[]): TableData {
+  const groups = new Map<string, { title: string; entries: NodePodEntry[] }>();
+  for (const e of entries) {
+    const key = e.workload ? e.workload.uid : '';
+    let g = groups.get(key);
+    if (!g) {
+      g = {
+        title: e.workload ? `${sanitize(e.workload.kind)} ${sanitize(e.workload.namespace)}/${sanitize(e.workload.name)}` : '(no workload)',
+        entries: [],
+      };
+      groups.set(key, g);
+    }
+    g.entries.push(e);
+  }
+  const ordered = [...groups.entries()].sort(([a, ga], [b, gb]) => (a === '' ? 1 : b === '' ? -1 : ga.title < gb.title ? -1 : ga.title > gb.title ? 1 : 0));
+  const rows: Row[] = [];
+  for (const [key, g] of ordered) {
+    const gpus = g.entries.reduce((s, e) => s + e.pod.gpus, 0);
+    const wl = g.entries[0]!.workload;
+    rows.push({
+      key: `group:${key}`,
+      cells: [g.title, '', '', '', String(gpus), '', '', `${g.entries.length} pod${g.entries.length === 1 ? '' : 's'}`],
+      tone: 'group',
+      createdMs: null,
+      sort: { name: g.title, status: '', gpus },
+      target: wl ? { kind: 'workload', uid: wl.uid, label: sanitize(wl.name) } : undefined,
+      workloadUid: wl?.uid,
+    });
+    for (const e of g.entries) {
+      const row = podRow(e.pod, e.workload?.uid, false);
+      row.cells[0] = '  ' + row.cells[0];
+      if (e.workload) row.target = { kind: 'podInWorkload', workloadUid: e.workload.uid, podUid: e.pod.uid, label: sanitize(e.pod.name) };
+      else row.target = undefined;
+      rows.push(row);
+    }
+  }
+  return { columns: POD_COLUMNS, rows };
+}

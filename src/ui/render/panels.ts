@@ -1,0 +1,49 @@
+// Detail lines above the table: the workload's status, definition and gangs;
+// the node's GPU figures, conditions and taints.
+import type { NodeSummary, WorkloadTree } from '../../model/types.js';
+import { sanitize } from '../../text/sanitize.js';
+import type { Tone } from './table.js';
+import { worstTone } from './format.js';
+import { gangLines } from './roles.js';
+import { workloadStatusText, workloadNodes } from './workloads.js';
+import { nodeFree, nodeStatus } from './nodes.js';
+
+export interface PanelLine {
+  text: string;
+  tone: Tone;
+}
+
+export function workloadPanel(w: WorkloadTree): PanelLine[] {
+  const lines: PanelLine[] = [
+    {
+      text: `${sanitize(w.kind)} ${sanitize(w.namespace)}/${sanitize(w.name)}  ${workloadStatusText(w)}  ready ${w.replicas.ready}/${w.replicas.desired}  GPUs ${w.gpus.allocated}/${w.gpus.desired}  nodes ${workloadNodes(w).length}  def ${sanitize(w.definition)} (${w.definitionSource})`,
+      tone: worstTone(w.status.length ? w.status : ['Undefined']),
+    },
+  ];
+  if (w.statusMessage) lines.push({ text: `message: ${sanitize(w.statusMessage)}`, tone: 'normal' });
+  const gangs = gangLines(w);
+  if (gangs.length) lines.push({ text: gangs.join('; '), tone: w.gangs.some((g) => g.scheduled < g.members) ? 'warn' : 'normal' });
+  for (const e of w.errors.slice(0, 2)) lines.push({ text: `error: ${sanitize(e)}`, tone: 'error' });
+  if (w.errors.length > 2) lines.push({ text: `… ${w.errors.length - 2} more errors`, tone: 'error' });
+  return lines;
+}
+
+/** Conditions that are not in their healthy state (Ready=True, the pressure ones False). */
+function abnormal(c: NodeSummary['conditions'][number]): boolean {
+  return c.type === 'Ready' ? c.status !== 'True' : c.status !== 'False';
+}
+
+export function nodePanel(n: NodeSummary): PanelLine[] {
+  const status = nodeStatus(n);
+  const lines: PanelLine[] = [
+    {
+      text: `node ${sanitize(n.name)}  ${status}  GPUs capacity ${n.gpuCapacity}  allocatable ${n.gpuAllocatable}  requested ${n.gpuRequested}  free ${nodeFree(n)}  pods ${n.pods}`,
+      tone: !n.ready ? 'error' : n.unschedulable ? 'warn' : 'ok',
+    },
+  ];
+  const conds = n.conditions.map((c) => `${sanitize(c.type)}=${sanitize(c.status)}${abnormal(c) && c.reason ? `(${sanitize(c.reason)})` : ''}`);
+  lines.push({ text: `conditions: ${conds.join(' ') || '-'}`, tone: n.conditions.some(abnormal) ? 'warn' : 'normal' });
+  const taints = n.taints.map((t) => `${sanitize(t.key)}${t.value ? '=' + sanitize(t.value) : ''}:${sanitize(t.effect)}`);
+  lines.push({ text: `taints: ${taints.join(' ') || '-'}`, tone: 'normal' });
+  return lines;
+}

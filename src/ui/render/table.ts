@@ -1,0 +1,178 @@
+// The generic table model every view renders through: columns, rows of
+// already-sanitised cells, and the text layout (widths, truncation, padding).
+// Views never build strings from cluster data themselves; their renderers in
+// this folder do, through src/text/sanitize.ts.
+
+export type Tone = 'normal' | 'ok' | 'warn' | 'error' | 'dim' | 'group';
+
+export type SortKey = 'name' | 'age' | 'status' | 'gpus';
+
+/** Where Enter on a row leads. */
+export type NavTarget =
+  | { kind: 'workload'; uid: string; label: string }
+  /** rolePath: role keys from the workload's top level down; null = all pods; ['(unattributed)'] = unattributed. */
+  | { kind: 'pods'; workloadUid: string; rolePath: string[] | null; label: string }
+  | { kind: 'node'; name: string; label: string }
+  /** A pod listed on a node: jump to it inside its workload. */
+  | { kind: 'podInWorkload'; workloadUid: string; podUid: string; label: string }
+  /** Expandable tree row without pods of its own to show. */
+  | { kind: 'none' };
+
+export interface Row {
+  /** Stable identity across snapshots (uid, or a path). */
+  key: string;
+  /** Sanitised cell texts, one per column (the AGE column's cell is computed from createdMs at draw time). */
+  cells: string[];
+  tone: Tone;
+  /** Creation time in ms, for the AGE column and age sorting. */
+  createdMs: number | null;
+  sort: { name: string; status: string; gpus: number };
+  target?: NavTarget;
+  /** Workload uid, to highlight rows whose workload just changed. */
+  workloadUid?: string;
+  /** Tree rows: key used to expand/collapse and whether it has children. */
+  treeKey?: string;
+  expandable?: boolean;
+  expanded?: boolean;
+}
+
+export interface Column {
+  name: string;
+  /** Minimum width; the column never shrinks below it. */
+  min: number;
+  /** Cap for content-driven growth. */
+  max?: number;
+  /** Takes the leftover width (at most one per table). */
+  flex?: boolean;
+  align?: 'left' | 'right';
+  /** The AGE column: drawn from row.createdMs. */
+  age?: boolean;
+  /** Shift-key sort that marks this column. */
+  sortKey?: SortKey;
+  /** Dropped first when the terminal is narrow (higher = dropped earlier). */
+  dropPriority?: number;
+}
+
+export interface TableData {
+  columns: Column[];
+  rows: Row[];
+}
+
+/** Display width of a sanitised string: code points, wide East Asian characters count two. */
+export function displayWidth(s: string): number {
+  let w = 0;
+  for (const ch of s) w += charWidth(ch.codePointAt(0)!);
+  return w;
+}
+
+function charWidth(code: number): number {
+  if (code >= 0x300 && code <= 0x36f) return 0; // combining marks
+  if (code === 0x200b || code === 0x200d || code === 0xfe0f) return 0;
+  if (
+    (code >= 0x1100 && code <= 0x115f) ||
+    (code >= 0x2e80 && code <= 0xa4cf) ||
+    (code >= 0xac00 && code <= 0xd7a3) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xfe30 && code <= 0xfe4f) ||
+    (code >= 0xff00 && code <= 0xff60) ||
+    (code >= 0xffe0 && code <= 0xffe6) ||
+    (code >= 0x1f300 && code <= 0x1faff) ||
+    (code >= 0x20000 && code <= 0x3fffd)
+  ) {
+    return 2;
+  }
+  return 1;
+}
+
+/** Cut to `width` columns (with an ellipsis when cut) and pad to exactly `width`. */
+export function fit(s: string, width: number, align: 'left' | 'right' = 'left'): string {
+  if (width <= 0) return '';
+  let w = displayWidth(s);
+  if (w > width) {
+    let out = '';
+    let used = 0;
+    for (const ch of s) {
+      const cw = charWidth(ch.codePointAt(0)!);
+      if (used + cw > width - 1) break;
+      out += ch;
+      used += cw;
+    }
+    s = out + '…';
+    w = used + 1;
+  }
+  const pad = ' '.repeat(Math.max(0, width - w));
+  return align === 'right' ? pad + s : s + pad;
+}
+
+export interface Layout {
+  /** Indices into the table's columns that are shown. */
+  shown: number[];
+  widths: number[];
+}
+
+const GAP = 1;
+
+/**
+ * Column widths for a given inner width: content-driven (from the given rows,
+ * capped), minimum widths respected, the flex column takes what is left; when
+ * even the minimums do not fit, columns with a drop priority go first.
+ */
+export function layoutColumns(columns: Column[], rows: readonly Row[], width: number): Layout {
+  // Huge lists: measure a sample (head and tail) rather than every row.
+  const sample = rows.length > 2000 ? [...rows.slice(0, 1000), ...rows.slice(-1000)] : rows;
+  const natural = columns.map((c, i) => {
+    let w = Math.max(c.min, displayWidth(c.name) + (c.sortKey ? 1 : 0));
+    if (!c.age) {
+      const cap = c.max ?? 60;
+      for (const r of sample) {
+        const cw = displayWidth(r.cells[i] ?? '');
+        if (cw > w) w = Math.min(cw, cap);
+        if (w >= cap) break;
+      }
+    }
+    return w;
+  });
+  let shown = columns.map((_, i) => i);
+  const minTotal = (idx: number[]) => idx.reduce((s, i) => s + Math.max(columns[i]!.min, displayWidth(columns[i]!.name)), 0) + GAP * (idx.length - 1);
+  while (minTotal(shown) > width) {
+    let drop = -1;
+    let best = 0;
+    for (const i of shown) {
+      const p = columns[i]!.dropPriority ?? 0;
+      if (p > best) {
+        best = p;
+        drop = i;
+      }
+    }
+    if (drop < 0) break;
+    shown = shown.filter((i) => i !== drop);
+  }
+  const widths = shown.map((i) => natural[i]!);
+  const total = () => widths.reduce((s, w) => s + w, 0) + GAP * (widths.length - 1);
+  // Shrink the widest non-minimal columns until it fits.
+  while (total() > width) {
+    let widest = -1;
+    for (let k = 0; k < widths.length; k++) {
+      const min = Math.max(columns[shown[k]!]!.min, 1);
+      if (widths[k]! > min && (widest < 0 || widths[k]! > widths[widest]!)) widest = k;
+    }
+    if (widest < 0) break;
+    widths[widest] = widths[widest]! - 1;
+  }
+  const flexAt = shown.findIndex((i) => columns[i]!.flex);
+  const spare = width - total();
+  if (spare > 0) {
+    if (flexAt >= 0) widths[flexAt] = widths[flexAt]! + spare;
+    else if (widths.length) widths[widths.length - 1] = widths[widths.length - 1]! + spare;
+  }
+  return { shown, widths };
+}
+
+/** One table line (header or row) laid out to the given widths. */
+export function formatLine(cells: readonly string[], columns: Column[], layout: Layout): string {
+  const parts: string[] = [];
+  layout.shown.forEach((ci, k) => {
+    parts.push(fit(cells[ci] ?? '', layout.widths[k]!, columns[ci]!.align));
+  });
+  return parts.join(' '.repeat(GAP));
+}

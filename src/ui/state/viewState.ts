@@ -1,0 +1,173 @@
+// View state of the explorer: a stack of views (k9s-style), each with its own
+// selection, scroll offset, filter and sort; the input mode (filter / command);
+// the namespace scope and the flash line. A pure reducer, so every key's
+// effect is unit-testable without a terminal.
+import type { SortKey } from '../render/table.js';
+
+export type ViewKind = 'workloads' | 'workload' | 'pods' | 'node' | 'nodes' | 'defs' | 'help';
+
+export interface SortState {
+  key: SortKey;
+  desc: boolean;
+}
+
+export interface ViewFrame {
+  kind: ViewKind;
+  /** Breadcrumb label (sanitised). */
+  label: string;
+  workloadUid?: string;
+  /** Pods view: role path (keys) inside the workload; null = all pods of the workload (or of all workloads without workloadUid). */
+  rolePath?: string[] | null;
+  nodeName?: string;
+  selected: number;
+  /** Row key of the selection, so a live update that moves rows keeps the same row selected. */
+  selectedKey: string | null;
+  top: number;
+  /** Regex filter; a leading `!` inverts it. */
+  filter: string;
+  sort: SortState | null;
+  /** Workload view: tree keys of collapsed roles. */
+  collapsed: string[];
+}
+
+export type InputMode = 'normal' | 'filter' | 'command';
+
+export interface Flash {
+  text: string;
+  level: 'info' | 'warn' | 'error';
+}
+
+export interface UiState {
+  stack: ViewFrame[];
+  mode: InputMode;
+  /** Text of the command line while in command mode. */
+  input: string;
+  /** Filter text before `/` was pressed, restored when the filter is cancelled. */
+  filterBefore: string;
+  /** Namespace scope: a name, or null for all. */
+  namespace: string | null;
+  flash: Flash | null;
+  quit: boolean;
+}
+
+export type UiAction =
+  | { type: 'move'; delta: number; count: number; page: number }
+  | { type: 'moveTo'; where: 'first' | 'last'; count: number; page: number }
+  | { type: 'reconcile'; index: number; key: string | null; count: number; page: number }
+  | { type: 'push'; frame: Partial<ViewFrame> & Pick<ViewFrame, 'kind' | 'label'> }
+  | { type: 'pushMany'; frames: Array<Partial<ViewFrame> & Pick<ViewFrame, 'kind' | 'label'>> }
+  | { type: 'root'; frame: Partial<ViewFrame> & Pick<ViewFrame, 'kind' | 'label'> }
+  | { type: 'back' }
+  | { type: 'startFilter' }
+  | { type: 'startCommand' }
+  | { type: 'input'; text: string }
+  | { type: 'setInput'; text: string }
+  | { type: 'backspace' }
+  | { type: 'commitInput' }
+  | { type: 'cancelInput' }
+  | { type: 'sort'; key: SortKey }
+  | { type: 'setCollapsed'; treeKey: string; collapsed: boolean | 'toggle' }
+  | { type: 'namespace'; namespace: string | null }
+  | { type: 'flash'; flash: Flash | null }
+  | { type: 'quit' };
+
+export function newFrame(init: Partial<ViewFrame> & Pick<ViewFrame, 'kind' | 'label'>): ViewFrame {
+  return { selected: 0, selectedKey: null, top: 0, filter: '', sort: null, collapsed: [], ...init };
+}
+
+export function initialState(namespace: string | null = null): UiState {
+  return {
+    stack: [newFrame({ kind: 'workloads', label: 'workloads' })],
+    mode: 'normal',
+    input: '',
+    filterBefore: '',
+    namespace,
+    flash: null,
+    quit: false,
+  };
+}
+
+export function currentFrame(state: UiState): ViewFrame {
+  return state.stack[state.stack.length - 1]!;
+}
+
+function withTop(frame: ViewFrame, selected: number, count: number, page: number): ViewFrame {
+  const sel = count <= 0 ? 0 : Math.max(0, Math.min(count - 1, selected));
+  const p = Math.max(1, page);
+  let top = frame.top;
+  if (sel < top) top = sel;
+  if (sel >= top + p) top = sel - p + 1;
+  top = Math.max(0, Math.min(top, Math.max(0, count - p)));
+  return { ...frame, selected: sel, top };
+}
+
+function replaceTop(state: UiState, frame: ViewFrame): UiState {
+  return { ...state, stack: [...state.stack.slice(0, -1), frame] };
+}
+
+export function reduce(state: UiState, action: UiAction): UiState {
+  const frame = currentFrame(state);
+  switch (action.type) {
+    case 'move':
+      return replaceTop(state, { ...withTop(frame, frame.selected + action.delta, action.count, action.page), selectedKey: null });
+    case 'moveTo':
+      return replaceTop(state, { ...withTop(frame, action.where === 'first' ? 0 : action.count - 1, action.count, action.page), selectedKey: null });
+    case 'reconcile': {
+      // The rows changed under the selection: follow the row (by key) or clamp.
+      const next = withTop(frame, action.index, action.count, action.page);
+      next.selectedKey = action.key;
+      if (next.selected === frame.selected && next.top === frame.top && next.selectedKey === frame.selectedKey) return state;
+      return replaceTop(state, next);
+    }
+    case 'push':
+      return { ...state, stack: [...state.stack, newFrame(action.frame)], mode: 'normal', flash: null };
+    case 'pushMany':
+      return { ...state, stack: [...state.stack, ...action.frames.map(newFrame)], mode: 'normal', flash: null };
+    case 'root':
+      return { ...state, stack: [newFrame(action.frame)], mode: 'normal', input: '' };
+    case 'back':
+      if (state.mode === 'filter') return reduce(state, { type: 'cancelInput' });
+      if (state.mode === 'command') return reduce(state, { type: 'cancelInput' });
+      if (frame.filter) return replaceTop(state, { ...frame, filter: '', selected: 0, top: 0, selectedKey: null });
+      if (state.stack.length > 1) return { ...state, stack: state.stack.slice(0, -1), flash: null };
+      return state;
+    case 'startFilter':
+      return { ...state, mode: 'filter', filterBefore: frame.filter };
+    case 'startCommand':
+      return { ...state, mode: 'command', input: '' };
+    case 'input':
+      if (state.mode === 'filter') return replaceTop(state, { ...frame, filter: frame.filter + action.text, selected: 0, top: 0, selectedKey: null });
+      if (state.mode === 'command') return { ...state, input: state.input + action.text };
+      return state;
+    case 'setInput':
+      if (state.mode === 'filter') return replaceTop(state, { ...frame, filter: action.text, selected: 0, top: 0, selectedKey: null });
+      return { ...state, input: action.text };
+    case 'backspace':
+      if (state.mode === 'filter') return replaceTop(state, { ...frame, filter: [...frame.filter].slice(0, -1).join(''), selected: 0, top: 0, selectedKey: null });
+      if (state.mode === 'command') return { ...state, input: [...state.input].slice(0, -1).join('') };
+      return state;
+    case 'commitInput':
+      return { ...state, mode: 'normal', input: '' };
+    case 'cancelInput':
+      // Esc in the filter line clears the filter (k9s behaviour).
+      if (state.mode === 'filter') return { ...replaceTop(state, { ...frame, filter: '', selected: 0, top: 0, selectedKey: null }), mode: 'normal' };
+      return { ...state, mode: 'normal', input: '' };
+    case 'sort': {
+      const sort: SortState = frame.sort?.key === action.key ? { key: action.key, desc: !frame.sort.desc } : { key: action.key, desc: action.key === 'gpus' };
+      return replaceTop(state, { ...frame, sort, selected: 0, top: 0, selectedKey: null });
+    }
+    case 'setCollapsed': {
+      const has = frame.collapsed.includes(action.treeKey);
+      const want = action.collapsed === 'toggle' ? !has : action.collapsed;
+      if (want === has) return state;
+      const collapsed = want ? [...frame.collapsed, action.treeKey] : frame.collapsed.filter((k) => k !== action.treeKey);
+      return replaceTop(state, { ...frame, collapsed });
+    }
+    case 'namespace':
+      return { ...state, namespace: action.namespace, stack: state.stack.map((f) => ({ ...f, selected: 0, top: 0, selectedKey: null })) };
+    case 'flash':
+      return { ...state, flash: action.flash };
+    case 'quit':
+      return { ...state, quit: true };
+  }
+}
