@@ -16,12 +16,14 @@ export interface DefinitionLoadResult {
   problems: DefinitionProblem[];
   /** Paths that could not be read at all (missing, permission denied). */
   unreadablePaths: string[];
+  /** Files read (directories expanded). */
+  files: string[];
 }
 
 const DEFINITION_FILE = /\.(ya?ml|json)$/i;
 
 function emptyResult(): DefinitionLoadResult {
-  return { definitions: [], entries: [], problems: [], unreadablePaths: [] };
+  return { definitions: [], entries: [], problems: [], unreadablePaths: [], files: [] };
 }
 
 function merge(into: DefinitionLoadResult, from: DefinitionLoadResult): void {
@@ -29,6 +31,7 @@ function merge(into: DefinitionLoadResult, from: DefinitionLoadResult): void {
   into.entries.push(...from.entries);
   into.problems.push(...from.problems);
   into.unreadablePaths.push(...from.unreadablePaths);
+  into.files.push(...from.files);
 }
 
 /**
@@ -72,6 +75,7 @@ export function normaliseDefinitionObject(
 /** Loads every definition document in `text` (YAML, multi-document, or JSON). */
 export function loadDefinitionText(text: string, sourceName: string, sourceKind: DefinitionSourceKind): DefinitionLoadResult {
   const result = emptyResult();
+  if (/^\s*$/.test(text)) return result;
   const documents = parseYamlDocuments(text, sourceName);
   for (const parsed of documents) {
     if (!parsed.ok) {
@@ -112,7 +116,9 @@ export function loadDefinitionFile(path: string, sourceKind: DefinitionSourceKin
     result.unreadablePaths.push(path);
     return result;
   }
-  return loadDefinitionText(text, path, sourceKind);
+  const result = loadDefinitionText(text, path, sourceKind);
+  result.files.push(path);
+  return result;
 }
 
 /** Loads a file, or every *.yaml / *.yml / *.json under a directory (recursively, sorted). */
