@@ -16,9 +16,55 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 /** Annotation values longer than this are dropped from pods and owners (they are config blobs, not labels). */
 const MAX_ANNOTATION_VALUE = 1024;
 /** Container state messages longer than this are cut (termination messages can be 4 KB+). */
-export const MAX_MESSAGE = 512;
+export const MAX_MESSAGE = 256;
 
 type Json = Record<string, unknown>;
+
+// Sharing. Pods of one template repeat the same containers, resources,
+// tolerations, conditions and label values; JSON.parse gives each pod its own
+// copies. Identical small values are shared (hash-consed by their JSON text)
+// and frozen so nobody can change one pod's copy under another pod. Both
+// tables are bounded: when full they are simply cleared (old values stay
+// shared by whoever holds them).
+const MAX_SHARED = 50_000;
+const sharedValues = new Map<string, unknown>();
+const sharedStrings = new Map<string, string>();
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** One shared, frozen instance per distinct JSON value. */
+export function share<T>(value: T): T {
+  if (value === undefined || value === null || typeof value !== 'object') return value;
+  const key = JSON.stringify(value);
+  if (key.length > 4096) return value;
+  const hit = sharedValues.get(key);
+  if (hit !== undefined) return hit as T;
+  if (sharedValues.size >= MAX_SHARED) sharedValues.clear();
+  sharedValues.set(key, deepFreeze(value));
+  return value;
+}
+
+/** One shared copy per distinct short string (label values, node names, images, times). */
+export function intern(value: unknown): unknown {
+  if (typeof value !== 'string' || value.length > 256) return value;
+  const hit = sharedStrings.get(value);
+  if (hit !== undefined) return hit;
+  if (sharedStrings.size >= MAX_SHARED) sharedStrings.clear();
+  sharedStrings.set(value, value);
+  return value;
+}
+
+function internRecord(rec: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(rec)) if (typeof v === 'string') out[k] = intern(v) as string;
+  return out;
+}
 
 function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -40,7 +86,8 @@ function pick(source: unknown, keys: readonly string[]): Json | undefined {
 
 function truncate(text: unknown, max = MAX_MESSAGE): unknown {
   if (typeof text !== 'string' || text.length <= max) return text;
-  return `${text.slice(0, max)}… (${text.length - max} more characters)`;
+  // Through a Buffer: a plain slice would keep the whole original string alive.
+  return Buffer.from(`${text.slice(0, max)}... (${text.length - max} more characters)`, 'utf8').toString('utf8');
 }
 
 function trimAnnotations(annotations: unknown, dropBig: boolean): Record<string, string> | undefined {
@@ -51,7 +98,7 @@ function trimAnnotations(annotations: unknown, dropBig: boolean): Record<string,
     if (k === LAST_APPLIED) continue;
     if (typeof v !== 'string') continue;
     if (dropBig && v.length > MAX_ANNOTATION_VALUE) continue;
-    out[k] = v;
+    out[k] = intern(v) as string;
     any = true;
   }
   return any ? out : undefined;
@@ -61,10 +108,10 @@ function trimOwnerReferences(refs: unknown): ObjectMeta['ownerReferences'] {
   if (!Array.isArray(refs)) return undefined;
   return refs.filter(isObject).map((r) => {
     const ref: NonNullable<ObjectMeta['ownerReferences']>[number] = {
-      apiVersion: String(r.apiVersion ?? ''),
-      kind: String(r.kind ?? ''),
-      name: String(r.name ?? ''),
-      uid: String(r.uid ?? ''),
+      apiVersion: intern(String(r.apiVersion ?? '')) as string,
+      kind: intern(String(r.kind ?? '')) as string,
+      name: intern(String(r.name ?? '')) as string,
+      uid: intern(String(r.uid ?? '')) as string,
     };
     if (r.controller === true) ref.controller = true;
     return ref;
@@ -75,12 +122,12 @@ function trimOwnerReferences(refs: unknown): ObjectMeta['ownerReferences'] {
 export function trimMetadata(meta: unknown, dropBigAnnotations = true): ObjectMeta {
   const m = isObject(meta) ? meta : {};
   const out: ObjectMeta = { name: String(m.name ?? ''), uid: String(m.uid ?? '') };
-  if (typeof m.namespace === 'string') out.namespace = m.namespace;
+  if (typeof m.namespace === 'string') out.namespace = intern(m.namespace) as string;
   if (typeof m.resourceVersion === 'string') out.resourceVersion = m.resourceVersion;
-  if (typeof m.creationTimestamp === 'string') out.creationTimestamp = m.creationTimestamp;
+  if (typeof m.creationTimestamp === 'string') out.creationTimestamp = intern(m.creationTimestamp) as string;
   if (typeof m.deletionTimestamp === 'string') out.deletionTimestamp = m.deletionTimestamp;
   if (typeof m.generation === 'number') out.generation = m.generation;
-  if (isObject(m.labels)) out.labels = m.labels as Record<string, string>;
+  if (isObject(m.labels)) out.labels = internRecord(m.labels);
   const annotations = trimAnnotations(m.annotations, dropBigAnnotations);
   if (annotations) out.annotations = annotations;
   const owners = trimOwnerReferences(m.ownerReferences);
@@ -94,7 +141,7 @@ const STATE_KEYS = ['reason', 'exitCode', 'startedAt', 'finishedAt', 'message', 
 
 function trimContainers(list: unknown): Json[] | undefined {
   if (!Array.isArray(list)) return undefined;
-  return list.map((c) => pick(c, CONTAINER_KEYS) ?? {});
+  return share(list.map((c) => pick(c, CONTAINER_KEYS) ?? {}));
 }
 
 function trimContainerState(state: unknown): Json | undefined {
@@ -104,6 +151,9 @@ function trimContainerState(state: unknown): Json | undefined {
     const s = pick(state[phase], STATE_KEYS);
     if (s) {
       if (s.message !== undefined) s.message = truncate(s.message);
+      if (typeof s.reason === 'string') s.reason = intern(s.reason);
+      if (typeof s.startedAt === 'string') s.startedAt = intern(s.startedAt);
+      if (typeof s.finishedAt === 'string') s.finishedAt = intern(s.finishedAt);
       out[phase] = s;
     } else if (isObject(state[phase])) {
       out[phase] = {};
@@ -115,7 +165,7 @@ function trimContainerState(state: unknown): Json | undefined {
 function trimContainerStatuses(list: unknown): Json[] | undefined {
   if (!Array.isArray(list)) return undefined;
   return list.filter(isObject).map((cs) => {
-    const out: Json = { name: cs.name, ready: cs.ready, restartCount: cs.restartCount };
+    const out: Json = { name: intern(cs.name), ready: cs.ready, restartCount: cs.restartCount };
     if (cs.started !== undefined) out.started = cs.started;
     const state = trimContainerState(cs.state);
     if (state) out.state = state;
@@ -125,13 +175,16 @@ function trimContainerStatuses(list: unknown): Json[] | undefined {
   });
 }
 
+// lastTransitionTime is kept (a view may say "not ready for 5m"); heartbeat times are not.
 function trimConditions(list: unknown): Json[] | undefined {
   if (!Array.isArray(list)) return undefined;
-  return list.filter(isObject).map((c) => {
-    const out = pick(c, ['type', 'status', 'reason', 'message', 'lastTransitionTime']) ?? {};
-    if (out.message !== undefined) out.message = truncate(out.message);
-    return out;
-  });
+  return share(
+    list.filter(isObject).map((c) => {
+      const out = pick(c, ['type', 'status', 'reason', 'message', 'lastTransitionTime']) ?? {};
+      if (out.message !== undefined) out.message = truncate(out.message);
+      return out;
+    }),
+  );
 }
 
 export function trimPod(obj: unknown): KubeObject {
@@ -139,12 +192,15 @@ export function trimPod(obj: unknown): KubeObject {
   const spec = isObject(o.spec) ? o.spec : {};
   const status = isObject(o.status) ? o.status : {};
   const outSpec: Json = pick(spec, POD_SPEC_KEYS) ?? {};
+  for (const k of ['nodeName', 'priorityClassName', 'schedulerName'] as const) if (outSpec[k] !== undefined) outSpec[k] = intern(outSpec[k]);
+  for (const k of ['overhead', 'resources', 'nodeSelector', 'tolerations'] as const) if (outSpec[k] !== undefined) outSpec[k] = share(outSpec[k]);
   const containers = trimContainers(spec.containers);
   if (containers) outSpec.containers = containers;
   const init = trimContainers(spec.initContainers);
   if (init && init.length) outSpec.initContainers = init;
   const outStatus: Json =
     pick(status, ['phase', 'reason', 'hostIP', 'podIP', 'startTime', 'nominatedNodeName', 'qosClass']) ?? {};
+  for (const k of ['phase', 'reason', 'hostIP', 'startTime', 'qosClass'] as const) if (outStatus[k] !== undefined) outStatus[k] = intern(outStatus[k]);
   if (status.message !== undefined) outStatus.message = truncate(status.message);
   const conditions = trimConditions(status.conditions);
   if (conditions) outStatus.conditions = conditions;
