@@ -1,0 +1,26 @@
+// Child-process entry of startDemoInBackground: runs a demo cluster with the
+// options given as one JSON argument, tells the parent over IPC where it
+// listens, and exits on SIGTERM/SIGINT or when the parent goes away.
+import { startDemoCluster, type DemoClusterOptions, type DemoReadyMessage } from './index.js';
+
+async function run(): Promise<void> {
+  const options = JSON.parse(process.argv[2] ?? '{}') as DemoClusterOptions;
+  const cluster = await startDemoCluster(options);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void cluster.stop().then(() => process.exit(0));
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('disconnect', stop);
+  const ready: DemoReadyMessage = { type: 'ready', server: cluster.server, kubeconfigPath: cluster.kubeconfigPath ?? '' };
+  if (process.send) process.send(ready);
+  else process.stdout.write(`${JSON.stringify(ready)}\n`);
+}
+
+run().catch((err: unknown) => {
+  process.stderr.write(`wlx demo: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,575 @@
+// The simulated cluster's Kubernetes API server: a real HTTP server on
+// loopback that answers enough of the Kubernetes API (version, discovery,
+// get/list/watch with selectors, paging and resourceVersion semantics,
+// Tables, pods/log, Status errors, bearer-token auth, read-only by default)
+// for the real kubectl and @kubernetes/client-node to work against it
+// unchanged. It reads and writes cluster state only through the ObjectStore.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { ObjectStore, StoredObject } from '../store.js';
+import { apiVersionOf, findKind, qualifiedResource, storeKeyOf, type ServedKind } from '../kinds.js';
+import {
+  AGGREGATED_CONTENT_TYPE, aggregatedDiscovery, legacyApiVersions, legacyGroupDocument, legacyGroupList, legacyResourceList, wantsAggregated,
+} from './discovery.js';
+import { parseFieldSelector, parseLabelSelector, SelectorError, type FieldSelector, type LabelSelector } from './selectors.js';
+import { listObjects, ListSnapshots } from './lists.js';
+import { toTable, type IncludeObject } from './tables.js';
+import { Watcher, WatchHub } from './watch.js';
+import { FaultError, Faults, validateFaults, type FaultConfig } from './faults.js';
+import { RequestLog } from './request-log.js';
+import { parseLogQuery, serveLogs, type LogProvider } from './logs.js';
+import {
+  badRequest, expired, forbidden, invalid, methodNotAllowed, notFound, pathNotFound, statusFailure, unauthorized, type StatusObject,
+} from './status.js';
+
+export const LOOPBACK = '127.0.0.1';
+
+export const VERSION_INFO = {
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.0',
+  gitCommit: '70d3cc986aa8221cd1dfb1121852688902d3bf53',
+  gitTreeState: 'clean',
+  buildDate: '2024-12-11T17:59:15Z',
+  goVersion: 'go1.23.3',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+};
+
+export interface ApiServerOptions {
+  store: ObjectStore;
+  /** Only loopback is allowed; anything else throws. */
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** When set, every API request needs `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Accept DELETE (graceful for pods), POST, PUT and PATCH; otherwise 405. */
+  allowWrites?: boolean;
+  faults?: Partial<FaultConfig>;
+  logs?: LogProvider;
+  /** Interval of BOOKMARK events on watches that allow them (default 15 s). */
+  bookmarkIntervalMs?: number;
+  /** The server's own limit on a watch without timeoutSeconds (default 30-60 min, like --min-request-timeout). */
+  maxWatchSeconds?: number;
+  /** Simulation speed: divides pod deletion grace periods. */
+  speed?: number;
+}
+
+interface Route {
+  kind: ServedKind;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+}
+
+const JSON_TYPE = 'application/json';
+
+function isTrue(v: string | null): boolean {
+  return v === 'true' || v === '1';
+}
+
+function wantsTable(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const first = accept.split(',')[0] ?? '';
+  return accept.split(',').some((mt) => {
+    const p = mt.split(';').map((x) => x.trim());
+    return p.includes('as=Table') && p.includes('g=meta.k8s.io');
+  }) && !first.includes('as=PartialObjectMetadata');
+}
+
+async function readBody(req: IncomingMessage, limit = 4 * 1024 * 1024): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new Error('request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export class ApiServer {
+  readonly store: ObjectStore;
+  readonly faults: Faults;
+  readonly requests = new RequestLog();
+  private readonly opts: ApiServerOptions;
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  private readonly hub: WatchHub;
+  private readonly snapshots = new ListSnapshots();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private dropTimer: NodeJS.Timeout | undefined;
+  private boundPort = 0;
+  private stopped = false;
+  private logs: LogProvider | undefined;
+
+  constructor(opts: ApiServerOptions) {
+    const host = opts.host ?? LOOPBACK;
+    if (host !== LOOPBACK && host !== 'localhost') throw new Error(`the demo API server listens on loopback only, not on "${host}"`);
+    this.opts = opts;
+    this.store = opts.store;
+    this.logs = opts.logs;
+    this.faults = new Faults(opts.faults);
+    this.hub = new WatchHub(this.store, opts.bookmarkIntervalMs ?? 15_000);
+    this.faults.onChange((c) => this.armDropTimer(c));
+    this.armDropTimer(this.faults.get());
+  }
+
+  /** Lets the simulation's log provider arrive after the server was built. */
+  setLogProvider(logs: LogProvider | undefined): void {
+    this.logs = logs;
+  }
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  get url(): string {
+    return `http://${LOOPBACK}:${this.boundPort}`;
+  }
+
+  /** Number of open watch streams. */
+  get openWatches(): number {
+    return this.hub.size;
+  }
+
+  async listen(): Promise<void> {
+    await this.listenOn(this.opts.port ?? 0);
+  }
+
+  private listenOn(port: number): Promise<void> {
+    const server = createServer((req, res) => {
+      this.handle(req, res).catch((err: unknown) => {
+        if (!res.headersSent) this.sendStatus(res, statusFailure(500, 'InternalError', `Internal error occurred: ${(err as Error).message}`));
+        else res.destroy();
+      });
+    });
+    server.keepAliveTimeout = 65_000;
+    server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    this.server = server;
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, LOOPBACK, () => {
+        server.off('error', reject);
+        this.boundPort = (server.address() as AddressInfo).port;
+        resolve();
+      });
+    });
+  }
+
+  private closeListener(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    this.hub.dropAll();
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+    if (!server) return Promise.resolve();
+    return new Promise((resolve) => server.close(() => resolve()));
+  }
+
+  /**
+   * The restart fault: stop listening, cut every connection, move the
+   * resourceVersion past every old one (so old watch positions expire), and
+   * listen again on the same port with the state kept.
+   */
+  async restart(): Promise<void> {
+    await this.closeListener();
+    this.snapshots.clear();
+    this.store.bumpRv(this.store.currentRv + 1_000_000);
+    if (!this.stopped) await this.listenOn(this.boundPort);
+  }
+
+  async close(): Promise<void> {
+    this.stopped = true;
+    if (this.dropTimer) clearInterval(this.dropTimer);
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    this.hub.close();
+    await this.closeListener();
+  }
+
+  private armDropTimer(c: FaultConfig): void {
+    if (this.dropTimer) clearInterval(this.dropTimer);
+    this.dropTimer = undefined;
+    if (c.dropWatchesEverySeconds > 0) {
+      this.dropTimer = setInterval(() => this.hub.dropAll(), c.dropWatchesEverySeconds * 1000);
+      this.dropTimer.unref();
+    }
+  }
+
+  private later(ms: number, fn: () => void): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
+    t.unref();
+    this.timers.add(t);
+  }
+
+  // ---- responses
+
+  private send(res: ServerResponse, code: number, body: unknown, contentType = JSON_TYPE): void {
+    const text = JSON.stringify(body);
+    res.writeHead(code, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Content-Length': Buffer.byteLength(text) });
+    res.end(text);
+  }
+
+  private sendStatus(res: ServerResponse, s: StatusObject): void {
+    this.send(res, s.code, s);
+  }
+
+  // ---- dispatch
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const rec = this.requests.start(method, req.url ?? '/');
+    const started = Date.now();
+    const done = () => {
+      rec.status = res.statusCode;
+      rec.durationMs = Date.now() - started;
+    };
+    res.on('finish', done);
+    res.on('close', done);
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+
+    if (path === '/healthz' || path === '/livez' || path === '/readyz') {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.end('ok');
+      return;
+    }
+    if (this.opts.token !== undefined && req.headers.authorization !== `Bearer ${this.opts.token}`) {
+      this.sendStatus(res, unauthorized());
+      return;
+    }
+    if (path.startsWith('/debug/wlx/')) {
+      await this.handleDebug(req, res, path);
+      return;
+    }
+    const delay = this.faults.delayMs;
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    if (res.destroyed) return;
+
+    const readOnlyMethod = method === 'GET' || method === 'HEAD';
+    if (path === '/version') return readOnlyMethod ? this.send(res, 200, VERSION_INFO) : this.sendStatus(res, methodNotAllowed());
+    const segs = path.split('/').filter(Boolean).map(decodeURIComponent);
+    if (segs[0] === 'api' || segs[0] === 'apis') {
+      const discovery = this.discovery(req, segs);
+      if (discovery !== undefined) {
+        if (!readOnlyMethod) return this.sendStatus(res, methodNotAllowed());
+        if (discovery === null) return this.sendStatus(res, pathNotFound());
+        return this.send(res, 200, discovery.body, discovery.contentType);
+      }
+      const route = this.route(segs);
+      if (!route) return this.sendStatus(res, pathNotFound());
+      if (readOnlyMethod) return this.handleRead(req, res, url, route);
+      if (!this.opts.allowWrites) return this.sendStatus(res, methodNotAllowed());
+      return this.handleWrite(req, res, url, method, route);
+    }
+    this.sendStatus(res, pathNotFound());
+  }
+
+  /** undefined: not a discovery path; null: a discovery path that does not exist. */
+  private discovery(req: IncomingMessage, segs: string[]): { body: unknown; contentType?: string } | null | undefined {
+    const aggregated = wantsAggregated(req.headers.accept);
+    if (segs[0] === 'api') {
+      if (segs.length === 1) {
+        return aggregated
+          ? { body: aggregatedDiscovery(true), contentType: AGGREGATED_CONTENT_TYPE }
+          : { body: legacyApiVersions(`${LOOPBACK}:${this.boundPort}`) };
+      }
+      if (segs.length === 2) return segs[1] === 'v1' ? { body: legacyResourceList('', 'v1') } : null;
+      return undefined;
+    }
+    if (segs.length === 1) {
+      return aggregated ? { body: aggregatedDiscovery(false), contentType: AGGREGATED_CONTENT_TYPE } : { body: legacyGroupList() };
+    }
+    if (segs.length === 2) {
+      const doc = legacyGroupDocument(segs[1]!);
+      return doc ? { body: doc } : null;
+    }
+    if (segs.length === 3) {
+      const doc = legacyResourceList(segs[1]!, segs[2]!);
+      return doc ? { body: doc } : null;
+    }
+    return undefined;
+  }
+
+  private route(segs: string[]): Route | undefined {
+    const [group, version, rest] = segs[0] === 'api' ? ['', segs[1]!, segs.slice(2)] : [segs[1]!, segs[2]!, segs.slice(3)];
+    if (rest[0] === 'namespaces' && rest.length >= 3) {
+      const kind = findKind(group, version, rest[2]!);
+      if (kind?.namespaced && rest.length <= 5) return { kind, namespace: rest[1], name: rest[3], subresource: rest[4] };
+      if (group !== '' || rest.length > 3) return undefined;
+    }
+    const kind = findKind(group, version, rest[0] ?? '');
+    if (!kind || rest.length > 3) return undefined;
+    if (kind.namespaced && rest.length > 1) return undefined;
+    return { kind, name: rest[1], subresource: rest[2] };
+  }
+
+  // ---- reads
+
+  private parseSelectors(kind: ServedKind, params: URLSearchParams): { label?: LabelSelector; field?: FieldSelector } | StatusObject {
+    try {
+      return { label: parseLabelSelector(params.get('labelSelector')), field: parseFieldSelector(params.get('fieldSelector'), kind.fieldSelectors) };
+    } catch (err) {
+      if (err instanceof SelectorError) return badRequest(err.message);
+      throw err;
+    }
+  }
+
+  private async handleRead(req: IncomingMessage, res: ServerResponse, url: URL, route: Route): Promise<void> {
+    const { kind, namespace, name, subresource } = route;
+    const params = url.searchParams;
+    const watch = isTrue(params.get('watch'));
+    if (this.faults.isForbidden(qualifiedResource(kind))) {
+      return this.sendStatus(res, forbidden(name ? 'get' : watch ? 'watch' : 'list', kind.plural, kind.group, namespace, name));
+    }
+    const include = (params.get('includeObject') as IncludeObject | null) ?? 'Metadata';
+    if (!['None', 'Metadata', 'Object'].includes(include)) return this.sendStatus(res, badRequest(`invalid includeObject: ${include}`));
+    const table = wantsTable(req.headers.accept);
+
+    if (name !== undefined) {
+      const obj = this.store.get(storeKeyOf(kind), namespace, name);
+      if (!obj) return this.sendStatus(res, notFound(kind.plural, kind.group, name));
+      if (subresource === 'log' && kind.kind === 'Pod') {
+        const q = parseLogQuery(params);
+        if ('kind' in q) return this.sendStatus(res, q);
+        const failure = serveLogs(req, res, this.logs, obj, q);
+        if (failure) this.sendStatus(res, failure);
+        return;
+      }
+      if (subresource !== undefined && !kind.subresources.some((s) => s.name === subresource && s.kind === kind.kind)) {
+        return this.sendStatus(res, pathNotFound());
+      }
+      if (table) return this.send(res, 200, toTable(kind, [obj], include, { resourceVersion: obj.metadata.resourceVersion }));
+      return this.send(res, 200, obj);
+    }
+    if (subresource !== undefined) return this.sendStatus(res, pathNotFound());
+
+    const selectors = this.parseSelectors(kind, params);
+    if ('kind' in selectors) return this.sendStatus(res, selectors);
+    if (watch) return this.startWatch(req, res, params, kind, namespace, selectors.label, selectors.field, table, include);
+
+    const limitText = params.get('limit');
+    const limit = limitText ? Number(limitText) : undefined;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) return this.sendStatus(res, badRequest(`invalid limit: ${limitText}`));
+    const result = listObjects(this.store, this.snapshots, kind, {
+      namespace,
+      labelSelector: selectors.label,
+      fieldSelector: selectors.field,
+      limit,
+      continueToken: params.get('continue') || undefined,
+      resourceVersion: params.get('resourceVersion') || undefined,
+      resourceVersionMatch: params.get('resourceVersionMatch') || undefined,
+    });
+    if ('code' in result) return this.sendStatus(res, result);
+    const metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: result.resourceVersion };
+    if (result.continueToken) metadata.continue = result.continueToken;
+    if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
+    if (table) return this.send(res, 200, toTable(kind, result.items, include, metadata));
+    this.send(res, 200, { kind: kind.listKind, apiVersion: apiVersionOf(kind), metadata, items: result.items });
+  }
+
+  private startWatch(
+    req: IncomingMessage,
+    res: ServerResponse,
+    params: URLSearchParams,
+    kind: ServedKind,
+    namespace: string | undefined,
+    labelSelector: LabelSelector | undefined,
+    fieldSelector: FieldSelector | undefined,
+    table: boolean,
+    include: IncludeObject,
+  ): void {
+    const rvText = params.get('resourceVersion') ?? '';
+    const rvMatch = params.get('resourceVersionMatch') ?? '';
+    const sendInitialEventsText = params.get('sendInitialEvents');
+    const sendInitialEvents = isTrue(sendInitialEventsText);
+    const bookmarks = isTrue(params.get('allowWatchBookmarks'));
+    const listKind = kind.listKind;
+    if (sendInitialEventsText !== null) {
+      if (rvMatch !== 'NotOlderThan') {
+        return this.sendStatus(res, invalid(listKind, "sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan", 'resourceVersionMatch'));
+      }
+      if (sendInitialEvents && !bookmarks) {
+        return this.sendStatus(res, invalid(listKind, 'sendInitialEvents requires setting allowWatchBookmarks to true', 'allowWatchBookmarks'));
+      }
+    } else if (rvMatch) {
+      return this.sendStatus(res, invalid(listKind, 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided', 'resourceVersionMatch'));
+    }
+    let fromRv: number | undefined;
+    if (rvText && rvText !== '0') {
+      const n = Number(rvText);
+      if (!Number.isInteger(n) || n < 0) return this.sendStatus(res, badRequest(`invalid resource version: ${rvText}`));
+      fromRv = n;
+    }
+    const timeoutText = params.get('timeoutSeconds');
+    const maxSeconds = this.opts.maxWatchSeconds ?? 1800 * (1 + Math.random());
+    const timeoutSeconds = timeoutText !== null && Number(timeoutText) > 0 ? Math.min(Number(timeoutText), maxSeconds) : maxSeconds;
+
+    res.writeHead(200, { 'Content-Type': table ? 'application/json;as=Table;v=v1;g=meta.k8s.io' : JSON_TYPE, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    // client-node's informer waits for the headers before it counts the watch as started.
+    res.flushHeaders();
+    const w = new Watcher({ kind, namespace, labelSelector, fieldSelector, format: table ? 'table' : 'json', include, bookmarks }, res, this.faults);
+
+    const expire = (message: string) => {
+      w.error(expired(message));
+      w.end();
+    };
+    if (this.faults.takeWatchExpiry()) return expire(`too old resource version: ${rvText || 0} (${this.store.currentRv})`);
+    if (sendInitialEvents || fromRv === undefined) {
+      this.hub.start(w, { kind: 'initial', bookmarkAfter: sendInitialEvents });
+    } else {
+      const events = this.store.eventsSince(storeKeyOf(kind), fromRv);
+      if (!events) return expire(`too old resource version: ${fromRv} (${this.store.oldestResumableRv + 1})`);
+      this.hub.start(w, { kind: 'history', events });
+    }
+    const timer = setTimeout(() => {
+      if (bookmarks) w.bookmark(this.store.currentRv);
+      w.end();
+    }, timeoutSeconds * 1000);
+    const cleanup = () => {
+      clearTimeout(timer);
+      this.hub.remove(w);
+      w.closed = true;
+    };
+    res.on('close', cleanup);
+    req.on('close', cleanup);
+  }
+
+  // ---- writes (only with allowWrites)
+
+  private async handleWrite(req: IncomingMessage, res: ServerResponse, url: URL, method: string, route: Route): Promise<void> {
+    const { kind, namespace, name, subresource } = route;
+    if (this.faults.isForbidden(qualifiedResource(kind))) {
+      return this.sendStatus(res, forbidden(method.toLowerCase(), kind.plural, kind.group, namespace, name));
+    }
+    if (subresource !== undefined && subresource !== 'status') return this.sendStatus(res, methodNotAllowed());
+    const text = await readBody(req);
+    let body: Record<string, unknown> = {};
+    if (text.trim()) {
+      try {
+        body = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        return this.sendStatus(res, badRequest('the request body is not valid JSON (only JSON is accepted)'));
+      }
+    }
+    const key = storeKeyOf(kind);
+    if (method === 'DELETE') {
+      if (name === undefined) return this.sendStatus(res, methodNotAllowed());
+      const obj = this.store.get(key, namespace, name);
+      if (!obj) return this.sendStatus(res, notFound(kind.plural, kind.group, name));
+      return this.send(res, 200, this.deleteObject(kind, obj, url.searchParams, body));
+    }
+    if (method === 'POST') {
+      if (name !== undefined) return this.sendStatus(res, methodNotAllowed());
+      const obj = body as unknown as StoredObject;
+      const objName = obj.metadata?.name;
+      if (!objName) return this.sendStatus(res, invalid(kind.kind, 'Required value: name is required', 'metadata.name'));
+      if (this.store.get(key, namespace, objName)) {
+        return this.sendStatus(res, statusFailure(409, 'AlreadyExists', `${qualifiedResource(kind)} "${objName}" already exists`, { name: objName, kind: kind.plural }));
+      }
+      const fresh = { ...obj, apiVersion: apiVersionOf(kind), kind: kind.kind, metadata: { ...obj.metadata, namespace, uid: '', resourceVersion: '', creationTimestamp: '' } };
+      return this.send(res, 201, this.store.put(key, fresh));
+    }
+    if (name === undefined) return this.sendStatus(res, methodNotAllowed());
+    const existing = this.store.get(key, namespace, name);
+    if (!existing) return this.sendStatus(res, notFound(kind.plural, kind.group, name));
+    let next: StoredObject;
+    if (method === 'PUT') {
+      const rv = (body.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
+      if (rv && rv !== existing.metadata.resourceVersion) {
+        return this.sendStatus(res, statusFailure(409, 'Conflict',
+          `Operation cannot be fulfilled on ${qualifiedResource(kind)} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+          { name, kind: kind.plural }));
+      }
+      next = { ...(body as unknown as StoredObject), metadata: { ...(body.metadata as StoredObject['metadata']), name, namespace, uid: existing.metadata.uid, creationTimestamp: existing.metadata.creationTimestamp } };
+    } else if (method === 'PATCH') {
+      next = mergePatch(existing, body) as StoredObject;
+      next.metadata = { ...next.metadata, name, namespace, uid: existing.metadata.uid };
+    } else {
+      return this.sendStatus(res, methodNotAllowed());
+    }
+    if (subresource === 'status') next = { ...existing, status: next.status };
+    return this.send(res, 200, this.store.put(key, next));
+  }
+
+  /** Pods go away gracefully (deletionTimestamp, then the kubelet or a timer removes them); other kinds at once. */
+  private deleteObject(kind: ServedKind, obj: StoredObject, params: URLSearchParams, body: Record<string, unknown>): StoredObject {
+    const key = storeKeyOf(kind);
+    const { namespace, name } = obj.metadata;
+    if (kind.kind !== 'Pod') return this.store.delete(key, namespace, name) ?? obj;
+    const spec = (obj.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
+    const phase = (obj.status as { phase?: string } | undefined)?.phase;
+    const fromQuery = params.get('gracePeriodSeconds');
+    const grace = fromQuery !== null ? Number(fromQuery)
+      : typeof body.gracePeriodSeconds === 'number' ? body.gracePeriodSeconds : spec.terminationGracePeriodSeconds ?? 30;
+    if (grace <= 0 || !spec.nodeName || phase === 'Succeeded' || phase === 'Failed') {
+      return this.store.delete(key, namespace, name) ?? obj;
+    }
+    if (obj.metadata.deletionTimestamp) return obj;
+    const deadline = new Date(Date.now() + grace * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const terminating = this.store.put(key, {
+      ...obj,
+      metadata: { ...obj.metadata, deletionTimestamp: deadline, deletionGracePeriodSeconds: grace },
+    });
+    const uid = obj.metadata.uid;
+    // If no simulated kubelet finishes the pod, remove it when its grace period ends.
+    this.later((grace * 1000) / (this.opts.speed ?? 1), () => {
+      const still = this.store.get(key, namespace, name);
+      if (still && still.metadata.uid === uid) this.store.delete(key, namespace, name);
+    });
+    return terminating;
+  }
+
+  // ---- debug endpoints (exempt from read-only; never touch cluster objects)
+
+  private async handleDebug(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    if (path === '/debug/wlx/requests') {
+      if (req.method === 'GET') return this.send(res, 200, { kind: 'RequestLog', total: this.requests.count, items: this.requests.records() });
+      if (req.method === 'DELETE') {
+        this.requests.clear();
+        return this.send(res, 200, { kind: 'RequestLog', total: this.requests.count, items: [] });
+      }
+      return this.sendStatus(res, methodNotAllowed());
+    }
+    if (path === '/debug/wlx/faults') {
+      if (req.method === 'GET') return this.send(res, 200, this.faults.get());
+      if (req.method !== 'POST') return this.sendStatus(res, methodNotAllowed());
+      let input: Record<string, unknown>;
+      try {
+        input = JSON.parse((await readBody(req)) || '{}') as Record<string, unknown>;
+        if (!input || typeof input !== 'object' || Array.isArray(input)) throw new FaultError('faults must be a JSON object');
+        const { restart, dropWatchesNow, ...config } = input;
+        const valid = validateFaults(config);
+        const after = this.faults.set(valid);
+        if (dropWatchesNow === true) this.hub.dropAll();
+        if (restart === true) {
+          // Answer first; the restart cuts this connection too.
+          res.on('finish', () => void this.restart());
+        }
+        return this.send(res, 200, after);
+      } catch (err) {
+        return this.sendStatus(res, badRequest((err as Error).message));
+      }
+    }
+    this.sendStatus(res, pathNotFound());
+  }
+}
+
+/** RFC 7386 JSON merge patch (also used for strategic-merge patches, which it approximates). */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!patch || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const out: Record<string, unknown> = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v);
+  }
+  return out;
+}

@@ -1,0 +1,244 @@
+// Watch streams. One store subscription feeds every open watch: each store
+// event is routed to the watchers of its resource, and serialised at most once
+// per (event type, format) and reused for every watcher that receives it, so
+// many watchers over many resources stay cheap. Selector watches track which
+// objects they have shown, so an object that stops matching is sent as
+// DELETED and one that starts matching as ADDED, as the real apiserver does.
+import type { ServerResponse } from 'node:http';
+import type { ObjectStore, StoreEvent, StoredObject } from '../store.js';
+import { apiVersionOf, storeKeyOf, type ServedKind } from '../kinds.js';
+import type { FieldSelector, LabelSelector } from './selectors.js';
+import { tableColumns, tableRow, type IncludeObject } from './tables.js';
+import { objectSortKey } from './lists.js';
+import type { Faults } from './faults.js';
+import type { StatusObject } from './status.js';
+
+export type WatchEventKind = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface WatchOptions {
+  kind: ServedKind;
+  namespace?: string;
+  labelSelector?: LabelSelector;
+  fieldSelector?: FieldSelector;
+  /** Table rows (kubectl get -w) or plain objects. */
+  format: 'json' | 'table';
+  include: IncludeObject;
+  bookmarks: boolean;
+}
+
+/** A malformed line the `malformedWatchLines` fault writes; clients must skip it. */
+export const MALFORMED_WATCH_LINE = '{"type":"MODIFIED","object":{"kind": <<not json>>\n';
+
+/** Per store event: its serialised watch lines, built lazily and shared. */
+class EventLines {
+  private readonly lines = new Map<string, string>();
+
+  constructor(
+    private readonly kind: ServedKind,
+    private readonly object: StoredObject,
+  ) {}
+
+  line(type: WatchEventKind, format: 'json' | 'table', include: IncludeObject): string {
+    const key = `${type}|${format}|${include}`;
+    let l = this.lines.get(key);
+    if (l === undefined) {
+      l = serialiseEvent(this.kind, type, this.object, format, include, false);
+      this.lines.set(key, l);
+    }
+    return l;
+  }
+}
+
+function serialiseEvent(kind: ServedKind, type: WatchEventKind, object: StoredObject, format: 'json' | 'table', include: IncludeObject, withColumns: boolean): string {
+  if (format === 'json') return `${JSON.stringify({ type, object })}\n`;
+  const table: Record<string, unknown> = {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata: { resourceVersion: object.metadata.resourceVersion },
+  };
+  if (withColumns) table.columnDefinitions = tableColumns(kind);
+  table.rows = [tableRow(kind, object, include)];
+  return `${JSON.stringify({ type, object: table })}\n`;
+}
+
+/** Buffered bytes past which a watcher that does not read is cut off. */
+const MAX_BUFFERED = 32 * 1024 * 1024;
+
+export class Watcher {
+  private sentColumns = false;
+  /** Keys of objects this (selector) watch has shown, to turn "stops matching" into DELETED. */
+  private readonly shown: Set<string> | undefined;
+  nextBookmarkAt = 0;
+  closed = false;
+
+  constructor(
+    readonly opts: WatchOptions,
+    readonly res: ServerResponse,
+    private readonly faults: Faults,
+  ) {
+    this.shown = opts.labelSelector || opts.fieldSelector ? new Set() : undefined;
+  }
+
+  private matches(o: StoredObject): boolean {
+    if (this.opts.labelSelector && !this.opts.labelSelector(o.metadata.labels)) return false;
+    if (this.opts.fieldSelector && !this.opts.fieldSelector(o as unknown as Record<string, unknown>)) return false;
+    return true;
+  }
+
+  write(text: string): void {
+    if (this.closed) return;
+    if (this.faults.malformedWatchLines) this.res.write(MALFORMED_WATCH_LINE);
+    this.res.write(text);
+    if (this.res.writableLength > MAX_BUFFERED) this.destroy();
+  }
+
+  private send(type: WatchEventKind, o: StoredObject, lines?: EventLines): void {
+    const { format, include, kind } = this.opts;
+    if (format === 'table' && !this.sentColumns) {
+      this.sentColumns = true;
+      this.write(serialiseEvent(kind, type, o, format, include, true));
+    } else if (lines) {
+      this.write(lines.line(type, format, include));
+    } else {
+      this.write(serialiseEvent(kind, type, o, format, include, false));
+    }
+  }
+
+  /** Routes one change to this watcher, applying namespace and selectors. */
+  deliver(type: WatchEventKind, o: StoredObject, lines?: EventLines): void {
+    if (this.closed) return;
+    if (this.opts.namespace !== undefined && o.metadata.namespace !== this.opts.namespace) return;
+    if (!this.shown) {
+      this.send(type, o, lines);
+      return;
+    }
+    const key = objectSortKey(o);
+    const was = this.shown.has(key);
+    if (type === 'DELETED') {
+      if (was) {
+        this.shown.delete(key);
+        this.send('DELETED', o, lines);
+      }
+      return;
+    }
+    if (this.matches(o)) {
+      this.shown.add(key);
+      this.send(was && type !== 'ADDED' ? 'MODIFIED' : 'ADDED', o, lines);
+    } else if (was) {
+      this.shown.delete(key);
+      this.send('DELETED', o, lines);
+    }
+  }
+
+  bookmark(rv: number, initialEventsEnd = false): void {
+    const metadata: Record<string, unknown> = { resourceVersion: String(rv) };
+    if (initialEventsEnd) metadata.annotations = { 'k8s.io/initial-events-end': 'true' };
+    const object = { kind: this.opts.kind.kind, apiVersion: apiVersionOf(this.opts.kind), metadata };
+    this.write(`${JSON.stringify({ type: 'BOOKMARK', object })}\n`);
+  }
+
+  error(status: StatusObject): void {
+    this.write(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
+  }
+
+  end(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.res.end();
+  }
+
+  /** Cuts the connection without a clean end (a dropped watch). */
+  destroy(): void {
+    this.closed = true;
+    this.res.destroy();
+  }
+}
+
+export class WatchHub {
+  private readonly byKey = new Map<string, Set<Watcher>>();
+  private readonly unsubscribe: () => void;
+  private readonly ticker: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: ObjectStore,
+    readonly bookmarkIntervalMs: number,
+  ) {
+    this.unsubscribe = store.subscribe((e) => this.onEvent(e));
+    // One timer for every watcher's periodic bookmark.
+    this.ticker = setInterval(() => this.sendDueBookmarks(), Math.max(50, Math.min(1000, bookmarkIntervalMs / 4)));
+    this.ticker.unref();
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const s of this.byKey.values()) n += s.size;
+    return n;
+  }
+
+  /** Sends the initial state or history, then registers; all in one tick, so nothing is missed. */
+  start(w: Watcher, from: { kind: 'initial'; bookmarkAfter: boolean } | { kind: 'history'; events: StoreEvent[] }): void {
+    if (from.kind === 'initial') {
+      for (const o of this.store.list(storeKeyOf(w.opts.kind), w.opts.namespace)) w.deliver('ADDED', o);
+      if (from.bookmarkAfter) w.bookmark(this.store.currentRv, true);
+    } else {
+      for (const e of from.events) w.deliver(e.type, e.object);
+    }
+    const key = storeKeyOf(w.opts.kind);
+    let set = this.byKey.get(key);
+    if (!set) {
+      set = new Set();
+      this.byKey.set(key, set);
+    }
+    set.add(w);
+    w.nextBookmarkAt = Date.now() + this.bookmarkIntervalMs;
+  }
+
+  remove(w: Watcher): void {
+    const key = storeKeyOf(w.opts.kind);
+    const set = this.byKey.get(key);
+    if (set) {
+      set.delete(w);
+      if (!set.size) this.byKey.delete(key);
+    }
+  }
+
+  /** Cuts every open watch connection (the drop-watches fault, a restart). */
+  dropAll(): number {
+    let n = 0;
+    for (const set of this.byKey.values()) {
+      for (const w of set) {
+        w.destroy();
+        n++;
+      }
+      set.clear();
+    }
+    this.byKey.clear();
+    return n;
+  }
+
+  close(): void {
+    clearInterval(this.ticker);
+    this.unsubscribe();
+    this.dropAll();
+  }
+
+  private onEvent(e: StoreEvent): void {
+    const set = this.byKey.get(e.resourceKey);
+    if (!set || !set.size) return;
+    const kind = set.values().next().value!.opts.kind;
+    const lines = new EventLines(kind, e.object);
+    for (const w of set) w.deliver(e.type, e.object, lines);
+  }
+
+  private sendDueBookmarks(): void {
+    const now = Date.now();
+    for (const set of this.byKey.values()) {
+      for (const w of set) {
+        if (w.opts.bookmarks && now >= w.nextBookmarkAt) {
+          w.nextBookmarkAt = now + this.bookmarkIntervalMs;
+          w.bookmark(this.store.currentRv);
+        }
+      }
+    }
+  }
+}
