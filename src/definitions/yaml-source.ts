@@ -157,7 +157,7 @@ function firstContentLineOf(text: string): number {
 
 /** Walks the position tree along `path`; stops at the deepest node that exists. */
 function locate(root: PositionNode, path: FieldPath): number {
-  let node = root;
+  let node = unwrap(root);
   let line = root.kind === 'mapping' || root.kind === 'sequence' ? firstKeyLine(root) : root.line;
   for (const segment of path) {
     if (typeof segment === 'number') {
@@ -167,7 +167,7 @@ function locate(root: PositionNode, path: FieldPath): number {
       if (node.children.length !== node.value.length) return line;
       const item = node.children[segment];
       if (!item) return line;
-      node = item;
+      node = unwrap(item);
       line = item.line;
     } else {
       if (node.kind !== 'mapping') return line;
@@ -175,10 +175,22 @@ function locate(root: PositionNode, path: FieldPath): number {
       if (!pair) return line;
       line = pair.keyLine;
       if (!pair.value) return line;
-      node = pair.value;
+      node = unwrap(pair.value);
     }
   }
   return line;
+}
+
+/**
+ * Flow collections (`{...}`, `[...]`) are composed by a nested call that
+ * reports the same value again; look through such wrappers.
+ */
+function unwrap(node: PositionNode): PositionNode {
+  let current = node;
+  while (current.children.length === 1 && current.kind !== 'scalar' && current.children[0]!.value === current.value) {
+    current = current.children[0]!;
+  }
+  return current;
 }
 
 /** The line a collection really starts on: its first key or item (the open position may be before a line break). */
