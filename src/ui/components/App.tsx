@@ -10,7 +10,7 @@ import { useModelSnapshot } from '../hooks/useModelSnapshot.js';
 import { useTerminalSize, type TerminalSize } from '../hooks/useTerminalSize.js';
 import { useKeymap } from '../hooks/useKeymap.js';
 import { bindingFor, KEYMAP, type KeyAction } from '../keymap.js';
-import { currentFrame, initialState, reduce, type UiState, type ViewFrame } from '../state/viewState.js';
+import { currentFrame, initialState, reduce, type UiAction, type UiState, type ViewFrame } from '../state/viewState.js';
 import { tableForFrame, sortRows, filterRows, findWorkload, findNode, namespacesOf, type ViewTable } from '../state/derive.js';
 import { parseCommand, completeCommand } from '../state/commands.js';
 import { findPodRolePath, roleLabel, findRole, UNATTRIBUTED } from '../render/roles.js';
@@ -83,7 +83,19 @@ export function App(props: AppProps): React.JSX.Element {
   const noColor = props.noColor ?? false;
   const snapshot = useModelSnapshot(source, props.frameIntervalMs ?? 66);
   const size = useTerminalSize(props.size);
-  const [state, dispatch] = useReducer(reduce, props.initialNamespace ?? null, initialState);
+  // The view state lives in a ref reduced eagerly, and a counter re-renders:
+  // keys can arrive faster than React renders (a pasted or tmux-sent burst),
+  // and each must see the state the previous one left, not a stale render's.
+  const stateRef = useRef<UiState | null>(null);
+  if (stateRef.current === null) stateRef.current = initialState(props.initialNamespace ?? null);
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const dispatch = (action: UiAction) => {
+    const next = reduce(stateRef.current!, action);
+    if (next === stateRef.current) return;
+    stateRef.current = next;
+    rerender();
+  };
+  const state = stateRef.current;
   const frame = currentFrame(state);
   const [now, setNow] = useState(() => Date.now());
   const [candidates, setCandidates] = useState<string[]>([]);
@@ -147,6 +159,8 @@ export function App(props: AppProps): React.JSX.Element {
   // Keep the selection on the same row (by key) when rows move, and in range.
   const keyAt = (i: number): string | null => rows[i]?.key ?? null;
   useEffect(() => {
+    // Keys handled since this render changed the view: the next render reconciles.
+    if (currentFrame(stateRef.current!) !== frame) return;
     let index = frame.selected;
     if (frame.selectedKey !== null && keyAt(index) !== frame.selectedKey) {
       const found = rows.findIndex((r) => r.key === frame.selectedKey);
@@ -183,12 +197,14 @@ export function App(props: AppProps): React.JSX.Element {
     props.onQuit();
   };
 
-  const selectedRow = (): Row | undefined => rows[frame.selected];
+  const live = () => stateRef.current!;
+  const liveFrame = () => currentFrame(stateRef.current!);
+  const selectedRow = (): Row | undefined => rows[liveFrame().selected];
 
   const drill = (row: Row | undefined) => {
     const target = row?.target;
     if (!row || !target || target.kind === 'none') {
-      if (row && frame.kind === 'pods') dispatch({ type: 'flash', flash: { text: 'the pod is not bound to a node yet', level: 'info' } });
+      if (row && liveFrame().kind === 'pods') dispatch({ type: 'flash', flash: { text: 'the pod is not bound to a node yet', level: 'info' } });
       return;
     }
     switch (target.kind) {
@@ -278,7 +294,7 @@ export function App(props: AppProps): React.JSX.Element {
         dispatch({ type: 'namespace', namespace: null });
         return dispatch({ type: 'flash', flash: { text: 'namespace: all', level: 'info' } });
       case 'help':
-        if (frame.kind === 'help') return;
+        if (liveFrame().kind === 'help') return;
         return dispatch({ type: 'push', frame: { kind: 'help', label: 'help' } });
       case 'quit':
         return quit();
@@ -298,7 +314,7 @@ export function App(props: AppProps): React.JSX.Element {
         return dispatch({ type: 'setCollapsed', treeKey: row.treeKey, collapsed: action === 'expand' ? false : action === 'collapse' ? true : 'toggle' });
       }
       case 'allPods': {
-        const w = findWorkload(snapshot, frame.workloadUid);
+        const w = findWorkload(snapshot, liveFrame().workloadUid);
         if (!w) return;
         return dispatch({ type: 'push', frame: { kind: 'pods', workloadUid: w.uid, rolePath: null, label: `${sanitize(w.name)} pods` } });
       }
@@ -309,6 +325,7 @@ export function App(props: AppProps): React.JSX.Element {
   const onKey = (name: string, input: string) => {
     if (quitRequested.current) return;
     if (name === 'ctrl-c') return quit();
+    const state = live();
     if (state.mode === 'filter') {
       if (name === 'esc') return dispatch({ type: 'cancelInput' });
       if (name === 'enter') return dispatch({ type: 'commitInput' });
@@ -335,12 +352,12 @@ export function App(props: AppProps): React.JSX.Element {
       if (input && !/[\u0000-\u001f\u007f]/.test(input)) return dispatch({ type: 'input', text: input });
       return;
     }
-    const binding = bindingFor(frame.kind, name);
+    const binding = bindingFor(currentFrame(state).kind, name);
     if (binding) act(binding.action);
   };
   const onKeyRef = useRef(onKey);
   onKeyRef.current = onKey;
-  useKeymap((name, input) => onKeyRef.current(name, input), state.mode !== 'normal');
+  useKeymap((name, input) => onKeyRef.current(name, input), () => stateRef.current!.mode !== 'normal');
 
   const title = viewTitle(frame, snapshot, state.namespace, rows.length, table.rows.length);
   let bottom: React.JSX.Element;

@@ -54,7 +54,7 @@ export function RowList(props: RowListProps): React.JSX.Element {
   for (let i = top; i < end; i++) {
     const row = rows[i]!;
     const cells = columns.some((c) => c.age) ? columns.map((c, ci) => (c.age ? formatAge(row.createdMs, now) : row.cells[ci] ?? '')) : row.cells;
-    const text = formatLine(cells, columns, layout);
+    const text = row.span ? fit(row.cells[0] ?? '', inner) : formatLine(cells, columns, layout);
     const isSelected = i === selected;
     const isChanged = !isSelected && row.workloadUid !== undefined && changed.has(row.workloadUid);
     const style = toneStyle(row.tone, noColor);

@@ -6,10 +6,10 @@ import { keyName } from '../keymap.js';
 
 export type KeyHandler = (name: string, input: string) => void;
 
-export function useKeymap(handler: KeyHandler, textEntry: boolean): void {
+export function useKeymap(handler: KeyHandler, textEntry: () => boolean): void {
   useInput((input, key) => {
     const name = keyName(input, key);
-    if (!textEntry && name === input && [...input].length > 1) {
+    if (!textEntry() && name === input && [...input].length > 1) {
       for (const ch of input) handler(ch === ' ' ? 'space' : ch, ch);
       return;
     }

@@ -29,6 +29,7 @@ export function definitionTable(defs: readonly DefinitionInfo[]): TableData {
       rows.push({
         key: `def:${d.source}:${d.name}:${d.kind}:problem:${i}`,
         cells: [`  ${p.severity === 'error' ? '✗' : '!'} ${where}: ${sanitize(p.message)}`, '', '', '', ''],
+        span: true,
         tone: p.severity === 'error' ? 'error' : 'warn',
         createdMs: null,
         sort: { name: d.name, status: d.valid ? '1' : '0', gpus: d.workloads },

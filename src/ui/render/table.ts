@@ -34,6 +34,8 @@ export interface Row {
   treeKey?: string;
   expandable?: boolean;
   expanded?: boolean;
+  /** The first cell spans the whole line (detail rows such as a definition's problems). */
+  span?: boolean;
 }
 
 export interface Column {
@@ -125,6 +127,7 @@ export function layoutColumns(columns: Column[], rows: readonly Row[], width: nu
     if (!c.age) {
       const cap = c.max ?? 60;
       for (const r of sample) {
+        if (r.span) continue;
         const cw = displayWidth(r.cells[i] ?? '');
         if (cw > w) w = Math.min(cw, cap);
         if (w >= cap) break;
