@@ -4,8 +4,8 @@
 // Namespace scope: like k9s (not kubectl), wlx shows ALL namespaces unless
 // `-n NS` is given; `-A` says so explicitly. The context's namespace is not a
 // filter (AI workloads of one team often span namespaces).
-import { delimiter } from 'node:path';
 import type { ModelSource } from '../model/types.js';
+import type { Definition } from '../definitions/types.js';
 import { UsageError } from './usage.js';
 
 /** node:util parseArgs option specs of the shared cluster options. */
@@ -34,8 +34,10 @@ export interface ClusterOptions {
   context?: string;
   /** A namespace, or null for all namespaces. */
   namespace: string | null;
-  /** Definition files/directories: --definitions first, then $WLX_DEFINITIONS. */
+  /** `--definitions` files/directories, in command-line order. */
   definitionPaths: string[];
+  /** The `$WLX_DEFINITIONS` value (':'-separated; read by the definitions loader, lower precedence than --definitions). */
+  definitionsEnv: string;
   /** Empty = the model's defaults. */
   gpuResources: string[];
   demo: boolean;
@@ -49,7 +51,6 @@ export function clusterOptionsFrom(values: Record<string, unknown>, hint: string
   if (v.namespace !== undefined && v['all-namespaces']) throw new UsageError('-n/--namespace and -A/--all-namespaces cannot be combined', hint);
   if (v.namespace === '') throw new UsageError('-n/--namespace needs a namespace name', hint);
   if (v.demo && (v.kubeconfig || v.context)) throw new UsageError('--demo cannot be combined with --kubeconfig or --context', hint);
-  const envPaths = (env.WLX_DEFINITIONS ?? '').split(delimiter).filter((p) => p.length > 0);
   const gpuResources = v['gpu-resource'] ?? [];
   for (const r of gpuResources) {
     if (!/^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(\/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/.test(r)) {
@@ -60,7 +61,8 @@ export function clusterOptionsFrom(values: Record<string, unknown>, hint: string
     kubeconfig: v.kubeconfig,
     context: v.context,
     namespace: v.namespace ?? null,
-    definitionPaths: [...(v.definitions ?? []), ...envPaths],
+    definitionPaths: v.definitions ?? [],
+    definitionsEnv: env.WLX_DEFINITIONS ?? '',
     gpuResources,
     demo: v.demo === true,
   };
@@ -70,6 +72,8 @@ export function clusterOptionsFrom(values: Record<string, unknown>, hint: string
 export interface OpenedModelSource extends ModelSource {
   /** Resolves when every kind has been listed once and the trees are built. */
   whenSynced(): Promise<void>;
+  /** The definitions in effect (built-in, files, and the cluster's Kartas once listed). */
+  definitions(): Definition[];
   /** Stops watches and the background demo (if any). Idempotent. */
   stop(): Promise<void>;
 }
@@ -79,6 +83,8 @@ export interface OpenOptions extends ClusterOptions {
   watch?: boolean;
   /** Label selector for workload roots. */
   labelSelector?: string;
+  /** List workloads controlled by other workloads too (see EngineOptions.includeNested). */
+  includeNested?: boolean;
 }
 
 /**
@@ -91,7 +97,7 @@ export async function openModelSource(options: OpenOptions): Promise<OpenedModel
   const { loadKubeconfig } = await import('../kube/kubeconfig.js');
   const { HttpKubeTransport } = await import('../kube/client.js');
   const { startEngine } = await import('../kube/engine.js');
-  const { loadDefinitionSet } = await import('../kube/definitions.js');
+  const { loadDefinitions } = await import('../definitions/index.js');
 
   let stopDemo: (() => Promise<void>) | undefined;
   let kubeconfig = options.kubeconfig;
@@ -106,7 +112,7 @@ export async function openModelSource(options: OpenOptions): Promise<OpenedModel
   try {
     const loaded = loadKubeconfig({ kubeconfig, context });
     const transport = new HttpKubeTransport(loaded.kubeConfig, loaded.server, loaded.context);
-    const definitions = await loadDefinitionSet(options.definitionPaths);
+    const definitions = loadDefinitions({ userPaths: options.definitionPaths, envPaths: options.definitionsEnv });
     const engine = await startEngine({
       transport,
       connection: {
@@ -121,6 +127,7 @@ export async function openModelSource(options: OpenOptions): Promise<OpenedModel
       gpuResources: options.gpuResources.length ? options.gpuResources : undefined,
       labelSelector: options.labelSelector,
       watch: options.watch,
+      includeNested: options.includeNested,
     });
     let stopped = false;
     return {
@@ -129,6 +136,7 @@ export async function openModelSource(options: OpenOptions): Promise<OpenedModel
       getNodePods: (n) => engine.getNodePods(n),
       getConnectionInfo: () => engine.getConnectionInfo(),
       whenSynced: () => engine.whenSynced(),
+      definitions: () => engine.definitions(),
       async stop() {
         if (stopped) return;
         stopped = true;

@@ -1,5 +1,440 @@
-// Placeholder until its issue lands; replaced by the real command.
-export async function runGet(_args: string[]): Promise<number> {
-  process.stderr.write('wlx: this command is not built yet\n');
-  return 1;
+// `wlx get`: print workload trees (or the `-o json|yaml` contract) from the
+// live cluster (listed once through the engine's own list path), from the
+// simulated cluster (`--demo`), or offline from a dump (`--from`).
+import { readFileSync } from 'node:fs';
+import yaml from 'js-yaml';
+import type { Definition } from '../definitions/types.js';
+import type { ClusterTotals, NodeSummary, PodSummary, RoleTree, WorkloadTree } from '../model/types.js';
+import { sanitize } from '../text/sanitize.js';
+import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom } from './common.js';
+import { parseCommandArgs, UsageError } from './usage.js';
+
+const HINT = 'wlx get --help';
+
+const HELP = `Usage:
+  wlx get [TYPE[/NAME] | TYPE NAME] [-n NS | -A] [-l SELECTOR] [-o tree|json|yaml]
+          [--from FILE|-]... [--demo] [--definitions PATH]... [--kubeconfig F]
+          [--context C] [--gpu-resource R]...
+
+Print workloads as trees: workload -> roles -> pods, with status, GPUs and nodes.
+
+TYPE is a workload kind a definition covers, any case, singular or plural,
+optionally with its group (jobset, JobSets, jobsets.jobset.x-k8s.io), or a
+definition name. No TYPE: every defined type.
+
+Options:
+  -l, --selector SEL      label selector for the workloads (a=b, a!=b, a in (x,y), !a ...)
+  -o, --output FORMAT     tree (default), json or yaml ({ workloads, nodes })
+  --from FILE             read objects from a dump instead of a cluster: multi-document
+                          YAML, JSON or a kubectl List (repeatable; - = stdin), e.g.
+                          kubectl get jobsets,jobs,pods,nodes -A -o yaml > dump.yaml
+  -h, --help              show this help
+${CLUSTER_OPTIONS_HELP}
+Exit status: 0 ok, 1 error, 2 usage error, 3 workload not found,
+4 no definition covers TYPE.
+`;
+
+const OPTIONS = {
+  ...CLUSTER_OPTIONS,
+  selector: { type: 'string', short: 'l' },
+  output: { type: 'string', short: 'o' },
+  from: { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export const WIDTH = 80;
+
+interface Target {
+  type: string | null;
+  name: string | null;
+}
+
+function parseTarget(positionals: string[]): Target {
+  if (positionals.length === 0) return { type: null, name: null };
+  if (positionals.length > 2) throw new UsageError(`too many arguments: ${positionals.slice(2).join(' ')}`, HINT);
+  const [first, second] = positionals as [string, string | undefined];
+  if (first.includes('/')) {
+    if (second !== undefined) throw new UsageError('give either TYPE/NAME or TYPE NAME, not both', HINT);
+    const slash = first.indexOf('/');
+    const type = first.slice(0, slash);
+    const name = first.slice(slash + 1);
+    // group/version/Kind is a type too.
+    if (first.split('/').length === 3) return { type: first, name: null };
+    if (!type || !name) throw new UsageError(`"${first}" is not TYPE/NAME`, HINT);
+    return { type, name };
+  }
+  return { type: first, name: second ?? null };
+}
+
+function pluralOf(kind: string): string {
+  const lower = kind.toLowerCase();
+  if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
+  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
+  return `${lower}s`;
+}
+
+/** Definitions a TYPE names: definition name, kind, plural, with group, or group/version/Kind (case-insensitive). */
+export function definitionsForType(definitions: Definition[], type: string): Definition[] {
+  const q = type.trim().toLowerCase();
+  const byName = definitions.filter((d) => d.name.toLowerCase() === q);
+  if (byName.length) return byName;
+  return definitions.filter((d) => {
+    const { group, version, kind } = d.rootGvk;
+    const k = kind.toLowerCase();
+    const names = [k, pluralOf(kind)];
+    const all = new Set<string>(names);
+    for (const n of names) {
+      if (group) {
+        all.add(`${n}.${group.toLowerCase()}`);
+        all.add(`${n}.${version.toLowerCase()}.${group.toLowerCase()}`);
+      }
+    }
+    all.add(`${group.toLowerCase()}/${version.toLowerCase()}/${k}`);
+    return all.has(q);
+  });
+}
+
+function apiVersionOf(d: Definition): string {
+  return d.rootGvk.group ? `${d.rootGvk.group}/${d.rootGvk.version}` : d.rootGvk.version;
+}
+
+interface Loaded {
+  workloads: WorkloadTree[];
+  nodes: NodeSummary[];
+  totals: ClusterTotals;
+  definitions: Definition[];
+  problems: string[];
+}
+
+function readSource(path: string): string {
+  if (path === '-') return readFileSync(0, 'utf8');
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new GetError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 1);
+  }
+}
+
+class GetError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+async function loadOffline(
+  paths: string[],
+  cluster: ReturnType<typeof clusterOptionsFrom>,
+  selector: string | undefined,
+  includeNested: boolean,
+): Promise<Loaded> {
+  const { parseDump, buildOfflineModel } = await import('../kube/offline.js');
+  const { parseLabelSelector } = await import('../kube/selector.js');
+  const { loadDefinitions } = await import('../definitions/index.js');
+  const { topLevelWorkloads } = await import('../kube/engine.js');
+  const objects: Record<string, unknown>[] = [];
+  const problems: string[] = [];
+  for (const p of paths) {
+    let dump;
+    try {
+      dump = parseDump(readSource(p), p === '-' ? 'stdin' : p);
+    } catch (err) {
+      if (err instanceof GetError) throw err;
+      throw new GetError((err as Error).message, 1);
+    }
+    objects.push(...dump.objects);
+    problems.push(...dump.problems);
+  }
+  const base = loadDefinitions({ userPaths: cluster.definitionPaths, envPaths: cluster.definitionsEnv });
+  const model = buildOfflineModel(objects, base, {
+    gpuResources: cluster.gpuResources.length ? cluster.gpuResources : undefined,
+    labelSelector: selector ? parseLabelSelector(selector) : undefined,
+  });
+  const all = model.store.workloads();
+  return {
+    // Nested workloads (a JobSet's Jobs) only when a TYPE asks for them.
+    workloads: includeNested ? all : topLevelWorkloads(all, model.workloadControllers),
+    nodes: model.store.nodes(),
+    totals: model.store.totals(),
+    definitions: model.definitions.definitions,
+    problems: [...problems, ...model.problems, ...model.store.problems()],
+  };
+}
+
+async function loadLive(cluster: ReturnType<typeof clusterOptionsFrom>, selector: string | undefined, includeNested: boolean): Promise<Loaded> {
+  const { openModelSource } = await import('./common.js');
+  let source;
+  try {
+    source = await openModelSource({ ...cluster, watch: false, labelSelector: selector, includeNested });
+  } catch (err) {
+    throw new GetError((err as Error).message, 1);
+  }
+  try {
+    await source.whenSynced();
+    const snap = source.getSnapshot();
+    const unavailable = snap.kinds.filter((k) => k.state === 'forbidden' || k.state === 'error');
+    return {
+      workloads: snap.workloads,
+      nodes: snap.nodes,
+      totals: snap.totals,
+      definitions: source.definitions(),
+      problems: [...unavailable.map((k) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`), ...snap.problems],
+    };
+  } catch (err) {
+    throw new GetError((err as Error).message, 1);
+  } finally {
+    await source.stop();
+  }
+}
+
+export async function runGet(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, OPTIONS, HINT);
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const output = (values.output as string | undefined) ?? 'tree';
+  if (!['tree', 'json', 'yaml'].includes(output)) throw new UsageError(`-o must be tree, json or yaml, not "${output}"`, HINT);
+  const cluster = clusterOptionsFrom(values, HINT);
+  const target = parseTarget(positionals);
+  const from = (values.from as string[] | undefined) ?? [];
+  if (from.length && (cluster.demo || cluster.kubeconfig || cluster.context)) {
+    throw new UsageError('--from reads a dump: it cannot be combined with --demo, --kubeconfig or --context', HINT);
+  }
+  const selector = values.selector as string | undefined;
+  if (selector !== undefined) {
+    const { parseLabelSelector } = await import('../kube/selector.js');
+    try {
+      parseLabelSelector(selector);
+    } catch (err) {
+      throw new UsageError((err as Error).message, HINT);
+    }
+  }
+
+  let loaded: Loaded;
+  try {
+    if (from.length) {
+      loaded = await loadOffline(from, cluster, selector, target.type !== null);
+    } else {
+      loaded = await loadLive(cluster, selector, target.type !== null);
+    }
+  } catch (err) {
+    if (err instanceof GetError) {
+      process.stderr.write(`wlx: ${sanitize(err.message)}\n`);
+      return err.exitCode;
+    }
+    throw err;
+  }
+
+  let workloads = loaded.workloads;
+  if (target.type) {
+    const defs = definitionsForType(loaded.definitions, target.type);
+    if (!defs.length) {
+      process.stderr.write(`wlx: no definition covers the type "${sanitize(target.type)}" (see \`wlx definitions\`)\n`);
+      return 4;
+    }
+    const kinds = new Set(defs.map((d) => `${apiVersionOf(d)}/${d.rootGvk.kind}`));
+    workloads = workloads.filter((w) => kinds.has(`${w.apiVersion}/${w.kind}`));
+  }
+  if (cluster.namespace) workloads = workloads.filter((w) => w.namespace === cluster.namespace);
+  if (target.name) {
+    workloads = workloads.filter((w) => w.name === target.name);
+    if (!workloads.length) {
+      const where = cluster.namespace ? ` in namespace ${cluster.namespace}` : '';
+      process.stderr.write(`wlx: ${sanitize(target.type)}/${sanitize(target.name)} not found${sanitize(where)}\n`);
+      return 3;
+    }
+  }
+
+  if (output === 'json') {
+    process.stdout.write(JSON.stringify({ workloads, nodes: loaded.nodes }, null, 2) + '\n');
+  } else if (output === 'yaml') {
+    process.stdout.write(yaml.dump({ workloads, nodes: loaded.nodes }, { noRefs: true, lineWidth: -1, sortKeys: false }));
+  } else {
+    process.stdout.write(renderTrees(workloads, loaded.totals, Date.now()));
+    for (const p of loaded.problems.slice(0, 20)) process.stderr.write(`wlx: warning: ${sanitize(p)}\n`);
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------- tree output
+
+/** kubectl's short age: 45s, 5m, 3h, 2d, 1y. */
+export function shortAge(fromIso: string | null, now: number): string {
+  if (!fromIso) return '<unknown>';
+  const t = Date.parse(fromIso);
+  if (Number.isNaN(t)) return '<unknown>';
+  const s = Math.max(0, Math.floor((now - t) / 1000));
+  if (s < 120) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 10) return `${m}m${s % 60 ? `${s % 60}s` : ''}`;
+  if (m < 180) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 8) return `${h}h${m % 60 ? `${m % 60}m` : ''}`;
+  if (h < 48) return `${h}h`;
+  const d = Math.floor(h / 24);
+  if (d < 8) return `${d}d${h % 24 ? `${h % 24}h` : ''}`;
+  if (d < 365 * 2) return `${d}d`;
+  return `${Math.floor(d / 365)}y`;
+}
+
+/** Cuts text to width, keeping its start and end ("llama-pre…-x7k2p"). */
+function fit(text: string, width: number): string {
+  if (text.length <= width) return text;
+  if (width <= 1) return text.slice(0, width);
+  const head = Math.ceil((width - 1) * 0.6);
+  const tail = width - 1 - head;
+  return `${text.slice(0, head)}…${tail > 0 ? text.slice(text.length - tail) : ''}`;
+}
+
+/** Joins parts with three spaces, wrapping onto indented lines so no line exceeds the width. */
+function wrapParts(parts: string[], indent: string, width = WIDTH): string[] {
+  const lines: string[] = [];
+  let cur = '';
+  for (const p of parts) {
+    const piece = fit(p, width - indent.length);
+    if (!cur) cur = piece;
+    else if (cur.length + 3 + piece.length <= width) cur += `   ${piece}`;
+    else {
+      lines.push(cur);
+      cur = indent + piece;
+    }
+  }
+  if (cur) lines.push(cur);
+  return lines;
+}
+
+function nodeList(nodes: string[], width: number): string {
+  if (!nodes.length) return '<none>';
+  const all = nodes.join(',');
+  if (all.length <= width) return all;
+  const out: string[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const rest = nodes.length - i - 1;
+    const candidate = [...out, nodes[i]!].join(',') + (rest ? `,+${rest}` : '');
+    if (candidate.length > width) return out.length ? `${out.join(',')},+${nodes.length - out.length}` : fit(`${nodes.length} nodes`, width);
+    out.push(nodes[i]!);
+  }
+  return out.join(',');
+}
+
+interface Row {
+  prefix: string;
+  name: string;
+  status: string;
+  gpu: string;
+  nodes: string[];
+}
+
+function podStatusText(p: PodSummary): string {
+  const word = sanitize(p.status);
+  return p.reason && p.reason !== p.status ? `${word} (${sanitize(p.reason)})` : word;
+}
+
+function roleName(r: RoleTree): string {
+  const base = r.instance ?? r.component;
+  return sanitize(r.replica !== null ? (r.instance ? `${base} [${r.replica}]` : `${r.component} ${r.replica}`) : base);
+}
+
+function roleRows(roles: RoleTree[], unattributed: PodSummary[], prefix: string): Row[] {
+  const rows: Row[] = [];
+  type Item = { kind: 'role'; role: RoleTree } | { kind: 'pod'; pod: PodSummary } | { kind: 'unattributed'; pods: PodSummary[] };
+  const items: Item[] = roles.map((role) => ({ kind: 'role', role }) as Item);
+  if (unattributed.length) items.push({ kind: 'unattributed', pods: unattributed });
+  items.forEach((item, i) => {
+    const last = i === items.length - 1;
+    const branch = prefix + (last ? '`-- ' : '|-- ');
+    const childPrefix = prefix + (last ? '    ' : '|   ');
+    if (item.kind === 'role') {
+      const r = item.role;
+      const gpus = r.gpus.desired || r.gpus.requested;
+      rows.push({ prefix: branch, name: roleName(r), status: `${r.replicas.ready}/${r.replicas.desired} ready`, gpu: `gpu: ${gpus}`, nodes: r.nodes.map(sanitize) });
+      rows.push(...podAndRoleRows(r.roles, r.pods, childPrefix));
+    } else if (item.kind === 'unattributed') {
+      rows.push({ prefix: branch, name: '(unattributed)', status: `${item.pods.length} pod${item.pods.length === 1 ? '' : 's'}`, gpu: '', nodes: [] });
+      rows.push(...podAndRoleRows([], item.pods, childPrefix));
+    }
+  });
+  return rows;
+}
+
+function podAndRoleRows(roles: RoleTree[], pods: PodSummary[], prefix: string): Row[] {
+  const rows: Row[] = [];
+  const total = roles.length + pods.length;
+  let i = 0;
+  for (const r of roles) {
+    const last = ++i === total;
+    const gpus = r.gpus.desired || r.gpus.requested;
+    rows.push({ prefix: prefix + (last ? '`-- ' : '|-- '), name: roleName(r), status: `${r.replicas.ready}/${r.replicas.desired} ready`, gpu: `gpu: ${gpus}`, nodes: r.nodes.map(sanitize) });
+    rows.push(...podAndRoleRows(r.roles, r.pods, prefix + (last ? '    ' : '|   ')));
+  }
+  for (const p of pods) {
+    const last = ++i === total;
+    rows.push({ prefix: prefix + (last ? '`-- ' : '|-- '), name: sanitize(p.name), status: podStatusText(p), gpu: `gpu: ${p.gpus}`, nodes: p.node ? [sanitize(p.node)] : [] });
+  }
+  return rows;
+}
+
+function renderRows(rows: Row[], width = WIDTH): string[] {
+  if (!rows.length) return [];
+  const statusW = Math.min(26, Math.max(...rows.map((r) => r.status.length)));
+  const gpuW = Math.max(...rows.map((r) => r.gpu.length));
+  const nodeWant = Math.max(...rows.map((r) => (r.nodes.length ? r.nodes.join(',').length : 6)));
+  const nodeW = Math.max(11, Math.min(nodeWant, 24));
+  const leftWant = Math.max(...rows.map((r) => r.prefix.length + r.name.length));
+  const leftW = Math.max(12, Math.min(leftWant, width - (2 + statusW + 2 + gpuW + 2 + nodeW)));
+  return rows.map((r) => {
+    const left = r.prefix + fit(r.name, Math.max(1, leftW - r.prefix.length));
+    const line = `${left.padEnd(leftW)}  ${fit(r.status, statusW).padEnd(statusW)}  ${r.gpu.padEnd(gpuW)}  ${nodeList(r.nodes, width - leftW - statusW - gpuW - 6)}`;
+    return line.trimEnd();
+  });
+}
+
+export function renderWorkload(w: WorkloadTree, now: number, width = WIDTH): string[] {
+  const lines: string[] = [];
+  const status = w.status.join(',');
+  lines.push(
+    ...wrapParts(
+      [`${sanitize(w.kind)}/${sanitize(w.name)}`, `namespace: ${sanitize(w.namespace)}`, `status: ${sanitize(status)}`, `age: ${shortAge(w.createdAt, now)}`],
+      '  ',
+      width,
+    ),
+  );
+  const gpuText = `gpu: ${w.gpus.allocated}/${w.gpus.requested} allocated` + (w.gpus.desired !== w.gpus.requested ? ` (${w.gpus.desired} desired)` : '');
+  lines.push(
+    ...wrapParts(
+      [`  definition: ${sanitize(w.definition)} (${w.definitionSource})`, `ready: ${w.replicas.ready}/${w.replicas.desired}`, gpuText],
+      '  ',
+      width,
+    ),
+  );
+  if (w.statusMessage && !w.status.includes('Running')) lines.push(`  message: ${fit(sanitize(w.statusMessage), width - 11)}`);
+  for (const e of w.errors) lines.push(`  ! ${fit(sanitize(e), width - 4)}`);
+  lines.push(...renderRows(roleRows(w.roles, w.unattributedPods, ''), width));
+  return lines;
+}
+
+function countPods(roles: RoleTree[]): PodSummary[] {
+  return roles.flatMap((r) => [...r.pods, ...countPods(r.roles)]);
+}
+
+export function renderTrees(workloads: WorkloadTree[], totals: ClusterTotals, now: number, width = WIDTH): string {
+  if (!workloads.length) return 'No workloads found.\n';
+  const blocks = workloads.map((w) => renderWorkload(w, now, width).join('\n'));
+  const pods = workloads.flatMap((w) => [...countPods(w.roles), ...w.unattributedPods]);
+  const running = pods.filter((p) => p.status === 'Running').length;
+  const requested = workloads.reduce((n, w) => n + w.gpus.requested, 0);
+  const allocated = workloads.reduce((n, w) => n + w.gpus.allocated, 0);
+  const summary = wrapParts(
+    [
+      `${workloads.length} workload${workloads.length === 1 ? '' : 's'}, ${pods.length} pods (${running} running)`,
+      `gpu: ${allocated} allocated, ${requested} requested`,
+      `cluster: ${totals.nodes} nodes, ${totals.gpuAllocatable} gpu allocatable, ${totals.gpuFree} free, ${totals.gpuPending} pending`,
+    ],
+    '',
+    width,
+  );
+  return `${blocks.join('\n\n')}\n\n${summary.join('\n')}\n`;
 }

@@ -73,6 +73,12 @@ export interface EngineOptions {
   flushIntervalMs?: number;
   /** Reflector tuning (tests shorten timeouts and back-off). */
   reflector?: Partial<Pick<ReflectorOptions, 'pageSize' | 'watchTimeoutSeconds' | 'stallMarginMs' | 'backoff' | 'forbiddenRetryMs' | 'listIdleTimeoutMs'>>;
+  /**
+   * Also list workloads whose controller is another workload (a JobSet's
+   * Jobs, a LeaderWorkerSet's StatefulSets). Default false: they are parts of
+   * their parent's tree, not workloads of their own.
+   */
+  includeNested?: boolean;
   /** Store factory (tests); defaults to the model's ClusterStore. */
   createStore?: (definitions: Definition[], gpuResources: string[] | undefined) => ModelStoreLike;
 }
@@ -96,6 +102,17 @@ interface Watched {
 
 const MAX_ENGINE_PROBLEMS = 50;
 
+/** Workloads whose controller is not itself a workload in the list. */
+export function topLevelWorkloads(workloads: WorkloadTree[], controllers: Map<string, string>): WorkloadTree[] {
+  if (!controllers.size) return workloads;
+  const uids = new Set(workloads.map((w) => w.uid));
+  const out = workloads.filter((w) => {
+    const c = controllers.get(w.uid);
+    return !c || !uids.has(c);
+  });
+  return out.length === workloads.length ? workloads : out;
+}
+
 function kindLabel(info: ResourceInfo): string {
   return info.gvk.group ? `${info.resource}.${info.gvk.group}` : info.resource;
 }
@@ -114,6 +131,8 @@ class Engine implements ClusterEngine {
   private readonly unserved = new Map<string, KindState>();
   private readonly listeners = new Set<(s: ModelSnapshot) => void>();
   private readonly kartas = new Map<string, unknown>();
+  /** Workload uid → its controller's uid (only for workloads that have one). */
+  private readonly workloadControllers = new Map<string, string>();
   private readonly engineProblems: string[] = [];
   private defs: DefinitionSetLike;
   private serverVersionText: string | null = null;
@@ -287,6 +306,7 @@ class Engine implements ClusterEngine {
       {
         onEvent: (type, object) => {
           if (this.stopped) return;
+          if (storeKind === 'workload') this.trackController(type, object);
           if (storeKind) {
             try {
               this.store.apply(storeKind, type, object);
@@ -309,6 +329,12 @@ class Engine implements ClusterEngine {
     this.watched.set(key, w);
     reflector.start();
     return w;
+  }
+
+  private trackController(type: WatchEventType, object: KubeObject): void {
+    const ctrl = type === 'DELETED' ? undefined : object.metadata.ownerReferences?.find((r) => r.controller);
+    if (ctrl) this.workloadControllers.set(object.metadata.uid, ctrl.uid);
+    else this.workloadControllers.delete(object.metadata.uid);
   }
 
   private onKarta(type: WatchEventType, object: KubeObject): void {
@@ -413,7 +439,7 @@ class Engine implements ClusterEngine {
   }
 
   private buildSnapshot(changed: string[]): ModelSnapshot {
-    const workloads = this.store.workloads();
+    const workloads = this.options.includeNested ? this.store.workloads() : topLevelWorkloads(this.store.workloads(), this.workloadControllers);
     const problems = [
       ...this.defs.problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.message}`),
       ...this.engineProblems,

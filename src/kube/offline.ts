@@ -1,0 +1,119 @@
+// `wlx get --from FILE`: the same model built from a dump instead of a live
+// cluster — multi-document YAML, JSON, or a kubectl `List` (e.g. `kubectl get
+// jobsets,jobs,pods,nodes -A -o yaml` taken during an incident). Objects go
+// through the same trimming and the same ClusterStore as live ones; Karta
+// objects in the dump act as the cluster's definitions.
+import yaml from 'js-yaml';
+import type { Definition } from '../definitions/types.js';
+import { gvkKey } from '../definitions/types.js';
+import type { KubeObject } from '../model/types.js';
+import { ClusterStore } from '../model/store.js';
+import type { DefinitionSetLike, ModelStoreLike, StoreKind } from './engine.js';
+import { trimFor } from './trim.js';
+import { matchesSelector, type Requirement } from './selector.js';
+
+export interface DumpObjects {
+  objects: Record<string, unknown>[];
+  problems: string[];
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Every object in a dump: documents, with `List`s (kind ending in List, with items) expanded. */
+export function parseDump(text: string, sourceName: string): DumpObjects {
+  const objects: Record<string, unknown>[] = [];
+  const problems: string[] = [];
+  let docs: unknown[];
+  const trimmed = text.trimStart();
+  try {
+    // JSON first: it is YAML too, but JSON.parse is much faster on big dumps.
+    docs = trimmed.startsWith('{') || trimmed.startsWith('[') ? [JSON.parse(text)] : yaml.loadAll(text);
+  } catch (err) {
+    try {
+      docs = yaml.loadAll(text);
+    } catch {
+      throw new Error(`${sourceName}: not YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+  const visit = (doc: unknown, where: string) => {
+    if (doc === null || doc === undefined) return;
+    if (Array.isArray(doc)) {
+      doc.forEach((d, i) => visit(d, `${where}[${i}]`));
+      return;
+    }
+    if (!isRecord(doc)) {
+      problems.push(`${where}: not an object, skipped`);
+      return;
+    }
+    if (Array.isArray(doc.items) && (typeof doc.kind !== 'string' || doc.kind.endsWith('List'))) {
+      doc.items.forEach((d, i) => visit(d, `${where}.items[${i}]`));
+      return;
+    }
+    if (typeof doc.kind !== 'string' || typeof doc.apiVersion !== 'string' || !isRecord(doc.metadata)) {
+      problems.push(`${where}: no apiVersion/kind/metadata, skipped`);
+      return;
+    }
+    objects.push(doc);
+  };
+  docs.forEach((d, i) => visit(d, `${sourceName}#${i + 1}`));
+  return { objects, problems };
+}
+
+function gvkOf(obj: Record<string, unknown>): { group: string; version: string; kind: string } {
+  const apiVersion = String(obj.apiVersion);
+  const slash = apiVersion.indexOf('/');
+  return {
+    group: slash < 0 ? '' : apiVersion.slice(0, slash),
+    version: slash < 0 ? apiVersion : apiVersion.slice(slash + 1),
+    kind: String(obj.kind),
+  };
+}
+
+export function isKartaObject(obj: Record<string, unknown>): boolean {
+  return (obj.apiVersion === 'run.ai/v1alpha1' && obj.kind === 'Karta') || (obj.apiVersion === 'optimization.nvidia.com/v1alpha1' && obj.kind === 'ResourceInterface');
+}
+
+export interface OfflineModel {
+  store: ModelStoreLike;
+  definitions: DefinitionSetLike;
+  problems: string[];
+  /** uid → controller uid, for every workload root (to hide nested workloads). */
+  workloadControllers: Map<string, string>;
+}
+
+/** Builds the model from dump objects, with the dump's Kartas as cluster definitions. */
+export function buildOfflineModel(
+  objects: Record<string, unknown>[],
+  base: DefinitionSetLike,
+  options: { gpuResources?: string[]; labelSelector?: Requirement[] } = {},
+): OfflineModel {
+  const { gpuResources, labelSelector } = options;
+  const kartas = objects.filter(isKartaObject);
+  const definitions = kartas.length ? base.withCluster(kartas.map((k) => trimFor('definition')(k))) : base;
+  const roots = new Set(definitions.definitions.map((d: Definition) => gvkKey(d.rootGvk)));
+  const store = new ClusterStore({ definitions: definitions.definitions, gpuResources });
+  const workloadControllers = new Map<string, string>();
+  const problems: string[] = [];
+  for (const obj of objects) {
+    if (isKartaObject(obj)) continue;
+    const gvk = gvkOf(obj);
+    const key = gvkKey(gvk);
+    let kind: StoreKind;
+    if (gvk.group === '' && gvk.kind === 'Pod') kind = 'pod';
+    else if (gvk.group === '' && gvk.kind === 'Node') kind = 'node';
+    else if (roots.has(key)) kind = 'workload';
+    // Anything else (known owner kinds or not) may sit in an owner chain: metadata only.
+    else kind = 'owner';
+    const trimmed: KubeObject = trimFor(kind)(obj);
+    if (kind === 'workload' && labelSelector && !matchesSelector(labelSelector, trimmed.metadata.labels)) continue;
+    if (kind === 'workload') {
+      const ctrl = trimmed.metadata.ownerReferences?.find((r) => r.controller);
+      if (ctrl) workloadControllers.set(trimmed.metadata.uid, ctrl.uid);
+    }
+    store.apply(kind, 'ADDED', trimmed);
+  }
+  store.flush();
+  return { store, definitions, problems, workloadControllers };
+}
