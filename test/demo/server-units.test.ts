@@ -120,8 +120,8 @@ test('paging: one resourceVersion across pages, a consistent snapshot, 410 for a
   assert.ok(first.continueToken);
   // A change between pages does not show up in the remaining pages.
   store.put(PODS, pod('zzz-new', 'team-a', 'running'));
+  const names = first.items.map((o) => o.metadata.name);
   let token: string | undefined = first.continueToken;
-  let token = first.continueToken;
   while (token) {
     const page = asList(listObjects(store, snaps, podsKind, { limit: 3, continueToken: token }));
     assert.equal(page.resourceVersion, first.resourceVersion);
