@@ -1,0 +1,138 @@
+// The engine over the demo API server (real HTTP, real client-node auth path,
+// real ClusterStore and built-in definitions), with objects the test writes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { KubeConfig } from '@kubernetes/client-node';
+import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
+import { HttpKubeTransport } from '../../src/kube/client.js';
+import { startEngine, type ClusterEngine, type EngineOptions } from '../../src/kube/engine.js';
+import { loadDefinitions } from '../../src/definitions/index.js';
+import type { ModelSnapshot, WorkloadTree, RoleTree } from '../../src/model/types.js';
+import { KEYS, putJobSet, putJobSetPods, putNode, putPod, tfjobKarta } from './fixtures.js';
+
+async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function transportFor(cluster: DemoCluster): HttpKubeTransport {
+  const kc = new KubeConfig();
+  kc.loadFromString(cluster.kubeconfig());
+  return new HttpKubeTransport(kc, cluster.server, kc.getCurrentContext());
+}
+
+async function engineFor(cluster: DemoCluster, extra: Partial<EngineOptions> = {}): Promise<ClusterEngine> {
+  return startEngine({
+    transport: transportFor(cluster),
+    connection: { context: 'demo', cluster: 'demo', user: 'demo', server: cluster.server, namespace: null },
+    namespace: null,
+    definitions: loadDefinitions({ envPaths: '' }),
+    flushIntervalMs: 20,
+    reflector: { backoff: { initialMs: 20, maxMs: 200, factor: 2, jitter: 0.2 } },
+    ...extra,
+  });
+}
+
+function allPods(w: WorkloadTree): string[] {
+  const walk = (roles: RoleTree[]): string[] => roles.flatMap((r) => [...r.pods.map((p) => p.name), ...walk(r.roles)]);
+  return [...walk(w.roles), ...w.unattributedPods.map((p) => p.name)].sort();
+}
+
+test('engine: lists, builds trees, hides nested Jobs, streams changes to subscribers', async (t) => {
+  const cluster = await startDemoCluster({ simulate: false });
+  t.after(() => cluster.stop());
+  putNode(cluster.store, 'gpu-node-01', 8);
+  const { jobset, jobs } = putJobSet(cluster.store, 'training', 'llama', ['leader', 'worker'], 4);
+  const pods = putJobSetPods(cluster.store, 'llama', jobs);
+  const engine = await engineFor(cluster);
+  t.after(() => engine.stop());
+  await engine.whenSynced();
+  let snap = engine.getSnapshot();
+  assert.deepEqual(snap.workloads.map((w) => `${w.kind}/${w.namespace}/${w.name}`), ['JobSet/training/llama'], 'the JobSet\'s Jobs are not separate workloads');
+  const w = snap.workloads[0]!;
+  assert.equal(w.uid, jobset.metadata.uid);
+  assert.equal(w.definitionSource, 'builtin');
+  assert.deepEqual(w.roles.map((r) => r.instance ?? r.component).sort(), ['leader', 'worker']);
+  assert.deepEqual(allPods(w), pods.map((p) => p.metadata.name).sort());
+  assert.equal(w.gpus.allocated, 8);
+  assert.equal(snap.nodes.length, 1);
+  assert.equal(snap.nodes[0]!.gpuRequested, 8);
+  assert.equal(snap.totals.gpuAllocatable, 8);
+  assert.ok(snap.kinds.some((k) => k.resource === 'pods' && k.state === 'live' && k.count === 2));
+  assert.ok(snap.kinds.some((k) => k.resource === 'jobsets.jobset.x-k8s.io' && k.state === 'live'));
+  assert.equal(engine.getConnectionInfo().serverVersion, 'v1.32.0');
+  assert.equal(engine.getNodePods('gpu-node-01').length, 2);
+
+  // A new pod of the worker Job arrives: subscribers get a new snapshot naming the changed workload.
+  const seen: ModelSnapshot[] = [];
+  const unsubscribe = engine.subscribe((s) => seen.push(s));
+  const extra = putPod(cluster.store, 'training', 'llama-worker-0-1-fghij', jobs[1]!, {
+    'jobset.sigs.k8s.io/jobset-name': 'llama',
+    'jobset.sigs.k8s.io/replicatedjob-name': 'worker',
+  }, { node: null });
+  await until(() => seen.some((s) => s.changedWorkloads.includes(jobset.metadata.uid)), 'a snapshot with the change');
+  snap = engine.getSnapshot();
+  assert.ok(allPods(snap.workloads[0]!).includes('llama-worker-0-1-fghij'));
+  assert.equal(snap.totals.gpuPending, 4);
+  assert.ok(Object.isFrozen(snap), 'snapshots are immutable');
+  const versions = seen.map((s) => s.version);
+  assert.deepEqual(versions, [...versions].sort((a, b) => a - b), 'versions increase');
+
+  // Deleted: gone from the tree.
+  cluster.store.delete(KEYS.pods, 'training', extra.metadata.name);
+  await until(() => !allPods(engine.getSnapshot().workloads[0]!).includes('llama-worker-0-1-fghij'), 'pod removed');
+  unsubscribe();
+
+  // Requests were GETs only.
+  assert.ok(cluster.requests().length > 0);
+  assert.deepEqual([...new Set(cluster.requests().map((r) => r.method))], ['GET']);
+});
+
+test('engine: a Karta in the cluster defines a type (hot reload starts watching it); forbidden kinds are reported', async (t) => {
+  const cluster = await startDemoCluster({ simulate: false, faults: { forbid: ['statefulsets.apps'] } });
+  t.after(() => cluster.stop());
+  putNode(cluster.store, 'gpu-node-01', 8);
+  const engine = await engineFor(cluster);
+  t.after(() => engine.stop());
+  await engine.whenSynced();
+  assert.equal(engine.getSnapshot().workloads.length, 0);
+  const sts = engine.getSnapshot().kinds.find((k) => k.gvk.kind === 'StatefulSet');
+  assert.equal(sts?.state, 'forbidden');
+  assert.ok(engine.getSnapshot().problems.some((p) => /statefulsets.*forbidden/i.test(p)));
+
+  // A TFJob exists before anyone defines it; then a Karta for TFJob appears.
+  const tf = cluster.store.put(KEYS.tfjobs, {
+    apiVersion: 'kubeflow.org/v1',
+    kind: 'TFJob',
+    metadata: { name: 'resnet', namespace: 'research', uid: '', resourceVersion: '', creationTimestamp: '' },
+    spec: { tfReplicaSpecs: { Worker: { replicas: 1, template: { spec: { containers: [{ name: 'tf', image: 'tf', resources: { limits: { 'nvidia.com/gpu': '1' } } }] } } } } },
+    status: { conditions: [{ type: 'Running', status: 'True' }] },
+  });
+  putPod(cluster.store, 'research', 'resnet-worker-0', tf, { 'training.kubeflow.org/job-name': 'resnet', 'training.kubeflow.org/replica-type': 'worker' }, { gpus: 1 });
+  cluster.store.put(KEYS.kartas, tfjobKarta());
+  await until(() => engine.getSnapshot().workloads.some((w) => w.kind === 'TFJob'), 'TFJob workload after the Karta arrived');
+  const w = engine.getSnapshot().workloads.find((x) => x.kind === 'TFJob')!;
+  assert.equal(w.definitionSource, 'cluster');
+  assert.deepEqual(w.status, ['Running']);
+  assert.deepEqual(allPods(w), ['resnet-worker-0']);
+  assert.ok(engine.getSnapshot().definitions.some((d) => d.source === 'cluster' && d.kind === 'kubeflow.org/v1/TFJob' && d.workloads === 1));
+});
+
+test('engine: list-only mode fails whenSynced with the server named when nothing listens', async () => {
+  const cluster = await startDemoCluster({ simulate: false });
+  const transport = transportFor(cluster);
+  await cluster.stop();
+  await assert.rejects(
+    startEngine({
+      transport,
+      connection: { context: 'demo', cluster: 'demo', user: 'demo', server: cluster.server, namespace: null },
+      namespace: null,
+      definitions: loadDefinitions({ envPaths: '' }),
+      watch: false,
+    }),
+    (err: Error) => err.message.includes(cluster.server) && /ECONNREFUSED/.test(err.message),
+  );
+});
