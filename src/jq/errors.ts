@@ -1,0 +1,26 @@
+// The one error type of the jq engine. `compile` errors are syntax/binding
+// errors (jq exits 3 for them); `runtime` errors are raised while evaluating
+// (jq exits 5). A runtime error carries jq's error value: a message string, or
+// any JSON value given to `error(v)`.
+export type JqErrorKind = 'compile' | 'runtime';
+
+export class JqError extends Error {
+  readonly kind: JqErrorKind;
+  expression: string;
+  /** The jq error value (`try … catch .` sees it); the message for compile errors. */
+  readonly value: unknown;
+
+  constructor(kind: JqErrorKind, message: string, expression = '', value: unknown = message) {
+    super(message);
+    this.name = 'JqError';
+    this.kind = kind;
+    this.expression = expression;
+    this.value = value;
+  }
+}
+
+/** A runtime error as jq raises it: `error(value)`; the message is how jq prints it. */
+export function runtimeError(value: unknown): JqError {
+  const message = typeof value === 'string' ? value : `${JSON.stringify(value)} (not a string)`;
+  return new JqError('runtime', message, '', value);
+}

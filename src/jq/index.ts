@@ -1,0 +1,301 @@
+// The jq engine's public API. compile() parses an expression once (cached by
+// source text) into a program that evaluates against many inputs:
+//
+// - native programs (the subset definitions use; see parser.ts) run in the
+//   TypeScript evaluator, compiled to closures;
+// - everything else is valid jq outside that subset and runs on jq 1.7.1 in
+//   WebAssembly (wasm.ts) — synchronously too, so `run`/`first` work for every
+//   program; `runAsync` exists for callers that prefer not to block.
+//
+// compile() is synchronous and must still reject invalid jq. The native
+// parser only ever *accepts* what it understands; whatever it cannot parse —
+// unsupported or simply invalid — is compiled by jq itself, inside a
+// never-taken branch (`if false then (EXPR) else empty end`, so nothing runs),
+// and jq's verdict decides: a compile error, or a fallback program.
+import { JqError, runtimeError } from './errors.js';
+import { compileNode, type Compiled } from './evaluate.js';
+import { NotNative, parseNative } from './parser.js';
+import { prepareWasm, runJq } from './wasm.js';
+import { tokenize, type Token } from './lexer.js';
+
+export { JqError } from './errors.js';
+export { formatJson, formatNumber } from './format.js';
+export { wasmStats } from './wasm.js';
+
+export interface JqProgram {
+  readonly source: string;
+  /** True when the TypeScript evaluator runs it; false when jq-wasm does. */
+  readonly native: boolean;
+  /** All outputs; throws JqError (kind 'runtime'). */
+  run(input: unknown): unknown[];
+  /** The first output, or undefined when there is none; stops early. */
+  first(input: unknown): unknown | undefined;
+  /** Calls `emit` per output in order; throws JqError after emitting the outputs before the error. */
+  stream(input: unknown, emit: (value: unknown) => void): void;
+  /** The outputs for each input, or the JqError it raised (one jq-wasm call for fallback programs). */
+  runMany(inputs: readonly unknown[]): (unknown[] | JqError)[];
+  runAsync(input: unknown): Promise<unknown[]>;
+}
+
+const cache = new Map<string, JqProgram | JqError>();
+
+/** Compiles (once per distinct source) or throws JqError (kind 'compile'). */
+export function compile(expr: string): JqProgram {
+  const hit = cache.get(expr);
+  if (hit) {
+    if (hit instanceof JqError) throw hit;
+    return hit;
+  }
+  let result: JqProgram | JqError;
+  try {
+    result = compileUncached(expr);
+  } catch (err) {
+    if (!(err instanceof JqError)) throw err;
+    result = err;
+  }
+  cache.set(expr, result);
+  if (result instanceof JqError) throw result;
+  return result;
+}
+
+/** Compile with the native evaluator disabled: the same expression on jq-wasm (tests, comparisons). */
+export function compileFallback(expr: string): JqProgram {
+  checkWithJq(expr);
+  return new FallbackProgram(expr);
+}
+
+/** Warms up jq-wasm (compiles its WebAssembly asynchronously); optional. */
+export function prepareFallback(): Promise<void> {
+  return prepareWasm();
+}
+
+function compileUncached(expr: string): JqProgram {
+  let compiled: Compiled;
+  try {
+    compiled = compileNode(parseNative(expr));
+  } catch (err) {
+    if (!(err instanceof NotNative)) throw err;
+    checkWithJq(expr);
+    return new FallbackProgram(expr);
+  }
+  return new NativeProgram(expr, compiled);
+}
+
+function checkWithJq(expr: string): void {
+  if (expr.trim() === '') return; // jq treats an empty program as `.`
+  const r = runJq('', ['-n', `if false then (\n${expr}\n) else empty end`]);
+  if (r.status === 0) return;
+  // The wrapper shifts jq's wording ("unexpected ')'"); compiling the bare
+  // expression again gives jq's own message. It fails to compile as well, so
+  // nothing runs (and -n gives it no input).
+  const bare = runJq('', ['-n', expr]);
+  const stderr = bare.status === 3 ? bare.stderr : r.stderr;
+  const first = stderr.split('\n').find((l) => l.trim() !== '') ?? `jq exited with status ${r.status}`;
+  const message = first
+    .replace(/^jq: error: /, '')
+    .replace(/ \(Unix shell quoting issues\?\)/, '')
+    .replace(/ at <top-level>, line \d+:$/, '');
+  throw new JqError('compile', message, expr);
+}
+
+function withExpression(err: unknown, expr: string): unknown {
+  if (err instanceof JqError && err.kind === 'runtime' && !err.expression) err.expression = expr;
+  return err;
+}
+
+class NativeProgram implements JqProgram {
+  readonly native = true;
+  constructor(
+    readonly source: string,
+    private readonly compiled: Compiled,
+  ) {}
+
+  run(input: unknown): unknown[] {
+    try {
+      const one = this.compiled.one;
+      if (one) return [one(input)];
+      const out: unknown[] = [];
+      this.compiled.gen(input, (v) => out.push(v));
+      return out;
+    } catch (err) {
+      throw withExpression(err, this.source);
+    }
+  }
+
+  first(input: unknown): unknown | undefined {
+    try {
+      const one = this.compiled.one;
+      if (one) return one(input);
+      const stop = {};
+      let value: unknown;
+      try {
+        this.compiled.gen(input, (v) => {
+          value = v;
+          throw stop;
+        });
+      } catch (err) {
+        if (err !== stop) throw err;
+      }
+      return value;
+    } catch (err) {
+      throw withExpression(err, this.source);
+    }
+  }
+
+  stream(input: unknown, emit: (value: unknown) => void): void {
+    try {
+      this.compiled.gen(input, emit);
+    } catch (err) {
+      throw withExpression(err, this.source);
+    }
+  }
+
+  runMany(inputs: readonly unknown[]): (unknown[] | JqError)[] {
+    return inputs.map((input) => {
+      try {
+        return this.run(input);
+      } catch (err) {
+        if (err instanceof JqError) return err;
+        throw err;
+      }
+    });
+  }
+
+  async runAsync(input: unknown): Promise<unknown[]> {
+    return this.run(input);
+  }
+}
+
+const ERROR_PREFIX = /^jq: error \(at [^)]*\)(?: \(not a string\))?: /;
+
+function toJsonText(input: unknown): string {
+  return JSON.stringify(input === undefined ? null : input);
+}
+
+/** jq's stderr for a runtime error → JqError with jq's error value. */
+function parseRuntimeError(stderr: string, expr: string): JqError {
+  const line = stderr.split('\n').find((l) => l.startsWith('jq: error')) ?? stderr.trim();
+  const notString = /^jq: error \(at [^)]*\) \(not a string\): (.*)$/.exec(line);
+  if (notString) {
+    let value: unknown = notString[1];
+    try {
+      value = JSON.parse(notString[1]!);
+    } catch {
+      // keep the text
+    }
+    const err = runtimeError(value);
+    err.expression = expr;
+    return err;
+  }
+  return new JqError('runtime', line.replace(ERROR_PREFIX, ''), expr);
+}
+
+function parseLines(stdout: string): unknown[] {
+  const out: unknown[] = [];
+  for (const line of stdout.split('\n')) if (line !== '') out.push(JSON.parse(line));
+  return out;
+}
+
+class FallbackProgram implements JqProgram {
+  readonly native = false;
+  constructor(readonly source: string) {}
+
+  private exec(input: unknown): { outputs: unknown[]; error: JqError | null } {
+    const r = runJq(toJsonText(input), ['-c', this.source === '' ? '.' : this.source]);
+    const outputs = parseLines(r.stdout);
+    if (r.status === 0) return { outputs, error: null };
+    return { outputs, error: parseRuntimeError(r.stderr, this.source) };
+  }
+
+  run(input: unknown): unknown[] {
+    const { outputs, error } = this.exec(input);
+    if (error) throw error;
+    return outputs;
+  }
+
+  first(input: unknown): unknown | undefined {
+    const { outputs, error } = this.exec(input);
+    if (outputs.length) return outputs[0];
+    if (error) throw error;
+    return undefined;
+  }
+
+  stream(input: unknown, emit: (value: unknown) => void): void {
+    const { outputs, error } = this.exec(input);
+    for (const v of outputs) emit(v);
+    if (error) throw error;
+  }
+
+  runMany(inputs: readonly unknown[]): (unknown[] | JqError)[] {
+    if (inputs.length === 0) return [];
+    // One jq run over the whole stream; each input yields exactly one line.
+    const wrapped = `try ([(\n${this.source || '.'}\n)] | {ok: .}) catch {err: .}`;
+    const r = runJq(inputs.map(toJsonText).join('\n'), ['-c', wrapped]);
+    const lines = r.status === 0 ? parseLines(r.stdout) : [];
+    if (lines.length !== inputs.length) {
+      return inputs.map((input) => {
+        try {
+          return this.run(input);
+        } catch (err) {
+          if (err instanceof JqError) return err;
+          throw err;
+        }
+      });
+    }
+    return lines.map((line) => {
+      const l = line as { ok?: unknown[]; err?: unknown };
+      if (l.ok) return l.ok;
+      const err = runtimeError(l.err);
+      err.expression = this.source;
+      return err;
+    });
+  }
+
+  async runAsync(input: unknown): Promise<unknown[]> {
+    await prepareWasm();
+    return this.run(input);
+  }
+}
+
+function flatten(tokens: Token[], out: Token[] = []): Token[] {
+  for (const t of tokens) {
+    out.push(t);
+    if (t.interpolations) for (const inner of t.interpolations) flatten(inner, out);
+  }
+  return out;
+}
+
+/**
+ * The first construct of `forbidden` the expression uses, or null. Entries are
+ * operators (`=`, `|=`, `+=`, `..`, …) or builtin names (`recurse`, `paths`,
+ * `del`, …); names are matched as calls, not as fields (`.paths`), variables
+ * or object keys (`{range: 1}`). Returns null for text that does not
+ * tokenize — compile() reports that.
+ */
+export function validateExpression(expr: string, forbidden: string[]): string | null {
+  let tokens: Token[];
+  try {
+    tokens = flatten(tokenize(expr));
+  } catch {
+    return null;
+  }
+  const wanted = new Set(forbidden);
+  const braces: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.type === 'op') {
+      if (t.text === '{' || t.text === '(' || t.text === '[') braces.push(t.text);
+      else if (t.text === '}' || t.text === ')' || t.text === ']') braces.pop();
+      if (wanted.has(t.text)) return t.text;
+    } else if (t.type === 'ident' && wanted.has(t.text)) {
+      const prev = tokens[i - 1];
+      const next = tokens[i + 1];
+      const isKey =
+        braces[braces.length - 1] === '{' &&
+        prev?.type === 'op' && (prev.text === '{' || prev.text === ',') &&
+        (next?.type === 'op' && (next.text === ':' || next.text === ',' || next.text === '}'));
+      if (!isKey) return t.text;
+    }
+  }
+  return null;
+}
