@@ -77,11 +77,12 @@ export function nodePodTable(entries: readonly NodePodEntry[]): TableData {
       workloadUid: wl?.uid,
     });
     for (const e of g.entries) {
-      const row = podRow(e.pod, e.workload?.uid, false);
-      row.cells[0] = '  ' + row.cells[0];
-      if (e.workload) row.target = { kind: 'podInWorkload', workloadUid: e.workload.uid, podUid: e.pod.uid, label: sanitize(e.pod.name) };
-      else row.target = undefined;
-      rows.push(row);
+      const base = podRow(e.pod, e.workload?.uid, false);
+      rows.push({
+        ...base,
+        cells: ['  ' + base.cells[0], ...base.cells.slice(1)],
+        target: e.workload ? { kind: 'podInWorkload', workloadUid: e.workload.uid, podUid: e.pod.uid, label: sanitize(e.pod.name) } : undefined,
+      });
     }
   }
   return { columns: POD_COLUMNS, rows };

@@ -25,7 +25,21 @@ export function podReason(p: PodSummary): string {
   return sanitize(parts.join(': '));
 }
 
+// Rows are immutable and pods keep their identity across snapshots when the
+// model shares unchanged objects, so a row is built once per pod object: a
+// 100,000-pod list re-derives in a fraction of the time when few pods changed.
+const rowCache = [new WeakMap<PodSummary, Row>(), new WeakMap<PodSummary, Row>()];
+
 export function podRow(p: PodSummary, workloadUid: string | undefined, withNamespace: boolean): Row {
+  const cache = rowCache[withNamespace ? 1 : 0]!;
+  const hit = cache.get(p);
+  if (hit && hit.workloadUid === workloadUid) return hit;
+  const row = buildPodRow(p, workloadUid, withNamespace);
+  cache.set(p, row);
+  return row;
+}
+
+function buildPodRow(p: PodSummary, workloadUid: string | undefined, withNamespace: boolean): Row {
   const name = sanitize(p.name);
   const cells = [
     name,

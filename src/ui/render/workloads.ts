@@ -39,7 +39,18 @@ export function workloadStatusText(w: WorkloadTree): string {
   return w.status.length ? w.status.join(',') : 'Undefined';
 }
 
+// One row per workload object (immutable; see pods.ts for why).
+const rowCache = new WeakMap<WorkloadTree, Row>();
+
 export function workloadRow(w: WorkloadTree): Row {
+  const hit = rowCache.get(w);
+  if (hit) return hit;
+  const row = buildWorkloadRow(w);
+  rowCache.set(w, row);
+  return row;
+}
+
+function buildWorkloadRow(w: WorkloadTree): Row {
   const status = workloadStatusText(w);
   const name = sanitize(w.name);
   return {
