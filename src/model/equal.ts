@@ -1,0 +1,55 @@
+// Structural equality of plain JSON-like data, and structural sharing: the
+// store hands the UI the previous object wherever nothing changed, so the UI
+// can skip work by identity (old === new).
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const ak = Object.keys(ao);
+  if (ak.length !== Object.keys(bo).length) return false;
+  for (const k of ak) {
+    if (!Object.prototype.hasOwnProperty.call(bo, k)) return false;
+    if (!deepEqual(ao[k], bo[k])) return false;
+  }
+  return true;
+}
+
+/**
+ * `next`, with every part that deep-equals the corresponding part of `prev`
+ * replaced by the `prev` object (arrays compared by position). Returns `prev`
+ * itself when nothing differs.
+ */
+export function shareStructure<T>(prev: T, next: T): T {
+  if (prev === next) return prev;
+  if (typeof prev !== 'object' || typeof next !== 'object' || prev === null || next === null) return next;
+  if (Array.isArray(prev) !== Array.isArray(next)) return next;
+  let same = true;
+  if (Array.isArray(next)) {
+    const p = prev as unknown as unknown[];
+    const out = next.map((v, i) => {
+      const s = i < p.length ? shareStructure(p[i], v) : v;
+      if (s !== p[i]) same = false;
+      return s;
+    });
+    if (same && p.length === out.length) return prev;
+    return out as unknown as T;
+  }
+  const p = prev as Record<string, unknown>;
+  const n = next as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(n)) {
+    const s = Object.prototype.hasOwnProperty.call(p, k) ? shareStructure(p[k], n[k]) : n[k];
+    if (s !== p[k]) same = false;
+    out[k] = s;
+  }
+  if (same && Object.keys(p).length === Object.keys(n).length) return prev;
+  return out as T;
+}

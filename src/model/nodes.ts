@@ -1,0 +1,70 @@
+// Node summaries: GPU capacity/allocatable from the node, requested by the
+// non-terminal pods bound to it (terminating ones included: they still hold
+// their devices until they are gone).
+import type { KubeObject, NodeSummary, ClusterTotals } from './types.js';
+import { nodeGpuAmount } from './gpu.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export interface NodePodLoad {
+  gpus: number;
+  /** Counted in the node's pods and GPUs (phase not Succeeded/Failed). */
+  active: boolean;
+  /** `namespace/name` of the workload it belongs to, if any. */
+  workload: string | null;
+}
+
+export function summariseNode(node: KubeObject, pods: Iterable<NodePodLoad>, gpuResources: readonly string[]): NodeSummary {
+  const status = node.status ?? {};
+  const conditions = (Array.isArray(status['conditions']) ? (status['conditions'] as unknown[]) : []).filter(isObj).map((c) => {
+    const out: NodeSummary['conditions'][number] = { type: String(c.type ?? ''), status: String(c.status ?? '') };
+    if (typeof c.reason === 'string') out.reason = c.reason;
+    if (typeof c.message === 'string') out.message = c.message;
+    return out;
+  });
+  const taints = (Array.isArray(node.spec?.['taints']) ? (node.spec!['taints'] as unknown[]) : []).filter(isObj).map((t) => {
+    const out: NodeSummary['taints'][number] = { key: String(t.key ?? ''), effect: String(t.effect ?? '') };
+    if (typeof t.value === 'string') out.value = t.value;
+    return out;
+  });
+  let requested = 0;
+  let count = 0;
+  const workloads = new Set<string>();
+  for (const p of pods) {
+    if (!p.active) continue;
+    requested += p.gpus;
+    count++;
+    if (p.workload) workloads.add(p.workload);
+  }
+  const createdAt = node.metadata.creationTimestamp;
+  return {
+    name: node.metadata.name,
+    ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True'),
+    gpuCapacity: nodeGpuAmount(status['capacity'], gpuResources),
+    gpuAllocatable: nodeGpuAmount(status['allocatable'], gpuResources),
+    gpuRequested: requested,
+    pods: count,
+    unschedulable: node.spec?.['unschedulable'] === true,
+    conditions,
+    taints,
+    labels: { ...(node.metadata.labels ?? {}) },
+    createdAt: typeof createdAt === 'string' ? createdAt : null,
+    workloads: [...workloads].sort(),
+  };
+}
+
+/** Cluster totals over node summaries; gpuPending is what unbound pods request. */
+export function totalsOf(nodes: NodeSummary[], pods: number, gpuPending: number): ClusterTotals {
+  let capacity = 0;
+  let allocatable = 0;
+  let requested = 0;
+  let free = 0;
+  for (const n of nodes) {
+    capacity += n.gpuCapacity;
+    allocatable += n.gpuAllocatable;
+    requested += n.gpuRequested;
+    free += Math.max(0, n.gpuAllocatable - n.gpuRequested);
+  }
+  return { gpuCapacity: capacity, gpuAllocatable: allocatable, gpuRequested: requested, gpuFree: free, gpuPending, pods, nodes: nodes.length };
+}

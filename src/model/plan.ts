@@ -1,0 +1,242 @@
+// A definition turned into what evaluation needs: every jq expression compiled
+// once (never per pod or per event), the component tree as indexes, and which
+// components can hold pods. Built when definitions are (re)loaded.
+import type { Definition, Component, StatusName, StatusKey, ConditionMatcher } from '../definitions/types.js';
+import { compileExpr, type Expr } from './expr.js';
+
+export type TemplateKind = 'podTemplateSpec' | 'podSpec' | 'resources' | 'containers' | 'container';
+
+export interface ComponentPlan {
+  index: number;
+  name: string;
+  component: Component;
+  /** Index of the parent component; -1 for the root. */
+  parent: number;
+  children: number[];
+  /** Has a pod template or a pod selector: pods can be placed in it. */
+  podBearing: boolean;
+  /** No selector, but the only pod-bearing component: takes every owned pod. */
+  claimsAll: boolean;
+  typeKey: Expr | null;
+  typeValue: string | null;
+  matchLabels: Record<string, string> | null;
+  hasTypeSelector: boolean;
+  instanceKey: Expr | null;
+  replicaKey: Expr | null;
+  instanceIds: Expr | null;
+  replicas: Expr | null;
+  minReplicas: Expr | null;
+  hasScale: boolean;
+  template: { kind: TemplateKind; expr: Expr } | null;
+}
+
+export interface MatcherPlan {
+  byPhase: string | null;
+  byConditions: ConditionMatcher[] | null;
+  byExpression: { expr: Expr; expected: string } | null;
+}
+
+export interface StatusPlan {
+  conditions: { expr: Expr; typeField: string; statusField: string; messageField: string; reasonField: string | null } | null;
+  phase: Expr | null;
+  /** In severity order. */
+  mappings: { status: StatusName; matchers: MatcherPlan[] }[];
+}
+
+export interface GangMemberPlan {
+  component: number;
+  keys: Expr[];
+  filters: Expr[];
+}
+
+export interface GangPlan {
+  name: string;
+  members: GangMemberPlan[];
+}
+
+export interface DefinitionPlan {
+  definition: Definition;
+  components: ComponentPlan[];
+  byName: Map<string, number>;
+  status: StatusPlan | null;
+  gangs: GangPlan[];
+  /** Expressions that did not compile, structural problems (unknown ownerRef...). */
+  problems: string[];
+}
+
+/** Chips are ordered by severity (the Headlamp design), not upstream kli's order. */
+export const STATUS_ORDER: readonly StatusName[] = [
+  'Failed',
+  'Degraded',
+  'Suspending',
+  'Resuming',
+  'Suspended',
+  'Initializing',
+  'Running',
+  'Completed',
+  'Undefined',
+];
+
+const STATUS_KEY: Record<Exclude<StatusName, 'Undefined'>, StatusKey> = {
+  Failed: 'failed',
+  Degraded: 'degraded',
+  Suspending: 'suspending',
+  Resuming: 'resuming',
+  Suspended: 'suspended',
+  Initializing: 'initializing',
+  Running: 'running',
+  Completed: 'completed',
+};
+
+function planComponent(c: Component, index: number, problems: string[], name: string): ComponentPlan {
+  const compile = (src: string | undefined, field: string): Expr | null => {
+    if (src === undefined || src === '') return null;
+    const e = compileExpr(src, field, c.name);
+    if (e.compileError) problems.push(`definition ${name}: component ${c.name}: ${field} \`${src}\`: ${e.compileError}`);
+    return e;
+  };
+  const spec = c.specDefinition;
+  let template: ComponentPlan['template'] = null;
+  if (spec?.podTemplateSpecPath) template = { kind: 'podTemplateSpec', expr: compile(spec.podTemplateSpecPath, 'specDefinition.podTemplateSpecPath')! };
+  else if (spec?.podSpecPath) template = { kind: 'podSpec', expr: compile(spec.podSpecPath, 'specDefinition.podSpecPath')! };
+  else if (spec?.fragmentedPodSpecDefinition) {
+    const f = spec.fragmentedPodSpecDefinition;
+    if (f.resourcesPath) template = { kind: 'resources', expr: compile(f.resourcesPath, 'specDefinition.fragmentedPodSpecDefinition.resourcesPath')! };
+    else if (f.containersPath) template = { kind: 'containers', expr: compile(f.containersPath, 'specDefinition.fragmentedPodSpecDefinition.containersPath')! };
+    else if (f.containerPath) template = { kind: 'container', expr: compile(f.containerPath, 'specDefinition.fragmentedPodSpecDefinition.containerPath')! };
+  }
+  const sel = c.podSelector;
+  const ts = sel?.componentTypeSelector;
+  const hasTypeSelector = !!ts && (!!ts.keyPath || (!!ts.matchLabels && Object.keys(ts.matchLabels).length > 0));
+  const hasSelector = hasTypeSelector || !!sel?.componentInstanceSelector?.idPath || !!sel?.replicaSelector?.keyPath;
+  return {
+    index,
+    name: c.name,
+    component: c,
+    parent: -1,
+    children: [],
+    podBearing: hasSelector || !!spec,
+    claimsAll: false,
+    typeKey: compile(ts?.keyPath, 'podSelector.componentTypeSelector.keyPath'),
+    typeValue: ts?.value ?? null,
+    matchLabels: ts?.matchLabels && Object.keys(ts.matchLabels).length > 0 ? ts.matchLabels : null,
+    hasTypeSelector,
+    instanceKey: compile(sel?.componentInstanceSelector?.idPath, 'podSelector.componentInstanceSelector.idPath'),
+    replicaKey: compile(sel?.replicaSelector?.keyPath, 'podSelector.replicaSelector.keyPath'),
+    instanceIds: compile(c.instanceIdPath, 'instanceIdPath'),
+    replicas: compile(c.scaleDefinition?.replicasPath, 'scaleDefinition.replicasPath'),
+    minReplicas: compile(c.scaleDefinition?.minReplicasPath, 'scaleDefinition.minReplicasPath'),
+    hasScale: !!(c.scaleDefinition?.replicasPath || c.scaleDefinition?.minReplicasPath),
+    template,
+  };
+}
+
+export function planDefinition(definition: Definition): DefinitionPlan {
+  const problems: string[] = [];
+  const name = definition.name;
+  const components = definition.components.map((c, i) => planComponent(c, i, problems, name));
+  const byName = new Map<string, number>();
+  components.forEach((c, i) => {
+    if (!byName.has(c.name)) byName.set(c.name, i);
+  });
+  for (const c of components) {
+    if (c.component.isRoot || c.component.ownerRef === undefined) continue;
+    const parent = byName.get(c.component.ownerRef);
+    if (parent === undefined || parent === c.index) {
+      problems.push(`definition ${name}: component ${c.name}: ownerRef "${c.component.ownerRef}" names no other component; placed under the root`);
+      c.parent = 0;
+    } else {
+      c.parent = parent;
+    }
+  }
+  // A cycle in ownerRefs would make placement loop: cut it at the root.
+  for (const c of components) {
+    const seen = new Set<number>();
+    let p = c.parent;
+    while (p > 0 && !seen.has(p)) {
+      seen.add(p);
+      p = components[p]!.parent;
+    }
+    if (p > 0) {
+      problems.push(`definition ${name}: component ${c.name}: ownerRef chain forms a cycle; placed under the root`);
+      c.parent = 0;
+    }
+  }
+  for (const c of components) if (c.index !== 0 && c.parent >= 0) components[c.parent]!.children.push(c.index);
+  // The only pod-bearing component without any selector takes every pod.
+  const bearing = components.filter((c) => c.podBearing);
+  if (bearing.length === 1) {
+    const only = bearing[0]!;
+    if (!only.hasTypeSelector && !only.instanceKey && !only.replicaKey) only.claimsAll = true;
+  }
+
+  let status: StatusPlan | null = null;
+  const sd = definition.root.statusDefinition;
+  if (sd) {
+    const root = definition.root.name;
+    const compile = (src: string, field: string): Expr => {
+      const e = compileExpr(src, field, root);
+      if (e.compileError) problems.push(`definition ${name}: component ${root}: ${field} \`${src}\`: ${e.compileError}`);
+      return e;
+    };
+    const cd = sd.conditionsDefinition;
+    status = {
+      conditions: cd
+        ? {
+            expr: compile(cd.path, 'statusDefinition.conditionsDefinition.path'),
+            typeField: cd.typeFieldName || 'type',
+            statusField: cd.statusFieldName || 'status',
+            messageField: cd.messageFieldName || 'message',
+            reasonField: cd.reasonFieldName || null,
+          }
+        : null,
+      phase: sd.phaseDefinition?.path ? compile(sd.phaseDefinition.path, 'statusDefinition.phaseDefinition.path') : null,
+      mappings: [],
+    };
+    for (const statusName of STATUS_ORDER) {
+      if (statusName === 'Undefined') continue;
+      const key = STATUS_KEY[statusName];
+      const list = sd.statusMappings[key];
+      if (!list) continue;
+      status.mappings.push({
+        status: statusName,
+        matchers: list.map((m, i) => ({
+          byPhase: m.byPhase ?? null,
+          byConditions: m.byConditions && m.byConditions.length > 0 ? m.byConditions : null,
+          byExpression: m.byExpression
+            ? {
+                // Upstream compares the first output of `(expr) | tostring`.
+                expr: compile(`(${m.byExpression.expression}) | tostring`, `statusDefinition.statusMappings.${key}[${i}].byExpression`),
+                expected: m.byExpression.expectedResult,
+              }
+            : null,
+        })),
+      });
+    }
+  }
+
+  const gangs: GangPlan[] = [];
+  for (const g of definition.gangs) {
+    const members: GangMemberPlan[] = [];
+    g.members.forEach((m, mi) => {
+      const component = byName.get(m.componentName);
+      if (component === undefined) {
+        problems.push(`definition ${name}: gang ${g.name}: member componentName "${m.componentName}" names no component`);
+        return;
+      }
+      const compileGang = (src: string, field: string): Expr => {
+        const e = compileExpr(src, `gangs.${g.name}.members[${mi}].${field}`, m.componentName);
+        if (e.compileError) problems.push(`definition ${name}: gang ${g.name}: ${field} \`${src}\`: ${e.compileError}`);
+        return e;
+      };
+      members.push({
+        component,
+        keys: m.groupByKeyPaths.map((k, ki) => compileGang(k, `groupByKeyPaths[${ki}]`)),
+        filters: m.filters.map((f, fi) => compileGang(f, `filters[${fi}]`)),
+      });
+    });
+    gangs.push({ name: g.name, members });
+  }
+
+  return { definition, components, byName, status, gangs, problems };
+}

@@ -1,0 +1,616 @@
+// The incremental cluster store the engine feeds with watch events.
+//
+// apply() only updates indexes and marks what an event touches (workloads,
+// nodes); flush() rebuilds exactly those, once per batch. Per event the work is
+// bounded by the touched workload's pods (resolving an owner chain is a few map
+// lookups, cached); nothing scans all pods. Indexes kept:
+//   pods by uid, by controller uid, by node, by namespace;
+//   owners and workloads by uid, and their children by controller uid (to find
+//   whose chain an arriving/leaving owner changes);
+//   workloads by GVK (to re-plan them on a definitions hot reload).
+// Each pod's summary (status word, GPUs) is cached and replaced on MODIFIED;
+// each pod's placement is cached per definition plan.
+// Outputs are immutable: a WorkloadTree, NodeSummary or PodSummary that did not
+// change keeps its identity, and so do unchanged parts of a changed tree.
+import type { Definition, Gvk } from '../definitions/types.js';
+import { gvkKey } from '../definitions/types.js';
+import type { KubeObject, PodSummary, WorkloadTree, NodeSummary, ClusterTotals, NodePodEntry } from './types.js';
+import { planDefinition, type DefinitionPlan } from './plan.js';
+import { evaluateWorkload, type WorkloadFacts } from './workload-facts.js';
+import { evaluatePod } from './attribution.js';
+import { summarisePod, isTerminalPhase } from './pod-status.js';
+import { assembleTree, treePod, naturalCompare, type TreePod } from './tree.js';
+import { controllerUidOf, walkControllerChain, MAX_OWNER_HOPS } from './ownership.js';
+import { summariseNode, totalsOf, type NodePodLoad } from './nodes.js';
+import { deepEqual, shareStructure } from './equal.js';
+import { DEFAULT_GPU_RESOURCES } from './gpu.js';
+
+export type StoreKind = 'pod' | 'node' | 'owner' | 'workload';
+export type StoreEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface FlushResult {
+  /** uids of workloads whose tree is new or changed (new identity). */
+  changedWorkloads: string[];
+  /** uids of workloads that no longer have a tree (deleted, or their definition went away). */
+  removedWorkloads: string[];
+  nodesChanged: boolean;
+}
+
+interface PodEntry {
+  uid: string;
+  obj: KubeObject;
+  namespace: string;
+  node: string | null;
+  controller: string | null;
+  /** Workload uids on the controller chain, nearest first. */
+  workloads: string[];
+  summary: PodSummary;
+  active: boolean;
+  /** Placement per plan (a pod can belong to a StatefulSet and to the LWS above it). */
+  placed: { plan: DefinitionPlan; tp: TreePod }[];
+}
+
+interface LinkEntry {
+  uid: string;
+  obj: KubeObject;
+  gvk: string;
+  controller: string | null;
+}
+
+interface WorkloadEntry extends LinkEntry {
+  plan: DefinitionPlan | null;
+  facts: WorkloadFacts | null;
+  pods: Set<string>;
+}
+
+interface NodeEntry {
+  obj: KubeObject;
+}
+
+/** Most recent malformed-object reports kept for problems(). */
+const MAX_MALFORMED = 50;
+
+function gvkOfObject(obj: KubeObject): string | null {
+  if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') return null;
+  const slash = obj.apiVersion.indexOf('/');
+  const group = slash < 0 ? '' : obj.apiVersion.slice(0, slash);
+  const version = slash < 0 ? obj.apiVersion : obj.apiVersion.slice(slash + 1);
+  return gvkKey({ group, version, kind: obj.kind });
+}
+
+function addTo<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
+  let s = index.get(key);
+  if (!s) {
+    s = new Set();
+    index.set(key, s);
+  }
+  s.add(value);
+}
+
+function removeFrom<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
+  const s = index.get(key);
+  if (!s) return;
+  s.delete(value);
+  if (s.size === 0) index.delete(key);
+}
+
+function sameList(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export class ClusterStore {
+  private readonly gpuResources: readonly string[];
+  private plans = new Map<string, DefinitionPlan>();
+  private currentPlans = new Set<DefinitionPlan>();
+  private definitionProblems: string[] = [];
+
+  private readonly pods = new Map<string, PodEntry>();
+  private readonly podsByController = new Map<string, Set<string>>();
+  private readonly podsByNode = new Map<string, Set<string>>();
+  private readonly podsByNamespace = new Map<string, Set<string>>();
+  private readonly owners = new Map<string, LinkEntry>();
+  private readonly workloadEntries = new Map<string, WorkloadEntry>();
+  private readonly workloadsByGvk = new Map<string, Set<string>>();
+  /** Owners and workloads by the uid of their controller. */
+  private readonly linksByController = new Map<string, Set<string>>();
+  /** Start uid (a pod's controller) → workload uids on its chain. */
+  private readonly chainCache = new Map<string, string[]>();
+  private readonly nodeEntries = new Map<string, NodeEntry>();
+
+  private readonly trees = new Map<string, WorkloadTree>();
+  private readonly nodeSummaries = new Map<string, NodeSummary>();
+  private pendingGpus = 0;
+
+  private readonly dirtyWorkloads = new Set<string>();
+  private readonly dirtyNodes = new Set<string>();
+  private malformed: string[] = [];
+
+  private workloadList: WorkloadTree[] | null = [];
+  private nodeList: NodeSummary[] | null = [];
+  private totalsCache: ClusterTotals | null = null;
+  private problemList: string[] | null = null;
+
+  constructor(options: { definitions: Definition[]; gpuResources?: string[] }) {
+    this.gpuResources = options.gpuResources && options.gpuResources.length > 0 ? [...options.gpuResources] : [...DEFAULT_GPU_RESOURCES];
+    this.setDefinitions(options.definitions);
+  }
+
+  // ---------------------------------------------------------------- definitions
+
+  /** Hot reload: workloads whose definition changed (or appeared/went) are re-planned at the next flush. */
+  setDefinitions(definitions: Definition[]): void {
+    const next = new Map<string, DefinitionPlan>();
+    const problems: string[] = [];
+    for (const def of definitions) {
+      const key = gvkKey(def.rootGvk);
+      const taken = next.get(key);
+      if (taken) {
+        problems.push(`definition ${def.name}: ${key} is already covered by definition ${taken.definition.name}; ignored`);
+        continue;
+      }
+      const old = this.plans.get(key);
+      // Keep the compiled plan (and every cached placement) when the definition is unchanged.
+      next.set(key, old && (old.definition === def || deepEqual(old.definition, def)) ? old : planDefinition(def));
+    }
+    let changed = false;
+    for (const key of new Set([...this.plans.keys(), ...next.keys()])) {
+      const before = this.plans.get(key) ?? null;
+      const after = next.get(key) ?? null;
+      if (before === after) continue;
+      changed = true;
+      for (const uid of this.workloadsByGvk.get(key) ?? []) {
+        const e = this.workloadEntries.get(uid)!;
+        e.plan = after;
+        e.facts = null;
+        this.dirtyWorkloads.add(uid);
+      }
+    }
+    this.plans = next;
+    this.currentPlans = new Set(next.values());
+    for (const p of next.values()) problems.push(...p.problems);
+    this.definitionProblems = problems;
+    this.problemList = null;
+    // Node views name each pod's workload, which depends on which kinds are defined.
+    if (changed) for (const name of this.nodeEntries.keys()) this.dirtyNodes.add(name);
+  }
+
+  // ---------------------------------------------------------------- events
+
+  /**
+   * kind: 'pod' | 'node' | 'owner' (Jobs, StatefulSets, ReplicaSets... metadata
+   * only) | 'workload' (a root object of a defined kind). `gvk` overrides the
+   * object's apiVersion/kind (for trimmed objects without them). Never throws:
+   * a malformed object is reported in problems() and skipped.
+   */
+  apply(kind: StoreKind, type: StoreEventType, object: KubeObject, gvk?: Gvk): void {
+    try {
+      const why = this.malformedReason(kind, object);
+      if (why) {
+        this.reportMalformed(`skipped malformed ${kind} object${this.describeObject(object)}: ${why}`);
+        return;
+      }
+      switch (kind) {
+        case 'pod':
+          if (type === 'DELETED') this.deletePod(object.metadata.uid);
+          else this.upsertPod(object);
+          break;
+        case 'node':
+          if (type === 'DELETED') this.nodeEntries.delete(object.metadata.name);
+          else this.nodeEntries.set(object.metadata.name, { obj: object });
+          this.dirtyNodes.add(object.metadata.name);
+          break;
+        case 'owner':
+          if (type === 'DELETED') this.deleteLink(object.metadata.uid, false);
+          else this.upsertOwner(object, gvk);
+          break;
+        case 'workload':
+          if (type === 'DELETED') this.deleteLink(object.metadata.uid, true);
+          else this.upsertWorkload(object, gvk);
+          break;
+        default:
+          this.reportMalformed(`unknown store kind ${String(kind)}`);
+      }
+    } catch (err) {
+      this.reportMalformed(`failed to apply ${kind} ${type}${this.describeObject(object)}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** A relist of one kind (of one GVK for owners/workloads when given): vanished objects are deleted. */
+  replaceAll(kind: StoreKind, objects: KubeObject[], gvk?: Gvk): void {
+    const want = gvk ? gvkKey(gvk) : null;
+    const keep = new Set<string>();
+    for (const o of objects) {
+      const id = kind === 'node' ? o?.metadata?.name : o?.metadata?.uid;
+      if (typeof id === 'string') keep.add(id);
+    }
+    const gone: KubeObject[] = [];
+    switch (kind) {
+      case 'pod':
+        for (const [uid, e] of this.pods) if (!keep.has(uid)) gone.push(e.obj);
+        break;
+      case 'node':
+        for (const [name, e] of this.nodeEntries) if (!keep.has(name)) gone.push(e.obj);
+        break;
+      case 'owner':
+        for (const [uid, e] of this.owners) if (!keep.has(uid) && (want === null || e.gvk === want)) gone.push(e.obj);
+        break;
+      case 'workload':
+        for (const [uid, e] of this.workloadEntries) if (!keep.has(uid) && (want === null || e.gvk === want)) gone.push(e.obj);
+        break;
+    }
+    for (const o of gone) this.apply(kind, 'DELETED', o, gvk);
+    for (const o of objects) this.apply(kind, 'MODIFIED', o, gvk);
+  }
+
+  private malformedReason(kind: StoreKind, object: KubeObject): string | null {
+    if (object === null || typeof object !== 'object') return 'not an object';
+    const m = object.metadata as unknown;
+    if (m === null || typeof m !== 'object') return 'missing metadata';
+    if (typeof object.metadata.name !== 'string' || object.metadata.name === '') return 'missing metadata.name';
+    if (kind !== 'node' && (typeof object.metadata.uid !== 'string' || object.metadata.uid === '')) return 'missing metadata.uid';
+    if (object.metadata.ownerReferences !== undefined && !Array.isArray(object.metadata.ownerReferences)) return 'metadata.ownerReferences is not a list';
+    return null;
+  }
+
+  private describeObject(object: unknown): string {
+    const m = (object as { metadata?: { namespace?: unknown; name?: unknown } } | null)?.metadata;
+    if (!m || typeof m.name !== 'string') return '';
+    return typeof m.namespace === 'string' && m.namespace ? ` ${m.namespace}/${m.name}` : ` ${m.name}`;
+  }
+
+  private reportMalformed(message: string): void {
+    this.malformed.push(message);
+    if (this.malformed.length > MAX_MALFORMED) this.malformed = this.malformed.slice(-MAX_MALFORMED);
+    this.problemList = null;
+  }
+
+  // ---------------------------------------------------------------- pods
+
+  private upsertPod(obj: KubeObject): void {
+    const uid = obj.metadata.uid;
+    const prev = this.pods.get(uid);
+    let summary = summarisePod(obj, this.gpuResources);
+    if (prev && deepEqual(prev.summary, summary)) summary = prev.summary;
+    const controller = controllerUidOf(obj);
+    const namespace = obj.metadata.namespace ?? '';
+    const node = summary.node;
+    const active = !isTerminalPhase(obj);
+
+    if (prev?.controller !== controller) {
+      if (prev?.controller) removeFrom(this.podsByController, prev.controller, uid);
+      if (controller) addTo(this.podsByController, controller, uid);
+    }
+    if (prev?.node !== node || !prev) {
+      if (prev?.node) removeFrom(this.podsByNode, prev.node, uid);
+      if (node) addTo(this.podsByNode, node, uid);
+    }
+    if (!prev || prev.namespace !== namespace) {
+      if (prev) removeFrom(this.podsByNamespace, prev.namespace, uid);
+      addTo(this.podsByNamespace, namespace, uid);
+    }
+    if (prev) this.pendingGpus -= this.pendingOf(prev);
+
+    const entry: PodEntry = { uid, obj, namespace, node, controller, workloads: prev?.workloads ?? [], summary, active, placed: [] };
+    this.pods.set(uid, entry);
+    this.pendingGpus += this.pendingOf(entry);
+    // The pod changed: every workload it was or is in must be rebuilt.
+    for (const w of entry.workloads) this.dirtyWorkloads.add(w);
+    this.resolvePod(entry);
+    for (const w of entry.workloads) this.dirtyWorkloads.add(w);
+
+    if (!prev || prev.node !== node || prev.summary.gpus !== summary.gpus || prev.active !== active) {
+      if (prev?.node) this.dirtyNodes.add(prev.node);
+      if (node) this.dirtyNodes.add(node);
+    }
+    // Objects controlled by this pod (rare, but LWS does it) resolve through it.
+    if ((!prev || prev.controller !== controller) && this.linksByController.has(uid)) this.invalidateBelow(uid);
+  }
+
+  private deletePod(uid: string): void {
+    const e = this.pods.get(uid);
+    if (!e) return;
+    this.pods.delete(uid);
+    if (e.controller) removeFrom(this.podsByController, e.controller, uid);
+    if (e.node) {
+      removeFrom(this.podsByNode, e.node, uid);
+      this.dirtyNodes.add(e.node);
+    }
+    removeFrom(this.podsByNamespace, e.namespace, uid);
+    this.pendingGpus -= this.pendingOf(e);
+    for (const w of e.workloads) {
+      this.workloadEntries.get(w)?.pods.delete(uid);
+      this.dirtyWorkloads.add(w);
+    }
+    if (this.linksByController.has(uid)) this.invalidateBelow(uid);
+  }
+
+  private pendingOf(e: PodEntry): number {
+    return e.active && e.node === null ? e.summary.gpus : 0;
+  }
+
+  /** Re-reads which workloads the pod's controller chain reaches; moves it between workloads if that changed. */
+  private resolvePod(e: PodEntry): void {
+    const next = e.controller ? this.chainWorkloads(e.controller) : [];
+    if (sameList(next, e.workloads)) {
+      for (const w of next) this.workloadEntries.get(w)?.pods.add(e.uid);
+      return;
+    }
+    for (const w of e.workloads) {
+      if (next.includes(w)) continue;
+      this.workloadEntries.get(w)?.pods.delete(e.uid);
+      this.dirtyWorkloads.add(w);
+    }
+    for (const w of next) {
+      this.workloadEntries.get(w)?.pods.add(e.uid);
+      this.dirtyWorkloads.add(w);
+    }
+    e.workloads = next;
+    if (e.node) this.dirtyNodes.add(e.node);
+  }
+
+  private chainWorkloads(start: string): string[] {
+    const cached = this.chainCache.get(start);
+    if (cached) return cached;
+    const chain = walkControllerChain(start, (uid) => {
+      // Pods are links too: LeaderWorkerSet's worker StatefulSet is controlled by the leader pod.
+      const link = this.workloadEntries.get(uid) ?? this.owners.get(uid) ?? this.pods.get(uid);
+      return link ? link.controller : undefined;
+    });
+    const result = chain.filter((uid) => this.workloadEntries.has(uid));
+    this.chainCache.set(start, result);
+    return result;
+  }
+
+  // ---------------------------------------------------------------- owners and workloads
+
+  private upsertOwner(obj: KubeObject, gvk?: Gvk): void {
+    const uid = obj.metadata.uid;
+    const prev = this.owners.get(uid);
+    const controller = controllerUidOf(obj);
+    const key = gvk ? gvkKey(gvk) : (gvkOfObject(obj) ?? prev?.gvk ?? '');
+    this.owners.set(uid, { uid, obj, gvk: key, controller });
+    if (!prev || prev.controller !== controller) this.relink(uid, prev?.controller ?? null, controller, !prev);
+  }
+
+  private upsertWorkload(obj: KubeObject, gvk?: Gvk): void {
+    const uid = obj.metadata.uid;
+    const prev = this.workloadEntries.get(uid);
+    const controller = controllerUidOf(obj);
+    const key = gvk ? gvkKey(gvk) : (gvkOfObject(obj) ?? prev?.gvk ?? '');
+    if (prev && prev.gvk !== key) removeFrom(this.workloadsByGvk, prev.gvk, uid);
+    addTo(this.workloadsByGvk, key, uid);
+    const plan = this.plans.get(key) ?? null;
+    const entry: WorkloadEntry = { uid, obj, gvk: key, controller, plan, facts: null, pods: prev?.pods ?? new Set() };
+    this.workloadEntries.set(uid, entry);
+    this.dirtyWorkloads.add(uid);
+    // A new workload changes the chains below it even if its controller did not.
+    if (!prev || prev.controller !== controller) this.relink(uid, prev?.controller ?? null, controller, true);
+  }
+
+  private deleteLink(uid: string, isWorkload: boolean): void {
+    if (isWorkload) {
+      const e = this.workloadEntries.get(uid);
+      if (!e) return;
+      this.workloadEntries.delete(uid);
+      removeFrom(this.workloadsByGvk, e.gvk, uid);
+      this.dirtyWorkloads.add(uid);
+      if (!this.owners.has(uid) && e.controller) removeFrom(this.linksByController, e.controller, uid);
+    } else {
+      const e = this.owners.get(uid);
+      if (!e) return;
+      this.owners.delete(uid);
+      if (!this.workloadEntries.has(uid) && e.controller) removeFrom(this.linksByController, e.controller, uid);
+    }
+    this.invalidateBelow(uid);
+  }
+
+  private relink(uid: string, before: string | null, after: string | null, invalidate: boolean): void {
+    if (before !== after) {
+      if (before) removeFrom(this.linksByController, before, uid);
+      if (after) addTo(this.linksByController, after, uid);
+      invalidate = true;
+    }
+    if (invalidate) this.invalidateBelow(uid);
+  }
+
+  /**
+   * Something at `uid` changed how chains through it resolve: drop cached
+   * chains of everything up to MAX_OWNER_HOPS below it and re-resolve their pods.
+   */
+  private invalidateBelow(uid: string): void {
+    const seen = new Set<string>([uid]);
+    let frontier = [uid];
+    const affected: string[] = [];
+    for (let depth = 0; depth < MAX_OWNER_HOPS && frontier.length > 0; depth++) {
+      const next: string[] = [];
+      for (const u of frontier) {
+        this.chainCache.delete(u);
+        for (const p of this.podsByController.get(u) ?? []) affected.push(p);
+        for (const child of this.linksByController.get(u) ?? []) {
+          if (!seen.has(child)) {
+            seen.add(child);
+            next.push(child);
+          }
+        }
+      }
+      frontier = next;
+    }
+    for (const p of affected) {
+      const e = this.pods.get(p);
+      if (e) this.resolvePod(e);
+    }
+  }
+
+  // ---------------------------------------------------------------- flush
+
+  /** Recompute only what the applied events touched since the last flush; returns what changed. */
+  flush(): FlushResult {
+    const changedWorkloads: string[] = [];
+    const removedWorkloads: string[] = [];
+    for (const uid of this.dirtyWorkloads) {
+      const e = this.workloadEntries.get(uid);
+      const old = this.trees.get(uid);
+      if (!e || !e.plan) {
+        if (old) {
+          this.trees.delete(uid);
+          removedWorkloads.push(uid);
+        }
+        continue;
+      }
+      const tree = this.buildTree(e, e.plan);
+      const shared = old ? shareStructure(old, tree) : tree;
+      if (shared === old) continue;
+      this.trees.set(uid, shared);
+      changedWorkloads.push(uid);
+    }
+    this.dirtyWorkloads.clear();
+
+    let nodesChanged = false;
+    for (const name of this.dirtyNodes) {
+      const n = this.nodeEntries.get(name);
+      const old = this.nodeSummaries.get(name);
+      if (!n) {
+        if (old) {
+          this.nodeSummaries.delete(name);
+          nodesChanged = true;
+        }
+        continue;
+      }
+      const summary = summariseNode(n.obj, this.nodeLoads(name), this.gpuResources);
+      if (old && deepEqual(old, summary)) continue;
+      this.nodeSummaries.set(name, summary);
+      nodesChanged = true;
+    }
+    this.dirtyNodes.clear();
+
+    if (changedWorkloads.length > 0 || removedWorkloads.length > 0) {
+      this.workloadList = null;
+      this.problemList = null;
+    }
+    if (nodesChanged) this.nodeList = null;
+    this.totalsCache = null;
+    return { changedWorkloads, removedWorkloads, nodesChanged };
+  }
+
+  private buildTree(e: WorkloadEntry, plan: DefinitionPlan): WorkloadTree {
+    if (!e.facts) e.facts = evaluateWorkload(plan, e.obj, this.gpuResources);
+    const tps: TreePod[] = [];
+    for (const uid of e.pods) {
+      const p = this.pods.get(uid);
+      if (p) tps.push(this.placedFor(p, plan));
+    }
+    return assembleTree(plan, e.obj, e.facts, tps);
+  }
+
+  private placedFor(p: PodEntry, plan: DefinitionPlan): TreePod {
+    for (const x of p.placed) if (x.plan === plan) return x.tp;
+    if (p.placed.some((x) => !this.currentPlans.has(x.plan))) p.placed = p.placed.filter((x) => this.currentPlans.has(x.plan));
+    const tp = treePod(p.obj, p.summary, evaluatePod(plan, p.obj));
+    p.placed.push({ plan, tp });
+    return tp;
+  }
+
+  /** The outermost defined workload a pod belongs to (LWS rather than its StatefulSet). */
+  private topWorkload(p: PodEntry): WorkloadEntry | null {
+    for (let i = p.workloads.length - 1; i >= 0; i--) {
+      const w = this.workloadEntries.get(p.workloads[i]!);
+      if (w && w.plan) return w;
+    }
+    return null;
+  }
+
+  private *nodeLoads(name: string): Generator<NodePodLoad> {
+    for (const uid of this.podsByNode.get(name) ?? []) {
+      const p = this.pods.get(uid);
+      if (!p) continue;
+      const w = this.topWorkload(p);
+      yield { gpus: p.summary.gpus, active: p.active, workload: w ? this.workloadName(w) : null };
+    }
+  }
+
+  private workloadName(w: WorkloadEntry): string {
+    const ns = w.obj.metadata.namespace;
+    return ns ? `${ns}/${w.obj.metadata.name}` : w.obj.metadata.name;
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** Trees as of the last flush, by kind, namespace, name. */
+  workloads(): WorkloadTree[] {
+    if (!this.workloadList) {
+      this.workloadList = [...this.trees.values()].sort(
+        (a, b) => naturalCompare(a.kind, b.kind) || naturalCompare(a.namespace, b.namespace) || naturalCompare(a.name, b.name),
+      );
+    }
+    return this.workloadList;
+  }
+
+  /** The tree of one workload as of the last flush. */
+  workload(uid: string): WorkloadTree | undefined {
+    return this.trees.get(uid);
+  }
+
+  nodes(): NodeSummary[] {
+    if (!this.nodeList) this.nodeList = [...this.nodeSummaries.values()].sort((a, b) => naturalCompare(a.name, b.name));
+    return this.nodeList;
+  }
+
+  totals(): ClusterTotals {
+    if (!this.totalsCache) this.totalsCache = totalsOf(this.nodes(), this.pods.size, this.pendingGpus);
+    return this.totalsCache;
+  }
+
+  /** Pods bound to a node, with the outermost defined workload each belongs to. */
+  getNodePods(nodeName: string): NodePodEntry[] {
+    const out: NodePodEntry[] = [];
+    for (const uid of this.podsByNode.get(nodeName) ?? []) {
+      const p = this.pods.get(uid);
+      if (!p) continue;
+      const w = this.topWorkload(p);
+      out.push({
+        pod: p.summary,
+        workload: w ? { kind: w.obj.kind ?? w.plan!.definition.rootGvk.kind, namespace: w.obj.metadata.namespace ?? '', name: w.obj.metadata.name, uid: w.uid } : null,
+      });
+    }
+    return out.sort((a, b) => naturalCompare(a.pod.namespace, b.pod.namespace) || naturalCompare(a.pod.name, b.pod.name));
+  }
+
+  /** Summaries of the pods of one namespace (e.g. for a pods view). */
+  getNamespacePods(namespace: string): PodSummary[] {
+    const out: PodSummary[] = [];
+    for (const uid of this.podsByNamespace.get(namespace) ?? []) {
+      const p = this.pods.get(uid);
+      if (p) out.push(p.summary);
+    }
+    return out.sort((a, b) => naturalCompare(a.name, b.name));
+  }
+
+  /**
+   * Definition problems (expressions that do not compile...), per-object
+   * evaluation problems of every workload (which workload, component, field,
+   * expression, error), and malformed objects skipped.
+   */
+  problems(): string[] {
+    if (!this.problemList) {
+      const list = [...this.definitionProblems];
+      for (const t of this.workloads()) list.push(...t.errors);
+      list.push(...this.malformed);
+      this.problemList = list;
+    }
+    return this.problemList;
+  }
+
+  /** Sizes of the indexes, for tests and the benchmark. */
+  stats(): { pods: number; owners: number; workloads: number; nodes: number; trees: number; cachedChains: number } {
+    return {
+      pods: this.pods.size,
+      owners: this.owners.size,
+      workloads: this.workloadEntries.size,
+      nodes: this.nodeEntries.size,
+      trees: this.trees.size,
+      cachedChains: this.chainCache.size,
+    };
+  }
+}

@@ -1,0 +1,302 @@
+// Assembling a WorkloadTree from a workload's facts and its pods' placements.
+//
+// Role shape: one RoleTree per (component, instance), named by the instance id
+// (JobSet's `leader`, `worker` are instances of `replicatedjob`); for a
+// replicaSelector component one RoleTree per replica key found in the pods
+// (each LeaderWorkerSet group), with the child components' roles nested in it.
+// Pods sit on the deepest role that claims them.
+//
+// Counts, decided here and documented in the README contract:
+// - desired: scaleDefinition (replicasPath, else minReplicasPath, else 1), per
+//   instance. Child components nested in a split parent (replica groups or
+//   instances) share their total evenly across the parent's roles; the number
+//   of replica groups expected is max(groups seen, Σ children desired ÷ the
+//   group component's own desired) — for LWS: (replicas + replicas×(size−1)) ÷ size.
+//   The workload's desired is the sum over pod-bearing leaf components.
+// - current: pods that exist and are not terminating (upstream counts every
+//   attributed pod; a pod being deleted is on its way out, so it is not counted).
+// - ready: pods whose Ready condition is True.
+// - GPUs: desired = template request × desired; requested = pods not in a
+//   terminal phase (terminating pods still hold their devices); allocated =
+//   those bound to a node. The workload's requested/allocated include its
+//   unattributed pods (they use the workload's GPUs all the same).
+import type { Definition } from '../definitions/types.js';
+import type { KubeObject, PodSummary, RoleTree, WorkloadTree, GpuCounts, ReplicaCounts } from './types.js';
+import type { DefinitionPlan } from './plan.js';
+import { planDefinition } from './plan.js';
+import { evaluateWorkload, workloadSubject, type WorkloadFacts } from './workload-facts.js';
+import { evaluatePod, type PodFacts } from './attribution.js';
+import { summarisePod, isTerminating, isTerminalPhase } from './pod-status.js';
+import { summariseGangs } from './gangs.js';
+import { describeFailure } from './expr.js';
+import { isOwnedBy } from './ownership.js';
+import { DEFAULT_GPU_RESOURCES } from './gpu.js';
+
+export interface TreePod {
+  summary: PodSummary;
+  facts: PodFacts;
+  terminating: boolean;
+  /** Not Succeeded/Failed: still holds what it requested. */
+  active: boolean;
+}
+
+export function treePod(pod: KubeObject, summary: PodSummary, facts: PodFacts): TreePod {
+  return { summary, facts, terminating: isTerminating(pod), active: !isTerminalPhase(pod) };
+}
+
+const collator = new Intl.Collator('en', { numeric: true });
+export const naturalCompare = (a: string, b: string): number => collator.compare(a, b);
+
+interface Ctx {
+  plan: DefinitionPlan;
+  facts: WorkloadFacts;
+  /** Per component: can pods end up in it or below it. */
+  holdsPods: boolean[];
+  /** Per component: Σ desired of pod-bearing leaf components below it. */
+  leafDesiredBelow: number[];
+}
+
+interface RoleKey {
+  instance: string | null;
+  replica: string | null;
+  /** Index into the component's declared instances; -1 when not declared. */
+  declared: number;
+}
+
+function counts(items: TreePod[]): { replicas: Omit<ReplicaCounts, 'desired'>; requested: number; allocated: number; nodes: string[] } {
+  let current = 0;
+  let ready = 0;
+  let requested = 0;
+  let allocated = 0;
+  const nodes = new Set<string>();
+  for (const it of items) {
+    const s = it.summary;
+    if (!it.terminating) current++;
+    if (s.ready) ready++;
+    if (it.active) {
+      requested += s.gpus;
+      if (s.node !== null) allocated += s.gpus;
+    }
+    if (s.node !== null) nodes.add(s.node);
+  }
+  return { replicas: { current, ready }, requested, allocated, nodes: [...nodes].sort(naturalCompare) };
+}
+
+function byName(a: TreePod, b: TreePod): number {
+  return naturalCompare(a.summary.name, b.summary.name);
+}
+
+function roleKeys(ctx: Ctx, compIdx: number, here: TreePod[], depth: number): RoleKey[] {
+  const c = ctx.plan.components[compIdx]!;
+  const f = ctx.facts.components[compIdx]!;
+  if (c.replicaKey) {
+    const seen = new Set<string>();
+    for (const it of here) {
+      const r = it.facts.path![depth]!.replica;
+      if (r !== null) seen.add(r);
+    }
+    return [...seen].sort(naturalCompare).map((replica) => ({ instance: null, replica, declared: -1 }));
+  }
+  const declared = f.instances;
+  if (declared || c.instanceKey) {
+    const keys: RoleKey[] = (declared ?? []).map((instance, i) => ({ instance, replica: null, declared: i }));
+    const extra = new Set<string>();
+    let unknown = false;
+    for (const it of here) {
+      const inst = effectiveInstance(ctx, compIdx, it.facts.path![depth]!.instance);
+      if (inst === null) unknown = true;
+      else if (!declared?.includes(inst)) extra.add(inst);
+    }
+    for (const e of [...extra].sort(naturalCompare)) keys.push({ instance: e, replica: null, declared: -1 });
+    if (unknown) keys.push({ instance: null, replica: null, declared: -1 });
+    return keys;
+  }
+  return [{ instance: null, replica: null, declared: 0 }];
+}
+
+/** A pod with no instance id in a component with exactly one instance belongs to it. */
+function effectiveInstance(ctx: Ctx, compIdx: number, instance: string | null): string | null {
+  if (instance !== null) return instance;
+  const declared = ctx.facts.components[compIdx]!.instances;
+  return declared && declared.length === 1 ? declared[0]! : null;
+}
+
+function buildRoles(ctx: Ctx, comps: number[], items: TreePod[], depth: number, share: number): RoleTree[] {
+  const roles: RoleTree[] = [];
+  for (const compIdx of comps) {
+    if (!ctx.holdsPods[compIdx]) continue;
+    const c = ctx.plan.components[compIdx]!;
+    const f = ctx.facts.components[compIdx]!;
+    const here = items.filter((it) => it.facts.path![depth]?.comp === compIdx);
+    const keys = roleKeys(ctx, compIdx, here, depth);
+    const childComps = c.children.filter((ch) => ctx.holdsPods[ch]);
+    const isLeaf = childComps.length === 0;
+    let childShare = share;
+    if (c.replicaKey) {
+      const own = f.totalDesired;
+      const expected = c.hasScale && own > 0 && !isLeaf ? Math.round(ctx.leafDesiredBelow[compIdx]! / own) : 0;
+      childShare = share * Math.max(keys.length, expected, 1);
+    } else if (f.instances) {
+      childShare = share * Math.max(f.instances.length, 1);
+    }
+    for (const key of keys) {
+      const mine = here.filter((it) => {
+        const step = it.facts.path![depth]!;
+        return c.replicaKey ? step.replica === key.replica : key.declared === 0 && !f.instances && !c.instanceKey ? true : effectiveInstance(ctx, compIdx, step.instance) === key.instance;
+      });
+      const own = mine.filter((it) => it.facts.path!.length === depth + 1).sort(byName);
+      const children = buildRoles(ctx, childComps, mine, depth + 1, childShare);
+      const perInstanceDesired = f.instances ? (key.declared >= 0 ? (f.desired[key.declared] ?? 0) : 0) : f.totalDesired;
+      const templateGpu = f.templateGpus[key.declared >= 0 ? key.declared : 0] ?? f.templateGpus[0] ?? 0;
+      let desired: number;
+      let desiredGpus: number;
+      if (c.replicaKey) {
+        // A replica group's own scale is the size of one group.
+        desired = c.hasScale ? f.totalDesired : sumOf(children, (r) => r.replicas.desired);
+        desiredGpus = isLeaf ? f.totalDesired * (f.templateGpus[0] ?? 0) : sumOf(children, (r) => r.gpus.desired);
+      } else if (isLeaf) {
+        desired = Math.round(perInstanceDesired / share);
+        desiredGpus = f.instances ? Math.round((perInstanceDesired * templateGpu) / share) : Math.round(f.desiredGpus / share);
+      } else {
+        desired = c.hasScale ? Math.round(perInstanceDesired / share) : sumOf(children, (r) => r.replicas.desired);
+        desiredGpus = sumOf(children, (r) => r.gpus.desired);
+      }
+      const n = counts(mine);
+      roles.push({
+        component: c.name,
+        instance: key.instance,
+        replica: key.replica,
+        replicas: { desired, current: n.replicas.current, ready: n.replicas.ready },
+        gpus: { desired: desiredGpus, requested: n.requested, allocated: n.allocated },
+        nodes: n.nodes,
+        pods: own.map((it) => it.summary),
+        roles: children,
+      });
+    }
+  }
+  return roles;
+}
+
+function sumOf<T>(xs: T[], f: (x: T) => number): number {
+  let s = 0;
+  for (const x of xs) s += f(x);
+  return s;
+}
+
+function analyse(plan: DefinitionPlan, facts: WorkloadFacts): Ctx {
+  const n = plan.components.length;
+  const holdsPods = new Array<boolean>(n).fill(false);
+  const leafDesiredBelow = new Array<number>(n).fill(0);
+  // Children always come after... not necessarily; compute by recursion.
+  const visit = (i: number): void => {
+    const c = plan.components[i]!;
+    let below = false;
+    let leafSum = 0;
+    for (const ch of c.children) {
+      visit(ch);
+      if (holdsPods[ch]) {
+        below = true;
+        leafSum += leafDesiredBelow[ch]!;
+      }
+    }
+    holdsPods[i] = c.podBearing || below;
+    leafDesiredBelow[i] = below ? leafSum : c.podBearing ? facts.components[i]!.totalDesired : 0;
+  };
+  visit(0);
+  return { plan, facts, holdsPods, leafDesiredBelow };
+}
+
+/** Leaf pod-bearing components' desired GPUs, summed. */
+function leafDesiredGpus(ctx: Ctx, i: number): number {
+  const c = ctx.plan.components[i]!;
+  const kids = c.children.filter((ch) => ctx.holdsPods[ch]);
+  if (kids.length === 0) return c.podBearing ? ctx.facts.components[i]!.desiredGpus : 0;
+  return sumOf(kids, (ch) => leafDesiredGpus(ctx, ch));
+}
+
+/** Per-pod evaluation errors, one line per expression (first pod named, the rest counted). */
+export function podErrorLines(subject: string, pods: TreePod[]): string[] {
+  const byExpr = new Map<string, { line: string; count: number }>();
+  for (const it of pods) {
+    for (const e of it.facts.errors) {
+      const k = `${e.expr.component}\u0000${e.expr.field}\u0000${e.expr.source}`;
+      const got = byExpr.get(k);
+      if (got) got.count++;
+      else byExpr.set(k, { line: describeFailure(subject, e.expr, `pod ${it.summary.name}: ${e.message}`), count: 1 });
+    }
+  }
+  return [...byExpr.values()].map((v) => (v.count > 1 ? `${v.line} (and ${v.count - 1} more pods)` : v.line));
+}
+
+/** The tree of one workload from its facts and its (owned) pods. Pure. */
+export function assembleTree(plan: DefinitionPlan, workload: KubeObject, facts: WorkloadFacts, pods: TreePod[]): WorkloadTree {
+  const ctx = analyse(plan, facts);
+  const attributed = pods.filter((p) => p.facts.path !== null);
+  const unattributed = pods.filter((p) => p.facts.path === null).sort(byName);
+  const root = plan.components[0]!;
+  const top = root.podBearing ? [0] : root.children;
+  // A pod the root does not claim but a child does starts its path below the
+  // root: give such paths their own pass so depth 0 is always the top role.
+  const fromRoot = attributed.filter((p) => !root.podBearing || p.facts.path![0]!.comp === 0);
+  const belowRoot = root.podBearing ? attributed.filter((p) => p.facts.path![0]!.comp !== 0) : [];
+  const roles = buildRoles(ctx, top, fromRoot, 0, 1);
+  if (belowRoot.length > 0) roles.push(...buildRoles(ctx, root.children, belowRoot, 0, 1));
+
+  const all = counts(pods);
+  const attributedCounts = counts(attributed);
+  const replicas: ReplicaCounts = {
+    desired: ctx.leafDesiredBelow[0]!,
+    current: attributedCounts.replicas.current,
+    ready: attributedCounts.replicas.ready,
+  };
+  const gpus: GpuCounts = { desired: leafDesiredGpus(ctx, 0), requested: all.requested, allocated: all.allocated };
+  const subject = workloadSubject(workload);
+  const createdAt = workload.metadata.creationTimestamp;
+  return {
+    apiVersion: workload.apiVersion ?? '',
+    kind: workload.kind ?? plan.definition.rootGvk.kind,
+    namespace: workload.metadata.namespace ?? '',
+    name: workload.metadata.name,
+    uid: workload.metadata.uid,
+    definition: plan.definition.name,
+    definitionSource: plan.definition.source.kind,
+    status: facts.status,
+    replicas,
+    gpus,
+    roles,
+    unattributedPods: unattributed.map((p) => p.summary),
+    gangs: summariseGangs(plan, workload.metadata.name, pods),
+    createdAt: typeof createdAt === 'string' ? createdAt : null,
+    statusMessage: facts.statusMessage,
+    errors: [...facts.errors, ...podErrorLines(subject, pods)],
+  };
+}
+
+/**
+ * The tree of one workload, from scratch: `pods` are candidates (e.g. the
+ * namespace's pods), kept when their controller chain through `owners`
+ * (Jobs, StatefulSets, ReplicaSets...) reaches the workload.
+ */
+export function buildWorkloadTree(input: {
+  definition: Definition;
+  workload: KubeObject;
+  pods: KubeObject[];
+  owners: KubeObject[];
+  gpuResources?: string[];
+}): WorkloadTree {
+  const gpuResources = input.gpuResources ?? [...DEFAULT_GPU_RESOURCES];
+  const plan = planDefinition(input.definition);
+  const owners = new Map<string, KubeObject>();
+  for (const o of input.owners) if (o?.metadata?.uid) owners.set(o.metadata.uid, o);
+  // Pods can be links of a chain too (LWS: worker StatefulSet → leader pod).
+  for (const p of input.pods) if (p?.metadata?.uid && !owners.has(p.metadata.uid)) owners.set(p.metadata.uid, p);
+  const facts = evaluateWorkload(plan, input.workload, gpuResources);
+  const pods: TreePod[] = [];
+  for (const pod of input.pods) {
+    if (!pod?.metadata?.uid || !isOwnedBy(pod, input.workload.metadata.uid, owners)) continue;
+    pods.push(treePod(pod, summarisePod(pod, gpuResources), evaluatePod(plan, pod)));
+  }
+  const tree = assembleTree(plan, input.workload, facts, pods);
+  if (plan.problems.length > 0) tree.errors.unshift(...plan.problems);
+  return tree;
+}

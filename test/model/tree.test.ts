@@ -1,0 +1,277 @@
+// buildWorkloadTree: attribution through owner chains, selectors of each form,
+// role shapes (instances, LWS replica groups), counts, GPU rollups, gangs,
+// unattributed pods and problem reporting.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildWorkloadTree } from '../../src/model/tree.js';
+import type { RoleTree } from '../../src/model/types.js';
+import {
+  definition,
+  jobsetDefinition,
+  jobsetWorld,
+  lwsDefinition,
+  lwsWorld,
+  pytorchDefinition,
+  statefulsetDefinition,
+  object,
+  pod,
+  gpuTemplate,
+  PYTORCH_GVK,
+  STS_GVK,
+} from './fixtures.js';
+
+const names = (roles: RoleTree[]) => roles.map((r) => r.pods.map((p) => p.name));
+
+test('JobSet: pods reach the workload through their Jobs; one role per replicated job, named by instance', () => {
+  const w = jobsetWorld('train', [
+    { name: 'leader', replicas: 1, gpus: 1 },
+    { name: 'worker', replicas: 3, gpus: 8 },
+  ]);
+  const stranger = pod('other-0', { node: 'node-1', gpus: 8, labels: { 'jobset.sigs.k8s.io/replicatedjob-name': 'worker' } });
+  const t = buildWorkloadTree({ definition: jobsetDefinition(), workload: w.jobset, pods: [...w.pods, stranger], owners: w.jobs });
+  assert.equal(t.kind, 'JobSet');
+  assert.equal(t.definition, 'jobset');
+  assert.deepEqual(
+    t.roles.map((r) => [r.component, r.instance, r.replica]),
+    [
+      ['replicatedjob', 'leader', null],
+      ['replicatedjob', 'worker', null],
+    ],
+  );
+  assert.deepEqual(names(t.roles), [['train-leader-0-0'], ['train-worker-0-0', 'train-worker-1-0', 'train-worker-2-0']]);
+  assert.deepEqual(t.roles[1]!.replicas, { desired: 3, current: 3, ready: 3 });
+  assert.deepEqual(t.roles[1]!.gpus, { desired: 24, requested: 24, allocated: 24 });
+  assert.deepEqual(t.roles[1]!.nodes, ['node-1', 'node-2', 'node-3']);
+  assert.deepEqual(t.replicas, { desired: 4, current: 4, ready: 4 });
+  assert.deepEqual(t.gpus, { desired: 25, requested: 25, allocated: 25 });
+  assert.deepEqual(t.unattributedPods, []);
+  assert.deepEqual(t.status, ['Running']);
+  assert.deepEqual(
+    t.gangs.map((g) => [g.name, g.key, g.members, g.scheduled, g.ready]),
+    [
+      ['job', 'leader', 1, 1, 1],
+      ['job', 'worker', 3, 3, 3],
+    ],
+  );
+  assert.deepEqual(t.errors, []);
+});
+
+test('a chain whose owner is not known does not reach the workload; pending pods: requested but not allocated', () => {
+  const w = jobsetWorld('train', [{ name: 'worker', replicas: 2, gpus: 4 }], { nodes: (i) => (i === 0 ? 'node-0' : null) });
+  // Without the Jobs the pods cannot be attributed.
+  const none = buildWorkloadTree({ definition: jobsetDefinition(), workload: w.jobset, pods: w.pods, owners: [] });
+  assert.equal(none.replicas.current, 0);
+  const t = buildWorkloadTree({ definition: jobsetDefinition(), workload: w.jobset, pods: w.pods, owners: w.jobs });
+  assert.deepEqual(t.gpus, { desired: 8, requested: 8, allocated: 4 });
+  assert.deepEqual(t.replicas, { desired: 2, current: 2, ready: 1 });
+  const pending = t.roles[0]!.pods.find((p) => p.node === null)!;
+  assert.equal(pending.status, 'Pending');
+  assert.equal(pending.reason, 'Unschedulable');
+});
+
+test('chains longer than 6 hops are not followed', () => {
+  const root = object('v1', 'Thing', 'root', { spec: { template: gpuTemplate(1), replicas: 1 } });
+  const def = definition('thing', { group: '', version: 'v1', kind: 'Thing' }, { name: 'thing', specDefinition: { podTemplateSpecPath: '.spec.template' } });
+  const build = (hops: number) => {
+    const owners = [];
+    let top = root;
+    for (let i = 0; i < hops - 1; i++) {
+      top = object('v1', 'Link', `l${i}`, { owner: top });
+      owners.push(top);
+    }
+    const p = pod('p', { owner: top, node: 'n' });
+    return buildWorkloadTree({ definition: def, workload: root, pods: [p], owners }).replicas.current;
+  };
+  assert.equal(build(6), 1);
+  assert.equal(build(7), 0);
+});
+
+test('StatefulSet chain: a root with a template and no selector holds every owned pod in one role', () => {
+  const sts = object('apps/v1', 'StatefulSet', 'db', { spec: { replicas: 3, template: gpuTemplate(2) } });
+  const pods = [0, 1].map((i) => pod(`db-${i}`, { owner: sts, node: `node-${i}`, gpus: 2 }));
+  const t = buildWorkloadTree({ definition: statefulsetDefinition(), workload: sts, pods, owners: [] });
+  assert.equal(t.roles.length, 1);
+  assert.equal(t.roles[0]!.component, 'statefulset');
+  assert.deepEqual(t.roles[0]!.replicas, { desired: 3, current: 2, ready: 2 });
+  assert.deepEqual(t.gpus, { desired: 6, requested: 4, allocated: 4 });
+});
+
+test('componentTypeSelector keyPath == value; unmatched owned pods are kept as unattributed', () => {
+  const job = object('kubeflow.org/v1', 'PyTorchJob', 'llama', {
+    spec: { pytorchReplicaSpecs: { Master: { replicas: 1, template: gpuTemplate(1) }, Worker: { replicas: 4, template: gpuTemplate(8) } } },
+  });
+  const label = (t: string) => ({ 'training.kubeflow.org/replica-type': t });
+  const pods = [
+    pod('llama-master-0', { owner: job, node: 'node-01', gpus: 1, labels: label('master') }),
+    ...[0, 1, 2].map((i) => pod(`llama-worker-${i}`, { owner: job, node: `node-0${i + 2}`, gpus: 8, labels: label('worker') })),
+    pod('llama-worker-3', { owner: job, gpus: 8, labels: label('worker') }),
+    pod('llama-sidecar', { owner: job, node: 'node-01', labels: label('evaluator') }),
+  ];
+  const t = buildWorkloadTree({ definition: pytorchDefinition(), workload: job, pods, owners: [] });
+  assert.deepEqual(
+    t.roles.map((r) => [r.component, r.replicas.desired, r.replicas.current, r.replicas.ready, r.gpus.desired, r.gpus.requested, r.gpus.allocated]),
+    [
+      ['master', 1, 1, 1, 1, 1, 1],
+      ['worker', 4, 4, 3, 32, 32, 24],
+    ],
+  );
+  assert.deepEqual(t.roles[1]!.nodes, ['node-02', 'node-03', 'node-04']);
+  assert.deepEqual(
+    t.unattributedPods.map((p) => p.name),
+    ['llama-sidecar'],
+  );
+  assert.equal(t.replicas.current, 5);
+});
+
+test('componentTypeSelector: keyPath non-null and matchLabels', () => {
+  const gvk = { group: 'x.io', version: 'v1', kind: 'Svc' };
+  const def = definition('svc', gvk, { name: 'svc' }, [
+    { name: 'router', ownerRef: 'svc', podSelector: { componentTypeSelector: { matchLabels: { app: 'svc', tier: 'router' } } } },
+    { name: 'engine', ownerRef: 'svc', podSelector: { componentTypeSelector: { keyPath: '.metadata.labels["engine-id"]' } } },
+  ]);
+  const svc = object('x.io/v1', 'Svc', 's');
+  const pods = [
+    pod('r', { owner: svc, node: 'n', labels: { app: 'svc', tier: 'router' } }),
+    pod('r-wrong-tier', { owner: svc, node: 'n', labels: { app: 'svc', tier: 'db' } }),
+    pod('e', { owner: svc, node: 'n', labels: { 'engine-id': 'abc' } }),
+  ];
+  const t = buildWorkloadTree({ definition: def, workload: svc, pods, owners: [] });
+  assert.deepEqual(names(t.roles), [['r'], ['e']]);
+  assert.deepEqual(
+    t.unattributedPods.map((p) => p.name),
+    ['r-wrong-tier'],
+  );
+});
+
+test('a component without selector takes all pods only when it is the only pod-bearing component', () => {
+  const gvk = { group: 'x.io', version: 'v1', kind: 'Two' };
+  const def = definition('two', gvk, { name: 'two' }, [
+    { name: 'a', ownerRef: 'two', specDefinition: { podSpecPath: '.spec.a' } },
+    { name: 'b', ownerRef: 'two', specDefinition: { podSpecPath: '.spec.b' } },
+  ]);
+  const obj = object('x.io/v1', 'Two', 't', { spec: { a: {}, b: {} } });
+  const t = buildWorkloadTree({ definition: def, workload: obj, pods: [pod('p', { owner: obj, node: 'n' })], owners: [] });
+  assert.deepEqual(t.roles.map((r) => r.pods.length), [0, 0]);
+  assert.equal(t.unattributedPods.length, 1);
+});
+
+test('LWS: one role per group (replicaSelector), leader and worker roles nested, desired shared per group', () => {
+  const w = lwsWorld('vllm', 2, 4, 8);
+  const t = buildWorkloadTree({ definition: lwsDefinition(), workload: w.lws, pods: w.pods, owners: w.owners });
+  assert.deepEqual(t.unattributedPods, []);
+  assert.deepEqual(
+    t.roles.map((r) => [r.component, r.replica, r.replicas.desired, r.replicas.current]),
+    [
+      ['group', '0', 4, 4],
+      ['group', '1', 4, 4],
+    ],
+  );
+  const g1 = t.roles[1]!;
+  assert.deepEqual(
+    g1.roles.map((r) => [r.component, r.replicas.desired, r.pods.map((p) => p.name)]),
+    [
+      ['leader', 1, ['vllm-1']],
+      ['worker', 3, ['vllm-1-1', 'vllm-1-2', 'vllm-1-3']],
+    ],
+  );
+  assert.deepEqual(g1.pods, []);
+  assert.deepEqual(g1.gpus, { desired: 32, requested: 32, allocated: 32 });
+  assert.deepEqual(g1.nodes, ['node-1']);
+  assert.deepEqual(t.replicas, { desired: 8, current: 8, ready: 8 });
+  assert.equal(t.gpus.desired, 64);
+  assert.deepEqual(
+    t.gangs.map((g) => [g.key, g.members, g.scheduled]),
+    [
+      ['vllm/0', 4, 4],
+      ['vllm/1', 4, 4],
+    ],
+  );
+});
+
+test('LWS with only one group up still expects the full workload', () => {
+  const w = lwsWorld('vllm', 2, 4, 8);
+  const onlyGroup0 = w.pods.filter((p) => p.metadata.labels!['leaderworkerset.sigs.k8s.io/group-index'] === '0');
+  const t = buildWorkloadTree({ definition: lwsDefinition(), workload: w.lws, pods: onlyGroup0, owners: w.owners });
+  assert.equal(t.roles.length, 1);
+  assert.deepEqual(t.roles[0]!.roles.map((r) => r.replicas.desired), [1, 3]);
+  assert.deepEqual(t.replicas, { desired: 8, current: 4, ready: 4 });
+});
+
+test('instances: a pod with an undeclared instance id gets its own role with desired 0', () => {
+  const w = jobsetWorld('train', [{ name: 'worker', replicas: 1, gpus: 1 }]);
+  const p = w.pods[0]!;
+  const odd = pod('train-old-0-0', { owner: w.jobs[0], node: 'node-0', labels: { 'jobset.sigs.k8s.io/replicatedjob-name': 'old' } });
+  const t = buildWorkloadTree({ definition: jobsetDefinition(), workload: w.jobset, pods: [p, odd], owners: w.jobs });
+  assert.deepEqual(
+    t.roles.map((r) => [r.instance, r.replicas.desired, r.replicas.current]),
+    [
+      ['worker', 1, 1],
+      ['old', 0, 1],
+    ],
+  );
+});
+
+test('current excludes terminating pods; requested excludes terminal pods', () => {
+  const sts = object('apps/v1', 'StatefulSet', 'db', { spec: { replicas: 3, template: gpuTemplate(1) } });
+  const pods = [
+    pod('db-0', { owner: sts, node: 'a', gpus: 1 }),
+    pod('db-1', { owner: sts, node: 'a', gpus: 1, deleting: true }),
+    pod('db-2', { owner: sts, node: 'a', gpus: 1, phase: 'Succeeded', ready: false }),
+  ];
+  const t = buildWorkloadTree({ definition: statefulsetDefinition(), workload: sts, pods, owners: [] });
+  assert.equal(t.replicas.current, 2);
+  assert.equal(t.roles[0]!.pods.find((p) => p.name === 'db-1')!.status, 'Terminating');
+  assert.deepEqual(t.gpus, { desired: 3, requested: 2, allocated: 2 });
+});
+
+test('a broken expression is reported with workload, component, field, expression and error; the rest still works', () => {
+  const def = pytorchDefinition();
+  def.components[2]!.scaleDefinition = { replicasPath: '.spec.pytorchReplicaSpecs.Worker.replicas | tonumber' };
+  const job = object('kubeflow.org/v1', 'PyTorchJob', 'bad', {
+    namespace: 'training',
+    spec: { pytorchReplicaSpecs: { Master: { replicas: 1, template: gpuTemplate(1) }, Worker: { replicas: 'lots', template: gpuTemplate(8) } } },
+  });
+  const pods = [pod('bad-master-0', { owner: job, node: 'n', gpus: 1, labels: { 'training.kubeflow.org/replica-type': 'master' } })];
+  const t = buildWorkloadTree({ definition: def, workload: job, pods, owners: [] });
+  assert.equal(t.errors.length, 1);
+  const e = t.errors[0]!;
+  assert.match(e, /^training\/bad: component worker: scaleDefinition\.replicasPath `\.spec\.pytorchReplicaSpecs\.Worker\.replicas \| tonumber`: .+/);
+  assert.deepEqual(t.roles[0]!.replicas, { desired: 1, current: 1, ready: 1 });
+  // The failed count falls back to the default of 1.
+  assert.equal(t.roles[1]!.replicas.desired, 1);
+});
+
+test('a key path yielding several values is an error, reported once per expression with a pod count', () => {
+  const gvk = { group: 'x.io', version: 'v1', kind: 'Multi' };
+  const def = definition('multi', gvk, { name: 'multi' }, [
+    { name: 'c', ownerRef: 'multi', podSelector: { componentTypeSelector: { keyPath: '.metadata.labels[]' } } },
+  ]);
+  const obj = object('x.io/v1', 'Multi', 'm');
+  const pods = [1, 2, 3].map((i) => pod(`p${i}`, { owner: obj, node: 'n', labels: { a: '1', b: '2' } }));
+  const t = buildWorkloadTree({ definition: def, workload: obj, pods, owners: [] });
+  assert.equal(t.unattributedPods.length, 3);
+  assert.equal(t.errors.length, 1);
+  assert.match(t.errors[0]!, /component c: podSelector\.componentTypeSelector\.keyPath `\.metadata\.labels\[\]`: pod p1: .*exactly one.* \(and 2 more pods\)$/);
+});
+
+test('instance ids and replica counts of different lengths are an error', () => {
+  const w = jobsetWorld('train', [{ name: 'a', replicas: 1, gpus: 1 }, { name: 'b', replicas: 1, gpus: 1 }]);
+  const def = jobsetDefinition();
+  def.components[1]!.scaleDefinition = { replicasPath: '.spec.replicatedJobs[0].replicas' };
+  const t = buildWorkloadTree({ definition: def, workload: w.jobset, pods: w.pods, owners: w.jobs });
+  assert.equal(t.errors.length, 1);
+  assert.match(t.errors[0]!, /component replicatedjob: scaleDefinition\.replicasPath .*1 values for 2 instances/);
+});
+
+test('StatefulSet of a LWS is its own workload too: its pods are attributed through the same chain', () => {
+  const w = lwsWorld('vllm', 1, 2, 1);
+  const leaderSts = w.owners[0]!;
+  leaderSts.spec = { replicas: 1, template: gpuTemplate(1) };
+  const t = buildWorkloadTree({ definition: statefulsetDefinition(), workload: leaderSts, pods: w.pods, owners: w.owners });
+  // The leader pod is the StatefulSet's own; the worker is four hops up through the leader pod but
+  // still reaches the leader StatefulSet, so both belong to it.
+  assert.equal(t.kind, 'StatefulSet');
+  assert.equal(t.replicas.current, 2);
+  assert.equal(STS_GVK.kind, t.kind);
+  assert.equal(PYTORCH_GVK.group, 'kubeflow.org');
+});
