@@ -25,6 +25,7 @@ import type { KubeTransport } from './client.js';
 import { Discovery, apiVersionOf, collectionPath, serverVersion, type ResourceInfo } from './discovery.js';
 import { Reflector, type ReflectorOptions, type WatchEventType } from './reflector.js';
 import { trimFor, type TrimRole } from './trim.js';
+import { matchesSelector, parseLabelSelector, type Requirement } from './selector.js';
 
 /** What the engine needs of a definition set (src/definitions' DefinitionSet). */
 export interface DefinitionSetLike {
@@ -131,6 +132,10 @@ class Engine implements ClusterEngine {
   private readonly unserved = new Map<string, KindState>();
   private readonly listeners = new Set<(s: ModelSnapshot) => void>();
   private readonly kartas = new Map<string, unknown>();
+  /** Parsed `labelSelector`, applied to workloads here too (see watch()). */
+  private readonly selector: Requirement[] | null;
+  /** Workloads the label selector rules out (they still link owner chains). */
+  private readonly unselected = new Set<string>();
   /** Workload uid → its controller's uid (only for workloads that have one). */
   private readonly workloadControllers = new Map<string, string>();
   private readonly engineProblems: string[] = [];
@@ -150,6 +155,7 @@ class Engine implements ClusterEngine {
     this.discovery = new Discovery(options.transport);
     this.defs = options.definitions;
     this.flushIntervalMs = options.flushIntervalMs ?? 80;
+    this.selector = options.labelSelector ? parseLabelSelector(options.labelSelector) : null;
     const create = options.createStore ?? ((d, g) => new ClusterStore({ definitions: d, gpuResources: g }) as ModelStoreLike);
     this.store = create(this.defs.definitions, options.gpuResources);
     this.snapshot = this.buildSnapshot([]);
@@ -230,20 +236,23 @@ class Engine implements ClusterEngine {
   }
 
   /** The kinds the current definitions need. */
-  private wantedKinds(): Array<{ gvk: Gvk; role: TrimRole }> {
-    const out = new Map<string, { gvk: Gvk; role: TrimRole }>();
-    for (const d of this.defs.definitions) out.set(gvkKey(d.rootGvk), { gvk: d.rootGvk, role: 'workload' });
+  private wantedKinds(): Array<{ gvk: Gvk; role: TrimRole; intermediate: boolean }> {
+    const out = new Map<string, { gvk: Gvk; role: TrimRole; intermediate: boolean }>();
     const owners: Gvk[] = [...OWNER_GVKS];
     for (const d of this.defs.definitions) {
       owners.push(...d.additionalChildKinds);
       for (const c of d.components) if (!c.isRoot && c.kind) owners.push(c.kind);
     }
+    const intermediate = new Set(owners.map(gvkKey));
+    for (const d of this.defs.definitions) {
+      out.set(gvkKey(d.rootGvk), { gvk: d.rootGvk, role: 'workload', intermediate: intermediate.has(gvkKey(d.rootGvk)) });
+    }
     for (const g of owners) {
       const k = gvkKey(g);
-      if (!out.has(k) && g.kind !== 'Pod') out.set(k, { gvk: g, role: 'owner' });
+      if (!out.has(k) && g.kind !== 'Pod') out.set(k, { gvk: g, role: 'owner', intermediate: true });
     }
-    out.set(gvkKey(POD_GVK), { gvk: POD_GVK, role: 'pod' });
-    out.set(gvkKey(NODE_GVK), { gvk: NODE_GVK, role: 'node' });
+    out.set(gvkKey(POD_GVK), { gvk: POD_GVK, role: 'pod', intermediate: false });
+    out.set(gvkKey(NODE_GVK), { gvk: NODE_GVK, role: 'node', intermediate: false });
     return [...out.values()];
   }
 
@@ -259,7 +268,7 @@ class Engine implements ClusterEngine {
       const info = result.found.get(key);
       if (info) {
         this.unserved.delete(key);
-        syncs.push(this.watch(info, w.role).reflector.firstSync);
+        syncs.push(this.watch(info, w.role, w.intermediate).reflector.firstSync);
         continue;
       }
       const miss = result.missing.get(key);
@@ -286,7 +295,12 @@ class Engine implements ClusterEngine {
     return syncs;
   }
 
-  private watch(info: ResourceInfo, role: TrimRole): Watched {
+  /**
+   * `intermediate`: the kind can sit between another workload and its pods
+   * (Jobs under JobSets): it is listed whole even with a label selector, or
+   * the owner chains through it would break; the selector is applied here.
+   */
+  private watch(info: ResourceInfo, role: TrimRole, intermediate = false): Watched {
     const key = gvkKey(info.gvk);
     const label = kindLabel(info);
     const storeKind: StoreKind | null = role === 'definition' ? null : role;
@@ -299,14 +313,14 @@ class Engine implements ClusterEngine {
         apiVersion: apiVersionOf(info.gvk),
         kind: info.gvk.kind,
         label,
-        labelSelector: role === 'workload' ? this.options.labelSelector : undefined,
+        labelSelector: role === 'workload' && !intermediate ? this.options.labelSelector : undefined,
         trim: trimFor(role),
         watch: this.options.watch !== false,
       },
       {
         onEvent: (type, object) => {
           if (this.stopped) return;
-          if (storeKind === 'workload') this.trackController(type, object);
+          if (storeKind === 'workload') this.trackWorkload(type, object);
           if (storeKind) {
             try {
               this.store.apply(storeKind, type, object);
@@ -331,10 +345,15 @@ class Engine implements ClusterEngine {
     return w;
   }
 
-  private trackController(type: WatchEventType, object: KubeObject): void {
+  private trackWorkload(type: WatchEventType, object: KubeObject): void {
+    const uid = object.metadata.uid;
     const ctrl = type === 'DELETED' ? undefined : object.metadata.ownerReferences?.find((r) => r.controller);
-    if (ctrl) this.workloadControllers.set(object.metadata.uid, ctrl.uid);
-    else this.workloadControllers.delete(object.metadata.uid);
+    if (ctrl) this.workloadControllers.set(uid, ctrl.uid);
+    else this.workloadControllers.delete(uid);
+    if (this.selector) {
+      if (type !== 'DELETED' && !matchesSelector(this.selector, object.metadata.labels)) this.unselected.add(uid);
+      else this.unselected.delete(uid);
+    }
   }
 
   private onKarta(type: WatchEventType, object: KubeObject): void {
@@ -439,7 +458,8 @@ class Engine implements ClusterEngine {
   }
 
   private buildSnapshot(changed: string[]): ModelSnapshot {
-    const workloads = this.options.includeNested ? this.store.workloads() : topLevelWorkloads(this.store.workloads(), this.workloadControllers);
+    let workloads = this.options.includeNested ? this.store.workloads() : topLevelWorkloads(this.store.workloads(), this.workloadControllers);
+    if (this.unselected.size) workloads = workloads.filter((w) => !this.unselected.has(w.uid));
     const problems = [
       ...this.defs.problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.message}`),
       ...this.engineProblems,
