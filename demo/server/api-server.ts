@@ -12,7 +12,7 @@ import {
   AGGREGATED_CONTENT_TYPE, aggregatedDiscovery, legacyApiVersions, legacyGroupDocument, legacyGroupList, legacyResourceList, wantsAggregated,
 } from './discovery.js';
 import { parseFieldSelector, parseLabelSelector, SelectorError, type FieldSelector, type LabelSelector } from './selectors.js';
-import { listObjects, ListSnapshots } from './lists.js';
+import { listObjects, ListSnapshots, objectsAt } from './lists.js';
 import { toTable, type IncludeObject } from './tables.js';
 import { Watcher, WatchHub } from './watch.js';
 import { FaultError, Faults, validateFaults, type FaultConfig } from './faults.js';
@@ -428,7 +428,9 @@ export class ApiServer {
     } else {
       const events = this.store.eventsSince(storeKeyOf(kind), fromRv);
       if (!events) return expire(`too old resource version: ${fromRv} (${this.store.oldestResumableRv + 1})`);
-      this.hub.start(w, { kind: 'history', events });
+      // Selector watches need the objects that matched at fromRv to turn later changes into DELETED.
+      const stateAtStart = labelSelector || fieldSelector ? objectsAt(this.store, kind, Math.min(fromRv, this.store.currentRv)) ?? this.store.list(storeKeyOf(kind)) : [];
+      this.hub.start(w, { kind: 'history', events, stateAtStart });
     }
     const timer = setTimeout(() => {
       if (bookmarks) w.bookmark(this.store.currentRv);

@@ -130,6 +130,15 @@ export class Watcher {
     }
   }
 
+  /** What a resumed selector watch has already "shown": the matching objects at its start resourceVersion. */
+  seedShown(objects: StoredObject[]): void {
+    if (!this.shown) return;
+    for (const o of objects) {
+      if (this.opts.namespace !== undefined && o.metadata.namespace !== this.opts.namespace) continue;
+      if (this.matches(o)) this.shown.add(objectSortKey(o));
+    }
+  }
+
   bookmark(rv: number, initialEventsEnd = false): void {
     const metadata: Record<string, unknown> = { resourceVersion: String(rv) };
     if (initialEventsEnd) metadata.annotations = { 'k8s.io/initial-events-end': 'true' };
@@ -176,11 +185,12 @@ export class WatchHub {
   }
 
   /** Sends the initial state or history, then registers; all in one tick, so nothing is missed. */
-  start(w: Watcher, from: { kind: 'initial'; bookmarkAfter: boolean } | { kind: 'history'; events: StoreEvent[] }): void {
+  start(w: Watcher, from: { kind: 'initial'; bookmarkAfter: boolean } | { kind: 'history'; events: StoreEvent[]; stateAtStart: StoredObject[] }): void {
     if (from.kind === 'initial') {
       for (const o of this.store.list(storeKeyOf(w.opts.kind), w.opts.namespace)) w.deliver('ADDED', o);
       if (from.bookmarkAfter) w.bookmark(this.store.currentRv, true);
     } else {
+      w.seedShown(from.stateAtStart);
       for (const e of from.events) w.deliver(e.type, e.object);
     }
     const key = storeKeyOf(w.opts.kind);

@@ -308,3 +308,15 @@ test('restart fault: same port, state kept, resourceVersions move past the old o
   await resumed.closed;
   assert.equal((resumed.events[0]!.object as { code: number }).code, 410);
 });
+
+test('a selector watch resumed from a resourceVersion still gets DELETED for objects that matched then', async (t) => {
+  const f = await fixture(t);
+  const rv = f.store.currentRv;
+  f.store.put(PODS, pod('trainer-0', 'team-a', 'completed'));
+  const w = await openWatch(f.url(`/api/v1/namespaces/team-a/pods?watch=1&fieldSelector=metadata.name%3Dtrainer-0&resourceVersion=${rv}`));
+  t.after(() => w.close());
+  await w.waitFor((e) => e.type === 'MODIFIED');
+  f.store.delete(PODS, 'team-a', 'trainer-0');
+  await w.waitFor((e) => e.type === 'DELETED');
+  assert.deepEqual(w.events.map((e) => e.type), ['MODIFIED', 'DELETED']);
+});
