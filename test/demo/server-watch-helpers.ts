@@ -14,8 +14,8 @@ export interface Fixture {
   url: (path: string) => string;
 }
 
-export async function startFixture(options: DemoClusterOptions = {}): Promise<Fixture> {
-  const store = new ObjectStore();
+export async function startFixture(options: DemoClusterOptions = {}, historyLimit?: number): Promise<Fixture> {
+  const store = new ObjectStore(historyLimit);
   const objects = populate(store);
   const logs = new FixtureLogs(store);
   const cluster = await startDemoCluster({ simulate: false, store, logs, ...options });
