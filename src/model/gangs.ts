@@ -4,8 +4,8 @@
 import type { GangSummary } from './types.js';
 import type { DefinitionPlan } from './plan.js';
 import type { TreePod } from './tree.js';
+import { naturalCompare } from './order.js';
 
-const collator = new Intl.Collator('en', { numeric: true });
 
 export function summariseGangs(plan: DefinitionPlan, workloadName: string, pods: TreePod[]): GangSummary[] {
   const out: GangSummary[] = [];
@@ -26,7 +26,7 @@ export function summariseGangs(plan: DefinitionPlan, workloadName: string, pods:
       if (p.summary.node !== null) s.scheduled++;
       if (p.summary.ready) s.ready++;
     }
-    out.push(...[...byKey.values()].sort((a, b) => collator.compare(a.key, b.key)));
+    out.push(...[...byKey.values()].sort((a, b) => naturalCompare(a.key, b.key)));
   });
   return out;
 }

@@ -31,6 +31,9 @@ import { summariseGangs } from './gangs.js';
 import { describeFailure } from './expr.js';
 import { isOwnedBy } from './ownership.js';
 import { DEFAULT_GPU_RESOURCES } from './gpu.js';
+import { naturalCompare, naturalSortKey } from './order.js';
+
+export { naturalCompare };
 
 export interface TreePod {
   summary: PodSummary;
@@ -38,14 +41,14 @@ export interface TreePod {
   terminating: boolean;
   /** Not Succeeded/Failed: still holds what it requested. */
   active: boolean;
+  /** The name with digit runs zero-padded: plain string order is then natural order. */
+  sortKey: string;
 }
 
 export function treePod(pod: KubeObject, summary: PodSummary, facts: PodFacts): TreePod {
-  return { summary, facts, terminating: isTerminating(pod), active: !isTerminalPhase(pod) };
+  return { summary, facts, terminating: isTerminating(pod), active: !isTerminalPhase(pod), sortKey: naturalSortKey(summary.name) };
 }
 
-const collator = new Intl.Collator('en', { numeric: true });
-export const naturalCompare = (a: string, b: string): number => collator.compare(a, b);
 
 interface Ctx {
   plan: DefinitionPlan;
@@ -83,7 +86,7 @@ function counts(items: TreePod[]): { replicas: Omit<ReplicaCounts, 'desired'>; r
 }
 
 function byName(a: TreePod, b: TreePod): number {
-  return naturalCompare(a.summary.name, b.summary.name);
+  return a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0;
 }
 
 function roleKeys(ctx: Ctx, compIdx: number, here: TreePod[], depth: number): RoleKey[] {

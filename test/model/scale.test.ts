@@ -1,0 +1,90 @@
+// Scale check of the store's design (no timing assertion; it prints figures):
+// 100,000 pods in 2,000 JobSets (50 Jobs each) on 5,000 nodes, then batches of
+// pod status changes as a watch would deliver them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ClusterStore } from '../../src/model/store.js';
+import type { KubeObject } from '../../src/model/types.js';
+import { jobsetDefinition, object, pod, node, gpuTemplate } from './fixtures.js';
+
+const WORKLOADS = 2_000;
+const PODS_PER_WORKLOAD = 50;
+const NODES = 5_000;
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+}
+
+test('100,000 pods / 2,000 workloads / 5,000 nodes through ClusterStore', () => {
+  const heapBefore = process.memoryUsage().heapUsed;
+  const store = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const pods: KubeObject[] = [];
+  let t0 = performance.now();
+  for (let n = 0; n < NODES; n++) store.apply('node', 'ADDED', node(`node-${n}`, 8));
+  for (let w = 0; w < WORKLOADS; w++) {
+    const name = `js-${w}`;
+    const js = object('jobset.x-k8s.io/v1alpha2', 'JobSet', name, {
+      namespace: `team-${w % 20}`,
+      spec: {
+        replicatedJobs: [
+          { name: 'leader', replicas: 1, template: { spec: { template: gpuTemplate(1) } } },
+          { name: 'worker', replicas: PODS_PER_WORKLOAD - 1, template: { spec: { template: gpuTemplate(2) } } },
+        ],
+      },
+      status: { conditions: [] },
+    });
+    store.apply('workload', 'ADDED', js);
+    for (let j = 0; j < PODS_PER_WORKLOAD; j++) {
+      const rjob = j === 0 ? 'leader' : 'worker';
+      const job = object('batch/v1', 'Job', `${name}-${rjob}-${j}`, { namespace: js.metadata.namespace, owner: js });
+      store.apply('owner', 'ADDED', job);
+      const i = w * PODS_PER_WORKLOAD + j;
+      const p = pod(`${name}-${rjob}-${j}-0`, {
+        namespace: js.metadata.namespace,
+        owner: job,
+        gpus: j === 0 ? 1 : 2,
+        node: i % 10 === 0 ? null : `node-${i % NODES}`,
+        labels: { 'jobset.sigs.k8s.io/jobset-name': name, 'jobset.sigs.k8s.io/replicatedjob-name': rjob },
+      });
+      pods.push(p);
+      store.apply('pod', 'ADDED', p);
+    }
+  }
+  const applyMs = performance.now() - t0;
+  t0 = performance.now();
+  const first = store.flush();
+  const flushMs = performance.now() - t0;
+  assert.equal(first.changedWorkloads.length, WORKLOADS);
+  assert.equal(store.workloads().length, WORKLOADS);
+  assert.equal(store.totals().pods, WORKLOADS * PODS_PER_WORKLOAD);
+  const sample = store.workloads()[0]!;
+  assert.deepEqual(sample.replicas.desired, PODS_PER_WORKLOAD);
+  assert.equal(sample.replicas.current, PODS_PER_WORKLOAD);
+
+  // Watch-like traffic: batches of 2,000 pod MODIFIED events (restart counts
+  // change), spread over random workloads, one flush per batch.
+  const BATCHES = 10;
+  const PER_BATCH = 2_000;
+  let seed = 42;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  t0 = performance.now();
+  let changed = 0;
+  for (let b = 0; b < BATCHES; b++) {
+    for (let e = 0; e < PER_BATCH; e++) {
+      const old = pods[Math.floor(rand() * pods.length)]!;
+      const p: KubeObject = { ...old, status: { ...old.status, containerStatuses: [{ name: 'main', ready: true, restartCount: b + 1, state: { running: {} } }] } };
+      store.apply('pod', 'MODIFIED', p);
+    }
+    changed += store.flush().changedWorkloads.length;
+  }
+  const eventsMs = performance.now() - t0;
+  assert.ok(changed > 0);
+  (globalThis as { gc?: () => void }).gc?.();
+  const heap = process.memoryUsage().heapUsed - heapBefore;
+  const events = BATCHES * PER_BATCH;
+  process.stdout.write(
+    `# scale: apply ${WORKLOADS} workloads + ${WORKLOADS * PODS_PER_WORKLOAD} owners + ${pods.length} pods + ${NODES} nodes: ${applyMs.toFixed(0)} ms; ` +
+      `first flush ${flushMs.toFixed(0)} ms; ${events} pod events in ${BATCHES} batches: ${eventsMs.toFixed(0)} ms ` +
+      `(${Math.round(events / (eventsMs / 1000))} events/s incl. flushes, ${changed} tree rebuilds); heap +${mb(heap)}\n`,
+  );
+});
