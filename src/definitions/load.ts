@@ -96,7 +96,7 @@ export function loadDefinitionText(text: string, sourceName: string, sourceKind:
     }
     const { document } = parsed;
     if (document.value === undefined) continue;
-    const source: DefinitionSource = { kind: sourceKind, location: sourceName, line: document.lineOf([]) };
+    const source: DefinitionSource = { kind: sourceKind, location: sourceName, line: document.firstContentLine };
     const { definition, entry, problems } = normaliseDefinitionObject(document.value, source, document.lineOf);
     result.problems.push(...problems);
     if (entry) result.entries.push(entry);

@@ -26,6 +26,8 @@ export interface ParsedDocument {
   value: unknown;
   /** 1-based line of the document's first line in the file. */
   startLine: number;
+  /** 1-based line of its first line that is not blank or a comment. */
+  firstContentLine: number;
   /** 1-based line of the node at `path`, or of its deepest ancestor that exists. */
   lineOf(path: FieldPath): number;
 }
@@ -108,12 +110,39 @@ interface ListenerState {
 }
 
 function parseChunk(chunk: { text: string; startLine: number }, filename: string): DocumentParseResult {
-  const starts = lineStartsOf(chunk.text);
   const offset = chunk.startLine - 1;
-  const stack: { position: number; children: PositionNode[] }[] = [{ position: 0, children: [] }];
   let value: unknown;
+  // Parse plainly first: most documents are valid and never need a line, and
+  // the position tree costs as much again. It is built on the first lineOf().
   try {
-    value = yaml.load(chunk.text, {
+    value = yaml.load(chunk.text, { filename });
+  } catch (err) {
+    const e = err as { mark?: { line?: number }; reason?: string; message?: string };
+    const line = (e.mark?.line ?? 0) + 1 + offset;
+    return { ok: false, error: { line, message: e.reason ?? String(e.message ?? err), startLine: chunk.startLine } };
+  }
+  const firstContentLine = firstContentLineOf(chunk.text) + offset;
+  let root: PositionNode | null | undefined;
+  return {
+    ok: true,
+    document: {
+      value: value === null && chunk.text.trim() === '' ? undefined : value,
+      startLine: chunk.startLine,
+      firstContentLine,
+      lineOf: (path) => {
+        if (root === undefined) root = positionTree(chunk.text, offset, filename);
+        return root ? locate(root, path) : firstContentLine;
+      },
+    },
+  };
+}
+
+/** Parses again with js-yaml's listener to learn where each node starts. */
+function positionTree(text: string, offset: number, filename: string): PositionNode | null {
+  const starts = lineStartsOf(text);
+  const stack: { position: number; children: PositionNode[] }[] = [{ position: 0, children: [] }];
+  try {
+    yaml.load(text, {
       filename,
       listener(event: 'open' | 'close', state: ListenerState) {
         if (event === 'open') {
@@ -130,23 +159,12 @@ function parseChunk(chunk: { text: string; startLine: number }, filename: string
         });
       },
     } as yaml.LoadOptions);
-  } catch (err) {
-    const e = err as { mark?: { line?: number }; reason?: string; message?: string };
-    const line = (e.mark?.line ?? 0) + 1 + offset;
-    return { ok: false, error: { line, message: e.reason ?? String(e.message ?? err), startLine: chunk.startLine } };
+  } catch {
+    return null; // parsed fine the first time; cannot happen, but never crash over a line number
   }
   // The document's root is the last top-level node the listener closed.
   const top = stack[0]!.children;
-  const root = top[top.length - 1];
-  const firstContentLine = firstContentLineOf(chunk.text) + offset;
-  return {
-    ok: true,
-    document: {
-      value: value === null && chunk.text.trim() === '' ? undefined : value,
-      startLine: chunk.startLine,
-      lineOf: (path) => (root ? locate(root, path) : firstContentLine),
-    },
-  };
+  return top[top.length - 1] ?? null;
 }
 
 function firstContentLineOf(text: string): number {

@@ -184,3 +184,15 @@ test('unknown fields are warnings that name the field and keep the definition', 
   assert.equal(problem.severity, 'warning');
   assert.equal(problem.line, lineContaining(text, 'ownerName: group'));
 });
+
+test('every jq expression must compile (checked by the jq engine)', () => {
+  const text = edit(KARTA, 'expression: (.status.failed // 0) > 0', 'expression: (.status.failed // 0) >');
+  expectRejected(text, `${ROOT}.statusDefinition.statusMappings.failed[0].byExpression.expression`, /does not compile/, 'expression: (.status.failed // 0) >');
+  const unclosed = edit(KARTA, 'replicasPath: .spec.groups[].replicas', "replicasPath: '.spec.groups[.replicas'");
+  expectRejected(unclosed, `${CHILD}[0].scaleDefinition.replicasPath`, /does not compile/, 'replicasPath:');
+});
+
+test('valid jq outside the common subset is accepted', () => {
+  const text = edit(KARTA, 'replicasPath: .spec.groups[].replicas', 'replicasPath: \'.spec.groups[] | "\\(.replicas)" | tonumber\'');
+  assert.deepEqual(load(text).problems, []);
+});
