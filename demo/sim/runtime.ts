@@ -1,0 +1,203 @@
+// The simulation's shared machinery: the store subscription, an index of
+// children by controller-owner uid, a de-duplicating work queue of reconcile
+// requests (as controller-runtime's), the event recorder, and helpers that
+// write new object versions without mutating what the store already holds
+// (the store's watch history keeps references to old versions).
+import type { ObjectStore, StoreEvent, StoredObject } from '../store.js';
+import { Random, SimClock } from './clock.js';
+import { EventRecorder } from './events.js';
+import { controllerRef, KEY_BY_KIND, R, type Condition, type OwnerReference } from './types.js';
+
+export interface Controller {
+  /** Resource key of the kind this controller reconciles. */
+  readonly resource: string;
+  /** Level-triggered: read the object (maybe gone) and its children, converge them. */
+  reconcile(namespace: string | undefined, name: string): void;
+}
+
+/** Something that wants to see every store event (scheduler, kubelet). */
+export type EventHook = (event: StoreEvent) => void;
+
+interface QueueItem {
+  controller: Controller;
+  namespace: string | undefined;
+  name: string;
+}
+
+interface Location {
+  resource: string;
+  namespace: string | undefined;
+  name: string;
+}
+
+export class Runtime {
+  readonly events: EventRecorder;
+  private readonly controllers = new Map<string, Controller>();
+  private readonly hooks: EventHook[] = [];
+  private readonly queue = new Map<string, QueueItem>();
+  private flushScheduled = false;
+  private flushing = false;
+  /** owner uid → child locations ("resource|ns/name" → location). */
+  private readonly childrenByOwner = new Map<string, Map<string, Location>>();
+  private readonly unsubscribe: () => void;
+  private stopped = false;
+
+  constructor(
+    readonly store: ObjectStore,
+    readonly clock: SimClock,
+    readonly rng: Random,
+    eventLimit: number,
+  ) {
+    this.events = new EventRecorder(store, clock, rng, eventLimit);
+    this.clock.afterTask = () => this.flush();
+    this.unsubscribe = store.subscribe((e) => this.onStoreEvent(e));
+  }
+
+  register(controller: Controller): void {
+    this.controllers.set(controller.resource, controller);
+  }
+
+  hook(h: EventHook): void {
+    this.hooks.push(h);
+  }
+
+  enqueue(resource: string, namespace: string | undefined, name: string): void {
+    const controller = this.controllers.get(resource);
+    if (!controller || this.stopped) return;
+    const k = `${resource}|${namespace ?? ''}/${name}`;
+    if (!this.queue.has(k)) this.queue.set(k, { controller, namespace, name });
+    if (!this.flushScheduled && !this.flushing) {
+      this.flushScheduled = true;
+      queueMicrotask(() => this.flush());
+    }
+  }
+
+  /** Reconcile until the queue is empty (reconciles enqueue more work). */
+  flush(): void {
+    this.flushScheduled = false;
+    if (this.flushing || this.stopped) return;
+    this.flushing = true;
+    try {
+      let budget = 5_000_000;
+      while (this.queue.size && budget-- > 0 && !this.stopped) {
+        const [k, item] = this.queue.entries().next().value as [string, QueueItem];
+        this.queue.delete(k);
+        item.controller.reconcile(item.namespace, item.name);
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  /** Children whose controller ownerReference points at `ownerUid`, optionally of one resource. */
+  children<T extends StoredObject = StoredObject>(ownerUid: string, resource?: string): T[] {
+    const locs = this.childrenByOwner.get(ownerUid);
+    if (!locs) return [];
+    const out: T[] = [];
+    for (const loc of locs.values()) {
+      if (resource && loc.resource !== resource) continue;
+      const obj = this.store.get(loc.resource, loc.namespace, loc.name);
+      if (obj && controllerRef(obj)?.uid === ownerUid) out.push(obj as T);
+    }
+    return out;
+  }
+
+  /** Creates an object (fills a seeded uid so reruns with the same seed match). */
+  create<T extends StoredObject>(resource: string, obj: T): T {
+    if (!obj.metadata.uid) obj.metadata.uid = this.rng.uid();
+    if (!obj.metadata.creationTimestamp) obj.metadata.creationTimestamp = this.clock.iso();
+    return this.store.put(resource, obj) as T;
+  }
+
+  /**
+   * Writes a new version built from the stored one: top level and metadata are
+   * copied, `change` returns the fields to replace. Nothing stored is mutated.
+   */
+  update<T extends StoredObject>(resource: string, current: T, change: Partial<T>, metadata?: Partial<StoredObject['metadata']>): T {
+    const next = { ...current, ...change, metadata: { ...current.metadata, ...(metadata ?? {}) } } as T;
+    return this.store.put(resource, next) as T;
+  }
+
+  /** Writes `status` only when it differs from the stored one (no churn on no-op reconciles). */
+  putStatus<T extends StoredObject>(resource: string, current: T, status: unknown): T {
+    if (JSON.stringify(current['status']) === JSON.stringify(status)) return current;
+    return this.update(resource, current, { status } as unknown as Partial<T>);
+  }
+
+  /**
+   * A condition list with `cond` set: lastTransitionTime is kept when the
+   * status did not change, as every real controller does.
+   */
+  setCondition(conditions: Condition[] | undefined, cond: Condition, timeFields: Array<'lastTransitionTime' | 'lastUpdateTime' | 'lastProbeTime'> = ['lastTransitionTime']): Condition[] {
+    const list = [...(conditions ?? [])];
+    const i = list.findIndex((c) => c.type === cond.type);
+    const old = i >= 0 ? list[i] : undefined;
+    const now = this.clock.iso();
+    const next: Condition = { ...cond };
+    for (const f of timeFields) {
+      if (f === 'lastProbeTime') next.lastProbeTime = null;
+      else if (f === 'lastUpdateTime') next.lastUpdateTime = old && sameCondition(old, cond) ? (old.lastUpdateTime ?? now) : now;
+      else next.lastTransitionTime = old && old.status === cond.status ? (old.lastTransitionTime ?? now) : now;
+    }
+    if (old) list[i] = next;
+    else list.push(next);
+    return list;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unsubscribe();
+    this.queue.clear();
+  }
+
+  private onStoreEvent(event: StoreEvent): void {
+    if (this.stopped) return;
+    const obj = event.object;
+    const ref = controllerRef(obj);
+    this.indexOwner(event, ref);
+    if (this.controllers.has(event.resourceKey)) this.enqueue(event.resourceKey, obj.metadata.namespace, obj.metadata.name);
+    if (ref) {
+      const ownerResource = KEY_BY_KIND[`${ref.apiVersion}/${ref.kind}`];
+      if (ownerResource) this.enqueue(ownerResource, obj.metadata.namespace, ref.name);
+    }
+    if (event.type === 'DELETED') this.collectGarbage(obj);
+    for (const h of this.hooks) h(event);
+  }
+
+  private indexOwner(event: StoreEvent, ref: OwnerReference | undefined): void {
+    const obj = event.object;
+    const k = `${event.resourceKey}|${obj.metadata.namespace ?? ''}/${obj.metadata.name}`;
+    if (event.type === 'DELETED') {
+      if (ref) this.childrenByOwner.get(ref.uid)?.delete(k);
+      return;
+    }
+    if (!ref) return;
+    let m = this.childrenByOwner.get(ref.uid);
+    if (!m) this.childrenByOwner.set(ref.uid, (m = new Map()));
+    if (!m.has(k)) m.set(k, { resource: event.resourceKey, namespace: obj.metadata.namespace, name: obj.metadata.name });
+  }
+
+  /**
+   * Background cascading deletion, as the garbage collector does: children of
+   * a deleted owner go too. Pods get a deletionTimestamp so their kubelet
+   * stops them first.
+   */
+  private collectGarbage(owner: StoredObject): void {
+    const locs = this.childrenByOwner.get(owner.metadata.uid);
+    if (!locs) return;
+    this.childrenByOwner.delete(owner.metadata.uid);
+    for (const loc of [...locs.values()]) {
+      const child = this.store.get(loc.resource, loc.namespace, loc.name);
+      if (!child || controllerRef(child)?.uid !== owner.metadata.uid) continue;
+      if (loc.resource === R.pods && child.metadata['deletionTimestamp'] === undefined && (child as { spec?: { nodeName?: string } }).spec?.nodeName) {
+        this.update(R.pods, child, {}, { deletionTimestamp: this.clock.iso(), deletionGracePeriodSeconds: 30 });
+      } else {
+        this.store.delete(loc.resource, loc.namespace, loc.name);
+      }
+    }
+  }
+}
+
+function sameCondition(a: Condition, b: Condition): boolean {
+  return a.status === b.status && a.reason === b.reason && a.message === b.message;
+}
