@@ -67,8 +67,8 @@ export function putPod(
   labels: Record<string, string>,
   options: { node?: string | null; gpus?: number; ready?: boolean; phase?: string } = {},
 ): StoredObject {
-  const ready = options.ready ?? true;
   const node = options.node === undefined ? 'gpu-node-01' : options.node;
+  const ready = options.ready ?? node !== null;
   return store.put(KEYS.pods, {
     apiVersion: 'v1',
     kind: 'Pod',
