@@ -1,0 +1,410 @@
+// The built-in catalog (definitions/*.yaml) against realistic fixtures (test/fixtures/builtin/):
+// every definition loads cleanly, every jq expression runs natively (and agrees with jq itself) on
+// its fixture, instance ids and desired replicas come out as the operators mean them, each fixture's
+// whole workload tree is what a user would expect, and the status mappings follow each controller's
+// lifecycle (a failed workload is never also running).
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { basename, join } from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { loadDefinitionFile, loadDefinitions } from '../../src/definitions/index.js';
+import type { Component, Definition } from '../../src/definitions/types.js';
+import { compile } from '../../src/jq/index.js';
+import { buildWorkloadTree } from '../../src/model/tree.js';
+import type { KubeObject, OwnerReference } from '../../src/model/types.js';
+import { catalogDir, catalogFiles, clone, fixturesDir, loadFixture, renderTree, type Fixture } from './builtin-fixtures.js';
+
+const files = catalogFiles();
+const loaded = new Map<string, { definition: Definition; fixture: Fixture }>();
+for (const f of files) {
+  const { definitions } = loadDefinitionFile(join(catalogDir, f), 'builtin');
+  if (definitions.length === 1) loaded.set(basename(f, '.yaml'), { definition: definitions[0]!, fixture: loadFixture(definitions[0]!, f) });
+}
+function entry(name: string): { definition: Definition; fixture: Fixture } {
+  const e = loaded.get(name);
+  assert.ok(e, `definitions/${name}.yaml did not load`);
+  return e;
+}
+
+const EXPECTED_TYPES = [
+  'batch/v1/Job',
+  'apps/v1/Deployment',
+  'apps/v1/StatefulSet',
+  'jobset.x-k8s.io/v1alpha2/JobSet',
+  'kubeflow.org/v1/PyTorchJob',
+  'kubeflow.org/v2beta1/MPIJob',
+  'trainer.kubeflow.org/v1alpha1/TrainJob',
+  'leaderworkerset.x-k8s.io/v1/LeaderWorkerSet',
+  'ray.io/v1/RayCluster',
+  'ray.io/v1/RayJob',
+  'ray.io/v1/RayService',
+  'serving.kserve.io/v1beta1/InferenceService',
+  'serving.knative.dev/v1/Service',
+  'apps.nvidia.com/v1alpha1/NIMService',
+  'milvus.io/v1beta1/Milvus',
+  'grove.io/v1alpha1/PodCliqueSet',
+  'nvidia.com/v1alpha1/DynamoGraphDeployment',
+];
+
+describe('built-in catalog: loading', () => {
+  test('every file loads as exactly one Karta definition with no problem at all', () => {
+    assert.equal(files.length, EXPECTED_TYPES.length);
+    for (const f of files) {
+      const { definitions, problems } = loadDefinitionFile(join(catalogDir, f), 'builtin');
+      assert.deepEqual(problems, [], `${f}: ${problems.map((p) => `${p.line}: ${p.field}: ${p.message}`).join('; ')}`);
+      assert.equal(definitions.length, 1, f);
+      const d = definitions[0]!;
+      assert.equal(d.format, 'Karta', f);
+      assert.equal(d.source.kind, 'builtin');
+      // Files and definitions are named <group>-<kind>-<version> (core group: no prefix).
+      const g = d.rootGvk;
+      assert.equal(f, `${g.group ? `${g.group}-` : ''}${g.kind.toLowerCase()}-${g.version}.yaml`);
+      assert.equal(d.name, basename(f, '.yaml'));
+    }
+  });
+
+  test('the catalog covers every type wlx promises, each by one definition', () => {
+    const set = loadDefinitions({ includeBuiltin: true, envPaths: '' });
+    assert.deepEqual(set.problems, []);
+    assert.deepEqual(set.definitions.map((d) => `${d.rootGvk.group || ''}/${d.rootGvk.version}/${d.rootGvk.kind}`.replace(/^\//, '')).sort(), [...EXPECTED_TYPES].sort());
+    assert.ok(set.definitions.every((d) => d.source.kind === 'builtin'));
+  });
+
+  test('every definition has a fixture and every fixture a definition', () => {
+    assert.deepEqual(readdirSync(fixturesDir).filter((f) => f.endsWith('.yaml')).sort(), files);
+  });
+
+  test('every fixture pod is owned (through its controller chain) by the fixture workload', () => {
+    for (const [name, { fixture }] of loaded) {
+      const byUid = new Map<string, KubeObject>([...fixture.owners, ...fixture.pods, fixture.workload].map((o) => [o.metadata.uid, o]));
+      for (const pod of fixture.pods) {
+        let cur: KubeObject | undefined = pod;
+        let hops = 0;
+        while (cur && cur !== fixture.workload && hops <= 6) {
+          const ref: OwnerReference | undefined = cur.metadata.ownerReferences?.find((r) => r.controller === true);
+          cur = ref ? byUid.get(ref.uid) : undefined;
+          hops++;
+        }
+        assert.equal(cur, fixture.workload, `${name}: pod ${pod.metadata.name} does not reach its workload within 6 hops`);
+      }
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// jq expressions
+
+interface CatalogExpr {
+  where: string;
+  source: string;
+  /** 'workload': evaluated against the workload object; 'pod': against each of its pods. */
+  on: 'workload' | 'pod';
+}
+
+function componentExprs(c: Component): CatalogExpr[] {
+  const out: CatalogExpr[] = [];
+  const w = (field: string, source: string | undefined) => source !== undefined && out.push({ where: `${c.name}.${field}`, source, on: 'workload' });
+  const p = (field: string, source: string | undefined) => source !== undefined && out.push({ where: `${c.name}.${field}`, source, on: 'pod' });
+  const spec = c.specDefinition;
+  w('podTemplateSpecPath', spec?.podTemplateSpecPath);
+  w('podSpecPath', spec?.podSpecPath);
+  w('metadataPath', spec?.metadataPath);
+  for (const [k, v] of Object.entries(spec?.fragmentedPodSpecDefinition ?? {})) w(`fragmentedPodSpecDefinition.${k}`, v);
+  w('replicasPath', c.scaleDefinition?.replicasPath);
+  w('minReplicasPath', c.scaleDefinition?.minReplicasPath);
+  w('maxReplicasPath', c.scaleDefinition?.maxReplicasPath);
+  w('instanceIdPath', c.instanceIdPath);
+  const st = c.statusDefinition;
+  w('conditionsDefinition.path', st?.conditionsDefinition?.path);
+  w('phaseDefinition.path', st?.phaseDefinition?.path);
+  for (const [status, matchers] of Object.entries(st?.statusMappings ?? {})) {
+    matchers.forEach((m, i) => w(`statusMappings.${status}[${i}].byExpression`, m.byExpression?.expression));
+  }
+  p('componentTypeSelector.keyPath', c.podSelector?.componentTypeSelector?.keyPath);
+  p('componentInstanceSelector.idPath', c.podSelector?.componentInstanceSelector?.idPath);
+  p('replicaSelector.keyPath', c.podSelector?.replicaSelector?.keyPath);
+  return out;
+}
+
+function definitionExprs(d: Definition): CatalogExpr[] {
+  const out = d.components.flatMap(componentExprs);
+  for (const g of d.gangs) {
+    for (const m of g.members) {
+      m.groupByKeyPaths.forEach((source, i) => out.push({ where: `gang ${g.name}.${m.componentName}.groupByKeyPaths[${i}]`, source, on: 'pod' }));
+      m.filters.forEach((source, i) => out.push({ where: `gang ${g.name}.${m.componentName}.filters[${i}]`, source, on: 'pod' }));
+    }
+  }
+  return out;
+}
+
+const haveJq = spawnSync('jq', ['--version']).status === 0;
+
+describe('built-in catalog: jq expressions on the fixtures', () => {
+  test('every expression compiles to a native program (no jq-wasm fallback on the hot path)', () => {
+    for (const [name, { definition }] of loaded) {
+      for (const e of definitionExprs(definition)) {
+        assert.equal(compile(e.source).native, true, `${name} ${e.where}: \`${e.source}\` needs the jq-wasm fallback`);
+      }
+    }
+  });
+
+  test('every expression evaluates without error on its fixture, as jq itself does', { skip: haveJq ? false : 'jq not installed' }, () => {
+    let compared = 0;
+    for (const [name, { definition, fixture }] of loaded) {
+      const exprs = definitionExprs(definition);
+      const ours = exprs.map((e) =>
+        (e.on === 'workload' ? [fixture.workload] : fixture.pods).map((input) => {
+          try {
+            return compile(e.source).run(input);
+          } catch (err) {
+            assert.fail(`${name} ${e.where}: \`${e.source}\` failed on ${input.metadata.name}: ${(err as Error).message}`);
+          }
+        }),
+      );
+      // One jq run per definition: every expression over its inputs, in order.
+      const program = `[${exprs.map((e) => (e.on === 'workload' ? `[.w | [${e.source}]]` : `[.p[] | [${e.source}]]`)).join(', ')}]`;
+      const theirs = JSON.parse(execFileSync('jq', ['-c', program], { input: JSON.stringify({ w: fixture.workload, p: fixture.pods }) }).toString()) as unknown[][];
+      exprs.forEach((e, i) => assert.deepEqual(ours[i], theirs[i], `${name} ${e.where}: \`${e.source}\` differs from jq`));
+      compared += ours.reduce((n, xs) => n + xs.length, 0);
+    }
+    assert.ok(compared > 500, `only ${compared} evaluations compared`);
+  });
+
+  // Instance ids and desired pods per component, straight from the definitions' paths, as the
+  // operators would create them from the fixture's spec.
+  const desired: Record<string, Record<string, { ids?: string[]; replicas: number[] }>> = {
+    'batch-job-v1': { job: { replicas: [2] } },
+    'apps-deployment-v1': { deployment: { replicas: [3] } },
+    'apps-statefulset-v1': { statefulset: { replicas: [2] } },
+    'jobset.x-k8s.io-jobset-v1alpha2': { replicatedjob: { ids: ['driver', 'workers'], replicas: [1, 4] } },
+    'kubeflow.org-pytorchjob-v1': { master: { replicas: [1] }, worker: { replicas: [4] } },
+    'kubeflow.org-mpijob-v2beta1': { launcher: { replicas: [1] }, worker: { replicas: [2] } },
+    'trainer.kubeflow.org-trainjob-v1alpha1': { 'dataset-initializer': { replicas: [1] }, 'model-initializer': { replicas: [1] }, launcher: { replicas: [0] }, node: { replicas: [2] } },
+    // Workload Map convention: child counts are totals over all groups; the group's own scale is one group's size.
+    'leaderworkerset.x-k8s.io-leaderworkerset-v1': { group: { replicas: [2] }, leader: { replicas: [2] }, worker: { replicas: [2] } },
+    'ray.io-raycluster-v1': { head: { replicas: [1] }, worker: { ids: ['gpu-group', 'cpu-group'], replicas: [2, 1] } },
+    'ray.io-rayjob-v1': { head: { replicas: [1] }, worker: { ids: ['gpu-workers'], replicas: [2] }, submitter: { replicas: [1] } },
+    'ray.io-rayservice-v1': { head: { replicas: [1] }, worker: { ids: ['gpu-workers'], replicas: [2] } },
+    'serving.kserve.io-inferenceservice-v1beta1': { predictor: { replicas: [2] }, transformer: { replicas: [0] }, explainer: { replicas: [0] } },
+    'serving.knative.dev-service-v1': { revision: { replicas: [1] } },
+    'apps.nvidia.com-nimservice-v1alpha1': { nim: { replicas: [1] } },
+    'milvus.io-milvus-v1beta1': {
+      standalone: { replicas: [0] }, proxy: { replicas: [1] }, datanode: { replicas: [1] }, querynode: { replicas: [2] }, indexnode: { replicas: [1] },
+      mixcoord: { replicas: [1] }, rootcoord: { replicas: [0] }, datacoord: { replicas: [0] }, querycoord: { replicas: [0] }, indexcoord: { replicas: [0] }, streamingnode: { replicas: [0] },
+    },
+    'grove.io-podcliqueset-v1alpha1': { replica: { replicas: [9] }, clique: { ids: ['router', 'decode', 'pleader', 'pworker'], replicas: [1, 2, 2, 4] } },
+    'nvidia.com-dynamographdeployment-v1alpha1': { service: { ids: ['Frontend', 'VllmDecodeWorker', 'VllmPrefillWorker'], replicas: [1, 1, 2] } },
+  };
+  test('instance ids and desired replicas per component', () => {
+    assert.deepEqual(Object.keys(desired).sort(), [...loaded.keys()].sort());
+    for (const [name, comps] of Object.entries(desired)) {
+      const { definition, fixture } = entry(name);
+      const scaled = definition.components.filter((c) => c.scaleDefinition?.replicasPath !== undefined).map((c) => c.name);
+      assert.deepEqual(Object.keys(comps).sort(), scaled.sort(), `${name}: components with a replicasPath`);
+      for (const [comp, want] of Object.entries(comps)) {
+        const c = definition.components.find((x) => x.name === comp)!;
+        const ids = c.instanceIdPath !== undefined ? compile(c.instanceIdPath).run(fixture.workload) : undefined;
+        assert.deepEqual(ids, want.ids, `${name} ${comp}: instance ids`);
+        assert.deepEqual(compile(c.scaleDefinition!.replicasPath!).run(fixture.workload), want.replicas, `${name} ${comp}: desired replicas`);
+      }
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Whole trees
+
+// Each fixture's tree as a user reads it: statuses, pods current/desired, ready, GPUs
+// desired/requested/allocated; roles with their pods (roles that expect and hold nothing, such as
+// Milvus' standalone in cluster mode, are left out); unattributed pods; gangs.
+const TREES: Record<string, string[]> = {
+  'apps-deployment-v1': [
+    'Failed 3/3 ready 2 gpus 3/3/3',
+    'deployment 3/3 ready 2 gpus 3/3/3 nodes gpu-l4-01,gpu-l4-02,gpu-l4-03',
+    '  text-embedder-7d9f8c6b5-7dclj Running gpus 1 node gpu-l4-01',
+    '  text-embedder-7d9f8c6b5-g78nm Running gpus 1 node gpu-l4-02',
+    '  text-embedder-7d9f8c6b5-szzrd CrashLoopBackOff gpus 1 node gpu-l4-03',
+  ],
+  'apps-statefulset-v1': [
+    'Running 2/2 ready 2 gpus 2/2/2',
+    'statefulset 2/2 ready 2 gpus 2/2/2 nodes gpu-a10-01,gpu-a10-02',
+    '  vllm-mistral-7b-0 Running gpus 1 node gpu-a10-01',
+    '  vllm-mistral-7b-1 Running gpus 1 node gpu-a10-02',
+  ],
+  'apps.nvidia.com-nimservice-v1alpha1': [
+    'Initializing 1/1 ready 0 gpus 1/1/1',
+    'nim 1/1 ready 0 gpus 1/1/1 nodes gpu-h100-pcie-01',
+    '  meta-llama3-8b-instruct-84c9d6f7b8-9l9qr Running gpus 1 node gpu-h100-pcie-01',
+  ],
+  'batch-job-v1': [
+    'Degraded,Running 3/2 ready 1 gpus 2/2/1',
+    'job 3/2 ready 1 gpus 2/2/1 nodes gpu-a100-03,gpu-a100-04',
+    '  llama3-eval-mmlu-0-twbsd Running gpus 1 node gpu-a100-03',
+    '  llama3-eval-mmlu-1-bj8m8 OOMKilled gpus 1 node gpu-a100-04',
+    '  llama3-eval-mmlu-1-th9jw Pending (Unschedulable) gpus 1 node -',
+  ],
+  'grove.io-podcliqueset-v1alpha1': [
+    'Running 9/9 ready 9 gpus 10/10/10',
+    'replica{0} 9/9 ready 9 gpus 10/10/10 nodes cpu-07,gb200-02,gb200-03,gb200-04,gb200-05,gb200-06,gb200-07,gb200-08,gb200-09',
+    '  clique[router] 1/1 ready 1 gpus 0/0/0 nodes cpu-07',
+    '    disagg-llm-0-router-b7q9n Running gpus 0 node cpu-07',
+    '  clique[decode] 2/2 ready 2 gpus 4/4/4 nodes gb200-02,gb200-03',
+    '    disagg-llm-0-decode-jhnpf Running gpus 2 node gb200-03',
+    '    disagg-llm-0-decode-r4dnx Running gpus 2 node gb200-02',
+    '  clique[pleader] 2/2 ready 2 gpus 2/2/2 nodes gb200-04,gb200-07',
+    '    disagg-llm-0-prefill-0-pleader-pm5zn Running gpus 1 node gb200-04',
+    '    disagg-llm-0-prefill-1-pleader-t9jdg Running gpus 1 node gb200-07',
+    '  clique[pworker] 4/4 ready 4 gpus 4/4/4 nodes gb200-05,gb200-06,gb200-08,gb200-09',
+    '    disagg-llm-0-prefill-0-pworker-j4gg8 Running gpus 1 node gb200-05',
+    '    disagg-llm-0-prefill-0-pworker-nrzz5 Running gpus 1 node gb200-06',
+    '    disagg-llm-0-prefill-1-pworker-858tp Running gpus 1 node gb200-09',
+    '    disagg-llm-0-prefill-1-pworker-w9j5x Running gpus 1 node gb200-08',
+    'gang podgang disagg-llm-0 members 6 scheduled 6 ready 6',
+    'gang podgang disagg-llm-0-prefill-0 members 3 scheduled 3 ready 3',
+  ],
+  'jobset.x-k8s.io-jobset-v1alpha2': [
+    'Running 5/5 ready 4 gpus 32/32/24',
+    'replicatedjob[driver] 1/1 ready 1 gpus 0/0/0 nodes dgx-h100-01',
+    '  llama-pretrain-driver-0-0-77pbr Running gpus 0 node dgx-h100-01',
+    'replicatedjob[workers] 4/4 ready 3 gpus 32/32/24 nodes dgx-h100-03,dgx-h100-04,dgx-h100-05',
+    '  llama-pretrain-workers-0-0-6fwsh Running gpus 8 node dgx-h100-03',
+    '  llama-pretrain-workers-0-1-5np4j Running gpus 8 node dgx-h100-04',
+    '  llama-pretrain-workers-1-0-xw254 Running gpus 8 node dgx-h100-05',
+    '  llama-pretrain-workers-1-1-94gml Pending (Unschedulable) gpus 8 node -',
+    'gang jobset llama-pretrain/0 members 5 scheduled 4 ready 4',
+  ],
+  'kubeflow.org-mpijob-v2beta1': [
+    'Failed 1/3 ready 0 gpus 16/8/8',
+    'launcher 1/1 ready 0 gpus 0/0/0 nodes cpu-01',
+    '  nccl-allreduce-launcher-s7shp Error gpus 0 node cpu-01',
+    'worker 0/2 ready 0 gpus 16/8/8 nodes dgx-a100-01',
+    '  nccl-allreduce-worker-0 Terminating gpus 8 node dgx-a100-01',
+    'gang job nccl-allreduce members 1 scheduled 1 ready 0',
+  ],
+  'kubeflow.org-pytorchjob-v1': [
+    'Running 5/5 ready 4 gpus 40/40/32',
+    'master 1/1 ready 1 gpus 8/8/8 nodes node-01',
+    '  llama-finetune-master-0 Running gpus 8 node node-01',
+    'worker 4/4 ready 3 gpus 32/32/24 nodes node-02,node-03,node-04',
+    '  llama-finetune-worker-0 Running gpus 8 node node-02',
+    '  llama-finetune-worker-1 Running gpus 8 node node-03',
+    '  llama-finetune-worker-2 Running gpus 8 node node-04',
+    '  llama-finetune-worker-3 Pending (Unschedulable) gpus 8 node -',
+    'gang job llama-finetune members 5 scheduled 4 ready 4',
+  ],
+  'leaderworkerset.x-k8s.io-leaderworkerset-v1': [
+    'Degraded 4/4 ready 3 gpus 32/32/24',
+    'group{0} 2/2 ready 2 gpus 16/16/16 nodes dgx-h200-01,dgx-h200-02',
+    '  leader 1/1 ready 1 gpus 8/8/8 nodes dgx-h200-01',
+    '    deepseek-r1-0 Running gpus 8 node dgx-h200-01',
+    '  worker 1/1 ready 1 gpus 8/8/8 nodes dgx-h200-02',
+    '    deepseek-r1-0-1 Running gpus 8 node dgx-h200-02',
+    'group{1} 2/2 ready 1 gpus 16/16/8 nodes dgx-h200-03',
+    '  leader 1/1 ready 1 gpus 8/8/8 nodes dgx-h200-03',
+    '    deepseek-r1-1 Running gpus 8 node dgx-h200-03',
+    '  worker 1/1 ready 0 gpus 8/8/0 nodes -',
+    '    deepseek-r1-1-1 Pending (Unschedulable) gpus 8 node -',
+    'gang group deepseek-r1/0 members 2 scheduled 2 ready 2',
+    'gang group deepseek-r1/1 members 2 scheduled 1 ready 1',
+  ],
+  'milvus.io-milvus-v1beta1': [
+    'Degraded 6/6 ready 5 gpus 3/3/3',
+    'proxy 1/1 ready 1 gpus 0/0/0 nodes cpu-06',
+    '  my-release-milvus-proxy-d799b7e678-ff7lh Running gpus 0 node cpu-06',
+    'datanode 1/1 ready 1 gpus 0/0/0 nodes cpu-06',
+    '  my-release-milvus-datanode-6b7725c77e-985m6 Running gpus 0 node cpu-06',
+    'querynode 2/2 ready 1 gpus 2/2/2 nodes gpu-a10-04,gpu-a10-05',
+    '  my-release-milvus-querynode-0-dde673b773-cbp4g Running gpus 1 node gpu-a10-04',
+    '  my-release-milvus-querynode-0-dde673b773-ndr2b CrashLoopBackOff gpus 1 node gpu-a10-05',
+    'indexnode 1/1 ready 1 gpus 1/1/1 nodes gpu-a10-03',
+    '  my-release-milvus-indexnode-ff7598eb94-7gcdm Running gpus 1 node gpu-a10-03',
+    'mixcoord 1/1 ready 1 gpus 0/0/0 nodes cpu-06',
+    '  my-release-milvus-mixcoord-c56d47778f-dh966 Running gpus 0 node cpu-06',
+  ],
+  'nvidia.com-dynamographdeployment-v1alpha1': [
+    'Running 4/4 ready 4 gpus 3/3/3',
+    'service[Frontend] 1/1 ready 1 gpus 0/0/0 nodes cpu-08',
+    '  vllm-disagg-frontend-852d8cf2d9-dq5pv Running gpus 0 node cpu-08',
+    'service[VllmDecodeWorker] 1/1 ready 1 gpus 1/1/1 nodes gpu-h100-02',
+    '  vllm-disagg-vllmdecodeworker-3e8883882c-6dstd Running gpus 1 node gpu-h100-02',
+    'service[VllmPrefillWorker] 2/2 ready 2 gpus 2/2/2 nodes gpu-h100-03,gpu-h100-04',
+    '  vllm-disagg-vllmprefillworker-2887ef6b88-w57gg Running gpus 1 node gpu-h100-04',
+    '  vllm-disagg-vllmprefillworker-2887ef6b88-z9wxh Running gpus 1 node gpu-h100-03',
+  ],
+  'ray.io-raycluster-v1': [
+    'Running 4/4 ready 4 gpus 4/4/4',
+    'head 1/1 ready 1 gpus 0/0/0 nodes cpu-03',
+    '  rc-train-head-4n6p8 Running gpus 0 node cpu-03',
+    'worker[gpu-group] 2/2 ready 2 gpus 4/4/4 nodes gpu-l40s-01,gpu-l40s-02',
+    '  rc-train-gpu-group-worker-5wwbz Running gpus 2 node gpu-l40s-02',
+    '  rc-train-gpu-group-worker-w5qfm Running gpus 2 node gpu-l40s-01',
+    'worker[cpu-group] 1/1 ready 1 gpus 0/0/0 nodes cpu-03',
+    '  rc-train-cpu-group-worker-pz6jt Running gpus 0 node cpu-03',
+    'unattributed rc-train-debug-shell Running gpus 0 node cpu-03',
+    'gang cluster rc-train members 4 scheduled 4 ready 4',
+  ],
+  'ray.io-rayjob-v1': [
+    'Running 4/4 ready 4 gpus 2/2/2',
+    'head 1/1 ready 1 gpus 0/0/0 nodes cpu-04',
+    '  rj-batch-infer-rdxtk-head-vjsbw Running gpus 0 node cpu-04',
+    'worker[gpu-workers] 2/2 ready 2 gpus 2/2/2 nodes gpu-l40s-05,gpu-l40s-06',
+    '  rj-batch-infer-rdxtk-gpu-workers-worker-2mtn4 Running gpus 1 node gpu-l40s-06',
+    '  rj-batch-infer-rdxtk-gpu-workers-worker-lvq2b Running gpus 1 node gpu-l40s-05',
+    'submitter 1/1 ready 1 gpus 0/0/0 nodes cpu-04',
+    '  rj-batch-infer-d7jtt Running gpus 0 node cpu-04',
+  ],
+  'ray.io-rayservice-v1': [
+    'Running 3/3 ready 3 gpus 2/2/2',
+    'head 1/1 ready 1 gpus 0/0/0 nodes cpu-05',
+    '  rs-llm-pf7nq-head-9dv6t Running gpus 0 node cpu-05',
+    'worker[gpu-workers] 2/2 ready 2 gpus 2/2/2 nodes gpu-l40s-07,gpu-l40s-08',
+    '  rs-llm-pf7nq-gpu-workers-worker-4mt4d Running gpus 1 node gpu-l40s-08',
+    '  rs-llm-pf7nq-gpu-workers-worker-cwsd4 Running gpus 1 node gpu-l40s-07',
+  ],
+  'serving.knative.dev-service-v1': [
+    'Degraded 2/1 ready 1 gpus 1/2/2',
+    'revision 2/1 ready 1 gpus 1/2/2 nodes gpu-t4-01,gpu-t4-02',
+    '  hello-gpu-00001-deployment-7c9d8f6b5-8cqhb Running gpus 1 node gpu-t4-01',
+    '  hello-gpu-00002-deployment-5f8b9c7d6-lcfrd ImagePullBackOff gpus 1 node gpu-t4-02',
+  ],
+  'serving.kserve.io-inferenceservice-v1beta1': [
+    'Running 2/2 ready 2 gpus 2/2/2',
+    'predictor 2/2 ready 2 gpus 2/2/2 nodes gpu-l40s-11,gpu-l40s-12',
+    '  llama3-8b-predictor-6b9c7d5f8d-8fqfn Running gpus 1 node gpu-l40s-11',
+    '  llama3-8b-predictor-6b9c7d5f8d-zs5bj Running gpus 1 node gpu-l40s-12',
+  ],
+  'trainer.kubeflow.org-trainjob-v1alpha1': [
+    'Running 4/4 ready 2 gpus 8/8/8',
+    'dataset-initializer 1/1 ready 0 gpus 0/0/0 nodes cpu-02',
+    '  qwen-sft-dataset-initializer-0-0-qrsgz Completed gpus 0 node cpu-02',
+    'model-initializer 1/1 ready 0 gpus 0/0/0 nodes cpu-02',
+    '  qwen-sft-model-initializer-0-0-mb8jx Completed gpus 0 node cpu-02',
+    'node 2/2 ready 2 gpus 8/8/8 nodes dgx-h100-05,dgx-h100-06',
+    '  qwen-sft-node-0-0-fpk27 Running gpus 4 node dgx-h100-05',
+    '  qwen-sft-node-0-1-4zn5h Running gpus 4 node dgx-h100-06',
+    'gang trainer qwen-sft/0 members 2 scheduled 2 ready 2',
+  ],
+};
+
+describe('built-in catalog: workload trees of the fixtures', () => {
+  for (const name of Object.keys(TREES)) {
+    test(name, () => {
+      const { definition, fixture } = entry(name);
+      const tree = buildWorkloadTree({ definition, ...fixture });
+      assert.deepEqual(tree.errors, []);
+      assert.deepEqual(renderTree(tree), TREES[name]);
+    });
+  }
+
+  test('every fixture has an expected tree', () => {
+    assert.deepEqual(Object.keys(TREES).sort(), [...loaded.keys()].sort());
+  });
+
+  test('status messages name the condition that explains a bad status', () => {
+    const message = (name: string) => buildWorkloadTree({ definition: entry(name).definition, ...entry(name).fixture }).statusMessage;
+    assert.match(message('kubeflow.org-mpijob-v2beta1') ?? '', /launcher pod nccl-allreduce-launcher-\w+ exited with code 1/);
+    assert.match(message('serving.knative.dev-service-v1') ?? '', /Unable to fetch image "registry.example.com\/hello-gpu:v2"/);
+    assert.match(message('milvus.io-milvus-v1beta1') ?? '', /\[querynode\] not healthy/);
+  });
+});
