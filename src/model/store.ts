@@ -459,7 +459,14 @@ export class ClusterStore {
         }
         continue;
       }
-      const tree = this.buildTree(e, e.plan);
+      let tree: WorkloadTree;
+      try {
+        tree = this.buildTree(e, e.plan);
+      } catch (err) {
+        // A bug or an object shape nothing anticipated: keep the previous tree, say why.
+        this.reportMalformed(`${this.workloadName(e)}: cannot build its tree: ${err instanceof Error ? err.message : String(err)}`);
+        continue;
+      }
       const shared = old ? shareStructure(old, tree) : tree;
       if (shared === old) continue;
       this.trees.set(uid, shared);

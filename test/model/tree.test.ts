@@ -275,3 +275,104 @@ test('StatefulSet of a LWS is its own workload too: its pods are attributed thro
   assert.equal(STS_GVK.kind, t.kind);
   assert.equal(PYTORCH_GVK.group, 'kubeflow.org');
 });
+
+test('type selector + instance selector (RayCluster worker groups): one role per group, desired per group', () => {
+  const gvk = { group: 'ray.io', version: 'v1', kind: 'RayCluster' };
+  const def = definition('raycluster', gvk, { name: 'raycluster' }, [
+    {
+      name: 'head',
+      ownerRef: 'raycluster',
+      specDefinition: { podTemplateSpecPath: '.spec.headGroupSpec.template' },
+      scaleDefinition: { replicasPath: '1' },
+      podSelector: { componentTypeSelector: { keyPath: '.metadata.labels["ray.io/node-type"]', value: 'head' } },
+    },
+    {
+      name: 'worker',
+      ownerRef: 'raycluster',
+      specDefinition: { podTemplateSpecPath: '.spec.workerGroupSpecs[].template' },
+      scaleDefinition: { replicasPath: '.spec.workerGroupSpecs[].replicas', minReplicasPath: '.spec.workerGroupSpecs[].minReplicas' },
+      instanceIdPath: '.spec.workerGroupSpecs[].groupName',
+      podSelector: {
+        componentTypeSelector: { keyPath: '.metadata.labels["ray.io/node-type"]', value: 'worker' },
+        componentInstanceSelector: { idPath: '.metadata.labels["ray.io/group"]' },
+      },
+    },
+  ]);
+  const rc = object('ray.io/v1', 'RayCluster', 'rc', {
+    spec: {
+      headGroupSpec: { template: gpuTemplate(0) },
+      workerGroupSpecs: [
+        { groupName: 'small', replicas: 2, template: gpuTemplate(1) },
+        { groupName: 'big', replicas: 1, template: gpuTemplate(8) },
+      ],
+    },
+  });
+  const l = (type: string, group?: string) => ({ 'ray.io/node-type': type, ...(group ? { 'ray.io/group': group } : {}) });
+  const pods = [
+    pod('rc-head', { owner: rc, node: 'n0', labels: l('head') }),
+    pod('rc-small-1', { owner: rc, node: 'n1', gpus: 1, labels: l('worker', 'small') }),
+    pod('rc-small-2', { owner: rc, node: 'n1', gpus: 1, labels: l('worker', 'small') }),
+    pod('rc-big-1', { owner: rc, gpus: 8, labels: l('worker', 'big') }),
+  ];
+  const t = buildWorkloadTree({ definition: def, workload: rc, pods, owners: [] });
+  assert.deepEqual(
+    t.roles.map((r) => [r.component, r.instance, r.replicas.desired, r.replicas.current, r.gpus.desired, r.gpus.allocated]),
+    [
+      ['head', null, 1, 1, 0, 0],
+      ['worker', 'small', 2, 2, 2, 2],
+      ['worker', 'big', 1, 1, 8, 0],
+    ],
+  );
+  assert.deepEqual(t.gpus, { desired: 10, requested: 10, allocated: 2 });
+  assert.deepEqual(t.unattributedPods, []);
+});
+
+test('a component with neither template nor selector groups its children\'s roles', () => {
+  const gvk = { group: 'x.io', version: 'v1', kind: 'Nest' };
+  const def = definition('nest', gvk, { name: 'nest' }, [
+    { name: 'serving', ownerRef: 'nest' },
+    { name: 'api', ownerRef: 'serving', scaleDefinition: { replicasPath: '.spec.api' }, podSelector: { componentTypeSelector: { matchLabels: { role: 'api' } } } },
+    { name: 'cache', ownerRef: 'serving', scaleDefinition: { replicasPath: '.spec.cache' }, podSelector: { componentTypeSelector: { matchLabels: { role: 'cache' } } } },
+  ]);
+  const obj = object('x.io/v1', 'Nest', 'n', { spec: { api: 2, cache: 1 } });
+  const pods = [pod('api-0', { owner: obj, node: 'a', labels: { role: 'api' } }), pod('cache-0', { owner: obj, node: 'b', labels: { role: 'cache' } })];
+  const t = buildWorkloadTree({ definition: def, workload: obj, pods, owners: [] });
+  assert.equal(t.roles.length, 1);
+  const serving = t.roles[0]!;
+  assert.equal(serving.component, 'serving');
+  assert.deepEqual(serving.replicas, { desired: 3, current: 2, ready: 2 });
+  assert.deepEqual(serving.nodes, ['a', 'b']);
+  assert.deepEqual(serving.roles.map((r) => [r.component, r.replicas.desired, r.pods.map((p) => p.name)]), [
+    ['api', 2, ['api-0']],
+    ['cache', 1, ['cache-0']],
+  ]);
+  assert.equal(t.replicas.desired, 3);
+});
+
+test('gang filters and key tuples; pods failing a filter are not members', () => {
+  const def = pytorchDefinition();
+  def.gangs = [
+    {
+      name: 'job',
+      members: [
+        { componentName: 'worker', groupByKeyPaths: ['.metadata.labels["training.kubeflow.org/job-name"]', '.metadata.labels.zone'], filters: ['.metadata.labels.gang == "yes"'] },
+      ],
+    },
+  ];
+  const job = object('kubeflow.org/v1', 'PyTorchJob', 'pj', { spec: { pytorchReplicaSpecs: { Worker: { replicas: 4, template: gpuTemplate(1) } } } });
+  const l = (zone: string, gang: string) => ({ 'training.kubeflow.org/replica-type': 'worker', 'training.kubeflow.org/job-name': 'pj', zone, gang });
+  const pods = [
+    pod('w0', { owner: job, node: 'n', labels: l('a', 'yes') }),
+    pod('w1', { owner: job, labels: l('a', 'yes') }),
+    pod('w2', { owner: job, node: 'n', labels: l('b', 'yes') }),
+    pod('w3', { owner: job, node: 'n', labels: l('b', 'no') }),
+  ];
+  const t = buildWorkloadTree({ definition: def, workload: job, pods, owners: [] });
+  assert.deepEqual(
+    t.gangs.map((g) => [g.name, g.key, g.members, g.scheduled, g.ready]),
+    [
+      ['job', 'pj/a', 2, 1, 1],
+      ['job', 'pj/b', 1, 1, 1],
+    ],
+  );
+});
