@@ -128,7 +128,11 @@ export interface Component {
 
 export interface GangMember {
   componentName: string;
-  /** Each yields exactly one non-empty value per pod; the gang key is the tuple. */
+  /**
+   * Each yields exactly one non-empty value per pod; the gang key is the tuple.
+   * Empty for the Karta `podGroup{subGroups}` form (and when omitted): upstream
+   * then groups by owner references.
+   */
   groupByKeyPaths: string[];
   /** AND'd; each must yield `true` for the pod to be a member. */
   filters: string[];

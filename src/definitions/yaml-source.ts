@@ -59,9 +59,9 @@ function splitDocuments(text: string): { text: string; startLine: number }[] {
   let current: string[] = [];
   let startLine = 1;
   const flush = (nextStart: number): void => {
-    // A chunk of only comments and blank lines (a header before the first
-    // `---`, or an empty document) holds no document worth reporting.
-    if (current.some((l) => l.trim() !== '' && !l.trim().startsWith('#'))) {
+    // A chunk of only comments, blank lines and directives (`%YAML 1.2`
+    // before a `---`), or an empty document, holds no document worth reporting.
+    if (current.some((l) => l.trim() !== '' && !l.trim().startsWith('#') && !l.startsWith('%'))) {
       chunks.push({ text: current.join('\n'), startLine });
     }
     current = [];
