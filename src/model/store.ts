@@ -191,6 +191,7 @@ export class ClusterStore {
         this.reportMalformed(`skipped malformed ${kind} object${this.describeObject(object)}: ${why}`);
         return;
       }
+      if (type !== 'DELETED' && this.isUnchanged(kind, object)) return;
       switch (kind) {
         case 'pod':
           if (type === 'DELETED') this.deletePod(object.metadata.uid);
@@ -242,6 +243,31 @@ export class ClusterStore {
     }
     for (const o of gone) this.apply(kind, 'DELETED', o, gvk);
     for (const o of objects) this.apply(kind, 'MODIFIED', o, gvk);
+  }
+
+  /**
+   * The same resourceVersion as the stored object: nothing changed (a relist
+   * replays every object; rebuilding for those would be wasted work).
+   */
+  private isUnchanged(kind: StoreKind, object: KubeObject): boolean {
+    const rv = object.metadata.resourceVersion;
+    if (typeof rv !== 'string' || rv === '') return false;
+    let stored: KubeObject | undefined;
+    switch (kind) {
+      case 'pod':
+        stored = this.pods.get(object.metadata.uid)?.obj;
+        break;
+      case 'node':
+        stored = this.nodeEntries.get(object.metadata.name)?.obj;
+        break;
+      case 'owner':
+        stored = this.owners.get(object.metadata.uid)?.obj;
+        break;
+      case 'workload':
+        stored = this.workloadEntries.get(object.metadata.uid)?.obj;
+        break;
+    }
+    return stored !== undefined && stored.metadata.uid === object.metadata.uid && stored.metadata.resourceVersion === rv;
   }
 
   private malformedReason(kind: StoreKind, object: KubeObject): string | null {

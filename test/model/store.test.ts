@@ -299,3 +299,32 @@ test('custom GPU resource names apply to pods and nodes', () => {
   assert.deepEqual(store.totals().gpuCapacity, 8);
   assert.equal(store.nodes()[0]!.gpuRequested, 2);
 });
+
+test('a relist replaying objects with unchanged resourceVersions changes nothing', () => {
+  const store = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const w = jobsetWorld('train', [{ name: 'worker', replicas: 2, gpus: 1 }]);
+  let rv = 100;
+  for (const o of [w.jobset, ...w.jobs, ...w.pods]) o.metadata.resourceVersion = String(rv++);
+  feed(store, w);
+  store.flush();
+  const tree = store.workloads()[0];
+  store.replaceAll('pod', w.pods.map(clone));
+  store.replaceAll('owner', w.jobs.map(clone));
+  assert.deepEqual(store.flush(), { changedWorkloads: [], removedWorkloads: [], nodesChanged: false });
+  assert.equal(store.workloads()[0], tree);
+  // A new resourceVersion with a real change is applied.
+  const p = clone(w.pods[0]!);
+  p.metadata.resourceVersion = String(rv++);
+  p.status!['phase'] = 'Failed';
+  store.apply('pod', 'MODIFIED', p);
+  assert.deepEqual(store.flush().changedWorkloads, [w.jobset.metadata.uid]);
+});
+
+test('pods by namespace', () => {
+  const store = new ClusterStore({ definitions: [] });
+  store.apply('pod', 'ADDED', pod('b-10', { namespace: 'x' }));
+  store.apply('pod', 'ADDED', pod('b-9', { namespace: 'x' }));
+  store.apply('pod', 'ADDED', pod('c', { namespace: 'y' }));
+  assert.deepEqual(store.getNamespacePods('x').map((p) => p.name), ['b-9', 'b-10']);
+  assert.deepEqual(store.getNamespacePods('z'), []);
+});
