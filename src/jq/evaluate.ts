@@ -65,7 +65,26 @@ const BINARY: Record<BinaryOp, (a: unknown, b: unknown) => unknown> = {
   '>=': (a, b) => compare(a, b) >= 0,
 };
 
+/** Applies one indexing step, dropping its error when the step is optional (`?`). */
+function step(opt: boolean | undefined, op: () => unknown, emit: Emit): void {
+  if (!opt) {
+    emit(op());
+    return;
+  }
+  let v: unknown;
+  try {
+    v = op();
+  } catch (err) {
+    if (err instanceof JqError && err.kind === 'runtime') return;
+    throw err;
+  }
+  emit(v);
+}
+
 export function compileNode(node: Node): Compiled {
+  if ((node.t === 'field' || node.t === 'index' || node.t === 'slice' || node.t === 'iterate') && node.opt) {
+    return compileOptional(node);
+  }
   switch (node.t) {
     case 'identity':
       return single((x) => x);
@@ -184,6 +203,42 @@ export function compileNode(node: Node): Compiled {
       return compileTry(node.body, node.handler);
     case 'call':
       return compileCall(node.name, node.args);
+  }
+}
+
+function compileOptional(node: Node & { t: 'field' | 'index' | 'slice' | 'iterate' }): Compiled {
+  const target = compileNode(node.target);
+  switch (node.t) {
+    case 'field': {
+      const name = node.name;
+      return { gen: (x, emit) => target.gen(x, (o) => step(true, () => index(o, name), emit)) };
+    }
+    case 'index': {
+      const key = compileNode(node.index);
+      return { gen: (x, emit) => key.gen(x, (kv) => target.gen(x, (tv) => step(true, () => index(tv, kv), emit))) };
+    }
+    case 'slice': {
+      const from = node.from ? compileNode(node.from) : single(() => null);
+      const to = node.to ? compileNode(node.to) : single(() => null);
+      return {
+        gen: (x, emit) =>
+          from.gen(x, (f) => to.gen(x, (t) => target.gen(x, (tv) => step(true, () => slice(tv, f, t), emit)))),
+      };
+    }
+    case 'iterate':
+      return {
+        gen: (x, emit) =>
+          target.gen(x, (tv) => {
+            let items: unknown[];
+            try {
+              items = iterate(tv);
+            } catch (err) {
+              if (err instanceof JqError && err.kind === 'runtime') return;
+              throw err;
+            }
+            for (let i = 0; i < items.length; i++) emit(items[i]);
+          }),
+      };
   }
 }
 
@@ -378,12 +433,13 @@ function fromEntries(x: unknown): unknown {
   let out: JsonObject = {};
   for (const e of iterate(x)) {
     let k: unknown = null;
-    for (const name of ['key', 'k', 'name', 'Name', 'K', 'Key']) {
+    // jq 1.6: `map({(.key // .name // .Name // .Key): .value}) | add + {} // {}`.
+    for (const name of ['key', 'name', 'Name', 'Key']) {
       k = index(e, name);
       if (isTruthy(k)) break;
     }
     if (typeof k !== 'string') throw runtimeError(`Cannot use ${kindOf(k)} (${dumpTrunc(k)}) as object key`);
-    const v = hasKey(e, 'value') ? index(e, 'value') : index(e, 'v');
+    const v = index(e, 'value');
     const next = add(out, { [k]: v }) as JsonObject;
     out = next;
   }

@@ -12,10 +12,12 @@ export type BinaryOp = '+' | '-' | '*' | '/' | '%' | '==' | '!=' | '<' | '<=' | 
 export type Node =
   | { t: 'identity' }
   | { t: 'literal'; value: unknown }
-  | { t: 'field'; target: Node; name: string }
-  | { t: 'index'; target: Node; index: Node }
-  | { t: 'slice'; target: Node; from: Node | null; to: Node | null }
-  | { t: 'iterate'; target: Node }
+  // `opt`: the suffix `?` of jq's `Term FIELD '?'`, `Term '[' … ']' '?'`: it
+  // suppresses errors of this indexing step only, not of its target.
+  | { t: 'field'; target: Node; name: string; opt?: boolean }
+  | { t: 'index'; target: Node; index: Node; opt?: boolean }
+  | { t: 'slice'; target: Node; from: Node | null; to: Node | null; opt?: boolean }
+  | { t: 'iterate'; target: Node; opt?: boolean }
   | { t: 'pipe'; left: Node; right: Node }
   | { t: 'comma'; left: Node; right: Node }
   | { t: 'alt'; left: Node; right: Node }
@@ -167,9 +169,11 @@ class Parser {
   }
 
   private parsePostfix(): Node {
+    let parenthesised = this.isOp('(');
     let node = this.parsePrimary();
     for (;;) {
       const t = this.peek();
+      if (!(t.type === 'op' && t.text === '?')) parenthesised = false;
       if (t.type === 'field') {
         this.i++;
         node = { t: 'field', target: node, name: t.text };
@@ -182,7 +186,10 @@ class Parser {
         node = this.parseBracketSuffix(node);
       } else if (t.type === 'op' && t.text === '?') {
         this.i++;
-        node = { t: 'try', body: node, handler: null };
+        if ((node.t === 'field' || node.t === 'index' || node.t === 'slice' || node.t === 'iterate') && !node.opt && !parenthesised) {
+          node = { ...node, opt: true };
+        }
+        else node = { t: 'try', body: node, handler: null };
       } else if (t.type === 'ident' && t.text === 'as') {
         throw new NotNative('variable binding');
       } else {
