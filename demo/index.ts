@@ -15,6 +15,7 @@ import type { FaultConfig, Faults } from './server/faults.js';
 import type { LogProvider } from './server/logs.js';
 import type { RequestRecord } from './server/request-log.js';
 import { demoKubeconfig, writeDemoKubeconfig } from './server/kubeconfig.js';
+import { startSimulation, type Simulation } from './sim/index.js';
 
 export type { FaultConfig } from './server/faults.js';
 export type { LogLine, LogProvider } from './server/logs.js';
@@ -68,20 +69,6 @@ export interface DemoCluster {
   stop(): Promise<void>;
 }
 
-/** What demo/sim/index.ts exports (loaded at run time; see startSimulation there). */
-interface SimulationModule {
-  startSimulation(
-    store: ObjectStore,
-    options: { scenario: Scenario; seed: number; speed: number; nodes?: number; workloads?: number; podsPerWorkload?: number; churn?: number },
-  ): { readonly logs: LogProvider; stop(): void };
-}
-
-async function loadSimulation(): Promise<SimulationModule> {
-  // Resolved at run time so the server builds and is testable on its own.
-  const specifier = './sim/index.js';
-  return (await import(specifier)) as SimulationModule;
-}
-
 export async function startDemoCluster(options: DemoClusterOptions = {}): Promise<DemoCluster> {
   const store = options.store ?? new ObjectStore();
   const api = new ApiServer({
@@ -96,9 +83,8 @@ export async function startDemoCluster(options: DemoClusterOptions = {}): Promis
     maxWatchSeconds: options.maxWatchSeconds,
     speed: options.speed,
   });
-  let sim: { readonly logs: LogProvider; stop(): void } | undefined;
+  let sim: Simulation | undefined;
   if (options.simulate !== false) {
-    const { startSimulation } = await loadSimulation();
     sim = startSimulation(store, {
       scenario: options.scenario ?? 'default',
       seed: options.seed ?? 1,

@@ -69,9 +69,23 @@ function numberOption(name: string, value: string | undefined, opts: { integer?:
 }
 
 export async function runDemo(args: string[]): Promise<number> {
+  try {
+    return await runDemoCommand(args);
+  } catch (err) {
+    // main.ts returns our promise without awaiting it inside its try, so its
+    // UsageError handler never sees our rejection: report it here, the same way.
+    if (err instanceof UsageError) {
+      process.stderr.write(`wlx: ${err.message} (see \`${err.hint}\`)\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+async function runDemoCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
-    process.stdout.write(HELP);
+    (sub === undefined ? process.stderr : process.stdout).write(HELP);
     return sub === undefined ? 2 : 0;
   }
   if (sub !== 'serve') throw new UsageError(`unknown demo command "${sub}"`, HINT);
