@@ -207,6 +207,12 @@ function validatePaths(paths: string[]): number {
 function showDefinition(set: DefinitionSet, name: string, output: string): number {
   const definition = set.byName(name) ?? set.byKind(name);
   if (!definition) {
+    const rejected = set.entries.filter((e) => !e.valid && e.name.toLowerCase() === name.toLowerCase());
+    if (rejected.length) {
+      process.stderr.write(`wlx: definition "${sanitize(name)}" is invalid:\n`);
+      for (const e of rejected) for (const p of e.problems) process.stderr.write(`  ${formatProblem(p)}\n`);
+      return 1;
+    }
     const known = set.definitions.map((d) => d.name).join(', ');
     process.stderr.write(`wlx: no definition named or covering "${sanitize(name)}"${known ? ` (known: ${sanitize(known)})` : ''}\n`);
     return 1;

@@ -95,6 +95,23 @@ export function validateDraft(draft: NormalisedDraft, sink: ProblemSink): void {
     }
   }
 
+  // Status matchers that read something the definition never extracts can
+  // never match: legal upstream, but almost certainly a mistake.
+  const status = root.statusDefinition;
+  if (status) {
+    for (const [key, matchers] of Object.entries(status.statusMappings)) {
+      matchers?.forEach((matcher, i) => {
+        const at = [...rootPath, 'statusDefinition', 'statusMappings', key, i];
+        if (matcher.byPhase !== undefined && !status.phaseDefinition) {
+          sink.add([...at, 'byPhase'], 'byPhase can never match: the statusDefinition has no phaseDefinition', 'warning');
+        }
+        if (matcher.byConditions?.length && !status.conditionsDefinition) {
+          sink.add([...at, 'byConditions'], 'byConditions can never match: the statusDefinition has no conditionsDefinition', 'warning');
+        }
+      });
+    }
+  }
+
   // Gang members.
   definition.gangs.forEach((gang, gi) => {
     if (gang.name === '') sink.add([...draft.gangPaths[gi]!, 'name'], 'pod group name is empty');

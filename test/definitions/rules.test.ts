@@ -196,3 +196,12 @@ test('valid jq outside the common subset is accepted', () => {
   const text = edit(KARTA, 'replicasPath: .spec.groups[].replicas', 'replicasPath: \'.spec.groups[] | "\\(.replicas)" | tonumber\'');
   assert.deepEqual(load(text).problems, []);
 });
+
+test('status matchers that can never match are warned about', () => {
+  const text = edit(KARTA, '        phaseDefinition:\n          path: .status.phase\n', '');
+  const result = load(text);
+  assert.equal(result.definitions.length, 1, 'still valid: upstream accepts it');
+  const problem = findProblem(result.problems, `${ROOT}.statusDefinition.statusMappings.running[1].byPhase`, /no phaseDefinition/);
+  assert.equal(problem.severity, 'warning');
+  assert.equal(problem.line, lineContaining(text, '- byPhase: Active'));
+});

@@ -180,3 +180,9 @@ test('--help for the command', async () => {
   assert.equal(r.code, 0);
   assert.match(r.stdout, /wlx definitions validate FILE\|DIR\.\.\./);
 });
+
+test('show: an invalid definition prints its problems and exits 1', async () => {
+  const r = await run(['definitions', 'show', 'bad-widget', '--no-builtin', '--definitions', 'bad.yaml']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /definition "bad-widget" is invalid:\n  bad\.yaml:\d+: spec\.structureDefinition\.childComponents\[0\]\.ownerRef: /);
+});
