@@ -395,8 +395,9 @@ function renderRows(rows: Row[], width = WIDTH): string[] {
   if (!rows.length) return [];
   const statusW = Math.min(26, Math.max(...rows.map((r) => r.status.length)));
   const gpuW = Math.max(...rows.map((r) => r.gpu.length));
-  const nodeWant = Math.max(...rows.map((r) => (r.nodes.length ? r.nodes.join(',').length : 6)));
-  const nodeW = Math.max(11, Math.min(nodeWant, 24));
+  // Names get the room first; the node list shrinks to one name and "+N".
+  const nodeMin = Math.max(7, ...rows.map((r) => (r.nodes.length ? r.nodes[0]!.length : 6)));
+  const nodeW = Math.min(nodeMin, 24);
   const leftWant = Math.max(...rows.map((r) => r.prefix.length + r.name.length));
   const leftW = Math.max(12, Math.min(leftWant, width - (2 + statusW + 2 + gpuW + 2 + nodeW)));
   return rows.map((r) => {

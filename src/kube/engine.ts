@@ -103,13 +103,22 @@ interface Watched {
 
 const MAX_ENGINE_PROBLEMS = 50;
 
-/** Workloads whose controller is not itself a workload in the list. */
+/**
+ * Workloads whose controller chain does not reach another workload in the
+ * list. `controllers` maps object uid → controller uid for workloads, owners
+ * and pods: a LeaderWorkerSet's worker StatefulSets are controlled by the
+ * group's leader POD, which belongs to the LeaderWorkerSet.
+ */
 export function topLevelWorkloads(workloads: WorkloadTree[], controllers: Map<string, string>): WorkloadTree[] {
   if (!controllers.size) return workloads;
   const uids = new Set(workloads.map((w) => w.uid));
   const out = workloads.filter((w) => {
-    const c = controllers.get(w.uid);
-    return !c || !uids.has(c);
+    let c = controllers.get(w.uid);
+    for (let hop = 0; c && hop < 6; hop++) {
+      if (uids.has(c)) return false;
+      c = controllers.get(c);
+    }
+    return true;
   });
   return out.length === workloads.length ? workloads : out;
 }
@@ -136,8 +145,8 @@ class Engine implements ClusterEngine {
   private readonly selector: Requirement[] | null;
   /** Workloads the label selector rules out (they still link owner chains). */
   private readonly unselected = new Set<string>();
-  /** Workload uid → its controller's uid (only for workloads that have one). */
-  private readonly workloadControllers = new Map<string, string>();
+  /** uid → controller uid, for workloads, owners and pods that have a controller (see topLevelWorkloads). */
+  private readonly controllers = new Map<string, string>();
   private readonly engineProblems: string[] = [];
   private defs: DefinitionSetLike;
   private serverVersionText: string | null = null;
@@ -320,7 +329,8 @@ class Engine implements ClusterEngine {
       {
         onEvent: (type, object) => {
           if (this.stopped) return;
-          if (storeKind === 'workload') this.trackWorkload(type, object);
+          if (storeKind) this.trackController(type, object);
+          if (storeKind === 'workload') this.trackSelection(type, object);
           if (storeKind) {
             try {
               this.store.apply(storeKind, type, object);
@@ -345,11 +355,15 @@ class Engine implements ClusterEngine {
     return w;
   }
 
-  private trackWorkload(type: WatchEventType, object: KubeObject): void {
+  private trackController(type: WatchEventType, object: KubeObject): void {
     const uid = object.metadata.uid;
     const ctrl = type === 'DELETED' ? undefined : object.metadata.ownerReferences?.find((r) => r.controller);
-    if (ctrl) this.workloadControllers.set(uid, ctrl.uid);
-    else this.workloadControllers.delete(uid);
+    if (ctrl) this.controllers.set(uid, ctrl.uid);
+    else this.controllers.delete(uid);
+  }
+
+  private trackSelection(type: WatchEventType, object: KubeObject): void {
+    const uid = object.metadata.uid;
     if (this.selector) {
       if (type !== 'DELETED' && !matchesSelector(this.selector, object.metadata.labels)) this.unselected.add(uid);
       else this.unselected.delete(uid);
@@ -458,7 +472,7 @@ class Engine implements ClusterEngine {
   }
 
   private buildSnapshot(changed: string[]): ModelSnapshot {
-    let workloads = this.options.includeNested ? this.store.workloads() : topLevelWorkloads(this.store.workloads(), this.workloadControllers);
+    let workloads = this.options.includeNested ? this.store.workloads() : topLevelWorkloads(this.store.workloads(), this.controllers);
     if (this.unselected.size) workloads = workloads.filter((w) => !this.unselected.has(w.uid));
     const problems = [
       ...this.defs.problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.message}`),

@@ -79,7 +79,7 @@ export interface OfflineModel {
   store: ModelStoreLike;
   definitions: DefinitionSetLike;
   problems: string[];
-  /** uid → controller uid, for every workload root (to hide nested workloads). */
+  /** uid → controller uid of every object with a controller (to hide nested workloads). */
   workloadControllers: Map<string, string>;
 }
 
@@ -108,10 +108,8 @@ export function buildOfflineModel(
     else kind = 'owner';
     const trimmed: KubeObject = trimFor(kind)(obj);
     if (kind === 'workload' && labelSelector && !matchesSelector(labelSelector, trimmed.metadata.labels)) continue;
-    if (kind === 'workload') {
-      const ctrl = trimmed.metadata.ownerReferences?.find((r) => r.controller);
-      if (ctrl) workloadControllers.set(trimmed.metadata.uid, ctrl.uid);
-    }
+    const ctrl = trimmed.metadata.ownerReferences?.find((r) => r.controller);
+    if (ctrl) workloadControllers.set(trimmed.metadata.uid, ctrl.uid);
     store.apply(kind, 'ADDED', trimmed);
   }
   store.flush();
