@@ -408,3 +408,156 @@ describe('built-in catalog: workload trees of the fixtures', () => {
     assert.match(message('milvus.io-milvus-v1beta1') ?? '', /\[querynode\] not healthy/);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Status mappings over each controller's lifecycle, by patching the fixture's workload.
+
+type Json = Record<string, unknown>;
+const c = (type: string, status: string, reason?: string, message?: string): Json => ({ type, status, ...(reason ? { reason } : {}), ...(message ? { message } : {}) });
+
+/** Sets `path` (dotted) on a copy of the workload; `undefined` deletes it. */
+function patched(workload: KubeObject, changes: Record<string, unknown>): KubeObject {
+  const copy = clone(workload) as unknown as Json;
+  for (const [path, value] of Object.entries(changes)) {
+    const keys = path.split('.');
+    let cur = copy;
+    for (const k of keys.slice(0, -1)) {
+      if (typeof cur[k] !== 'object' || cur[k] === null) cur[k] = {};
+      cur = cur[k] as Json;
+    }
+    const last = keys[keys.length - 1]!;
+    if (value === undefined) delete cur[last];
+    else cur[last] = value;
+  }
+  return copy as unknown as KubeObject;
+}
+
+const LIFECYCLE: Record<string, [string, Record<string, unknown>, string[]][]> = {
+  'batch-job-v1': [
+    ['just created', { status: {} }, ['Initializing']],
+    ['finished', { status: { succeeded: 4, active: 0, ready: 0, conditions: [c('SuccessCriteriaMet', 'True', 'CompletionsReached'), c('Complete', 'True', 'CompletionsReached')] } }, ['Completed']],
+    ['backoff limit reached', { status: { failed: 4, active: 0, ready: 0, conditions: [c('FailureTarget', 'True', 'BackoffLimitExceeded'), c('Failed', 'True', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit')] } }, ['Failed']],
+    ['doomed while its pods still run', { status: { failed: 4, active: 1, ready: 1, conditions: [c('FailureTarget', 'True', 'BackoffLimitExceeded')] } }, ['Failed']],
+    ['suspended', { 'spec.suspend': true, status: { conditions: [c('Suspended', 'True', 'JobSuspended')] } }, ['Suspended']],
+    ['suspend asked, pods not gone yet', { 'spec.suspend': true, status: { active: 2, ready: 2 } }, ['Suspending', 'Running']],
+  ],
+  'apps-deployment-v1': [
+    ['new', { status: {} }, ['Initializing']],
+    ['healthy', { status: { replicas: 3, readyReplicas: 3, availableReplicas: 3, conditions: [c('Available', 'True', 'MinimumReplicasAvailable'), c('Progressing', 'True', 'NewReplicaSetAvailable')] } }, ['Running']],
+    ['serving but the rollout stalled', { status: { replicas: 3, readyReplicas: 3, conditions: [c('Available', 'True', 'MinimumReplicasAvailable'), c('Progressing', 'False', 'ProgressDeadlineExceeded')] } }, ['Degraded', 'Running']],
+    ['quota blocks a replica', { status: { replicas: 2, readyReplicas: 2, conditions: [c('Available', 'True'), c('Progressing', 'True', 'ReplicaSetUpdated'), c('ReplicaFailure', 'True', 'FailedCreate', 'pods "x" is forbidden: exceeded quota')] } }, ['Degraded', 'Running']],
+    ['scaled to zero', { 'spec.replicas': 0, status: { conditions: [c('Available', 'True'), c('Progressing', 'True', 'NewReplicaSetAvailable')] } }, ['Suspended']],
+  ],
+  'apps-statefulset-v1': [
+    ['starting', { 'status.readyReplicas': undefined }, ['Initializing']],
+    ['a pod broke', { 'status.readyReplicas': 1 }, ['Degraded']],
+    ['rolling update', { 'status.readyReplicas': 1, 'status.updateRevision': 'vllm-mistral-7b-7f9c8d6b45' }, ['Running']],
+    ['scaled to zero', { 'spec.replicas': 0, 'status.readyReplicas': 0 }, ['Suspended']],
+  ],
+  'jobset.x-k8s.io-jobset-v1alpha2': [
+    ['created', { status: {} }, ['Initializing']],
+    ['in-order startup', { 'spec.startupPolicy.startupPolicyOrder': 'InOrder', 'status.conditions': [c('StartupPolicyInProgress', 'True', 'StartupPolicyInProgress')] }, ['Initializing']],
+    ['a worker Job failed, restart pending', { 'status.replicatedJobsStatus': [{ name: 'driver', ready: 1, active: 1, failed: 0 }, { name: 'workers', ready: 1, active: 1, failed: 1 }] }, ['Degraded', 'Running']],
+    ['completed', { status: { terminalState: 'Completed', conditions: [c('Completed', 'True', 'AllJobsCompleted')], replicatedJobsStatus: [{ name: 'driver', succeeded: 1 }, { name: 'workers', succeeded: 2 }] } }, ['Completed']],
+    ['failed', { status: { terminalState: 'Failed', restarts: 3, conditions: [c('Failed', 'True', 'ReachedMaxRestarts', 'jobset failed due to reaching max number of restarts')], replicatedJobsStatus: [{ name: 'driver', ready: 1, active: 1 }, { name: 'workers', failed: 1, active: 1, ready: 1 }] } }, ['Failed']],
+    ['suspended', { 'spec.suspend': true, status: { conditions: [c('Suspended', 'True', 'SuspendedJobs')], replicatedJobsStatus: [{ name: 'driver', suspended: 1 }, { name: 'workers', suspended: 2 }] } }, ['Suspended']],
+    ['resumed', { 'spec.suspend': false, status: { conditions: [c('Suspended', 'True', 'SuspendedJobs')] } }, ['Resuming']],
+  ],
+  'kubeflow.org-pytorchjob-v1': [
+    ['created', { 'status.conditions': [c('Created', 'True', 'PyTorchJobCreated')] }, ['Initializing']],
+    ['restarting a worker', { 'status.conditions': [c('Created', 'True'), c('Running', 'False'), c('Restarting', 'True', 'PyTorchJobRestarting')] }, ['Degraded']],
+    ['succeeded', { 'status.conditions': [c('Created', 'True'), c('Running', 'False'), c('Succeeded', 'True', 'PyTorchJobSucceeded')] }, ['Completed']],
+    ['failed', { 'status.conditions': [c('Created', 'True'), c('Running', 'False'), c('Failed', 'True', 'PyTorchJobFailed')] }, ['Failed']],
+    ['failed while Running is still True', { 'status.conditions': [c('Created', 'True'), c('Running', 'True'), c('Failed', 'True', 'PyTorchJobFailed')] }, ['Failed']],
+    ['suspended', { 'spec.runPolicy.suspend': true, 'status.conditions': [c('Created', 'True'), c('Running', 'False'), c('Suspended', 'True', 'PyTorchJobSuspended')] }, ['Suspended']],
+  ],
+  'kubeflow.org-mpijob-v2beta1': [
+    ['running', { 'status.conditions': [c('Created', 'True', 'MPIJobCreated'), c('Running', 'True', 'MPIJobRunning')] }, ['Running']],
+    ['succeeded', { 'status.conditions': [c('Created', 'True'), c('Running', 'False'), c('Succeeded', 'True', 'MPIJobSucceeded')] }, ['Completed']],
+  ],
+  'trainer.kubeflow.org-trainjob-v1alpha1': [
+    ['created', { status: {} }, ['Initializing']],
+    ['complete', { status: { conditions: [c('Complete', 'True', 'JobsCompleted')], jobsStatus: [{ name: 'node', succeeded: 1 }] } }, ['Completed']],
+    ['failed', { status: { conditions: [c('Failed', 'True', 'FailedJobs')], jobsStatus: [{ name: 'node', failed: 1 }] } }, ['Failed']],
+    ['suspended', { 'spec.suspend': true, status: { conditions: [c('Suspended', 'True', 'Suspended')], jobsStatus: [{ name: 'node', suspended: 1 }] } }, ['Suspended']],
+  ],
+  'leaderworkerset.x-k8s.io-leaderworkerset-v1': [
+    ['starting', { status: { replicas: 2, readyReplicas: 0, conditions: [c('Available', 'False'), c('Progressing', 'True', 'GroupsProgressing')] } }, ['Initializing']],
+    ['all groups ready', { status: { replicas: 2, readyReplicas: 2, updatedReplicas: 2, conditions: [c('Available', 'True', 'AllGroupsReady'), c('Progressing', 'False')] } }, ['Running']],
+    ['rolling update', { status: { replicas: 2, readyReplicas: 1, conditions: [c('Available', 'False'), c('Progressing', 'True'), c('UpdateInProgress', 'True', 'GroupsUpdating')] } }, ['Running']],
+  ],
+  'ray.io-raycluster-v1': [
+    ['provisioning', { status: {} }, ['Initializing']],
+    ['head pod lost', { 'status.conditions': [c('HeadPodReady', 'False', 'HeadPodNotFound'), c('RayClusterProvisioned', 'True')] }, ['Degraded']],
+    ['failed', { 'status.state': 'failed' }, ['Failed']],
+    ['suspended', { 'spec.suspend': true, 'status.state': 'suspended', 'status.conditions': [c('RayClusterSuspended', 'True')] }, ['Suspended']],
+    ['resuming', { 'spec.suspend': false, 'status.state': 'suspended' }, ['Resuming']],
+  ],
+  'ray.io-rayjob-v1': [
+    ['initializing', { status: { jobDeploymentStatus: 'Initializing', jobStatus: '' } }, ['Initializing']],
+    ['succeeded', { 'status.jobStatus': 'SUCCEEDED', 'status.jobDeploymentStatus': 'Complete' }, ['Completed']],
+    ['failed', { 'status.jobStatus': 'FAILED', 'status.jobDeploymentStatus': 'Failed' }, ['Failed']],
+    ['deadline exceeded', { 'status.jobStatus': 'RUNNING', 'status.jobDeploymentStatus': 'Failed', 'status.reason': 'DeadlineExceeded' }, ['Failed']],
+    ['suspended', { 'spec.suspend': true, 'status.jobStatus': '', 'status.jobDeploymentStatus': 'Suspended' }, ['Suspended']],
+  ],
+  'ray.io-rayservice-v1': [
+    ['initializing', { 'status.conditions': [c('Ready', 'False', 'Initializing'), c('UpgradeInProgress', 'False', 'NoActiveCluster')] }, ['Initializing']],
+    ['no serve endpoint', { 'status.conditions': [c('Ready', 'False', 'ZeroServeEndpoints')] }, ['Degraded']],
+    ['invalid spec', { 'status.conditions': [c('Ready', 'False', 'ValidationFailed', 'spec.rayClusterConfig is invalid')] }, ['Failed']],
+    ['older operator without conditions', { 'status.conditions': undefined, 'status.serviceStatus': 'Running' }, ['Running']],
+  ],
+  'serving.kserve.io-inferenceservice-v1beta1': [
+    ['starting', { 'status.conditions': [c('PredictorReady', 'False', 'MinimumReplicasUnavailable'), c('Ready', 'False', 'MinimumReplicasUnavailable')], 'status.modelStatus.transitionStatus': 'InProgress' }, ['Initializing']],
+    ['model failed to load', { 'status.conditions': [c('PredictorReady', 'False'), c('Ready', 'False')], 'status.modelStatus': { transitionStatus: 'BlockedByFailedLoad', states: { activeModelState: 'FailedToLoad', targetModelState: 'FailedToLoad' } } }, ['Failed']],
+    ['ingress not ready', { 'status.conditions': [c('IngressReady', 'False'), c('PredictorReady', 'True'), c('Ready', 'False')] }, ['Degraded']],
+    ['stopped', { 'status.conditions': [c('PredictorReady', 'False', 'Stopped'), c('Ready', 'False', 'Stopped'), c('Stopped', 'True')] }, ['Suspended']],
+  ],
+  'serving.knative.dev-service-v1': [
+    ['deploying', { 'status.conditions': [c('ConfigurationsReady', 'Unknown'), c('Ready', 'Unknown'), c('RoutesReady', 'Unknown')] }, ['Initializing']],
+    ['healthy', { 'status.conditions': [c('ConfigurationsReady', 'True'), c('Ready', 'True'), c('RoutesReady', 'True')] }, ['Running']],
+    ['first revision failed', { 'status.conditions': [c('ConfigurationsReady', 'False', 'RevisionFailed'), c('Ready', 'False', 'RevisionFailed'), c('RoutesReady', 'False', 'RevisionMissing')] }, ['Failed']],
+  ],
+  'apps.nvidia.com-nimservice-v1alpha1': [
+    ['pending', { 'status.state': 'Pending' }, ['Initializing']],
+    ['ready', { 'status.state': 'Ready', 'status.conditions': [c('Ready', 'True'), c('Failed', 'False')] }, ['Running']],
+    ['failed', { 'status.state': 'Failed', 'status.conditions': [c('Ready', 'False'), c('Failed', 'True', 'Failed', 'deployment failed')] }, ['Failed']],
+  ],
+  'milvus.io-milvus-v1beta1': [
+    ['pending', { 'status.status': 'Pending' }, ['Initializing']],
+    ['healthy', { 'status.status': 'Healthy' }, ['Running']],
+    ['etcd down', { 'status.conditions': [c('EtcdReady', 'False', 'EtcdNotReady', 'All etcd endpoints are unhealthy'), c('MilvusReady', 'False')] }, ['Failed']],
+  ],
+  'grove.io-podcliqueset-v1alpha1': [
+    ['starting', { 'status.availableReplicas': 0 }, ['Initializing']],
+    ['one of two replicas available', { 'spec.replicas': 2, 'status.availableReplicas': 1 }, ['Degraded']],
+    ['a clique below minAvailable', { 'status.conditions': [c('MinAvailableBreached', 'True', 'InsufficientReadyPods')] }, ['Degraded', 'Running']],
+  ],
+  'nvidia.com-dynamographdeployment-v1alpha1': [
+    ['new', { status: {} }, ['Initializing']],
+    ['pending', { 'status.state': 'pending', 'status.conditions': [c('Ready', 'False')] }, ['Initializing']],
+    ['failed', { 'status.state': 'failed', 'status.conditions': [c('Ready', 'False', 'some_resources_are_not_ready')] }, ['Failed']],
+  ],
+};
+
+describe('built-in catalog: status over each controller lifecycle', () => {
+  for (const [name, cases] of Object.entries(LIFECYCLE)) {
+    test(name, () => {
+      const { definition, fixture } = entry(name);
+      for (const [label, changes, want] of cases) {
+        const tree = buildWorkloadTree({ definition, workload: patched(fixture.workload, changes), pods: [], owners: [] });
+        assert.deepEqual(tree.status, want, `${name}: ${label}`);
+        assert.deepEqual(tree.errors, [], `${name}: ${label}`);
+      }
+    });
+  }
+
+  test('a failed workload is never also running, in any case above or fixture', () => {
+    for (const [name, { definition, fixture }] of loaded) {
+      const workloads = [fixture.workload, ...(LIFECYCLE[name] ?? []).map(([, changes]) => patched(fixture.workload, changes))];
+      for (const w of workloads) {
+        const status = buildWorkloadTree({ definition, workload: w, pods: [], owners: [] }).status;
+        assert.ok(!(status.includes('Failed') && (status.includes('Running') || status.includes('Completed'))), `${name}: ${status.join(',')}`);
+      }
+    }
+  });
+});
