@@ -7,7 +7,7 @@ import { JqError, runtimeError } from './errors.js';
 import { formatJson } from './format.js';
 import type { BinaryOp, Node } from './parser.js';
 import {
-  add, compare, divide, dumpTrunc, equals, hasKey, index, isTruthy, iterate, keysOf, kindOf, lengthOf, modulo,
+  add, compare, describe, divide, dumpTrunc, equals, hasKey, index, isTruthy, iterate, keysOf, kindOf, lengthOf, modulo,
   multiply, negate, setKey, slice, splitString, subtract, toNumber, toString, type JsonObject,
 } from './value.js';
 
@@ -313,7 +313,7 @@ function compileBoolean(kind: 'and' | 'or', leftNode: Node, rightNode: Node): Co
 function compileObject(entries: { key: Node; value: Node }[]): Compiled {
   const compiled = entries.map((e) => ({ key: compileNode(e.key), value: compileNode(e.value) }));
   const checkKey = (k: unknown): string => {
-    if (typeof k !== 'string') throw runtimeError(`Object keys must be strings`);
+    if (typeof k !== 'string') throw runtimeError(`Cannot use ${describe(k)} as object key`);
     return k;
   };
   if (compiled.every((e) => e.key.one && e.value.one)) {

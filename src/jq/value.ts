@@ -43,7 +43,7 @@ export function dumpTrunc(v: unknown): string {
   return s.length > 14 ? `${s.slice(0, 11)}...` : s;
 }
 
-function describe(v: unknown): string {
+export function describe(v: unknown): string {
   return `${kindOf(v)} (${dumpTrunc(v)})`;
 }
 
@@ -187,7 +187,7 @@ export function modulo(a: unknown, b: unknown): unknown {
     const x = Math.trunc(a);
     const y = Math.trunc(b);
     if (y === 0 || Number.isNaN(y)) {
-      throw runtimeError(`${describe(a)} and ${describe(b)} cannot be divided because the divisor is zero`);
+      throw runtimeError(`${describe(a)} and ${describe(b)} cannot be divided (remainder) because the divisor is zero`);
     }
     const r = x % y;
     return r === 0 ? 0 : r;

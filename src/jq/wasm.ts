@@ -158,6 +158,8 @@ export function runJq(input: string, args: string[]): WasmResult {
     callsOnInstance++;
     stackUsed += cost;
     wasmStats.calls++;
+    // Emscripten's quit_ sets process.exitCode to jq's status; it is not ours.
+    const exitCode = process.exitCode;
     try {
       return instance.wlxRun(bytes, args);
     } catch (err) {
@@ -165,6 +167,8 @@ export function runJq(input: string, args: string[]): WasmResult {
       instance = null;
       if (attempt >= 1) throw new Error(`jq-wasm aborted: ${(err as Error).message}`);
       wasmStats.retries++;
+    } finally {
+      process.exitCode = exitCode;
     }
   }
 }
