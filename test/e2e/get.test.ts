@@ -1,0 +1,110 @@
+// `wlx get` end to end on the simulated default scenario (speed 20): the real
+// CLI as a child process, over HTTP through client-node, as a user runs it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startDemoCluster } from '../../demo/index.js';
+import type { WorkloadTree, NodeSummary, RoleTree, PodSummary } from '../../src/model/types.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const WLX = join(ROOT, 'bin', 'wlx.js');
+
+function wlx(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [WLX, ...args], { env: { ...process.env, ...env }, maxBuffer: 64 << 20, timeout: 30_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? Number((err as unknown as { code: number }).code) || 1 : 0, stdout, stderr });
+    });
+  });
+}
+
+function podsOf(roles: RoleTree[]): PodSummary[] {
+  return roles.flatMap((r) => [...r.pods, ...podsOf(r.roles)]);
+}
+
+type Doc = { workloads: WorkloadTree[]; nodes: NodeSummary[] };
+
+function settled(doc: Doc): boolean {
+  const llama = doc.workloads.find((w) => w.namespace === 'training' && w.name === 'llama-pretrain');
+  const lws = doc.workloads.find((w) => w.namespace === 'inference' && w.name === 'llama-70b');
+  return !!llama && llama.replicas.ready === 3 && llama.status.includes('Running') && !!lws && lws.replicas.ready === 4;
+}
+
+test('wlx get -A -o json on the default scenario', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'wlx-get-demo-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const kubeconfig = join(dir, 'kubeconfig');
+  const cluster = await startDemoCluster({ speed: 20, seed: 7, kubeconfigPath: kubeconfig });
+  t.after(() => cluster.stop());
+  const env = { KUBECONFIG: kubeconfig, WLX_DEFINITIONS: '' };
+
+  let doc: Doc | undefined;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const r = await wlx(['get', '-A', '-o', 'json'], env);
+    assert.equal(r.code, 0, r.stderr);
+    doc = JSON.parse(r.stdout) as Doc;
+    if (settled(doc)) break;
+    if (Date.now() > deadline) assert.fail(`the default scenario did not settle: ${r.stdout.slice(0, 2000)}`);
+    await new Promise((res) => setTimeout(res, 500));
+  }
+
+  const llama = doc.workloads.find((w) => w.namespace === 'training' && w.name === 'llama-pretrain')!;
+  assert.equal(llama.kind, 'JobSet');
+  assert.deepEqual(llama.status, ['Running']);
+  const roles = Object.fromEntries(llama.roles.map((r) => [r.instance, r]));
+  assert.deepEqual(Object.keys(roles).sort(), ['leader', 'worker']);
+  assert.equal(roles.leader!.pods.length, 1);
+  assert.equal(roles.leader!.gpus.allocated, 4);
+  assert.equal(roles.worker!.pods.length, 2);
+  assert.equal(roles.worker!.gpus.allocated, 8);
+  assert.equal(llama.gpus.allocated, 12);
+  const gpuNodes = new Set(doc.nodes.filter((n) => n.name.startsWith('gpu-node')).map((n) => n.name));
+  for (const p of podsOf(llama.roles)) {
+    assert.ok(p.node && gpuNodes.has(p.node), `${p.name} on a gpu node (${p.node})`);
+    assert.equal(p.gpus, 4);
+    assert.equal(p.status, 'Running');
+  }
+
+  const lws = doc.workloads.find((w) => w.namespace === 'inference' && w.name === 'llama-70b')!;
+  assert.equal(lws.kind, 'LeaderWorkerSet');
+  assert.equal(lws.roles.length, 2, 'one role per group');
+  for (const group of lws.roles) {
+    assert.notEqual(group.replica, null);
+    const inner = Object.fromEntries(group.roles.map((r) => [r.instance ?? r.component, r.pods.length]));
+    assert.deepEqual(inner, { leader: 1, worker: 1 }, `group ${group.replica}`);
+  }
+  assert.ok(!doc.workloads.some((w) => w.kind === 'StatefulSet' || w.kind === 'Job'), 'nested StatefulSets/Jobs are parts of their parents');
+
+  const tf = doc.workloads.find((w) => w.namespace === 'research' && w.name === 'resnet-tf')!;
+  assert.equal(tf.kind, 'TFJob');
+  assert.equal(tf.definitionSource, 'cluster');
+  assert.equal(podsOf(tf.roles).length, 3);
+
+  assert.equal(doc.nodes.length, 14);
+  assert.equal(doc.nodes.reduce((n, x) => n + x.gpuAllocatable, 0), 96);
+
+  // Tree output at 80 columns; no raw escape or bidi character even though the
+  // scenario carries a hostile pod and hostile messages.
+  const [tree, stuck] = await Promise.all([wlx(['get'], env), wlx(['get', 'jobsets', 'stuck-pretrain', '-n', 'training'], env)]);
+  assert.equal(tree.code, 0, tree.stderr);
+  for (const line of tree.stdout.split('\n')) assert.ok(line.length <= 80, `too wide: ${JSON.stringify(line)}`);
+  assert.doesNotMatch(tree.stdout + tree.stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+  assert.match(tree.stdout, /^JobSet\/llama-pretrain\s+namespace: training\s+status: Running/m);
+  assert.match(tree.stdout, /^\|-- leader\s+1\/1 ready\s+gpu: 4\s+gpu-node-\d\d$/m);
+  assert.match(tree.stdout, /^TFJob\/resnet-tf/m);
+  assert.match(tree.stdout, /definition: kubeflow-org-tfjob-v1 \(cluster\)/);
+  assert.match(tree.stdout, /^\d+ workloads, \d+ pods \(\d+ running\)/m);
+  // The gang that cannot start: some pods Pending (Unschedulable), shown with no node.
+  assert.equal(stuck.code, 0, stuck.stderr);
+  assert.match(stuck.stdout, /^JobSet\/stuck-pretrain/);
+  assert.match(stuck.stdout, /Pending \(Unschedulable\)\s+gpu: 8\s+<none>/);
+  assert.doesNotMatch(stuck.stdout, /llama-pretrain/);
+
+  // wlx only ever reads.
+  const methods = new Set(cluster.requests().map((r) => r.method));
+  assert.deepEqual([...methods], ['GET']);
+});
