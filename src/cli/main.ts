@@ -41,19 +41,19 @@ export async function main(argv: string[]): Promise<number> {
     }
     switch (first) {
       case 'get':
-        return (await import('./get.js')).runGet(rest);
+        return await (await import('./get.js')).runGet(rest);
       case 'definitions':
       case 'defs':
-        return (await import('./definitions.js')).runDefinitions(rest);
+        return await (await import('./definitions.js')).runDefinitions(rest);
       case 'eval':
-        return (await import('./eval.js')).runEval(rest);
+        return await (await import('./eval.js')).runEval(rest);
       case 'demo':
-        return (await import('./demo.js')).runDemo(rest);
+        return await (await import('./demo.js')).runDemo(rest);
       default:
         if (first !== undefined && !first.startsWith('-')) {
           throw new UsageError(`unknown command "${first}"`, 'wlx --help');
         }
-        return (await import('./tui.js')).runTui(argv);
+        return await (await import('./tui.js')).runTui(argv);
     }
   } catch (err) {
     if (err instanceof UsageError) {
