@@ -42,9 +42,48 @@ export function compileExpr(source: string, field: string, component: string | n
   }
 }
 
-/** All outputs. Expressions outside jq's native subset fail here with the jq engine's own message. */
+// Expressions outside the native subset run on jq-wasm, where one call costs
+// milliseconds but one call over many inputs costs little more. Callers that
+// are about to evaluate such expressions for many objects (a flush placing
+// thousands of pods) prefetch them in one batch; evaluation then reads the
+// result for that very object (by identity) instead of calling jq again.
+const prefetched = new WeakMap<Expr, WeakMap<object, unknown[] | Error>>();
+
+/** Evaluates the non-native expressions among `exprs` for all `inputs` in one jq-wasm run each. */
+export function prefetch(exprs: readonly Expr[], inputs: readonly object[]): void {
+  if (inputs.length === 0) return;
+  for (const e of exprs) {
+    if (!e.program || e.program.native) continue;
+    let memo = prefetched.get(e);
+    if (!memo) {
+      memo = new WeakMap();
+      prefetched.set(e, memo);
+    }
+    const todo = inputs.filter((i) => !memo!.has(i));
+    if (todo.length === 0) continue;
+    let results: (unknown[] | Error)[];
+    try {
+      results = e.program.runMany(todo);
+    } catch (err) {
+      const error = err instanceof Error ? err : new Error(String(err));
+      results = todo.map(() => error);
+    }
+    todo.forEach((input, i) => memo!.set(input, results[i] ?? new Error('no result')));
+  }
+}
+
+function prefetchedFor(expr: Expr, input: unknown): unknown[] | undefined {
+  if (expr.program?.native !== false || typeof input !== 'object' || input === null) return undefined;
+  const hit = prefetched.get(expr)?.get(input);
+  if (hit instanceof Error) throw new ExprError(expr, hit.message);
+  return hit;
+}
+
+/** All outputs. */
 export function runExpr(expr: Expr, input: unknown): unknown[] {
   if (!expr.program) throw new ExprError(expr, expr.compileError ?? 'does not compile');
+  const hit = prefetchedFor(expr, input);
+  if (hit) return hit;
   try {
     return expr.program.run(input);
   } catch (err) {
@@ -55,6 +94,8 @@ export function runExpr(expr: Expr, input: unknown): unknown[] {
 /** The first output, or undefined when there is none. */
 export function firstOf(expr: Expr, input: unknown): unknown {
   if (!expr.program) throw new ExprError(expr, expr.compileError ?? 'does not compile');
+  const hit = prefetchedFor(expr, input);
+  if (hit) return hit[0];
   try {
     return expr.program.first(input);
   } catch (err) {

@@ -62,6 +62,9 @@ export interface DefinitionPlan {
   gangs: GangPlan[];
   /** Expressions that did not compile, structural problems (unknown ownerRef...). */
   problems: string[];
+  /** Non-native (jq-wasm) expressions run against pods / against the workload: prefetched in batches. */
+  slowPodExprs: Expr[];
+  slowWorkloadExprs: Expr[];
 }
 
 /** Chips are ordered by severity (the Headlamp design), not upstream kli's order. */
@@ -238,5 +241,16 @@ export function planDefinition(definition: Definition): DefinitionPlan {
     gangs.push({ name: g.name, members });
   }
 
-  return { definition, components, byName, status, gangs, problems };
+  const slow = (list: (Expr | null | undefined)[]) => list.filter((e): e is Expr => !!e && !!e.program && !e.program.native);
+  const slowPodExprs = slow([
+    ...components.flatMap((c) => [c.typeKey, c.instanceKey, c.replicaKey]),
+    ...gangs.flatMap((g) => g.members.flatMap((m) => [...m.keys, ...m.filters])),
+  ]);
+  const slowWorkloadExprs = slow([
+    ...components.flatMap((c) => [c.instanceIds, c.replicas, c.minReplicas, c.template?.expr]),
+    status?.conditions?.expr,
+    status?.phase,
+    ...(status?.mappings ?? []).flatMap((m) => m.matchers.map((x) => x.byExpression?.expr)),
+  ]);
+  return { definition, components, byName, status, gangs, problems, slowPodExprs, slowWorkloadExprs };
 }

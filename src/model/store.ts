@@ -24,6 +24,7 @@ import { controllerUidOf, walkControllerChain, MAX_OWNER_HOPS } from './ownershi
 import { summariseNode, totalsOf, type NodePodLoad } from './nodes.js';
 import { deepEqual, shareStructure } from './equal.js';
 import { DEFAULT_GPU_RESOURCES } from './gpu.js';
+import { prefetch } from './expr.js';
 
 export type StoreKind = 'pod' | 'node' | 'owner' | 'workload';
 export type StoreEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -475,6 +476,7 @@ export class ClusterStore {
   flush(): FlushResult {
     const changedWorkloads: string[] = [];
     const removedWorkloads: string[] = [];
+    this.prefetchSlowExpressions();
     for (const uid of this.dirtyWorkloads) {
       const e = this.workloadEntries.get(uid);
       const old = this.trees.get(uid);
@@ -525,6 +527,30 @@ export class ClusterStore {
     if (nodesChanged) this.nodeList = null;
     this.totalsCache = null;
     return { changedWorkloads, removedWorkloads, nodesChanged };
+  }
+
+  /** Batch the jq-wasm evaluations this flush will need (see expr.ts prefetch). */
+  private prefetchSlowExpressions(): void {
+    const work = new Map<DefinitionPlan, { workloads: KubeObject[]; pods: KubeObject[] }>();
+    for (const uid of this.dirtyWorkloads) {
+      const e = this.workloadEntries.get(uid);
+      const plan = e?.plan;
+      if (!e || !plan || (plan.slowPodExprs.length === 0 && plan.slowWorkloadExprs.length === 0)) continue;
+      let w = work.get(plan);
+      if (!w) {
+        w = { workloads: [], pods: [] };
+        work.set(plan, w);
+      }
+      if (!e.facts) w.workloads.push(e.obj);
+      for (const podUid of e.pods) {
+        const p = this.pods.get(podUid);
+        if (p && !p.placed.some((x) => x.plan === plan)) w.pods.push(p.obj);
+      }
+    }
+    for (const [plan, w] of work) {
+      prefetch(plan.slowWorkloadExprs, w.workloads);
+      prefetch(plan.slowPodExprs, w.pods);
+    }
   }
 
   private buildTree(e: WorkloadEntry, plan: DefinitionPlan): WorkloadTree {

@@ -28,7 +28,7 @@ import { evaluateWorkload, workloadSubject, type WorkloadFacts } from './workloa
 import { evaluatePod, type PodFacts } from './attribution.js';
 import { summarisePod, isTerminating, isTerminalPhase } from './pod-status.js';
 import { summariseGangs } from './gangs.js';
-import { describeFailure } from './expr.js';
+import { describeFailure, prefetch } from './expr.js';
 import { isOwnedBy } from './ownership.js';
 import { DEFAULT_GPU_RESOURCES } from './gpu.js';
 import { naturalCompare, naturalSortKey } from './order.js';
@@ -294,11 +294,9 @@ export function buildWorkloadTree(input: {
   // Pods can be links of a chain too (LWS: worker StatefulSet → leader pod).
   for (const p of input.pods) if (p?.metadata?.uid && !owners.has(p.metadata.uid)) owners.set(p.metadata.uid, p);
   const facts = evaluateWorkload(plan, input.workload, gpuResources);
-  const pods: TreePod[] = [];
-  for (const pod of input.pods) {
-    if (!pod?.metadata?.uid || !isOwnedBy(pod, input.workload.metadata.uid, owners)) continue;
-    pods.push(treePod(pod, summarisePod(pod, gpuResources), evaluatePod(plan, pod)));
-  }
+  const owned = input.pods.filter((pod) => pod?.metadata?.uid && isOwnedBy(pod, input.workload.metadata.uid, owners));
+  prefetch(plan.slowPodExprs, owned);
+  const pods = owned.map((pod) => treePod(pod, summarisePod(pod, gpuResources), evaluatePod(plan, pod)));
   const tree = assembleTree(plan, input.workload, facts, pods);
   if (plan.problems.length > 0) tree.errors.unshift(...plan.problems);
   return tree;
