@@ -48,7 +48,7 @@ export interface ApiServerOptions {
   allowWrites?: boolean;
   faults?: Partial<FaultConfig>;
   logs?: LogProvider;
-  /** Interval of BOOKMARK events on watches that allow them (default 15 s). */
+  /** Interval of BOOKMARK events on watches that allow them (default 15 s divided by speed, at least 1 s). */
   bookmarkIntervalMs?: number;
   /** The server's own limit on a watch without timeoutSeconds (default 30-60 min, like --min-request-timeout). */
   maxWatchSeconds?: number;
@@ -64,6 +64,8 @@ interface Route {
 }
 
 const JSON_TYPE = 'application/json';
+/** Lists with more items than this are streamed in slices of this size. */
+const LIST_STREAM_THRESHOLD = 2000;
 
 function isTrue(v: string | null): boolean {
   return v === 'true' || v === '1';
@@ -111,7 +113,8 @@ export class ApiServer {
     this.store = opts.store;
     this.logs = opts.logs;
     this.faults = new Faults(opts.faults);
-    this.hub = new WatchHub(this.store, opts.bookmarkIntervalMs ?? 15_000);
+    // Bookmarks every 15 s of simulated time (at least every second of real time).
+    this.hub = new WatchHub(this.store, opts.bookmarkIntervalMs ?? Math.max(1000, 15_000 / (opts.speed ?? 1)));
     this.faults.onChange((c) => this.armDropTimer(c));
     this.armDropTimer(this.faults.get());
   }
@@ -373,7 +376,29 @@ export class ApiServer {
     if (result.continueToken) metadata.continue = result.continueToken;
     if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
     if (table) return this.send(res, 200, toTable(kind, result.items, include, metadata));
+    if (result.items.length > LIST_STREAM_THRESHOLD) return this.streamList(res, kind, metadata, result.items);
     this.send(res, 200, { kind: kind.listKind, apiVersion: apiVersionOf(kind), metadata, items: result.items });
+  }
+
+  /** A big list written in slices, so no single huge string is built and the first bytes go out at once. */
+  private async streamList(res: ServerResponse, kind: ServedKind, metadata: Record<string, unknown>, items: StoredObject[]): Promise<void> {
+    res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-cache, private' });
+    const head = JSON.stringify({ kind: kind.listKind, apiVersion: apiVersionOf(kind), metadata });
+    res.write(`${head.slice(0, -1)},"items":[`);
+    for (let i = 0; i < items.length && !res.destroyed; i += LIST_STREAM_THRESHOLD) {
+      const slice = items.slice(i, i + LIST_STREAM_THRESHOLD).map((o) => JSON.stringify(o)).join(',');
+      const ok = res.write(i === 0 ? slice : `,${slice}`);
+      if (!ok && !res.destroyed) await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    }
+    res.end(']}');
   }
 
   private startWatch(
@@ -423,8 +448,11 @@ export class ApiServer {
       w.end();
     };
     if (this.faults.takeWatchExpiry()) return expire(`too old resource version: ${rvText || 0} (${this.store.currentRv})`);
-    if (sendInitialEvents || fromRv === undefined) {
+    if (sendInitialEvents || (fromRv === undefined && sendInitialEventsText === null)) {
       this.hub.start(w, { kind: 'initial', bookmarkAfter: sendInitialEvents });
+    } else if (fromRv === undefined) {
+      // sendInitialEvents=false without a resourceVersion: changes from now on only.
+      this.hub.start(w, { kind: 'history', events: [], stateAtStart: this.store.list(storeKeyOf(kind)) });
     } else {
       const events = this.store.eventsSince(storeKeyOf(kind), fromRv);
       if (!events) return expire(`too old resource version: ${fromRv} (${this.store.oldestResumableRv + 1})`);

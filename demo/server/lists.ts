@@ -29,10 +29,11 @@ export function objectSortKey(o: StoredObject): string {
   return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name;
 }
 
-function byKey(a: StoredObject, b: StoredObject): number {
-  const ka = objectSortKey(a);
-  const kb = objectSortKey(b);
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
+/** Sorted by namespace/name, as etcd returns keys; keys computed once, not per comparison. */
+function sortByKey(objects: StoredObject[]): StoredObject[] {
+  const keyed = objects.map((o) => ({ k: objectSortKey(o), o }));
+  keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
+  return keyed.map((x) => x.o);
 }
 
 interface Snapshot {
@@ -164,7 +165,7 @@ export function listObjects(store: ObjectStore, snapshots: ListSnapshots, kind: 
       }
     }
     source ??= store.list(storeKeyOf(kind));
-    items = source.filter((o) => matches(o, q)).sort(byKey);
+    items = sortByKey(q.namespace === undefined && !q.labelSelector && !q.fieldSelector ? source : source.filter((o) => matches(o, q)));
   }
   const limit = q.limit && q.limit > 0 ? q.limit : 0;
   if (!limit && offset === 0) return { items, resourceVersion: String(rv) };

@@ -320,3 +320,32 @@ test('a selector watch resumed from a resourceVersion still gets DELETED for obj
   await w.waitFor((e) => e.type === 'DELETED');
   assert.deepEqual(w.events.map((e) => e.type), ['MODIFIED', 'DELETED']);
 });
+
+test('restart through POST /debug/wlx/faults answers first, then comes back on the same port', async (t) => {
+  const f = await fixture(t);
+  const rv = f.store.currentRv;
+  const r = await fetch(f.url('/debug/wlx/faults'), { method: 'POST', body: '{"restart":true}' });
+  assert.equal(r.status, 200);
+  let after: Awaited<ReturnType<typeof getJson>> | undefined;
+  for (let i = 0; i < 50 && !after; i++) {
+    try {
+      after = await getJson(f.url('/api/v1/nodes'));
+    } catch {
+      await new Promise((res) => setTimeout(res, 20));
+    }
+  }
+  assert.ok(after);
+  assert.equal((after.body.items as unknown[]).length, 2);
+  assert.ok(Number((after.body.metadata as { resourceVersion: string }).resourceVersion) > rv);
+});
+
+test('big lists are streamed whole and stay valid JSON', async (t) => {
+  const f = await fixture(t);
+  for (let i = 0; i < 4500; i++) f.store.put(PODS, pod(`bulk-${String(i).padStart(4, '0')}`, 'bulk', 'running'));
+  const list = await getJson(f.url('/api/v1/namespaces/bulk/pods'));
+  const names = (list.body.items as Array<{ metadata: { name: string } }>).map((p) => p.metadata.name);
+  assert.equal(names.length, 4500);
+  assert.equal(names[0], 'bulk-0000');
+  assert.equal(names[4499], 'bulk-4499');
+  assert.equal(list.body.kind, 'PodList');
+});
