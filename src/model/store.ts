@@ -525,7 +525,8 @@ export class ClusterStore {
       this.problemList = null;
     }
     if (nodesChanged) this.nodeList = null;
-    this.totalsCache = null;
+    const totals = totalsOf(this.nodes(), this.pods.size, this.pendingGpus);
+    if (!this.totalsCache || !deepEqual(this.totalsCache, totals)) this.totalsCache = totals;
     return { changedWorkloads, removedWorkloads, nodesChanged };
   }
 
@@ -616,6 +617,7 @@ export class ClusterStore {
     return this.nodeList;
   }
 
+  /** Totals as of the last flush (same object while they do not change). */
   totals(): ClusterTotals {
     if (!this.totalsCache) this.totalsCache = totalsOf(this.nodes(), this.pods.size, this.pendingGpus);
     return this.totalsCache;

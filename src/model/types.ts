@@ -185,6 +185,41 @@ export interface ModelSource {
   /** Pods bound to a node, with the workload each belongs to (unowned pods too). */
   getNodePods(nodeName: string): NodePodEntry[];
   getConnectionInfo(): ConnectionInfo;
+  /** On-demand reads (fresh objects, events, logs) for the incident views; absent offline. */
+  access?: ObjectAccess;
+}
+
+/** Which object to read: apiVersion/kind as in ownerReferences. */
+export interface ObjectRef {
+  apiVersion: string;
+  kind: string;
+  namespace?: string | null;
+  name: string;
+}
+
+export interface LogOptions {
+  container?: string;
+  follow?: boolean;
+  previous?: boolean;
+  timestamps?: boolean;
+  tailLines?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Read-only on-demand access to the cluster (src/kube/access.ts): GETs through
+ * the same transport and auth as the watches. Everything returned is raw
+ * cluster text: sanitise before display.
+ */
+export interface ObjectAccess {
+  /** The whole object, fetched fresh (the model keeps trimmed copies). */
+  getObject(ref: ObjectRef): Promise<KubeObject>;
+  /** Pods of a namespace, whole. */
+  listPods(namespace: string): Promise<KubeObject[]>;
+  /** core/v1 Events of a namespace (null = all) whose involvedObject uid or name (with kind) is in the filter; no filter = all. */
+  listEvents(namespace: string | null, filter?: { uids?: readonly string[]; names?: readonly { kind: string; name: string }[] }): Promise<KubeObject[]>;
+  /** Streams a container's log lines to onLine; resolves when the stream ends or is aborted. */
+  streamLogs(namespace: string, pod: string, options: LogOptions, onLine: (line: string) => void): Promise<void>;
 }
 
 export interface ConnectionInfo {

@@ -137,9 +137,13 @@ test('untouched workloads keep their tree identity; unchanged parts of a changed
   assert.notEqual(ta2!.roles[1], ta!.roles[1]);
   assert.equal(ta2!.roles[1]!.pods[0], ta!.roles[1]!.pods[0], 'the other worker pod did not change');
   // A MODIFIED event that changes nothing visible yields no change at all.
+  const nodes = store.nodes();
+  const totals = store.totals();
   store.apply('pod', 'MODIFIED', clone(p));
-  assert.deepEqual(store.flush().changedWorkloads, []);
+  assert.deepEqual(store.flush(), { changedWorkloads: [], removedWorkloads: [], nodesChanged: false });
   assert.equal(store.workloads()[0], ta2);
+  assert.equal(store.nodes(), nodes);
+  assert.equal(store.totals(), totals);
 });
 
 test('50 events on one workload in a batch: one change reported, the latest state wins', () => {
