@@ -487,7 +487,9 @@ const LIFECYCLE: Record<string, [string, Record<string, unknown>, string[]][]> =
     ['rolling update', { status: { replicas: 2, readyReplicas: 1, conditions: [c('Available', 'False'), c('Progressing', 'True'), c('UpdateInProgress', 'True', 'GroupsUpdating')] } }, ['Running']],
   ],
   'ray.io-raycluster-v1': [
-    ['provisioning', { status: {} }, ['Initializing']],
+    ['created', { status: {} }, ['Initializing']],
+    ['provisioning', { status: { conditions: [c('HeadPodReady', 'False', 'HeadPodNotFound'), c('RayClusterProvisioned', 'False', 'RayClusterPodsProvisioning')] } }, ['Initializing']],
+    ['conditions only, no state', { status: { conditions: [c('HeadPodReady', 'True', 'HeadPodRunningAndReady'), c('RayClusterProvisioned', 'True', 'AllPodRunningAndReadyFirstTime')] } }, ['Running']],
     ['head pod lost', { 'status.conditions': [c('HeadPodReady', 'False', 'HeadPodNotFound'), c('RayClusterProvisioned', 'True')] }, ['Degraded']],
     ['failed', { 'status.state': 'failed' }, ['Failed']],
     ['suspended', { 'spec.suspend': true, 'status.state': 'suspended', 'status.conditions': [c('RayClusterSuspended', 'True')] }, ['Suspended']],
