@@ -403,14 +403,21 @@ function argValues(arg: Compiled, x: unknown, f: (v: unknown) => void): void {
   arg.gen(x, f);
 }
 
+/** A builtin of one value argument (jq's `def f($a)`): one output per argument output. */
+function withArg(arg: Compiled, fn: (x: unknown, a: unknown) => unknown): Compiled {
+  if (arg.one) {
+    const a = arg.one;
+    return single((x) => fn(x, a(x)));
+  }
+  return { gen: (x, emit) => arg.gen(x, (a) => emit(fn(x, a))) };
+}
+
 function stringOp(name: string, fn: (s: string, arg: string) => unknown): Builtin {
-  return ([arg]) => ({
-    gen: (x, emit) =>
-      argValues(arg!, x, (a) => {
-        if (typeof x !== 'string' || typeof a !== 'string') throw runtimeError(`${name}() requires string inputs`);
-        emit(fn(x, a));
-      }),
-  });
+  return ([arg]) =>
+    withArg(arg!, (x, a) => {
+      if (typeof x !== 'string' || typeof a !== 'string') throw runtimeError(`${name}() requires string inputs`);
+      return fn(x, a);
+    });
 }
 
 function typeFilter(kinds: string[]): Builtin {
@@ -504,7 +511,7 @@ const BUILTINS: Record<string, Builtin> = {
   }),
   'keys/0': () => single((x) => keysOf(x, true)),
   'keys_unsorted/0': () => single((x) => keysOf(x, false)),
-  'has/1': ([k]) => ({ gen: (x, emit) => argValues(k!, x, (kv) => emit(hasKey(x, kv))) }),
+  'has/1': ([k]) => withArg(k!, hasKey),
   'to_entries/0': () => single(toEntries),
   'from_entries/0': () => single(fromEntries),
   'with_entries/1': ([f]) => single((x) => {
@@ -559,27 +566,25 @@ const BUILTINS: Record<string, Builtin> = {
   'objects/0': typeFilter(['object']),
   'iterables/0': typeFilter(['array', 'object']),
   'scalars/0': typeFilter(['null', 'boolean', 'number', 'string']),
-  'join/1': ([sep]) => ({
-    gen: (x, emit) =>
-      argValues(sep!, x, (s) => {
-        let acc: unknown = null;
-        for (const item of iterate(x)) {
-          const left = acc === null ? '' : add(acc, s);
-          const right = item === null || item === undefined ? '' : typeof item === 'boolean' || typeof item === 'number' ? formatJson(item) : item;
-          acc = add(left, right);
-        }
-        emit(isTruthy(acc) ? acc : '');
-      }),
-  }),
+  // jq 1.6: reduce .[] as $i (null; (if .==null then "" else .+$x end) +
+  //   ($i | if .==null then "" elif type=="boolean" or type=="number" then tojson else . end)) // ""
+  'join/1': ([sep]) =>
+    withArg(sep!, (x, s) => {
+      let acc: unknown = null;
+      for (const item of iterate(x)) {
+        const left = acc === null ? '' : add(acc, s);
+        const right = item === null || item === undefined ? '' : typeof item === 'boolean' || typeof item === 'number' ? formatJson(item) : item;
+        acc = add(left, right);
+      }
+      return isTruthy(acc) ? acc : '';
+    }),
   'startswith/1': stringOp('startswith', (s, a) => s.startsWith(a)),
   'endswith/1': stringOp('endswith', (s, a) => s.endsWith(a)),
-  'split/1': ([sep]) => ({
-    gen: (x, emit) =>
-      argValues(sep!, x, (s) => {
-        if (typeof x !== 'string' || typeof s !== 'string') throw runtimeError('split input and separator must be strings');
-        emit(splitString(x, s));
-      }),
-  }),
+  'split/1': ([sep]) =>
+    withArg(sep!, (x, s) => {
+      if (typeof x !== 'string' || typeof s !== 'string') throw runtimeError('split input and separator must be strings');
+      return splitString(x, s);
+    }),
   'sort/0': () => single((x) => {
     if (!Array.isArray(x)) throw runtimeError(`${kindOf(x)} (${dumpTrunc(x)}) cannot be sorted, as it is not an array`);
     return x.slice().sort(compare);
