@@ -133,6 +133,12 @@ export interface BackgroundDemo {
   stop(): Promise<void>;
 }
 
+/** What demo/main.ts reads from its one argument. */
+export interface BackgroundChildOptions extends DemoClusterOptions {
+  /** A directory the child removes when it exits (the kubeconfig's, when the parent chose it). */
+  removeOnExit?: string;
+}
+
 /** The message demo/main.ts sends its parent once it listens. */
 export interface DemoReadyMessage {
   type: 'ready';
@@ -153,7 +159,7 @@ export async function startDemoInBackground(options: Omit<DemoClusterOptions, 's
     kubeconfigPath = join(dir, 'kubeconfig');
   }
   const entry = fileURLToPath(new URL('./main.js', import.meta.url));
-  const child: ChildProcess = fork(entry, [JSON.stringify({ ...options, kubeconfigPath })], {
+  const child: ChildProcess = fork(entry, [JSON.stringify({ ...options, kubeconfigPath, removeOnExit: dir })], {
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     execArgv: [],
   });

@@ -1,10 +1,13 @@
 // Child-process entry of startDemoInBackground: runs a demo cluster with the
 // options given as one JSON argument, tells the parent over IPC where it
 // listens, and exits on SIGTERM/SIGINT or when the parent goes away.
-import { startDemoCluster, type DemoClusterOptions, type DemoReadyMessage } from './index.js';
+import { rmSync } from 'node:fs';
+import { startDemoCluster, type BackgroundChildOptions, type DemoReadyMessage } from './index.js';
 
 async function run(): Promise<void> {
-  const options = JSON.parse(process.argv[2] ?? '{}') as DemoClusterOptions;
+  const { removeOnExit, ...options } = JSON.parse(process.argv[2] ?? '{}') as BackgroundChildOptions;
+  // The parent may exit without stop(): then this process removes what the parent created for it.
+  if (removeOnExit) process.on('exit', () => rmSync(removeOnExit, { recursive: true, force: true }));
   const cluster = await startDemoCluster(options);
   let stopping = false;
   const stop = () => {

@@ -132,3 +132,27 @@ test('startDemoInBackground: a child process serves the simulated cluster until 
   await assert.rejects(fetch(`${demo.server}/version`));
   await assert.rejects(stat(demo.kubeconfigPath), 'the kubeconfig it chose is removed');
 });
+
+test('startDemoInBackground: a caller that exits without stop() leaves no child process or files behind', async () => {
+  const index = fileURLToPath(new URL('../../demo/index.js', import.meta.url));
+  const script = `import { startDemoInBackground } from ${JSON.stringify(index)};
+const d = await startDemoInBackground({ seed: 1 });
+process.stdout.write(JSON.stringify(d) + '\\n');`;
+  const parent = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  parent.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((resolve) => parent.once('exit', resolve));
+  assert.equal(code, 0, 'the caller exits on its own: the child does not keep it alive');
+  const { server, kubeconfigPath } = JSON.parse(out) as { server: string; kubeconfigPath: string };
+  let gone = false;
+  for (let i = 0; i < 100 && !gone; i++) {
+    gone = await fetch(`${server}/version`).then(() => false, () => true);
+    if (!gone) await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.ok(gone, 'the child stopped serving');
+  for (let i = 0; i < 40; i++) {
+    if (await stat(kubeconfigPath).then(() => false, () => true)) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await assert.rejects(stat(kubeconfigPath));
+});
