@@ -58,6 +58,6 @@ export async function mountApp(opts: Partial<AppProps> & { source?: FakeSource }
     await sleep(40);
   };
   h.unmount = () => r.unmount();
-  await h.waitFor((f) => f.includes('workloads('), 'first frame');
+  await h.waitFor((f) => f.includes('workloads('), 'first frame', 10_000);
   return h;
 }
