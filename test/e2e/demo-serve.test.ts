@@ -88,6 +88,18 @@ test('wlx demo serve: live simulation seen by kubectl get -w; with --allow-write
   t.after(() => watch.stop());
   await watch.waitForOutput(/bert-finetune-worker-0/);
   await watch.waitForOutput(/bert-finetune-worker-0\s+1\/1\s+Running/, 15_000);
+  const [logs, describe] = await Promise.all([
+    kubectl(s.env, ['logs', 'bert-finetune-worker-0', '-n', 'training', '--tail=2']),
+    kubectl(s.env, ['describe', 'pod', 'bert-finetune-worker-0', '-n', 'training']),
+  ]);
+  assert.equal(logs.code, 0, logs.stderr);
+  assert.equal(logs.stdout.trim().split('\n').length, 2);
+  assert.match(describe.stdout, /Normal\s+Scheduled\s+.*default-scheduler\s+Successfully assigned training\/bert-finetune-worker-0 to /);
+  const follow = kubectlStream(s.env, ['logs', '-f', '--tail=1', 'bert-finetune-worker-0', '-n', 'training']);
+  t.after(() => follow.stop());
+  await follow.waitForOutput(/\n/);
+  await follow.waitForOutput(/\n[^\n]*\n[^\n]*\n/, 10_000); // new lines keep arriving
+  await follow.stop();
   const uidOf = async () => {
     const r = await kubectl(s.env, ['get', 'pod', 'bert-finetune-worker-0', '-n', 'training', '-o', 'jsonpath={.metadata.uid}']);
     return r.code === 0 ? r.stdout : '';
