@@ -147,7 +147,8 @@ class Engine implements ClusterEngine {
   private readonly unselected = new Set<string>();
   /** uid → controller uid, for workloads, owners and pods that have a controller (see topLevelWorkloads). */
   private readonly controllers = new Map<string, string>();
-  private readonly engineProblems: string[] = [];
+  /** Recent problems, newest last, each with how often it happened (repeats are merged). */
+  private readonly engineProblems = new Map<string, number>();
   private defs: DefinitionSetLike;
   private serverVersionText: string | null = null;
   private snapshot: ModelSnapshot;
@@ -298,7 +299,6 @@ class Engine implements ClusterEngine {
           count: 0,
         });
       }
-      if (miss.state === 'forbidden') this.addProblem(`${w.gvk.kind}: forbidden: ${miss.message}`);
     }
     this.markDirty();
     return syncs;
@@ -314,7 +314,7 @@ class Engine implements ClusterEngine {
     const label = kindLabel(info);
     const storeKind: StoreKind | null = role === 'definition' ? null : role;
     const namespace = info.namespaced ? this.options.namespace : null;
-    const reflector = new Reflector(
+    const reflector: Reflector = new Reflector(
       {
         ...this.options.reflector,
         transport: this.options.transport,
@@ -344,7 +344,8 @@ class Engine implements ClusterEngine {
         },
         onState: () => this.markDirty(),
         onProblem: (message) => {
-          this.addProblem(message);
+          // A forbidden kind is reported from its state (see buildSnapshot).
+          if (reflector.state !== 'forbidden') this.addProblem(message);
           this.markDirty();
         },
       },
@@ -394,8 +395,15 @@ class Engine implements ClusterEngine {
   // ---- batching ----------------------------------------------------------
 
   private addProblem(message: string): void {
-    this.engineProblems.push(message);
-    if (this.engineProblems.length > MAX_ENGINE_PROBLEMS) this.engineProblems.splice(0, this.engineProblems.length - MAX_ENGINE_PROBLEMS);
+    // A flaky stream repeats the same problem: count it instead of flooding
+    // out the others (re-inserted so it counts as recent).
+    const count = (this.engineProblems.get(message) ?? 0) + 1;
+    this.engineProblems.delete(message);
+    this.engineProblems.set(message, count);
+    if (this.engineProblems.size > MAX_ENGINE_PROBLEMS) {
+      const oldest = this.engineProblems.keys().next().value;
+      if (oldest !== undefined) this.engineProblems.delete(oldest);
+    }
   }
 
   private markDirty(): void {
@@ -476,7 +484,11 @@ class Engine implements ClusterEngine {
     if (this.unselected.size) workloads = workloads.filter((w) => !this.unselected.has(w.uid));
     const problems = [
       ...this.defs.problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.message}`),
-      ...this.engineProblems,
+      // Kinds that cannot be read are problems for as long as they last.
+      ...this.kindStates()
+        .filter((k) => k.state === 'forbidden' || k.state === 'error')
+        .map((k) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`),
+      ...[...this.engineProblems].map(([m, n]) => (n > 1 ? `${m} (×${n})` : m)),
       ...this.store.problems(),
     ];
     this.version += 1;
