@@ -128,6 +128,9 @@ export class ClusterStore {
   private readonly dirtyNodes = new Set<string>();
   private malformed: string[] = [];
 
+  /** Work counters (tests and benchmarks check that work stays proportional to what changed). */
+  private readonly work = { treeBuilds: 0, podPlacements: 0, workloadEvaluations: 0, nodeSummaries: 0 };
+
   private workloadList: WorkloadTree[] | null = [];
   private nodeList: NodeSummary[] | null = [];
   private totalsCache: ClusterTotals | null = null;
@@ -513,6 +516,7 @@ export class ClusterStore {
         }
         continue;
       }
+      this.work.nodeSummaries++;
       const summary = summariseNode(n.obj, this.nodeLoads(name), this.gpuResources);
       if (old && deepEqual(old, summary)) continue;
       this.nodeSummaries.set(name, summary);
@@ -555,7 +559,11 @@ export class ClusterStore {
   }
 
   private buildTree(e: WorkloadEntry, plan: DefinitionPlan): WorkloadTree {
-    if (!e.facts) e.facts = evaluateWorkload(plan, e.obj, this.gpuResources);
+    this.work.treeBuilds++;
+    if (!e.facts) {
+      this.work.workloadEvaluations++;
+      e.facts = evaluateWorkload(plan, e.obj, this.gpuResources);
+    }
     const tps: TreePod[] = [];
     for (const uid of e.pods) {
       const p = this.pods.get(uid);
@@ -567,6 +575,7 @@ export class ClusterStore {
   private placedFor(p: PodEntry, plan: DefinitionPlan): TreePod {
     for (const x of p.placed) if (x.plan === plan) return x.tp;
     if (p.placed.some((x) => !this.currentPlans.has(x.plan))) p.placed = p.placed.filter((x) => this.currentPlans.has(x.plan));
+    this.work.podPlacements++;
     const tp = treePod(p.obj, p.summary, evaluatePod(plan, p.obj));
     p.placed.push({ plan, tp });
     return tp;
@@ -664,8 +673,20 @@ export class ClusterStore {
   }
 
   /** Sizes of the indexes, for tests and the benchmark. */
-  stats(): { pods: number; owners: number; workloads: number; nodes: number; trees: number; cachedChains: number } {
+  stats(): {
+    pods: number;
+    owners: number;
+    workloads: number;
+    nodes: number;
+    trees: number;
+    cachedChains: number;
+    treeBuilds: number;
+    podPlacements: number;
+    workloadEvaluations: number;
+    nodeSummaries: number;
+  } {
     return {
+      ...this.work,
       pods: this.pods.size,
       owners: this.owners.size,
       workloads: this.workloadEntries.size,

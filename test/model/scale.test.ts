@@ -67,24 +67,36 @@ test('100,000 pods / 2,000 workloads / 5,000 nodes through ClusterStore', () => 
   const PER_BATCH = 2_000;
   let seed = 42;
   const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const workBefore = store.stats();
   t0 = performance.now();
   let changed = 0;
+  let touched = 0;
   for (let b = 0; b < BATCHES; b++) {
+    const workloadsTouched = new Set<number>();
     for (let e = 0; e < PER_BATCH; e++) {
-      const old = pods[Math.floor(rand() * pods.length)]!;
+      const index = Math.floor(rand() * pods.length);
+      workloadsTouched.add(Math.floor(index / PODS_PER_WORKLOAD));
+      const old = pods[index]!;
       const p: KubeObject = { ...old, status: { ...old.status, containerStatuses: [{ name: 'main', ready: true, restartCount: b + 1, state: { running: {} } }] } };
       store.apply('pod', 'MODIFIED', p);
     }
     changed += store.flush().changedWorkloads.length;
+    touched += workloadsTouched.size;
   }
   const eventsMs = performance.now() - t0;
-  assert.ok(changed > 0);
+  const work = store.stats();
+  // The work done is proportional to what the events touched: each touched
+  // workload rebuilt once per batch, each event's pod placed once at most.
+  assert.equal(work.treeBuilds - workBefore.treeBuilds, touched);
+  assert.ok(work.podPlacements - workBefore.podPlacements <= BATCHES * PER_BATCH);
+  assert.equal(work.workloadEvaluations, workBefore.workloadEvaluations);
+  assert.ok(changed > 0 && changed <= touched);
   (globalThis as { gc?: () => void }).gc?.();
   const heap = process.memoryUsage().heapUsed - heapBefore;
   const events = BATCHES * PER_BATCH;
   process.stdout.write(
     `# scale: apply ${WORKLOADS} workloads + ${WORKLOADS * PODS_PER_WORKLOAD} owners + ${pods.length} pods + ${NODES} nodes: ${applyMs.toFixed(0)} ms; ` +
       `first flush ${flushMs.toFixed(0)} ms; ${events} pod events in ${BATCHES} batches: ${eventsMs.toFixed(0)} ms ` +
-      `(${Math.round(events / (eventsMs / 1000))} events/s incl. flushes, ${changed} tree rebuilds); heap +${mb(heap)}\n`,
+      `(${Math.round(events / (eventsMs / 1000))} events/s incl. flushes; ${touched} tree rebuilds, ${changed} changed); heap +${mb(heap)}\n`,
   );
 });

@@ -146,19 +146,30 @@ test('untouched workloads keep their tree identity; unchanged parts of a changed
   assert.equal(store.totals(), totals);
 });
 
-test('50 events on one workload in a batch: one change reported, the latest state wins', () => {
+test('50 events on one workload in a batch: one rebuild, one change reported, the latest state wins', () => {
   const store = new ClusterStore({ definitions: [jobsetDefinition()] });
-  const w = jobsetWorld('busy', [{ name: 'worker', replicas: 1, gpus: 1 }]);
+  const w = jobsetWorld('busy', [{ name: 'worker', replicas: 3, gpus: 1 }]);
+  const other = jobsetWorld('quiet', [{ name: 'worker', replicas: 3, gpus: 1 }]);
   feed(store, w);
+  feed(store, other);
+  for (let i = 0; i < 4; i++) store.apply('node', 'ADDED', node(`node-${i}`, 8));
   store.flush();
+  const before = store.stats();
   for (let i = 0; i < 50; i++) {
     const p = clone(w.pods[0]!);
     p.status!['containerStatuses'] = [{ name: 'main', restartCount: i, ready: true, state: { running: {} } }];
     store.apply('pod', 'MODIFIED', p);
   }
   const r = store.flush();
+  const after = store.stats();
   assert.deepEqual(r.changedWorkloads, [w.jobset.metadata.uid]);
   assert.equal(store.workloads()[0]!.roles[0]!.pods[0]!.restarts, 49);
+  // Only the touched workload is rebuilt, once; only the changed pod is placed again;
+  // the workload object did not change so it is not re-evaluated; GPUs did not move, so no node.
+  assert.equal(after.treeBuilds - before.treeBuilds, 1);
+  assert.equal(after.podPlacements - before.podPlacements, 1);
+  assert.equal(after.workloadEvaluations - before.workloadEvaluations, 0);
+  assert.equal(after.nodeSummaries - before.nodeSummaries, 0);
 });
 
 test('workload MODIFIED re-evaluates status and desired; DELETED removes the tree', () => {

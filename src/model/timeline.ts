@@ -1,0 +1,388 @@
+// The startup timeline of a workload: when it was created, when its first and
+// last pods were scheduled, when all were ready; per role, how many are
+// scheduled and ready of desired; per pod, a waterfall of phases (scheduling,
+// image pull, container start, readiness) with what a pod still waits for;
+// per gang, whether it can start at all. Pure functions over plain objects:
+// the workload tree, the pods' whole objects and the events still held.
+// Times come from conditions' transition times, container states and events,
+// so the same code explains a job starting now and one that finished.
+import type { GangSummary, KubeObject, RoleTree, WorkloadTree } from './types.js';
+
+// ---- reading raw objects ---------------------------------------------------
+
+export interface PodCondition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+}
+
+export interface ContainerState {
+  waiting?: { reason?: string; message?: string };
+  running?: { startedAt?: string };
+  terminated?: { reason?: string; message?: string; exitCode?: number; startedAt?: string; finishedAt?: string };
+}
+
+export interface ContainerStatus {
+  name: string;
+  ready?: boolean;
+  restartCount?: number;
+  image?: string;
+  state?: ContainerState;
+  lastState?: ContainerState;
+}
+
+export function podConditions(pod: KubeObject): PodCondition[] {
+  const c = (pod.status as { conditions?: unknown } | undefined)?.conditions;
+  return Array.isArray(c) ? (c as PodCondition[]) : [];
+}
+
+export function podCondition(pod: KubeObject, type: string): PodCondition | undefined {
+  return podConditions(pod).find((c) => c.type === type);
+}
+
+export function containerStatuses(pod: KubeObject, init = false): ContainerStatus[] {
+  const s = pod.status as { containerStatuses?: unknown; initContainerStatuses?: unknown } | undefined;
+  const c = init ? s?.initContainerStatuses : s?.containerStatuses;
+  return Array.isArray(c) ? (c as ContainerStatus[]) : [];
+}
+
+export function nodeNameOf(pod: KubeObject): string | null {
+  const n = (pod.spec as { nodeName?: unknown } | undefined)?.nodeName;
+  return typeof n === 'string' && n ? n : null;
+}
+
+export function podPhase(pod: KubeObject): string {
+  const p = (pod.status as { phase?: unknown } | undefined)?.phase;
+  return typeof p === 'string' ? p : 'Pending';
+}
+
+export function ms(iso: unknown): number | null {
+  if (typeof iso !== 'string' || !iso) return null;
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? null : t;
+}
+
+export interface EventFacts {
+  type: string;
+  reason: string;
+  message: string;
+  count: number;
+  firstMs: number | null;
+  lastMs: number | null;
+  involvedKind: string;
+  involvedName: string;
+  involvedUid: string;
+  involvedNamespace: string;
+  fieldPath: string;
+  source: string;
+}
+
+/** The fields of a core/v1 (or events.k8s.io-shaped) Event the views use. */
+export function eventFacts(e: KubeObject): EventFacts {
+  const r = e as Record<string, unknown>;
+  const inv = (r['involvedObject'] ?? r['regarding'] ?? {}) as Record<string, unknown>;
+  const source = (r['source'] ?? {}) as { component?: string; host?: string };
+  const series = r['series'] as { count?: number; lastObservedTime?: string } | undefined;
+  const first = ms(r['firstTimestamp']) ?? ms(r['eventTime']) ?? ms(e.metadata.creationTimestamp);
+  const last = ms(series?.lastObservedTime) ?? ms(r['lastTimestamp']) ?? first;
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  return {
+    type: str(r['type']) || 'Normal',
+    reason: str(r['reason']),
+    message: str(r['message']) || str(r['note']),
+    count: typeof r['count'] === 'number' ? (r['count'] as number) : typeof series?.count === 'number' ? series.count : 1,
+    firstMs: first,
+    lastMs: last,
+    involvedKind: str(inv['kind']),
+    involvedName: str(inv['name']),
+    involvedUid: str(inv['uid']),
+    involvedNamespace: str(inv['namespace']),
+    fieldPath: str(inv['fieldPath']),
+    source: str(source.component) || str(r['reportingComponent']) || str(r['reportingController']),
+  };
+}
+
+/** Events by involved object uid (name as a fallback key: `Kind/name`). */
+export function eventsByObject(events: readonly KubeObject[]): Map<string, EventFacts[]> {
+  const out = new Map<string, EventFacts[]>();
+  for (const e of events) {
+    const f = eventFacts(e);
+    for (const k of [f.involvedUid, `${f.involvedKind}/${f.involvedNamespace}/${f.involvedName}`]) {
+      if (!k || k === '//') continue;
+      let list = out.get(k);
+      if (!list) out.set(k, (list = []));
+      list.push(f);
+    }
+  }
+  return out;
+}
+
+function podEvents(byObject: Map<string, EventFacts[]>, pod: KubeObject): EventFacts[] {
+  return byObject.get(pod.metadata.uid) ?? byObject.get(`Pod/${pod.metadata.namespace ?? ''}/${pod.metadata.name}`) ?? [];
+}
+
+/** Seconds of an image pull from the kubelet's "Successfully pulled image ... in 12.037s" message. */
+export function pullSeconds(message: string): number | null {
+  const m = /\bin ([0-9.]+)(ms|s|m)\b/.exec(message);
+  if (!m) return null;
+  const n = Number(m[1]);
+  if (!Number.isFinite(n)) return null;
+  return m[2] === 'ms' ? n / 1000 : m[2] === 'm' ? n * 60 : n;
+}
+
+// ---- roles -------------------------------------------------------------------
+
+/** A role's name as users say it (component, instance, replica). */
+export function roleName(r: RoleTree): string {
+  let s = r.component;
+  if (r.instance !== null && r.instance !== r.component) s += `/${r.instance}`;
+  if (r.replica !== null) s += ` #${r.replica}`;
+  return s;
+}
+
+function rolePodUids(r: RoleTree, out: string[] = []): string[] {
+  for (const p of r.pods) out.push(p.uid);
+  for (const c of r.roles) rolePodUids(c, out);
+  return out;
+}
+
+/** pod uid → top-level role name. */
+export function podRoles(w: WorkloadTree): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const r of w.roles) for (const uid of rolePodUids(r)) out.set(uid, roleName(r));
+  for (const p of w.unattributedPods) out.set(p.uid, '(unattributed)');
+  return out;
+}
+
+// ---- timeline ------------------------------------------------------------------
+
+export interface PodWaterfall {
+  namespace: string;
+  name: string;
+  uid: string;
+  role: string;
+  node: string | null;
+  createdMs: number | null;
+  scheduledMs: number | null;
+  pullStartMs: number | null;
+  /** Seconds the image pull took (from the Pulled event); 0 when the image was present. */
+  pullSeconds: number | null;
+  startedMs: number | null;
+  readyMs: number | null;
+  /** Ready, or ran to completion. */
+  done: boolean;
+  /** What the pod still waits for, e.g. `Unschedulable: 0/14 nodes…`, `ImagePullBackOff: …`, `ContainerCreating for 42s`. */
+  waiting: string | null;
+  /** Created → ready (or → now while waiting). */
+  totalMs: number | null;
+}
+
+export interface RoleProgress {
+  role: string;
+  desired: number;
+  pods: number;
+  scheduled: number;
+  ready: number;
+}
+
+export interface GangProgress {
+  name: string;
+  key: string;
+  members: number;
+  scheduled: number;
+  ready: number;
+  /** Set when the gang cannot start: `gang cannot start: 4 of 8 members unschedulable (Insufficient nvidia.com/gpu)`. */
+  blocked: string | null;
+}
+
+export interface Milestone {
+  label: 'created' | 'first pod scheduled' | 'all scheduled' | 'all ready';
+  atMs: number | null;
+  /** Since the workload's creation. */
+  elapsedMs: number | null;
+}
+
+export interface StartupTimeline {
+  workload: string;
+  createdMs: number | null;
+  milestones: Milestone[];
+  roles: RoleProgress[];
+  /** Slowest first; pods still waiting come first of all. */
+  pods: PodWaterfall[];
+  gangs: GangProgress[];
+}
+
+const WAITING_REASONS = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'CreateContainerConfigError', 'CreateContainerError', 'CrashLoopBackOff', 'RunContainerError']);
+
+/** One pod's phases, from its conditions, container states and events. */
+export function podWaterfall(pod: KubeObject, events: readonly EventFacts[], role: string, nowMs: number): PodWaterfall {
+  const createdMs = ms(pod.metadata.creationTimestamp);
+  const scheduledCond = podCondition(pod, 'PodScheduled');
+  const scheduledEvent = events.find((e) => e.reason === 'Scheduled');
+  const node = nodeNameOf(pod);
+  let scheduledMs: number | null = null;
+  if (scheduledCond?.status === 'True') scheduledMs = ms(scheduledCond.lastTransitionTime);
+  if (scheduledMs === null && node) scheduledMs = scheduledEvent?.firstMs ?? null;
+  const pulling = events.filter((e) => e.reason === 'Pulling');
+  const pulled = events.filter((e) => e.reason === 'Pulled');
+  const pullStartMs = pulling.length ? Math.min(...pulling.map((e) => e.firstMs ?? Infinity)) : null;
+  let pullSecs: number | null = null;
+  for (const e of pulled) {
+    const s = pullSeconds(e.message);
+    if (s !== null) pullSecs = (pullSecs ?? 0) + s;
+    else if (/already present/.test(e.message) && pullSecs === null && !pulling.length) pullSecs = 0;
+  }
+  // The first start: the earliest Started event, else the container states.
+  const started = events.filter((e) => e.reason === 'Started' && (!e.fieldPath || !/initContainers/.test(e.fieldPath)));
+  let startedMs: number | null = started.length ? Math.min(...started.map((e) => e.firstMs ?? Infinity)) : null;
+  if (startedMs === Infinity) startedMs = null;
+  const statuses = containerStatuses(pod);
+  if (startedMs === null) {
+    const times = statuses
+      .map((c) => ms(c.lastState?.terminated?.startedAt) ?? ms(c.state?.running?.startedAt) ?? ms(c.state?.terminated?.startedAt))
+      .filter((t): t is number => t !== null);
+    if (times.length) startedMs = Math.min(...times);
+  }
+  const readyCond = podCondition(pod, 'Ready');
+  const phase = podPhase(pod);
+  const readyMs = readyCond?.status === 'True' ? ms(readyCond.lastTransitionTime) : null;
+  const completed = phase === 'Succeeded';
+  const done = readyMs !== null || completed;
+
+  let waiting: string | null = null;
+  if (!done && !pod.metadata.deletionTimestamp) {
+    if (!node) {
+      const why = scheduledCond?.status === 'False' ? scheduledCond : undefined;
+      const ev = [...events].reverse().find((e) => e.reason === 'FailedScheduling');
+      const msg = why?.message || ev?.message || '';
+      waiting = `${why?.reason || (ev ? 'Unschedulable' : 'Pending')}${msg ? `: ${msg}` : ''}`;
+    } else if (phase === 'Failed') {
+      const t = statuses.map((c) => c.state?.terminated).find((x) => x);
+      waiting = `Failed${t?.reason ? `: ${t.reason}` : ''}${t?.exitCode !== undefined ? ` (exit ${t.exitCode})` : ''}`;
+    } else {
+      const w = statuses.map((c) => c.state?.waiting).find((x) => x?.reason && WAITING_REASONS.has(x.reason));
+      if (w) waiting = `${w.reason}${w.message ? `: ${w.message}` : ''}`;
+      else if (!statuses.some((c) => c.state?.running || c.state?.terminated)) {
+        const since = scheduledMs ?? createdMs;
+        waiting = `ContainerCreating${since !== null ? ` for ${Math.max(0, Math.round((nowMs - since) / 1000))}s` : ''}`;
+        if (pullStartMs !== null && !pulled.length) waiting = `pulling image for ${Math.max(0, Math.round((nowMs - pullStartMs) / 1000))}s`;
+      } else waiting = `not ready: ${readyCond?.reason ?? 'containers not ready'}${readyCond?.message ? ` (${readyCond.message})` : ''}`;
+    }
+  }
+  const end = readyMs ?? (completed ? startedMs : null) ?? (done ? null : nowMs);
+  const totalMs = createdMs !== null && end !== null ? Math.max(0, end - createdMs) : null;
+  return {
+    namespace: pod.metadata.namespace ?? '',
+    name: pod.metadata.name,
+    uid: pod.metadata.uid,
+    role,
+    node,
+    createdMs,
+    scheduledMs,
+    pullStartMs,
+    pullSeconds: pullSecs,
+    startedMs,
+    readyMs,
+    done,
+    waiting,
+    totalMs,
+  };
+}
+
+/** The most telling reason in a scheduler FitError, e.g. `Insufficient nvidia.com/gpu`. */
+export function schedulerKeyReason(message: string): string | null {
+  const head = (message.split(/preemption:/)[0] ?? message).replace(/^[^:]*:\s*/, '');
+  const parts = head
+    .split(/,\s+/)
+    .map((p) => /^(\d+) (.+?)\.?\s*$/.exec(p.trim()))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ n: Number(m[1]), text: m[2]!.trim() }));
+  const useful = parts.filter((p) => !/^nodes? are available/.test(p.text));
+  if (!useful.length) return null;
+  const insufficient = useful.filter((p) => p.text.startsWith('Insufficient'));
+  const pick = (insufficient.length ? insufficient : useful).sort((a, b) => b.n - a.n)[0]!;
+  return pick.text;
+}
+
+/** A gang that cannot start says why. `unscheduledReasons`: scheduler messages of the workload's unscheduled pods. */
+export function gangProgress(g: GangSummary, unscheduledReasons: readonly string[]): GangProgress {
+  let blocked: string | null = null;
+  const missing = g.members - g.scheduled;
+  if (missing > 0 && unscheduledReasons.length) {
+    const reasons = new Map<string, number>();
+    for (const m of unscheduledReasons) {
+      const r = schedulerKeyReason(m);
+      if (r) reasons.set(r, (reasons.get(r) ?? 0) + 1);
+    }
+    const top = [...reasons.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+    blocked = `gang cannot start: ${missing} of ${g.members} members unschedulable${top ? ` (${top})` : ''}`;
+  }
+  return { name: g.name, key: g.key, members: g.members, scheduled: g.scheduled, ready: g.ready, blocked };
+}
+
+function roleProgress(r: RoleTree, pods: Map<string, KubeObject>): RoleProgress {
+  const uids = rolePodUids(r);
+  let scheduled = 0;
+  let ready = 0;
+  for (const uid of uids) {
+    const p = pods.get(uid);
+    const summaryNode = p ? nodeNameOf(p) : null;
+    if (summaryNode) scheduled++;
+    if (p && podCondition(p, 'Ready')?.status === 'True') ready++;
+  }
+  return { role: roleName(r), desired: r.replicas.desired, pods: uids.length, scheduled, ready };
+}
+
+/**
+ * The workload's startup. `pods`: whole pod objects (others are ignored);
+ * `events`: events of the workload, its owners and its pods.
+ */
+export function buildTimeline(w: WorkloadTree, pods: readonly KubeObject[], events: readonly KubeObject[], nowMs: number): StartupTimeline {
+  const roles = podRoles(w);
+  const byUid = new Map<string, KubeObject>();
+  for (const p of pods) if (roles.has(p.metadata.uid)) byUid.set(p.metadata.uid, p);
+  const byObject = eventsByObject(events);
+  const waterfall = [...byUid.values()].map((p) => podWaterfall(p, podEvents(byObject, p), roles.get(p.metadata.uid) ?? '', nowMs));
+  const createdMs = ms(w.createdAt) ?? (waterfall.length ? Math.min(...waterfall.map((p) => p.createdMs ?? Infinity)) : null);
+  const created = createdMs === Infinity ? null : createdMs;
+  const desired = Math.max(w.replicas.desired, waterfall.length);
+  const sched = waterfall.map((p) => p.scheduledMs).filter((t): t is number => t !== null).sort((a, b) => a - b);
+  const ready = waterfall.map((p) => p.readyMs ?? (p.done ? p.startedMs : null)).filter((t): t is number => t !== null).sort((a, b) => a - b);
+  const at = (label: Milestone['label'], t: number | null): Milestone => ({ label, atMs: t, elapsedMs: t !== null && created !== null ? Math.max(0, t - created) : null });
+  const allScheduled = desired > 0 && sched.length >= desired && waterfall.every((p) => p.node !== null) ? sched[sched.length - 1]! : null;
+  const allReady = desired > 0 && ready.length >= desired && waterfall.every((p) => p.done) ? ready[ready.length - 1]! : null;
+  const milestones = [at('created', created), at('first pod scheduled', sched[0] ?? null), at('all scheduled', allScheduled), at('all ready', allReady)];
+  const unscheduled = waterfall.filter((p) => p.node === null && p.waiting).map((p) => p.waiting!.replace(/^[^:]*: /, ''));
+  waterfall.sort((a, b) => {
+    if (a.done !== b.done) return a.done ? 1 : -1;
+    return (b.totalMs ?? -1) - (a.totalMs ?? -1) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  });
+  return {
+    workload: `${w.namespace}/${w.name}`,
+    createdMs: created,
+    milestones,
+    roles: w.roles.map((r) => roleProgress(r, byUid)),
+    pods: waterfall,
+    gangs: w.gangs.map((g) => gangProgress(g, unscheduled)),
+  };
+}
+
+/** `12.3s`, `4m05s`, `2h03m`. */
+export function formatDuration(msValue: number | null): string {
+  if (msValue === null || !Number.isFinite(msValue)) return '-';
+  const s = msValue / 1000;
+  if (s < 60) return `${s < 10 ? s.toFixed(1) : Math.round(s)}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(Math.floor(s % 60)).padStart(2, '0')}s`;
+  const h = Math.floor(m / 60);
+  return `${h}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+/** `[#####-----]` of width `width`. */
+export function progressBar(done: number, total: number, width = 20): string {
+  const frac = total > 0 ? Math.max(0, Math.min(1, done / total)) : 0;
+  const n = Math.round(frac * width);
+  return '[' + '#'.repeat(n) + '-'.repeat(width - n) + ']';
+}
