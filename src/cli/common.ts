@@ -98,6 +98,7 @@ export async function openModelSource(options: OpenOptions): Promise<OpenedModel
   const { HttpKubeTransport } = await import('../kube/client.js');
   const { startEngine } = await import('../kube/engine.js');
   const { loadDefinitions } = await import('../definitions/index.js');
+  const { createAccess } = await import('../kube/access.js');
 
   let stopDemo: (() => Promise<void>) | undefined;
   let kubeconfig = options.kubeconfig;
@@ -135,6 +136,7 @@ export async function openModelSource(options: OpenOptions): Promise<OpenedModel
       subscribe: (l) => engine.subscribe(l),
       getNodePods: (n) => engine.getNodePods(n),
       getConnectionInfo: () => engine.getConnectionInfo(),
+      access: createAccess(transport),
       whenSynced: () => engine.whenSynced(),
       definitions: () => engine.definitions(),
       async stop() {
