@@ -16,6 +16,16 @@ export function catalogFiles(): string[] {
   return readdirSync(catalogDir).filter((f) => f.endsWith('.yaml')).sort();
 }
 
+/** Fixture files: `<definition>.yaml`, and `<definition>@<variant>.yaml` for another shape of the same type. */
+export function fixtureFiles(): string[] {
+  return readdirSync(fixturesDir).filter((f) => f.endsWith('.yaml')).sort();
+}
+
+/** The definition (file name without .yaml) a fixture file is for. */
+export function definitionNameOf(fixtureFile: string): string {
+  return fixtureFile.replace(/\.yaml$/, '').split('@')[0]!;
+}
+
 export interface Fixture {
   workload: KubeObject;
   pods: KubeObject[];

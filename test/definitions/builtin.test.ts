@@ -7,23 +7,30 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { basename, join } from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
 import { loadDefinitionFile, loadDefinitions } from '../../src/definitions/index.js';
 import type { Component, Definition } from '../../src/definitions/types.js';
 import { compile } from '../../src/jq/index.js';
 import { buildWorkloadTree } from '../../src/model/tree.js';
 import type { KubeObject, OwnerReference } from '../../src/model/types.js';
-import { catalogDir, catalogFiles, clone, fixturesDir, loadFixture, renderTree, type Fixture } from './builtin-fixtures.js';
+import { catalogDir, catalogFiles, clone, definitionNameOf, fixtureFiles, loadFixture, renderTree, type Fixture } from './builtin-fixtures.js';
 
 const files = catalogFiles();
-const loaded = new Map<string, { definition: Definition; fixture: Fixture }>();
+const definitionsByName = new Map<string, Definition>();
 for (const f of files) {
   const { definitions } = loadDefinitionFile(join(catalogDir, f), 'builtin');
-  if (definitions.length === 1) loaded.set(basename(f, '.yaml'), { definition: definitions[0]!, fixture: loadFixture(definitions[0]!, f) });
+  if (definitions.length === 1) definitionsByName.set(basename(f, '.yaml'), definitions[0]!);
 }
+/** Every fixture (variants included), by fixture name. */
+const fixtures = new Map<string, { definition: Definition; fixture: Fixture }>();
+for (const f of fixtureFiles()) {
+  const definition = definitionsByName.get(definitionNameOf(f));
+  if (definition) fixtures.set(basename(f, '.yaml'), { definition, fixture: loadFixture(definition, f) });
+}
+/** The main fixture of each definition, by definition name. */
+const loaded = new Map([...fixtures].filter(([name]) => definitionsByName.has(name)));
 function entry(name: string): { definition: Definition; fixture: Fixture } {
-  const e = loaded.get(name);
-  assert.ok(e, `definitions/${name}.yaml did not load`);
+  const e = fixtures.get(name);
+  assert.ok(e, `fixture ${name} or its definition did not load`);
   return e;
 }
 
@@ -72,11 +79,13 @@ describe('built-in catalog: loading', () => {
   });
 
   test('every definition has a fixture and every fixture a definition', () => {
-    assert.deepEqual(readdirSync(fixturesDir).filter((f) => f.endsWith('.yaml')).sort(), files);
+    assert.deepEqual(fixtureFiles().filter((f) => !f.includes('@')), files);
+    for (const f of fixtureFiles()) assert.ok(files.includes(`${definitionNameOf(f)}.yaml`), `${f}: no definition ${definitionNameOf(f)}`);
+    assert.equal(fixtures.size, fixtureFiles().length);
   });
 
   test('every fixture pod is owned (through its controller chain) by the fixture workload', () => {
-    for (const [name, { fixture }] of loaded) {
+    for (const [name, { fixture }] of fixtures) {
       const byUid = new Map<string, KubeObject>([...fixture.owners, ...fixture.pods, fixture.workload].map((o) => [o.metadata.uid, o]));
       for (const pod of fixture.pods) {
         let cur: KubeObject | undefined = pod;
@@ -151,7 +160,7 @@ describe('built-in catalog: jq expressions on the fixtures', () => {
 
   test('every expression evaluates without error on its fixture, as jq itself does', { skip: haveJq ? false : 'jq not installed' }, () => {
     let compared = 0;
-    for (const [name, { definition, fixture }] of loaded) {
+    for (const [name, { definition, fixture }] of fixtures) {
       const exprs = definitionExprs(definition);
       const ours = exprs.map((e) =>
         (e.on === 'workload' ? [fixture.workload] : fixture.pods).map((input) => {
@@ -368,6 +377,11 @@ const TREES: Record<string, string[]> = {
     '  hello-gpu-00001-deployment-7c9d8f6b5-8cqhb Running gpus 1 node gpu-t4-01',
     '  hello-gpu-00002-deployment-5f8b9c7d6-lcfrd ImagePullBackOff gpus 1 node gpu-t4-02',
   ],
+  'serving.kserve.io-inferenceservice-v1beta1@serverless': [
+    'Running 1/1 ready 1 gpus 1/1/1',
+    'predictor 1/1 ready 1 gpus 1/1/1 nodes gpu-l40s-13',
+    '  mistral-7b-predictor-00001-deployment-6d5f7b9c84-qwhth Running gpus 1 node gpu-l40s-13',
+  ],
   'serving.kserve.io-inferenceservice-v1beta1': [
     'Running 2/2 ready 2 gpus 2/2/2',
     'predictor 2/2 ready 2 gpus 2/2/2 nodes gpu-l40s-11,gpu-l40s-12',
@@ -398,7 +412,7 @@ describe('built-in catalog: workload trees of the fixtures', () => {
   }
 
   test('every fixture has an expected tree', () => {
-    assert.deepEqual(Object.keys(TREES).sort(), [...loaded.keys()].sort());
+    assert.deepEqual(Object.keys(TREES).sort(), [...fixtures.keys()].sort());
   });
 
   test('status messages name the condition that explains a bad status', () => {
