@@ -75,6 +75,15 @@ export class ListSnapshots {
     return s;
   }
 
+  /** The last page was served: the snapshot is not needed any more. */
+  release(id: number): void {
+    this.snapshots.delete(id);
+  }
+
+  get size(): number {
+    return this.snapshots.size;
+  }
+
   clear(): void {
     this.snapshots.clear();
   }
@@ -178,6 +187,8 @@ export function listObjects(store: ObjectStore, snapshots: ListSnapshots, kind: 
     else id = snapshots.add({ rv, items, createdAt: Date.now() });
     result.continueToken = encodeToken({ v: 1, rv, id, off: end });
     if (!q.labelSelector && !q.fieldSelector) result.remainingItemCount = items.length - end;
+  } else if (q.continueToken) {
+    snapshots.release(decodeToken(q.continueToken)!.id);
   }
   return result;
 }

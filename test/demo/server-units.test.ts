@@ -128,14 +128,14 @@ test('paging: one resourceVersion across pages, a consistent snapshot, 410 for a
     names.push(...page.items.map((o) => o.metadata.name));
     token = page.continueToken;
   }
+  assert.equal(snaps.size, 0, 'the snapshot is released after the last page');
   assert.equal(names.length, 8);
   assert.ok(!names.includes('zzz-new'));
   assert.equal(new Set(names).size, 8, 'no object twice');
   const bad = listObjects(store, snaps, podsKind, { continueToken: 'not-a-token' }) as StatusObject;
   assert.equal(bad.code, 410);
-  snaps.clear();
   const gone = listObjects(store, snaps, podsKind, { continueToken: first.continueToken }) as StatusObject;
-  assert.equal(gone.code, 410);
+  assert.equal(gone.code, 410, 'a released snapshot cannot be continued');
 });
 
 test('resourceVersion semantics: 0, NotOlderThan, Exact from history, too old, too large', () => {
