@@ -4,6 +4,7 @@
 // Tables, pods/log, Status errors, bearer-token auth, read-only by default)
 // for the real kubectl and @kubernetes/client-node to work against it
 // unchanged. It reads and writes cluster state only through the ObjectStore.
+import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ObjectStore, StoredObject } from '../store.js';
@@ -78,6 +79,13 @@ function wantsTable(accept: string | undefined): boolean {
     const p = mt.split(';').map((x) => x.trim());
     return p.includes('as=Table') && p.includes('g=meta.k8s.io');
   }) && !first.includes('as=PartialObjectMetadata');
+}
+
+/** Compares the bearer token in constant time. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const got = Buffer.from(header ?? '');
+  const want = Buffer.from(`Bearer ${token}`);
+  return got.length === want.length && timingSafeEqual(got, want);
 }
 
 async function readBody(req: IncomingMessage, limit = 4 * 1024 * 1024): Promise<string> {
@@ -245,7 +253,7 @@ export class ApiServer {
       res.end('ok');
       return;
     }
-    if (this.opts.token !== undefined && req.headers.authorization !== `Bearer ${this.opts.token}`) {
+    if (this.opts.token !== undefined && !bearerMatches(req.headers.authorization, this.opts.token)) {
       this.sendStatus(res, unauthorized());
       return;
     }
@@ -259,7 +267,12 @@ export class ApiServer {
 
     const readOnlyMethod = method === 'GET' || method === 'HEAD';
     if (path === '/version') return readOnlyMethod ? this.send(res, 200, VERSION_INFO) : this.sendStatus(res, methodNotAllowed());
-    const segs = path.split('/').filter(Boolean).map(decodeURIComponent);
+    let segs: string[];
+    try {
+      segs = path.split('/').filter(Boolean).map(decodeURIComponent);
+    } catch {
+      return this.sendStatus(res, pathNotFound());
+    }
     if (segs[0] === 'api' || segs[0] === 'apis') {
       const discovery = this.discovery(req, segs);
       if (discovery !== undefined) {
