@@ -39,6 +39,7 @@ export async function runTui(args: string[]): Promise<number> {
     process.stderr.write('wlx: the explorer needs a terminal (stdin and stdout); for scripts use `wlx get`\n');
     return 1;
   }
+  (await import('../ui/interactive.js')).preferProductionReact();
   const { runExplorer } = await import('../ui/run.js');
   const { loadKubeconfig } = await import('../kube/kubeconfig.js');
   const loadContexts = (o: ClusterOptions) =>

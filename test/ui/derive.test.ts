@@ -31,10 +31,10 @@ test('role tree: nested roles indent, collapse hides children, unattributed pods
     }),
   ], { unattributedPods: [pod('stray', { node: 'gpu-node-09' })] });
   const open = roleTable(w, new Set());
-  assert.deepEqual(open.rows.map((r) => r.cells[0]), ['▾ group/0', '    leader', '    worker', '  (unattributed)']);
+  assert.deepEqual(open.rows.map((r) => r.cells[0]), ['▾ group[0]', '    leader', '    worker', '  (unattributed)']);
   assert.equal(open.rows[0]!.cells[3], '2', 'a parent counts its subtree pods');
   const closed = roleTable(w, new Set([open.rows[0]!.treeKey!]));
-  assert.deepEqual(closed.rows.map((r) => r.cells[0]), ['▸ group/0', '  (unattributed)']);
+  assert.deepEqual(closed.rows.map((r) => r.cells[0]), ['▸ group[0]', '  (unattributed)']);
   assert.deepEqual(findPodRolePath(w, 'uid-lws-0-1')!.length, 2);
   assert.deepEqual(findPodRolePath(w, 'uid-stray'), [UNATTRIBUTED]);
   assert.equal(findPodRolePath(w, 'nope'), null);

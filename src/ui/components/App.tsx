@@ -334,6 +334,7 @@ export function App(props: AppProps): React.JSX.Element {
         dispatch({ type: 'commitInput' });
         return act(name);
       }
+      if (name === 'space') return dispatch({ type: 'input', text: ' ' });
       if (input && !/[\u0000-\u001f\u007f]/.test(input)) return dispatch({ type: 'input', text: input });
       return;
     }
@@ -349,6 +350,7 @@ export function App(props: AppProps): React.JSX.Element {
         setCandidates(done.candidates);
         return dispatch({ type: 'setInput', text: done.text });
       }
+      if (name === 'space') return dispatch({ type: 'input', text: ' ' });
       if (input && !/[\u0000-\u001f\u007f]/.test(input)) return dispatch({ type: 'input', text: input });
       return;
     }
@@ -357,7 +359,7 @@ export function App(props: AppProps): React.JSX.Element {
   };
   const onKeyRef = useRef(onKey);
   onKeyRef.current = onKey;
-  useKeymap((name, input) => onKeyRef.current(name, input), () => stateRef.current!.mode !== 'normal');
+  useKeymap((name, input) => onKeyRef.current(name, input));
 
   const title = viewTitle(frame, snapshot, state.namespace, rows.length, table.rows.length);
   let bottom: React.JSX.Element;

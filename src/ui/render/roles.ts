@@ -20,7 +20,9 @@ export const ROLE_COLUMNS: Column[] = [
 export function roleLabel(r: RoleTree): string {
   if (r.replica !== null && r.instance !== null) return `${r.component}[${r.instance}] #${r.replica}`;
   if (r.replica !== null) return `${r.component} #${r.replica}`;
-  if (r.instance !== null) return r.instance === r.component ? r.component : `${r.component}/${r.instance}`;
+  // Named instances (a JobSet's replicatedJob `worker`) are what users call the
+  // role; numbered ones read better with their component (`group[0]`).
+  if (r.instance !== null) return /^\d+$/.test(r.instance) ? `${r.component}[${r.instance}]` : r.instance;
   return r.component;
 }
 

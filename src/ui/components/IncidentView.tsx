@@ -1,0 +1,334 @@
+// The incident views: why, timeline, describe, YAML, events (text refreshed
+// every few seconds while open) and logs (streamed). A boxed, scrollable text
+// pane; `/` (the App's filter line) searches and highlights; keys the pane
+// does not use fall through to the App (Esc, q, ?, :). Every fetch and
+// stream is aborted when the view closes.
+import React, { useEffect, useMemo, useRef, useState } from 'react';
+import { Box, Text } from 'ink';
+import type { KubeObject, ModelSnapshot, ModelSource } from '../../model/types.js';
+import { sanitize } from '../../text/sanitize.js';
+import { displayWidth, fit } from '../render/table.js';
+import type { TextLine } from '../render/incident.js';
+import { loadIncidentLines, podContainers, targetPods, type IncidentKind, type IncidentTarget } from '../state/incident.js';
+import { toneStyle, accent } from './theme.js';
+
+export type PaneKeyHandler = (name: string, input: string) => boolean;
+
+export interface IncidentViewProps {
+  kind: IncidentKind;
+  target: IncidentTarget;
+  title: string;
+  source: ModelSource;
+  snapshot: ModelSnapshot;
+  width: number;
+  /** Text rows inside the box. */
+  height: number;
+  search: string;
+  noColor: boolean;
+  /** The App routes keys here first; return true when handled. */
+  setKeyHandler: (handler: PaneKeyHandler | null) => void;
+  /** Why view: jump to these pods (names) in the workload. */
+  onJumpToPods?: (names: string[]) => void;
+  refreshMs?: number;
+}
+
+const MAX_LOG_LINES = 5000;
+
+function searchTest(search: string): ((s: string) => boolean) | null {
+  if (!search) return null;
+  try {
+    const re = new RegExp(search, 'i');
+    return (s) => re.test(s);
+  } catch {
+    const lower = search.toLowerCase();
+    return (s) => s.toLowerCase().includes(lower);
+  }
+}
+
+/** Splits a line into chunks of at most `width` display columns. */
+function wrapLine(text: string, width: number): string[] {
+  if (width <= 0 || displayWidth(text) <= width) return [text];
+  const out: string[] = [];
+  let cur = '';
+  let w = 0;
+  for (const ch of text) {
+    const cw = displayWidth(ch);
+    if (w + cw > width) {
+      out.push(cur);
+      cur = '';
+      w = 0;
+    }
+    cur += ch;
+    w += cw;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+interface LogState {
+  container: string | null;
+  containers: string[];
+  picking: boolean;
+  previous: boolean;
+  timestamps: boolean;
+}
+
+export function IncidentView(props: IncidentViewProps): React.JSX.Element {
+  const { kind, target, source, width, height, noColor } = props;
+  const inner = Math.max(10, width - 2);
+  const [lines, setLines] = useState<TextLine[]>([]);
+  const [status, setStatus] = useState<string>('loading…');
+  const [top, setTop] = useState(0);
+  const [follow, setFollow] = useState(kind === 'logs');
+  const [wrap, setWrap] = useState(kind !== 'yaml');
+  const [pickIndex, setPickIndex] = useState(0);
+  const [log, setLog] = useState<LogState>({ container: null, containers: [], picking: false, previous: false, timestamps: false });
+  const snapshotRef = useRef(props.snapshot);
+  snapshotRef.current = props.snapshot;
+  const access = source.access;
+
+  // Text views: load now and refresh while open (YAML once: it is a fresh read on demand).
+  useEffect(() => {
+    if (kind === 'logs') return;
+    if (!access) {
+      setStatus('not available: this model source has no cluster access (offline)');
+      return;
+    }
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const load = async () => {
+      try {
+        const got = await loadIncidentLines(kind, { access, snapshot: snapshotRef.current, target, nowMs: Date.now(), signal: abort.signal });
+        if (abort.signal.aborted) return;
+        setLines(got);
+        setStatus(kind === 'yaml' ? 'fetched from the API server' : `live, refreshed ${new Date().toISOString().slice(11, 19)}`);
+      } catch (err) {
+        if (!abort.signal.aborted) setStatus(`error: ${sanitize((err as Error).message)}`);
+      }
+      if (!abort.signal.aborted && kind !== 'yaml') timer = setTimeout(() => void load(), props.refreshMs ?? 3000);
+    };
+    void load();
+    return () => {
+      abort.abort();
+      if (timer) clearTimeout(timer);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [kind, access, JSON.stringify(target)]);
+
+  // Logs, step 1: which pods and containers.
+  const [logPods, setLogPods] = useState<KubeObject[] | null>(null);
+  useEffect(() => {
+    if (kind !== 'logs' || !access) {
+      if (kind === 'logs') setStatus('not available: this model source has no cluster access (offline)');
+      return;
+    }
+    let cancelled = false;
+    const summaries = targetPods(snapshotRef.current, target).slice(0, 20);
+    const namespaces = [...new Set(summaries.map((p) => p.namespace))];
+    const uids = new Set(summaries.map((p) => p.uid));
+    Promise.all(namespaces.map((ns) => access.listPods(ns)))
+      .then((lists) => {
+        if (cancelled) return;
+        const pods = lists.flat().filter((p) => uids.has(p.metadata.uid));
+        setLogPods(pods);
+        if (target.kind === 'pod' && pods[0]) {
+          const containers = podContainers(pods[0]);
+          setLog((l) => ({ ...l, containers, container: containers.length === 1 ? containers[0]! : null, picking: containers.length > 1 }));
+        }
+        if (!pods.length) setStatus('no pods to show logs of');
+      })
+      .catch((err: Error) => !cancelled && setStatus(`error: ${sanitize(err.message)}`));
+    return () => {
+      cancelled = true;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [kind, access, JSON.stringify(target)]);
+
+  // Logs, step 2: stream (one pod's container, or every pod prefixed).
+  const buffer = useRef<TextLine[]>([]);
+  useEffect(() => {
+    if (kind !== 'logs' || !access || !logPods || !logPods.length || log.picking) return;
+    if (target.kind === 'pod' && log.container === null) return;
+    const abort = new AbortController();
+    buffer.current = [];
+    setLines([]);
+    let flushTimer: NodeJS.Timeout | undefined;
+    const push = (text: string) => {
+      buffer.current.push({ text: sanitize(text), tone: /\b(error|fatal|killed|traceback|exception)\b/i.test(text) ? 'warn' : 'normal' });
+      if (buffer.current.length > MAX_LOG_LINES) buffer.current.splice(0, buffer.current.length - MAX_LOG_LINES);
+      if (!flushTimer) {
+        flushTimer = setTimeout(() => {
+          flushTimer = undefined;
+          if (!abort.signal.aborted) setLines([...buffer.current]);
+        }, 50);
+      }
+    };
+    const single = target.kind === 'pod';
+    const streams = logPods.map((p) => {
+      const container = single ? log.container! : podContainers(p)[0];
+      const prefix = single ? '' : `[${p.metadata.name}] `;
+      return access
+        .streamLogs(p.metadata.namespace ?? '', p.metadata.name, { container, follow: !log.previous, previous: log.previous, timestamps: log.timestamps, tailLines: single ? 500 : 100, signal: abort.signal }, (l) => push(prefix + l))
+        .catch((err: Error) => push(`${prefix}(${err.message})`));
+    });
+    setStatus(`${single ? `container ${sanitize(log.container)}` : `${logPods.length} pods`}${log.previous ? ' · previous' : ' · following'}${log.timestamps ? ' · timestamps' : ''}`);
+    void Promise.all(streams).then(() => {
+      if (!abort.signal.aborted) setStatus((s) => `${s.replace(' · following', '')} · stream ended`);
+    });
+    return () => {
+      abort.abort();
+      if (flushTimer) clearTimeout(flushTimer);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [kind, access, logPods, log.container, log.previous, log.timestamps, log.picking]);
+
+  // Display lines (wrapped or not) and search.
+  const test = useMemo(() => searchTest(props.search), [props.search]);
+  const shown: Array<TextLine & { match: boolean }> = useMemo(() => {
+    const src: TextLine[] = log.picking ? log.containers.map((c, i) => ({ text: `${i === pickIndex ? '▶ ' : '  '}${sanitize(c)}`, tone: i === pickIndex ? 'group' : 'normal' })) : lines;
+    const out: Array<TextLine & { match: boolean }> = [];
+    for (const l of src) {
+      const match = test ? test(l.text) : false;
+      if (wrap) for (const chunk of wrapLine(l.text, inner)) out.push({ ...l, text: chunk, match });
+      else out.push({ ...l, match });
+    }
+    return out;
+  }, [lines, wrap, inner, test, log.picking, log.containers, pickIndex]);
+
+  const maxTop = Math.max(0, shown.length - height);
+  const effectiveTop = follow ? maxTop : Math.min(top, maxTop);
+
+  // A new search jumps to its first match.
+  useEffect(() => {
+    if (!test) return;
+    const i = shown.findIndex((l) => l.match);
+    if (i >= 0) {
+      setFollow(false);
+      setTop(Math.max(0, Math.min(i, maxTop)));
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.search]);
+
+  const stateRef = useRef({ effectiveTop, maxTop, shown, log, pickIndex });
+  stateRef.current = { effectiveTop, maxTop, shown, log, pickIndex };
+
+  const handler: PaneKeyHandler = (name) => {
+    const s = stateRef.current;
+    const scrollTo = (t: number) => {
+      const next = Math.max(0, Math.min(s.maxTop, t));
+      setTop(next);
+      // Auto-scroll pauses when the user scrolls up, resumes at the bottom.
+      setFollow(kind === 'logs' && next >= s.maxTop);
+    };
+    if (s.log.picking) {
+      if (name === 'up' || name === 'k') return setPickIndex((i) => Math.max(0, i - 1)), true;
+      if (name === 'down' || name === 'j') return setPickIndex((i) => Math.min(s.log.containers.length - 1, i + 1)), true;
+      if (name === 'enter') return setLog((l) => ({ ...l, container: l.containers[s.pickIndex] ?? null, picking: false })), true;
+      return false;
+    }
+    switch (name) {
+      case 'up':
+      case 'k':
+        scrollTo(s.effectiveTop - 1);
+        return true;
+      case 'down':
+      case 'j':
+        scrollTo(s.effectiveTop + 1);
+        return true;
+      case 'pgup':
+      case 'ctrl-b':
+        scrollTo(s.effectiveTop - height);
+        return true;
+      case 'pgdn':
+      case 'ctrl-f':
+        scrollTo(s.effectiveTop + height);
+        return true;
+      case 'g':
+      case 'home':
+        scrollTo(0);
+        return true;
+      case 'G':
+      case 'end':
+        setTop(s.maxTop);
+        setFollow(kind === 'logs');
+        return true;
+      case 'n': {
+        // Next search match below the top line (wraps around).
+        const from = s.shown.findIndex((l, i) => i > s.effectiveTop && l.match);
+        const i = from >= 0 ? from : s.shown.findIndex((l) => l.match);
+        if (i >= 0) scrollTo(i);
+        return i >= 0;
+      }
+      case 'w':
+        if (kind === 'why') return false;
+        setWrap((x) => !x);
+        return true;
+    }
+    if (kind === 'logs') {
+      if (name === 'p') return setLog((l) => ({ ...l, previous: !l.previous })), setFollow(true), true;
+      if (name === 't') return setLog((l) => ({ ...l, timestamps: !l.timestamps })), setFollow(true), true;
+      if (name === 'c' && s.log.containers.length > 1) return setLog((l) => ({ ...l, picking: true })), true;
+    }
+    if (kind === 'why' && /^[1-9]$/.test(name) && props.onJumpToPods) {
+      const numbered = lines.filter((l) => l.pods && /^\d\)/.test(l.text));
+      const pick = numbered[Number(name) - 1];
+      if (pick?.pods?.length) props.onJumpToPods(pick.pods);
+      return true;
+    }
+    return false;
+  };
+  const handlerRef = useRef(handler);
+  handlerRef.current = handler;
+  const { setKeyHandler } = props;
+  useEffect(() => {
+    setKeyHandler((n, i) => handlerRef.current(n, i));
+    return () => setKeyHandler(null);
+  }, [setKeyHandler]);
+
+  const border = accent(noColor, 'blue');
+  const title = ` ${props.title} `;
+  const titleText = displayWidth(title) > inner - 2 ? fit(title, inner - 2) : title;
+  const left = Math.max(0, Math.floor((inner - displayWidth(titleText)) / 2));
+  const rows: React.JSX.Element[] = [];
+  for (let i = effectiveTop; i < Math.min(shown.length, effectiveTop + height); i++) {
+    const l = shown[i]!;
+    rows.push(
+      <Text key={i} wrap="truncate-end">
+        <Text {...border}>│</Text>
+        <Text {...toneStyle(l.tone, noColor)} inverse={l.match}>
+          {fit(l.text, inner)}
+        </Text>
+        <Text {...border}>│</Text>
+      </Text>,
+    );
+  }
+  while (rows.length < height) {
+    rows.push(
+      <Text key={`pad${rows.length}`} wrap="truncate-end">
+        <Text {...border}>│</Text>
+        {' '.repeat(inner)}
+        <Text {...border}>│</Text>
+      </Text>,
+    );
+  }
+  const keysHint =
+    kind === 'logs'
+      ? log.picking
+        ? 'pick a container: ↑↓ Enter'
+        : `p previous · t timestamps · w wrap · / search · G follow${log.containers.length > 1 ? ' · c container' : ''}`
+      : kind === 'why'
+        ? '1-9 jump to the pods · / search · Esc back'
+        : '/ search · n next match · w wrap · Esc back';
+  const foot = ` ${status} · ${keysHint} `;
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate-end" {...border}>
+        {'┌' + '─'.repeat(left) + titleText + '─'.repeat(Math.max(0, inner - left - displayWidth(titleText))) + '┐'}
+      </Text>
+      {rows}
+      <Text wrap="truncate-end" {...border}>
+        {'└' + fit(foot.length < inner ? foot + '─'.repeat(inner - displayWidth(foot)) : foot, inner) + '┘'}
+      </Text>
+    </Box>
+  );
+}

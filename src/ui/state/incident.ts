@@ -1,0 +1,195 @@
+// What the incident views (why, timeline, describe, YAML, events, logs) are
+// about, and the loaders that gather their data through the model source's
+// read-only `access` (fresh objects, events, logs) and its snapshot, then hand
+// plain objects to the model's pure functions (src/model/why.ts, timeline.ts).
+import type { KubeObject, ModelSnapshot, ObjectAccess, PodSummary, RoleTree, WorkloadTree } from '../../model/types.js';
+import { explainWhy } from '../../model/why.js';
+import { buildTimeline, containerStatuses } from '../../model/timeline.js';
+import { findRole, rolePods } from '../render/roles.js';
+import {
+  dedupeEvents,
+  describeNodeLines,
+  describePodLines,
+  describeWorkloadLines,
+  eventLines,
+  timelineLines,
+  whyLines,
+  yamlLines,
+  type TextLine,
+} from '../render/incident.js';
+
+export type IncidentKind = 'why' | 'timeline' | 'describe' | 'yaml' | 'events' | 'logs';
+export const INCIDENT_KINDS: readonly IncidentKind[] = ['why', 'timeline', 'describe', 'yaml', 'events', 'logs'];
+
+export type IncidentTarget =
+  | { kind: 'workload'; workloadUid: string }
+  | { kind: 'role'; workloadUid: string; rolePath: string[] }
+  | { kind: 'pod'; namespace: string; name: string; uid: string; workloadUid?: string }
+  | { kind: 'node'; name: string };
+
+export function isIncidentKind(kind: string): kind is IncidentKind {
+  return (INCIDENT_KINDS as readonly string[]).includes(kind);
+}
+
+/** Every pod of a workload (roles, nested roles, unattributed). */
+export function workloadPods(w: WorkloadTree): PodSummary[] {
+  const out: PodSummary[] = [];
+  const walk = (roles: readonly RoleTree[]) => {
+    for (const r of roles) {
+      out.push(...r.pods);
+      walk(r.roles);
+    }
+  };
+  walk(w.roles);
+  out.push(...w.unattributedPods);
+  return out;
+}
+
+/** The pod with this uid and the workload holding it. */
+export function findPodSummary(snapshot: ModelSnapshot, uid: string): { pod: PodSummary; workload: WorkloadTree } | null {
+  for (const w of snapshot.workloads) {
+    const p = workloadPods(w).find((x) => x.uid === uid);
+    if (p) return { pod: p, workload: w };
+  }
+  return null;
+}
+
+export function targetWorkload(snapshot: ModelSnapshot, t: IncidentTarget): WorkloadTree | null {
+  if (t.kind === 'node') return null;
+  if (t.kind === 'pod') return t.workloadUid ? (snapshot.workloads.find((w) => w.uid === t.workloadUid) ?? null) : (findPodSummary(snapshot, t.uid)?.workload ?? null);
+  return snapshot.workloads.find((w) => w.uid === t.workloadUid) ?? null;
+}
+
+/** The pods a target covers (from the model's tree). */
+export function targetPods(snapshot: ModelSnapshot, t: IncidentTarget): PodSummary[] {
+  if (t.kind === 'node') return [];
+  if (t.kind === 'pod') {
+    const found = findPodSummary(snapshot, t.uid);
+    return found ? [found.pod] : [{ namespace: t.namespace, name: t.name, uid: t.uid } as PodSummary];
+  }
+  const w = targetWorkload(snapshot, t);
+  if (!w) return [];
+  if (t.kind === 'role') {
+    const r = findRole(w, t.rolePath);
+    return r ? rolePods(r) : [];
+  }
+  return workloadPods(w);
+}
+
+export function targetLabel(snapshot: ModelSnapshot, t: IncidentTarget): string {
+  switch (t.kind) {
+    case 'node':
+      return `node/${t.name}`;
+    case 'pod':
+      return `pod/${t.namespace}/${t.name}`;
+    default: {
+      const w = targetWorkload(snapshot, t);
+      const base = w ? `${w.kind.toLowerCase()}/${w.namespace}/${w.name}` : 'workload';
+      return t.kind === 'role' ? `${base} role ${t.rolePath.map((k) => k.split('\u0000').filter(Boolean).join('/')).join(' › ')}` : base;
+    }
+  }
+}
+
+/** Pods of the target, whole and fresh; only those the tree attributes to it. */
+async function freshPods(access: ObjectAccess, pods: readonly PodSummary[]): Promise<KubeObject[]> {
+  const namespaces = [...new Set(pods.map((p) => p.namespace))];
+  const uids = new Set(pods.map((p) => p.uid));
+  const lists = await Promise.all(namespaces.map((ns) => access.listPods(ns)));
+  return lists.flat().filter((p) => uids.has(p.metadata.uid));
+}
+
+/** Owners of pods (Jobs, StatefulSets, ReplicaSets): uid and reference. */
+function podOwners(pods: readonly KubeObject[]): Map<string, { apiVersion: string; kind: string; name: string; namespace: string }> {
+  const out = new Map<string, { apiVersion: string; kind: string; name: string; namespace: string }>();
+  for (const p of pods) for (const o of p.metadata.ownerReferences ?? []) out.set(o.uid, { apiVersion: o.apiVersion, kind: o.kind, name: o.name, namespace: p.metadata.namespace ?? '' });
+  return out;
+}
+
+async function eventsFor(access: ObjectAccess, namespaces: readonly string[], uids: readonly string[]): Promise<KubeObject[]> {
+  const lists = await Promise.all(namespaces.map((ns) => access.listEvents(ns, { uids })));
+  return lists.flat();
+}
+
+export interface LoadContext {
+  access: ObjectAccess;
+  snapshot: ModelSnapshot;
+  target: IncidentTarget;
+  nowMs: number;
+  signal?: AbortSignal;
+}
+
+/** The lines of a why / timeline / describe / YAML / events view (logs stream separately). */
+export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx: LoadContext): Promise<TextLine[]> {
+  const { access, snapshot, target, nowMs } = ctx;
+  const w = targetWorkload(snapshot, target);
+  const summaries = targetPods(snapshot, target);
+  const namespaces = [...new Set([...(w ? [w.namespace] : []), ...summaries.map((p) => p.namespace)])];
+
+  if (target.kind === 'node') {
+    const node = snapshot.nodes.find((n) => n.name === target.name) ?? null;
+    if (kind === 'yaml') return yamlLines(await access.getObject({ apiVersion: 'v1', kind: 'Node', name: target.name }));
+    const events = dedupeEvents(await access.listEvents(null, { names: [{ kind: 'Node', name: target.name }] }));
+    if (kind === 'events') return eventLines(events, nowMs, false);
+    if (kind === 'describe') return describeNodeLines(node, null, events, nowMs);
+    return [{ text: `${kind} is for workloads, roles and pods; on a node use d, y or e`, tone: 'dim' }];
+  }
+
+  if (kind === 'yaml') {
+    if (target.kind === 'pod') return yamlLines(await access.getObject({ apiVersion: 'v1', kind: 'Pod', namespace: target.namespace, name: target.name }));
+    if (!w) return [{ text: 'the workload no longer exists', tone: 'error' }];
+    return yamlLines(await access.getObject({ apiVersion: w.apiVersion, kind: w.kind, namespace: w.namespace, name: w.name }));
+  }
+
+  const pods = await freshPods(access, summaries);
+  const owners = podOwners(pods);
+  const uids = [...(w && target.kind !== 'pod' ? [w.uid] : []), ...(target.kind !== 'pod' ? [...owners.keys()] : []), ...summaries.map((p) => p.uid)];
+  const rawEvents = await eventsFor(access, namespaces, uids);
+
+  switch (kind) {
+    case 'events':
+      return eventLines(dedupeEvents(rawEvents), nowMs, target.kind !== 'pod');
+    case 'describe': {
+      if (target.kind === 'pod') {
+        const pod = pods[0] ?? (await access.getObject({ apiVersion: 'v1', kind: 'Pod', namespace: target.namespace, name: target.name }));
+        return describePodLines(pod, summaries[0] ?? null, dedupeEvents(rawEvents), nowMs);
+      }
+      if (!w) return [{ text: 'the workload no longer exists', tone: 'error' }];
+      const obj = await access.getObject({ apiVersion: w.apiVersion, kind: w.kind, namespace: w.namespace, name: w.name }).catch(() => null);
+      return describeWorkloadLines(w, obj, dedupeEvents(rawEvents), nowMs);
+    }
+    case 'timeline': {
+      if (!w) return [{ text: 'the workload no longer exists', tone: 'error' }];
+      return timelineLines(buildTimeline(w, pods, rawEvents, nowMs), nowMs);
+    }
+    case 'why': {
+      // Failed Jobs among the owners, and the last words of crashed containers.
+      const jobs = [...owners.values()].filter((o) => o.kind === 'Job').slice(0, 20);
+      const ownerObjects = (await Promise.all(jobs.map((o) => access.getObject(o).catch(() => null)))).filter((o): o is KubeObject => o !== null);
+      const crashed = pods.filter((p) => containerStatuses(p).some((c) => (c.restartCount ?? 0) > 0 && c.lastState?.terminated)).slice(0, 5);
+      const logTails = new Map<string, string[]>();
+      await Promise.all(
+        crashed.map(async (p) => {
+          const c = containerStatuses(p).find((s) => (s.restartCount ?? 0) > 0 && s.lastState?.terminated);
+          const lines: string[] = [];
+          try {
+            await access.streamLogs(p.metadata.namespace ?? '', p.metadata.name, { container: c?.name, previous: true, tailLines: 3, signal: ctx.signal }, (l) => lines.push(l));
+          } catch {
+            // No previous log (already rotated away): the cause stands without it.
+          }
+          if (lines.length) logTails.set(p.metadata.uid, lines.slice(-3));
+        }),
+      );
+      const report = explainWhy({ workload: target.kind === 'pod' ? null : w, pods, events: rawEvents, nodes: snapshot.nodes, owners: ownerObjects, logTails });
+      return whyLines(report);
+    }
+  }
+}
+
+/** Containers of a pod object, the default one first (kubectl's annotation, else the first). */
+export function podContainers(pod: KubeObject): string[] {
+  const spec = (pod.spec ?? {}) as { containers?: Array<{ name: string }> };
+  const names = (spec.containers ?? []).map((c) => c.name);
+  const d = pod.metadata.annotations?.['kubectl.kubernetes.io/default-container'];
+  if (d && names.includes(d)) return [d, ...names.filter((n) => n !== d)];
+  return names;
+}
