@@ -29,8 +29,10 @@ export function definitionNameOf(fixtureFile: string): string {
 export interface Fixture {
   workload: KubeObject;
   pods: KubeObject[];
-  /** Every other object: the intermediate owners (Jobs, ReplicaSets, StatefulSets, RayClusters, ...). */
+  /** Every other object but nodes: the intermediate owners (Jobs, ReplicaSets, StatefulSets, RayClusters, ...). */
   owners: KubeObject[];
+  /** The nodes the pods run on. */
+  nodes: KubeObject[];
 }
 
 function apiVersionOf(def: Definition): string {
@@ -44,7 +46,13 @@ export function loadFixture(def: Definition, file: string): Fixture {
   const roots = docs.filter((d) => d.apiVersion === apiVersionOf(def) && d.kind === def.rootGvk.kind);
   if (roots.length !== 1) throw new Error(`${file}: expected one ${def.rootGvk.kind}, found ${roots.length}`);
   const workload = roots[0]!;
-  return { workload, pods: docs.filter((d) => d.kind === 'Pod' && d.apiVersion === 'v1'), owners: docs.filter((d) => d !== workload && d.kind !== 'Pod') };
+  const core = (kind: string) => (d: KubeObject) => d.kind === kind && d.apiVersion === 'v1';
+  return {
+    workload,
+    pods: docs.filter(core('Pod')),
+    owners: docs.filter((d) => d !== workload && !core('Pod')(d) && !core('Node')(d)),
+    nodes: docs.filter(core('Node')),
+  };
 }
 
 /** A deep copy to patch in a test without touching the shared fixture. */

@@ -11,6 +11,7 @@ import { loadDefinitionFile, loadDefinitions } from '../../src/definitions/index
 import type { Component, Definition } from '../../src/definitions/types.js';
 import { compile } from '../../src/jq/index.js';
 import { buildWorkloadTree } from '../../src/model/tree.js';
+import { podGpuRequest } from '../../src/model/gpu.js';
 import type { KubeObject, OwnerReference } from '../../src/model/types.js';
 import { catalogDir, catalogFiles, clone, definitionNameOf, fixtureFiles, loadFixture, renderTree, type Fixture } from './builtin-fixtures.js';
 
@@ -82,6 +83,21 @@ describe('built-in catalog: loading', () => {
     assert.deepEqual(fixtureFiles().filter((f) => !f.includes('@')), files);
     for (const f of fixtureFiles()) assert.ok(files.includes(`${definitionNameOf(f)}.yaml`), `${f}: no definition ${definitionNameOf(f)}`);
     assert.equal(fixtures.size, fixtureFiles().length);
+  });
+
+  test('every fixture pod runs on a node of the fixture, one with the GPUs it asks for', () => {
+    for (const [name, { fixture }] of fixtures) {
+      const nodes = new Map(fixture.nodes.map((n) => [n.metadata.name, n]));
+      for (const pod of fixture.pods) {
+        const nodeName = (pod.spec as { nodeName?: string }).nodeName;
+        if (nodeName === undefined) continue;
+        const node = nodes.get(nodeName);
+        assert.ok(node, `${name}: pod ${pod.metadata.name} runs on ${nodeName}, which the fixture lacks`);
+        const has = Number((node.status as { allocatable?: Record<string, string> }).allocatable?.['nvidia.com/gpu'] ?? 0);
+        const asked = podGpuRequest(pod.spec);
+        assert.ok(asked <= has, `${name}: pod ${pod.metadata.name} asks for ${asked} GPUs on ${nodeName}, which has ${has}`);
+      }
+    }
   });
 
   test('every fixture pod is owned (through its controller chain) by the fixture workload', () => {
@@ -405,7 +421,7 @@ describe('built-in catalog: workload trees of the fixtures', () => {
   for (const name of Object.keys(TREES)) {
     test(name, () => {
       const { definition, fixture } = entry(name);
-      const tree = buildWorkloadTree({ definition, ...fixture });
+      const tree = buildWorkloadTree({ definition, workload: fixture.workload, pods: fixture.pods, owners: fixture.owners });
       assert.deepEqual(tree.errors, []);
       assert.deepEqual(renderTree(tree), TREES[name]);
     });
@@ -416,7 +432,7 @@ describe('built-in catalog: workload trees of the fixtures', () => {
   });
 
   test('status messages name the condition that explains a bad status', () => {
-    const message = (name: string) => buildWorkloadTree({ definition: entry(name).definition, ...entry(name).fixture }).statusMessage;
+    const message = (name: string) => buildWorkloadTree({ definition: entry(name).definition, workload: entry(name).fixture.workload, pods: entry(name).fixture.pods, owners: entry(name).fixture.owners }).statusMessage;
     assert.match(message('kubeflow.org-mpijob-v2beta1') ?? '', /launcher pod nccl-allreduce-launcher-\w+ exited with code 1/);
     assert.match(message('serving.knative.dev-service-v1') ?? '', /Unable to fetch image "registry.example.com\/hello-gpu:v2"/);
     assert.match(message('milvus.io-milvus-v1beta1') ?? '', /\[querynode\] not healthy/);
