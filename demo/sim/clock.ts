@@ -43,10 +43,22 @@ export class SimClock {
     return this.realStart + simMs / this.speed;
   }
 
+  /** The simulated instant of a wall-clock time (inverse of wallMs). */
+  simFromWall(wallMs: number): number {
+    return (wallMs - this.realStart) * this.speed;
+  }
+
   /** RFC 3339 with seconds, as metav1.Time serialises. */
   iso(simMs = this.now()): string {
-    return new Date(this.wallMs(simMs)).toISOString().replace(/\.\d+Z$/, 'Z');
+    const second = Math.floor(this.wallMs(simMs) / 1000);
+    if (second !== this.isoSecond) {
+      this.isoSecond = second;
+      this.isoText = new Date(second * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+    }
+    return this.isoText;
   }
+  private isoSecond = NaN;
+  private isoText = '';
 
   /** RFC 3339 with nanoseconds (log timestamps, MicroTime). */
   isoNano(simMs = this.now()): string {
@@ -196,8 +208,8 @@ export class Random {
   }
   hex(length: number): string {
     let s = '';
-    while (s.length < length) s += this.int(0x10000).toString(16).padStart(4, '0');
-    return s.slice(0, length);
+    while (s.length < length) s += ((this.next() * 4294967296) >>> 0).toString(16).padStart(8, '0');
+    return s.length === length ? s : s.slice(0, length);
   }
   /** Kubernetes' generateName suffix alphabet (no vowels, no confusable digits). */
   suffix(length = 5): string {

@@ -8,8 +8,7 @@
 // heartbeat (Ready condition lastHeartbeatTime).
 import type { StoreEvent } from '../store.js';
 import { hash32, type TaskHandle } from './clock.js';
-import { logStyleFor, type LogStore } from './logs.js';
-import { podRequests } from './pods.js';
+import type { LogStore } from './logs.js';
 import type { Runtime } from './runtime.js';
 import { isPodTerminal, podKey, R, type Condition, type ContainerSpec, type ContainerState, type ContainerStatus, type NodeObject, type Pod, type PodStatus } from './types.js';
 
@@ -99,14 +98,11 @@ export class Kubelet {
     }
     const node = pod.spec.nodeName;
     if (!node || run) return;
+    // Built already running (the scale scenario): nothing to drive; its logs
+    // are produced on first read.
+    if (pod.status.containerStatuses?.length) return;
     run = { uid: pod.metadata.uid, namespace: pod.metadata.namespace!, name: pod.metadata.name, node, stage: 'syncing', backoffMs: BACKOFF_START_MS, pullAttempt: 0, behaviour: this.behaviourFor(pod) };
     this.runs.set(key, run);
-    if (pod.status.containerStatuses?.length) {
-      // Built already running (scale scenario, or a pod that predates us): adopt it.
-      run.stage = isPodTerminal(pod) ? 'done' : 'ready';
-      if (!isPodTerminal(pod)) for (const c of pod.spec.containers) this.startLog(pod, c, pod.status.containerStatuses.find((s) => s.name === c.name)?.restartCount ?? 0);
-      return;
-    }
     this.next(run, this.jitter(200, 900), () => this.sync(run!));
   }
 
@@ -197,28 +193,6 @@ export class Kubelet {
   private hostIP(node: string): string {
     const n = this.rt.store.get(R.nodes, undefined, node) as NodeObject | undefined;
     return n?.status.addresses.find((a) => a.type === 'InternalIP')?.address ?? '10.0.0.1';
-  }
-
-  private startLog(pod: Pod, c: ContainerSpec, attempt: number): void {
-    const l = pod.metadata.labels ?? {};
-    const env = pod.spec.containers[0]?.env ?? [];
-    const rankEnv = env.find((e) => e.name === 'RANK')?.value;
-    const rank = rankEnv !== undefined
-      ? Number(rankEnv)
-      : Number(l['jobset.sigs.k8s.io/job-global-index'] ?? 0) + Number(l['batch.kubernetes.io/job-completion-index'] ?? l['leaderworkerset.sigs.k8s.io/worker-index'] ?? l['training.kubeflow.org/replica-index'] ?? 0) || 0;
-    const worldSize = Number(pod.spec.containers[0]?.env?.find((e) => e.name === 'WORLD_SIZE' || e.name === 'PET_NNODES')?.value ?? l['jobset.sigs.k8s.io/global-replicas'] ?? 1) || 1;
-    this.logs.start(pod.metadata.uid, logStyleFor(pod), {
-      pod: pod.metadata.name,
-      namespace: pod.metadata.namespace!,
-      node: pod.spec.nodeName ?? '',
-      podIP: pod.status.podIP ?? '',
-      container: c.name,
-      image: c.image,
-      gpus: podRequests(pod.spec).gpu,
-      rank,
-      worldSize,
-      attempt,
-    });
   }
 
   // ---- stages --------------------------------------------------------------
@@ -345,7 +319,7 @@ export class Kubelet {
     };
     const updated = this.writeStatus(pod, status);
     for (const c of pod.spec.containers) {
-      if (!this.statusOf(pod, c.name)?.state.running) this.startLog(updated, c, this.statusOf(updated, c.name)?.restartCount ?? 0);
+      if (!this.statusOf(pod, c.name)?.state.running) this.logs.start(updated, c.name);
     }
     run.stage = 'running';
     this.next(run, this.jitter(this.opts.readyMs[0], this.opts.readyMs[1]), () => this.becomeReady(run));

@@ -6,6 +6,7 @@
 // keeps at most MAX_LINES, plus the previous attempt's log for --previous.
 import type { ObjectStore } from '../store.js';
 import { hash32, Random, type SimClock } from './clock.js';
+import { podRequests } from './pods.js';
 import { R, type Pod } from './types.js';
 
 export interface LogLine {
@@ -146,12 +147,15 @@ export class LogStore implements LogProvider {
     private readonly seed: number,
   ) {}
 
-  /** A container (re)starts: its current log becomes the previous one. */
-  start(podUid: string, style: LogStyle, ctx: LogContext): void {
-    const key = `${podUid}/${ctx.container}`;
+  /** A container (re)starts now: its current log becomes the previous one. */
+  start(pod: Pod, container: string, startSim = this.clock.now()): ContainerLog {
+    const key = `${pod.metadata.uid}/${container}`;
     const entry = this.logs.get(key) ?? {};
+    const ctx = logContext(pod, container);
     const seedKey = hash32(`${this.seed}/${ctx.namespace}/${ctx.pod}/${ctx.container}/${ctx.attempt}`);
-    this.logs.set(key, { previous: entry.current ?? entry.previous, current: new ContainerLog(seedKey, style, ctx, this.clock.now(), this.clock) });
+    const log = new ContainerLog(seedKey, logStyleFor(pod), ctx, startSim, this.clock);
+    this.logs.set(key, { previous: entry.current ?? entry.previous, current: log });
+    return log;
   }
 
   /** The running container ends now with these last lines. */
@@ -175,7 +179,10 @@ export class LogStore implements LogProvider {
       prev.materialise(this.clock.now());
       return { lines: prev.all() };
     }
-    const current = entry?.current;
+    let current = entry?.current;
+    const startedAt = pod.status.containerStatuses?.find((c) => c.name === name)?.state.running?.startedAt;
+    // A pod built already running (scale scenario) gets its log on first read.
+    if (!current && startedAt) current = this.start(pod, name, this.clock.simFromWall(Date.parse(startedAt)));
     if (!current && !pod.spec.nodeName) return { error: `pod ${podName} does not have a host assigned`, code: 400 };
     if (!current) {
       const waiting = pod.status.containerStatuses?.find((c) => c.name === name)?.state.waiting?.reason ?? 'ContainerCreating';
@@ -189,6 +196,7 @@ export class LogStore implements LogProvider {
     const resolved = this.resolve(namespace, podName, container);
     if ('error' in resolved) return () => {};
     const podUid = resolved.pod.metadata.uid;
+    this.read(namespace, podName, resolved.name, false); // adopts a log not started yet
     const log = this.logs.get(`${podUid}/${resolved.name}`)?.current;
     log?.materialise(this.clock.now());
     const f: Follower = { podUid, container: resolved.name, log, delivered: log?.end ?? 0, onLine };
@@ -236,6 +244,31 @@ export class LogStore implements LogProvider {
     if (!names.includes(container)) return { error: `container ${container} is not valid for pod ${podName}`, code: 400 };
     return { pod, name: container };
   }
+}
+
+/** What a container's log lines mention: its rank, peers, GPUs, addresses. */
+export function logContext(pod: Pod, container: string): LogContext {
+  const l = pod.metadata.labels ?? {};
+  const c = pod.spec.containers.find((x) => x.name === container) ?? pod.spec.containers[0]!;
+  const env = c.env ?? [];
+  const rankEnv = env.find((e) => e.name === 'RANK')?.value;
+  const rank =
+    rankEnv !== undefined
+      ? Number(rankEnv)
+      : Number(l['jobset.sigs.k8s.io/job-global-index'] ?? 0) + Number(l['batch.kubernetes.io/job-completion-index'] ?? l['leaderworkerset.sigs.k8s.io/worker-index'] ?? l['training.kubeflow.org/replica-index'] ?? 0) || 0;
+  const worldSize = Number(env.find((e) => e.name === 'WORLD_SIZE')?.value ?? l['jobset.sigs.k8s.io/global-replicas'] ?? 1) || 1;
+  return {
+    pod: pod.metadata.name,
+    namespace: pod.metadata.namespace ?? '',
+    node: pod.spec.nodeName ?? '',
+    podIP: pod.status.podIP ?? '',
+    container: c.name,
+    image: c.image,
+    gpus: podRequests(pod.spec).gpu,
+    rank,
+    worldSize,
+    attempt: pod.status.containerStatuses?.find((s) => s.name === c.name)?.restartCount ?? 0,
+  };
 }
 
 /** Which kind of program a pod runs, from the labels its controller set. */

@@ -38,20 +38,40 @@ export function parseQuantity(q: string | number | undefined): number {
   return n;
 }
 
-function containerRequest(c: ContainerSpec, name: string): number {
-  // The apiserver defaults a missing request to the limit.
-  return parseQuantity(c.resources?.requests?.[name] ?? c.resources?.limits?.[name]);
+/** Parsed requests per container `resources` object (shared by every pod of a template). */
+const parsedResources = new WeakMap<object, { cpu: number; memory: number; gpu: number }>();
+
+function containerRequests(c: ContainerSpec): { cpu: number; memory: number; gpu: number } {
+  const res = c.resources;
+  if (!res) return { cpu: 0, memory: 0, gpu: 0 };
+  let parsed = parsedResources.get(res);
+  if (!parsed) {
+    // The apiserver defaults a missing request to the limit.
+    const q = (name: string): number => parseQuantity(res.requests?.[name] ?? res.limits?.[name]);
+    parsed = { cpu: q('cpu'), memory: q('memory'), gpu: q('nvidia.com/gpu') };
+    parsedResources.set(res, parsed);
+  }
+  return parsed;
 }
 
 /** Effective requests: max(largest init container, sum of app containers). */
 export function podRequests(spec: PodSpec): PodRequests {
-  const sum = (name: string): number => spec.containers.reduce((a, c) => a + containerRequest(c, name), 0);
-  const initMax = (name: string): number => (spec.initContainers ?? []).reduce((a, c) => Math.max(a, containerRequest(c, name)), 0);
-  return {
-    cpuMilli: Math.round(Math.max(sum('cpu'), initMax('cpu')) * 1000),
-    memoryBytes: Math.max(sum('memory'), initMax('memory')),
-    gpu: Math.max(sum('nvidia.com/gpu'), initMax('nvidia.com/gpu')),
-  };
+  let cpu = 0;
+  let memory = 0;
+  let gpu = 0;
+  for (const c of spec.containers) {
+    const r = containerRequests(c);
+    cpu += r.cpu;
+    memory += r.memory;
+    gpu += r.gpu;
+  }
+  for (const c of spec.initContainers ?? []) {
+    const r = containerRequests(c);
+    cpu = Math.max(cpu, r.cpu);
+    memory = Math.max(memory, r.memory);
+    gpu = Math.max(gpu, r.gpu);
+  }
+  return { cpuMilli: Math.round(cpu * 1000), memoryBytes: memory, gpu };
 }
 
 export function qosClass(spec: PodSpec): 'Guaranteed' | 'Burstable' | 'BestEffort' {
@@ -77,38 +97,90 @@ export interface PodBuild {
   finalizers?: string[];
   hostname?: string;
   subdomain?: string;
+  /** Overrides the template's restartPolicy (the training operator's replica restartPolicy). */
+  restartPolicy?: PodSpec['restartPolicy'];
   /** Extra env appended to every container (e.g. the training operator's MASTER_ADDR). */
   env?: Array<{ name: string; value: string }>;
 }
 
-/** A pod as stored right after creation: phase Pending, not yet scheduled. */
-export function buildPod(b: PodBuild, rng: Random): Pod {
+interface SharedParts {
+  spec: PodSpec;
+  containers: ContainerSpec[];
+  qosClass: string;
+}
+
+/** Per pod-spec parts reused by every pod built from it when sharing is on. */
+const sharedBySpec = new WeakMap<PodSpec, SharedParts>();
+
+/**
+ * A pod as stored right after creation: phase Pending, not yet scheduled.
+ * With `share` (the scale scenario), pods built from the same template spec
+ * reuse one copy of the defaulted spec parts (volumes, tolerations, container
+ * defaults); nothing in the simulation mutates stored objects in place.
+ */
+export function buildPod(b: PodBuild, rng: Random, share = false): Pod {
   const t = b.template;
-  const volumeName = `kube-api-access-${rng.suffix(5)}`;
-  const containers = t.spec.containers.map((c) => withContainerDefaults(c, volumeName, b.env));
-  const initContainers = t.spec.initContainers?.map((c) => withContainerDefaults(c, volumeName, b.env));
-  const priorityClassName = t.spec.priorityClassName;
+  let parts = share ? sharedBySpec.get(t.spec) : undefined;
+  if (!parts) {
+    parts = specParts(t.spec, `kube-api-access-${rng.suffix(5)}`);
+    if (share) sharedBySpec.set(t.spec, parts);
+  }
+  const env = b.env;
+  const containers = env?.length ? parts.containers.map((c) => ({ ...c, env: [...(c.env ?? []), ...env] })) : parts.containers;
   const spec: PodSpec = {
-    ...t.spec,
+    ...parts.spec,
+    containers,
+    ...(b.restartPolicy ? { restartPolicy: b.restartPolicy } : {}),
+    ...(b.hostname ? { hostname: b.hostname } : {}),
+    ...(b.subdomain ? { subdomain: b.subdomain } : {}),
+  };
+  const annotations = t.metadata?.annotations || b.annotations ? { ...(t.metadata?.annotations ?? {}), ...(b.annotations ?? {}) } : undefined;
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: b.name,
+      ...(b.generateName ? { generateName: b.generateName } : {}),
+      namespace: b.namespace,
+      uid: rng.uid(),
+      resourceVersion: '',
+      creationTimestamp: '',
+      labels: { ...(t.metadata?.labels ?? {}), ...(b.labels ?? {}) },
+      ...(annotations && Object.keys(annotations).length ? { annotations } : {}),
+      ...(b.owner ? { ownerReferences: [ownerRefTo(b.owner)] } : {}),
+      ...(b.finalizers ? { finalizers: b.finalizers } : {}),
+    },
+    spec,
+    status: { phase: 'Pending', qosClass: parts.qosClass },
+  };
+}
+
+/** The apiserver's and admission plugins' defaults for a template spec. */
+function specParts(tspec: PodSpec, volumeName: string): SharedParts {
+  const containers = tspec.containers.map((c) => withContainerDefaults(c, volumeName));
+  const initContainers = tspec.initContainers?.map((c) => withContainerDefaults(c, volumeName));
+  const priorityClassName = tspec.priorityClassName;
+  const spec: PodSpec = {
+    ...tspec,
     ...(initContainers ? { initContainers } : {}),
     containers,
-    restartPolicy: t.spec.restartPolicy ?? 'Always',
-    terminationGracePeriodSeconds: t.spec.terminationGracePeriodSeconds ?? 30,
-    dnsPolicy: (t.spec['dnsPolicy'] as string | undefined) ?? 'ClusterFirst',
-    serviceAccountName: (t.spec['serviceAccountName'] as string | undefined) ?? 'default',
-    serviceAccount: (t.spec['serviceAccountName'] as string | undefined) ?? 'default',
-    securityContext: t.spec['securityContext'] ?? {},
-    schedulerName: t.spec.schedulerName ?? 'default-scheduler',
+    restartPolicy: tspec.restartPolicy ?? 'Always',
+    terminationGracePeriodSeconds: tspec.terminationGracePeriodSeconds ?? 30,
+    dnsPolicy: (tspec['dnsPolicy'] as string | undefined) ?? 'ClusterFirst',
+    serviceAccountName: (tspec['serviceAccountName'] as string | undefined) ?? 'default',
+    serviceAccount: (tspec['serviceAccountName'] as string | undefined) ?? 'default',
+    securityContext: tspec['securityContext'] ?? {},
+    schedulerName: tspec.schedulerName ?? 'default-scheduler',
     enableServiceLinks: true,
     preemptionPolicy: 'PreemptLowerPriority',
     priority: priorityClassName ? (PRIORITY_CLASSES[priorityClassName] ?? 0) : 0,
     tolerations: [
-      ...(t.spec.tolerations ?? []),
+      ...(tspec.tolerations ?? []),
       { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
       { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
     ],
     volumes: [
-      ...((t.spec['volumes'] as unknown[] | undefined) ?? []),
+      ...((tspec['volumes'] as unknown[] | undefined) ?? []),
       {
         name: volumeName,
         projected: {
@@ -121,35 +193,13 @@ export function buildPod(b: PodBuild, rng: Random): Pod {
         },
       },
     ],
-    ...(b.hostname ? { hostname: b.hostname } : {}),
-    ...(b.subdomain ? { subdomain: b.subdomain } : {}),
   };
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: b.name,
-      ...(b.generateName ? { generateName: b.generateName } : {}),
-      namespace: b.namespace,
-      uid: rng.uid(),
-      resourceVersion: '',
-      creationTimestamp: '',
-      labels: { ...(t.metadata?.labels ?? {}), ...(b.labels ?? {}) },
-      ...(Object.keys({ ...(t.metadata?.annotations ?? {}), ...(b.annotations ?? {}) }).length
-        ? { annotations: { ...(t.metadata?.annotations ?? {}), ...(b.annotations ?? {}) } }
-        : {}),
-      ...(b.owner ? { ownerReferences: [ownerRefTo(b.owner)] } : {}),
-      ...(b.finalizers ? { finalizers: b.finalizers } : {}),
-    },
-    spec,
-    status: { phase: 'Pending', qosClass: qosClass(spec) },
-  };
+  return { spec, containers, qosClass: qosClass(spec) };
 }
 
-function withContainerDefaults(c: ContainerSpec, volumeName: string, env: PodBuild['env']): ContainerSpec {
+function withContainerDefaults(c: ContainerSpec, volumeName: string): ContainerSpec {
   return {
     ...c,
-    ...(env?.length ? { env: [...(c.env ?? []), ...env] } : {}),
     resources: c.resources ?? {},
     imagePullPolicy: (c['imagePullPolicy'] as string | undefined) ?? (c.image.endsWith(':latest') ? 'Always' : 'IfNotPresent'),
     terminationMessagePath: '/dev/termination-log',

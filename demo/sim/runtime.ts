@@ -6,7 +6,7 @@
 import type { ObjectStore, StoreEvent, StoredObject } from '../store.js';
 import { Random, SimClock } from './clock.js';
 import { EventRecorder } from './events.js';
-import { controllerRef, KEY_BY_KIND, R, type Condition, type OwnerReference } from './types.js';
+import { controllerRef, KEY_BY_KIND, R, type Condition, type OwnerReference, type Pod } from './types.js';
 
 export interface Controller {
   /** Resource key of the kind this controller reconciles. */
@@ -32,6 +32,13 @@ interface Location {
 
 export class Runtime {
   readonly events: EventRecorder;
+  /**
+   * Set while a scenario builds objects in their settled state: controllers
+   * then write no creation events, and `admitPod` may bind and start a pod
+   * before it is first stored.
+   */
+  quiet = false;
+  admitPod: ((pod: Pod) => void) | undefined;
   private readonly controllers = new Map<string, Controller>();
   private readonly hooks: EventHook[] = [];
   private readonly queue = new Map<string, QueueItem>();

@@ -15,10 +15,11 @@ export function createOwnedPod(
   event: { component: string; reason: string; message: (pod: Pod) => string },
   mutate?: PodMutator,
 ): Pod {
-  const pod = buildPod({ ...build, owner }, rt.rng);
+  const pod = buildPod({ ...build, owner }, rt.rng, rt.quiet);
   mutate?.(pod);
+  rt.admitPod?.(pod);
   const created = rt.create(R.pods, pod);
-  rt.events.record(owner, { type: 'Normal', reason: event.reason, message: event.message(created), component: event.component });
+  if (!rt.quiet) rt.events.record(owner, { type: 'Normal', reason: event.reason, message: event.message(created), component: event.component });
   return created;
 }
 

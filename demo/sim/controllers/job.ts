@@ -21,6 +21,8 @@ export interface JobObject extends StoredObject {
   status?: { conditions?: Condition[]; startTime?: string; completionTime?: string; [k: string]: unknown };
 }
 
+const JOB_FINALIZERS = ['batch.kubernetes.io/job-tracking'];
+
 export class JobController implements Controller {
   readonly resource = R.jobs;
   constructor(private readonly rt: Runtime) {}
@@ -106,7 +108,7 @@ export class JobController implements Controller {
         template: tmpl,
         labels,
         annotations: index !== undefined ? { 'batch.kubernetes.io/job-completion-index': String(index) } : {},
-        finalizers: ['batch.kubernetes.io/job-tracking'],
+        finalizers: JOB_FINALIZERS,
         ...(index !== undefined && subdomain ? { hostname: `${name}-${index}` } : {}),
         ...(index !== undefined ? { env: [{ name: 'JOB_COMPLETION_INDEX', value: String(index) }] } : {}),
       },

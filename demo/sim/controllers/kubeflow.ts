@@ -180,7 +180,8 @@ export class TrainingJobController implements Controller {
       {
         namespace: job.metadata.namespace!,
         name: podName,
-        template: { ...spec.template, spec: { ...spec.template.spec, restartPolicy: spec.restartPolicy === 'ExitCode' ? 'Never' : (spec.restartPolicy ?? spec.template.spec.restartPolicy ?? 'Never') } },
+        template: spec.template,
+        restartPolicy: spec.restartPolicy === 'ExitCode' ? 'Never' : (spec.restartPolicy ?? spec.template.spec.restartPolicy ?? 'Never'),
         labels: {
           [`${L}job-name`]: name,
           [`${L}operator-name`]: f.operatorName,

@@ -24,6 +24,9 @@ export interface StatefulSetObject extends StoredObject {
   status?: Record<string, unknown>;
 }
 
+/** Template object → its hash (templates are never mutated in place). */
+const revisionHashes = new WeakMap<object, string>();
+
 export type StatefulSetPodMutator = (pod: Pod, sts: StatefulSetObject, ordinal: number) => void;
 
 export class StatefulSetController implements Controller {
@@ -36,7 +39,12 @@ export class StatefulSetController implements Controller {
   }
 
   static revision(sts: StatefulSetObject): string {
-    return `${sts.metadata.name}-${hash32(JSON.stringify(sts.spec.template)).toString(36).slice(0, 10)}`;
+    let hash = revisionHashes.get(sts.spec.template);
+    if (hash === undefined) {
+      hash = hash32(JSON.stringify(sts.spec.template)).toString(36).slice(0, 10);
+      revisionHashes.set(sts.spec.template, hash);
+    }
+    return `${sts.metadata.name}-${hash}`;
   }
 
   reconcile(namespace: string | undefined, name: string): void {
