@@ -168,3 +168,19 @@ process.stdout.write(JSON.stringify(d) + '\\n');`;
   }
   await assert.rejects(stat(kubeconfigPath));
 });
+
+test('wlx demo serve: scale-scenario sizes and fault flags reach the cluster', async (t) => {
+  const s = await serve(t, ['--scenario', 'scale', '--nodes', '5', '--workloads', '3', '--pods-per-workload', '4',
+    '--fault-forbid', 'jobsets.jobset.x-k8s.io', '--fault-expire-watches', '2', '--fault-delay-ms', '1']);
+  const [nodes, jobsets] = await Promise.all([
+    kubectl(s.env, ['get', 'nodes', '-o', 'name']),
+    kubectl(s.env, ['get', 'jobsets', '-A']),
+  ]);
+  assert.equal(nodes.code, 0, nodes.stderr);
+  assert.equal(nodes.stdout.trim().split('\n').length, 5);
+  assert.notEqual(jobsets.code, 0);
+  assert.match(jobsets.stderr, /Forbidden.*jobsets\.jobset\.x-k8s\.io is forbidden/);
+  const server = /server: (\S+)/.exec(await readFile(s.kubeconfigPath, 'utf8'))![1]!;
+  const faults = (await (await fetch(`${server}/debug/wlx/faults`)).json()) as Record<string, unknown>;
+  assert.deepEqual(faults, { dropWatchesEverySeconds: 0, expireNextWatches: 2, delayMs: 1, malformedWatchLines: false, forbid: ['jobsets.jobset.x-k8s.io'] });
+});
