@@ -376,3 +376,13 @@ test('gang filters and key tuples; pods failing a filter are not members', () =>
     ],
   );
 });
+
+test('only controller ownerReferences are followed', () => {
+  const sts = object('apps/v1', 'StatefulSet', 'db', { spec: { replicas: 1, template: gpuTemplate(0) } });
+  const owned = pod('db-0', { owner: sts, node: 'n' });
+  const referencing = pod('db-x', { node: 'n' });
+  referencing.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid: sts.metadata.uid }];
+  const t = buildWorkloadTree({ definition: statefulsetDefinition(), workload: sts, pods: [owned, referencing], owners: [] });
+  assert.deepEqual(t.roles[0]!.pods.map((p) => p.name), ['db-0']);
+  assert.deepEqual(t.unattributedPods, []);
+});
