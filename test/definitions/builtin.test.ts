@@ -583,6 +583,14 @@ describe('built-in catalog: status over each controller lifecycle', () => {
     });
   }
 
+  test('a workload just created, before its controller wrote any status, is initializing', () => {
+    for (const [name, { definition, fixture }] of loaded) {
+      const tree = buildWorkloadTree({ definition, workload: patched(fixture.workload, { status: undefined }), pods: [], owners: [] });
+      assert.deepEqual(tree.status, ['Initializing'], name);
+      assert.deepEqual(tree.errors, [], name);
+    }
+  });
+
   test('a failed workload is never also running, in any case above or fixture', () => {
     for (const [name, { definition, fixture }] of loaded) {
       const workloads = [fixture.workload, ...(LIFECYCLE[name] ?? []).map(([, changes]) => patched(fixture.workload, changes))];
