@@ -237,12 +237,9 @@ export class ApiServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
-    const rec = this.requests.start(method, req.url ?? '/');
+    const rec = this.requests.start(method, req.url ?? '/', res);
     const started = Date.now();
-    const done = () => {
-      rec.status = res.statusCode;
-      rec.durationMs = Date.now() - started;
-    };
+    const done = () => this.requests.finish(rec, res.statusCode, Date.now() - started);
     res.on('finish', done);
     res.on('close', done);
     const url = new URL(req.url ?? '/', 'http://localhost');

@@ -349,3 +349,17 @@ test('big lists are streamed whole and stay valid JSON', async (t) => {
   assert.equal(names[4499], 'bulk-4499');
   assert.equal(list.body.kind, 'PodList');
 });
+
+test('the request record shows an open watch as answered 200 while it runs', async (t) => {
+  const f = await fixture(t);
+  const w = await openWatch(f.url('/api/v1/nodes?watch=1&timeoutSeconds=30'));
+  await w.waitFor((e) => e.object.metadata?.name === 'gpu-node-2');
+  const open = f.cluster.requests().find((r) => r.path.includes('watch=1'));
+  assert.equal(open?.status, 200);
+  assert.equal(open?.durationMs, undefined, 'still running');
+  w.close();
+  for (let i = 0; i < 50 && f.cluster.requests().find((r) => r.path.includes('watch=1'))?.durationMs === undefined; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.ok(f.cluster.requests().find((r) => r.path.includes('watch=1'))?.durationMs !== undefined);
+});
