@@ -1,7 +1,7 @@
 // Key bindings, table-driven per view: each view lists the keys it handles
 // and the action each triggers, and the help view (`?`) is generated from the
-// same tables. Keys left free on purpose for later incident tools:
-// s, w, d, y, e, l, o, n.
+// same tables. Incident tools: w why, s startup timeline, d describe, y YAML,
+// e events, l logs, o owner workload, n node.
 import type { Key } from 'ink';
 import type { ViewKind } from './state/viewState.js';
 
@@ -26,7 +26,15 @@ export type KeyAction =
   | 'expand'
   | 'collapse'
   | 'toggle'
-  | 'allPods';
+  | 'allPods'
+  | 'why'
+  | 'timeline'
+  | 'describe'
+  | 'yaml'
+  | 'events'
+  | 'logs'
+  | 'owner'
+  | 'node';
 
 export interface Binding {
   /** Normalised key names (see keyName). */
@@ -81,24 +89,49 @@ const SORT_STATUS: Binding = { keys: ['S'], label: 'shift-S', help: 'sort by sta
 const SORT_GPUS: Binding = { keys: ['U'], label: 'shift-U', help: 'sort by GPUs', action: 'sortGpus' };
 const SORTS = [SORT_NAME, SORT_AGE, SORT_STATUS, SORT_GPUS];
 
+const WHY: Binding = { keys: ['w'], label: 'w', help: 'why: root causes of what is not running', action: 'why' };
+const TIMELINE: Binding = { keys: ['s'], label: 's', help: 'startup timeline (pods, gangs)', action: 'timeline' };
+const DESCRIBE: Binding = { keys: ['d'], label: 'd', help: 'describe', action: 'describe' };
+const YAML: Binding = { keys: ['y'], label: 'y', help: 'YAML, fetched fresh', action: 'yaml' };
+const EVENTS: Binding = { keys: ['e'], label: 'e', help: 'events (newest first)', action: 'events' };
+const LOGS: Binding = { keys: ['l'], label: 'l', help: 'logs (all pods of a role/workload interleaved)', action: 'logs' };
+const OWNER: Binding = { keys: ['o'], label: 'o', help: "the pod's owner workload", action: 'owner' };
+const NODE: Binding = { keys: ['n'], label: 'n', help: "the pod's node", action: 'node' };
+const INCIDENT = [WHY, TIMELINE, DESCRIBE, YAML, EVENTS, LOGS];
+/** Incident views scroll themselves (IncidentView); these keys reach the App. */
+const INCIDENT_VIEW: Binding[] = [
+  { keys: ['/'], label: '/', help: 'search (n: next match)', action: 'filter' },
+  { keys: ['esc'], label: 'Esc', help: 'clear the search, then back', action: 'back' },
+  { keys: [':'], label: ':', help: 'command', action: 'command' },
+  { keys: ['?'], label: '?', help: 'help', action: 'help' },
+  { keys: ['q', 'ctrl-c'], label: 'q ctrl-c', help: 'quit', action: 'quit' },
+];
+
 const enter = (help: string): Binding => ({ keys: ['enter'], label: 'Enter', help, action: 'enter' });
 
 export const KEYMAP: Record<ViewKind, Binding[]> = {
-  workloads: [enter('open the workload (its roles)'), ...MOVE, ...SORTS, ...GENERAL],
+  workloads: [enter('open the workload (its roles)'), ...INCIDENT, ...MOVE, ...SORTS, ...GENERAL],
   workload: [
     enter('pods of the role'),
     { keys: ['right'], label: '→', help: 'expand', action: 'expand' },
     { keys: ['left'], label: '←', help: 'collapse', action: 'collapse' },
     { keys: ['space'], label: 'space', help: 'expand/collapse', action: 'toggle' },
     { keys: ['p'], label: 'p', help: 'all pods of the workload', action: 'allPods' },
+    ...INCIDENT,
     ...MOVE,
     ...GENERAL,
   ],
-  pods: [enter("the pod's node"), { keys: ['p'], label: 'p', help: 'all pods of the workload', action: 'allPods' }, ...MOVE, ...SORTS, ...GENERAL],
-  node: [enter('the pod in its workload'), ...MOVE, ...GENERAL],
-  nodes: [enter('the node: GPUs, conditions, pods'), ...MOVE, SORT_NAME, SORT_AGE, SORT_STATUS, SORT_GPUS, ...GENERAL],
+  pods: [enter("the pod's node"), { keys: ['p'], label: 'p', help: 'all pods of the workload', action: 'allPods' }, ...INCIDENT, OWNER, NODE, ...MOVE, ...SORTS, ...GENERAL],
+  node: [enter('the pod in its workload'), ...INCIDENT, OWNER, ...MOVE, ...GENERAL],
+  nodes: [enter('the node: GPUs, conditions, pods'), DESCRIBE, YAML, EVENTS, ...MOVE, SORT_NAME, SORT_AGE, SORT_STATUS, SORT_GPUS, ...GENERAL],
   defs: [...MOVE, ...GENERAL],
   help: [...MOVE, ...GENERAL],
+  why: [...INCIDENT_VIEW, TIMELINE, EVENTS, LOGS],
+  timeline: [...INCIDENT_VIEW, WHY, EVENTS, LOGS],
+  describe: [...INCIDENT_VIEW, YAML, EVENTS, LOGS, OWNER, NODE],
+  yaml: [...INCIDENT_VIEW, DESCRIBE, EVENTS],
+  events: [...INCIDENT_VIEW, DESCRIBE, YAML, LOGS],
+  logs: [...INCIDENT_VIEW, DESCRIBE, EVENTS],
 };
 
 export function bindingFor(view: ViewKind, name: string): Binding | undefined {

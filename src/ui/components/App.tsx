@@ -24,6 +24,9 @@ import { Flash } from './Flash.js';
 import { FilterLine } from './FilterLine.js';
 import { CommandLine } from './CommandLine.js';
 import { DetailPanel } from './DetailPanel.js';
+import { IncidentView, type PaneKeyHandler } from './IncidentView.js';
+import { isIncidentKind } from '../state/incident.js';
+import { incidentNavigation, jumpToPods, whyPanelLines } from '../state/incident-nav.js';
 
 export interface AppProps {
   source: ModelSource;
@@ -48,7 +51,7 @@ const HEADER_LINES = 4;
 function viewTitle(frame: ViewFrame, snapshot: ModelSnapshot, namespace: string | null, count: number, total: number): string {
   const ns = namespace === null ? 'all' : sanitize(namespace);
   const n = count === total ? `[${count}]` : `[${count}/${total}]`;
-  let t: string;
+  let t = frame.kind as string;
   switch (frame.kind) {
     case 'workloads':
       t = `workloads(${ns})${n}`;
@@ -73,6 +76,8 @@ function viewTitle(frame: ViewFrame, snapshot: ModelSnapshot, namespace: string 
     case 'help':
       t = 'help';
       break;
+    default:
+      t = frame.label;
   }
   if (frame.filter) t += ` </${sanitize(frame.filter)}>`;
   return ` ${t} `;
@@ -141,7 +146,7 @@ export function App(props: AppProps): React.JSX.Element {
   const panel: PanelLine[] = useMemo(() => {
     if (frame.kind === 'workload') {
       const w = findWorkload(snapshot, frame.workloadUid);
-      return w ? workloadPanel(w) : [{ text: 'workload no longer exists', tone: 'error' }];
+      return w ? [...workloadPanel(w), ...whyPanelLines(w, Date.now())] : [{ text: 'workload no longer exists', tone: 'error' }];
     }
     if (frame.kind === 'node') {
       const n = findNode(snapshot, frame.nodeName);
@@ -318,8 +323,25 @@ export function App(props: AppProps): React.JSX.Element {
         if (!w) return;
         return dispatch({ type: 'push', frame: { kind: 'pods', workloadUid: w.uid, rolePath: null, label: `${sanitize(w.name)} pods` } });
       }
+      case 'why':
+      case 'timeline':
+      case 'describe':
+      case 'yaml':
+      case 'events':
+      case 'logs':
+      case 'owner':
+      case 'node': {
+        const nav = incidentNavigation(action, liveFrame(), selectedRow(), snapshot);
+        if ('flash' in nav) return dispatch({ type: 'flash', flash: { text: nav.flash, level: 'info' } });
+        return dispatch({ type: 'pushMany', frames: nav.frames });
+      }
     }
   };
+  // Incident views handle their own scrolling keys first (see IncidentView).
+  const paneKeys = useRef<PaneKeyHandler | null>(null);
+  const setPaneKeys = useRef((h: PaneKeyHandler | null) => {
+    paneKeys.current = h;
+  }).current;
 
   // The latest handler in a ref: Ink's input listener is long-lived.
   const onKey = (name: string, input: string) => {
@@ -354,6 +376,7 @@ export function App(props: AppProps): React.JSX.Element {
       if (input && !/[\u0000-\u001f\u007f]/.test(input)) return dispatch({ type: 'input', text: input });
       return;
     }
+    if (isIncidentKind(currentFrame(state).kind) && paneKeys.current?.(name, input)) return;
     const binding = bindingFor(currentFrame(state).kind, name);
     if (binding) act(binding.action);
   };
@@ -371,6 +394,25 @@ export function App(props: AppProps): React.JSX.Element {
     <Box flexDirection="column" width={width} height={size.rows}>
       <Header snapshot={snapshot} connection={connection} namespace={state.namespace} wlxVersion={props.wlxVersion} width={width} lines={headerLines} noColor={noColor} />
       {panelLines > 0 ? <DetailPanel lines={panel.slice(0, panelLines)} width={width} noColor={noColor} /> : null}
+      {isIncidentKind(frame.kind) && frame.incident ? (
+        <IncidentView
+          key={`${state.stack.length}:${frame.kind}`}
+          kind={frame.kind}
+          target={frame.incident}
+          title={frame.label}
+          source={source}
+          snapshot={snapshot}
+          width={width}
+          height={page + 1}
+          search={frame.filter}
+          noColor={noColor}
+          setKeyHandler={setPaneKeys}
+          onJumpToPods={(names) => {
+            const frames = jumpToPods(snapshot, frame.incident!, names);
+            if (frames.length) dispatch({ type: 'pushMany', frames });
+          }}
+        />
+      ) : (
       <RowList
         title={title}
         columns={table.columns}
@@ -385,6 +427,7 @@ export function App(props: AppProps): React.JSX.Element {
         noColor={noColor}
         emptyText={table.missing ?? (frame.filter ? 'no row matches the filter' : 'nothing to show')}
       />
+      )}
       <Breadcrumbs stack={state.stack} width={width} noColor={noColor} />
       {bottom}
     </Box>

@@ -62,6 +62,9 @@ export function tableForFrame(
       return { ...definitionTable(snapshot.definitions), sortable: false };
     case 'help':
       return { ...EMPTY, sortable: false };
+    default:
+      // Incident views draw text, not rows (src/ui/components/IncidentView.tsx).
+      return { ...EMPTY, sortable: false };
   }
 }
 

@@ -3,8 +3,9 @@
 // the namespace scope and the flash line. A pure reducer, so every key's
 // effect is unit-testable without a terminal.
 import type { SortKey } from '../render/table.js';
+import type { IncidentKind, IncidentTarget } from './incident.js';
 
-export type ViewKind = 'workloads' | 'workload' | 'pods' | 'node' | 'nodes' | 'defs' | 'help';
+export type ViewKind = 'workloads' | 'workload' | 'pods' | 'node' | 'nodes' | 'defs' | 'help' | IncidentKind;
 
 export interface SortState {
   key: SortKey;
@@ -28,6 +29,8 @@ export interface ViewFrame {
   sort: SortState | null;
   /** Workload view: tree keys of collapsed roles. */
   collapsed: string[];
+  /** Incident views (why, timeline, describe, yaml, events, logs): what they are about. */
+  incident?: IncidentTarget;
 }
 
 export type InputMode = 'normal' | 'filter' | 'command';
