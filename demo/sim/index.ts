@@ -5,21 +5,13 @@
 // recreated by its owner) and runs on one simulated clock scaled by `speed`,
 // with every random choice drawn from a PRNG seeded by `seed`.
 import type { ObjectStore } from '../store.js';
-import { Random, SimClock } from './clock.js';
-import { JobController } from './controllers/job.js';
-import { JobSetController } from './controllers/jobset.js';
-import { PYTORCH, TENSORFLOW, TrainingJobController } from './controllers/kubeflow.js';
-import { LeaderWorkerSetController } from './controllers/lws.js';
-import { RayClusterController } from './controllers/raycluster.js';
-import { StatefulSetController } from './controllers/statefulset.js';
-import { Kubelet, type BehaviourFor } from './kubelet.js';
-import { LogStore, type LogLine, type LogProvider } from './logs.js';
-import { Runtime } from './runtime.js';
-import { Scheduler } from './scheduler.js';
+import { assembleControlPlane } from './assemble.js';
+import type { LogLine, LogProvider } from './logs.js';
 import { createDefaultScenario, defaultBehaviour } from './scenarios/default.js';
 import { createScaleScenario, startChurn, type ScaleResult } from './scenarios/scale.js';
 
 export type { LogLine, LogProvider };
+export type { ScaleResult };
 
 export interface SimulationOptions {
   scenario: 'default' | 'scale';
@@ -38,34 +30,22 @@ export interface Simulation {
   stop(): void;
 }
 
-/** What the scale scenario built (for benchmarks); undefined for the default one. */
+/** A Simulation plus, for the scale scenario, what was built (for benchmarks). */
 export interface SimulationWithStats extends Simulation {
   readonly scale?: ScaleResult;
 }
 
 export function startSimulation(store: ObjectStore, options: SimulationOptions): SimulationWithStats {
-  const clock = new SimClock(options.speed);
-  const rng = new Random(options.seed);
   const scale = options.scenario === 'scale';
-  const rt = new Runtime(store, clock, rng, scale ? 20_000 : 5_000);
-  const logs = new LogStore(store, clock, options.seed);
-
-  const sts = new StatefulSetController(rt);
-  rt.register(new JobController(rt));
-  rt.register(new JobSetController(rt));
-  rt.register(sts);
-  rt.register(new LeaderWorkerSetController(rt, sts));
-  rt.register(new TrainingJobController(rt, PYTORCH));
-  rt.register(new TrainingJobController(rt, TENSORFLOW));
-  rt.register(new RayClusterController(rt));
-  const scheduler = new Scheduler(rt);
-  const behaviour: BehaviourFor = scale ? () => undefined : defaultBehaviour;
-  const kubelet = new Kubelet(rt, logs, behaviour, {
-    heartbeatMs: scale ? 300_000 : 20_000,
-    pullMs: [6_000, 18_000],
-    readyMs: [2_000, 6_000],
+  const plane = assembleControlPlane(store, {
+    seed: options.seed,
+    speed: options.speed,
+    behaviour: scale ? () => undefined : defaultBehaviour,
+    // Real kubelets post node status every 5 min when nothing changes; at scale that is what keeps churn sane.
+    kubelet: { heartbeatMs: scale ? 300_000 : 20_000 },
+    eventLimit: scale ? 20_000 : 5_000,
   });
-
+  const rt = plane.rt;
   let stopChurn = (): void => {};
   let result: ScaleResult | undefined;
   if (scale) {
@@ -84,17 +64,13 @@ export function startSimulation(store: ObjectStore, options: SimulationOptions):
 
   let stopped = false;
   return {
-    logs,
+    logs: plane.logs,
     ...(result ? { scale: result } : {}),
     stop(): void {
       if (stopped) return;
       stopped = true;
       stopChurn();
-      scheduler.stop();
-      kubelet.stop();
-      logs.stop();
-      rt.stop();
-      clock.stop();
+      plane.stop();
     },
   };
 }
