@@ -133,6 +133,9 @@ export class ClusterStore {
 
   private workloadList: WorkloadTree[] | null = [];
   private nodeList: NodeSummary[] | null = [];
+  /** Sorted keys; re-sorted only when membership changes, so a flush costs O(n), not O(n log n). */
+  private workloadOrder: string[] | null = [];
+  private nodeOrder: string[] | null = [];
   private totalsCache: ClusterTotals | null = null;
   private problemList: string[] | null = null;
 
@@ -487,6 +490,7 @@ export class ClusterStore {
         if (old) {
           this.trees.delete(uid);
           removedWorkloads.push(uid);
+          this.workloadOrder = null;
         }
         continue;
       }
@@ -500,6 +504,7 @@ export class ClusterStore {
       }
       const shared = old ? shareStructure(old, tree) : tree;
       if (shared === old) continue;
+      if (!old) this.workloadOrder = null;
       this.trees.set(uid, shared);
       changedWorkloads.push(uid);
     }
@@ -513,12 +518,14 @@ export class ClusterStore {
         if (old) {
           this.nodeSummaries.delete(name);
           nodesChanged = true;
+          this.nodeOrder = null;
         }
         continue;
       }
       this.work.nodeSummaries++;
       const summary = summariseNode(n.obj, this.nodeLoads(name), this.gpuResources);
       if (old && deepEqual(old, summary)) continue;
+      if (!old) this.nodeOrder = null;
       this.nodeSummaries.set(name, summary);
       nodesChanged = true;
     }
@@ -609,9 +616,12 @@ export class ClusterStore {
   /** Trees as of the last flush, by kind, namespace, name. */
   workloads(): WorkloadTree[] {
     if (!this.workloadList) {
-      this.workloadList = [...this.trees.values()].sort(
-        (a, b) => naturalCompare(a.kind, b.kind) || naturalCompare(a.namespace, b.namespace) || naturalCompare(a.name, b.name),
-      );
+      if (!this.workloadOrder) {
+        this.workloadOrder = [...this.trees.values()]
+          .sort((a, b) => naturalCompare(a.kind, b.kind) || naturalCompare(a.namespace, b.namespace) || naturalCompare(a.name, b.name))
+          .map((t) => t.uid);
+      }
+      this.workloadList = this.workloadOrder.map((uid) => this.trees.get(uid)!);
     }
     return this.workloadList;
   }
@@ -622,7 +632,10 @@ export class ClusterStore {
   }
 
   nodes(): NodeSummary[] {
-    if (!this.nodeList) this.nodeList = [...this.nodeSummaries.values()].sort((a, b) => naturalCompare(a.name, b.name));
+    if (!this.nodeList) {
+      if (!this.nodeOrder) this.nodeOrder = [...this.nodeSummaries.keys()].sort(naturalCompare);
+      this.nodeList = this.nodeOrder.map((name) => this.nodeSummaries.get(name)!);
+    }
     return this.nodeList;
   }
 
