@@ -158,8 +158,9 @@ function printPod(pod: KubeObject): PrintedPod {
   };
 }
 
-/** Words that mean the pod is fine (or done): no reason to show beside them. */
-const QUIET = new Set(['Running', 'Completed', 'Succeeded', 'Pending', 'Terminating']);
+/** Words that mean the pod is fine, done or making progress: no reason to show beside them. */
+const QUIET = new Set(['Running', 'Completed', 'Succeeded', 'Pending', 'Terminating', 'ContainerCreating', 'PodInitializing']);
+const INIT_PROGRESS = /^Init:\d+\/\d+$/;
 
 /**
  * The word kubectl would print in the STATUS column, plus why the pod is not
@@ -180,7 +181,7 @@ function statusWordOf(pod: KubeObject, printed: PrintedPod): { status: string; r
       message: str(scheduled.message) || null,
     };
   }
-  if (QUIET.has(printed.status) || printed.status === '') {
+  if (QUIET.has(printed.status) || INIT_PROGRESS.test(printed.status) || printed.status === '') {
     return { status: printed.status, reason: null, message: null };
   }
   return { status: printed.status, reason: printed.status, message: printed.drivingMessage };

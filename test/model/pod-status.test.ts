@@ -159,6 +159,15 @@ test('Pending (Unschedulable) carries the scheduler message', () => {
   assert.equal(s.reason, 'Unschedulable');
 });
 
+test('progress words carry no reason; failures carry themselves as reason', () => {
+  const waiting = (reason: string) => podStatusWord(pod({ status: { phase: 'Pending', containerStatuses: [{ name: 'a', state: { waiting: { reason, message: 'm' } } }] } }));
+  assert.equal(waiting('ContainerCreating').reason, null);
+  assert.equal(waiting('PodInitializing').reason, null);
+  assert.deepEqual(waiting('CrashLoopBackOff'), { status: 'CrashLoopBackOff', reason: 'CrashLoopBackOff', message: 'm' });
+  const init = pod({ spec: { initContainers: [{ name: 'i0' }] }, status: { phase: 'Pending', initContainerStatuses: [{ name: 'i0', state: running }] } });
+  assert.deepEqual(podStatusWord(init), { status: 'Init:0/1', reason: null, message: null });
+});
+
 test('Running and Completed pods have no reason', () => {
   const p = pod({ status: { conditions: [readyCond], containerStatuses: [{ name: 'a', ready: true, state: running }] } });
   assert.deepEqual(podStatusWord(p), { status: 'Running', reason: null, message: null });
