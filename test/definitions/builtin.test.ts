@@ -237,6 +237,46 @@ describe('built-in catalog: jq expressions on the fixtures', () => {
   });
 });
 
+describe('built-in catalog: desired replicas follow the spec', () => {
+  // [definition, change to the fixture workload, component, desired per instance]
+  const CASES: [string, Record<string, unknown>, string, number[]][] = [
+    ['batch-job-v1', { 'spec.suspend': true }, 'job', [0]],
+    ['batch-job-v1', { 'spec.completions': 1 }, 'job', [1]],
+    ['batch-job-v1', { 'spec.parallelism': undefined, 'spec.completions': undefined }, 'job', [1]],
+    ['jobset.x-k8s.io-jobset-v1alpha2', { 'spec.replicatedJobs': [{ name: 'w', template: { spec: { parallelism: 3 } } }] }, 'replicatedjob', [3]],
+    ['kubeflow.org-pytorchjob-v1', { 'spec.pytorchReplicaSpecs.Master': undefined }, 'master', [0]],
+    ['trainer.kubeflow.org-trainjob-v1alpha1', { 'spec.initializer': undefined }, 'dataset-initializer', [0]],
+    ['trainer.kubeflow.org-trainjob-v1alpha1', { 'status.jobsStatus': [{ name: 'launcher', active: 1 }, { name: 'node', active: 1 }] }, 'launcher', [1]],
+    ['leaderworkerset.x-k8s.io-leaderworkerset-v1', { 'spec.replicas': 3, 'spec.leaderWorkerTemplate.size': 4 }, 'worker', [9]],
+    ['leaderworkerset.x-k8s.io-leaderworkerset-v1', { 'spec.replicas': 3, 'spec.leaderWorkerTemplate.size': 4 }, 'leader', [3]],
+    ['leaderworkerset.x-k8s.io-leaderworkerset-v1', { 'spec.replicas': 3, 'spec.leaderWorkerTemplate.size': 4 }, 'group', [4]],
+    ['ray.io-raycluster-v1', { 'spec.workerGroupSpecs': [{ groupName: 'tpu', replicas: 2, numOfHosts: 4 }, { groupName: 'off', replicas: 3, suspend: true }, { groupName: 'min', minReplicas: 1 }] }, 'worker', [8, 0, 1]],
+    ['ray.io-raycluster-v1', { 'spec.suspend': true }, 'head', [0]],
+    ['ray.io-rayjob-v1', { 'spec.submissionMode': 'HTTPMode' }, 'submitter', [0]],
+    ['ray.io-rayjob-v1', { 'spec.rayClusterSpec': undefined, 'spec.clusterSelector': { 'ray.io/cluster': 'shared' } }, 'head', [0]],
+    ['serving.kserve.io-inferenceservice-v1beta1', { 'spec.predictor.minReplicas': 0 }, 'predictor', [0]],
+    ['serving.kserve.io-inferenceservice-v1beta1', { 'spec.transformer': { containers: [{ name: 'kserve-container', image: 'x' }] } }, 'transformer', [1]],
+    ['serving.knative.dev-service-v1', { 'spec.template.metadata.annotations': undefined }, 'revision', [1]],
+    ['serving.knative.dev-service-v1', { 'spec.template.metadata.annotations': { 'autoscaling.knative.dev/min-scale': '3' } }, 'revision', [3]],
+    ['apps.nvidia.com-nimservice-v1alpha1', { 'spec.scale': { enabled: true, hpa: { minReplicas: 2, maxReplicas: 5 } } }, 'nim', [2]],
+    ['milvus.io-milvus-v1beta1', { 'spec.mode': 'standalone' }, 'standalone', [1]],
+    ['milvus.io-milvus-v1beta1', { 'spec.mode': 'standalone' }, 'querynode', [0]],
+    ['milvus.io-milvus-v1beta1', { 'spec.components.mixCoord': undefined }, 'rootcoord', [1]],
+    ['milvus.io-milvus-v1beta1', { 'spec.components.mixCoord': undefined }, 'mixcoord', [0]],
+    ['grove.io-podcliqueset-v1alpha1', { 'spec.replicas': 2 }, 'clique', [2, 4, 4, 8]],
+    ['grove.io-podcliqueset-v1alpha1', { 'spec.replicas': 2 }, 'replica', [9]],
+    ['grove.io-podcliqueset-v1alpha1', { 'spec.template.podCliqueScalingGroups': undefined }, 'clique', [1, 2, 1, 2]],
+    ['nvidia.com-dynamographdeployment-v1alpha1', { 'spec.services.VllmDecodeWorker.multinode': { nodeCount: 2 } }, 'service', [1, 2, 2]],
+  ];
+  test('per component and instance', () => {
+    for (const [name, changes, comp, want] of CASES) {
+      const { definition, fixture } = entry(name);
+      const c = definition.components.find((x) => x.name === comp)!;
+      assert.deepEqual(compile(c.scaleDefinition!.replicasPath!).run(patched(fixture.workload, changes)), want, `${name} ${comp} with ${JSON.stringify(changes)}`);
+    }
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Whole trees
 
