@@ -125,11 +125,16 @@ function podEvents(byObject: Map<string, EventFacts[]>, pod: KubeObject): EventF
 
 /** Seconds of an image pull from the kubelet's "Successfully pulled image ... in 12.037s" message. */
 export function pullSeconds(message: string): number | null {
-  const m = /\bin ([0-9.]+)(ms|s|m)\b/.exec(message);
-  if (!m) return null;
-  const n = Number(m[1]);
-  if (!Number.isFinite(n)) return null;
-  return m[2] === 'ms' ? n / 1000 : m[2] === 'm' ? n * 60 : n;
+  // A Go duration: 812ms, 12.037s, 1m2.5s, 1h0m3s.
+  const m = /\bin ((?:\d+h)?(?:\d+m(?!s))?(?:[0-9.]+(?:ms|s))?)(?=[\s,.(]|$)/.exec(message);
+  if (!m || !m[1]) return null;
+  let total = 0;
+  for (const part of m[1].matchAll(/([0-9.]+)(ms|h|m|s)/g)) {
+    const n = Number(part[1]);
+    if (!Number.isFinite(n)) return null;
+    total += part[2] === 'ms' ? n / 1000 : part[2] === 'h' ? n * 3600 : part[2] === 'm' ? n * 60 : n;
+  }
+  return total;
 }
 
 // ---- roles -------------------------------------------------------------------

@@ -75,7 +75,9 @@ test('timeline: a finished workload from conditions and container states alone (
 test('helpers: scheduler key reason, pull seconds, durations, bars, unblocked gangs', () => {
   assert.equal(schedulerKeyReason(FIT_ERROR), 'Insufficient nvidia.com/gpu');
   assert.equal(schedulerKeyReason("0/3 nodes are available: 3 node(s) had untolerated taint {gpu: true}."), "node(s) had untolerated taint {gpu: true}");
-  assert.equal(pullSeconds('Successfully pulled image "x" in 1m2s'), null);
+  assert.equal(pullSeconds('Successfully pulled image "x" in 1m2.5s (1m2.5s including waiting)'), 62.5);
+  assert.equal(pullSeconds('Successfully pulled image "x" in 12.037s (12.037s including waiting)'), 12.037);
+  assert.equal(pullSeconds('Container image "x" already present on machine'), null);
   assert.equal(pullSeconds('Successfully pulled image "x" in 812ms (812ms including waiting)'), 0.812);
   assert.equal(formatDuration(65_000), '1m05s');
   assert.equal(formatDuration(3_725_000), '1h02m');

@@ -70,12 +70,12 @@ export function timelineLines(t: StartupTimeline, nowMs: number): TextLine[] {
     }
   }
   out.push(line(''));
-  out.push(line('pods (slowest first)        sched     pull      start     ready     total', 'group'));
+  out.push(line('pods (slowest first)             sched     pull      start     ready     total', 'group'));
   for (const p of t.pods) {
     const rel = (x: number | null, from: number | null) => (x !== null && from !== null ? `+${formatDuration(Math.max(0, x - from))}` : '-');
     const pull = p.pullSeconds !== null ? formatDuration(p.pullSeconds * 1000) : '-';
     const cells = [
-      sanitize(p.name).padEnd(27).slice(0, 27),
+      sanitize(p.name).padEnd(32).slice(0, 32),
       rel(p.scheduledMs, p.createdMs).padEnd(9),
       pull.padEnd(9),
       rel(p.startedMs, p.createdMs).padEnd(9),
