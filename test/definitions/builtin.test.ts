@@ -277,6 +277,45 @@ describe('built-in catalog: desired replicas follow the spec', () => {
   });
 });
 
+describe('built-in catalog: gangs', () => {
+  const gangsOf = (name: string, podChange: (pod: KubeObject) => KubeObject) => {
+    const { definition, fixture } = entry(name);
+    const tree = buildWorkloadTree({ definition, workload: fixture.workload, pods: fixture.pods.map((p) => podChange(clone(p))), owners: fixture.owners });
+    return tree.gangs.map((g) => `${g.name} ${g.key} ${g.members}`);
+  };
+  const label = (key: string, value: string | undefined) => (pod: KubeObject) => {
+    pod.metadata.labels = { ...pod.metadata.labels };
+    if (value === undefined) delete pod.metadata.labels[key];
+    else pod.metadata.labels[key] = value;
+    return pod;
+  };
+
+  test('a JobSet restart starts a new gang (restart-attempt)', () => {
+    const relabel = (pod: KubeObject) => (pod.metadata.labels?.['jobset.sigs.k8s.io/job-index'] === '1' && pod.metadata.labels['jobset.sigs.k8s.io/replicatedjob-name'] === 'workers' ? label('jobset.sigs.k8s.io/restart-attempt', '1')(pod) : pod);
+    assert.deepEqual(gangsOf('jobset.x-k8s.io-jobset-v1alpha2', relabel), ['jobset llama-pretrain/0 3', 'jobset llama-pretrain/1 2']);
+  });
+
+  test('a RayCluster is a gang only under a gang scheduler', () => {
+    assert.deepEqual(gangsOf('ray.io-raycluster-v1', (p) => p), ['cluster rc-train 4']);
+    const noVolcano = (pod: KubeObject) => {
+      pod.metadata.annotations = { ...pod.metadata.annotations };
+      delete pod.metadata.annotations['scheduling.k8s.io/group-name'];
+      return pod;
+    };
+    assert.deepEqual(gangsOf('ray.io-raycluster-v1', noVolcano), []);
+  });
+
+  test('Dynamo gangs each multinode replica (LWS group) and each Grove PodGang', () => {
+    const multinode = (pod: KubeObject) =>
+      pod.metadata.labels?.['nvidia.com/dynamo-component'] === 'VllmPrefillWorker'
+        ? label('leaderworkerset.sigs.k8s.io/group-index', '0')(label('leaderworkerset.sigs.k8s.io/name', 'vllm-disagg-vllmprefillworker')(pod))
+        : pod;
+    assert.deepEqual(gangsOf('nvidia.com-dynamographdeployment-v1alpha1', multinode), ['multinode VllmPrefillWorker/0 2']);
+    const grove = (pod: KubeObject) => label('grove.io/podgang', 'vllm-disagg-0')(pod);
+    assert.deepEqual(gangsOf('nvidia.com-dynamographdeployment-v1alpha1', grove), ['podgang vllm-disagg-0 4']);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Whole trees
 
