@@ -7,14 +7,15 @@ import { workloadPods } from './workloads.js';
 import { findRole, rolePods, UNATTRIBUTED } from './roles.js';
 
 export const POD_COLUMNS: Column[] = [
-  { name: 'NAME', min: 14, max: 50, flex: true, sortKey: 'name' },
+  { name: 'NAME', min: 14, max: 50, sortKey: 'name' },
   { name: 'STATUS', min: 9, max: 24, sortKey: 'status' },
   { name: 'READY', min: 5, align: 'right' },
   { name: 'RESTARTS', min: 3, align: 'right', dropPriority: 2 },
   { name: 'GPUS', min: 4, align: 'right', sortKey: 'gpus' },
   { name: 'NODE', min: 6, max: 24 },
   { name: 'AGE', min: 4, age: true, sortKey: 'age', align: 'right', dropPriority: 1 },
-  { name: 'REASON', min: 6, max: 60, dropPriority: 3 },
+  // Free text: takes the leftover width, so wide terminals show whole messages.
+  { name: 'REASON', min: 6, max: 40, flex: true, dropPriority: 3 },
 ];
 
 export const ALL_POD_COLUMNS: Column[] = [{ name: 'NAMESPACE', min: 9, max: 20, dropPriority: 4 }, ...POD_COLUMNS];

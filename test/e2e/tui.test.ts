@@ -1,0 +1,264 @@
+// The real explorer in a real terminal: `wlx --demo` (and `wlx --kubeconfig`
+// against `wlx demo serve`) inside tmux, driven with send-keys and read with
+// capture-pane. Each test uses its own tmux server (-L) and kills it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const WLX = join(ROOT, 'bin', 'wlx.js');
+const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
+
+function tmuxEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.CI;
+  delete env.CONTINUOUS_INTEGRATION;
+  delete env.TMUX;
+  delete env.NO_COLOR;
+  return env;
+}
+
+let sessionCounter = 0;
+
+class Tmux {
+  readonly socket = `wlx-tui-${process.pid}-${++sessionCounter}`;
+  private readonly env = tmuxEnv();
+
+  constructor(command: string, cols: number, rows: number) {
+    this.tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', String(cols), '-y', String(rows), command);
+  }
+
+  tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.socket, ...args], { env: this.env, encoding: 'utf8' });
+  }
+
+  capture(escapes = false): string {
+    return this.tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-t', 'main');
+  }
+
+  keys(...keys: string[]): void {
+    this.tmux('send-keys', '-t', 'main', ...keys);
+  }
+
+  /** Literal text (no key-name lookup). */
+  type(text: string): void {
+    this.tmux('send-keys', '-t', 'main', '-l', text);
+  }
+
+  display(format: string): string {
+    return this.tmux('display-message', '-p', '-t', 'main', format).trim();
+  }
+
+  async waitFor(test: RegExp | ((screen: string) => boolean), what: string, timeoutMs = 15_000): Promise<string> {
+    const check = typeof test === 'function' ? test : (s: string) => test.test(s);
+    const end = Date.now() + timeoutMs;
+    let screen = '';
+    for (;;) {
+      screen = this.capture();
+      if (check(screen)) return screen;
+      if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; screen:\n${screen}`);
+      await sleep(150);
+    }
+  }
+
+  kill(): void {
+    try {
+      this.tmux('kill-server');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The pane runs wlx, then reports its exit status and stays open for capture. */
+function wlxCommand(args: string): string {
+  return `cd ${shellQuote(ROOT)} && node ${shellQuote(WLX)} ${args}; echo "WLX-EXITED $?"; exec sleep 600`;
+}
+
+test('wlx --demo: the walk workloads → roles → pods → node, back, :nodes, ?, resize, q restores the terminal', { timeout: 180_000 }, async () => {
+  const t = new Tmux(wlxCommand('--demo'), 120, 40);
+  try {
+    const started = Date.now();
+    let screen = await t.waitFor(/workloads\(all\)\[7\]/, 'the default scenario', 60_000);
+    const firstSeenMs = Date.now() - started;
+    assert.match(screen, /GPUs: \d+\/96 req\/alloc\s+free \d+\s+pending \d+/);
+    assert.match(screen, /Context: \S+/);
+    assert.match(screen, /k8s v1\.32/);
+    for (const name of ['llama-pretrain', 'bert-finetune', 'llama-70b', 'ray-tune', 'resnet-tf', 'stuck-pretrain', 'broken-finetune']) assert.match(screen, new RegExp(name));
+
+    // Live: the job comes up while we watch.
+    const readySeen = new Set<string>();
+    screen = await t.waitFor((s) => {
+      const m = /llama-pretrain\s+JobSet\s+\S+\s+(\d)\/3\s+(\d+)\/12/.exec(s);
+      if (m) readySeen.add(m[1]!);
+      return m?.[1] === '3';
+    }, 'llama-pretrain 3/3 ready', 90_000);
+    assert.match(screen, /llama-pretrain\s+JobSet\s+Running\s+3\/3\s+12\/12/);
+    if (firstSeenMs < 8_000) assert.ok(readySeen.size > 1, `saw READY only as ${[...readySeen]} (first frame after ${firstSeenMs} ms)`);
+
+    t.keys('/');
+    t.type('llama-pretrain');
+    t.keys('Enter');
+    screen = await t.waitFor(/workloads\(all\)\[1\/7\] <\/llama-pretrain>/, 'the filtered list');
+    t.keys('Enter');
+    screen = await t.waitFor(/jobset\(training\/llama-pretrain\)\[2\]/, 'the role tree');
+    assert.match(screen, /leader\s+Ready\s+1\/1\s+1\s+4\/4/);
+    assert.match(screen, /worker\s+Ready\s+2\/2\s+2\s+8\/8/);
+    assert.match(screen, /<workloads> <llama-pretrain>/);
+
+    t.keys('j', 'Enter');
+    screen = await t.waitFor(/pods\(worker\)\[2\]/, 'the worker pods');
+    const pods = screen.match(/llama-pretrain-worker-\d-0-\S+\s+Running\s+1\/1\s+\d+\s+4 gpu-node-\d+/g) ?? [];
+    assert.equal(pods.length, 2, screen);
+    assert.match(screen, /<workloads> <llama-pretrain> <worker>/);
+    const firstPod = /(llama-pretrain-worker-\d-0-\S+)\s+Running\s+1\/1\s+\d+\s+4 (gpu-node-\d+)/.exec(screen)!;
+
+    t.keys('Enter');
+    screen = await t.waitFor(new RegExp(`node\\(${firstPod[2]}\\)`), 'the node view');
+    assert.match(screen, /GPUs capacity 8\s+allocatable 8\s+requested \d+\s+free \d+/);
+    assert.match(screen, /JobSet training\/llama-pretrain/);
+    assert.ok(screen.includes(firstPod[1]!), 'the pod is listed on its node');
+    assert.match(screen, new RegExp(`<workloads> <llama-pretrain> <worker> <${firstPod[2]}>`));
+
+    t.keys('Escape');
+    await t.waitFor(/pods\(worker\)\[2\]/, 'back to the pods');
+    t.keys('Escape');
+    await t.waitFor(/jobset\(training\/llama-pretrain\)/, 'back to the roles');
+    t.keys('Escape');
+    await t.waitFor(/workloads\(all\)\[1\/7\]/, 'back to the filtered list');
+    t.keys('Escape');
+    await t.waitFor(/workloads\(all\)\[7\]/, 'the filter cleared');
+
+    // Resize: the layout follows the terminal.
+    t.tmux('resize-window', '-t', 'main', '-x', '80', '-y', '24');
+    screen = await t.waitFor((s) => /^└─+┘$/m.test(s) && /^┌─+ workloads\(all\)\[7\] ─+┐$/m.test(s) && s.split('\n').some((l) => l.startsWith('└') && [...l].length === 80), 'the 80-column layout');
+    assert.match(screen, /<workloads>/);
+    t.tmux('resize-window', '-t', 'main', '-x', '120', '-y', '40');
+    await t.waitFor((s) => s.split('\n').some((l) => l.startsWith('└') && [...l].length === 120), 'the 120-column layout');
+
+    t.keys(':');
+    t.type('nodes');
+    t.keys('Enter');
+    screen = await t.waitFor(/nodes\[14\]/, 'the nodes view');
+    assert.match(screen, /gpu-node-01\s+Ready\s+\d+\/8\s+\d+\s+\d+/);
+    assert.match(screen, /cpu-node-01\s+Ready\s+0\/0/);
+
+    t.keys('?');
+    screen = await t.waitFor(/─ help ─/, 'the help view');
+    assert.match(screen, /shift-N\s+sort by name/);
+    t.keys('Escape');
+    await t.waitFor(/nodes\[14\]/, 'back from help');
+
+    assert.equal(t.display('#{alternate_on}'), '1', 'the explorer runs on the alternate screen');
+    t.keys('q');
+    screen = await t.waitFor(/WLX-EXITED \d+/, 'wlx to exit', 20_000);
+    assert.match(screen, /WLX-EXITED 0/);
+    assert.equal(t.display('#{alternate_on}'), '0', 'the alternate screen is left');
+    assert.doesNotMatch(screen, /nodes\[14\]/, 'the shell screen is back, without the explorer on it');
+    assert.match(screen, /starting the simulated cluster/, 'what was on the screen before is restored');
+  } finally {
+    t.kill();
+  }
+});
+
+interface DemoServer {
+  child: ChildProcess;
+  kubeconfig: string;
+  server: string;
+  dir: string;
+}
+
+async function startDemoServer(): Promise<DemoServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'wlx-tui-e2e-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  const child = spawn(process.execPath, [WLX, 'demo', 'serve', '--port', '0', '--speed', '5', '--kubeconfig-out', kubeconfig], { stdio: 'ignore' });
+  const end = Date.now() + 30_000;
+  while (!existsSync(kubeconfig) || !/server:/.test(readFileSync(kubeconfig, 'utf8'))) {
+    if (Date.now() > end || child.exitCode !== null) throw new Error('demo server did not start');
+    await sleep(100);
+  }
+  const server = /server:\s*(\S+)/.exec(readFileSync(kubeconfig, 'utf8'))![1]!.replace(/^['"]|['"]$/g, '');
+  return { child, kubeconfig, server, dir };
+}
+
+async function stopDemoServer(d: DemoServer): Promise<void> {
+  if (d.child.exitCode === null) {
+    const exited = new Promise((res) => d.child.once('exit', res));
+    d.child.kill('SIGTERM');
+    await Promise.race([exited, sleep(5000)]);
+    if (d.child.exitCode === null) d.child.kill('SIGKILL');
+  }
+  rmSync(d.dir, { recursive: true, force: true });
+}
+
+test('80×24 terminal, the hostile pod rendered harmless, read-only, SIGTERM restores the terminal', { timeout: 180_000 }, async () => {
+  const demo = await startDemoServer();
+  const t = new Tmux(wlxCommand(`--kubeconfig ${shellQuote(demo.kubeconfig)}`), 80, 24);
+  try {
+    let screen = await t.waitFor(/workloads\(all\)\[7\]/, 'the workloads', 60_000);
+    const lines = screen.split('\n');
+    assert.ok(lines.some((l) => l.startsWith('Context:')), 'header visible');
+    assert.ok(lines.some((l) => /^└─{78}┘$/.test(l)), 'the table box closes inside 80×24');
+    assert.ok(lines.some((l) => l.startsWith('<workloads>')), 'breadcrumbs visible');
+    for (const name of ['llama-pretrain', 'bert-finetune', 'llama-70b', 'ray-tune', 'resnet-tf', 'stuck-pretrain', 'broken-finetune']) assert.match(screen, new RegExp(name));
+
+    // Where the hostile pod runs, from the API itself.
+    const deadline = Date.now() + 30_000;
+    let nodeName = '';
+    let hostileMessage = false;
+    while (Date.now() < deadline) {
+      const res = await fetch(`${demo.server}/api/v1/namespaces/default/pods/innocent-looking`);
+      const pod = (await res.json()) as { spec?: { nodeName?: string }; status?: { containerStatuses?: Array<{ lastState?: { terminated?: unknown }; state?: { terminated?: unknown } }> } };
+      nodeName = pod.spec?.nodeName ?? '';
+      hostileMessage = (pod.status?.containerStatuses ?? []).some((c) => c.lastState?.terminated || c.state?.terminated);
+      if (nodeName && hostileMessage) break;
+      await sleep(500);
+    }
+    assert.ok(nodeName, 'the hostile pod is scheduled');
+
+    // Wide enough that the message column shows the hostile text.
+    t.tmux('resize-window', '-t', 'main', '-x', '220', '-y', '40');
+    t.keys(':');
+    t.type('nodes');
+    t.keys('Enter');
+    await t.waitFor(/nodes\[14\]/, 'the nodes');
+    t.keys('/');
+    t.type(`^${nodeName} `);
+    t.keys('Enter');
+    await t.waitFor(/nodes\[1\/14\]/, 'the hostile pod node');
+    t.keys('Enter');
+    screen = await t.waitFor((s) => s.includes('innocent-looking') && s.includes('\\e]0;pwned'), 'the hostile pod with its message escaped', 60_000);
+    assert.match(screen, /\(no workload\)/);
+    assert.ok(screen.includes('\\e[2J\\e[H\\e]0;pwned\\x07\\e[31mSYSTEM COMPROMISED\\e[0m \\u{202e}gnp.exe'), screen);
+    const raw = t.capture(true);
+    assert.ok(!raw.includes('\u202e'), 'no raw bidi override');
+    assert.ok(!raw.includes('\u001b]0;'), 'no raw OSC');
+    assert.ok(!raw.includes('\u001b[2J'), 'no raw clear-screen');
+    assert.notEqual(t.display('#{pane_title}'), 'pwned', 'the window title was not changed');
+    assert.doesNotMatch(raw, /\u001b\[31mSYSTEM COMPROMISED/, 'the hostile colour did not apply');
+
+    // SIGTERM: the terminal is restored and wlx exits.
+    const pid = t.display('#{pane_pid}');
+    const wlxPid = execFileSync('pgrep', ['-P', pid, '-f', 'bin/wlx.js'], { encoding: 'utf8' }).trim().split('\n')[0]!;
+    process.kill(Number(wlxPid), 'SIGTERM');
+    screen = await t.waitFor(/WLX-EXITED \d+/, 'wlx to exit on SIGTERM', 20_000);
+    assert.match(screen, /WLX-EXITED 143/);
+    assert.equal(t.display('#{alternate_on}'), '0');
+
+    // wlx only reads.
+    const log = (await (await fetch(`${demo.server}/debug/wlx/requests`)).json()) as { items: Array<{ method: string; path: string; watch?: boolean }> };
+    assert.ok(log.items.some((r) => r.path.includes('/pods') && /[?&]watch=(true|1)/.test(r.path)), 'wlx watched pods');
+    assert.deepEqual([...new Set(log.items.map((r) => r.method))], ['GET'], 'no mutating request');
+  } finally {
+    t.kill();
+    await stopDemoServer(demo);
+  }
+});
