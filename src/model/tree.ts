@@ -190,7 +190,7 @@ function analyse(plan: DefinitionPlan, facts: WorkloadFacts): Ctx {
   const n = plan.components.length;
   const holdsPods = new Array<boolean>(n).fill(false);
   const leafDesiredBelow = new Array<number>(n).fill(0);
-  // Children always come after... not necessarily; compute by recursion.
+  // Bottom-up over the component tree (children may precede parents in document order).
   const visit = (i: number): void => {
     const c = plan.components[i]!;
     let below = false;
