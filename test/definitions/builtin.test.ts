@@ -513,6 +513,7 @@ describe('built-in catalog: workload trees of the fixtures', () => {
   test('status messages name the condition that explains a bad status', () => {
     const message = (name: string) => buildWorkloadTree({ definition: entry(name).definition, workload: entry(name).fixture.workload, pods: entry(name).fixture.pods, owners: entry(name).fixture.owners }).statusMessage;
     assert.match(message('kubeflow.org-mpijob-v2beta1') ?? '', /launcher pod nccl-allreduce-launcher-\w+ exited with code 1/);
+    assert.equal(message('apps-deployment-v1'), 'ReplicaSet "text-embedder-7d9f8c6b5" has timed out progressing.');
     assert.match(message('serving.knative.dev-service-v1') ?? '', /Unable to fetch image "registry.example.com\/hello-gpu:v2"/);
     assert.match(message('milvus.io-milvus-v1beta1') ?? '', /\[querynode\] not healthy/);
   });
