@@ -453,6 +453,11 @@ export class ClusterStore {
    * chains of everything up to MAX_OWNER_HOPS below it and re-resolve their pods.
    */
   private invalidateBelow(uid: string): void {
+    if (!this.linksByController.has(uid) && !this.podsByController.has(uid)) {
+      // Nothing below it (an owner arriving before its pods): nothing to re-resolve.
+      this.chainCache.delete(uid);
+      return;
+    }
     const seen = new Set<string>([uid]);
     let frontier = [uid];
     const affected: string[] = [];
