@@ -321,7 +321,10 @@ describe('built-in catalog: gangs', () => {
 
 // Each fixture's tree as a user reads it: statuses, pods current/desired, ready, GPUs
 // desired/requested/allocated; roles with their pods (roles that expect and hold nothing, such as
-// Milvus' standalone in cluster mode, are left out); unattributed pods; gangs.
+// Milvus' standalone in cluster mode, are left out); unattributed pods; gangs. Counts follow the
+// model's documented rules (src/model/tree.ts): current is every pod not being deleted, finished
+// ones included (hence the Job's 3/2: its OOM-killed pod still counts); requested GPUs exclude
+// finished pods but include terminating ones, which still hold their devices.
 const TREES: Record<string, string[]> = {
   'apps-deployment-v1': [
     'Failed 3/3 ready 2 gpus 3/3/3',
