@@ -71,6 +71,9 @@ class Tmux {
     } catch {
       // already gone
     }
+    // tmux leaves the socket file behind.
+    const dir = join(this.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`);
+    rmSync(join(dir, this.socket), { force: true });
   }
 }
 

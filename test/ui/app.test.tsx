@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mountApp, KEY, sleep } from './helpers.js';
-import { FakeSource, defaultSnapshot, HOSTILE_NAME } from './fixtures.js';
+import { FakeSource, defaultSnapshot, HOSTILE_NAME, workload, role, pod } from './fixtures.js';
 
 test('workloads list shows every workload with GPU totals in the header', async () => {
   const h = await mountApp();
@@ -262,6 +262,30 @@ test(':ns scopes to a namespace, 0 goes back to all; unknown commands flash', as
     f = await h.waitFor((x) => x.includes('definitions['), 'defs view');
     assert.match(f, /broken-def\s+example\.com\/v1\/Thing\s+file x\.yaml\s+NO/);
     assert.match(f, /✗ x\.yaml:3 spec\.structure\.rootComponent: missing kind/);
+  } finally {
+    h.unmount();
+  }
+});
+
+test('role tree: → and ← and space expand and collapse nested roles', async () => {
+  const s = defaultSnapshot();
+  s.workloads = [
+    workload('llama-70b', [0, 1].map((g) => role('group', [], { instance: String(g), roles: [role('leader', [pod(`llama-70b-${g}`)]), role('worker', [pod(`llama-70b-${g}-1`)])] })), { kind: 'LeaderWorkerSet' }),
+  ];
+  const h = await mountApp({ source: new FakeSource(s) });
+  try {
+    await h.press(KEY.enter);
+    let f = await h.waitFor((x) => x.includes('leaderworkerset(training/llama-70b)[6]'), 'expanded tree');
+    assert.match(f, /▾ group\[0\][\s\S]*leader[\s\S]*worker[\s\S]*▾ group\[1\]/);
+    await h.press(KEY.left);
+    f = await h.waitFor((x) => x.includes('[4]'), 'first group collapsed');
+    assert.match(f, /▸ group\[0\]/);
+    await h.press(KEY.right);
+    f = await h.waitFor((x) => x.includes('[6]'), 'expanded again');
+    await h.press('G', 'k', 'k', ' ');
+    f = await h.waitFor((x) => x.includes('[4]') && /▸ group\[1\]/.test(x), 'space toggles the selected group');
+    await h.press(KEY.enter);
+    f = await h.waitFor((x) => x.includes('pods(group[1])[2]'), 'a parent role lists its subtree pods');
   } finally {
     h.unmount();
   }

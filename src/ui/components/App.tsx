@@ -13,6 +13,7 @@ import { bindingFor, KEYMAP, type KeyAction } from '../keymap.js';
 import { currentFrame, initialState, reduce, type UiAction, type UiState, type ViewFrame } from '../state/viewState.js';
 import { tableForFrame, sortRows, filterRows, findWorkload, findNode, namespacesOf, type ViewTable } from '../state/derive.js';
 import { parseCommand, completeCommand } from '../state/commands.js';
+import { ChangeHighlights } from '../state/highlights.js';
 import { findPodRolePath, roleLabel, findRole, UNATTRIBUTED } from '../render/roles.js';
 import { helpTable } from '../render/help.js';
 import { workloadPanel, nodePanel, type PanelLine } from '../render/panels.js';
@@ -112,24 +113,11 @@ export function App(props: AppProps): React.JSX.Element {
     return () => clearInterval(t);
   }, []);
 
-  // Recently changed workloads, with the time their highlight ends.
-  const changedUntil = useRef(new Map<string, number>());
-  const highlightMs = props.highlightMs ?? 1500;
-  const lastVersion = useRef(snapshot.version);
-  if (snapshot.version !== lastVersion.current) {
-    lastVersion.current = snapshot.version;
-    const until = Date.now() + highlightMs;
-    for (const uid of snapshot.changedWorkloads) changedUntil.current.set(uid, until);
-  }
-  const changed = useMemo(() => {
-    const set = new Set<string>();
-    const t = Date.now();
-    for (const [uid, until] of changedUntil.current) {
-      if (until > t) set.add(uid);
-      else changedUntil.current.delete(uid);
-    }
-    return set;
-  }, [snapshot.version, now]);
+  // Recently changed workloads: their rows are highlighted for a moment.
+  const highlights = useRef<ChangeHighlights | null>(null);
+  highlights.current ??= new ChangeHighlights(props.highlightMs ?? 1500);
+  highlights.current.note(snapshot.version, snapshot.changedWorkloads, Date.now());
+  const changed = useMemo(() => highlights.current!.active(Date.now()), [snapshot.version, now]);
 
   // Derivation, memoised per step: table (snapshot + frame identity), sort, filter.
   const prevKind = state.stack.length > 1 ? state.stack[state.stack.length - 2]!.kind : 'workloads';
