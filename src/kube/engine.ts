@@ -23,7 +23,7 @@ import type {
 import { ClusterStore } from '../model/store.js';
 import type { KubeTransport } from './client.js';
 import { Discovery, apiVersionOf, collectionPath, serverVersion, type ResourceInfo } from './discovery.js';
-import { Reflector, type ReflectorOptions, type WatchEventType } from './reflector.js';
+import { Backoff, Reflector, type ReflectorOptions, type WatchEventType } from './reflector.js';
 import { trimFor, type TrimRole } from './trim.js';
 import { matchesSelector, parseLabelSelector, type Requirement } from './selector.js';
 
@@ -160,6 +160,10 @@ class Engine implements ClusterEngine {
   private kartaSynced = false;
   private syncing: Promise<void> | undefined;
   private readonly flushIntervalMs: number;
+  private readonly pauses = new Set<() => void>();
+  private kindsStarted = false;
+  /** ensureKinds runs one at a time (startup and hot reloads may overlap). */
+  private ensureChain: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: EngineOptions) {
     this.discovery = new Discovery(options.transport);
@@ -207,6 +211,8 @@ class Engine implements ClusterEngine {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    for (const wake of this.pauses) wake();
+    this.pauses.clear();
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     await Promise.all([...this.watched.values()].map((w) => w.reflector.stop()));
@@ -220,29 +226,70 @@ class Engine implements ClusterEngine {
     try {
       this.serverVersionText = await serverVersion(this.options.transport);
     } catch (err) {
-      // In list-only mode an unreachable server is an error; live, the reflectors keep retrying.
+      // In list-only mode an unreachable server is an error; live, discovery
+      // and the reflectors keep retrying (the UI shows the state meanwhile).
       if (!watch) throw err;
       this.addProblem((err as Error).message);
     }
-    // Cluster definitions first, so their kinds are watched from the start.
-    const kartaDiscovery = await this.discovery.resolve([KARTA_GVK]);
-    const kartaInfo = kartaDiscovery.found.get(gvkKey(KARTA_GVK));
-    let kartaSync: Promise<Error | null> = Promise.resolve(null);
-    if (kartaInfo) {
-      const w = this.watch(kartaInfo, 'definition');
-      kartaSync = w.reflector.firstSync;
+    this.syncing = this.bootstrap();
+    if (!watch) {
+      await this.syncing;
+      return;
     }
-    const kartaError = await kartaSync;
-    if (kartaError && !this.stopped) throw kartaError;
-    this.kartaSynced = true;
-    if (this.kartas.size) this.reloadDefinitions();
-    this.syncing = this.ensureKinds().then(async (syncs) => {
-      const errors = (await Promise.all(syncs)).filter((e): e is Error => e !== null);
-      if (errors.length && !this.stopped) throw errors[0]!;
-      this.flushNow();
-    });
     // whenSynced() reports failures; keep an unhandled rejection from killing the process meanwhile.
     this.syncing.catch(() => undefined);
+  }
+
+  /** Karta definitions first (so their kinds are watched from the start), then every wanted kind. */
+  private async bootstrap(): Promise<void> {
+    const backoff = new Backoff({ initialMs: 500, maxMs: 30_000, factor: 2, jitter: 0.3 });
+    let kartaInfo: ResourceInfo | undefined;
+    for (;;) {
+      const result = await this.discovery.resolve([KARTA_GVK]);
+      kartaInfo = result.found.get(gvkKey(KARTA_GVK));
+      const miss = result.missing.get(gvkKey(KARTA_GVK));
+      if (!miss || miss.state !== 'error') break;
+      if (this.options.watch === false) throw new Error(miss.message);
+      await this.pause(backoff.next());
+      if (this.stopped) return;
+    }
+    if (kartaInfo) {
+      const kartaError = await this.watch(kartaInfo, 'definition').reflector.firstSync;
+      if (kartaError && !this.stopped) throw kartaError;
+    }
+    this.kartaSynced = true;
+    if (this.kartas.size) this.reloadDefinitions();
+    const syncs: Promise<Error | null>[] = [];
+    backoff.reset();
+    this.kindsStarted = true;
+    for (;;) {
+      const { started, retry } = await this.ensureKinds();
+      syncs.push(...started);
+      if (!retry || this.stopped) break;
+      await this.pause(backoff.next());
+    }
+    if (this.serverVersionText === null && !this.stopped) {
+      this.serverVersionText = await serverVersion(this.options.transport).catch(() => null);
+    }
+    const errors = (await Promise.all(syncs)).filter((e): e is Error => e !== null);
+    if (errors.length && !this.stopped) throw errors[0]!;
+    this.flushNow();
+  }
+
+  /** Sleeps, ending early when the engine stops. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.stopped) return resolve();
+      const timer = setTimeout(() => {
+        this.pauses.delete(done);
+        resolve();
+      }, ms);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.pauses.add(done);
+    });
   }
 
   /** The kinds the current definitions need. */
@@ -267,12 +314,24 @@ class Engine implements ClusterEngine {
   }
 
   /** Starts reflectors for wanted kinds not yet watched; returns their first-sync promises. */
-  private async ensureKinds(): Promise<Promise<Error | null>[]> {
+  /**
+   * Starts reflectors for wanted kinds not yet watched. `started`: their
+   * first-sync promises; `retry`: discovery failed for some (server
+   * unreachable) and should be asked again.
+   */
+  private ensureKinds(): Promise<{ started: Promise<Error | null>[]; retry: boolean }> {
+    const next = this.ensureChain.then(() => this.ensureKindsNow());
+    this.ensureChain = next.catch(() => undefined);
+    return next;
+  }
+
+  private async ensureKindsNow(): Promise<{ started: Promise<Error | null>[]; retry: boolean }> {
     const wanted = this.wantedKinds().filter((w) => !this.watched.has(gvkKey(w.gvk)));
-    if (!wanted.length) return [];
+    if (!wanted.length) return { started: [], retry: false };
     const result = await this.discovery.resolve(wanted.map((w) => w.gvk));
-    if (this.stopped) return [];
+    if (this.stopped) return { started: [], retry: false };
     const syncs: Promise<Error | null>[] = [];
+    let retry = false;
     for (const w of wanted) {
       const key = gvkKey(w.gvk);
       const info = result.found.get(key);
@@ -283,9 +342,9 @@ class Engine implements ClusterEngine {
       }
       const miss = result.missing.get(key);
       if (!miss) continue;
-      if (miss.state === 'error' && this.options.watch === false) {
-        syncs.push(Promise.resolve(new Error(miss.message)));
-        continue;
+      if (miss.state === 'error') {
+        if (this.options.watch === false) syncs.push(Promise.resolve(new Error(miss.message)));
+        else retry = true;
       }
       // Only report kinds a definition (or a pod/node view) really depends on.
       const optional = w.role === 'owner';
@@ -301,7 +360,7 @@ class Engine implements ClusterEngine {
       }
     }
     this.markDirty();
-    return syncs;
+    return { started: syncs, retry };
   }
 
   /**
@@ -386,7 +445,7 @@ class Engine implements ClusterEngine {
       this.addProblem(`cluster definitions: ${(err as Error).message}`);
       return;
     }
-    if (this.syncing) {
+    if (this.kindsStarted) {
       // New kinds from a hot-reloaded Karta: watch them too.
       void this.ensureKinds().catch((err: Error) => this.addProblem(err.message));
     }

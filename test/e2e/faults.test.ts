@@ -139,7 +139,7 @@ test(`engine under faults for ${DURATION_MS / 1000}s converges to the server's s
   // Converged: poll until the engine holds exactly the server's objects (a
   // watch may still be reconnecting after the last drop), then compare.
   let problems: string[] = [];
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 30_000;
   do {
     await sleep(500);
     problems = diff(engine.inventory(), await serverInventory(transport, engine));
@@ -176,12 +176,13 @@ test(`engine under faults for ${DURATION_MS / 1000}s converges to the server's s
   assert.ok(/broken-spec/.test(all), 'the broken object is named in problems');
   const llama = snap.workloads.find((w) => w.name === 'llama-pretrain')!;
   assert.deepEqual(llama.status, ['Running']);
-  assert.ok([...states].some((s) => s.endsWith(':reconnecting')), `some kind was seen reconnecting: ${[...states].join(' ')}`);
 
   const reqs = cluster.requests();
   const watches = reqs.filter((r) => /[?&]watch=(1|true)/.test(r.path)).length;
   const lists = reqs.filter((r) => /[?&]limit=/.test(r.path)).length;
-  process.stdout.write(`# ${reqs.length} requests: ${watches} watches, ${lists} list pages; ${pods.items.length} pods; broken: ${broken.errors[0]}\n`);
+  process.stdout.write(`# ${reqs.length} requests: ${watches} watches, ${lists} list pages; ${pods.items.length} pods; states seen: ${[...states].filter((s) => !s.endsWith(':live')).join(' ')}; broken: ${broken.errors[0]}\n`);
+  assert.ok(watches >= (DURATION_MS / 2000) * 3, `watches were re-established after every drop (${watches})`);
+  assert.ok(lists > 15, `410s and the restart forced relists (${lists} list pages)`);
 
   // wlx only read.
   const methods = new Set(cluster.requests().map((r) => r.method));

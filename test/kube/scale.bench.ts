@@ -5,7 +5,11 @@
 //
 //   node --expose-gc dist/test/kube/scale.bench.js [nodes] [workloads] [podsPerWorkload]
 import { KubeConfig } from '@kubernetes/client-node';
-import { startDemoInBackground } from '../../demo/index.js';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { HttpKubeTransport } from '../../src/kube/client.js';
 import { Reflector } from '../../src/kube/reflector.js';
 import { trimPod } from '../../src/kube/trim.js';
@@ -27,11 +31,35 @@ const heap = () => {
 };
 const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
 
-const demo = await startDemoInBackground({ scenario: 'scale', nodes: nodes ?? 5000, workloads: workloads ?? 2000, podsPerWorkload: perWorkload ?? 50, speed: 1 });
+// The server runs as `wlx demo serve` in its own process (building 100,000
+// pods takes a while); it is ready when its kubeconfig appears.
+const dir = mkdtempSync(join(tmpdir(), 'wlx-bench-'));
+const kubeconfigPath = join(dir, 'kubeconfig');
+const wlx = fileURLToPath(new URL('../../../bin/wlx.js', import.meta.url));
+const t00 = Date.now();
+const server = spawn(
+  process.execPath,
+  [wlx, 'demo', 'serve', '--scenario', 'scale', '--nodes', String(nodes ?? 5000), '--workloads', String(workloads ?? 2000), '--pods-per-workload', String(perWorkload ?? 50), '--kubeconfig-out', kubeconfigPath],
+  { stdio: ['ignore', 'ignore', 'inherit'] },
+);
+const demo = {
+  stop: async () => {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    rmSync(dir, { recursive: true, force: true });
+  },
+};
+while (!existsSync(kubeconfigPath)) {
+  if (server.exitCode !== null) throw new Error('wlx demo serve exited');
+  await new Promise((r) => setTimeout(r, 200));
+}
+await new Promise((r) => setTimeout(r, 300));
+process.stdout.write(`demo server up in ${Date.now() - t00} ms\n`);
 try {
   const kc = new KubeConfig();
-  kc.loadFromString(readFileSync(demo.kubeconfigPath, 'utf8'));
-  const transport = new HttpKubeTransport(kc, demo.server, kc.getCurrentContext());
+  kc.loadFromString(readFileSync(kubeconfigPath, 'utf8'));
+  const serverUrl = kc.getCurrentCluster()!.server;
+  const transport = new HttpKubeTransport(kc, serverUrl, kc.getCurrentContext());
 
   // 1. Reflector path alone.
   let base = heap();
@@ -57,7 +85,7 @@ try {
   t0 = Date.now();
   const engine = await startEngine({
     transport,
-    connection: { context: 'bench', cluster: 'bench', user: 'bench', server: demo.server, namespace: null },
+    connection: { context: 'bench', cluster: 'bench', user: 'bench', server: serverUrl, namespace: null },
     namespace: null,
     definitions: loadDefinitions({ envPaths: '' }),
   });

@@ -34,6 +34,7 @@ test('the engine passes -l to workload roots only (pods, nodes and owners are li
     '/version': { gitVersion: 'v1.32.0' },
     '/api/v1': { resources: [{ name: 'pods', kind: 'Pod', namespaced: true, verbs: ['list', 'watch'] }, { name: 'nodes', kind: 'Node', namespaced: false, verbs: ['list', 'watch'] }] },
     '/apis/jobset.x-k8s.io/v1alpha2': { resources: [{ name: 'jobsets', kind: 'JobSet', namespaced: true, verbs: ['list', 'watch'] }] },
+    '/apis/kubeflow.org/v1': { resources: [{ name: 'pytorchjobs', kind: 'PyTorchJob', namespaced: true, verbs: ['list', 'watch'] }] },
     '/apis/batch/v1': { resources: [{ name: 'jobs', kind: 'Job', namespaced: true, verbs: ['list', 'watch'] }] },
   };
   const server = http.createServer((req, res) => {
@@ -63,9 +64,13 @@ test('the engine passes -l to workload roots only (pods, nodes and owners are li
   await engine.whenSynced();
   await engine.stop();
   const lists = asked.filter((p) => p.includes('limit='));
+  const pytorchjobs = lists.find((p) => p.startsWith('/apis/kubeflow.org/v1/namespaces/training/pytorchjobs?'));
+  assert.ok(pytorchjobs, `pytorchjobs listed in the namespace: ${lists.join(' ')}`);
+  assert.equal(new URL(pytorchjobs, 'http://x').searchParams.get('labelSelector'), 'team in (a,b)');
+  // JobSets can be children of TrainJobs (built-in catalog): listed whole like Jobs.
   const jobsets = lists.find((p) => p.startsWith('/apis/jobset.x-k8s.io/v1alpha2/namespaces/training/jobsets?'));
-  assert.ok(jobsets, `jobsets listed in the namespace: ${lists.join(' ')}`);
-  assert.equal(new URL(jobsets, 'http://x').searchParams.get('labelSelector'), 'team in (a,b)');
+  assert.ok(jobsets);
+  assert.equal(new URL(jobsets, 'http://x').searchParams.get('labelSelector'), null);
   const pods = lists.find((p) => p.startsWith('/api/v1/namespaces/training/pods?'));
   assert.ok(pods);
   assert.equal(new URL(pods, 'http://x').searchParams.get('labelSelector'), null);
