@@ -10,7 +10,7 @@ import type { BehaviourFor } from '../../demo/sim/kubelet.js';
 import { buildPod, parseQuantity, podRequests, qosClass } from '../../demo/sim/pods.js';
 import { buildNode } from '../../demo/sim/scenarios/cluster.js';
 import { R, type NodeObject, type Pod, type PodTemplate } from '../../demo/sim/types.js';
-import { condition, isReady, sleep, until } from './sim-helpers.js';
+import { condition, sleep, until } from './sim-helpers.js';
 
 function plane(t: TestContext, behaviour?: BehaviourFor, speed = 100): { store: ObjectStore; cp: ControlPlane } {
   const store = new ObjectStore();
@@ -43,7 +43,7 @@ test('scheduler: one reason per node from the first failing filter, counted and 
   addNode(cp, 'small-1', 2);
   addNode(cp, 'small-2', 2);
   addNode(cp, 'cpu', 0);
-  const pod = cp.rt.create(R.pods, buildPod({ namespace: 'default', name: 'big', template: template(4) }, cp.rt.rng));
+  cp.rt.create(R.pods, buildPod({ namespace: 'default', name: 'big', template: template(4) }, cp.rt.rng));
   const scheduled = await until('unschedulable', () => (store.get(R.pods, 'default', 'big') as Pod).status.conditions?.find((c) => c.type === 'PodScheduled'));
   assert.equal(scheduled.status, 'False');
   assert.equal(
@@ -62,7 +62,6 @@ test('scheduler: one reason per node from the first failing filter, counted and 
   const cordoned = store.get(R.nodes, undefined, 'cordoned') as NodeObject;
   store.put(R.nodes, { ...cordoned, metadata: { ...cordoned.metadata }, spec: { ...cordoned.spec, unschedulable: false } });
   assert.equal(await until('big bound', () => (store.get(R.pods, 'default', 'big') as Pod).spec.nodeName), 'cordoned');
-  void pod;
 });
 
 test('kubelet: ErrImagePull then ImagePullBackOff, with Failed and BackOff events', async (t) => {
@@ -172,5 +171,22 @@ test('pods: quantities, effective requests and QoS class as the apiserver comput
   assert.equal(qosClass(spec), 'Burstable');
   assert.equal(qosClass({ containers: [{ name: 'a', image: 'x' }] }), 'BestEffort');
   assert.equal(qosClass({ containers: [{ name: 'a', image: 'x', resources: { limits: { cpu: '1', memory: '1Gi' } } }] }), 'Guaranteed');
-  void isReady;
+});
+
+test('kubelet: node heartbeats refresh the conditions\' lastHeartbeatTime about every 20 simulated seconds', async (t) => {
+  const { store, cp } = plane(t, undefined, 40);
+  addNode(cp, 'n1', 0, (n) => {
+    n.status.conditions = n.status.conditions.map((c) => ({ ...c, lastHeartbeatTime: '2020-01-01T00:00:00Z' }));
+  });
+  const ready = (): { lastHeartbeatTime?: string; lastTransitionTime?: string } => (store.get(R.nodes, undefined, 'n1') as NodeObject).status.conditions.find((c) => c.type === 'Ready')!;
+  const beat = await until('heartbeat', () => (ready().lastHeartbeatTime !== '2020-01-01T00:00:00Z' ? ready() : undefined), 3000);
+  assert.ok(Math.abs(Date.parse(beat.lastHeartbeatTime!) - Date.now()) < 60_000, `heartbeat at ${beat.lastHeartbeatTime}`);
+  // One node: at most one write per heartbeat period (20 s / 40 = 0.5 s real).
+  let writes = 0;
+  const unsubscribe = store.subscribe((e) => {
+    if (e.resourceKey === R.nodes) writes++;
+  });
+  t.after(unsubscribe);
+  await sleep(1100);
+  assert.ok(writes >= 1 && writes <= 3, `node writes in 1.1 s: ${writes}`);
 });

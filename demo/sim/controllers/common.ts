@@ -45,12 +45,3 @@ export function countPods(pods: Pod[]): PodCounts {
   }
   return c;
 }
-
-/** Pods that still count as the live pod for their slot. */
-export function livePods(pods: Pod[]): Pod[] {
-  return pods.filter((p) => !p.metadata.deletionTimestamp);
-}
-
-export function deepClone<T>(v: T): T {
-  return structuredClone(v);
-}

@@ -70,7 +70,6 @@ export class LeaderWorkerSetController implements Controller {
     const rt = this.rt;
     const lws = rt.store.get(R.leaderworkersets, namespace, name) as LeaderWorkerSetObject | undefined;
     if (!lws || lws.metadata.deletionTimestamp) return;
-    const ns = lws.metadata.namespace!;
     const size = lws.spec.leaderWorkerTemplate.size ?? 1;
     const replicas = lws.spec.replicas ?? 1;
     const hash = LeaderWorkerSetController.templateHash(lws);
