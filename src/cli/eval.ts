@@ -83,7 +83,8 @@ async function parseInputs(text: string, name: string): Promise<Input[]> {
   const yaml = await import('js-yaml');
   try {
     const docs: Input[] = [];
-    yaml.loadAll(text, (doc) => docs.push({ value: doc === undefined ? null : doc, line: 1 }));
+    // CORE_SCHEMA: no timestamps (they would become Date objects, not JSON).
+    yaml.loadAll(text, (doc) => docs.push({ value: doc === undefined ? null : doc, line: 1 }), { schema: yaml.CORE_SCHEMA });
     return docs;
   } catch (err) {
     throw new InputError(`jq: error (at ${name}:0): Cannot parse input as JSON or YAML: ${(err as Error).message.split('\n')[0]}`);

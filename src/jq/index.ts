@@ -83,12 +83,12 @@ function compileUncached(expr: string): JqProgram {
 
 function checkWithJq(expr: string): void {
   if (expr.trim() === '') return; // jq treats an empty program as `.`
-  const r = runJq('', ['-n', `if false then (\n${expr}\n) else empty end`]);
+  const r = jqOrError('compile', expr, '', ['-n', `if false then (\n${expr}\n) else empty end`]);
   if (r.status === 0) return;
   // The wrapper shifts jq's wording ("unexpected ')'"); compiling the bare
   // expression again gives jq's own message. It fails to compile as well, so
   // nothing runs (and -n gives it no input).
-  const bare = runJq('', ['-n', expr]);
+  const bare = jqOrError('compile', expr, '', ['-n', expr]);
   const stderr = bare.status === 3 ? bare.stderr : r.stderr;
   const first = stderr.split('\n').find((l) => l.trim() !== '') ?? `jq exited with status ${r.status}`;
   const message = first
@@ -96,6 +96,15 @@ function checkWithJq(expr: string): void {
     .replace(/ \(Unix shell quoting issues\?\)/, '')
     .replace(/ at <top-level>, line \d+:$/, '');
   throw new JqError('compile', message, expr);
+}
+
+/** runJq, with a failure of jq-wasm itself (unloadable, aborting twice) as a JqError. */
+function jqOrError(kind: 'compile' | 'runtime', expr: string, input: string, args: string[]) {
+  try {
+    return runJq(input, args);
+  } catch (err) {
+    throw new JqError(kind, `jq-wasm failed on this expression: ${(err as Error).message}`, expr);
+  }
 }
 
 function withExpression(err: unknown, expr: string): unknown {
@@ -201,7 +210,7 @@ class FallbackProgram implements JqProgram {
   constructor(readonly source: string) {}
 
   private exec(input: unknown): { outputs: unknown[]; error: JqError | null } {
-    const r = runJq(toJsonText(input), ['-c', this.source === '' ? '.' : this.source]);
+    const r = jqOrError('runtime', this.source, toJsonText(input), ['-c', this.source === '' ? '.' : this.source]);
     const outputs = parseLines(r.stdout);
     if (r.status === 0) return { outputs, error: null };
     return { outputs, error: parseRuntimeError(r.stderr, this.source) };
@@ -230,7 +239,7 @@ class FallbackProgram implements JqProgram {
     if (inputs.length === 0) return [];
     // One jq run over the whole stream; each input yields exactly one line.
     const wrapped = `try ([(\n${this.source || '.'}\n)] | {ok: .}) catch {err: .}`;
-    const r = runJq(inputs.map(toJsonText).join('\n'), ['-c', wrapped]);
+    const r = jqOrError('runtime', this.source, inputs.map(toJsonText).join('\n'), ['-c', wrapped]);
     const lines = r.status === 0 ? parseLines(r.stdout) : [];
     if (lines.length !== inputs.length) {
       return inputs.map((input) => {

@@ -35,26 +35,42 @@ function jqOutcomes(expr: string, inputs: unknown[]): Outcome[] {
 /**
  * jq's outcomes for many expressions with one jq process per chunk (jq's
  * start-up dominates otherwise): the program dispatches on the case number.
- * A chunk that does not compile (some expression is invalid) is redone one
- * expression at a time.
+ * A chunk that does not compile (some expression is invalid) is halved until
+ * the invalid expressions run alone.
  */
 function jqOutcomesBatched(groups: Map<string, unknown[]>): Map<string, Outcome[]> {
   const result = new Map<string, Outcome[]>();
-  const exprs = [...groups.keys()];
-  for (let start = 0; start < exprs.length; start += 60) {
-    const chunk = exprs.slice(start, start + 60);
+  const runChunk = (chunk: string[]): void => {
+    if (chunk.length === 1) {
+      result.set(chunk[0]!, jqOutcomes(chunk[0]!, groups.get(chunk[0]!)!));
+      return;
+    }
     const program = `.i as $i | .v | ${chunk.map((e, i) => `${i ? 'elif' : 'if'} $i == ${i} then ${wrap(e)}`).join('\n')} else null end`;
     const input = chunk.flatMap((e, i) => groups.get(e)!.map((v) => JSON.stringify({ i, v }))).join('\n');
     const r = spawnSync(JQ, ['-c', program], { input, encoding: 'utf8', maxBuffer: 1 << 26 });
     const lines = r.stdout.split('\n').filter((l) => l !== '');
     const total = chunk.reduce((n, e) => n + groups.get(e)!.length, 0);
     if (r.status !== 0 || lines.length !== total) {
-      for (const e of chunk) result.set(e, jqOutcomes(e, groups.get(e)!));
-      continue;
+      const half = Math.ceil(chunk.length / 2);
+      runChunk(chunk.slice(0, half));
+      runChunk(chunk.slice(half));
+      return;
     }
     let k = 0;
     for (const e of chunk) result.set(e, groups.get(e)!.map(() => parseOutcome(lines[k++]!)));
-  }
+  };
+  // Expressions wlx refuses are most likely invalid: run them alone from the start.
+  const compiles = (e: string) => {
+    try {
+      compile(e);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const exprs = [...groups.keys()].filter(compiles);
+  for (const e of groups.keys()) if (!compiles(e)) runChunk([e]);
+  for (let start = 0; start < exprs.length; start += 64) runChunk(exprs.slice(start, start + 64));
   return result;
 }
 
