@@ -463,6 +463,7 @@ class Engine implements ClusterEngine {
       const oldest = this.engineProblems.keys().next().value;
       if (oldest !== undefined) this.engineProblems.delete(oldest);
     }
+    this.markDirty();
   }
 
   private markDirty(): void {

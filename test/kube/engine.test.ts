@@ -136,3 +136,37 @@ test('engine: list-only mode fails whenSynced with the server named when nothing
     (err: Error) => err.message.includes(cluster.server) && /ECONNREFUSED/.test(err.message),
   );
 });
+
+test('engine (live): a server unreachable at start is retried until it answers', async (t) => {
+  const net = await import('node:net');
+  const probe = net.createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as import('node:net').AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
+    users: [{ name: 'u' }],
+    contexts: [{ name: 'late', cluster: 'c', user: 'u' }],
+    currentContext: 'late',
+  });
+  const transport = new HttpKubeTransport(kc, `http://127.0.0.1:${port}`, 'late');
+  const engine = await startEngine({
+    transport,
+    connection: { context: 'late', cluster: 'c', user: 'u', server: `http://127.0.0.1:${port}`, namespace: null },
+    namespace: null,
+    definitions: loadDefinitions({ envPaths: '' }),
+    flushIntervalMs: 20,
+  });
+  t.after(() => engine.stop());
+  assert.equal(engine.getConnectionInfo().serverVersion, null);
+  await until(() => /context "late" \(server http:\/\/127\.0\.0\.1:\d+\).*ECONNREFUSED/.test(engine.getSnapshot().problems.join('\n')), 'the connection problem reported');
+  await new Promise((r) => setTimeout(r, 300));
+  const cluster = await startDemoCluster({ simulate: false, port });
+  t.after(() => cluster.stop());
+  putNode(cluster.store, 'gpu-node-01', 8);
+  await engine.whenSynced();
+  await until(() => engine.getSnapshot().nodes.length === 1, 'the node after the server came up');
+  assert.equal(engine.getConnectionInfo().serverVersion, 'v1.32.0');
+  assert.ok(engine.getSnapshot().kinds.some((k) => k.resource === 'pods' && k.state === 'live'));
+});
