@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { R, type Pod } from '../../demo/sim/types.js';
 import { podRequests } from '../../demo/sim/pods.js';
+import { normaliseDefinitionObject } from '../../src/definitions/load.js';
 import { condition, isReady, startSim, until } from './sim-helpers.js';
 
 const JS = 'jobset.sigs.k8s.io/';
@@ -352,6 +353,14 @@ test('the TFJob Karta: its jq paths give instance ids equal to the pods’ repli
   assert.equal(jq(child.specDefinition.podTemplateSpecPath, tfjob).length, 2);
   const podIds = new Set(f.pods('research').filter((p) => p.metadata.name.startsWith('resnet-tf-')).map((p) => jq(child.podSelector.componentInstanceSelector.idPath, p)[0]));
   assert.deepEqual([...podIds].sort(), ids);
+});
+
+test('the TFJob Karta loads and validates with wlx\'s own definition reader, without problems', (t) => {
+  const f = startSim(t);
+  const karta = f.get(R.kartas, undefined, 'kubeflow-org-tfjob-v1')!;
+  const result = normaliseDefinitionObject(karta, { kind: 'cluster', location: 'kartas.run.ai/kubeflow-org-tfjob-v1' });
+  assert.deepEqual(result.problems, []);
+  assert.ok(result.definition);
 });
 
 function hasJq(): boolean {
