@@ -1,0 +1,93 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseDump, buildOfflineModel } from '../../src/kube/offline.js';
+import { topLevelWorkloads } from '../../src/kube/engine.js';
+import { loadDefinitions } from '../../src/definitions/index.js';
+import { parseLabelSelector } from '../../src/kube/selector.js';
+import type { WorkloadTree } from '../../src/model/types.js';
+
+test('dumps: multi-document YAML, kubectl Lists, JSON arrays; junk is reported, not fatal', () => {
+  const yaml = [
+    'apiVersion: v1',
+    'kind: List',
+    'items:',
+    '- apiVersion: v1',
+    '  kind: Pod',
+    '  metadata: {name: a, namespace: ns, uid: u1}',
+    '- apiVersion: v1',
+    '  kind: Node',
+    '  metadata: {name: n1, uid: n1}',
+    '---',
+    'apiVersion: batch/v1',
+    'kind: Job',
+    'metadata: {name: j, namespace: ns, uid: u2}',
+    '---',
+    'just a string',
+    '---',
+    '',
+  ].join('\n');
+  const d = parseDump(yaml, 'dump.yaml');
+  assert.deepEqual(d.objects.map((o) => o.kind), ['Pod', 'Node', 'Job']);
+  assert.equal(d.problems.length, 1);
+  assert.match(d.problems[0]!, /^dump\.yaml#3: not an object/);
+  const json = parseDump(JSON.stringify({ kind: 'PodList', apiVersion: 'v1', items: [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b', uid: 'u3' } }] }), 'x.json');
+  assert.deepEqual(json.objects.map((o) => (o.metadata as { name: string }).name), ['b']);
+  assert.throws(() => parseDump('{ not: [valid', 'bad.yaml'), /bad\.yaml: not YAML or JSON/);
+});
+
+function w(uid: string, name: string): WorkloadTree {
+  return { uid, name } as WorkloadTree;
+}
+
+test('nested workloads are hidden when a controller chain (through pods too) reaches a listed workload', () => {
+  const lws = w('lws', 'llama-70b');
+  const leaderSts = w('sts0', 'llama-70b');
+  const workerSts = w('sts1', 'llama-70b-0');
+  const lone = w('job', 'standalone');
+  const controllers = new Map([
+    ['sts0', 'lws'], // leader StatefulSet → LWS
+    ['pod-leader', 'sts0'], // leader pod → leader StatefulSet
+    ['sts1', 'pod-leader'], // worker StatefulSet → leader pod
+    ['job', 'cronjob-not-listed'],
+  ]);
+  assert.deepEqual(topLevelWorkloads([lws, leaderSts, workerSts, lone], controllers).map((x) => x.uid), ['lws', 'job']);
+  const all = [lws, lone];
+  assert.equal(topLevelWorkloads(all, controllers), all, 'identity kept when nothing is hidden');
+});
+
+test('offline model: the dump\'s Kartas define types (cluster source), -l filters roots only', () => {
+  const objects = parseDump(
+    JSON.stringify([
+      {
+        apiVersion: 'run.ai/v1alpha1',
+        kind: 'Karta',
+        metadata: { name: 'widgets', uid: 'k1' },
+        spec: {
+          structureDefinition: {
+            rootComponent: {
+              name: 'widget',
+              kind: { group: 'example.com', version: 'v1', kind: 'Widget' },
+              statusDefinition: { phaseDefinition: { path: '.status.phase' }, statusMappings: { running: [{ byPhase: 'Up' }] } },
+            },
+          },
+        },
+      },
+      { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: 'ns', uid: 'w1', labels: { team: 'a' } } },
+      { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w2', namespace: 'ns', uid: 'w2', labels: { team: 'b' } } },
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'p1', namespace: 'ns', uid: 'p1', ownerReferences: [{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w1', uid: 'w1', controller: true }] },
+        spec: { nodeName: 'n1', containers: [{ name: 'c', resources: { limits: { 'nvidia.com/gpu': '2' } } }] },
+        status: { phase: 'Running' },
+      },
+    ]),
+    'dump.json',
+  ).objects;
+  const model = buildOfflineModel(objects, loadDefinitions({ envPaths: '' }), { labelSelector: parseLabelSelector('team=a') });
+  const workloads = model.store.workloads();
+  assert.deepEqual(workloads.map((x) => x.name), ['w1']);
+  assert.equal(workloads[0]!.definitionSource, 'cluster');
+  assert.equal(workloads[0]!.gpus.requested, 2);
+  assert.equal(model.store.totals().pods, 1);
+});
