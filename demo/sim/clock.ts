@@ -26,6 +26,10 @@ export class SimClock {
   private readonly realStart: number;
   /** Called after every task, while time is still pinned (the work queue flush). */
   afterTask: () => void = () => {};
+  /** Called with what a task threw; the clock keeps running. */
+  onError: (err: unknown) => void = (err) => {
+    throw err;
+  };
 
   /** @param speed simulated seconds per real second (delays are divided by it). */
   constructor(readonly speed: number) {
@@ -137,6 +141,8 @@ export class SimClock {
       try {
         top.run();
         this.afterTask();
+      } catch (err) {
+        this.onError(err);
       } finally {
         this.pinned = undefined;
       }

@@ -57,6 +57,7 @@ export class Runtime {
   ) {
     this.events = new EventRecorder(store, clock, rng, eventLimit);
     this.clock.afterTask = () => this.flush();
+    this.clock.onError = (err) => reportError('simulation task', err);
     this.unsubscribe = store.subscribe((e) => this.onStoreEvent(e));
   }
 
@@ -89,7 +90,11 @@ export class Runtime {
       while (this.queue.size && budget-- > 0 && !this.stopped) {
         const [k, item] = this.queue.entries().next().value as [string, QueueItem];
         this.queue.delete(k);
-        item.controller.reconcile(item.namespace, item.name);
+        try {
+          item.controller.reconcile(item.namespace, item.name);
+        } catch (err) {
+          reportError(`reconcile ${k}`, err);
+        }
       }
     } finally {
       this.flushing = false;
@@ -207,4 +212,13 @@ export class Runtime {
 
 function sameCondition(a: Condition, b: Condition): boolean {
   return a.status === b.status && a.reason === b.reason && a.message === b.message;
+}
+
+let reported = 0;
+/**
+ * A bug in one reconcile or task must not take the demo API server down with
+ * it: report it (a few times) and carry on, as a controller would requeue.
+ */
+export function reportError(what: string, err: unknown): void {
+  if (reported++ < 20) process.stderr.write(`wlx demo simulation: ${what} failed: ${(err as Error)?.stack ?? String(err)}\n`);
 }
