@@ -6,6 +6,7 @@
 // filter (AI workloads of one team often span namespaces).
 import type { ModelSource } from '../model/types.js';
 import type { Definition } from '../definitions/types.js';
+import type { ResourceInfo } from '../kube/discovery.js';
 import { UsageError } from './usage.js';
 
 /** node:util parseArgs option specs of the shared cluster options. */
@@ -74,6 +75,8 @@ export interface OpenedModelSource extends ModelSource {
   whenSynced(): Promise<void>;
   /** The definitions in effect (built-in, files, and the cluster's Kartas once listed). */
   definitions(): Definition[];
+  /** Discovery facts of the watched kinds (plural, short names such as `lws`). */
+  resources(): ResourceInfo[];
   /** Stops watches and the background demo (if any). Idempotent. */
   stop(): Promise<void>;
 }
@@ -139,6 +142,7 @@ export async function openModelSource(options: OpenOptions): Promise<OpenedModel
       access: createAccess(transport),
       whenSynced: () => engine.whenSynced(),
       definitions: () => engine.definitions(),
+      resources: () => engine.resources(),
       async stop() {
         if (stopped) return;
         stopped = true;

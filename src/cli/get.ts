@@ -99,6 +99,8 @@ function apiVersionOf(d: Definition): string {
 }
 
 interface Loaded {
+  /** Short names the server published for kinds (`lws` → LeaderWorkerSet); live only. */
+  shortNames?: Map<string, string>;
   workloads: WorkloadTree[];
   nodes: NodeSummary[];
   totals: ClusterTotals;
@@ -159,7 +161,14 @@ async function loadOffline(
     nodes: model.store.nodes(),
     totals: model.store.totals(),
     definitions: model.definitions.definitions,
-    problems: [...problems, ...model.problems, ...model.store.problems()],
+    problems: [
+      ...problems,
+      ...model.definitions.problems
+        .filter((p) => p.severity === 'error')
+        .map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.message}`),
+      ...model.problems,
+      ...model.store.problems(),
+    ],
   };
 }
 
@@ -175,7 +184,10 @@ async function loadLive(cluster: ReturnType<typeof clusterOptionsFrom>, selector
     await source.whenSynced();
     const snap = source.getSnapshot();
     const unavailable = snap.kinds.filter((k) => k.state === 'forbidden' || k.state === 'error');
+    const shortNames = new Map<string, string>();
+    for (const r of source.resources()) for (const n of r.shortNames) shortNames.set(n.toLowerCase(), `${r.gvk.group}/${r.gvk.version}/${r.gvk.kind}`);
     return {
+      shortNames,
       workloads: snap.workloads,
       nodes: snap.nodes,
       totals: snap.totals,
@@ -244,7 +256,9 @@ async function get(args: string[]): Promise<number> {
 
   let workloads = loaded.workloads;
   if (target.type) {
-    const defs = definitionsForType(loaded.definitions, target.type);
+    let defs = definitionsForType(loaded.definitions, target.type);
+    const short = loaded.shortNames?.get(target.type.toLowerCase());
+    if (!defs.length && short) defs = definitionsForType(loaded.definitions, short);
     if (!defs.length) {
       process.stderr.write(`wlx: no definition covers the type "${sanitize(target.type)}" (see \`wlx definitions\`)\n`);
       return 4;

@@ -92,6 +92,8 @@ export interface ClusterEngine extends ModelSource {
   definitions(): Definition[];
   /** uid → resourceVersion of every object held, per kind label (for consistency checks). */
   inventory(): Map<string, Map<string, string>>;
+  /** What discovery said about each watched kind (plural, short names...). */
+  resources(): ResourceInfo[];
 }
 
 interface Watched {
@@ -196,6 +198,10 @@ class Engine implements ClusterEngine {
 
   definitions(): Definition[] {
     return this.defs.definitions;
+  }
+
+  resources(): ResourceInfo[] {
+    return [...this.watched.values()].map((w) => w.info);
   }
 
   inventory(): Map<string, Map<string, string>> {
