@@ -172,19 +172,19 @@ async function evaluate(args: string[]): Promise<number> {
     out = '';
   };
   for (const source of sources) {
-    for (const input of source.inputs) {
-      try {
-        program.stream(input.value, (v) => {
-          out += formatJson(v) + '\n';
-          if (out.length > 1 << 16) flush();
-        });
-      } catch (err) {
-        if (!(err instanceof JqError)) throw err;
+    // One evaluation pass per source (a single jq-wasm run for fallback programs).
+    program.streamMany(
+      source.inputs.map((i) => i.value),
+      (_, v) => {
+        out += formatJson(v) + '\n';
+        if (out.length > 1 << 16) flush();
+      },
+      (i, err) => {
         flush();
-        process.stderr.write(errorLine(err, `${source.name}:${input.line}`));
+        process.stderr.write(errorLine(err, `${source.name}:${source.inputs[i]!.line}`));
         status = 5;
-      }
-    }
+      },
+    );
   }
   flush();
   return status;

@@ -34,6 +34,16 @@ export interface JqProgram {
   stream(input: unknown, emit: (value: unknown) => void): void;
   /** The outputs for each input, or the JqError it raised (one jq-wasm call for fallback programs). */
   runMany(inputs: readonly unknown[]): (unknown[] | JqError)[];
+  /**
+   * stream() over many inputs (one jq-wasm call for fallback programs): `emit`
+   * per output with its input's index; `fail` once for an input whose
+   * evaluation raised, after that input's earlier outputs.
+   */
+  streamMany(
+    inputs: readonly unknown[],
+    emit: (inputIndex: number, value: unknown) => void,
+    fail: (inputIndex: number, error: JqError) => void,
+  ): void;
   runAsync(input: unknown): Promise<unknown[]>;
 }
 
@@ -170,6 +180,21 @@ class NativeProgram implements JqProgram {
     });
   }
 
+  streamMany(
+    inputs: readonly unknown[],
+    emit: (inputIndex: number, value: unknown) => void,
+    fail: (inputIndex: number, error: JqError) => void,
+  ): void {
+    inputs.forEach((input, i) => {
+      try {
+        this.stream(input, (v) => emit(i, v));
+      } catch (err) {
+        if (!(err instanceof JqError)) throw err;
+        fail(i, err);
+      }
+    });
+  }
+
   async runAsync(input: unknown): Promise<unknown[]> {
     return this.run(input);
   }
@@ -258,6 +283,39 @@ class FallbackProgram implements JqProgram {
       err.expression = this.source;
       return err;
     });
+  }
+
+  streamMany(
+    inputs: readonly unknown[],
+    emit: (inputIndex: number, value: unknown) => void,
+    fail: (inputIndex: number, error: JqError) => void,
+  ): void {
+    if (inputs.length === 0) return;
+    // One jq run over the stream: each output tagged {o}, an error {e}, the end of an input {d}.
+    const wrapped = `(try ((\n${this.source || '.'}\n) | {o: .}) catch {e: .}), {d: true}`;
+    const r = jqOrError('runtime', this.source, inputs.map(toJsonText).join('\n'), ['-c', wrapped]);
+    if (r.status !== 0) {
+      // Not expected (the wrapper catches runtime errors); evaluate one input at a time.
+      inputs.forEach((input, i) => {
+        try {
+          this.stream(input, (v) => emit(i, v));
+        } catch (err) {
+          if (!(err instanceof JqError)) throw err;
+          fail(i, err);
+        }
+      });
+      return;
+    }
+    let i = 0;
+    for (const line of parseLines(r.stdout) as { o?: unknown; e?: unknown; d?: true }[]) {
+      if (line.d) i++;
+      else if ('o' in line) emit(i, line.o);
+      else {
+        const err = runtimeError(line.e);
+        err.expression = this.source;
+        fail(i, err);
+      }
+    }
   }
 
   async runAsync(input: unknown): Promise<unknown[]> {

@@ -140,3 +140,17 @@ test('validateExpression names the forbidden construct used', () => {
   ];
   for (const [expr, want] of cases) assert.equal(validateExpression(expr, forbidden), want, expr);
 });
+
+test('streamMany: outputs per input, earlier outputs kept before an error, for both engines', () => {
+  for (const expr of ['.[] | 10 / .', '.[] as $x | 10 / $x']) {
+    const seen: [number, unknown][] = [];
+    const failed: [number, string][] = [];
+    compile(expr).streamMany(
+      [[1, 2], [5, 0, 1], [], [10]],
+      (i, v) => seen.push([i, v]),
+      (i, err) => failed.push([i, err.kind]),
+    );
+    assert.deepEqual(seen, [[0, 10], [0, 5], [1, 2], [3, 1]], expr);
+    assert.deepEqual(failed, [[1, 'runtime']], expr);
+  }
+});
