@@ -89,7 +89,14 @@ test('wlx get -A -o json on the default scenario', async (t) => {
 
   // Tree output at 80 columns; no raw escape or bidi character even though the
   // scenario carries a hostile pod and hostile messages.
-  const [tree, stuck] = await Promise.all([wlx(['get'], env), wlx(['get', 'jobsets', 'stuck-pretrain', '-n', 'training'], env)]);
+  const [tree, stuck, lwsShort] = await Promise.all([
+    wlx(['get'], env),
+    wlx(['get', 'jobsets', 'stuck-pretrain', '-n', 'training'], env),
+    wlx(['get', 'lws', '-o', 'json'], env),
+  ]);
+  // `lws` is the short name the server publishes for LeaderWorkerSets.
+  assert.equal(lwsShort.code, 0, lwsShort.stderr);
+  assert.deepEqual((JSON.parse(lwsShort.stdout) as Doc).workloads.map((w) => `${w.kind}/${w.name}`), ['LeaderWorkerSet/llama-70b']);
   assert.equal(tree.code, 0, tree.stderr);
   for (const line of tree.stdout.split('\n')) assert.ok(line.length <= 80, `too wide: ${JSON.stringify(line)}`);
   assert.doesNotMatch(tree.stdout + tree.stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
