@@ -1,0 +1,172 @@
+// The incident tools in the real explorer, in tmux, on the simulated default
+// scenario: `w` on stuck-pretrain (unschedulable gang, scheduler message) and
+// broken-finetune (OOMKilled crash loop), `s` on llama-pretrain (all three
+// pods ready), and on one of its pods `l` (streamed log lines, the stream
+// closed when the view closes), `e` (Scheduled/Pulling/Pulled/Started), `y`
+// (the whole object, fresh) and `d` (GPUs). GET only. The tmux driver is a
+// copy of test/e2e/tui.test.ts's (test files cannot import each other).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startDemoCluster } from '../../demo/index.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const WLX = join(ROOT, 'bin', 'wlx.js');
+const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
+
+function hasTmux(): boolean {
+  try {
+    execFileSync('tmux', ['-V']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+class Tmux {
+  readonly socket = `wlx-incident-${process.pid}`;
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(command: string, cols: number, rows: number) {
+    this.env = { ...process.env };
+    for (const k of ['CI', 'CONTINUOUS_INTEGRATION', 'TMUX', 'NO_COLOR']) delete this.env[k];
+    this.tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', String(cols), '-y', String(rows), command);
+  }
+
+  tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.socket, ...args], { env: this.env, encoding: 'utf8' });
+  }
+
+  capture(): string {
+    return this.tmux('capture-pane', '-p', '-t', 'main');
+  }
+
+  /** One key at a time: an Escape sent together with the next key would read as Alt+key. */
+  async keys(...keys: string[]): Promise<void> {
+    for (const k of keys) {
+      this.tmux('send-keys', '-t', 'main', k);
+      await sleep(k === 'Escape' ? 150 : 60);
+    }
+  }
+
+  type(text: string): void {
+    this.tmux('send-keys', '-t', 'main', '-l', text);
+  }
+
+  async waitFor(test: RegExp | ((screen: string) => boolean), what: string, timeoutMs = 20_000): Promise<string> {
+    const check = typeof test === 'function' ? test : (s: string) => test.test(s);
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const screen = this.capture();
+      if (check(screen)) return screen;
+      if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; screen:\n${screen}`);
+      await sleep(150);
+    }
+  }
+
+  kill(): void {
+    try {
+      this.tmux('kill-server');
+    } catch {
+      // already gone
+    }
+    rmSync(join(this.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`, this.socket), { force: true });
+  }
+}
+
+const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+test('incident tools on the simulated cluster: w, s, l, e, y, d; streams closed; GET only', { skip: !hasTmux() && 'tmux not installed', timeout: 180_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wlx-incident-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  // Simulated time runs 5x: pulls, starts and the fine-tune's OOM kills happen within seconds.
+  const cluster = await startDemoCluster({ speed: 5, seed: 1, kubeconfigPath: kubeconfig });
+  const t = new Tmux(`cd ${q(ROOT)} && node ${q(WLX)} --kubeconfig ${q(kubeconfig)} -n training; echo "WLX-EXITED $?"; exec sleep 600`, 150, 45);
+  const open = async (name: string) => {
+    await t.keys('Escape', 'Escape', 'Escape', 'Escape', '/');
+    t.type(name);
+    await t.keys('Enter');
+  };
+  try {
+    await t.waitFor(/workloads\(training\)\[4\]/, 'the training workloads', 60_000);
+
+    // stuck-pretrain: the gang that cannot fit.
+    await open('stuck-pretrain');
+    await t.waitFor(/workloads\(training\)\[1\/4\]/, 'filtered to stuck-pretrain');
+    await t.keys('w');
+    let screen = await t.waitFor(/Unschedulable: 4 pods/, 'why on stuck-pretrain');
+    assert.match(screen, /0\/14 nodes are available: \d+ Insufficient nvidia\.com\/gpu/);
+    assert.match(screen, /gang cannot start: 4 of 8 members unschedulable \(Insufficient nvidia\.com\/gpu\)/);
+    assert.match(screen, /free GPUs per node:/);
+    assert.match(screen, /stuck-pretrain-worker-0-\d-\w+: wants 8 GPUs/);
+
+    // broken-finetune: OOMKilled, with its last log words.
+    await open('broken-finetune');
+    await t.waitFor(/workloads\(training\)\[1\/4\]/, 'filtered to broken-finetune');
+    await t.keys('w');
+    screen = await t.waitFor(/OOMKilled: 1 pod/, 'why on broken-finetune (after the first OOM kill)', 60_000);
+    assert.match(screen, /broken-finetune-worker-1 on gpu-node-\d+: container pytorch: OOMKilled, exit 137, \d+ restarts?/);
+    await t.waitFor(/Loading tokenized dataset shards/, 'the crashed container’s last log line');
+
+    // llama-pretrain: the startup timeline, all ready.
+    await open('llama-pretrain');
+    await t.waitFor(/workloads\(training\)\[1\/4\]/, 'filtered to llama-pretrain');
+    await t.keys('s');
+    screen = await t.waitFor(/all ready\s+\d\d:\d\d:\d\d\s+\+\S+/, 'timeline: all ready', 60_000);
+    assert.match(screen, /first pod scheduled\s+\d\d:\d\d:\d\d/);
+    assert.match(screen, /replicatedjob\/worker\s+\[#+\] 2\/2\s+\[#+\] 2\/2/);
+    assert.match(screen, /jobset llama-pretrain\/0: 3\/3 scheduled, 3\/3 ready/);
+    assert.equal((screen.match(/^│llama-pretrain-\S+/gm) ?? []).length, 3, screen);
+    assert.doesNotMatch(screen, /waiting:/);
+
+    // One of its pods: logs, events, YAML, describe.
+    await t.keys('Escape');
+    await t.waitFor(/workloads\(training\)\[1\/4\]/, 'back to the list');
+    await t.keys('Enter');
+    await t.waitFor(/jobset\(training\/llama-pretrain\)/, 'the workload');
+    await t.keys('p');
+    await t.waitFor(/pods\(llama-pretrain pods\)\[3\]/, 'its pods');
+    await t.keys('l');
+    screen = await t.waitFor(/\[rank0\] step \d+/, 'streamed log lines');
+    const firstStep = Number(/\[rank0\] step (\d+)/.exec(screen)![1]);
+    await t.waitFor((s) => [...s.matchAll(/\[rank0\] step (\d+)/g)].some((m) => Number(m[1]) > firstStep + 1), 'new lines while following');
+    const logPath = /^\/api\/v1\/namespaces\/training\/pods\/llama-pretrain-leader-[^/]+\/log/;
+    assert.ok(cluster.requests().some((r) => logPath.test(r.path) && r.path.includes('follow=true') && r.durationMs === undefined), 'the followed stream is open');
+    await t.keys('Escape');
+    await t.waitFor(/pods\(llama-pretrain pods\)/, 'back to the pods');
+    const end = Date.now() + 5000;
+    while (cluster.requests().some((r) => logPath.test(r.path) && r.durationMs === undefined) && Date.now() < end) await sleep(100);
+    assert.deepEqual(cluster.requests().filter((r) => logPath.test(r.path) && r.durationMs === undefined), [], 'log stream closed with the view');
+
+    await t.keys('e');
+    screen = await t.waitFor(/Started/, 'events');
+    for (const reason of ['Scheduled', 'Pulling', 'Pulled', 'Started']) assert.match(screen, new RegExp(`Normal\\s+${reason}\\s`));
+    await t.keys('Escape', 'y');
+    screen = await t.waitFor(/apiVersion: v1/, 'YAML');
+    assert.match(screen, /kind: Pod/);
+    await t.keys('/');
+    t.type('NCCL_DEBUG');
+    await t.keys('Enter');
+    // env is dropped from the model's trimmed pods: seeing it proves a fresh, whole read.
+    screen = await t.waitFor(/name: NCCL_DEBUG/, 'env in the YAML (search)');
+    await t.keys('Escape', 'Escape', 'd');
+    screen = await t.waitFor(/Containers:/, 'describe');
+    assert.match(screen, /GPUs:\s+4/);
+    assert.match(screen, /Requests: cpu=48 memory=512Gi nvidia\.com\/gpu=4/);
+    assert.match(screen, /Node:\s+gpu-node-\d+/);
+
+    await t.keys('q');
+    await t.waitFor(/WLX-EXITED 0/, 'wlx exits');
+    const methods = new Set(cluster.requests().map((r) => r.method));
+    assert.deepEqual([...methods], ['GET']);
+    assert.deepEqual(cluster.requests().filter((r) => r.path.includes('/log') && r.durationMs === undefined), [], 'no log stream left open');
+  } finally {
+    t.kill();
+    await cluster.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
