@@ -115,3 +115,17 @@ test('wlx get -A -o json on the default scenario', async (t) => {
   const methods = new Set(cluster.requests().map((r) => r.method));
   assert.deepEqual([...methods], ['GET']);
 });
+
+test('wlx get --demo starts the simulated cluster in the background, reads it over HTTP, and stops it', async () => {
+  const started = Date.now();
+  const r = await wlx(['get', '--demo', '-o', 'json'], { KUBECONFIG: '/nonexistent', WLX_DEFINITIONS: '' });
+  assert.equal(r.code, 0, r.stderr);
+  const doc = JSON.parse(r.stdout) as Doc;
+  assert.deepEqual(
+    doc.workloads.map((w) => `${w.namespace}/${w.name}`).sort(),
+    ['inference/llama-70b', 'research/ray-tune', 'research/resnet-tf', 'training/bert-finetune', 'training/broken-finetune', 'training/llama-pretrain', 'training/stuck-pretrain'],
+  );
+  assert.equal(doc.nodes.length, 14);
+  // The command returned, so the background cluster did not keep it alive.
+  assert.ok(Date.now() - started < 30_000);
+});
