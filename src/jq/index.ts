@@ -324,6 +324,11 @@ class FallbackProgram implements JqProgram {
   }
 }
 
+/** What Workload Map definitions may not use: assignment/update operators, `..` and the recursive or mutating builtins. */
+export const FORBIDDEN_IN_DEFINITIONS: readonly string[] = [
+  '=', '|=', '+=', '-=', '*=', '/=', '%=', '//=', '..', 'recurse', 'paths', 'walk', 'repeat', 'range', 'del',
+];
+
 function flatten(tokens: Token[], out: Token[] = []): Token[] {
   for (const t of tokens) {
     out.push(t);
@@ -339,7 +344,7 @@ function flatten(tokens: Token[], out: Token[] = []): Token[] {
  * or object keys (`{range: 1}`). Returns null for text that does not
  * tokenize — compile() reports that.
  */
-export function validateExpression(expr: string, forbidden: string[]): string | null {
+export function validateExpression(expr: string, forbidden: readonly string[] = FORBIDDEN_IN_DEFINITIONS): string | null {
   let tokens: Token[];
   try {
     tokens = flatten(tokenize(expr));

@@ -3,7 +3,7 @@
 // values, try scoping, the forbidden-construct validator.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { compile, compileFallback, formatJson, formatNumber, JqError, validateExpression } from '../../src/jq/index.js';
+import { compile, compileFallback, FORBIDDEN_IN_DEFINITIONS, formatJson, formatNumber, JqError, validateExpression } from '../../src/jq/index.js';
 import { catalogExpressions } from './corpus.js';
 
 function runtimeErrorOf(fn: () => unknown): JqError {
@@ -139,6 +139,9 @@ test('validateExpression names the forbidden construct used', () => {
     ['{del, paths: 2}', null], ['.metadata.labels["x/y"]', null], ['"a = b"', null], ['.a | not', null],
   ];
   for (const [expr, want] of cases) assert.equal(validateExpression(expr, forbidden), want, expr);
+  assert.deepEqual([...FORBIDDEN_IN_DEFINITIONS].sort(), [...forbidden].sort());
+  assert.equal(validateExpression('.a |= 1'), '|=');
+  assert.equal(validateExpression('.a', []), null);
 });
 
 test('streamMany: outputs per input, earlier outputs kept before an error, for both engines', () => {
