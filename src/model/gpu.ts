@@ -87,6 +87,57 @@ export function resourcesGpuRequest(resources: unknown, gpuResources: readonly s
   return total;
 }
 
+/** The fragments of one pod a fragmentedPodSpecDefinition points at (each may be missing). */
+export interface PodFragments {
+  /** containersPath: the pod's containers (a list; a single container is read as a list of one). */
+  containers?: unknown;
+  /** containerPath: the main container. */
+  container?: unknown;
+  /** resourcesPath: a resources block ({requests, limits}) of the main container. */
+  resources?: unknown;
+}
+
+function names(resources: unknown, resource: string): boolean {
+  const r = asObj(resources);
+  if (!r) return false;
+  const given = (m: unknown) => {
+    const v = asObj(m)?.[resource];
+    return v !== undefined && v !== null;
+  };
+  return given(r.requests) || given(r.limits);
+}
+
+/**
+ * The GPU request of a pod described by fragments. They describe one pod, so
+ * each container is counted once:
+ * - the main container is `container`; without it, the first of `containers`
+ *   (the pod's first container is its main one, as kubectl's default
+ *   container); without either, a container of its own holding `resources`;
+ * - `container` whose name is also in `containers` is that listed container,
+ *   not another one;
+ * - `resources` is the main container's resources block: for each GPU
+ *   resource it names (request, else limit) it replaces what the container
+ *   itself says; resources it does not name keep the container's own value.
+ */
+export function fragmentedGpuRequest(fragments: PodFragments, gpuResources: readonly string[] = DEFAULT_GPU_RESOURCES): number {
+  const listed = fragments.containers === undefined || fragments.containers === null ? [] : Array.isArray(fragments.containers) ? [...fragments.containers] : [fragments.containers];
+  let main: unknown;
+  const given = asObj(fragments.container);
+  if (given) {
+    const name = typeof given.name === 'string' && given.name !== '' ? given.name : null;
+    const same = name === null ? -1 : listed.findIndex((c) => asObj(c)?.name === name);
+    if (same >= 0) listed.splice(same, 1);
+    main = given;
+  } else if (listed.length > 0) {
+    main = listed.shift();
+  }
+  const mainResources = asObj(main)?.resources;
+  const block = fragments.resources;
+  let total = containersGpuRequest(listed, gpuResources);
+  for (const r of gpuResources) total += names(block, r) ? containerRequest(block, r) : containerRequest(mainResources, r);
+  return total;
+}
+
 /** Sum of the listed GPU resources in a node's capacity or allocatable map. */
 export function nodeGpuAmount(resourceMap: unknown, gpuResources: readonly string[]): number {
   const m = asObj(resourceMap);

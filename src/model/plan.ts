@@ -4,7 +4,24 @@
 import type { Definition, Component, StatusName, StatusKey, ConditionMatcher } from '../definitions/types.js';
 import { compileExpr, type Expr } from './expr.js';
 
-export type TemplateKind = 'podTemplateSpec' | 'podSpec' | 'resources' | 'containers' | 'container';
+/**
+ * Where a component's pod template is: a whole pod template or pod spec, or
+ * the fragments a fragmentedPodSpecDefinition names. Of the fragments only
+ * those that carry GPU requests are kept: `containersPath` (a list of
+ * containers), `containerPath` (the main container) and `resourcesPath` (a
+ * resources block of the main container). Each is matched to instances by
+ * position, like every other path of a component.
+ */
+export type TemplatePlan =
+  | { kind: 'podTemplateSpec' | 'podSpec'; expr: Expr }
+  | { kind: 'fragmented'; containers: Expr | null; container: Expr | null; resources: Expr | null };
+
+/** The jq expressions a template is read with. */
+export function templateExprs(t: TemplatePlan | null): Expr[] {
+  if (!t) return [];
+  if (t.kind !== 'fragmented') return [t.expr];
+  return [t.containers, t.container, t.resources].filter((e): e is Expr => e !== null);
+}
 
 export interface ComponentPlan {
   index: number;
@@ -27,7 +44,7 @@ export interface ComponentPlan {
   replicas: Expr | null;
   minReplicas: Expr | null;
   hasScale: boolean;
-  template: { kind: TemplateKind; expr: Expr } | null;
+  template: TemplatePlan | null;
 }
 
 export interface MatcherPlan {
@@ -99,14 +116,19 @@ function planComponent(c: Component, index: number, problems: string[], name: st
     return e;
   };
   const spec = c.specDefinition;
-  let template: ComponentPlan['template'] = null;
+  let template: TemplatePlan | null = null;
   if (spec?.podTemplateSpecPath) template = { kind: 'podTemplateSpec', expr: compile(spec.podTemplateSpecPath, 'specDefinition.podTemplateSpecPath')! };
   else if (spec?.podSpecPath) template = { kind: 'podSpec', expr: compile(spec.podSpecPath, 'specDefinition.podSpecPath')! };
   else if (spec?.fragmentedPodSpecDefinition) {
+    // All three fragments together describe one pod (see workload-facts.ts for how they combine).
     const f = spec.fragmentedPodSpecDefinition;
-    if (f.resourcesPath) template = { kind: 'resources', expr: compile(f.resourcesPath, 'specDefinition.fragmentedPodSpecDefinition.resourcesPath')! };
-    else if (f.containersPath) template = { kind: 'containers', expr: compile(f.containersPath, 'specDefinition.fragmentedPodSpecDefinition.containersPath')! };
-    else if (f.containerPath) template = { kind: 'container', expr: compile(f.containerPath, 'specDefinition.fragmentedPodSpecDefinition.containerPath')! };
+    const field = 'specDefinition.fragmentedPodSpecDefinition.';
+    const fragments = {
+      containers: compile(f.containersPath, `${field}containersPath`),
+      container: compile(f.containerPath, `${field}containerPath`),
+      resources: compile(f.resourcesPath, `${field}resourcesPath`),
+    };
+    if (fragments.containers || fragments.container || fragments.resources) template = { kind: 'fragmented', ...fragments };
   }
   const sel = c.podSelector;
   const ts = sel?.componentTypeSelector;
@@ -247,7 +269,7 @@ export function planDefinition(definition: Definition): DefinitionPlan {
     ...gangs.flatMap((g) => g.members.flatMap((m) => [...m.keys, ...m.filters])),
   ]);
   const slowWorkloadExprs = slow([
-    ...components.flatMap((c) => [c.instanceIds, c.replicas, c.minReplicas, c.template?.expr]),
+    ...components.flatMap((c) => [c.instanceIds, c.replicas, c.minReplicas, ...templateExprs(c.template)]),
     status?.conditions?.expr,
     status?.phase,
     ...(status?.mappings ?? []).flatMap((m) => m.matchers.map((x) => x.byExpression?.expr)),

@@ -5,9 +5,9 @@
 import type { StatusName } from '../definitions/types.js';
 import type { KubeObject } from './types.js';
 import { runExpr, keyString, ExprError, describeFailure, type Expr } from './expr.js';
-import type { DefinitionPlan, ComponentPlan } from './plan.js';
+import type { DefinitionPlan, ComponentPlan, TemplatePlan } from './plan.js';
 import { evaluateStatus } from './status.js';
-import { podGpuRequest, containersGpuRequest, resourcesGpuRequest } from './gpu.js';
+import { podGpuRequest, fragmentedGpuRequest } from './gpu.js';
 
 export interface ComponentFacts {
   /** Instance ids from instanceIdPath, in order; null when the component has none. */
@@ -41,21 +41,42 @@ function toCount(expr: Expr, v: unknown): number | undefined {
   throw new ExprError(expr, `yields ${JSON.stringify(v)}, not a replica count`);
 }
 
-function templateGpu(kind: NonNullable<ComponentPlan['template']>['kind'], v: unknown, gpuResources: readonly string[]): number {
-  if (v === null || v === undefined || typeof v !== 'object') return 0;
-  const o = v as Record<string, unknown>;
-  switch (kind) {
-    case 'podTemplateSpec':
-      return podGpuRequest(o.spec, gpuResources);
-    case 'podSpec':
-      return podGpuRequest(o, gpuResources);
-    case 'resources':
-      return resourcesGpuRequest(o, gpuResources);
-    case 'containers':
-      return containersGpuRequest(o, gpuResources);
-    case 'container':
-      return containersGpuRequest([o], gpuResources);
+/**
+ * GPU request of one replica per template position: what the template path
+ * yields, or for a fragmented spec, the fragments at the same position
+ * combined into one pod (gpu.ts, fragmentedGpuRequest). A fragment path that
+ * fails is reported and read as missing; the others still count.
+ */
+function templateGpus(template: TemplatePlan, workload: KubeObject, gpuResources: readonly string[], fail: (e: unknown) => void): { gpus: number[]; exprs: { expr: Expr; count: number }[] } {
+  if (template.kind !== 'fragmented') {
+    const out = runExpr(template.expr, workload);
+    const gpus = out.map((v) => {
+      const o = v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : null;
+      if (!o) return 0;
+      return podGpuRequest(template.kind === 'podTemplateSpec' ? o.spec : o, gpuResources);
+    });
+    return { gpus, exprs: [{ expr: template.expr, count: out.length }] };
   }
+  const run = (expr: Expr | null): unknown[] => {
+    if (!expr) return [];
+    try {
+      return runExpr(expr, workload);
+    } catch (err) {
+      fail(err);
+      return [];
+    }
+  };
+  const containers = run(template.containers);
+  const container = run(template.container);
+  const resources = run(template.resources);
+  const n = Math.max(containers.length, container.length, resources.length);
+  const gpus: number[] = [];
+  for (let i = 0; i < n; i++) gpus.push(fragmentedGpuRequest({ containers: containers[i], container: container[i], resources: resources[i] }, gpuResources));
+  const exprs: { expr: Expr; count: number }[] = [];
+  if (template.containers) exprs.push({ expr: template.containers, count: containers.length });
+  if (template.container) exprs.push({ expr: template.container, count: container.length });
+  if (template.resources) exprs.push({ expr: template.resources, count: resources.length });
+  return { gpus, exprs };
 }
 
 function componentFacts(c: ComponentPlan, workload: KubeObject, gpuResources: readonly string[], fail: (e: unknown) => void): ComponentFacts {
@@ -103,28 +124,28 @@ function componentFacts(c: ComponentPlan, workload: KubeObject, gpuResources: re
   }
   const totalDesired = sum(desired);
 
-  let templateGpus: number[] = [];
+  let templateGpuList: number[] = [];
   let desiredGpus = 0;
   if (c.template) {
     try {
-      const out = runExpr(c.template.expr, workload);
-      templateGpus = out.map((v) => templateGpu(c.template!.kind, v, gpuResources));
+      const t = templateGpus(c.template, workload, gpuResources, fail);
+      templateGpuList = t.gpus;
       if (instances) {
-        if (out.length > 0 && out.length !== n) {
-          fail(new ExprError(c.template.expr, `yields ${out.length} templates for ${n} instances (matched by position)`));
+        for (const { expr, count } of t.exprs) {
+          if (count > 0 && count !== n) fail(new ExprError(expr, `yields ${count} templates for ${n} instances (matched by position)`));
         }
-        desiredGpus = sum(desired.map((d, i) => d * (templateGpus[i] ?? templateGpus[0] ?? 0)));
-      } else if (templateGpus.length > 1 && replicas.length === templateGpus.length) {
+        desiredGpus = sum(desired.map((d, i) => d * (templateGpuList[i] ?? templateGpuList[0] ?? 0)));
+      } else if (templateGpuList.length > 1 && replicas.length === templateGpuList.length) {
         // Several templates and as many counts, no instance ids: pair them by position.
-        desiredGpus = sum(templateGpus.map((g, i) => g * (replicas[i] ?? 1)));
+        desiredGpus = sum(templateGpuList.map((g, i) => g * (replicas[i] ?? 1)));
       } else {
-        desiredGpus = (templateGpus[0] ?? 0) * totalDesired;
+        desiredGpus = (templateGpuList[0] ?? 0) * totalDesired;
       }
     } catch (err) {
       fail(err);
     }
   }
-  return { instances, desired, totalDesired, templateGpus, desiredGpus };
+  return { instances, desired, totalDesired, templateGpus: templateGpuList, desiredGpus };
 }
 
 function sum(xs: number[]): number {
