@@ -27,6 +27,7 @@ export interface ControlPlane {
   readonly rt: Runtime;
   readonly logs: LogStore;
   readonly scheduler: Scheduler;
+  readonly kubelet: Kubelet;
   stop(): void;
 }
 
@@ -54,6 +55,7 @@ export function assembleControlPlane(store: ObjectStore, o: ControlPlaneOptions)
     rt,
     logs,
     scheduler,
+    kubelet,
     stop(): void {
       if (stopped) return;
       stopped = true;

@@ -56,7 +56,7 @@ export function startSimulation(store: ObjectStore, options: SimulationOptions):
     });
     stopChurn = startChurn(rt, result, options.churn ?? 0);
   } else {
-    createDefaultScenario(rt);
+    createDefaultScenario(plane);
   }
   // Controllers create the first children now, so a server started right
   // after this call already lists them.

@@ -106,6 +106,42 @@ export class Kubelet {
     this.next(run, this.jitter(200, 900), () => this.sync(run!));
   }
 
+  /**
+   * Gives a pod that is about to be stored the status of one running and
+   * ready since `at` (scenario objects that predate the simulation); its node
+   * keeps the images, so a restart finds them present.
+   */
+  settle(pod: Pod, at: string): void {
+    const node = pod.spec.nodeName!;
+    const hostIP = this.hostIP(node);
+    const podIP = this.podIP(node);
+    const images = this.nodeImages.get(node) ?? new Set<string>();
+    this.nodeImages.set(node, images);
+    for (const c of pod.spec.containers) images.add(c.image);
+    const condition = (type: string): Condition => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: at });
+    pod.status = {
+      phase: 'Running',
+      conditions: ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map(condition),
+      hostIP,
+      hostIPs: [{ ip: hostIP }],
+      podIP,
+      podIPs: [{ ip: podIP }],
+      startTime: at,
+      qosClass: pod.status.qosClass ?? 'BestEffort',
+      containerStatuses: pod.spec.containers.map((c) => ({
+        name: c.name,
+        state: { running: { startedAt: at } },
+        lastState: {},
+        ready: true,
+        restartCount: 0,
+        image: c.image,
+        imageID: this.imageID(c.image),
+        containerID: `containerd://${this.rt.rng.hex(64)}`,
+        started: true,
+      })),
+    };
+  }
+
   // ---- helpers -------------------------------------------------------------
 
   private jitter(min: number, max: number): number {

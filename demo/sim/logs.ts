@@ -75,13 +75,12 @@ class ContainerLog {
   materialise(nowSim: number): void {
     const until = this.endAt !== undefined ? Math.min(nowSim, this.endAt) : nowSim;
     const h = this.header.length;
-    if (this.nextIndex >= h) {
-      const approxLast = h + Math.floor((until - this.startSim - h * HEADER_SPACING_MS) / this.intervalMs);
-      if (approxLast - this.nextIndex > MAX_LINES) {
-        this.nextIndex = approxLast - MAX_LINES;
-        this.lines.length = 0;
-        this.firstIndex = this.nextIndex;
-      }
+    const approxLast = h + Math.floor((until - this.startSim - h * HEADER_SPACING_MS) / this.intervalMs);
+    if (approxLast - this.nextIndex > MAX_LINES) {
+      // Only the last MAX_LINES would be kept anyway: skip ahead.
+      this.nextIndex = approxLast - MAX_LINES;
+      this.lines.length = 0;
+      this.firstIndex = this.nextIndex;
     }
     while (this.timeOf(this.nextIndex) <= until) {
       const i = this.nextIndex++;
@@ -109,7 +108,7 @@ class ContainerLog {
   }
 
   all(): LogLine[] {
-    return [...this.lines];
+    return this.lines.slice(-MAX_LINES);
   }
 
   private push(line: LogLine): void {

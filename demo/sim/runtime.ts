@@ -39,6 +39,8 @@ export class Runtime {
    */
   quiet = false;
   admitPod: ((pod: Pod) => void) | undefined;
+  /** While set, what controllers write as "now" (objects of a scenario that started hours ago). */
+  backdate: string | undefined;
   private readonly controllers = new Map<string, Controller>();
   private readonly hooks: EventHook[] = [];
   private readonly queue = new Map<string, QueueItem>();
@@ -59,6 +61,11 @@ export class Runtime {
     this.clock.afterTask = () => this.flush();
     this.clock.onError = (err) => reportError('simulation task', err);
     this.unsubscribe = store.subscribe((e) => this.onStoreEvent(e));
+  }
+
+  /** RFC 3339 "now" for timestamps controllers write (the backdate while one is set). */
+  isoNow(): string {
+    return this.backdate ?? this.clock.iso();
   }
 
   register(controller: Controller): void {
@@ -117,7 +124,7 @@ export class Runtime {
   /** Creates an object (fills a seeded uid so reruns with the same seed match). */
   create<T extends StoredObject>(resource: string, obj: T): T {
     if (!obj.metadata.uid) obj.metadata.uid = this.rng.uid();
-    if (!obj.metadata.creationTimestamp) obj.metadata.creationTimestamp = this.clock.iso();
+    if (!obj.metadata.creationTimestamp) obj.metadata.creationTimestamp = this.isoNow();
     return this.store.put(resource, obj) as T;
   }
 
@@ -144,7 +151,7 @@ export class Runtime {
     const list = [...(conditions ?? [])];
     const i = list.findIndex((c) => c.type === cond.type);
     const old = i >= 0 ? list[i] : undefined;
-    const now = this.clock.iso();
+    const now = this.isoNow();
     const next: Condition = { ...cond };
     for (const f of timeFields) {
       if (f === 'lastProbeTime') next.lastProbeTime = null;

@@ -148,8 +148,22 @@ export class Scheduler {
     return this.sortedNodes;
   }
 
-  private scheduleOne(key: string, pod: Pod): void {
+  /**
+   * Binds a pod that is about to be stored already running (a scenario's
+   * settled objects): same filters and scoring as a scheduling pass, no
+   * events. Returns false when nothing fits (the pod then queues normally).
+   */
+  bindSettled(pod: Pod): boolean {
     const req = podRequests(pod.spec);
+    const found = this.findNode(pod, req);
+    if (typeof found === 'string') return false;
+    this.place(podKey(pod), found.metadata.name, req);
+    pod.spec = { ...pod.spec, nodeName: found.metadata.name };
+    return true;
+  }
+
+  /** The best node for the pod, or kube-scheduler's FitError message. */
+  private findNode(pod: Pod, req: PodRequests): NodeObject | string {
     const reasons = new Map<string, number>();
     const unresolvable = new Map<string, number>();
     let best: { node: NodeObject; score: number } | undefined;
@@ -165,12 +179,17 @@ export class Scheduler {
       const score = this.score(node, req);
       if (!best || score > best.score) best = { node, score };
     }
-    if (best) return this.bind(key, pod, best.node.metadata.name, req);
+    if (best) return best.node;
     const total = nodes.length;
-    const message =
-      `0/${total} nodes are available: ${histogram(reasons)}. ` +
-      `preemption: 0/${total} nodes are available: ${histogram(unresolvable)}.`;
-    this.markUnschedulable(key, pod, total === 0 ? 'no nodes available to schedule pods' : message);
+    if (total === 0) return 'no nodes available to schedule pods';
+    return `0/${total} nodes are available: ${histogram(reasons)}. ` + `preemption: 0/${total} nodes are available: ${histogram(unresolvable)}.`;
+  }
+
+  private scheduleOne(key: string, pod: Pod): void {
+    const req = podRequests(pod.spec);
+    const found = this.findNode(pod, req);
+    if (typeof found === 'string') this.markUnschedulable(key, pod, found);
+    else this.bind(key, pod, found.metadata.name, req);
   }
 
   private filter(pod: Pod, node: NodeObject, req: PodRequests): { reasons: string[]; resolvable: boolean } | undefined {

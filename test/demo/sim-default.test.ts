@@ -36,6 +36,29 @@ test('the cluster: 12 GPU nodes × 8 H100s, 2 CPU nodes, the namespaces and the 
   assert.ok(f.get(R.kartas, undefined, 'kubeflow-org-tfjob-v1'));
 });
 
+test('bert-finetune, llama-70b, ray-tune and resnet-tf have been running for hours: Ready at once, backdated, no expired events', (t) => {
+  const f = startSim(t);
+  const settled = [
+    ...f.pods('training').filter((p) => p.metadata.name.startsWith('bert-finetune-')),
+    ...f.pods('inference'),
+    ...f.pods('research'),
+  ];
+  assert.equal(settled.length, 4 + 4 + 3 + 3);
+  for (const p of settled) {
+    assert.ok(isReady(p), p.metadata.name);
+    const age = Date.now() - Date.parse(p.status.startTime!);
+    assert.ok(age > 30 * 60_000, `${p.metadata.name} started ${age} ms ago`);
+    assert.equal(f.events(p.metadata.name).length, 0, p.metadata.name);
+    assert.ok(p.status.containerStatuses?.[0]?.state.running?.startedAt);
+  }
+  assert.equal(condition(f.get(R.leaderworkersets, 'inference', 'llama-70b'), 'Available')?.status, 'True');
+  assert.equal(condition(f.get(R.pytorchjobs, 'training', 'bert-finetune'), 'Running')?.status, 'True');
+  assert.ok(Date.now() - Date.parse(f.get(R.leaderworkersets, 'inference', 'llama-70b')!.metadata.creationTimestamp) > 24 * 3_600_000);
+  // Their logs reach back to the start and are bounded.
+  const logs = f.sim.logs.read('training', 'bert-finetune-master-0', undefined, false);
+  assert.ok('lines' in logs && logs.lines.length > 1000 && logs.lines.length <= 2000, 'lines' in logs ? String(logs.lines.length) : logs.error);
+});
+
 test('llama-pretrain: 3 JobSet pods come up Running and Ready on GPU nodes within 10–30 simulated seconds', async (t) => {
   const speed = 20;
   const started = Date.now();
@@ -305,20 +328,17 @@ test('the hostile pod carries escape sequences and bidi controls in an annotatio
 
 test('logs: a running pod has training logs that grow, follow delivers new lines, a pending pod has none', async (t) => {
   const f = startSim(t, { speed: 60 });
-  const pod = await until('ready bert master', () => {
-    const p = f.pod('training', 'bert-finetune-master-0');
-    return p && isReady(p) ? p : undefined;
-  });
+  const pod = await until('ready llama leader', () => f.pods('training').find((p) => p.metadata.name.startsWith('llama-pretrain-leader-') && isReady(p)));
   const first = f.sim.logs.read('training', pod.metadata.name, undefined, false);
   assert.ok('lines' in first, JSON.stringify(first));
   assert.ok(first.lines.length > 0);
   assert.ok(first.lines.some((l) => l.text.includes('NCCL INFO')));
   assert.match(first.lines[0]!.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/);
   const received: string[] = [];
-  const unfollow = f.sim.logs.follow('training', pod.metadata.name, 'pytorch', (l) => received.push(l.text));
+  const unfollow = f.sim.logs.follow('training', pod.metadata.name, 'trainer', (l) => received.push(l.text));
   t.after(unfollow);
   await until('more lines', () => {
-    const r = f.sim.logs.read('training', pod.metadata.name, 'pytorch', false);
+    const r = f.sim.logs.read('training', pod.metadata.name, 'trainer', false);
     return 'lines' in r && r.lines.length > first.lines.length + 2;
   });
   await until('followed lines', () => received.some((l) => /step \d+\/100000 \| loss \d/.test(l)));

@@ -55,7 +55,7 @@ export class JobController implements Controller {
       }
     }
 
-    const now = rt.clock.iso();
+    const now = rt.isoNow();
     const done = indexed ? succeededIdx.size >= completions : counts.succeeded >= completions;
     let conditions = job.status?.conditions;
     let completionTime = job.status?.completionTime;

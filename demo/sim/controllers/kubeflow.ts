@@ -82,7 +82,7 @@ export class TrainingJobController implements Controller {
       }
     }
 
-    const now = rt.clock.iso();
+    const now = rt.isoNow();
     const current = rt.store.get(f.resource, namespace, name) as TrainingJobObject;
     const all = rt.children<Pod>(job.metadata.uid, R.pods);
     const replicaStatuses: Record<string, Record<string, unknown>> = {};

@@ -49,7 +49,7 @@ export class RayClusterController implements Controller {
     }
 
     const current = rt.store.get(R.rayclusters, namespace, name) as RayClusterObject;
-    const now = rt.clock.iso();
+    const now = rt.isoNow();
     const live = rt.children<Pod>(rc.metadata.uid, R.pods).filter((p) => !p.metadata.deletionTimestamp);
     const head = live.find((p) => p.metadata.labels?.['ray.io/node-type'] === 'head');
     const workers = live.filter((p) => p.metadata.labels?.['ray.io/node-type'] === 'worker');

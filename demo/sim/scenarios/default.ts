@@ -3,6 +3,12 @@
 // that cannot fit, a crash-looping fine-tune that ends Failed, and one hostile
 // pod whose texts carry terminal escapes and bidi controls.
 //
+// bert-finetune, llama-70b, ray-tune and resnet-tf have been running for
+// hours when the simulation starts: they are built settled (bound, Running,
+// Ready, backdated, no events — those would have expired). llama-pretrain,
+// broken-finetune, stuck-pretrain and the hostile pod start live, so a user
+// watches them schedule, pull, start, crash and get stuck.
+//
 // GPU arithmetic (96 in all): bert-finetune 4, ray-tune 4, resnet-tf 3,
 // broken-finetune 3, llama-pretrain 12, llama-70b 32 → 58 used, and the
 // scheduler bin-packs them onto gpu-node-01 … -08. stuck-pretrain wants 8 pods
@@ -17,6 +23,7 @@ import type { RayClusterObject } from '../controllers/raycluster.js';
 import type { TrainingJobObject } from '../controllers/kubeflow.js';
 import type { BehaviourFor } from '../kubelet.js';
 import { buildPod } from '../pods.js';
+import type { ControlPlane } from '../assemble.js';
 import type { Runtime } from '../runtime.js';
 import { R, type PodTemplate } from '../types.js';
 import { buildNode, createNamespaces, GPU_SELECTOR, GPU_TOLERATIONS, guaranteed } from './cluster.js';
@@ -57,7 +64,8 @@ function gpuTemplate(container: string, image: string, gpus: number, cpu: string
   };
 }
 
-export function createDefaultScenario(rt: Runtime): void {
+export function createDefaultScenario(plane: ControlPlane): void {
+  const rt = plane.rt;
   const now = rt.clock.iso();
   const hourAgo = rt.clock.iso(rt.clock.now() - 3_600_000 * rt.clock.speed);
   for (let i = 1; i <= 12; i++) {
@@ -71,6 +79,76 @@ export function createDefaultScenario(rt: Runtime): void {
   const nemo = 'nvcr.io/nvidia/nemo:24.07';
   const pytorch = 'nvcr.io/nvidia/pytorch:24.07-py3';
 
+  // Settled workloads, each built as it looks after running for a while.
+  const ago = (hours: number): string => rt.clock.iso(rt.clock.now() - hours * 3_600_000 * rt.clock.speed);
+  const settled = (since: string, create: (createdAt: string) => void): void => {
+    rt.quiet = true;
+    rt.backdate = since;
+    rt.admitPod = (pod) => {
+      if (plane.scheduler.bindSettled(pod)) plane.kubelet.settle(pod, since);
+    };
+    try {
+      create(since);
+      rt.flush();
+    } finally {
+      rt.quiet = false;
+      rt.backdate = undefined;
+      rt.admitPod = undefined;
+    }
+  };
+  settled(ago(2), (createdAt) => {
+    rt.create(
+      R.pytorchjobs,
+      workload<TrainingJobObject>('kubeflow.org/v1', 'PyTorchJob', 'training', 'bert-finetune', createdAt, {
+        runPolicy: { cleanPodPolicy: 'None', backoffLimit: 10 },
+        pytorchReplicaSpecs: {
+          Master: { replicas: 1, restartPolicy: 'OnFailure', template: gpuTemplate('pytorch', pytorch, 1, '8', '64Gi') },
+          Worker: { replicas: 3, restartPolicy: 'OnFailure', template: gpuTemplate('pytorch', pytorch, 1, '8', '64Gi') },
+        },
+      }, { team: 'nlp' }),
+    );
+  });
+  settled(ago(26), (createdAt) => {
+    const vllm = gpuTemplate('vllm', 'vllm/vllm-openai:v0.6.3.post1', 8, '96', '1Ti');
+    vllm.spec.containers[0]!.ports = [{ name: 'http', containerPort: 8080, protocol: 'TCP' }];
+    rt.create(
+      R.leaderworkersets,
+      workload<LeaderWorkerSetObject>('leaderworkerset.x-k8s.io/v1', 'LeaderWorkerSet', 'inference', 'llama-70b', createdAt, {
+        replicas: 2,
+        startupPolicy: 'LeaderCreated',
+        rolloutStrategy: { type: 'RollingUpdate', rollingUpdateConfiguration: { maxSurge: 0, maxUnavailable: 1 } },
+        networkConfig: { subdomainPolicy: 'Shared' },
+        leaderWorkerTemplate: { size: 2, restartPolicy: 'RecreateGroupOnPodRestart', leaderTemplate: vllm, workerTemplate: gpuTemplate('vllm', 'vllm/vllm-openai:v0.6.3.post1', 8, '96', '1Ti') },
+      }, { app: 'llama-70b' }),
+    );
+  });
+  settled(ago(5), (createdAt) => {
+    rt.create(
+      R.rayclusters,
+      workload<RayClusterObject>('ray.io/v1', 'RayCluster', 'research', 'ray-tune', createdAt, {
+        rayVersion: '2.35.0',
+        enableInTreeAutoscaling: false,
+        headGroupSpec: { serviceType: 'ClusterIP', rayStartParams: { 'dashboard-host': '0.0.0.0' }, template: gpuTemplate('ray-head', 'rayproject/ray:2.35.0', 0, '4', '16Gi') },
+        workerGroupSpecs: [
+          { groupName: 'gpu-group', replicas: 2, minReplicas: 0, maxReplicas: 4, rayStartParams: {}, template: gpuTemplate('ray-worker', 'rayproject/ray:2.35.0-gpu', 2, '16', '128Gi') },
+        ],
+      }),
+    );
+  });
+  settled(ago(0.75), (createdAt) => {
+    rt.create(
+      R.tfjobs,
+      workload<TrainingJobObject>('kubeflow.org/v1', 'TFJob', 'research', 'resnet-tf', createdAt, {
+        runPolicy: { cleanPodPolicy: 'None' },
+        tfReplicaSpecs: {
+          Chief: { replicas: 1, restartPolicy: 'OnFailure', template: gpuTemplate('tensorflow', 'tensorflow/tensorflow:2.15.0-gpu', 1, '8', '48Gi') },
+          Worker: { replicas: 2, restartPolicy: 'OnFailure', template: gpuTemplate('tensorflow', 'tensorflow/tensorflow:2.15.0-gpu', 1, '8', '48Gi') },
+        },
+      }),
+    );
+  });
+
+  // Live from here on.
   rt.create(
     R.jobsets,
     workload<JobSetObject>('jobset.x-k8s.io/v1alpha2', 'JobSet', 'training', 'llama-pretrain', now, {
@@ -84,53 +162,6 @@ export function createDefaultScenario(rt: Runtime): void {
         { name: 'worker', replicas: 2, template: { spec: { parallelism: 1, completions: 1, backoffLimit: 0, template: gpuTemplate('trainer', nemo, 4, '48', '512Gi', { restartPolicy: 'Never' }) } } },
       ],
     }, { team: 'foundation-models' }),
-  );
-
-  rt.create(
-    R.pytorchjobs,
-    workload<TrainingJobObject>('kubeflow.org/v1', 'PyTorchJob', 'training', 'bert-finetune', now, {
-      runPolicy: { cleanPodPolicy: 'None', backoffLimit: 10 },
-      pytorchReplicaSpecs: {
-        Master: { replicas: 1, restartPolicy: 'OnFailure', template: gpuTemplate('pytorch', pytorch, 1, '8', '64Gi') },
-        Worker: { replicas: 3, restartPolicy: 'OnFailure', template: gpuTemplate('pytorch', pytorch, 1, '8', '64Gi') },
-      },
-    }, { team: 'nlp' }),
-  );
-
-  const vllm = gpuTemplate('vllm', 'vllm/vllm-openai:v0.6.3.post1', 8, '96', '1Ti');
-  vllm.spec.containers[0]!.ports = [{ name: 'http', containerPort: 8080, protocol: 'TCP' }];
-  rt.create(
-    R.leaderworkersets,
-    workload<LeaderWorkerSetObject>('leaderworkerset.x-k8s.io/v1', 'LeaderWorkerSet', 'inference', 'llama-70b', now, {
-      replicas: 2,
-      startupPolicy: 'LeaderCreated',
-      rolloutStrategy: { type: 'RollingUpdate', rollingUpdateConfiguration: { maxSurge: 0, maxUnavailable: 1 } },
-      networkConfig: { subdomainPolicy: 'Shared' },
-      leaderWorkerTemplate: { size: 2, restartPolicy: 'RecreateGroupOnPodRestart', leaderTemplate: vllm, workerTemplate: gpuTemplate('vllm', 'vllm/vllm-openai:v0.6.3.post1', 8, '96', '1Ti') },
-    }, { app: 'llama-70b' }),
-  );
-
-  rt.create(
-    R.rayclusters,
-    workload<RayClusterObject>('ray.io/v1', 'RayCluster', 'research', 'ray-tune', now, {
-      rayVersion: '2.35.0',
-      enableInTreeAutoscaling: false,
-      headGroupSpec: { serviceType: 'ClusterIP', rayStartParams: { 'dashboard-host': '0.0.0.0' }, template: gpuTemplate('ray-head', 'rayproject/ray:2.35.0', 0, '4', '16Gi') },
-      workerGroupSpecs: [
-        { groupName: 'gpu-group', replicas: 2, minReplicas: 0, maxReplicas: 4, rayStartParams: {}, template: gpuTemplate('ray-worker', 'rayproject/ray:2.35.0-gpu', 2, '16', '128Gi') },
-      ],
-    }),
-  );
-
-  rt.create(
-    R.tfjobs,
-    workload<TrainingJobObject>('kubeflow.org/v1', 'TFJob', 'research', 'resnet-tf', now, {
-      runPolicy: { cleanPodPolicy: 'None' },
-      tfReplicaSpecs: {
-        Chief: { replicas: 1, restartPolicy: 'OnFailure', template: gpuTemplate('tensorflow', 'tensorflow/tensorflow:2.15.0-gpu', 1, '8', '48Gi') },
-        Worker: { replicas: 2, restartPolicy: 'OnFailure', template: gpuTemplate('tensorflow', 'tensorflow/tensorflow:2.15.0-gpu', 1, '8', '48Gi') },
-      },
-    }),
   );
 
   rt.create(
