@@ -1,0 +1,171 @@
+// One explorer session, driven in-process through Ink's stdin (no terminal):
+// the real engine over HTTP (openModelSource, as `wlx` runs it) and the real
+// App rendered by Ink with the explorer's options (maxFps 30, production
+// React), into a fake terminal that timestamps every frame written.
+// Run by the harness as a child process with an IPC channel:
+//   node tui-session.js KUBECONFIG
+// child → parent: {type:'ready', syncMs, podCount, visible:[{namespace,name}], keyMs:[...]}
+//                 {type:'seen', marker, t}    (t: epoch ms with fractions)
+// parent → child: {type:'expect', namespace, name, marker}, {type:'quit'}
+import { EventEmitter } from 'node:events';
+import type { ReactElement } from 'react';
+
+process.env.NODE_ENV ??= 'production';
+delete process.env.CI;
+delete process.env.CONTINUOUS_INTEGRATION;
+
+const now = () => performance.timeOrigin + performance.now();
+const COLUMNS = 160;
+const ROWS = 50;
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007]*\u0007/g;
+
+class FakeStdout extends EventEmitter {
+  readonly isTTY = true;
+  get columns() {
+    return COLUMNS;
+  }
+  get rows() {
+    return ROWS;
+  }
+  frames = 0;
+  last = '';
+  onFrame: ((text: string, t: number) => void) | undefined;
+  write = (chunk: string | Uint8Array): boolean => {
+    const t = now();
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    const plain = text.replace(ANSI, '');
+    // Cursor and mode sequences alone are not frames.
+    if (!plain.trim()) return true;
+    this.frames++;
+    this.last = plain;
+    this.onFrame?.(plain, t);
+    return true;
+  };
+}
+
+class FakeStdin extends EventEmitter {
+  readonly isTTY = true;
+  private data: string | null = null;
+  write(data: string): void {
+    this.data = data;
+    this.emit('readable');
+    this.emit('data', data);
+  }
+  read = (): string | null => {
+    const d = this.data;
+    this.data = null;
+    return d;
+  };
+  setEncoding(): void {}
+  setRawMode(): void {}
+  resume(): void {}
+  pause(): void {}
+  ref(): void {}
+  unref(): void {}
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function main(): Promise<void> {
+  const kubeconfig = process.argv[2];
+  if (!kubeconfig || !process.send) throw new Error('usage: tui-session.js KUBECONFIG (with an IPC channel)');
+  const React = (await import('react')).default;
+  const { render } = await import('ink');
+  const { App } = await import('../../src/ui/components/App.js');
+  const { openModelSource } = await import('../../src/cli/common.js');
+
+  const t0 = now();
+  const source = await openModelSource({ kubeconfig, namespace: null, definitionPaths: [], definitionsEnv: '', gpuResources: [], demo: false });
+  await source.whenSynced();
+  const syncMs = now() - t0;
+  const snapshot = source.getSnapshot();
+  const known = new Set<string>();
+  for (const w of snapshot.workloads) for (const r of w.roles) for (const p of r.pods) known.add(`${p.namespace}/${p.name}`);
+
+  const stdout = new FakeStdout();
+  const stdin = new FakeStdin();
+  const element = React.createElement(App, { source, wlxVersion: 'bench', onQuit: () => undefined }) as ReactElement;
+  const instance = render(element, {
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    stderr: stdout as unknown as NodeJS.WriteStream,
+    exitOnCtrlC: false,
+    patchConsole: false,
+    maxFps: 30,
+  });
+  const waitFor = async (test: (f: string) => boolean, what: string, ms = 60_000) => {
+    const end = Date.now() + ms;
+    while (!test(stdout.last)) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last frame:\n${stdout.last}`);
+      await sleep(10);
+    }
+  };
+  await waitFor((f) => f.includes('workloads('), 'the workload list');
+  for (const k of [':', 'p', 'o', 'd', 's', '\r']) {
+    stdin.write(k);
+    await sleep(30);
+  }
+  await waitFor((f) => /pods\(all\)\[\d+\]/.test(f), 'the pod list');
+  await sleep(500);
+  const visible: { namespace: string; name: string }[] = [];
+  for (const line of stdout.last.split('\n')) {
+    const [a, b] = line.replace(/[│┃|]/g, ' ').trim().split(/\s+/);
+    if (a && b && known.has(`${a}/${b}`)) visible.push({ namespace: a, name: b });
+  }
+
+  if (!visible.length) throw new Error(`no pod rows recognised in the frame:\n${stdout.last}`);
+
+  // Key → next frame: alternate j and k on the 100,000-pod list (both move
+  // the cursor, so each press must produce a frame).
+  const keyMs: number[] = [];
+  const keyCpuMs: number[] = [];
+  for (let i = 0; i < 60; i++) {
+    const key = i % 2 ? 'k' : 'j';
+    const before = stdout.frames;
+    const sent = now();
+    const cpu0 = process.cpuUsage();
+    const frame = new Promise<number>((resolve) => {
+      stdout.onFrame = (_text, t) => {
+        if (stdout.frames > before) {
+          stdout.onFrame = undefined;
+          resolve(t);
+        }
+      };
+    });
+    stdin.write(key);
+    const t = await Promise.race([frame, sleep(5000).then(() => NaN)]);
+    keyMs.push(t - sent);
+    const cpu = process.cpuUsage(cpu0);
+    keyCpuMs.push((cpu.user + cpu.system) / 1000);
+    await sleep(120 + Math.random() * 80);
+  }
+
+  const expected = new Map<string, { name: string; marker: string }>();
+  const check = (text: string, t: number) => {
+    if (!expected.size) return;
+    for (const line of text.split('\n')) {
+      for (const [marker, e] of expected) {
+        if (line.includes(e.name) && line.replace(/[│┃|]/g, ' ').split(/\s+/).includes(marker)) {
+          expected.delete(marker);
+          process.send!({ type: 'seen', marker, t });
+        }
+      }
+    }
+  };
+  stdout.onFrame = check;
+  process.on('message', (msg: { type: string; namespace?: string; name?: string; marker?: string }) => {
+    if (msg.type === 'expect' && msg.name && msg.marker) {
+      expected.set(msg.marker, { name: msg.name, marker: msg.marker });
+      process.send!({ type: 'expecting', marker: msg.marker });
+    } else if (msg.type === 'quit') {
+      instance.unmount();
+      void source.stop().then(() => process.exit(0));
+    }
+  });
+  process.send({ type: 'ready', syncMs, podCount: snapshot.totals.pods, visible, keyMs, keyCpuMs, frames: stdout.frames });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`tui-session: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
