@@ -314,12 +314,13 @@ export function hasKey(v: unknown, k: unknown): boolean {
   throw runtimeError(`Cannot check whether ${kindOf(v)} has a ${kindOf(k)} key`);
 }
 
-const NUMBER_TEXT = /^[ \t\n\r]*-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?[ \t\n\r]*$/;
+const NUMBER_TEXT = /^[ \t\n\r]*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?[ \t\n\r]*$/;
 
 export function toNumber(v: unknown): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'string') {
     if (NUMBER_TEXT.test(v)) return Number(v);
+    if (v.trim() === '') throw runtimeError(`Expected JSON value (while parsing '${v}')`);
     let parsed: unknown;
     try {
       parsed = JSON.parse(v);

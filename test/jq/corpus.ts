@@ -187,6 +187,10 @@ export const CASES: JqCase[] = [
     'if (true, false) then 1 else 2 end', '[(true, false) and (true, false)]', '[(true, false) or (true, false)]',
     '[1, 2] | .[(0, 1)]', '[[1, 2], [3, 4]] | [.[] [(0, 1)]]', '[1, 2, 3] | [.[(0, 1):(2, 3)]]',
     '{(("a", "b")): (1, 2)}', '[{a: 1} | .a, .b]', 'try (1, error("x"), 3) catch "c"', '[.[]?, 1]', '"abc" * 0',
+    '"+1" | tonumber', '"" | tonumber', '"-1.5e3" | tonumber', '".5" | tonumber', '"1." | tonumber', '"a😀b" | length',
+    '"a😀b" | .[1:2]', '["😀", "\\uffff", "a", "é"] | sort', '{"😀": 1, "\\uffff": 2, "b": 3} | keys', '[1, 2, 3] | .[-2.5:]',
+    '[1, 2, 3] | .[:1.2]', '[1, 2, 3] | .[null:2]', '[1, 2, 3] | .["a":]', '[3, "a", null, true, false, [1], {}] | min, max',
+    '["a", 1, null, true] | join("-")', '[{"a": 1}, {"b": 2}] | add', '"\\u0000" | tojson', '1 / 3',
     '{"a": {"b": 1, "c": 2}} * {"a": {"b": 3}}', '[1, 2, 1] - [1]', '"a,b" / ","', '5 % -3', '-5 % 3', '5.5 % 2',
   ].map((expr) => ({ expr, input: null })),
   // Errors: both must raise (exit 5 / JqError runtime).
