@@ -3,11 +3,11 @@
 // that cannot fit, a crash-looping fine-tune that ends Failed, and one hostile
 // pod whose texts carry terminal escapes and bidi controls.
 //
-// bert-finetune, llama-70b, ray-tune and resnet-tf have been running for
-// hours when the simulation starts: they are built settled (bound, Running,
-// Ready, backdated, no events — those would have expired). llama-pretrain,
-// broken-finetune, stuck-pretrain and the hostile pod start live, so a user
-// watches them schedule, pull, start, crash and get stuck.
+// llama-70b, ray-tune and resnet-tf have been running for hours when the
+// simulation starts: they are built settled (bound, Running, Ready,
+// backdated, no events — those would have expired). llama-pretrain,
+// bert-finetune, broken-finetune, stuck-pretrain and the hostile pod start
+// live, so a user watches them schedule, pull, start, crash and get stuck.
 //
 // GPU arithmetic (96 in all): bert-finetune 4, ray-tune 4, resnet-tf 3,
 // broken-finetune 3, llama-pretrain 12, llama-70b 32 → 58 used, and the
@@ -96,18 +96,6 @@ export function createDefaultScenario(plane: ControlPlane): void {
       rt.admitPod = undefined;
     }
   };
-  settled(ago(2), (createdAt) => {
-    rt.create(
-      R.pytorchjobs,
-      workload<TrainingJobObject>('kubeflow.org/v1', 'PyTorchJob', 'training', 'bert-finetune', createdAt, {
-        runPolicy: { cleanPodPolicy: 'None', backoffLimit: 10 },
-        pytorchReplicaSpecs: {
-          Master: { replicas: 1, restartPolicy: 'OnFailure', template: gpuTemplate('pytorch', pytorch, 1, '8', '64Gi') },
-          Worker: { replicas: 3, restartPolicy: 'OnFailure', template: gpuTemplate('pytorch', pytorch, 1, '8', '64Gi') },
-        },
-      }, { team: 'nlp' }),
-    );
-  });
   settled(ago(26), (createdAt) => {
     const vllm = gpuTemplate('vllm', 'vllm/vllm-openai:v0.6.3.post1', 8, '96', '1Ti');
     vllm.spec.containers[0]!.ports = [{ name: 'http', containerPort: 8080, protocol: 'TCP' }];
@@ -149,6 +137,16 @@ export function createDefaultScenario(plane: ControlPlane): void {
   });
 
   // Live from here on.
+  rt.create(
+    R.pytorchjobs,
+    workload<TrainingJobObject>('kubeflow.org/v1', 'PyTorchJob', 'training', 'bert-finetune', now, {
+      runPolicy: { cleanPodPolicy: 'None', backoffLimit: 10 },
+      pytorchReplicaSpecs: {
+        Master: { replicas: 1, restartPolicy: 'OnFailure', template: gpuTemplate('pytorch', pytorch, 1, '8', '64Gi') },
+        Worker: { replicas: 3, restartPolicy: 'OnFailure', template: gpuTemplate('pytorch', pytorch, 1, '8', '64Gi') },
+      },
+    }, { team: 'nlp' }),
+  );
   rt.create(
     R.jobsets,
     workload<JobSetObject>('jobset.x-k8s.io/v1alpha2', 'JobSet', 'training', 'llama-pretrain', now, {
