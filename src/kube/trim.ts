@@ -199,8 +199,8 @@ export function trimPod(obj: unknown): KubeObject {
   const init = trimContainers(spec.initContainers);
   if (init && init.length) outSpec.initContainers = init;
   const outStatus: Json =
-    pick(status, ['phase', 'reason', 'hostIP', 'podIP', 'startTime', 'nominatedNodeName', 'qosClass']) ?? {};
-  for (const k of ['phase', 'reason', 'hostIP', 'startTime', 'qosClass'] as const) if (outStatus[k] !== undefined) outStatus[k] = intern(outStatus[k]);
+    pick(status, ['phase', 'reason', 'hostIP', 'podIP', 'startTime', 'nominatedNodeName']) ?? {};
+  for (const k of ['phase', 'reason', 'hostIP', 'startTime'] as const) if (outStatus[k] !== undefined) outStatus[k] = intern(outStatus[k]);
   if (status.message !== undefined) outStatus.message = truncate(status.message);
   const conditions = trimConditions(status.conditions);
   if (conditions) outStatus.conditions = conditions;
