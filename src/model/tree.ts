@@ -13,8 +13,11 @@
 //   of replica groups expected is max(groups seen, Σ children desired ÷ the
 //   group component's own desired) — for LWS: (replicas + replicas×(size−1)) ÷ size.
 //   The workload's desired is the sum over pod-bearing leaf components.
-// - current: pods that exist and are not terminating (upstream counts every
-//   attributed pod; a pod being deleted is on its way out, so it is not counted).
+// - current: pods that exist, are not terminating and did not fail (upstream
+//   counts every attributed pod; a pod being deleted is on its way out, and a
+//   Failed one — OOM-killed, evicted, errored — has been replaced or given up
+//   on, so neither is counted). Succeeded pods are counted: a completed Job
+//   reads 2/2, as users expect next to kubectl's Completed pods.
 // - ready: pods whose Ready condition is True.
 // - GPUs: desired = template request × desired; requested = pods not in a
 //   terminal phase (terminating pods still hold their devices); allocated =
@@ -74,7 +77,9 @@ function counts(items: TreePod[]): { replicas: Omit<ReplicaCounts, 'desired'>; r
   const nodes = new Set<string>();
   for (const it of items) {
     const s = it.summary;
-    if (!it.terminating) current++;
+    // A Failed pod is not doing the work any more (its retry is); a Succeeded
+    // one did it, so a completed Job reads 2/2 rather than 0/2.
+    if (!it.terminating && s.phase !== 'Failed') current++;
     if (s.ready) ready++;
     if (it.active) {
       requested += s.gpus;

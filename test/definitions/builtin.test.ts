@@ -322,9 +322,10 @@ describe('built-in catalog: gangs', () => {
 // Each fixture's tree as a user reads it: statuses, pods current/desired, ready, GPUs
 // desired/requested/allocated; roles with their pods (roles that expect and hold nothing, such as
 // Milvus' standalone in cluster mode, are left out); unattributed pods; gangs. Counts follow the
-// model's documented rules (src/model/tree.ts): current is every pod not being deleted, finished
-// ones included (hence the Job's 3/2: its OOM-killed pod still counts); requested GPUs exclude
-// finished pods but include terminating ones, which still hold their devices.
+// model's documented rules (src/model/README.md): current is every pod not being deleted and not
+// Failed (the Job's OOM-killed pod is listed but only its retry counts: 2/2; the MPIJob's errored
+// launcher: 0/1), Succeeded ones included (TrainJob's finished initializers: 1/1); requested GPUs
+// exclude finished pods but include terminating ones, which still hold their devices.
 const TREES: Record<string, string[]> = {
   'apps-deployment-v1': [
     'Failed 3/3 ready 2 gpus 3/3/3',
@@ -345,8 +346,8 @@ const TREES: Record<string, string[]> = {
     '  meta-llama3-8b-instruct-84c9d6f7b8-9l9qr Running gpus 1 node gpu-h100-pcie-01',
   ],
   'batch-job-v1': [
-    'Degraded,Running 3/2 ready 1 gpus 2/2/1',
-    'job 3/2 ready 1 gpus 2/2/1 nodes gpu-a100-03,gpu-a100-04',
+    'Degraded,Running 2/2 ready 1 gpus 2/2/1',
+    'job 2/2 ready 1 gpus 2/2/1 nodes gpu-a100-03,gpu-a100-04',
     '  llama3-eval-mmlu-0-twbsd Running gpus 1 node gpu-a100-03',
     '  llama3-eval-mmlu-1-bj8m8 OOMKilled gpus 1 node gpu-a100-04',
     '  llama3-eval-mmlu-1-th9jw Pending (Unschedulable) gpus 1 node -',
@@ -382,8 +383,8 @@ const TREES: Record<string, string[]> = {
     'gang jobset llama-pretrain/0 members 5 scheduled 4 ready 4',
   ],
   'kubeflow.org-mpijob-v2beta1': [
-    'Failed 1/3 ready 0 gpus 16/8/8',
-    'launcher 1/1 ready 0 gpus 0/0/0 nodes cpu-01',
+    'Failed 0/3 ready 0 gpus 16/8/8',
+    'launcher 0/1 ready 0 gpus 0/0/0 nodes cpu-01',
     '  nccl-allreduce-launcher-s7shp Error gpus 0 node cpu-01',
     'worker 0/2 ready 0 gpus 16/8/8 nodes dgx-a100-01',
     '  nccl-allreduce-worker-0 Terminating gpus 8 node dgx-a100-01',

@@ -114,6 +114,26 @@ test('a pod moving node updates both nodes; deleting it updates the workload and
   assert.equal(store.totals().pods, 0);
 });
 
+test('a pod that fails leaves current; its replacement joins it', () => {
+  const store = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const w = jobsetWorld('train', [{ name: 'worker', replicas: 2, gpus: 1 }]);
+  feed(store, w);
+  store.flush();
+  assert.deepEqual(store.workloads()[0]!.replicas, { desired: 2, current: 2, ready: 2 });
+  const failed = clone(w.pods[1]!);
+  failed.status = { phase: 'Failed', conditions: [{ type: 'Ready', status: 'False' }], containerStatuses: [{ name: 'main', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, reason: 'OOMKilled' } } }] };
+  failed.metadata.resourceVersion = '2';
+  store.apply('pod', 'MODIFIED', failed);
+  const r = store.flush();
+  assert.deepEqual(r.changedWorkloads, [w.jobset.metadata.uid]);
+  assert.deepEqual(store.workloads()[0]!.replicas, { desired: 2, current: 1, ready: 1 });
+  assert.equal(store.workloads()[0]!.roles[0]!.pods.find((p) => p.name === failed.metadata.name)!.status, 'OOMKilled');
+  const retry = pod('train-worker-1-1', { namespace: 'ml', owner: w.jobs[1], gpus: 1, labels: w.pods[1]!.metadata.labels });
+  store.apply('pod', 'ADDED', retry);
+  store.flush();
+  assert.deepEqual(store.workloads()[0]!.replicas, { desired: 2, current: 2, ready: 1 });
+});
+
 test('untouched workloads keep their tree identity; unchanged parts of a changed tree are shared', () => {
   const store = new ClusterStore({ definitions: [jobsetDefinition()] });
   const a = jobsetWorld('a', [{ name: 'leader', replicas: 1, gpus: 1 }, { name: 'worker', replicas: 2, gpus: 1 }]);

@@ -224,6 +224,31 @@ test('current excludes terminating pods; requested excludes terminal pods', () =
   assert.deepEqual(t.gpus, { desired: 3, requested: 2, allocated: 2 });
 });
 
+test('current excludes Failed pods (an OOM-killed pod beside its retry) and keeps Succeeded ones', () => {
+  const job = object('batch/v1', 'Job', 'eval', { spec: { replicas: 2, template: gpuTemplate(1) } });
+  const running = pod('eval-0-a', { owner: job, node: 'a', gpus: 1 });
+  const oomKilled = pod('eval-1-a', { owner: job, node: 'b', gpus: 1, phase: 'Failed', ready: false });
+  const retry = pod('eval-1-b', { owner: job, gpus: 1 });
+  const t = buildWorkloadTree({ definition: statefulsetDefinition(), workload: job, pods: [running, oomKilled, retry], owners: [] });
+  assert.deepEqual(t.replicas, { desired: 2, current: 2, ready: 1 });
+  assert.deepEqual(t.roles[0]!.replicas, { desired: 2, current: 2, ready: 1 });
+  // The failed pod is still shown (it explains the retry), and holds no GPU any more.
+  assert.deepEqual(t.roles[0]!.pods.map((p) => p.name), ['eval-0-a', 'eval-1-a', 'eval-1-b']);
+  assert.deepEqual(t.gpus, { desired: 2, requested: 2, allocated: 1 });
+
+  // A completed job: its Succeeded pods are its current pods (2/2), none ready (kubectl's READY 0/N, Completed).
+  const done = [0, 1].map((i) => pod(`eval-${i}`, { owner: job, node: 'a', gpus: 1, phase: 'Succeeded', ready: false }));
+  const finished = buildWorkloadTree({ definition: statefulsetDefinition(), workload: job, pods: done, owners: [] });
+  assert.deepEqual(finished.replicas, { desired: 2, current: 2, ready: 0 });
+  assert.deepEqual(finished.roles[0]!.pods.map((p) => p.phase), ['Succeeded', 'Succeeded']);
+
+  // Every pod failed: nothing current, the pods still listed.
+  const failed = [0, 1].map((i) => pod(`eval-${i}`, { owner: job, node: 'a', gpus: 1, phase: 'Failed', ready: false }));
+  const gaveUp = buildWorkloadTree({ definition: statefulsetDefinition(), workload: job, pods: failed, owners: [] });
+  assert.deepEqual(gaveUp.replicas, { desired: 2, current: 0, ready: 0 });
+  assert.equal(gaveUp.roles[0]!.pods.length, 2);
+});
+
 test('a broken expression is reported with workload, component, field, expression and error; the rest still works', () => {
   const def = pytorchDefinition();
   def.components[2]!.scaleDefinition = { replicasPath: '.spec.pytorchReplicaSpecs.Worker.replicas | tonumber' };
