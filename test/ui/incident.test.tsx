@@ -32,6 +32,7 @@ class FakeAccess implements ObjectAccess {
       gpus: 1,
       containerStatuses: [{ name: 'main', restartCount: 5, state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: { reason: 'OOMKilled', exitCode: 137 } } }],
     }),
+    { ...rawPod('lonely-debug', { node: 'gpu-node-01', gpus: 0 }), metadata: { name: 'lonely-debug', namespace: 'default', uid: 'uid-lonely' } },
   ];
   async getObject(ref: ObjectRef): Promise<KubeObject> {
     this.requests.push(`get ${ref.kind}/${ref.name}`);
@@ -180,6 +181,29 @@ test('l on a workload interleaves all its pods with a name prefix; o and n jump 
     await h.waitFor((x) => x.includes('node(gpu-node-05)'), 'node view');
     await h.press(KEY.esc, 'o');
     await h.waitFor((x) => x.includes('pods(worker)') || x.includes('pods(stuck'), 'owner workload pods');
+  } finally {
+    h.unmount();
+  }
+});
+
+test('a pod no workload owns (node view): l, e and y still work on it', async () => {
+  const { h, access } = await mount();
+  try {
+    await h.press(':', ...'nodes', KEY.enter);
+    await h.waitFor((x) => x.includes('nodes['), 'nodes');
+    await h.press(KEY.enter);
+    await h.waitFor((x) => x.includes('node(gpu-node-01)') && x.includes('lonely-debug'), 'node view');
+    await h.press('G');
+    await sleep(50);
+    await h.press('l');
+    await h.waitFor((x) => x.includes('lonely-debug line 2'), 'logs of the bare pod');
+    await h.press(KEY.esc);
+    await h.waitFor((x) => x.includes('node(gpu-node-01)'), 'back');
+    await sleep(50);
+    assert.equal(access.open, 0);
+    await h.press('y');
+    await h.waitFor((x) => x.includes('yaml pod/default/lonely-debug'), 'yaml of the bare pod');
+    assert.ok(access.requests.includes('get Pod/lonely-debug'));
   } finally {
     h.unmount();
   }

@@ -9,7 +9,7 @@ import type { KubeObject, ModelSnapshot, ModelSource } from '../../model/types.j
 import { sanitize } from '../../text/sanitize.js';
 import { displayWidth, fit } from '../render/table.js';
 import type { TextLine } from '../render/incident.js';
-import { loadIncidentLines, podContainers, targetPods, type IncidentKind, type IncidentTarget } from '../state/incident.js';
+import { freshPods, loadIncidentLines, podContainers, targetPods, type IncidentKind, type IncidentTarget } from '../state/incident.js';
 import { toneStyle, accent } from './theme.js';
 
 export type PaneKeyHandler = (name: string, input: string) => boolean;
@@ -124,12 +124,9 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
     }
     let cancelled = false;
     const summaries = targetPods(snapshotRef.current, target).slice(0, 20);
-    const namespaces = [...new Set(summaries.map((p) => p.namespace))];
-    const uids = new Set(summaries.map((p) => p.uid));
-    Promise.all(namespaces.map((ns) => access.listPods(ns)))
-      .then((lists) => {
+    freshPods(access, summaries)
+      .then((pods) => {
         if (cancelled) return;
-        const pods = lists.flat().filter((p) => uids.has(p.metadata.uid));
         setLogPods(pods);
         if (target.kind === 'pod' && pods[0]) {
           const containers = podContainers(pods[0]);

@@ -2,7 +2,7 @@
 // startup timeline, `d` describe, `y` YAML, `e` events, `l` logs, `o` the
 // pod's owner workload, `n` the pod's node. Pure: returns the frames to push
 // (or a flash message), so the App only dispatches.
-import type { ModelSnapshot, WorkloadTree } from '../../model/types.js';
+import type { ModelSnapshot, NodePodEntry, WorkloadTree } from '../../model/types.js';
 import { sanitize } from '../../text/sanitize.js';
 import type { Row } from '../render/table.js';
 import { findPodRolePath, findRole, roleLabel, UNATTRIBUTED } from '../render/roles.js';
@@ -25,7 +25,12 @@ const VIEW_OF: Record<Exclude<IncidentAction, 'owner' | 'node'>, IncidentKind> =
 };
 
 /** What the cursor is on, as an incident target. */
-export function targetOf(frame: Pick<ViewFrame, 'kind' | 'workloadUid'>, row: Row | undefined, snapshot: ModelSnapshot): IncidentTarget | null {
+export function targetOf(
+  frame: Pick<ViewFrame, 'kind' | 'workloadUid' | 'nodeName'>,
+  row: Row | undefined,
+  snapshot: ModelSnapshot,
+  getNodePods?: (node: string) => NodePodEntry[],
+): IncidentTarget | null {
   switch (frame.kind) {
     case 'workloads':
       return row?.target?.kind === 'workload' ? { kind: 'workload', workloadUid: row.target.uid } : null;
@@ -47,7 +52,9 @@ export function targetOf(frame: Pick<ViewFrame, 'kind' | 'workloadUid'>, row: Ro
         return found ? { kind: 'pod', namespace: found.pod.namespace, name: found.pod.name, uid: found.pod.uid, workloadUid: found.workload.uid } : null;
       }
       if (t?.kind === 'workload') return { kind: 'workload', workloadUid: t.uid };
-      return null;
+      // A pod no workload owns (a debug pod, a bare pod): still describable, with logs and events.
+      const bare = row && frame.nodeName ? getNodePods?.(frame.nodeName).find((e) => e.pod.uid === row.key && !e.workload) : undefined;
+      return bare ? { kind: 'pod', namespace: bare.pod.namespace, name: bare.pod.name, uid: bare.pod.uid } : null;
     }
     case 'nodes':
       return row ? { kind: 'node', name: row.key } : null;
@@ -61,9 +68,15 @@ function frameOfWorkload(w: WorkloadTree): FrameInit {
 }
 
 /** The frames an incident key pushes from the current frame and row. */
-export function incidentNavigation(action: IncidentAction, frame: ViewFrame, row: Row | undefined, snapshot: ModelSnapshot): NavResult {
+export function incidentNavigation(
+  action: IncidentAction,
+  frame: ViewFrame,
+  row: Row | undefined,
+  snapshot: ModelSnapshot,
+  getNodePods?: (node: string) => NodePodEntry[],
+): NavResult {
   // Inside an incident view, keys act on the view's own target.
-  const target = frame.incident ?? targetOf(frame, row, snapshot);
+  const target = frame.incident ?? targetOf(frame, row, snapshot, getNodePods);
   if (!target) return { flash: 'nothing selected to open' };
   if (action === 'owner') {
     if (target.kind !== 'pod') return { flash: 'o jumps from a pod to its workload' };
@@ -82,7 +95,7 @@ export function incidentNavigation(action: IncidentAction, frame: ViewFrame, row
   if (action === 'node') {
     if (target.kind === 'node') return { frames: [{ kind: 'node', nodeName: target.name, label: sanitize(target.name) }] };
     if (target.kind !== 'pod') return { flash: 'n jumps from a pod to its node' };
-    const node = findPodSummary(snapshot, target.uid)?.pod.node;
+    const node = findPodSummary(snapshot, target.uid)?.pod.node ?? (frame.kind === 'node' ? frame.nodeName : undefined);
     if (!node) return { flash: 'the pod is not bound to a node yet' };
     return { frames: [{ kind: 'node', nodeName: node, label: sanitize(node) }] };
   }

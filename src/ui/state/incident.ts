@@ -91,7 +91,7 @@ export function targetLabel(snapshot: ModelSnapshot, t: IncidentTarget): string 
 }
 
 /** Pods of the target, whole and fresh; only those the tree attributes to it. */
-async function freshPods(access: ObjectAccess, pods: readonly PodSummary[]): Promise<KubeObject[]> {
+export async function freshPods(access: ObjectAccess, pods: readonly PodSummary[]): Promise<KubeObject[]> {
   // A few pods: one GET each (a namespace can hold thousands); more: one list per namespace.
   if (pods.length <= 10) {
     const got = await Promise.all(pods.map((p) => access.getObject({ apiVersion: 'v1', kind: 'Pod', namespace: p.namespace, name: p.name }).catch(() => null)));
