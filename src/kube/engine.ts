@@ -149,6 +149,9 @@ class Engine implements ClusterEngine {
   private readonly unselected = new Set<string>();
   /** uid → controller uid, for workloads, owners and pods that have a controller (see topLevelWorkloads). */
   private readonly controllers = new Map<string, string>();
+  /** Bumped when `controllers` or `unselected` change (memo of visibleWorkloads). */
+  private visibilityVersion = 0;
+  private visibleMemo: { from: WorkloadTree[]; version: number; out: WorkloadTree[] } | null = null;
   /** Recent problems, newest last, each with how often it happened (repeats are merged). */
   private readonly engineProblems = new Map<string, number>();
   private defs: DefinitionSetLike;
@@ -424,15 +427,23 @@ class Engine implements ClusterEngine {
   private trackController(type: WatchEventType, object: KubeObject): void {
     const uid = object.metadata.uid;
     const ctrl = type === 'DELETED' ? undefined : object.metadata.ownerReferences?.find((r) => r.controller);
-    if (ctrl) this.controllers.set(uid, ctrl.uid);
-    else this.controllers.delete(uid);
+    if (ctrl) {
+      if (this.controllers.get(uid) !== ctrl.uid) {
+        this.controllers.set(uid, ctrl.uid);
+        this.visibilityVersion += 1;
+      }
+    } else if (this.controllers.delete(uid)) this.visibilityVersion += 1;
   }
 
   private trackSelection(type: WatchEventType, object: KubeObject): void {
     const uid = object.metadata.uid;
     if (this.selector) {
-      if (type !== 'DELETED' && !matchesSelector(this.selector, object.metadata.labels)) this.unselected.add(uid);
-      else this.unselected.delete(uid);
+      const out = type !== 'DELETED' && !matchesSelector(this.selector, object.metadata.labels);
+      if (out !== this.unselected.has(uid)) {
+        if (out) this.unselected.add(uid);
+        else this.unselected.delete(uid);
+        this.visibilityVersion += 1;
+      }
     }
   }
 
@@ -545,9 +556,19 @@ class Engine implements ClusterEngine {
     });
   }
 
+  /** The store's workloads minus nested ones and those -l rules out; the same array while nothing changed. */
+  private visibleWorkloads(): WorkloadTree[] {
+    const all = this.store.workloads();
+    const memo = this.visibleMemo;
+    if (memo && memo.from === all && memo.version === this.visibilityVersion) return memo.out;
+    let out = this.options.includeNested ? all : topLevelWorkloads(all, this.controllers);
+    if (this.unselected.size) out = out.filter((w) => !this.unselected.has(w.uid));
+    this.visibleMemo = { from: all, version: this.visibilityVersion, out };
+    return out;
+  }
+
   private buildSnapshot(changed: string[]): ModelSnapshot {
-    let workloads = this.options.includeNested ? this.store.workloads() : topLevelWorkloads(this.store.workloads(), this.controllers);
-    if (this.unselected.size) workloads = workloads.filter((w) => !this.unselected.has(w.uid));
+    const workloads = this.visibleWorkloads();
     const problems = [
       ...this.defs.problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.message}`),
       // Kinds that cannot be read are problems for as long as they last.

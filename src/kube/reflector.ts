@@ -116,6 +116,18 @@ function objectKey(meta: { namespace?: string; name: string }): string {
   return meta.namespace ? `${meta.namespace}/${meta.name}` : meta.name;
 }
 
+/**
+ * A list page's continue token, read from the text before it is parsed: API
+ * servers write the list's metadata before its items. Empty when it is not
+ * found there (the caller then waits for the parsed page).
+ */
+export function peekContinue(text: string): string {
+  const itemsAt = text.indexOf('"items"');
+  const head = itemsAt < 0 ? text.slice(0, 4096) : text.slice(0, itemsAt);
+  const m = /"continue"\s*:\s*"([^"\\]*)"/.exec(head);
+  return m ? m[1]! : '';
+}
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -322,37 +334,64 @@ export class Reflector {
     let cont = '';
     let listRv = '';
     let restarted = false;
-    for (;;) {
-      const path = this.query(cont ? { limit: String(pageSize), continue: cont } : { limit: String(pageSize) });
+    // The next page is asked for before this one is parsed (its continue
+    // token is read with peekContinue), so the server serialises page n+1
+    // while we parse and trim page n: on a 2-core machine the list takes
+    // max(server, client) instead of their sum.
+    let ahead: { cont: string; body: Promise<Buffer>; abort: AbortController } | undefined;
+    const fetchPage = (token: string) => {
+      const abort = new AbortController();
+      const onAbort = () => abort.abort();
+      signal.addEventListener('abort', onAbort, { once: true });
       const chunks: Buffer[] = [];
-      try {
-        await this.openWithIdle(path, signal, idleMs, (c) => chunks.push(c));
-      } catch (err) {
-        if (cont && !restarted && err instanceof KubeApiError && err.status === 410) {
-          // The continue token expired between pages: list again from the start.
-          restarted = true;
-          items = [];
-          cont = '';
-          continue;
+      const path = this.query(token ? { limit: String(pageSize), continue: token } : { limit: String(pageSize) });
+      const body = this.openWithIdle(path, abort.signal, idleMs, (c) => chunks.push(c))
+        .then(() => Buffer.concat(chunks))
+        .finally(() => signal.removeEventListener('abort', onAbort));
+      body.catch(() => undefined); // awaited below, or abandoned (aborted)
+      return { cont: token, body, abort };
+    };
+    try {
+      for (;;) {
+        if (ahead && ahead.cont !== cont) {
+          ahead.abort.abort();
+          ahead = undefined;
         }
-        throw err;
+        const current = ahead ?? fetchPage(cont);
+        ahead = undefined;
+        let text: string;
+        try {
+          text = (await current.body).toString('utf8');
+        } catch (err) {
+          if (cont && !restarted && err instanceof KubeApiError && err.status === 410) {
+            // The continue token expired between pages: list again from the start.
+            restarted = true;
+            items = [];
+            cont = '';
+            continue;
+          }
+          throw err;
+        }
+        const next = peekContinue(text);
+        if (next) ahead = fetchPage(next);
+        let page: unknown;
+        try {
+          page = JSON.parse(text);
+        } catch (err) {
+          throw new KubeApiError(`${this.label}: list answered invalid JSON: ${(err as Error).message}`, 0, null);
+        }
+        if (!isRecord(page) || !Array.isArray(page.items)) {
+          throw new KubeApiError(`${this.label}: list answer has no items`, 0, null);
+        }
+        // Trim each page at once so the untrimmed objects die young.
+        for (const raw of page.items) items.push(this.options.trim(withTypeMeta(raw, apiVersion, kind)));
+        const meta = isRecord(page.metadata) ? page.metadata : {};
+        listRv = typeof meta.resourceVersion === 'string' ? meta.resourceVersion : listRv;
+        cont = typeof meta.continue === 'string' ? meta.continue : '';
+        if (!cont) break;
       }
-      let page: unknown;
-      try {
-        page = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch (err) {
-        throw new KubeApiError(`${this.label}: list answered invalid JSON: ${(err as Error).message}`, 0, null);
-      }
-      chunks.length = 0;
-      if (!isRecord(page) || !Array.isArray(page.items)) {
-        throw new KubeApiError(`${this.label}: list answer has no items`, 0, null);
-      }
-      // Trim each page at once so the untrimmed objects die young.
-      for (const raw of page.items) items.push(this.options.trim(withTypeMeta(raw, apiVersion, kind)));
-      const meta = isRecord(page.metadata) ? page.metadata : {};
-      listRv = typeof meta.resourceVersion === 'string' ? meta.resourceVersion : listRv;
-      cont = typeof meta.continue === 'string' ? meta.continue : '';
-      if (!cont) break;
+    } finally {
+      ahead?.abort.abort();
     }
     this.replace(items);
     this.rv = listRv;

@@ -170,3 +170,26 @@ test('engine (live): a server unreachable at start is retried until it answers',
   assert.equal(engine.getConnectionInfo().serverVersion, 'v1.32.0');
   assert.ok(engine.getSnapshot().kinds.some((k) => k.resource === 'pods' && k.state === 'live'));
 });
+
+test('engine: -l on a kind that can be nested is applied locally, and owner chains through unselected objects still work', async (t) => {
+  const cluster = await startDemoCluster({ simulate: false });
+  t.after(() => cluster.stop());
+  putNode(cluster.store, 'gpu-node-01', 8);
+  const a = putJobSet(cluster.store, 'training', 'red-one', ['worker'], 1);
+  cluster.store.put(KEYS.jobsets, { ...a.jobset, metadata: { ...a.jobset.metadata, labels: { team: 'red' } } });
+  putJobSetPods(cluster.store, 'red-one', a.jobs, { gpus: 1 });
+  const b = putJobSet(cluster.store, 'training', 'blue-one', ['worker'], 1);
+  putJobSetPods(cluster.store, 'blue-one', b.jobs, { gpus: 1 });
+  const engine = await engineFor(cluster, { labelSelector: 'team=red' });
+  t.after(() => engine.stop());
+  await engine.whenSynced();
+  const snap = engine.getSnapshot();
+  assert.deepEqual(snap.workloads.map((w) => w.name), ['red-one']);
+  assert.deepEqual(allPods(snap.workloads[0]!), ['red-one-worker-0-0-abcde']);
+  // JobSets may sit under TrainJobs (built-in catalog), so they are listed whole.
+  const jobsetLists = cluster.requests().filter((r) => r.path.startsWith('/apis/jobset.x-k8s.io/v1alpha2/jobsets?') && r.path.includes('limit='));
+  assert.ok(jobsetLists.length > 0 && jobsetLists.every((r) => !r.path.includes('labelSelector')));
+  // The label is removed: the workload leaves the view.
+  cluster.store.put(KEYS.jobsets, { ...a.jobset, metadata: { ...a.jobset.metadata, labels: {} } });
+  await until(() => engine.getSnapshot().workloads.length === 0, 'unselected after relabel');
+});
