@@ -25,6 +25,8 @@ export interface Harness {
   source: FakeSource;
   frame(): string;
   press(...keys: string[]): Promise<void>;
+  /** Write raw input without waiting. */
+  stdin(data: string): void;
   waitFor(test: (frame: string) => boolean, what: string, timeoutMs?: number): Promise<string>;
   quits: number;
   frames: string[];
@@ -57,6 +59,7 @@ export async function mountApp(opts: Partial<AppProps> & { source?: FakeSource }
     }
     await sleep(40);
   };
+  h.stdin = (data) => r.stdin.write(data);
   h.unmount = () => r.unmount();
   await h.waitFor((f) => f.includes('workloads('), 'first frame', 10_000);
   return h;

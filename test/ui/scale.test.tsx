@@ -2,6 +2,8 @@
 // are drawn, and moving the cursor does not re-derive the list.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { ModelSnapshot } from '../../src/model/types.js';
 import { mountApp, KEY } from './helpers.js';
 import { FakeSource, defaultSnapshot, pod, role, workload } from './fixtures.js';
@@ -23,7 +25,27 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
   return [r, performance.now() - t];
 }
 
-test('100,000 pods: virtualised list, responsive keys', { timeout: 60_000 }, async () => {
+// Users run React's production build (src/ui/interactive.ts); the
+// development build is several times slower per frame. React picks its build
+// when first loaded, before any test code runs, so the timing test re-runs
+// this file in a child process with NODE_ENV=production.
+const production = process.env.NODE_ENV === 'production';
+
+test('100,000 pods, measured with the production React build (child process)', { skip: production, timeout: 120_000 }, () => {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
+  delete env.NODE_TEST_CONTEXT; // a fresh runner, not a child of ours
+  const r = spawnSync(process.execPath, ['--test', '--test-reporter=tap', fileURLToPath(import.meta.url)], {
+    env,
+    encoding: 'utf8',
+    timeout: 110_000,
+  });
+  const timings = /100k pods:.*/.exec(r.stdout)?.[0];
+  if (timings) process.stdout.write(`# (production React) ${timings}\n`);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^ok \d+ - 100,000 pods: virtualised list, responsive keys$/m, 'the measured test ran');
+});
+
+test('100,000 pods: virtualised list, responsive keys', { skip: !production, timeout: 60_000 }, async () => {
   const source = new FakeSource(bigSnapshot(1000, 100));
   const h = await mountApp({ source, size: { columns: 120, rows: 40 } });
   try {
@@ -35,11 +57,17 @@ test('100,000 pods: virtualised list, responsive keys', { timeout: 60_000 }, asy
     assert.ok(lines.length <= 40, `${lines.length} lines drawn`);
     assert.equal(lines.filter((l) => l.includes('-pod-')).length, 40 - 4 - 5, 'exactly one page of rows');
 
-    const [, downMs] = await timed(async () => {
+    // Cursor moves: the time from the key to its frame, median of five.
+    const moves: number[] = [];
+    for (let i = 0; i < 5; i++) {
       const before = h.frames.length;
-      await h.press('j');
-      return h.waitFor(() => h.frames.length > before, 'a frame after j');
-    });
+      const t0 = performance.now();
+      h.stdin('j');
+      await h.waitFor(() => h.frames.length > before, 'a frame after j');
+      moves.push(performance.now() - t0);
+      await new Promise((res) => setTimeout(res, 30));
+    }
+    const downMs = moves.sort((a, b) => a - b)[2]!;
     const [, endMs] = await timed(async () => {
       await h.press('G');
       return h.waitFor((x) => x.includes('wl-0999-pod-099'), 'last row', 10_000);
@@ -55,7 +83,8 @@ test('100,000 pods: virtualised list, responsive keys', { timeout: 60_000 }, asy
     assert.match(h.frame(), /wl-0042-pod-007/);
     // Reported, not asserted tightly: the machine is shared.
     process.stdout.write(`# 100k pods: open ${openMs.toFixed(0)} ms, j ${downMs.toFixed(0)} ms, G ${endMs.toFixed(0)} ms, filter (12 keys) ${filterMs.toFixed(0)} ms\n`);
-    assert.ok(downMs < 1000, `a cursor move took ${downMs.toFixed(0)} ms`);
+    // Generous: the machine running the suite is shared; typical is tens of ms.
+    assert.ok(downMs < 500, `a cursor move took ${downMs.toFixed(0)} ms (median)`);
   } finally {
     h.unmount();
   }

@@ -77,11 +77,25 @@ export function podTable(w: WorkloadTree, rolePath: readonly string[] | null): T
   return { columns: POD_COLUMNS, rows: pods.map((p) => podRow(p, w.uid, false)) };
 }
 
+// `:pods` rows per workload object: a snapshot where few workloads changed
+// rebuilds only theirs, and the list is a concatenation (100,000 pods under
+// churn must not cost 100,000 lookups per frame).
+const workloadRowsCache = new WeakMap<WorkloadTree, Row[]>();
+
+function workloadPodRows(w: WorkloadTree): Row[] {
+  let rows = workloadRowsCache.get(w);
+  if (!rows) {
+    rows = workloadPods(w).map((p) => podRow(p, w.uid, true));
+    workloadRowsCache.set(w, rows);
+  }
+  return rows;
+}
+
 export function allPodsTable(workloads: readonly WorkloadTree[], namespace: string | null): TableData {
   const rows: Row[] = [];
   for (const w of workloads) {
     if (namespace !== null && w.namespace !== namespace) continue;
-    for (const p of workloadPods(w)) rows.push(podRow(p, w.uid, true));
+    for (const r of workloadPodRows(w)) rows.push(r);
   }
   return { columns: ALL_POD_COLUMNS, rows };
 }

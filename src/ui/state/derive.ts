@@ -102,6 +102,17 @@ export interface FilterResult {
   inverted: boolean;
 }
 
+// Rows are immutable: their searchable text is joined once, not per keystroke.
+const textCache = new WeakMap<Row, string>();
+function rowText(r: Row): string {
+  let t = textCache.get(r);
+  if (t === undefined) {
+    t = r.cells.join(' ');
+    textCache.set(r, t);
+  }
+  return t;
+}
+
 /** `/regex` keeps matching rows, `/!regex` the others; case-insensitive; an invalid regex matches literally. */
 export function filterRows(rows: readonly Row[], filter: string): FilterResult {
   const inverted = filter.startsWith('!');
@@ -117,7 +128,7 @@ export function filterRows(rows: readonly Row[], filter: string): FilterResult {
     const lower = pattern.toLowerCase();
     test = (s) => s.toLowerCase().includes(lower);
   }
-  const out = rows.filter((r) => test(r.cells.join(' ')) !== inverted);
+  const out = rows.filter((r) => test(rowText(r)) !== inverted);
   return { rows: out, error, inverted };
 }
 
