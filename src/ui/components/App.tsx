@@ -319,7 +319,7 @@ export function App(props: AppProps): React.JSX.Element {
       case 'logs':
       case 'owner':
       case 'node': {
-        const nav = incidentNavigation(action, liveFrame(), selectedRow(), snapshot);
+        const nav = incidentNavigation(action, liveFrame(), selectedRow(), snapshot, (n) => source.getNodePods(n));
         if ('flash' in nav) return dispatch({ type: 'flash', flash: { text: nav.flash, level: 'info' } });
         return dispatch({ type: 'pushMany', frames: nav.frames });
       }
