@@ -5,7 +5,7 @@
 // `.metadata.labels["k"]`, `.a // 1`, comparisons — is a few property reads.
 import { JqError, runtimeError } from './errors.js';
 import { formatJson } from './format.js';
-import { NotNative, type BinaryOp, type Node } from './parser.js';
+import type { BinaryOp, Node } from './parser.js';
 import {
   add, compare, describe, divide, dumpTrunc, equals, hasKey, index, isTruthy, iterate, keysOf, kindOf, lengthOf, modulo,
   multiply, negate, setKey, slice, splitString, subtract, toNumber, toString, type JsonObject,
@@ -79,30 +79,6 @@ function step(opt: boolean | undefined, op: () => unknown, emit: Emit): void {
     throw err;
   }
   emit(v);
-}
-
-// Variables: every `$name` binding gets one slot; references compile to a read
-// of the innermost slot of that name (lexical scope, resolved at compile time).
-// Evaluation is depth-first and synchronous, and without user functions a
-// binding cannot be re-entered while active, so a slot is set for the extent
-// of its body and restored after (finally: errors and early stops pass).
-interface Slot {
-  value: unknown;
-}
-const scopes: { name: string; slot: Slot }[] = [];
-
-function withScope<T>(name: string, slot: Slot, fn: () => T): T {
-  scopes.push({ name, slot });
-  try {
-    return fn();
-  } finally {
-    scopes.pop();
-  }
-}
-
-function lookup(name: string): Slot {
-  for (let i = scopes.length - 1; i >= 0; i--) if (scopes[i]!.name === name) return scopes[i]!.slot;
-  throw new NotNative(`$${name} is not bound natively`);
 }
 
 export function compileNode(node: Node): Compiled {
@@ -227,89 +203,7 @@ export function compileNode(node: Node): Compiled {
       return compileTry(node.body, node.handler);
     case 'call':
       return compileCall(node.name, node.args);
-    case 'var': {
-      const slot = lookup(node.name);
-      return single(() => slot.value);
-    }
-    case 'bind': {
-      const source = compileNode(node.source);
-      const slot: Slot = { value: null };
-      const body = withScope(node.name, slot, () => compileNode(node.body));
-      return {
-        gen: (x, emit) =>
-          source.gen(x, (v) => {
-            const saved = slot.value;
-            slot.value = v;
-            try {
-              body.gen(x, emit);
-            } finally {
-              slot.value = saved;
-            }
-          }),
-      };
-    }
-    case 'reduce': {
-      const source = compileNode(node.source);
-      const init = compileNode(node.init);
-      const slot: Slot = { value: null };
-      const update = withScope(node.name, slot, () => compileNode(node.update));
-      // jq runs one reduction per INIT output and keeps UPDATE's last output;
-      // only the single-output UPDATE is native (jq versions differ on empty).
-      if (!update.one) throw new NotNative('reduce with a generator update');
-      const step = update.one;
-      return {
-        gen: (x, emit) => {
-          // jq (1.6 and 1.7) consumes `.` for the first reduction: when INIT
-          // yields more values, the later reductions run SOURCE on null.
-          let input = x;
-          init.gen(x, (start) => {
-            let acc = start;
-            const saved = slot.value;
-            const sourceInput = input;
-            input = null;
-            try {
-              source.gen(sourceInput, (v) => {
-                slot.value = v;
-                acc = step(acc);
-              });
-            } finally {
-              slot.value = saved;
-            }
-            emit(acc);
-          });
-        },
-      };
-    }
-    case 'format':
-      return compileFormat(node.parts);
   }
-}
-
-/** String interpolation: the last `\(…)` is the outer loop, as in jq. */
-function compileFormat(rawParts: (string | Node)[]): Compiled {
-  const parts = rawParts.map((p) => (typeof p === 'string' ? p : compileNode(p)));
-  if (parts.every((p) => typeof p === 'string' || p.one)) {
-    const ones = parts.map((p) => (typeof p === 'string' ? p : p.one!));
-    return single((x) => {
-      let out = '';
-      for (const p of ones) out += typeof p === 'string' ? p : toString(p(x));
-      return out;
-    });
-  }
-  return {
-    gen: (x, emit) => {
-      const build = (i: number, suffix: string): void => {
-        if (i < 0) {
-          emit(suffix);
-          return;
-        }
-        const p = parts[i]!;
-        if (typeof p === 'string') build(i - 1, p + suffix);
-        else p.gen(x, (v) => build(i - 1, toString(v) + suffix));
-      };
-      build(parts.length - 1, '');
-    },
-  };
 }
 
 function compileOptional(node: Node & { t: 'field' | 'index' | 'slice' | 'iterate' }): Compiled {

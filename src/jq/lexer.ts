@@ -13,8 +13,6 @@ export interface Token {
   value?: unknown;
   /** For strings with `\(…)`: the tokens of each interpolated expression. */
   interpolations?: Token[][];
-  /** For strings with `\(…)`: literal text and interpolations, in order. */
-  parts?: (string | Token[])[];
 }
 
 export class LexError extends Error {
@@ -109,8 +107,6 @@ function lexString(src: string, start: number, tokens: Token[]): number {
   let i = start + 1;
   let out = '';
   let interpolations: Token[][] | undefined;
-  const parts: (string | Token[])[] = [];
-  let literal = '';
   while (true) {
     if (i >= src.length) throw new LexError('unterminated string', start);
     const c = src[i]!;
@@ -120,11 +116,9 @@ function lexString(src: string, start: number, tokens: Token[]): number {
     }
     if (c !== '\\') {
       out += c;
-      literal += c;
       i++;
       continue;
     }
-    const before = out.length;
     const e = src[i + 1];
     i += 2;
     switch (e) {
@@ -148,22 +142,15 @@ function lexString(src: string, start: number, tokens: Token[]): number {
         const close = lexInto(src, i, inner, true);
         inner.push({ type: 'eof', text: '', pos: close });
         (interpolations ??= []).push(inner);
-        parts.push(literal, inner);
-        literal = '';
         i = close + 1;
         break;
       }
       default:
         throw new LexError(`invalid escape '\\${e ?? ''}'`, i - 2);
     }
-    literal += out.slice(before);
   }
-  parts.push(literal);
   const tok: Token = { type: 'str', text: out, pos: start, value: out };
-  if (interpolations) {
-    tok.interpolations = interpolations;
-    tok.parts = parts.filter((p) => p !== '');
-  }
+  if (interpolations) tok.interpolations = interpolations;
   tokens.push(tok);
   return i;
 }

@@ -29,14 +29,7 @@ export type Node =
   | { t: 'object'; entries: { key: Node; value: Node }[] }
   | { t: 'if'; cond: Node; then: Node; else: Node | null }
   | { t: 'try'; body: Node; handler: Node | null }
-  | { t: 'call'; name: string; args: Node[] }
-  // `SOURCE as $name | BODY` (simple variable patterns only) and `$name`.
-  | { t: 'bind'; source: Node; name: string; body: Node }
-  | { t: 'var'; name: string }
-  // `reduce SOURCE as $name (INIT; UPDATE)`.
-  | { t: 'reduce'; source: Node; name: string; init: Node; update: Node }
-  // A string with interpolations: literal text and expressions, in order.
-  | { t: 'format'; parts: (string | Node)[] };
+  | { t: 'call'; name: string; args: Node[] };
 
 export class NotNative extends Error {}
 
@@ -50,7 +43,7 @@ export const NATIVE_BUILTINS = new Set([
   'endswith/1', 'split/1', 'sort/0', 'reverse/0', 'min/0', 'max/0', 'floor/0',
 ]);
 
-const KEYWORDS = new Set(['if', 'then', 'elif', 'else', 'end', 'as', 'def', 'foreach', 'try', 'catch',
+const KEYWORDS = new Set(['if', 'then', 'elif', 'else', 'end', 'as', 'def', 'reduce', 'foreach', 'try', 'catch',
   'label', 'import', 'include', '__loc__', 'and', 'or']);
 
 const COMPARISONS = new Set(['==', '!=', '<', '<=', '>', '>=']);
@@ -175,12 +168,7 @@ class Parser {
     return this.parsePostfix();
   }
 
-  /** A postfix term that leaves a following `as` to the caller (reduce's source). */
-  private parsePostfixNoBind(): Node {
-    return this.parsePostfix(false);
-  }
-
-  private parsePostfix(allowBind = true): Node {
+  private parsePostfix(): Node {
     let parenthesised = this.isOp('(');
     let node = this.parsePrimary();
     for (;;) {
@@ -202,29 +190,12 @@ class Parser {
           node = { ...node, opt: true };
         }
         else node = { t: 'try', body: node, handler: null };
-      } else if (t.type === 'ident' && t.text === 'as' && allowBind) {
-        // `Term as $x | body`: the body extends as far right as a pipe does.
-        this.i++;
-        const name = this.parseVarName();
-        this.expectOp('|');
-        return { t: 'bind', source: node, name, body: this.parsePipe() };
+      } else if (t.type === 'ident' && t.text === 'as') {
+        throw new NotNative('variable binding');
       } else {
         return node;
       }
     }
-  }
-
-  /** A simple `$name` pattern; destructuring patterns are left to jq. */
-  private parseVarName(): string {
-    const v = this.next();
-    if (v.type !== 'var' || v.text === '__loc__') throw new NotNative('destructuring pattern');
-    return v.text;
-  }
-
-  private parseString(t: Token): Node {
-    if (!t.parts) return { t: 'literal', value: t.value };
-    const parts = t.parts.map((p) => (typeof p === 'string' ? p : new Parser(p).parseProgram()));
-    return { t: 'format', parts };
   }
 
   private parseBracketSuffix(target: Node): Node {
@@ -260,13 +231,12 @@ class Parser {
       case 'num':
         return { t: 'literal', value: t.value };
       case 'str':
-        return this.parseString(t);
+        if (t.interpolations) throw new NotNative('string interpolation');
+        return { t: 'literal', value: t.value };
       case 'field':
         return { t: 'field', target: { t: 'identity' }, name: t.text };
       case 'var':
-        // `$__loc__`, `$ENV` and unbound names are resolved (or refused) by jq.
-        if (t.text === '__loc__') throw new NotNative('$__loc__');
-        return { t: 'var', name: t.text };
+        throw new NotNative('variables');
       case 'format':
         throw new NotNative('formats');
       case 'eof':
@@ -321,17 +291,6 @@ class Parser {
         return { t: 'literal', value: null };
       case 'if':
         return this.parseIf();
-      case 'reduce': {
-        const source = this.parsePostfixNoBind();
-        this.expectIdent('as');
-        const name = this.parseVarName();
-        this.expectOp('(');
-        const init = this.parsePipe();
-        this.expectOp(';');
-        const update = this.parsePipe();
-        this.expectOp(')');
-        return { t: 'reduce', source, name, init, update };
-      }
       case 'try': {
         const body = this.parsePostTerm();
         if (this.isIdent('catch')) {

@@ -59,18 +59,12 @@ export async function benchJq(): Promise<Record<string, number>> {
   figures['status expression evaluations/s'] = Math.round(objects.length / statusTime);
 
   await prepareFallback();
-  const pairs = compile('.metadata.labels | to_entries | map("\\(.key)=\\(.value)") | join(",")');
-  const pairsTime = timeIt(() => {
-    for (const o of objects) sink += (pairs.first(o) as string).length;
-  });
-  figures['labels → "k=v,…" (interpolation) evaluations/s'] = Math.round(objects.length / pairsTime);
-
-  const fallback = compile('[.metadata.labels | keys[] | select(test("^k"))] | length');
+  const fallback = compile('.metadata.labels | to_entries | map("\\(.key)=\\(.value)") | join(",")');
   if (fallback.native) throw new Error('the fallback expression unexpectedly runs natively');
   const instancesBefore = wasmStats.instances;
   const small = objects.slice(0, 10_000);
   const fbTime = timeIt(() => {
-    for (const o of small) sink += fallback.run(o)[0] as number;
+    for (const o of small) sink += (fallback.run(o)[0] as string).length;
   });
   figures['fallback: 10,000 calls, seconds'] = Number(fbTime.toFixed(2));
   figures['fallback calls/s'] = Math.round(small.length / fbTime);

@@ -7,7 +7,7 @@ import test from 'node:test';
 import { compile, JqError, wasmStats } from '../../src/jq/index.js';
 
 test('1,000 consecutive fallback evaluations complete with no abort, on recycled instances', () => {
-  const program = compile('[limit(10; .xs[])] | add | @text');
+  const program = compile('reduce .xs[] as $x (0; . + $x) | "\\(.)"');
   assert.equal(program.native, false);
   const before = { ...wasmStats };
   for (let i = 0; i < 1000; i++) {
@@ -24,9 +24,8 @@ test('1,000 consecutive fallback evaluations complete with no abort, on recycled
 });
 
 test('runMany evaluates 10,000 inputs in one jq-wasm call', () => {
-  const program = compile('[limit(1; .a)] as [$a] | {a: $a, twice: ($a * 2)}');
+  const program = compile('.a as $a | {a: $a, twice: ($a * 2)}');
   const inputs = Array.from({ length: 10_000 }, (_, i) => ({ a: i }));
-  assert.equal(program.native, false);
   const calls = wasmStats.calls;
   const results = program.runMany(inputs);
   assert.equal(wasmStats.calls - calls, 1);
