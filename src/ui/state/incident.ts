@@ -115,6 +115,11 @@ async function eventsFor(access: ObjectAccess, namespaces: readonly string[], ui
   return lists.flat();
 }
 
+// Last words of crashed containers, per pod uid and restart count: the why
+// view refreshes every few seconds, a previous log changes only on a restart.
+const LOG_TAILS = new Map<string, string[]>();
+const MAX_LOG_TAILS = 200;
+
 export interface LoadContext {
   access: ObjectAccess;
   snapshot: ModelSnapshot;
@@ -175,12 +180,21 @@ export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx
       await Promise.all(
         crashed.map(async (p) => {
           const c = containerStatuses(p).find((s) => (s.restartCount ?? 0) > 0 && s.lastState?.terminated);
+          const key = `${p.metadata.uid}/${c?.name ?? ''}/${c?.restartCount ?? 0}`;
+          const known = LOG_TAILS.get(key);
+          if (known) {
+            if (known.length) logTails.set(p.metadata.uid, known);
+            return;
+          }
           const lines: string[] = [];
           try {
             await access.streamLogs(p.metadata.namespace ?? '', p.metadata.name, { container: c?.name, previous: true, tailLines: 3, signal: ctx.signal }, (l) => lines.push(l));
           } catch {
             // No previous log (already rotated away): the cause stands without it.
           }
+          if (ctx.signal?.aborted) return;
+          if (LOG_TAILS.size >= MAX_LOG_TAILS) LOG_TAILS.clear();
+          LOG_TAILS.set(key, lines.slice(-3));
           if (lines.length) logTails.set(p.metadata.uid, lines.slice(-3));
         }),
       );
