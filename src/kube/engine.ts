@@ -335,7 +335,19 @@ class Engine implements ClusterEngine {
   }
 
   private async ensureKindsNow(): Promise<{ started: Promise<Error | null>[]; retry: boolean }> {
-    const wanted = this.wantedKinds().filter((w) => !this.watched.has(gvkKey(w.gvk)));
+    const all = this.wantedKinds();
+    // A kind watched in another role (an owner that a new cluster Karta now
+    // defines as a workload, or the reverse): take its objects out of the
+    // store and watch it again in its new role.
+    for (const w of all) {
+      const current = this.watched.get(gvkKey(w.gvk));
+      if (!current || current.role === w.role || current.role === 'definition') continue;
+      this.watched.delete(current.key);
+      await current.reflector.stop();
+      const storeKind = current.role as StoreKind;
+      for (const tomb of current.reflector.tombstones()) this.store.apply(storeKind, 'DELETED', tomb);
+    }
+    const wanted = all.filter((w) => !this.watched.has(gvkKey(w.gvk)));
     if (!wanted.length) return { started: [], retry: false };
     const result = await this.discovery.resolve(wanted.map((w) => w.gvk));
     if (this.stopped) return { started: [], retry: false };

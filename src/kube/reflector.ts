@@ -537,6 +537,11 @@ export class Reflector {
     }
   }
 
+  /** A DELETED-style stub of every object held (to take them out of a store). */
+  tombstones(): KubeObject[] {
+    return [...this.known.values()].map((k) => this.tombstone(k));
+  }
+
   /** uid → resourceVersion of every object held (for consistency checks). */
   snapshotVersions(): Map<string, string> {
     const out = new Map<string, string>();

@@ -193,3 +193,32 @@ test('engine: -l on a kind that can be nested is applied locally, and owner chai
   cluster.store.put(KEYS.jobsets, { ...a.jobset, metadata: { ...a.jobset.metadata, labels: {} } });
   await until(() => engine.getSnapshot().workloads.length === 0, 'unselected after relabel');
 });
+
+test('engine: a cluster Karta that makes a watched owner kind a workload type re-watches it in its new role', async (t) => {
+  const { readFileSync } = await import('node:fs');
+  const { fileURLToPath } = await import('node:url');
+  const yaml = (await import('js-yaml')).default;
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const cluster = await startDemoCluster({ simulate: false });
+  t.after(() => cluster.stop());
+  putNode(cluster.store, 'gpu-node-01', 8);
+  const { jobs } = putJobSet(cluster.store, 'training', 'llama', ['worker'], 2);
+  putJobSetPods(cluster.store, 'llama', jobs, { gpus: 2 });
+  // Only the JobSet definition: Jobs are owners (metadata only) at first.
+  const engine = await engineFor(cluster, {
+    includeNested: true,
+    definitions: loadDefinitions({ includeBuiltin: false, envPaths: '', userPaths: [`${root}definitions/jobset.x-k8s.io-jobset-v1alpha2.yaml`] }),
+  });
+  t.after(() => engine.stop());
+  await engine.whenSynced();
+  assert.deepEqual(engine.getSnapshot().workloads.map((w) => w.kind), ['JobSet']);
+  const jobKarta = yaml.load(readFileSync(`${root}definitions/batch-job-v1.yaml`, 'utf8')) as Record<string, unknown>;
+  cluster.store.put(KEYS.kartas, { ...jobKarta, metadata: { name: 'cluster-jobs', uid: '', resourceVersion: '', creationTimestamp: '' } } as never);
+  await until(() => engine.getSnapshot().workloads.some((w) => w.kind === 'Job'), 'Jobs as workloads');
+  const snap = engine.getSnapshot();
+  const job = snap.workloads.find((w) => w.kind === 'Job')!;
+  assert.equal(job.definitionSource, 'cluster');
+  assert.deepEqual(allPods(job), ['llama-worker-0-0-abcde']);
+  const js = snap.workloads.find((w) => w.kind === 'JobSet')!;
+  assert.deepEqual(allPods(js), ['llama-worker-0-0-abcde'], 'the JobSet still reaches its pods through the Job');
+});
