@@ -24,10 +24,10 @@ interface QueueItem {
   name: string;
 }
 
-interface Location {
-  resource: string;
+/** An owner's children: namespace (owners and children share it) and names per resource. */
+interface Children {
   namespace: string | undefined;
-  name: string;
+  names: Map<string, Set<string>>; // resource → child names (the children's own name strings)
 }
 
 export class Runtime {
@@ -46,8 +46,8 @@ export class Runtime {
   private readonly queue = new Map<string, QueueItem>();
   private flushScheduled = false;
   private flushing = false;
-  /** owner uid → child locations ("resource|ns/name" → location). */
-  private readonly childrenByOwner = new Map<string, Map<string, Location>>();
+  /** owner uid → its children. */
+  private readonly childrenByOwner = new Map<string, Children>();
   private readonly unsubscribe: () => void;
   private stopped = false;
 
@@ -110,13 +110,15 @@ export class Runtime {
 
   /** Children whose controller ownerReference points at `ownerUid`, optionally of one resource. */
   children<T extends StoredObject = StoredObject>(ownerUid: string, resource?: string): T[] {
-    const locs = this.childrenByOwner.get(ownerUid);
-    if (!locs) return [];
+    const entry = this.childrenByOwner.get(ownerUid);
+    if (!entry) return [];
     const out: T[] = [];
-    for (const loc of locs.values()) {
-      if (resource && loc.resource !== resource) continue;
-      const obj = this.store.get(loc.resource, loc.namespace, loc.name);
-      if (obj && controllerRef(obj)?.uid === ownerUid) out.push(obj as T);
+    for (const [res, names] of entry.names) {
+      if (resource && res !== resource) continue;
+      for (const name of names) {
+        const obj = this.store.get(res, entry.namespace, name);
+        if (obj && controllerRef(obj)?.uid === ownerUid) out.push(obj as T);
+      }
     }
     return out;
   }
@@ -184,16 +186,17 @@ export class Runtime {
   }
 
   private indexOwner(event: StoreEvent, ref: OwnerReference | undefined): void {
+    if (!ref) return;
     const obj = event.object;
-    const k = `${event.resourceKey}|${obj.metadata.namespace ?? ''}/${obj.metadata.name}`;
+    let entry = this.childrenByOwner.get(ref.uid);
     if (event.type === 'DELETED') {
-      if (ref) this.childrenByOwner.get(ref.uid)?.delete(k);
+      entry?.names.get(event.resourceKey)?.delete(obj.metadata.name);
       return;
     }
-    if (!ref) return;
-    let m = this.childrenByOwner.get(ref.uid);
-    if (!m) this.childrenByOwner.set(ref.uid, (m = new Map()));
-    if (!m.has(k)) m.set(k, { resource: event.resourceKey, namespace: obj.metadata.namespace, name: obj.metadata.name });
+    if (!entry) this.childrenByOwner.set(ref.uid, (entry = { namespace: obj.metadata.namespace, names: new Map() }));
+    let names = entry.names.get(event.resourceKey);
+    if (!names) entry.names.set(event.resourceKey, (names = new Set()));
+    names.add(obj.metadata.name);
   }
 
   /**
@@ -202,16 +205,18 @@ export class Runtime {
    * stops them first.
    */
   private collectGarbage(owner: StoredObject): void {
-    const locs = this.childrenByOwner.get(owner.metadata.uid);
-    if (!locs) return;
+    const entry = this.childrenByOwner.get(owner.metadata.uid);
+    if (!entry) return;
     this.childrenByOwner.delete(owner.metadata.uid);
-    for (const loc of [...locs.values()]) {
-      const child = this.store.get(loc.resource, loc.namespace, loc.name);
-      if (!child || controllerRef(child)?.uid !== owner.metadata.uid) continue;
-      if (loc.resource === R.pods && child.metadata['deletionTimestamp'] === undefined && (child as { spec?: { nodeName?: string } }).spec?.nodeName) {
-        this.update(R.pods, child, {}, { deletionTimestamp: this.clock.iso(), deletionGracePeriodSeconds: 30 });
-      } else {
-        this.store.delete(loc.resource, loc.namespace, loc.name);
+    for (const [resource, names] of entry.names) {
+      for (const name of [...names]) {
+        const child = this.store.get(resource, entry.namespace, name);
+        if (!child || controllerRef(child)?.uid !== owner.metadata.uid) continue;
+        if (resource === R.pods && child.metadata['deletionTimestamp'] === undefined && (child as { spec?: { nodeName?: string } }).spec?.nodeName) {
+          this.update(R.pods, child, {}, { deletionTimestamp: this.clock.iso(), deletionGracePeriodSeconds: 30 });
+        } else {
+          this.store.delete(resource, entry.namespace, name);
+        }
       }
     }
   }

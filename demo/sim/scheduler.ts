@@ -29,7 +29,7 @@ export class Scheduler {
   private readonly nodes = new Map<string, NodeObject>();
   private sortedNodes: NodeObject[] | undefined;
   private readonly usage = new Map<string, NodeUsage>();
-  private readonly placed = new Map<string, Placement>(); // podKey → where its requests are counted
+  private readonly placed = new Map<string, Placement>(); // pod uid → where its requests are counted
   /** podKey → first-seen order, for FIFO within a priority. */
   private readonly pending = new Map<string, number>();
   private readonly unschedulable = new Set<string>();
@@ -65,8 +65,9 @@ export class Scheduler {
     if (e.resourceKey !== R.pods) return;
     const pod = e.object as Pod;
     const key = podKey(pod);
+    const uid = pod.metadata.uid;
     if (e.type === 'DELETED') {
-      this.unplace(key);
+      this.unplace(uid);
       this.pending.delete(key);
       this.unschedulable.delete(key);
       this.retryUnschedulable();
@@ -77,13 +78,13 @@ export class Scheduler {
       this.pending.delete(key);
       this.unschedulable.delete(key);
       if (isPodTerminal(pod)) {
-        if (this.placed.has(key)) {
-          this.unplace(key);
+        if (this.placed.has(uid)) {
+          this.unplace(uid);
           this.retryUnschedulable();
         }
-      } else if (this.placed.get(key)?.node !== nodeName) {
-        this.unplace(key);
-        this.place(key, nodeName, podRequests(pod.spec));
+      } else if (this.placed.get(uid)?.node !== nodeName) {
+        this.unplace(uid);
+        this.place(uid, nodeName, podRequests(pod.spec));
       }
       return;
     }
@@ -95,16 +96,16 @@ export class Scheduler {
     }
   }
 
-  private place(key: string, node: string, req: PodRequests): void {
-    this.placed.set(key, { node, req });
+  private place(uid: string, node: string, req: PodRequests): void {
+    this.placed.set(uid, { node, req });
     const u = this.usage.get(node) ?? { cpuMilli: 0, memoryBytes: 0, gpu: 0, pods: 0 };
     this.usage.set(node, { cpuMilli: u.cpuMilli + req.cpuMilli, memoryBytes: u.memoryBytes + req.memoryBytes, gpu: u.gpu + req.gpu, pods: u.pods + 1 });
   }
 
-  private unplace(key: string): void {
-    const p = this.placed.get(key);
+  private unplace(uid: string): void {
+    const p = this.placed.get(uid);
     if (!p) return;
-    this.placed.delete(key);
+    this.placed.delete(uid);
     const u = this.usage.get(p.node);
     if (u) this.usage.set(p.node, { cpuMilli: u.cpuMilli - p.req.cpuMilli, memoryBytes: u.memoryBytes - p.req.memoryBytes, gpu: u.gpu - p.req.gpu, pods: u.pods - 1 });
   }
@@ -157,7 +158,7 @@ export class Scheduler {
     const req = podRequests(pod.spec);
     const found = this.findNode(pod, req);
     if (typeof found === 'string') return false;
-    this.place(podKey(pod), found.metadata.name, req);
+    this.place(pod.metadata.uid, found.metadata.name, req);
     pod.spec = { ...pod.spec, nodeName: found.metadata.name };
     return true;
   }
@@ -228,7 +229,7 @@ export class Scheduler {
 
   private bind(key: string, pod: Pod, nodeName: string, req: PodRequests): void {
     this.pending.delete(key);
-    this.place(key, nodeName, req);
+    this.place(pod.metadata.uid, nodeName, req);
     const conditions = this.rt.setCondition(pod.status.conditions, { type: 'PodScheduled', status: 'True' }, ['lastProbeTime', 'lastTransitionTime']);
     const bound = this.rt.update(R.pods, pod, { spec: { ...pod.spec, nodeName }, status: { ...pod.status, conditions } });
     this.rt.events.record(bound, {

@@ -28,8 +28,9 @@ export interface ScaleResult {
   buildMs: number;
   /** Heap used after building, bytes. */
   heapUsed: number;
-  /** Keys (ns/name) of the pods churn may touch. */
-  podKeys: string[];
+  /** Namespace and name of each pod churn may touch (parallel arrays: no per-pod strings). */
+  podNamespaces: string[];
+  podNames: string[];
 }
 
 const GPUS_PER_NODE = 8;
@@ -84,7 +85,8 @@ export function createScaleScenario(rt: Runtime, o: ScaleOptions): ScaleResult {
     }
     return -1;
   };
-  const podKeys: string[] = [];
+  const podNamespaces: string[] = [];
+  const podNames: string[] = [];
   const nowIso = rt.clock.iso();
   // Shared, never mutated: every settled pod's conditions are the same.
   const conditions: Condition[] = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map((type) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: nowIso }));
@@ -123,7 +125,8 @@ export function createScaleScenario(rt: Runtime, o: ScaleOptions): ScaleResult {
         }),
       ),
     };
-    podKeys.push(`${pod.metadata.namespace}/${pod.metadata.name}`);
+    podNamespaces.push(pod.metadata.namespace!);
+    podNames.push(pod.metadata.name);
   };
 
   const K = Math.max(1, o.podsPerWorkload);
@@ -191,7 +194,7 @@ export function createScaleScenario(rt: Runtime, o: ScaleOptions): ScaleResult {
   rt.quiet = false;
   rt.admitPod = undefined;
   const mem = process.memoryUsage();
-  return { nodes: o.nodes, workloads: o.workloads, pods: podKeys.length, buildMs: Date.now() - started, heapUsed: mem.heapUsed, podKeys };
+  return { nodes: o.nodes, workloads: o.workloads, pods: podNames.length, buildMs: Date.now() - started, heapUsed: mem.heapUsed, podNamespaces, podNames };
 }
 
 /**
@@ -199,20 +202,22 @@ export function createScaleScenario(rt: Runtime, o: ScaleOptions): ScaleResult {
  * task every 100 ms: mostly readiness flips, sometimes a container restart.
  */
 export function startChurn(rt: Runtime, built: ScaleResult, perSecond: number): () => void {
-  if (!(perSecond > 0) || !built.podKeys.length) return () => {};
+  if (!(perSecond > 0) || !built.podNames.length) return () => {};
   const tickMs = 100 * rt.clock.speed; // 100 ms of real time
   let carry = 0;
   return rt.clock.every(tickMs, () => {
     carry += perSecond / 10;
     const n = Math.floor(carry);
     carry -= n;
-    for (let i = 0; i < n; i++) churnOne(rt, built.podKeys[rt.rng.int(built.podKeys.length)]!);
+    for (let i = 0; i < n; i++) {
+      const j = rt.rng.int(built.podNames.length);
+      churnOne(rt, built.podNamespaces[j]!, built.podNames[j]!);
+    }
   });
 }
 
-function churnOne(rt: Runtime, key: string): void {
-  const slash = key.indexOf('/');
-  const pod = rt.store.get(R.pods, key.slice(0, slash), key.slice(slash + 1)) as Pod | undefined;
+function churnOne(rt: Runtime, namespace: string, name: string): void {
+  const pod = rt.store.get(R.pods, namespace, name) as Pod | undefined;
   if (!pod || pod.metadata.deletionTimestamp || isPodTerminal(pod) || !pod.status.containerStatuses?.length) return;
   const now = rt.clock.iso();
   const cs = pod.status.containerStatuses[0]!;
