@@ -21,13 +21,15 @@ export const CLUSTER_OPTIONS = {
 } as const;
 
 export const CLUSTER_OPTIONS_HELP = `Cluster options:
-  --kubeconfig FILE       kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)
+  --kubeconfig FILE       kubeconfig (default: $KUBECONFIG, then ~/.kube/config)
   --context NAME          kubeconfig context (default: current-context)
-  -n, --namespace NS      only this namespace (default: all namespaces, like k9s)
+  -n, --namespace NS      only this namespace (default: all, like k9s)
   -A, --all-namespaces    all namespaces (the default)
-  --definitions PATH      Workload Map definition file or directory (repeatable; also $WLX_DEFINITIONS, ':'-separated)
-  --gpu-resource NAME     extended resource counted as GPUs (repeatable; default nvidia.com/gpu, amd.com/gpu)
-  --demo                  start the built-in simulated GPU cluster and explore it
+  --definitions PATH      Workload Map definition file or directory (repeatable;
+                          also $WLX_DEFINITIONS, ':'-separated)
+  --gpu-resource NAME     extended resource counted as GPUs (repeatable;
+                          default nvidia.com/gpu and amd.com/gpu)
+  --demo                  run the built-in simulated GPU cluster and use it
 `;
 
 export interface ClusterOptions {

@@ -12,23 +12,29 @@ import { parseCommandArgs, UsageError } from './usage.js';
 const HINT = 'wlx get --help';
 
 const HELP = `Usage:
-  wlx get [TYPE[/NAME] | TYPE NAME] [-n NS | -A] [-l SELECTOR] [-o tree|json|yaml]
-          [--from FILE|-]... [--demo] [--definitions PATH]... [--kubeconfig F]
-          [--context C] [--gpu-resource R]...
+  wlx get [TYPE[/NAME] | TYPE NAME] [-n NS | -A] [-l SELECTOR]
+          [-o tree|json|yaml] [--from FILE|-]... [--demo]
+          [--definitions PATH]... [--kubeconfig F] [--context C]
+          [--gpu-resource R]...
 
-Print workloads as trees: workload -> roles -> pods, with status, GPUs and nodes.
+Print workloads as trees (workload -> roles -> pods) with status, GPUs, nodes.
 
 TYPE is a workload kind a definition covers, any case, singular or plural,
-optionally with its group (jobset, JobSets, jobsets.jobset.x-k8s.io), or a
-definition name. No TYPE: every defined type.
+optionally with its group (jobset, JobSets, jobsets.jobset.x-k8s.io), a short
+name the server publishes (lws), or a definition name. No TYPE: every defined
+type. Workloads run by another workload (a JobSet's Jobs) are shown inside
+their parent's tree, and listed on their own only when TYPE asks for them.
 
 Options:
-  -l, --selector SEL      label selector for the workloads (a=b, a!=b, a in (x,y), !a ...)
+  -l, --selector SEL      label selector for the workloads
+                          (a=b, a!=b, a in (x,y), a notin (x), a, !a)
   -o, --output FORMAT     tree (default), json or yaml ({ workloads, nodes })
-  --from FILE             read objects from a dump instead of a cluster: multi-document
-                          YAML, JSON or a kubectl List (repeatable; - = stdin), e.g.
-                          kubectl get jobsets,jobs,pods,nodes -A -o yaml > dump.yaml
+  --from FILE             read objects from a dump instead of a cluster:
+                          multi-document YAML, JSON or a kubectl List
+                          (repeatable; - = stdin), e.g. the output of
+                          kubectl get jobsets,jobs,pods,nodes -A -o yaml
   -h, --help              show this help
+
 ${CLUSTER_OPTIONS_HELP}
 Exit status: 0 ok, 1 error, 2 usage error, 3 workload not found,
 4 no definition covers TYPE.

@@ -144,6 +144,12 @@ test(`engine under faults for ${DURATION_MS / 1000}s converges to the server's s
     await sleep(500);
     problems = diff(engine.inventory(), await serverInventory(transport, engine));
   } while (problems.length && Date.now() < deadline);
+  if (problems.length) {
+    // Diagnostics: what each reflector thinks, and the server's last requests per kind.
+    const kinds = engine.getSnapshot().kinds.map((k) => `${k.resource}=${k.state} since ${k.since}${k.message ? ` (${k.message})` : ''}`);
+    const recent = cluster.requests().slice(-60).map((r) => `${r.time} ${r.status} ${r.path}`);
+    process.stdout.write(`# kinds: ${kinds.join('; ')}\n# recent requests:\n# ${recent.join('\n# ')}\n`);
+  }
   assert.deepEqual(problems, [], 'engine inventory equals a fresh list');
   await sleep(300); // one more flush interval for the model
 

@@ -23,7 +23,7 @@ interface Run {
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile(cmd, args, { env: { ...process.env, ...env }, maxBuffer: 64 << 20, timeout: 30_000 }, (err, stdout, stderr) => {
+    const child = execFile(cmd, args, { env: { ...process.env, ...env }, maxBuffer: 64 << 20, timeout: 90_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as NodeJS.ErrnoException).code === 'number' ? ((err as unknown as { code: number }).code) : 1) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -32,6 +32,20 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, input?: string
 }
 
 const wlx = (args: string[], env: NodeJS.ProcessEnv, input?: string) => run(process.execPath, [WLX, ...args], env, input);
+
+/** Runs thunks at most `limit` at a time (each is a process; the machine is shared). */
+async function pool<T>(limit: number, thunks: Array<() => Promise<T>>): Promise<T[]> {
+  const out: T[] = new Array(thunks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < thunks.length) {
+      const i = next++;
+      out[i] = await thunks[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, thunks.length) }, worker));
+  return out;
+}
 
 const HOSTILE = 'evil\u001b]0;pwned\u0007\u001b[2J\u202ename';
 
@@ -53,16 +67,16 @@ test('wlx get against a live API server and from a kubectl dump', async (t) => {
 
   // The live runs are independent: start them all at once (each is a process).
   const forms = [['jobset/llama-pretrain'], ['JobSet', 'llama-pretrain'], ['jobsets.jobset.x-k8s.io/llama-pretrain', '-n', 'training']];
-  const [json, y, sel, jobsJson, missing, undefinedType, usage, tree, ...formRuns] = await Promise.all([
-    wlx(['get', '-A', '-o', 'json'], env),
-    wlx(['get', 'jobsets', '-A', '-o', 'yaml'], env),
-    wlx(['get', '-l', 'team=red', '-o', 'json'], env),
-    wlx(['get', 'job', '-n', 'training', '-o', 'json'], env),
-    wlx(['get', 'jobset/nope', '-n', 'training'], env),
-    wlx(['get', 'frobnicators'], env),
-    wlx(['get', '-o', 'wide'], env),
-    wlx(['get'], env),
-    ...forms.map((args) => wlx(['get', ...args, '-o', 'json'], env)),
+  const [json, y, sel, jobsJson, missing, undefinedType, usage, tree, ...formRuns] = await pool(4, [
+    () => wlx(['get', '-A', '-o', 'json'], env),
+    () => wlx(['get', 'jobsets', '-A', '-o', 'yaml'], env),
+    () => wlx(['get', '-l', 'team=red', '-o', 'json'], env),
+    () => wlx(['get', 'job', '-n', 'training', '-o', 'json'], env),
+    () => wlx(['get', 'jobset/nope', '-n', 'training'], env),
+    () => wlx(['get', 'frobnicators'], env),
+    () => wlx(['get', '-o', 'wide'], env),
+    () => wlx(['get'], env),
+    ...forms.map((args) => () => wlx(['get', ...args, '-o', 'json'], env)),
   ]);
 
   // -o json: the contract.

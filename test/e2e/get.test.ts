@@ -15,7 +15,7 @@ const WLX = join(ROOT, 'bin', 'wlx.js');
 
 function wlx(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [WLX, ...args], { env: { ...process.env, ...env }, maxBuffer: 64 << 20, timeout: 30_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [WLX, ...args], { env: { ...process.env, ...env }, maxBuffer: 64 << 20, timeout: 90_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as unknown as { code: number }).code) || 1 : 0, stdout, stderr });
     });
   });
@@ -42,7 +42,7 @@ test('wlx get -A -o json on the default scenario', async (t) => {
   const env = { KUBECONFIG: kubeconfig, WLX_DEFINITIONS: '' };
 
   let doc: Doc | undefined;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const r = await wlx(['get', '-A', '-o', 'json'], env);
     assert.equal(r.code, 0, r.stderr);
@@ -127,5 +127,5 @@ test('wlx get --demo starts the simulated cluster in the background, reads it ov
   );
   assert.equal(doc.nodes.length, 14);
   // The command returned, so the background cluster did not keep it alive.
-  assert.ok(Date.now() - started < 30_000);
+  assert.ok(Date.now() - started < 90_000);
 });
