@@ -47,7 +47,6 @@ interface PodRun {
   stage: Stage;
   task?: TaskHandle;
   backoffMs: number;
-  pullAttempt: number;
   behaviour: PodBehaviour | undefined;
 }
 
@@ -101,7 +100,7 @@ export class Kubelet {
     // Built already running (the scale scenario): nothing to drive; its logs
     // are produced on first read.
     if (pod.status.containerStatuses?.length) return;
-    run = { uid: pod.metadata.uid, namespace: pod.metadata.namespace!, name: pod.metadata.name, node, stage: 'syncing', backoffMs: BACKOFF_START_MS, pullAttempt: 0, behaviour: this.behaviourFor(pod) };
+    run = { uid: pod.metadata.uid, namespace: pod.metadata.namespace!, name: pod.metadata.name, node, stage: 'syncing', backoffMs: BACKOFF_START_MS, behaviour: this.behaviourFor(pod) };
     this.runs.set(key, run);
     this.next(run, this.jitter(200, 900), () => this.sync(run!));
   }
@@ -303,7 +302,7 @@ export class Kubelet {
       ...pod.status,
       containerStatuses: (pod.status.containerStatuses ?? []).map((s) => (s.name === c.name ? { ...s, state: { waiting: { reason, message } } } : s)),
     });
-    const updated = this.writeStatus(pod, waiting('ErrImagePull', err));
+    this.writeStatus(pod, waiting('ErrImagePull', err));
     run.stage = 'pullbackoff';
     this.next(run, this.jitter(800, 1500), () => {
       const p = this.current(run);
@@ -318,7 +317,6 @@ export class Kubelet {
         if (again) this.pull(run, again, again.spec.containers.indexOf(c));
       });
     });
-    void updated;
   }
 
   /** Created + Started for every container; phase Running, not ready yet. */
@@ -467,7 +465,7 @@ export class Kubelet {
   /** Graceful deletion: stop containers, then the pod object goes away. */
   private beginTermination(pod: Pod, run: PodRun | undefined): void {
     if (run) this.rt.clock.cancel(run.task);
-    const r: PodRun = run ?? { uid: pod.metadata.uid, namespace: pod.metadata.namespace!, name: pod.metadata.name, node: pod.spec.nodeName ?? '', stage: 'terminating', backoffMs: BACKOFF_START_MS, pullAttempt: 0, behaviour: undefined };
+    const r: PodRun = run ?? { uid: pod.metadata.uid, namespace: pod.metadata.namespace!, name: pod.metadata.name, node: pod.spec.nodeName ?? '', stage: 'terminating', backoffMs: BACKOFF_START_MS, behaviour: undefined };
     r.stage = 'terminating';
     this.runs.set(podKey(pod), r);
     if (!pod.spec.nodeName || isPodTerminal(pod)) {
