@@ -13,6 +13,7 @@
 //   of replica groups expected is max(groups seen, Σ children desired ÷ the
 //   group component's own desired) — for LWS: (replicas + replicas×(size−1)) ÷ size.
 //   The workload's desired is the sum over pod-bearing leaf components.
+//   Roles with desired 0 and no pods in or below them are left out.
 // - current: pods that exist, are not terminating and did not fail (upstream
 //   counts every attributed pod; a pod being deleted is on its way out, and a
 //   Failed one — OOM-killed, evicted, errored — has been replaced or given up
@@ -169,6 +170,11 @@ function buildRoles(ctx: Ctx, comps: number[], items: TreePod[], depth: number, 
         desired = c.hasScale ? Math.round(perInstanceDesired / share) : sumOf(children, (r) => r.replicas.desired);
         desiredGpus = sumOf(children, (r) => r.gpus.desired);
       }
+      // A role that expects no pods and holds none (Milvus standalone's
+      // coordinators, KServe's unconfigured transformer, a TrainJob without a
+      // launcher) says nothing: leave it out rather than show a 0/0 row. A role
+      // with any pod, even a finished or terminating one, always stays.
+      if (desired === 0 && mine.length === 0 && children.length === 0) continue;
       const n = counts(mine);
       roles.push({
         component: c.name,

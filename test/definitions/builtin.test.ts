@@ -12,7 +12,7 @@ import type { Component, Definition } from '../../src/definitions/types.js';
 import { compile } from '../../src/jq/index.js';
 import { buildWorkloadTree } from '../../src/model/tree.js';
 import { podGpuRequest } from '../../src/model/gpu.js';
-import type { KubeObject, OwnerReference } from '../../src/model/types.js';
+import type { KubeObject, OwnerReference, RoleTree } from '../../src/model/types.js';
 import { catalogDir, catalogFiles, clone, definitionNameOf, fixtureFiles, loadFixture, renderTree, type Fixture } from './builtin-fixtures.js';
 
 const files = catalogFiles();
@@ -320,8 +320,8 @@ describe('built-in catalog: gangs', () => {
 // Whole trees
 
 // Each fixture's tree as a user reads it: statuses, pods current/desired, ready, GPUs
-// desired/requested/allocated; roles with their pods (roles that expect and hold nothing, such as
-// Milvus' standalone in cluster mode, are left out); unattributed pods; gangs. Counts follow the
+// desired/requested/allocated; roles with their pods (the model leaves out roles that expect and
+// hold nothing, such as Milvus' standalone in cluster mode: checked below); unattributed pods; gangs. Counts follow the
 // model's documented rules (src/model/README.md): current is every pod not being deleted and not
 // Failed (the Job's OOM-killed pod is listed but only its retry counts: 2/2; the MPIJob's errored
 // launcher: 0/1), Succeeded ones included (TrainJob's finished initializers: 1/1); requested GPUs
@@ -507,8 +507,29 @@ describe('built-in catalog: workload trees of the fixtures', () => {
       const tree = buildWorkloadTree({ definition, workload: fixture.workload, pods: fixture.pods, owners: fixture.owners });
       assert.deepEqual(tree.errors, []);
       assert.deepEqual(renderTree(tree), TREES[name]);
+      // No 0/0 rows: every role the model keeps expects pods or holds some.
+      const empty = flatRoles(tree.roles).filter((r) => r.replicas.desired === 0 && podsIn(r) === 0);
+      assert.deepEqual(empty.map((r) => r.component), [], `${name}: roles with nothing expected and nothing in them`);
     });
   }
+
+  test('components a workload does not use are not roles (no 0/0 rows)', () => {
+    const components = (name: string) => {
+      const { definition, fixture } = entry(name);
+      return buildWorkloadTree({ definition, workload: fixture.workload, pods: fixture.pods, owners: fixture.owners }).roles.map((r) => r.component);
+    };
+    // Cluster mode with mixCoord: no standalone, no separate coordinators, no streaming node.
+    assert.deepEqual(components('milvus.io-milvus-v1beta1'), ['proxy', 'datanode', 'querynode', 'indexnode', 'mixcoord']);
+    // No transformer or explainer configured.
+    assert.deepEqual(components('serving.kserve.io-inferenceservice-v1beta1'), ['predictor']);
+    // A TrainJob whose runtime has no launcher.
+    assert.deepEqual(components('trainer.kubeflow.org-trainjob-v1alpha1'), ['dataset-initializer', 'model-initializer', 'node']);
+    // Configured but not started: a transformer expecting a pod is shown, as missing.
+    const { definition, fixture } = entry('serving.kserve.io-inferenceservice-v1beta1');
+    const withTransformer = patched(fixture.workload, { 'spec.transformer': { containers: [{ name: 'kserve-container', image: 'x' }] } });
+    const t = buildWorkloadTree({ definition, workload: withTransformer, pods: fixture.pods, owners: fixture.owners });
+    assert.deepEqual(t.roles.map((r) => `${r.component} ${r.replicas.current}/${r.replicas.desired}`), ['predictor 2/2', 'transformer 0/1']);
+  });
 
   test('every fixture has an expected tree', () => {
     assert.deepEqual(Object.keys(TREES).sort(), [...fixtures.keys()].sort());
@@ -522,6 +543,14 @@ describe('built-in catalog: workload trees of the fixtures', () => {
     assert.match(message('milvus.io-milvus-v1beta1') ?? '', /\[querynode\] not healthy/);
   });
 });
+
+function flatRoles(roles: RoleTree[]): RoleTree[] {
+  return roles.flatMap((r) => [r, ...flatRoles(r.roles)]);
+}
+
+function podsIn(r: RoleTree): number {
+  return r.pods.length + r.roles.reduce((n, c) => n + podsIn(c), 0);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Status mappings over each controller's lifecycle, by patching the fixture's workload.
