@@ -91,7 +91,8 @@ async function mount() {
 
 async function openWorkloadRow(h: Awaited<ReturnType<typeof mountApp>>, name: string) {
   await h.press('/', ...name, KEY.enter);
-  await h.waitFor((f) => f.includes(name), name);
+  // Keys act on the rows of the last render: wait until the filtered list is drawn.
+  await h.waitFor((f) => f.includes(`</${name}>`) && /workloads\(all\)\[1\/\d+\]/.test(f), name);
 }
 
 test('w on a stuck workload: the unschedulable gang with the scheduler message; 1 jumps to its pods', async () => {
@@ -131,7 +132,9 @@ test('l streams a pod log sanitised and closes the stream with the view; e, y an
   const { h, access } = await mount();
   try {
     await openWorkloadRow(h, 'broken-finetune');
-    await h.press(KEY.enter, KEY.enter);
+    await h.press(KEY.enter);
+    await h.waitFor((x) => x.includes('pytorchjob(training/broken-finetune)'), 'workload view');
+    await h.press(KEY.enter);
     await h.waitFor((x) => x.includes('broken-worker-0') && x.includes('pods('), 'pods view');
     await h.press('l');
     const f = await h.waitFor((x) => /broken-worker-0 line [3-9]/.test(x), 'followed lines');
@@ -147,13 +150,17 @@ test('l streams a pod log sanitised and closes the stream with the view; e, y an
     const ev = await h.waitFor((x) => x.includes('BackOff'), 'events');
     assert.match(ev, /Warning\s+BackOff\s+Back-off restarting failed container main \(x7 over/);
     assert.ok(ev.indexOf('BackOff') < ev.indexOf('Scheduled'), 'newest first');
-    await h.press(KEY.esc, 'y');
+    await h.press(KEY.esc);
+    await h.waitFor((x) => x.includes('pods('), 'back in pods');
+    await h.press('y');
     const y = await h.waitFor((x) => x.includes('apiVersion: v1'), 'yaml');
     assert.match(y, /note: "evil \\e\]0;pwned\\a text"/);
     assert.ok(!y.includes('\u001b]0;'), 'no raw OSC');
     await h.press('/', 'nemo', KEY.enter);
     await h.waitFor((x) => x.includes('image: nemo:24'), 'search');
-    await h.press(KEY.esc, KEY.esc, 'd');
+    await h.press(KEY.esc, KEY.esc);
+    await h.waitFor((x) => x.includes('pods('), 'back in pods');
+    await h.press('d');
     const d = await h.waitFor((x) => x.includes('Containers:'), 'describe');
     assert.match(d, /GPUs:\s+1/);
     assert.match(d, /Last State:\s+Terminated: OOMKilled exit 137/);
@@ -176,10 +183,14 @@ test('l on a workload interleaves all its pods with a name prefix; o and n jump 
     await sleep(50);
     assert.equal(access.open, 0);
     await h.press(':', ...'pods', KEY.enter);
+    await h.waitFor((x) => x.includes('pods(all)'), ':pods');
     await h.press('/', ...'stuck-worker-0', KEY.enter);
+    await h.waitFor((x) => /pods\(all\)\[1\/\d+\]/.test(x), 'one pod');
     await h.press('n');
     await h.waitFor((x) => x.includes('node(gpu-node-05)'), 'node view');
-    await h.press(KEY.esc, 'o');
+    await h.press(KEY.esc);
+    await h.waitFor((x) => /pods\(all\)\[1\/\d+\]/.test(x), 'back to one pod');
+    await h.press('o');
     await h.waitFor((x) => x.includes('pods(worker)') || x.includes('pods(stuck'), 'owner workload pods');
   } finally {
     h.unmount();
