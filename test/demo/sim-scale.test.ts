@@ -68,3 +68,13 @@ test('scale scenario: churn changes pod status at about the requested rate', asy
   assert.ok(restarts() > 0);
   assert.ok(f.pods().some((p) => !isReady(p)));
 });
+
+test('scale scenario at full size: 5,000 nodes, 100,000 pods (set WLX_SIM_BIG=1; prints time and heap)', { skip: !process.env['WLX_SIM_BIG'] }, (t) => {
+  const cpu0 = process.cpuUsage();
+  const f = startSim(t, { scenario: 'scale', nodes: 5000, workloads: 2000, podsPerWorkload: 50, speed: 1 });
+  const cpu = process.cpuUsage(cpu0);
+  const stats = f.sim.scale!;
+  t.diagnostic(`5,000 nodes / ${stats.pods} pods built in ${stats.buildMs} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU, heap ${(stats.heapUsed / 2 ** 20).toFixed(0)} MiB`);
+  assert.equal(stats.pods, 100_000);
+  assert.equal(f.store.list(R.nodes).length, 5000);
+});
