@@ -73,7 +73,9 @@ export interface EngineOptions {
   /** Minimum time between two flushes. */
   flushIntervalMs?: number;
   /** Reflector tuning (tests shorten timeouts and back-off). */
-  reflector?: Partial<Pick<ReflectorOptions, 'pageSize' | 'watchTimeoutSeconds' | 'stallMarginMs' | 'backoff' | 'forbiddenRetryMs' | 'listIdleTimeoutMs'>>;
+  reflector?: Partial<
+    Pick<ReflectorOptions, 'pageSize' | 'watchTimeoutSeconds' | 'stallMarginMs' | 'backoff' | 'forbiddenRetryMs' | 'listIdleTimeoutMs' | 'headersTimeoutMs'>
+  >;
   /**
    * Also list workloads whose controller is another workload (a JobSet's
    * Jobs, a LeaderWorkerSet's StatefulSets). Default false: they are parts of

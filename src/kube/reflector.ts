@@ -62,6 +62,8 @@ export interface ReflectorOptions {
   stallMarginMs?: number;
   /** No byte for this long during a list → the request is cut and retried. */
   listIdleTimeoutMs?: number;
+  /** No response headers for this long → the request is cut and retried (API servers answer at once, watches included). */
+  headersTimeoutMs?: number;
   backoff?: Partial<BackoffOptions>;
   /** Retry interval while forbidden. */
   forbiddenRetryMs?: number;
@@ -299,25 +301,27 @@ export class Reflector {
     signal.addEventListener('abort', abortAttempt, { once: true });
     let stalled = false;
     let timer: NodeJS.Timeout | undefined;
-    const arm = () => {
+    let waitedMs = idleMs;
+    const arm = (ms: number) => {
       if (timer) clearTimeout(timer);
+      waitedMs = ms;
       timer = setTimeout(() => {
         stalled = true;
         attempt.abort();
-      }, idleMs);
+      }, ms);
     };
-    arm();
+    arm(Math.min(idleMs, this.options.headersTimeoutMs ?? 30_000));
     let res: http.IncomingMessage | undefined;
     try {
       res = await this.options.transport.open(path, { signal: attempt.signal });
-      arm();
+      arm(idleMs);
       onOpen?.();
       for await (const chunk of res) {
-        arm();
+        arm(idleMs);
         onChunk(chunk as Buffer);
       }
     } catch (err) {
-      if (stalled) throw new StalledError(`${this.label}: no data for ${Math.round(idleMs / 1000)}s, restarting`);
+      if (stalled) throw new StalledError(`${this.label}: no ${res ? 'data' : 'response'} for ${Math.round(waitedMs / 1000)}s, restarting`);
       throw err;
     } finally {
       if (timer) clearTimeout(timer);

@@ -35,6 +35,8 @@ export class FakeApi {
   injectLines: string[] = [];
   /** Watches get headers and then silence (no end, no events). */
   stallWatches = false;
+  /** Requests get no answer at all (not even headers). */
+  hang = false;
   /** Send a bookmark at the current rv when a watch starts. */
   bookmarkOnStart = false;
   private server: http.Server | undefined;
@@ -120,6 +122,7 @@ export class FakeApi {
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     this.requests.push(req.url ?? '');
+    if (this.hang) return;
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname !== this.path) return this.status(res, 404, 'NotFound', 'the server could not find the requested resource');
     if (this.failWith) return this.status(res, this.failWith, this.failWith === 403 ? 'Forbidden' : 'InternalError', `things is failing with ${this.failWith}`);

@@ -342,3 +342,20 @@ test('list-only mode: a server error fails the first sync with the context and s
   assert.doesNotMatch(err.message, /secret-token/);
   assert.equal(r.state, 'error');
 });
+
+test('a request that gets no response headers is cut after headersTimeoutMs and retried', async (t) => {
+  const api = await new FakeApi().start();
+  t.after(() => api.stop());
+  api.put('a');
+  api.hang = true;
+  const rec = recorder();
+  const r = reflectorFor(api, rec, { headersTimeoutMs: 150 });
+  t.after(() => r.stop());
+  r.start();
+  await until(() => api.requests.length >= 2, 'a second attempt', 3000);
+  assert.equal(r.state, 'reconnecting');
+  assert.match(r.message ?? '', /no response for 0s, restarting/);
+  api.hang = false;
+  assert.equal(await r.firstSync, null);
+  assert.equal(r.count, 1);
+});
