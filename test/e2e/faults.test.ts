@@ -139,15 +139,22 @@ test(`engine under faults for ${DURATION_MS / 1000}s converges to the server's s
   // Converged: poll until the engine holds exactly the server's objects (a
   // watch may still be reconnecting after the last drop), then compare.
   let problems: string[] = [];
-  const deadline = Date.now() + 30_000;
+  const convergeStart = Date.now();
+  // 45 s: a request left without response headers is cut after 30 s.
+  const deadline = Date.now() + 45_000;
   do {
     await sleep(500);
     problems = diff(engine.inventory(), await serverInventory(transport, engine));
   } while (problems.length && Date.now() < deadline);
+  process.stdout.write(`# converged check after ${Date.now() - convergeStart} ms (${problems.length} differences)\n`);
   if (problems.length) {
     // Diagnostics: what each reflector thinks, and the server's last requests per kind.
     const kinds = engine.getSnapshot().kinds.map((k) => `${k.resource}=${k.state} since ${k.since}${k.message ? ` (${k.message})` : ''}`);
-    const recent = cluster.requests().slice(-60).map((r) => `${r.time} ${r.status} ${r.path}`);
+    const recent = cluster
+      .requests()
+      .filter((r) => /[?&]watch=1/.test(r.path))
+      .slice(-30)
+      .map((r) => `${r.time} ${r.status} ${r.durationMs ?? ''}ms ${r.path}`);
     process.stdout.write(`# kinds: ${kinds.join('; ')}\n# recent requests:\n# ${recent.join('\n# ')}\n`);
   }
   assert.deepEqual(problems, [], 'engine inventory equals a fresh list');
