@@ -290,3 +290,19 @@ test('role tree: → and ← and space expand and collapse nested roles', async 
     h.unmount();
   }
 });
+
+test('a burst of keys in one chunk acts on the view each key produced', async () => {
+  const h = await mountApp();
+  try {
+    h.stdin(':no\r\r');
+    let f = await h.waitFor((x) => x.includes('node(gpu-node-01)'), 'the first node opened from one chunk');
+    assert.match(f, /<nodes> <gpu-node-01>/);
+    h.stdin('\u001b');
+    await h.waitFor((x) => x.includes('nodes[6]'), 'back to the nodes');
+    h.stdin('/gpu-node-03\r\rj\r');
+    f = await h.waitFor((x) => x.includes('pods(worker)'), 'filter, open, move, jump in one chunk');
+    assert.match(f, /<nodes> <gpu-node-03> <llama-pretrain> <worker>/);
+  } finally {
+    h.unmount();
+  }
+});

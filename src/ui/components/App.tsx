@@ -14,6 +14,7 @@ import { currentFrame, initialState, reduce, type UiAction, type UiState, type V
 import { tableForFrame, sortRows, filterRows, findWorkload, findNode, namespacesOf, type ViewTable } from '../state/derive.js';
 import { parseCommand, completeCommand } from '../state/commands.js';
 import { ChangeHighlights } from '../state/highlights.js';
+import { ViewMemo } from '../state/memo.js';
 import { findPodRolePath, roleLabel, findRole, UNATTRIBUTED } from '../render/roles.js';
 import { helpTable } from '../render/help.js';
 import { workloadPanel, nodePanel, type PanelLine } from '../render/panels.js';
@@ -120,14 +121,22 @@ export function App(props: AppProps): React.JSX.Element {
   const changed = useMemo(() => highlights.current!.active(Date.now()), [snapshot.version, now]);
 
   // Derivation, memoised per step: table (snapshot + frame identity), sort, filter.
-  const prevKind = state.stack.length > 1 ? state.stack[state.stack.length - 2]!.kind : 'workloads';
-  const table: ViewTable = useMemo(() => {
-    if (frame.kind === 'help') return { ...helpTable(KEYMAP[prevKind]), sortable: false };
-    return tableForFrame(snapshot, frame, state.namespace, (n) => source.getNodePods(n));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [snapshot, frame.kind, frame.workloadUid, frame.rolePath, frame.nodeName, frame.collapsed, state.namespace, prevKind, source]);
-  const sorted = useMemo(() => sortRows(table.rows, frame.sort, table.sortable), [table, frame.sort]);
-  const filtered = useMemo(() => filterRows(sorted, frame.filter), [sorted, frame.filter]);
+  // The derivation is also run by key handlers on the live (eagerly reduced)
+  // state: a burst of keys (`:no⏎⏎` pasted or sent at once) must act on the
+  // rows of the view each previous key produced, not on the last render's.
+  const memo = useRef<ViewMemo | null>(null);
+  memo.current ??= new ViewMemo();
+  const deriveView = (st: UiState) => {
+    const f = currentFrame(st);
+    const prev = st.stack.length > 1 ? st.stack[st.stack.length - 2]!.kind : 'workloads';
+    const t = memo.current!.table([snapshot, f.kind, f.workloadUid, f.rolePath, f.nodeName, f.collapsed, st.namespace, prev, source], () =>
+      f.kind === 'help' ? { ...helpTable(KEYMAP[prev]), sortable: false } : tableForFrame(snapshot, f, st.namespace, (n) => source.getNodePods(n)),
+    );
+    const sortedRows = memo.current!.sorted([t, f.sort], () => sortRows(t.rows, f.sort, t.sortable));
+    const filteredRows = memo.current!.filtered([sortedRows, f.filter], () => filterRows(sortedRows, f.filter));
+    return { table: t, filtered: filteredRows };
+  };
+  const { table, filtered } = deriveView(state);
   const rows = filtered.rows;
 
   // Detail panel.
@@ -192,7 +201,8 @@ export function App(props: AppProps): React.JSX.Element {
 
   const live = () => stateRef.current!;
   const liveFrame = () => currentFrame(stateRef.current!);
-  const selectedRow = (): Row | undefined => rows[liveFrame().selected];
+  const liveRows = () => deriveView(live()).filtered.rows;
+  const selectedRow = (): Row | undefined => liveRows()[liveFrame().selected];
 
   const drill = (row: Row | undefined) => {
     const target = row?.target;
@@ -260,7 +270,7 @@ export function App(props: AppProps): React.JSX.Element {
   };
 
   const act = (action: KeyAction) => {
-    const count = rows.length;
+    const count = liveRows().length;
     switch (action) {
       case 'up':
         return dispatch({ type: 'move', delta: -1, count, page });
