@@ -100,6 +100,7 @@ const NODE: Binding = { keys: ['n'], label: 'n', help: "the pod's node", action:
 const INCIDENT = [WHY, TIMELINE, DESCRIBE, YAML, EVENTS, LOGS];
 /** Incident views scroll themselves (IncidentView); these keys reach the App. */
 const INCIDENT_VIEW: Binding[] = [
+  ...MOVE,
   { keys: ['/'], label: '/', help: 'search (n: next match)', action: 'filter' },
   { keys: ['esc'], label: 'Esc', help: 'clear the search, then back', action: 'back' },
   { keys: [':'], label: ':', help: 'command', action: 'command' },
