@@ -4,92 +4,27 @@
 // pods ready), and on one of its pods `l` (streamed log lines, the stream
 // closed when the view closes), `e` (Scheduled/Pulling/Pulled/Started), `y`
 // (the whole object, fresh) and `d` (GPUs). GET only. The tmux driver is a
-// copy of test/e2e/tui.test.ts's (test files cannot import each other).
+// test/e2e/tmux.ts, shared with test/e2e/tui.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { Tmux, hasTmux, shellQuote, sleep, wlxCommand } from './tmux.js';
 import { startDemoCluster } from '../../demo/index.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const WLX = join(ROOT, 'bin', 'wlx.js');
-const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
-
-function hasTmux(): boolean {
-  try {
-    execFileSync('tmux', ['-V']);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-class Tmux {
-  readonly socket = `wlx-incident-${process.pid}`;
-  private readonly env: NodeJS.ProcessEnv;
-
-  constructor(command: string, cols: number, rows: number) {
-    this.env = { ...process.env };
-    for (const k of ['CI', 'CONTINUOUS_INTEGRATION', 'TMUX', 'NO_COLOR']) delete this.env[k];
-    this.tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', String(cols), '-y', String(rows), command);
-  }
-
-  tmux(...args: string[]): string {
-    return execFileSync('tmux', ['-L', this.socket, ...args], { env: this.env, encoding: 'utf8' });
-  }
-
-  capture(): string {
-    return this.tmux('capture-pane', '-p', '-t', 'main');
-  }
-
-  /** One key at a time: an Escape sent together with the next key would read as Alt+key. */
-  async keys(...keys: string[]): Promise<void> {
-    for (const k of keys) {
-      this.tmux('send-keys', '-t', 'main', k);
-      await sleep(k === 'Escape' ? 150 : 60);
-    }
-  }
-
-  type(text: string): void {
-    this.tmux('send-keys', '-t', 'main', '-l', text);
-  }
-
-  async waitFor(test: RegExp | ((screen: string) => boolean), what: string, timeoutMs = 20_000): Promise<string> {
-    const check = typeof test === 'function' ? test : (s: string) => test.test(s);
-    const end = Date.now() + timeoutMs;
-    for (;;) {
-      const screen = this.capture();
-      if (check(screen)) return screen;
-      if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; screen:\n${screen}`);
-      await sleep(150);
-    }
-  }
-
-  kill(): void {
-    try {
-      this.tmux('kill-server');
-    } catch {
-      // already gone
-    }
-    rmSync(join(this.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`, this.socket), { force: true });
-  }
-}
-
-const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+const q = shellQuote;
 
 test('incident tools on the simulated cluster: w, s, l, e, y, d; streams closed; GET only', { skip: !hasTmux() && 'tmux not installed', timeout: 180_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'wlx-incident-'));
   const kubeconfig = join(dir, 'kubeconfig');
   // Simulated time runs 5x: pulls, starts and the fine-tune's OOM kills happen within seconds.
   const cluster = await startDemoCluster({ speed: 5, seed: 1, kubeconfigPath: kubeconfig });
-  const t = new Tmux(`cd ${q(ROOT)} && node ${q(WLX)} --kubeconfig ${q(kubeconfig)} -n training; echo "WLX-EXITED $?"; exec sleep 600`, 150, 45);
+  const t = new Tmux(wlxCommand(`--kubeconfig ${q(kubeconfig)} -n training`), 150, 45, 'wlx-incident');
   const open = async (name: string) => {
-    await t.keys('Escape', 'Escape', 'Escape', 'Escape', '/');
+    await t.press('Escape', 'Escape', 'Escape', 'Escape', '/');
     t.type(name);
-    await t.keys('Enter');
+    await t.press('Enter');
   };
   try {
     await t.waitFor(/workloads\(training\)\[4\]/, 'the training workloads', 60_000);
@@ -97,7 +32,7 @@ test('incident tools on the simulated cluster: w, s, l, e, y, d; streams closed;
     // stuck-pretrain: the gang that cannot fit.
     await open('stuck-pretrain');
     await t.waitFor(/workloads\(training\)\[1\/4\]/, 'filtered to stuck-pretrain');
-    await t.keys('w');
+    await t.press('w');
     let screen = await t.waitFor(/Unschedulable: 4 pods/, 'why on stuck-pretrain');
     assert.match(screen, /0\/14 nodes are available: \d+ Insufficient nvidia\.com\/gpu/);
     assert.match(screen, /gang cannot start: 4 of 8 members unschedulable \(Insufficient nvidia\.com\/gpu\)/);
@@ -107,7 +42,7 @@ test('incident tools on the simulated cluster: w, s, l, e, y, d; streams closed;
     // broken-finetune: OOMKilled, with its last log words.
     await open('broken-finetune');
     await t.waitFor(/workloads\(training\)\[1\/4\]/, 'filtered to broken-finetune');
-    await t.keys('w');
+    await t.press('w');
     screen = await t.waitFor(/OOMKilled: 1 pod/, 'why on broken-finetune (after the first OOM kill)', 60_000);
     assert.match(screen, /broken-finetune-worker-1 on gpu-node-\d+: container pytorch: OOMKilled, exit 137, \d+ restarts?/);
     await t.waitFor(/Loading tokenized dataset shards/, 'the crashed container’s last log line');
@@ -115,7 +50,7 @@ test('incident tools on the simulated cluster: w, s, l, e, y, d; streams closed;
     // llama-pretrain: the startup timeline, all ready.
     await open('llama-pretrain');
     await t.waitFor(/workloads\(training\)\[1\/4\]/, 'filtered to llama-pretrain');
-    await t.keys('s');
+    await t.press('s');
     screen = await t.waitFor(/all ready\s+\d\d:\d\d:\d\d\s+\+\S+/, 'timeline: all ready', 60_000);
     assert.match(screen, /first pod scheduled\s+\d\d:\d\d:\d\d/);
     assert.match(screen, /replicatedjob\/worker\s+\[#+\] 2\/2\s+\[#+\] 2\/2/);
@@ -124,42 +59,42 @@ test('incident tools on the simulated cluster: w, s, l, e, y, d; streams closed;
     assert.doesNotMatch(screen, /waiting:/);
 
     // One of its pods: logs, events, YAML, describe.
-    await t.keys('Escape');
+    await t.press('Escape');
     await t.waitFor(/workloads\(training\)\[1\/4\]/, 'back to the list');
-    await t.keys('Enter');
+    await t.press('Enter');
     await t.waitFor(/jobset\(training\/llama-pretrain\)/, 'the workload');
-    await t.keys('p');
+    await t.press('p');
     await t.waitFor(/pods\(llama-pretrain pods\)\[3\]/, 'its pods');
-    await t.keys('l');
+    await t.press('l');
     screen = await t.waitFor(/\[rank0\] step \d+/, 'streamed log lines');
     const firstStep = Number(/\[rank0\] step (\d+)/.exec(screen)![1]);
     await t.waitFor((s) => [...s.matchAll(/\[rank0\] step (\d+)/g)].some((m) => Number(m[1]) > firstStep + 1), 'new lines while following');
     const logPath = /^\/api\/v1\/namespaces\/training\/pods\/llama-pretrain-leader-[^/]+\/log/;
     assert.ok(cluster.requests().some((r) => logPath.test(r.path) && r.path.includes('follow=true') && r.durationMs === undefined), 'the followed stream is open');
-    await t.keys('Escape');
+    await t.press('Escape');
     await t.waitFor(/pods\(llama-pretrain pods\)/, 'back to the pods');
     const end = Date.now() + 5000;
     while (cluster.requests().some((r) => logPath.test(r.path) && r.durationMs === undefined) && Date.now() < end) await sleep(100);
     assert.deepEqual(cluster.requests().filter((r) => logPath.test(r.path) && r.durationMs === undefined), [], 'log stream closed with the view');
 
-    await t.keys('e');
+    await t.press('e');
     screen = await t.waitFor(/Started/, 'events');
     for (const reason of ['Scheduled', 'Pulling', 'Pulled', 'Started']) assert.match(screen, new RegExp(`Normal\\s+${reason}\\s`));
-    await t.keys('Escape', 'y');
+    await t.press('Escape', 'y');
     screen = await t.waitFor(/apiVersion: v1/, 'YAML');
     assert.match(screen, /kind: Pod/);
-    await t.keys('/');
+    await t.press('/');
     t.type('NCCL_DEBUG');
-    await t.keys('Enter');
+    await t.press('Enter');
     // env is dropped from the model's trimmed pods: seeing it proves a fresh, whole read.
     screen = await t.waitFor(/name: NCCL_DEBUG/, 'env in the YAML (search)');
-    await t.keys('Escape', 'Escape', 'd');
+    await t.press('Escape', 'Escape', 'd');
     screen = await t.waitFor(/Containers:/, 'describe');
     assert.match(screen, /GPUs:\s+4/);
     assert.match(screen, /Requests: cpu=48 memory=512Gi nvidia\.com\/gpu=4/);
     assert.match(screen, /Node:\s+gpu-node-\d+/);
 
-    await t.keys('q');
+    await t.press('q');
     await t.waitFor(/WLX-EXITED 0/, 'wlx exits');
     const methods = new Set(cluster.requests().map((r) => r.method));
     assert.deepEqual([...methods], ['GET']);
