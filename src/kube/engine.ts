@@ -111,20 +111,37 @@ const MAX_ENGINE_PROBLEMS = 50;
  * Workloads whose controller chain does not reach another workload in the
  * list. `controllers` maps object uid → controller uid for workloads, owners
  * and pods: a LeaderWorkerSet's worker StatefulSets are controlled by the
- * group's leader POD, which belongs to the LeaderWorkerSet.
+ * group's leader POD, which belongs to the LeaderWorkerSet. `ownerPending(uid)`
+ * (during the initial sync): the controller of object `uid` is of a kind not
+ * listed yet, so the chain cannot be followed and the workload counts as nested.
  */
-export function topLevelWorkloads(workloads: WorkloadTree[], controllers: Map<string, string>): WorkloadTree[] {
+export function topLevelWorkloads(
+  workloads: WorkloadTree[],
+  controllers: Map<string, string>,
+  ownerPending?: (uid: string) => boolean,
+): WorkloadTree[] {
   if (!controllers.size) return workloads;
   const uids = new Set(workloads.map((w) => w.uid));
   const out = workloads.filter((w) => {
-    let c = controllers.get(w.uid);
+    let cur = w.uid;
+    let c = controllers.get(cur);
     for (let hop = 0; c && hop < 6; hop++) {
       if (uids.has(c)) return false;
+      // The owner's kind is still in its first list: the ownerReference alone
+      // says this is part of something, so it must not flash up as top-level.
+      if (ownerPending?.(cur)) return false;
+      cur = c;
       c = controllers.get(c);
     }
     return true;
   });
   return out.length === workloads.length ? workloads : out;
+}
+
+/** `group/Kind` of an ownerReference (the version is left out: the owner may be watched at another one). */
+function ownerKindKey(apiVersion: string, kind: string): string {
+  const slash = apiVersion.indexOf('/');
+  return `${slash < 0 ? '' : apiVersion.slice(0, slash)}/${kind}`;
 }
 
 function kindLabel(info: ResourceInfo): string {
@@ -151,6 +168,8 @@ class Engine implements ClusterEngine {
   private readonly unselected = new Set<string>();
   /** uid → controller uid, for workloads, owners and pods that have a controller (see topLevelWorkloads). */
   private readonly controllers = new Map<string, string>();
+  /** uid → `group/Kind` of that controller (from the ownerReference), to know a chain leads into a kind still syncing. */
+  private readonly controllerKinds = new Map<string, string>();
   /** Bumped when `controllers` or `unselected` change (memo of visibleWorkloads). */
   private visibilityVersion = 0;
   private visibleMemo: { from: WorkloadTree[]; version: number; out: WorkloadTree[] } | null = null;
@@ -424,7 +443,11 @@ class Engine implements ClusterEngine {
           }
           this.markDirty();
         },
-        onState: () => this.markDirty(),
+        onState: () => {
+          // Leaving the first list settles which workloads are nested (see visibleWorkloads).
+          this.visibilityVersion += 1;
+          this.markDirty();
+        },
         onProblem: (message) => {
           // A forbidden kind is reported from its state (see buildSnapshot).
           if (reflector.state !== 'forbidden') this.addProblem(message);
@@ -444,9 +467,13 @@ class Engine implements ClusterEngine {
     if (ctrl) {
       if (this.controllers.get(uid) !== ctrl.uid) {
         this.controllers.set(uid, ctrl.uid);
+        this.controllerKinds.set(uid, ownerKindKey(ctrl.apiVersion, ctrl.kind));
         this.visibilityVersion += 1;
       }
-    } else if (this.controllers.delete(uid)) this.visibilityVersion += 1;
+    } else if (this.controllers.delete(uid)) {
+      this.controllerKinds.delete(uid);
+      this.visibilityVersion += 1;
+    }
   }
 
   private trackSelection(type: WatchEventType, object: KubeObject): void {
@@ -570,12 +597,30 @@ class Engine implements ClusterEngine {
     });
   }
 
+  /**
+   * While some watched kind is in its first list, a test for "the controller
+   * of this object is of such a kind": Jobs arrive before their JobSets, an
+   * LWS's worker StatefulSets before the leader pods that link them to it.
+   * Undefined once every kind has listed (settled clusters are unaffected).
+   */
+  private ownerPendingTest(): ((uid: string) => boolean) | undefined {
+    const syncing = new Set<string>();
+    for (const w of this.watched.values()) {
+      if (w.reflector.state === 'syncing') syncing.add(`${w.info.gvk.group}/${w.info.gvk.kind}`);
+    }
+    if (!syncing.size) return undefined;
+    return (uid) => {
+      const kind = this.controllerKinds.get(uid);
+      return kind !== undefined && syncing.has(kind);
+    };
+  }
+
   /** The store's workloads minus nested ones and those -l rules out; the same array while nothing changed. */
   private visibleWorkloads(): WorkloadTree[] {
     const all = this.store.workloads();
     const memo = this.visibleMemo;
     if (memo && memo.from === all && memo.version === this.visibilityVersion) return memo.out;
-    let out = this.options.includeNested ? all : topLevelWorkloads(all, this.controllers);
+    let out = this.options.includeNested ? all : topLevelWorkloads(all, this.controllers, this.ownerPendingTest());
     if (this.unselected.size) out = out.filter((w) => !this.unselected.has(w.uid));
     this.visibleMemo = { from: all, version: this.visibilityVersion, out };
     return out;
