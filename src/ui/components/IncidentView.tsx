@@ -8,7 +8,7 @@ import { Box, Text } from 'ink';
 import type { KubeObject, ModelSnapshot, ModelSource } from '../../model/types.js';
 import { sanitize } from '../../text/sanitize.js';
 import { displayWidth, fit } from '../render/table.js';
-import type { TextLine } from '../render/incident.js';
+import { wrapTextLine, type TextLine } from '../render/incident.js';
 import { freshPods, loadIncidentLines, podContainers, targetPods, type IncidentKind, type IncidentTarget } from '../state/incident.js';
 import { toneStyle, accent } from './theme.js';
 
@@ -45,8 +45,8 @@ function searchTest(search: string): ((s: string) => boolean) | null {
   }
 }
 
-/** Splits a line into chunks of at most `width` display columns. */
-function wrapLine(text: string, width: number): string[] {
+/** Splits a log line into chunks of at most `width` display columns (logs are not prose: no word breaks, no indent). */
+function wrapLogLine(text: string, width: number): string[] {
   if (width <= 0 || displayWidth(text) <= width) return [text];
   const out: string[] = [];
   let cur = '';
@@ -186,11 +186,11 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
     const out: Array<TextLine & { match: boolean }> = [];
     for (const l of src) {
       const match = test ? test(l.text) : false;
-      if (wrap) for (const chunk of wrapLine(l.text, inner)) out.push({ ...l, text: chunk, match });
+      if (wrap) for (const chunk of (kind === 'logs' ? wrapLogLine : wrapTextLine)(l.text, inner)) out.push({ ...l, text: chunk, match });
       else out.push({ ...l, match });
     }
     return out;
-  }, [lines, wrap, inner, test, log.picking, log.containers, pickIndex]);
+  }, [kind, lines, wrap, inner, test, log.picking, log.containers, pickIndex]);
 
   const maxTop = Math.max(0, shown.length - height);
   const effectiveTop = follow ? maxTop : Math.min(top, maxTop);

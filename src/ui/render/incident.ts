@@ -7,7 +7,7 @@ import type { WhyReport } from '../../model/why.js';
 import { formatDuration, progressBar, eventFacts, containerStatuses, podConditions, nodeNameOf, type StartupTimeline, type ContainerState } from '../../model/timeline.js';
 import { containerRequest } from '../../model/gpu.js';
 import { sanitize, sanitizeMultiline } from '../../text/sanitize.js';
-import type { Tone } from './table.js';
+import { displayWidth, type Tone } from './table.js';
 import { statusTone } from './format.js';
 
 export interface TextLine {
@@ -22,6 +22,60 @@ const line = (text: string, tone: Tone = 'normal'): TextLine => ({ text, tone })
 function clock(msValue: number | null): string {
   if (msValue === null) return '-';
   return new Date(msValue).toISOString().slice(11, 19);
+}
+
+// ---- wrapping ----------------------------------------------------------------
+
+/**
+ * Splits a line into rows of at most `width` display columns at word
+ * boundaries (a word longer than a row is cut). Continuation rows are indented
+ * to the line's own indentation + 2 (at most half the width), so a long
+ * scheduler message stays visibly inside its block.
+ */
+export function wrapTextLine(text: string, width: number): string[] {
+  if (width <= 0 || displayWidth(text) <= width) return [text];
+  const lead = /^ */.exec(text)![0].length;
+  const indent = ' '.repeat(Math.min(lead + 2, Math.floor(width / 2)));
+  const out: string[] = [];
+  let rest = text;
+  let prefix = '';
+  let wordStart = lead; // spaces before this index are indentation, not break points
+  for (;;) {
+    const avail = width - displayWidth(prefix);
+    if (displayWidth(rest) <= avail) {
+      out.push(prefix + rest);
+      return out;
+    }
+    let cut = 0;
+    let used = 0;
+    let lastSpace = -1;
+    for (const ch of rest) {
+      const cw = displayWidth(ch);
+      if (used + cw > avail) break;
+      if (ch === ' ' && cut > wordStart) lastSpace = cut;
+      cut += ch.length;
+      used += cw;
+    }
+    if (cut === 0) cut = rest.codePointAt(0)! > 0xffff ? 2 : 1; // a wide character wider than the row
+    let head: string;
+    let tail: string;
+    if (rest[cut] === ' ' && cut > wordStart) {
+      head = rest.slice(0, cut);
+      tail = rest.slice(cut);
+    } else if (lastSpace > 0) {
+      head = rest.slice(0, lastSpace);
+      tail = rest.slice(lastSpace + 1);
+    } else {
+      head = rest.slice(0, cut);
+      tail = rest.slice(cut);
+    }
+    out.push(prefix + head.trimEnd());
+    tail = tail.replace(/^ +/, '');
+    if (!tail) return out;
+    rest = tail;
+    prefix = indent;
+    wordStart = 0;
+  }
 }
 
 // ---- why -------------------------------------------------------------------
