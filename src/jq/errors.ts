@@ -11,7 +11,21 @@ export class JqError extends Error {
   readonly value: unknown;
 
   constructor(kind: JqErrorKind, message: string, expression = '', value: unknown = message) {
-    super(message);
+    // Runtime errors are control flow as much as failures: every `.a.b // x`
+    // or `f?` over a missing path raises one, and capturing a stack trace was
+    // most of their cost under churn. Compile errors keep theirs (rare, and
+    // worth a trace when debugging).
+    if (kind === 'runtime') {
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 0;
+      try {
+        super(message);
+      } finally {
+        Error.stackTraceLimit = limit;
+      }
+    } else {
+      super(message);
+    }
     this.name = 'JqError';
     this.kind = kind;
     this.expression = expression;
