@@ -120,22 +120,91 @@ export function topLevelWorkloads(
   controllers: Map<string, string>,
   ownerPending?: (uid: string) => boolean,
 ): WorkloadTree[] {
-  if (!controllers.size) return workloads;
+  return computeTopLevel(workloads, controllers, '', ownerPending).out;
+}
+
+/** One topLevelWorkloads result and what it was computed from (see topLevelWorkloadsMemoised). */
+export interface TopLevelMemo {
+  readonly from: WorkloadTree[];
+  /** Caller's key for the inputs other than `from`: controllers version, kinds still syncing. */
+  readonly key: string;
+  /** Per index of `from`: 1 when that workload is top-level. */
+  readonly keep: Uint8Array;
+  readonly out: WorkloadTree[];
+}
+
+function isTopLevel(
+  uid: string,
+  uids: Set<string>,
+  controllers: Map<string, string>,
+  ownerPending?: (uid: string) => boolean,
+): boolean {
+  let cur = uid;
+  let c = controllers.get(cur);
+  for (let hop = 0; c && hop < 6; hop++) {
+    if (uids.has(c)) return false;
+    // The owner's kind is still in its first list: the ownerReference alone
+    // says this is part of something, so it must not flash up as top-level.
+    if (ownerPending?.(cur)) return false;
+    cur = c;
+    c = controllers.get(c);
+  }
+  return true;
+}
+
+function computeTopLevel(
+  workloads: WorkloadTree[],
+  controllers: Map<string, string>,
+  key: string,
+  ownerPending?: (uid: string) => boolean,
+): TopLevelMemo {
+  const keep = new Uint8Array(workloads.length);
+  if (!controllers.size) return { from: workloads, key, keep: keep.fill(1), out: workloads };
   const uids = new Set(workloads.map((w) => w.uid));
-  const out = workloads.filter((w) => {
-    let cur = w.uid;
-    let c = controllers.get(cur);
-    for (let hop = 0; c && hop < 6; hop++) {
-      if (uids.has(c)) return false;
-      // The owner's kind is still in its first list: the ownerReference alone
-      // says this is part of something, so it must not flash up as top-level.
-      if (ownerPending?.(cur)) return false;
-      cur = c;
-      c = controllers.get(c);
-    }
-    return true;
+  const out: WorkloadTree[] = [];
+  workloads.forEach((w, i) => {
+    if (!isTopLevel(w.uid, uids, controllers, ownerPending)) return;
+    keep[i] = 1;
+    out.push(w);
   });
-  return out.length === workloads.length ? workloads : out;
+  return { from: workloads, key, keep, out: out.length === workloads.length ? workloads : out };
+}
+
+/**
+ * topLevelWorkloads, reusing the previous result: a workload's membership
+ * depends only on the set of workload uids, the controller map and the kinds
+ * still syncing, so while `key` (which the caller bumps when the latter two
+ * change) is the same and `workloads` holds the same uids in the same order
+ * (a snapshot where only trees changed, e.g. pod status churn), the previous
+ * per-index verdicts hold and no owner chain is walked again. The result's
+ * `out` is the previous array when it would hold the same trees.
+ */
+export function topLevelWorkloadsMemoised(
+  workloads: WorkloadTree[],
+  controllers: Map<string, string>,
+  key: string,
+  ownerPending: ((uid: string) => boolean) | undefined,
+  memo: TopLevelMemo | null,
+): TopLevelMemo {
+  if (!memo || memo.key !== key || memo.from.length !== workloads.length) {
+    return computeTopLevel(workloads, controllers, key, ownerPending);
+  }
+  if (memo.from === workloads) return memo;
+  const prev = memo.from;
+  for (let i = 0; i < workloads.length; i++) {
+    if (workloads[i] !== prev[i] && workloads[i].uid !== prev[i].uid) {
+      return computeTopLevel(workloads, controllers, key, ownerPending);
+    }
+  }
+  if (memo.out === prev) return { from: workloads, key, keep: memo.keep, out: workloads };
+  const out: WorkloadTree[] = [];
+  let same = true;
+  for (let i = 0; i < workloads.length; i++) {
+    if (!memo.keep[i]) continue;
+    if (workloads[i] !== memo.out[out.length]) same = false;
+    out.push(workloads[i]);
+  }
+  return { from: workloads, key, keep: memo.keep, out: same ? memo.out : out };
 }
 
 /** `group/Kind` of an ownerReference (the version is left out: the owner may be watched at another one). */
@@ -173,6 +242,8 @@ class Engine implements ClusterEngine {
   /** Bumped when `controllers` or `unselected` change (memo of visibleWorkloads). */
   private visibilityVersion = 0;
   private visibleMemo: { from: WorkloadTree[]; version: number; out: WorkloadTree[] } | null = null;
+  /** The last topLevelWorkloads verdicts, reused while only trees change (pod churn). */
+  private topLevelMemo: TopLevelMemo | null = null;
   /** Recent problems, newest last, each with how often it happened (repeats are merged). */
   private readonly engineProblems = new Map<string, number>();
   private defs: DefinitionSetLike;
@@ -603,15 +674,18 @@ class Engine implements ClusterEngine {
    * LWS's worker StatefulSets before the leader pods that link them to it.
    * Undefined once every kind has listed (settled clusters are unaffected).
    */
-  private ownerPendingTest(): ((uid: string) => boolean) | undefined {
+  private ownerPendingTest(): { key: string; test?: (uid: string) => boolean } {
     const syncing = new Set<string>();
     for (const w of this.watched.values()) {
       if (w.reflector.state === 'syncing') syncing.add(`${w.info.gvk.group}/${w.info.gvk.kind}`);
     }
-    if (!syncing.size) return undefined;
-    return (uid) => {
-      const kind = this.controllerKinds.get(uid);
-      return kind !== undefined && syncing.has(kind);
+    if (!syncing.size) return { key: '' };
+    return {
+      key: [...syncing].sort().join(' '),
+      test: (uid) => {
+        const kind = this.controllerKinds.get(uid);
+        return kind !== undefined && syncing.has(kind);
+      },
     };
   }
 
@@ -620,7 +694,13 @@ class Engine implements ClusterEngine {
     const all = this.store.workloads();
     const memo = this.visibleMemo;
     if (memo && memo.from === all && memo.version === this.visibilityVersion) return memo.out;
-    let out = this.options.includeNested ? all : topLevelWorkloads(all, this.controllers, this.ownerPendingTest());
+    let out = all;
+    if (!this.options.includeNested) {
+      const pending = this.ownerPendingTest();
+      const key = `${this.visibilityVersion}|${pending.key}`;
+      this.topLevelMemo = topLevelWorkloadsMemoised(all, this.controllers, key, pending.test, this.topLevelMemo);
+      out = this.topLevelMemo.out;
+    }
     if (this.unselected.size) out = out.filter((w) => !this.unselected.has(w.uid));
     this.visibleMemo = { from: all, version: this.visibilityVersion, out };
     return out;
