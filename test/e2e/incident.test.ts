@@ -51,7 +51,12 @@ test('incident tools on the simulated cluster: w, s, l, e, y, d; streams closed;
     await open('llama-pretrain');
     await t.waitFor(/workloads\(training\)\[1\/4\]/, 'filtered to llama-pretrain');
     await t.press('s');
-    screen = await t.waitFor(/all ready\s+\d\d:\d\d:\d\d\s+\+\S+/, 'timeline: all ready', 60_000);
+    // Wait for the whole frame (all ready and the three pod rows): a capture can land mid-frame.
+    screen = await t.waitFor(
+      (s) => /all ready\s+\d\d:\d\d:\d\d\s+\+\S+/.test(s) && (s.match(/^│llama-pretrain-\S+/gm) ?? []).length === 3,
+      'timeline: all ready, three pods',
+      60_000,
+    );
     assert.match(screen, /first pod scheduled\s+\d\d:\d\d:\d\d/);
     assert.match(screen, /replicatedjob\/worker\s+\[#+\] 2\/2\s+\[#+\] 2\/2/);
     assert.match(screen, /jobset llama-pretrain\/0: 3\/3 scheduled, 3\/3 ready/);
