@@ -6,6 +6,10 @@ import type { KubeObject, ModelSnapshot, ObjectAccess, PodSummary, RoleTree, Wor
 import { explainWhy } from '../../model/why.js';
 import { buildTimeline, containerStatuses } from '../../model/timeline.js';
 import { findRole, rolePods } from '../render/roles.js';
+import { workloadPods } from '../render/workloads.js';
+
+// Re-exported for callers that think of it as part of the incident state.
+export { workloadPods };
 import {
   dedupeEvents,
   describeNodeLines,
@@ -29,20 +33,6 @@ export type IncidentTarget =
 
 export function isIncidentKind(kind: string): kind is IncidentKind {
   return (INCIDENT_KINDS as readonly string[]).includes(kind);
-}
-
-/** Every pod of a workload (roles, nested roles, unattributed). */
-export function workloadPods(w: WorkloadTree): PodSummary[] {
-  const out: PodSummary[] = [];
-  const walk = (roles: readonly RoleTree[]) => {
-    for (const r of roles) {
-      out.push(...r.pods);
-      walk(r.roles);
-    }
-  };
-  walk(w.roles);
-  out.push(...w.unattributedPods);
-  return out;
 }
 
 /** The pod with this uid and the workload holding it. */
