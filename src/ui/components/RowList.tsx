@@ -1,9 +1,17 @@
 // The main table: a boxed, titled, virtualised row list. Only the rows in the
 // visible window are turned into elements, so 100,000 rows cost no more to
 // draw than 20. Column widths come from the whole (memoised) row set.
-import React, { useMemo } from 'react';
+//
+// Per-frame cost matters more than per-row cost here: Ink lays out and
+// re-measures every text node of the screen on every frame. The side and
+// bottom borders are therefore drawn by the Box (one write each) rather than
+// as text in every line, so each row's text stays plain ASCII when its cells
+// are, and Ink measures it on string-width's fast path instead of segmenting
+// it into graphemes. Each row is a memoised element: a frame that only moves
+// the cursor or changes one row re-renders only the rows whose props changed.
+import React, { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
-import { type Column, type Row, layoutColumns, formatLine, fit, displayWidth } from '../render/table.js';
+import { type Column, type Row, type Layout, layoutColumns, formatLine, fit, displayWidth } from '../render/table.js';
 import { formatAge } from '../render/format.js';
 import type { SortState } from '../state/viewState.js';
 import { toneStyle, accent } from './theme.js';
@@ -34,6 +42,30 @@ function borderTop(title: string, width: number): string {
   return '┌' + '─'.repeat(left) + t + '─'.repeat(right) + '┐';
 }
 
+/** The text of one data row at the given layout (AGE cells from createdMs at `now`). */
+export function rowText(row: Row, columns: Column[], layout: Layout, inner: number, now: number): string {
+  if (row.span) return fit(row.cells[0] ?? '', inner);
+  const cells = columns.some((c) => c.age) ? columns.map((c, ci) => (c.age ? formatAge(row.createdMs, now) : row.cells[ci] ?? '')) : row.cells;
+  return formatLine(cells, columns, layout);
+}
+
+interface RowLineProps {
+  text: string;
+  tone: Row['tone'];
+  selected: boolean;
+  changed: boolean;
+  noColor: boolean;
+}
+
+const RowLine = memo(function RowLine({ text, tone, selected, changed, noColor }: RowLineProps): React.JSX.Element {
+  const style = toneStyle(tone, noColor);
+  return (
+    <Text {...style} inverse={selected} bold={style.bold || changed} backgroundColor={changed && !noColor ? 'blackBright' : undefined} wrap="truncate-end">
+      {text}
+    </Text>
+  );
+});
+
 export function RowList(props: RowListProps): React.JSX.Element {
   const { columns, rows, selected, top, page, width, now, sort, changed, noColor } = props;
   const inner = Math.max(10, width - 2);
@@ -53,53 +85,35 @@ export function RowList(props: RowListProps): React.JSX.Element {
   const end = Math.min(rows.length, top + page);
   for (let i = top; i < end; i++) {
     const row = rows[i]!;
-    const cells = columns.some((c) => c.age) ? columns.map((c, ci) => (c.age ? formatAge(row.createdMs, now) : row.cells[ci] ?? '')) : row.cells;
-    const text = row.span ? fit(row.cells[0] ?? '', inner) : formatLine(cells, columns, layout);
     const isSelected = i === selected;
     const isChanged = !isSelected && row.workloadUid !== undefined && changed.has(row.workloadUid);
-    const style = toneStyle(row.tone, noColor);
-    lines.push(
-      <Text key={row.key} wrap="truncate-end">
-        <Text {...border}>│</Text>
-        <Text {...style} inverse={isSelected} bold={style.bold || isChanged} backgroundColor={isChanged && !noColor ? 'blackBright' : undefined}>
-          {text}
-        </Text>
-        <Text {...border}>│</Text>
-      </Text>,
-    );
+    lines.push(<RowLine key={row.key} text={rowText(row, columns, layout, inner, now)} tone={row.tone} selected={isSelected} changed={isChanged} noColor={noColor} />);
   }
   if (rows.length === 0) {
     lines.push(
-      <Text key="(empty)" wrap="truncate-end">
-        <Text {...border}>│</Text>
-        <Text dimColor>{fit(props.emptyText ?? 'nothing to show', inner)}</Text>
-        <Text {...border}>│</Text>
+      <Text key="(empty)" dimColor wrap="truncate-end">
+        {fit(props.emptyText ?? 'nothing to show', inner)}
       </Text>,
     );
   }
   while (lines.length < page) {
     lines.push(
       <Text key={`(pad)${lines.length}`} wrap="truncate-end">
-        <Text {...border}>│</Text>
         {' '.repeat(inner)}
-        <Text {...border}>│</Text>
       </Text>,
     );
   }
   return (
-    <Box flexDirection="column">
+    <Box flexDirection="column" width={inner + 2}>
       <Text wrap="truncate-end" {...border}>
         {borderTop(props.title, inner + 2)}
       </Text>
-      <Text wrap="truncate-end">
-        <Text {...border}>│</Text>
-        <Text bold>{header}</Text>
-        <Text {...border}>│</Text>
-      </Text>
-      {lines}
-      <Text wrap="truncate-end" {...border}>
-        {'└' + '─'.repeat(inner) + '┘'}
-      </Text>
+      <Box flexDirection="column" width={inner + 2} borderStyle="single" borderTop={false} borderColor={border.color}>
+        <Text bold wrap="truncate-end">
+          {header}
+        </Text>
+        {lines}
+      </Box>
     </Box>
   );
 }

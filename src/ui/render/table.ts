@@ -106,6 +106,27 @@ export function fit(s: string, width: number, align: 'left' | 'right' = 'left'):
   return align === 'right' ? pad + s : s + pad;
 }
 
+// Rows are immutable and keep their identity while their pod or workload is
+// unchanged, so each row's cell widths are measured once: a snapshot that
+// changed a few rows re-measures only those when the layout is recomputed.
+const widthCache = new WeakMap<Row, number[]>();
+let cellMeasures = 0;
+
+function cellWidths(r: Row): number[] {
+  let w = widthCache.get(r);
+  if (w === undefined) {
+    w = r.cells.map(displayWidth);
+    cellMeasures += w.length;
+    widthCache.set(r, w);
+  }
+  return w;
+}
+
+/** Cells measured by layoutColumns since the process started (tests count work with it). */
+export function layoutStats(): { cellMeasures: number } {
+  return { cellMeasures };
+}
+
 export interface Layout {
   /** Indices into the table's columns that are shown. */
   shown: number[];
@@ -128,7 +149,7 @@ export function layoutColumns(columns: Column[], rows: readonly Row[], width: nu
       const cap = c.max ?? 60;
       for (const r of sample) {
         if (r.span) continue;
-        const cw = displayWidth(r.cells[i] ?? '');
+        const cw = cellWidths(r)[i] ?? 0;
         if (cw > w) w = Math.min(cw, cap);
         if (w >= cap) break;
       }
