@@ -20,7 +20,7 @@
 //   404 → 'not-served' (stops).
 import type http from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
-import type { KubeObject, KindState } from '../model/types.js';
+import type { KubeObject, KindState, ObjectMeta } from '../model/types.js';
 import { KubeApiError, KubeConnectionError, type KubeTransport } from './client.js';
 import { withTypeMeta } from './trim.js';
 
@@ -107,16 +107,13 @@ class StalledError extends Error {
   }
 }
 
-interface Known {
-  uid: string;
-  rv: string;
-  namespace: string | undefined;
-  name: string;
-}
-
-function objectKey(meta: { namespace?: string; name: string }): string {
-  return meta.namespace ? `${meta.namespace}/${meta.name}` : meta.name;
-}
+/**
+ * What the reflector remembers of each object: its trimmed metadata (the
+ * same object the store holds, so nothing is allocated per object), keyed by
+ * namespace ('' for cluster-scoped kinds) and name without building a
+ * `namespace/name` string per object.
+ */
+type Known = ObjectMeta;
 
 /**
  * A list page's continue token, read from the text before it is parsed: API
@@ -159,7 +156,9 @@ export function linePreview(line: string, max = 60): string {
 }
 
 export class Reflector {
-  private readonly known = new Map<string, Known>();
+  /** namespace ('' when cluster-scoped) → name → metadata of every object held. */
+  private readonly known = new Map<string, Map<string, Known>>();
+  private knownCount = 0;
   private readonly controller = new AbortController();
   private readonly backoff: Backoff;
   private readonly random: () => number;
@@ -194,7 +193,7 @@ export class Reflector {
     return this.rv;
   }
   get count(): number {
-    return this.known.size;
+    return this.knownCount;
   }
   get state(): ReflectorState {
     return this.currentState;
@@ -334,7 +333,12 @@ export class Reflector {
     const pageSize = this.options.pageSize ?? 500;
     const idleMs = this.options.listIdleTimeoutMs ?? 60_000;
     const { apiVersion, kind } = this.options;
-    let items: KubeObject[] = [];
+    // Each page is applied as soon as it is trimmed (ADDED for new objects,
+    // MODIFIED for changed ones, nothing for unchanged ones), so the model
+    // works while the server still sends. Objects that vanished are only
+    // known after the last page: they are deleted then. `seen` (uids) is
+    // only needed when something was held before this list began.
+    let seen: Set<string> | null = this.knownCount ? new Set() : null;
     let cont = '';
     let listRv = '';
     let restarted = false;
@@ -368,9 +372,11 @@ export class Reflector {
           text = (await current.body).toString('utf8');
         } catch (err) {
           if (cont && !restarted && err instanceof KubeApiError && err.status === 410) {
-            // The continue token expired between pages: list again from the start.
+            // The continue token expired between pages: list again from the
+            // start; what the first pages applied is held now, so whatever the
+            // new list does not name is deleted at its end.
             restarted = true;
-            items = [];
+            seen = new Set();
             cont = '';
             continue;
           }
@@ -387,8 +393,8 @@ export class Reflector {
         if (!isRecord(page) || !Array.isArray(page.items)) {
           throw new KubeApiError(`${this.label}: list answer has no items`, 0, null);
         }
-        // Trim each page at once so the untrimmed objects die young.
-        for (const raw of page.items) items.push(this.options.trim(withTypeMeta(raw, apiVersion, kind)));
+        // Trim and apply each object at once so the untrimmed ones die young.
+        for (const raw of page.items) this.listed(this.options.trim(withTypeMeta(raw, apiVersion, kind)), seen);
         const meta = isRecord(page.metadata) ? page.metadata : {};
         listRv = typeof meta.resourceVersion === 'string' ? meta.resourceVersion : listRv;
         cont = typeof meta.continue === 'string' ? meta.continue : '';
@@ -397,38 +403,59 @@ export class Reflector {
     } finally {
       ahead?.abort.abort();
     }
-    this.replace(items);
+    if (seen) {
+      for (const byName of this.known.values()) {
+        for (const prev of byName.values()) {
+          if (seen.has(prev.uid)) continue;
+          this.forget(prev);
+          this.handlers.onEvent('DELETED', this.tombstone(prev));
+        }
+      }
+    }
     this.rv = listRv;
     this.lists += 1;
   }
 
-  /** Applies a full list: ADDED/MODIFIED for new or changed objects, DELETED for vanished ones. */
-  private replace(items: KubeObject[]): void {
-    const seen = new Set<string>();
-    for (const obj of items) {
-      const meta = obj.metadata;
-      if (!meta || !meta.name) continue;
-      const key = objectKey(meta);
-      seen.add(key);
-      const prev = this.known.get(key);
-      const rv = meta.resourceVersion ?? '';
-      if (prev && prev.uid === meta.uid && prev.rv === rv) continue;
-      if (prev && prev.uid !== meta.uid) {
-        // Same name, new object: the old one was deleted while we were away.
-        this.handlers.onEvent('DELETED', this.tombstone(prev));
-      }
-      this.known.set(key, { uid: meta.uid, rv, namespace: meta.namespace, name: meta.name });
-      this.handlers.onEvent(prev && prev.uid === meta.uid ? 'MODIFIED' : 'ADDED', obj);
-    }
-    for (const [key, prev] of this.known) {
-      if (seen.has(key)) continue;
-      this.known.delete(key);
+  private knownMeta(namespace: string | undefined, name: string): Known | undefined {
+    return this.known.get(namespace ?? '')?.get(name);
+  }
+
+  private remember(meta: Known): void {
+    const ns = meta.namespace ?? '';
+    let byName = this.known.get(ns);
+    if (!byName) this.known.set(ns, (byName = new Map()));
+    const size = byName.size;
+    byName.set(meta.name, meta);
+    this.knownCount += byName.size - size;
+  }
+
+  /** Drops an object; false when it was not held. */
+  private forget(meta: { namespace?: string; name: string }): boolean {
+    const ns = meta.namespace ?? '';
+    const byName = this.known.get(ns);
+    if (!byName || !byName.delete(meta.name)) return false;
+    this.knownCount -= 1;
+    if (!byName.size) this.known.delete(ns);
+    return true;
+  }
+
+  /** One object of a list: ADDED or MODIFIED when new or changed (a new uid under a held name: DELETED for the old one first). */
+  private listed(obj: KubeObject, seen: Set<string> | null): void {
+    const meta = obj.metadata;
+    if (!meta || !meta.name) return;
+    seen?.add(meta.uid);
+    const prev = this.knownMeta(meta.namespace, meta.name);
+    if (prev && prev.uid === meta.uid && (prev.resourceVersion ?? '') === (meta.resourceVersion ?? '')) return;
+    if (prev && prev.uid !== meta.uid) {
+      // Same name, new object: the old one was deleted while we were away.
       this.handlers.onEvent('DELETED', this.tombstone(prev));
     }
+    this.remember(meta);
+    this.handlers.onEvent(prev && prev.uid === meta.uid ? 'MODIFIED' : 'ADDED', obj);
   }
 
   private tombstone(prev: Known): KubeObject {
-    const metadata: KubeObject['metadata'] = { name: prev.name, uid: prev.uid, resourceVersion: prev.rv };
+    const metadata: KubeObject['metadata'] = { name: prev.name, uid: prev.uid, resourceVersion: prev.resourceVersion ?? '' };
     if (prev.namespace) metadata.namespace = prev.namespace;
     return { apiVersion: this.options.apiVersion, kind: this.options.kind, metadata };
   }
@@ -521,16 +548,16 @@ export class Reflector {
         }
         if (this.currentState !== 'live') this.setState('live');
         const obj = this.options.trim(withTypeMeta(object, this.options.apiVersion, this.options.kind));
-        const key = objectKey(obj.metadata);
         const rv = obj.metadata.resourceVersion ?? '';
         if (rv) this.rv = rv;
         if (event.type === 'DELETED') {
-          if (!this.known.delete(key)) return true;
+          const held = this.knownMeta(obj.metadata.namespace, obj.metadata.name);
+          if (!held || !this.forget(held)) return true;
           this.handlers.onEvent('DELETED', obj);
         } else {
-          const prev = this.known.get(key);
+          const prev = this.knownMeta(obj.metadata.namespace, obj.metadata.name);
           if (prev && prev.uid !== obj.metadata.uid) this.handlers.onEvent('DELETED', this.tombstone(prev));
-          this.known.set(key, { uid: obj.metadata.uid, rv, namespace: obj.metadata.namespace, name: obj.metadata.name });
+          this.remember(obj.metadata);
           this.handlers.onEvent(prev && prev.uid === obj.metadata.uid ? 'MODIFIED' : 'ADDED', obj);
         }
         return true;
@@ -543,13 +570,15 @@ export class Reflector {
 
   /** A DELETED-style stub of every object held (to take them out of a store). */
   tombstones(): KubeObject[] {
-    return [...this.known.values()].map((k) => this.tombstone(k));
+    const out: KubeObject[] = [];
+    for (const byName of this.known.values()) for (const k of byName.values()) out.push(this.tombstone(k));
+    return out;
   }
 
   /** uid → resourceVersion of every object held (for consistency checks). */
   snapshotVersions(): Map<string, string> {
     const out = new Map<string, string>();
-    for (const k of this.known.values()) out.set(k.uid, k.rv);
+    for (const byName of this.known.values()) for (const k of byName.values()) out.set(k.uid, k.resourceVersion ?? '');
     return out;
   }
 }
