@@ -106,6 +106,8 @@ interface Watched {
 }
 
 const MAX_ENGINE_PROBLEMS = 50;
+/** During the initial sync, the pause after a flush is at least this many times the flush's own cost (see markDirty). */
+const SYNC_FLUSH_COST_FACTOR = 10;
 
 /**
  * Workloads whose controller chain does not reach another workload in the
@@ -252,6 +254,10 @@ class Engine implements ClusterEngine {
   private version = 0;
   private flushTimer: NodeJS.Timeout | undefined;
   private lastFlush = 0;
+  /** How long the last flush took (store, snapshot, subscribers), in ms. */
+  private lastFlushCost = 0;
+  /** True once every kind has listed (bootstrap done): flushes are then at most flushIntervalMs apart. */
+  private synced = false;
   private dirty = false;
   private stopped = false;
   private kartaSynced = false;
@@ -374,6 +380,7 @@ class Engine implements ClusterEngine {
     }
     const errors = (await Promise.all(syncs)).filter((e): e is Error => e !== null);
     if (errors.length && !this.stopped) throw errors[0]!;
+    this.synced = true;
     this.flushNow();
   }
 
@@ -599,8 +606,13 @@ class Engine implements ClusterEngine {
     this.dirty = true;
     if (this.flushTimer || this.stopped) return;
     // Coalesce: at most one flush per interval; a burst arriving while idle is
-    // still given a few ms to gather.
-    const wait = Math.max(5, this.lastFlush + this.flushIntervalMs - Date.now());
+    // still given a few ms to gather. During the initial sync, list pages are
+    // applied as they arrive and a flush costs more as the model grows (the
+    // snapshot's lists are O(objects)): flushes are spaced by a multiple of
+    // their own cost, so they take a bounded share of the sync's CPU while
+    // the trees still fill in as the pages come.
+    const interval = this.synced ? this.flushIntervalMs : this.flushIntervalMs + SYNC_FLUSH_COST_FACTOR * this.lastFlushCost;
+    const wait = Math.max(5, this.lastFlush + interval - Date.now());
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
       this.flushNow();
@@ -610,6 +622,15 @@ class Engine implements ClusterEngine {
   private flushNow(): void {
     if (this.stopped) return;
     this.lastFlush = Date.now();
+    const started = performance.now();
+    try {
+      this.flushWork();
+    } finally {
+      this.lastFlushCost = performance.now() - started;
+    }
+  }
+
+  private flushWork(): void {
     if (this.flushTimer) {
       clearTimeout(this.flushTimer);
       this.flushTimer = undefined;
