@@ -10,7 +10,7 @@ import { useModelSnapshot } from '../hooks/useModelSnapshot.js';
 import { useTerminalSize, type TerminalSize } from '../hooks/useTerminalSize.js';
 import { useKeymap } from '../hooks/useKeymap.js';
 import { bindingFor, KEYMAP, type KeyAction } from '../keymap.js';
-import { currentFrame, initialState, reduce, type UiAction, type UiState, type ViewFrame } from '../state/viewState.js';
+import { currentFrame, initialState, reduce, type Flash as FlashMessage, type UiAction, type UiState, type ViewFrame } from '../state/viewState.js';
 import { tableForFrame, sortRows, filterRows, findWorkload, findNode, namespacesOf, type ViewTable } from '../state/derive.js';
 import { parseCommand, completeCommand } from '../state/commands.js';
 import { ChangeHighlights } from '../state/highlights.js';
@@ -18,9 +18,9 @@ import { ViewMemo } from '../state/memo.js';
 import { findPodRolePath, roleLabel, findRole, UNATTRIBUTED } from '../render/roles.js';
 import { helpTable } from '../render/help.js';
 import { workloadPanel, nodePanel, type PanelLine } from '../render/panels.js';
-import type { Row } from '../render/table.js';
-import { Header } from './Header.js';
-import { RowList } from './RowList.js';
+import { layoutColumns, type Row } from '../render/table.js';
+import { Header, summarizeConnection, workloadCounts } from './Header.js';
+import { RowList, rowText } from './RowList.js';
 import { Breadcrumbs } from './Breadcrumbs.js';
 import { Flash } from './Flash.js';
 import { FilterLine } from './FilterLine.js';
@@ -85,10 +85,36 @@ function viewTitle(frame: ViewFrame, snapshot: ModelSnapshot, namespace: string 
   return ` ${t} `;
 }
 
+function panelFor(snapshot: ModelSnapshot, frame: ViewFrame): PanelLine[] {
+  if (frame.kind === 'workload') {
+    const w = findWorkload(snapshot, frame.workloadUid);
+    return w ? [...workloadPanel(w), ...whyPanelLines(w, Date.now())] : [{ text: 'workload no longer exists', tone: 'error' }];
+  }
+  if (frame.kind === 'node') {
+    const n = findNode(snapshot, frame.nodeName);
+    return n ? nodePanel(n) : [{ text: 'node no longer exists', tone: 'error' }];
+  }
+  return [];
+}
+
+/** Explicit messages win; otherwise a vanished object, then model problems. */
+function flashFor(state: UiState, table: ViewTable, snapshot: ModelSnapshot): FlashMessage | null {
+  return (
+    state.flash ??
+    (table.missing
+      ? { text: table.missing + ' (Esc goes back)', level: 'warn' as const }
+      : snapshot.problems.length
+        ? { text: `${snapshot.problems.length} problem${snapshot.problems.length === 1 ? '' : 's'}: ${sanitize(snapshot.problems[0])}${snapshot.problems.length > 1 ? ' (see :defs)' : ''}`, level: 'warn' as const }
+        : null)
+  );
+}
+
 export function App(props: AppProps): React.JSX.Element {
   const { source } = props;
   const noColor = props.noColor ?? false;
-  const snapshot = useModelSnapshot(source, props.frameIntervalMs ?? 66);
+  // Snapshots that change nothing on screen are not rendered (see screenSignature below).
+  const gate = useRef<(next: ModelSnapshot) => boolean>(() => true);
+  const snapshot = useModelSnapshot(source, props.frameIntervalMs ?? 66, (next) => gate.current(next));
   const size = useTerminalSize(props.size);
   // The view state lives in a ref reduced eagerly, and a counter re-renders:
   // keys can arrive faster than React renders (a pasted or tmux-sent burst),
@@ -105,12 +131,18 @@ export function App(props: AppProps): React.JSX.Element {
   const state = stateRef.current;
   const frame = currentFrame(state);
   const [now, setNow] = useState(() => Date.now());
+  const nowRef = useRef(now);
+  nowRef.current = now;
   const [candidates, setCandidates] = useState<string[]>([]);
   const connection = source.getConnectionInfo();
 
-  // Ages and highlights move with the clock: one tick a second.
+  // Ages and highlights move with the clock: one tick a second (drawn only
+  // when a visible age or highlight actually changed).
   useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 1000);
+    const t = setInterval(() => {
+      const at = Date.now();
+      if (signatureRef.current(latestSnapshot.current, stateRef.current!, at) !== lastSignature.current) setNow(at);
+    }, 1000);
     return () => clearInterval(t);
   }, []);
 
@@ -119,6 +151,8 @@ export function App(props: AppProps): React.JSX.Element {
   highlights.current ??= new ChangeHighlights(props.highlightMs ?? 1500);
   highlights.current.note(snapshot.version, snapshot.changedWorkloads, Date.now());
   const changed = useMemo(() => highlights.current!.active(Date.now()), [snapshot.version, now]);
+  const latestSnapshot = useRef(snapshot);
+  latestSnapshot.current = snapshot;
 
   // Derivation, memoised per step: table (snapshot + frame identity), sort, filter.
   // The derivation is also run by key handlers on the live (eagerly reduced)
@@ -126,11 +160,13 @@ export function App(props: AppProps): React.JSX.Element {
   // rows of the view each previous key produced, not on the last render's.
   const memo = useRef<ViewMemo | null>(null);
   memo.current ??= new ViewMemo();
-  const deriveView = (st: UiState) => {
+  // Key handlers derive from the newest snapshot the gate has seen (the one
+  // the memo holds), not the last drawn one: no re-derivation ping-pong.
+  const deriveView = (st: UiState, snap: ModelSnapshot = latestSnapshot.current) => {
     const f = currentFrame(st);
     const prev = st.stack.length > 1 ? st.stack[st.stack.length - 2]!.kind : 'workloads';
-    const t = memo.current!.table([snapshot, f.kind, f.workloadUid, f.rolePath, f.nodeName, f.collapsed, st.namespace, prev, source], () =>
-      f.kind === 'help' ? { ...helpTable(KEYMAP[prev]), sortable: false } : tableForFrame(snapshot, f, st.namespace, (n) => source.getNodePods(n)),
+    const t = memo.current!.table([snap, f.kind, f.workloadUid, f.rolePath, f.nodeName, f.collapsed, st.namespace, prev, source], () =>
+      f.kind === 'help' ? { ...helpTable(KEYMAP[prev]), sortable: false } : tableForFrame(snap, f, st.namespace, (n) => source.getNodePods(n)),
     );
     const sortedRows = memo.current!.sorted([t, f.sort], () => sortRows(t.rows, f.sort, t.sortable));
     const filteredRows = memo.current!.filtered([sortedRows, f.filter], () => filterRows(sortedRows, f.filter));
@@ -140,23 +176,62 @@ export function App(props: AppProps): React.JSX.Element {
   const rows = filtered.rows;
 
   // Detail panel.
-  const panel: PanelLine[] = useMemo(() => {
-    if (frame.kind === 'workload') {
-      const w = findWorkload(snapshot, frame.workloadUid);
-      return w ? [...workloadPanel(w), ...whyPanelLines(w, Date.now())] : [{ text: 'workload no longer exists', tone: 'error' }];
-    }
-    if (frame.kind === 'node') {
-      const n = findNode(snapshot, frame.nodeName);
-      return n ? nodePanel(n) : [{ text: 'node no longer exists', tone: 'error' }];
-    }
-    return [];
-  }, [snapshot, frame.kind, frame.workloadUid, frame.nodeName]);
+  const panel: PanelLine[] = useMemo(() => panelFor(snapshot, frame), [snapshot, frame.kind, frame.workloadUid, frame.nodeName]);
 
   // Layout.
   const width = Math.max(20, size.columns);
   const headerLines = size.rows >= 20 ? HEADER_LINES : 1;
   const panelLines = Math.min(panel.length, Math.max(0, size.rows - headerLines - 8));
   const page = Math.max(1, size.rows - headerLines - panelLines - 5);
+
+  // What a snapshot (or the clock) can change on screen, as one string: the
+  // header's figures, the title, the flash, the panel, the column layout and
+  // the text, tone and highlight of each visible row. A snapshot whose
+  // signature equals the last drawn one is not rendered: with 100,000 pods
+  // and thousands of status events a second, most snapshots change only
+  // rows that are off screen, and every render costs Ink a whole frame.
+  // Incident views read the snapshot in their own ways: always rendered.
+  const screenSignature = (snap: ModelSnapshot, st: UiState, nowMs: number): string | null => {
+    const f = currentFrame(st);
+    if (isIncidentKind(f.kind) || st.quit) return null;
+    const hl = highlights.current!;
+    hl.note(snap.version, snap.changedWorkloads, Date.now());
+    const active = hl.active(Date.now());
+    const { table: t, filtered: fr } = deriveView(st, snap);
+    const rs = fr.rows;
+    const pl = f.kind === 'workload' || f.kind === 'node' ? panelFor(snap, f) : [];
+    const pg = Math.max(1, size.rows - headerLines - Math.min(pl.length, Math.max(0, size.rows - headerLines - 8)) - 5);
+    const inner = Math.max(10, width - 2);
+    const lay = layoutColumns(t.columns, rs, inner);
+    const conn = source.getConnectionInfo();
+    const parts: string[] = [
+      JSON.stringify(snap.totals),
+      JSON.stringify(summarizeConnection(snap.kinds)),
+      workloadCounts(snap, st.namespace),
+      JSON.stringify([conn.context, conn.cluster, conn.user, conn.serverVersion]),
+      viewTitle(f, snap, st.namespace, rs.length, t.rows.length),
+      flashFor(st, t, snap)?.text ?? '',
+      String(t.missing),
+      pl.map((l) => `${l.tone}:${l.text}`).join('\n'),
+      `${lay.shown.join(',')}|${lay.widths.join(',')}|${rs.length}|${rs[f.selected]?.key === f.selectedKey}`,
+    ];
+    const end = Math.min(rs.length, f.top + pg);
+    for (let i = f.top; i < end; i++) {
+      const r = rs[i]!;
+      const hot = i !== f.selected && r.workloadUid !== undefined && active.has(r.workloadUid);
+      parts.push(`${r.key}|${r.tone}|${i === f.selected}|${hot}|${rowText(r, t.columns, lay, inner, nowMs)}`);
+    }
+    return parts.join('\u0000');
+  };
+  const signatureRef = useRef(screenSignature);
+  signatureRef.current = screenSignature;
+  const lastSignature = useRef<string | null>(null);
+  lastSignature.current = screenSignature(snapshot, state, now);
+  gate.current = (next) => {
+    latestSnapshot.current = next;
+    const sig = screenSignature(next, stateRef.current!, nowRef.current);
+    return sig === null || sig !== lastSignature.current;
+  };
 
   // Keep the selection on the same row (by key) when rows move, and in range.
   const keyAt = (i: number): string | null => rows[i]?.key ?? null;
@@ -176,13 +251,7 @@ export function App(props: AppProps): React.JSX.Element {
   });
 
   // Flash: explicit messages win; otherwise model problems and missing objects.
-  const flash =
-    state.flash ??
-    (table.missing
-      ? { text: table.missing + ' (Esc goes back)', level: 'warn' as const }
-      : snapshot.problems.length
-        ? { text: `${snapshot.problems.length} problem${snapshot.problems.length === 1 ? '' : 's'}: ${sanitize(snapshot.problems[0])}${snapshot.problems.length > 1 ? ' (see :defs)' : ''}`, level: 'warn' as const }
-        : null);
+  const flash = flashFor(state, table, snapshot);
 
   // Auto-clear explicit flash messages.
   useEffect(() => {

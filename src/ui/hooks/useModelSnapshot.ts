@@ -1,19 +1,28 @@
 // The model snapshot, with frame coalescing: the source may publish far more
 // often than a terminal can usefully redraw; only the latest snapshot is kept
 // and React renders it at most once per `intervalMs` (~15 frames/s).
-import { useEffect, useRef, useState } from 'react';
+//
+// `shouldRender` (optional) is asked at each coalesced flush whether the
+// latest snapshot changes anything on screen; when it says no, nothing is
+// rendered (every React commit costs Ink a whole frame). The hook always
+// returns the latest snapshot, so the next render (a key, the clock) uses it.
+import { useEffect, useReducer, useRef } from 'react';
 import type { ModelSnapshot, ModelSource } from '../../model/types.js';
 
-export function useModelSnapshot(source: ModelSource, intervalMs = 66): ModelSnapshot {
-  const [snapshot, setSnapshot] = useState<ModelSnapshot>(() => source.getSnapshot());
-  const latest = useRef<ModelSnapshot>(snapshot);
+export function useModelSnapshot(source: ModelSource, intervalMs = 66, shouldRender?: (next: ModelSnapshot) => boolean): ModelSnapshot {
+  const [, bump] = useReducer((n: number) => n + 1, 0);
+  const latest = useRef<ModelSnapshot | null>(null);
+  if (latest.current === null) latest.current = source.getSnapshot();
+  const gate = useRef(shouldRender);
+  gate.current = shouldRender;
   const lastRender = useRef(0);
   useEffect(() => {
     let timer: NodeJS.Timeout | null = null;
     const flush = () => {
       timer = null;
       lastRender.current = Date.now();
-      setSnapshot(latest.current);
+      if (gate.current && !gate.current(latest.current!)) return;
+      bump();
     };
     const unsubscribe = source.subscribe((next) => {
       latest.current = next;
@@ -32,5 +41,5 @@ export function useModelSnapshot(source: ModelSource, intervalMs = 66): ModelSna
       if (timer) clearTimeout(timer);
     };
   }, [source, intervalMs]);
-  return snapshot;
+  return latest.current;
 }
