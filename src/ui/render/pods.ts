@@ -30,12 +30,19 @@ export function podReason(p: PodSummary): string {
 // model shares unchanged objects, so a row is built once per pod object: a
 // 100,000-pod list re-derives in a fraction of the time when few pods changed.
 const rowCache = [new WeakMap<PodSummary, Row>(), new WeakMap<PodSummary, Row>()];
+let podRowsBuilt = 0;
+
+/** Pod rows built since the process started (tests count work with it). */
+export function podRowStats(): { built: number } {
+  return { built: podRowsBuilt };
+}
 
 export function podRow(p: PodSummary, workloadUid: string | undefined, withNamespace: boolean): Row {
   const cache = rowCache[withNamespace ? 1 : 0]!;
   const hit = cache.get(p);
   if (hit && hit.workloadUid === workloadUid) return hit;
   const row = buildPodRow(p, workloadUid, withNamespace);
+  podRowsBuilt++;
   cache.set(p, row);
   return row;
 }

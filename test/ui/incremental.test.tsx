@@ -1,0 +1,96 @@
+// Work proportional to what changed on screen, counted (not timed): a
+// snapshot that changes only off-screen pods draws no frame, one that changes
+// a visible pod redraws it, and in both cases only the changed pod's row is
+// rebuilt and re-measured.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ModelSnapshot, PodSummary } from '../../src/model/types.js';
+import { podRowStats } from '../../src/ui/render/pods.js';
+import { layoutStats } from '../../src/ui/render/table.js';
+import { mountApp, sleep, KEY } from './helpers.js';
+import { FakeSource, defaultSnapshot, pod, role, workload } from './fixtures.js';
+
+const WORKLOADS = 50;
+const PODS = 20;
+
+function bigSnapshot(): ModelSnapshot {
+  const s = defaultSnapshot();
+  s.workloads = [];
+  for (let w = 0; w < WORKLOADS; w++) {
+    const name = `wl-${String(w).padStart(2, '0')}`;
+    const pods = Array.from({ length: PODS }, (_, i) => pod(`${name}-pod-${String(i).padStart(2, '0')}`, { node: `gpu-node-${i % 5}`, gpus: 1 }));
+    s.workloads.push(workload(name, [role('worker', pods)]));
+  }
+  s.totals = { ...s.totals, pods: WORKLOADS * PODS };
+  return s;
+}
+
+/** The next snapshot with one pod replaced (new objects along its path, everything else shared). */
+function withPod(s: ModelSnapshot, wi: number, pi: number, over: Partial<PodSummary>): ModelSnapshot {
+  const workloads = s.workloads.slice();
+  const w = workloads[wi]!;
+  const r = w.roles[0]!;
+  const pods = r.pods.slice();
+  pods[pi] = { ...pods[pi]!, ...over };
+  workloads[wi] = { ...w, roles: [{ ...r, pods }] };
+  return { ...s, version: s.version + 1, workloads, changedWorkloads: [w.uid] };
+}
+
+test('a snapshot changing an off-screen pod draws nothing; a visible pod is redrawn; only its row is rebuilt', async () => {
+  let s = bigSnapshot();
+  const source = new FakeSource(s);
+  const h = await mountApp({ source, size: { columns: 120, rows: 30 } });
+  try {
+    await h.press(':', 'p', 'o', 'd', 's', KEY.enter);
+    await h.waitFor((f) => f.includes(`pods(all)[${WORKLOADS * PODS}]`), 'all pods');
+    await sleep(150);
+
+    // Off screen: the last workload's pods are rows 980..999; 21 rows are visible.
+    const frames = h.frames.length;
+    const built = podRowStats().built;
+    const measured = layoutStats().cellMeasures;
+    s = withPod(s, WORKLOADS - 1, 3, { restarts: 41 });
+    source.publish(s);
+    await sleep(200);
+    assert.equal(h.frames.length, frames, 'no frame for a change nobody can see');
+    assert.equal(podRowStats().built - built, 1, 'one pod changed: one row rebuilt');
+    assert.equal(layoutStats().cellMeasures - measured, 9, 'one row re-measured (9 cells)');
+
+    // On screen: the first pod's restarts appear on its row.
+    s = withPod(s, 0, 0, { restarts: 42 });
+    source.publish(s);
+    const f = await h.waitFor((x) => /wl-00-pod-00\s+Running\s+1\/1\s+42\b/.test(x), 'the visible pod redrawn');
+    assert.match(f, /wl-00-pod-01\s+Running\s+1\/1\s+0\b/, 'its neighbour unchanged');
+    assert.equal(podRowStats().built - built, 2, 'two pods changed in all: two rows rebuilt');
+  } finally {
+    h.unmount();
+  }
+});
+
+test('the clock draws a frame only when a visible age or highlight changes', async () => {
+  // Every age here is months old: a tick changes nothing on screen.
+  const source = new FakeSource(bigSnapshot());
+  const h = await mountApp({ source, size: { columns: 120, rows: 30 } });
+  try {
+    await sleep(200);
+    const frames = h.frames.length;
+    await sleep(2300);
+    assert.equal(h.frames.length, frames, 'two ticks, nothing to redraw');
+  } finally {
+    h.unmount();
+  }
+  // A pod created just now: its age counts seconds, so ticks redraw it.
+  const fresh = bigSnapshot();
+  const w0 = fresh.workloads[0]!;
+  fresh.workloads[0] = { ...w0, roles: [{ ...w0.roles[0]!, pods: [pod('fresh-pod', { createdAt: new Date().toISOString() }), ...w0.roles[0]!.pods] }] };
+  const h2 = await mountApp({ source: new FakeSource(fresh), size: { columns: 120, rows: 30 } });
+  try {
+    await h2.press(':', 'p', 'o', 'd', 's', KEY.enter);
+    await h2.waitFor((f) => /fresh-pod.*\b\ds\b/.test(f), 'the fresh pod with an age in seconds');
+    const frames = h2.frames.length;
+    await sleep(2300);
+    assert.ok(h2.frames.length > frames, 'ticks redraw a visible age that changed');
+  } finally {
+    h2.unmount();
+  }
+});
