@@ -19,7 +19,7 @@ import { planDefinition, type DefinitionPlan } from './plan.js';
 import { evaluateWorkload, type WorkloadFacts } from './workload-facts.js';
 import { evaluatePod } from './attribution.js';
 import { summarisePod, isTerminalPhase } from './pod-status.js';
-import { assembleTree, treePod, naturalCompare, type TreePod } from './tree.js';
+import { assembleTree, treePod, naturalCompare, patchTreePod, type TreePod } from './tree.js';
 import { controllerUidOf, walkControllerChain, MAX_OWNER_HOPS } from './ownership.js';
 import { summariseNode, totalsOf, type NodePodLoad } from './nodes.js';
 import { deepEqual, shareStructure } from './equal.js';
@@ -124,22 +124,34 @@ export class ClusterStore {
   private readonly nodeSummaries = new Map<string, NodeSummary>();
   private pendingGpus = 0;
 
+  /** Workloads whose tree is rebuilt at the next flush. */
   private readonly dirtyWorkloads = new Set<string>();
+  /** Workload uid → pods MODIFIED in place (same workloads): their trees are patched, not rebuilt. */
+  private readonly podChanges = new Map<string, Set<string>>();
+  /** Pod uid → its placements as of the last flush (what the trees hold), for podChanges. */
+  private readonly placedBefore = new Map<string, PodEntry['placed']>();
   private readonly dirtyNodes = new Set<string>();
   private malformed: string[] = [];
 
   /** Work counters (tests and benchmarks check that work stays proportional to what changed). */
-  private readonly work = { treeBuilds: 0, podPlacements: 0, workloadEvaluations: 0, nodeSummaries: 0 };
+  private readonly work = { treeBuilds: 0, treePatches: 0, rolePatches: 0, podPlacements: 0, workloadEvaluations: 0, nodeSummaries: 0 };
 
   private workloadList: WorkloadTree[] | null = [];
   private nodeList: NodeSummary[] | null = [];
   /** Sorted keys; re-sorted only when membership changes, so a flush costs O(n), not O(n log n). */
-  private workloadOrder: string[] | null = [];
+  private workloadOrder: string[] = [];
+  /** Trees added to / removed from `trees` since `workloadOrder` was last brought up to date (merged, not re-sorted). */
+  private orderAdded = new Set<string>();
+  private orderRemoved = new Set<string>();
   private nodeOrder: string[] | null = [];
   private totalsCache: ClusterTotals | null = null;
   private problemList: string[] | null = null;
 
-  constructor(options: { definitions: Definition[]; gpuResources?: string[] }) {
+  /** Also build trees of workloads whose controller chain reaches another held workload (see isNested). */
+  private readonly buildNested: boolean;
+
+  constructor(options: { definitions: Definition[]; gpuResources?: string[]; buildNested?: boolean }) {
+    this.buildNested = options.buildNested !== false;
     this.gpuResources = options.gpuResources && options.gpuResources.length > 0 ? [...options.gpuResources] : [...DEFAULT_GPU_RESOURCES];
     this.setDefinitions(options.definitions);
   }
@@ -172,6 +184,8 @@ export class ClusterStore {
         e.plan = after;
         e.facts = null;
         this.dirtyWorkloads.add(uid);
+        // Whether the workloads below it are nested depends on it having a definition.
+        if (!this.buildNested) this.dirtyWorkloadsBelow(uid);
       }
     }
     this.plans = next;
@@ -325,13 +339,20 @@ export class ClusterStore {
     }
     if (prev) this.pendingGpus -= this.pendingOf(prev);
 
-    const entry: PodEntry = { uid, obj, namespace, node, controller, workloads: prev?.workloads ?? [], summary, active, placed: [] };
+    const before = prev?.workloads ?? [];
+    const entry: PodEntry = { uid, obj, namespace, node, controller, workloads: before, summary, active, placed: [] };
     this.pods.set(uid, entry);
     this.pendingGpus += this.pendingOf(entry);
-    // The pod changed: every workload it was or is in must be rebuilt.
-    for (const w of entry.workloads) this.dirtyWorkloads.add(w);
     this.resolvePod(entry);
-    for (const w of entry.workloads) this.dirtyWorkloads.add(w);
+    if (prev && sameList(before, entry.workloads)) {
+      // Modified in place: its workloads' trees are patched at flush (see patchTreePod).
+      if (!this.placedBefore.has(uid)) this.placedBefore.set(uid, prev.placed);
+      for (const w of entry.workloads) addTo(this.podChanges, w, uid);
+    } else {
+      // New, or moved between workloads: every workload it was or is in is rebuilt.
+      for (const w of before) this.dirtyWorkloads.add(w);
+      for (const w of entry.workloads) this.dirtyWorkloads.add(w);
+    }
 
     if (!prev || prev.node !== node || prev.summary.gpus !== summary.gpus || prev.active !== active) {
       if (prev?.node) this.dirtyNodes.add(prev.node);
@@ -465,11 +486,20 @@ export class ClusterStore {
       const next: string[] = [];
       for (const u of frontier) {
         this.chainCache.delete(u);
-        for (const p of this.podsByController.get(u) ?? []) affected.push(p);
+        for (const p of this.podsByController.get(u) ?? []) {
+          affected.push(p);
+          // Pods are links too (LWS worker StatefulSets hang off the leader pod).
+          if (this.linksByController.has(p) && !seen.has(p)) {
+            seen.add(p);
+            next.push(p);
+          }
+        }
         for (const child of this.linksByController.get(u) ?? []) {
           if (!seen.has(child)) {
             seen.add(child);
             next.push(child);
+            // Its chain changed: whether it is nested may have too.
+            if (this.workloadEntries.has(child)) this.dirtyWorkloads.add(child);
           }
         }
       }
@@ -481,21 +511,80 @@ export class ClusterStore {
     }
   }
 
+  /** Marks every workload up to MAX_OWNER_HOPS links below `uid` dirty (its nested state may change). */
+  private dirtyWorkloadsBelow(uid: string): void {
+    const seen = new Set<string>([uid]);
+    let frontier = [uid];
+    for (let depth = 0; depth < MAX_OWNER_HOPS && frontier.length > 0; depth++) {
+      const next: string[] = [];
+      for (const u of frontier) {
+        const below = [...(this.linksByController.get(u) ?? []), ...[...(this.podsByController.get(u) ?? [])].filter((p) => this.linksByController.has(p))];
+        for (const child of below) {
+          if (seen.has(child)) continue;
+          seen.add(child);
+          next.push(child);
+          if (this.workloadEntries.has(child)) this.dirtyWorkloads.add(child);
+        }
+      }
+      frontier = next;
+    }
+  }
+
+  /**
+   * A workload whose controller chain reaches another workload of a defined
+   * kind (a JobSet's Jobs, an LWS's StatefulSets): part of that workload's
+   * tree. Unless built with `buildNested`, the store keeps no tree of its own
+   * for it (its pods still count for the outer workload).
+   */
+  private isNested(e: WorkloadEntry): boolean {
+    if (!e.controller) return false;
+    for (const w of this.chainWorkloads(e.controller)) {
+      if (w !== e.uid && this.workloadEntries.get(w)?.plan) return true;
+    }
+    return false;
+  }
+
   // ---------------------------------------------------------------- flush
 
   /** Recompute only what the applied events touched since the last flush; returns what changed. */
   flush(): FlushResult {
     const changedWorkloads: string[] = [];
     const removedWorkloads: string[] = [];
-    this.prefetchSlowExpressions();
+    // Pods modified in place: patch the trees that hold them (the rest are rebuilt below).
+    const patches: WorkloadEntry[] = [];
+    for (const uid of this.podChanges.keys()) {
+      if (this.dirtyWorkloads.has(uid)) continue;
+      const e = this.workloadEntries.get(uid);
+      if (!e || !e.plan || !e.facts || !this.trees.has(uid) || (!this.buildNested && this.isNested(e))) this.dirtyWorkloads.add(uid);
+      else patches.push(e);
+    }
+    this.prefetchSlowExpressions(patches);
+    for (const e of patches) {
+      const old = this.trees.get(e.uid)!;
+      let tree: WorkloadTree | null;
+      try {
+        tree = this.patchTree(e, e.plan!, old, this.podChanges.get(e.uid)!);
+      } catch {
+        tree = null;
+      }
+      if (tree === null) this.dirtyWorkloads.add(e.uid);
+      else if (tree !== old) {
+        this.trees.set(e.uid, tree);
+        changedWorkloads.push(e.uid);
+      }
+    }
+    this.podChanges.clear();
+    this.placedBefore.clear();
     for (const uid of this.dirtyWorkloads) {
       const e = this.workloadEntries.get(uid);
       const old = this.trees.get(uid);
-      if (!e || !e.plan) {
+      if (!e || !e.plan || (!this.buildNested && this.isNested(e))) {
         if (old) {
           this.trees.delete(uid);
           removedWorkloads.push(uid);
-          this.workloadOrder = null;
+          this.orderRemoved.add(uid);
+          this.orderAdded.delete(uid);
+          if (old.errors.length > 0) this.problemList = null;
         }
         continue;
       }
@@ -509,7 +598,8 @@ export class ClusterStore {
       }
       const shared = old ? shareStructure(old, tree) : tree;
       if (shared === old) continue;
-      if (!old) this.workloadOrder = null;
+      if (!old) this.orderAdded.add(uid);
+      if (old ? old.errors !== shared.errors : shared.errors.length > 0) this.problemList = null;
       this.trees.set(uid, shared);
       changedWorkloads.push(uid);
     }
@@ -536,10 +626,7 @@ export class ClusterStore {
     }
     this.dirtyNodes.clear();
 
-    if (changedWorkloads.length > 0 || removedWorkloads.length > 0) {
-      this.workloadList = null;
-      this.problemList = null;
-    }
+    if (changedWorkloads.length > 0 || removedWorkloads.length > 0) this.workloadList = null;
     if (nodesChanged) this.nodeList = null;
     const totals = totalsOf(this.nodes(), this.pods.size, this.pendingGpus);
     if (!this.totalsCache || !deepEqual(this.totalsCache, totals)) this.totalsCache = totals;
@@ -547,12 +634,26 @@ export class ClusterStore {
   }
 
   /** Batch the jq-wasm evaluations this flush will need (see expr.ts prefetch). */
-  private prefetchSlowExpressions(): void {
+  private prefetchSlowExpressions(patches: WorkloadEntry[]): void {
     const work = new Map<DefinitionPlan, { workloads: KubeObject[]; pods: KubeObject[] }>();
+    for (const e of patches) {
+      const plan = e.plan!;
+      if (plan.slowPodExprs.length === 0) continue;
+      let w = work.get(plan);
+      if (!w) {
+        w = { workloads: [], pods: [] };
+        work.set(plan, w);
+      }
+      for (const podUid of this.podChanges.get(e.uid) ?? []) {
+        const p = this.pods.get(podUid);
+        if (p && !p.placed.some((x) => x.plan === plan)) w.pods.push(p.obj);
+      }
+    }
     for (const uid of this.dirtyWorkloads) {
       const e = this.workloadEntries.get(uid);
       const plan = e?.plan;
       if (!e || !plan || (plan.slowPodExprs.length === 0 && plan.slowWorkloadExprs.length === 0)) continue;
+      if (!this.buildNested && this.isNested(e)) continue;
       let w = work.get(plan);
       if (!w) {
         w = { workloads: [], pods: [] };
@@ -582,6 +683,21 @@ export class ClusterStore {
       if (p) tps.push(this.placedFor(p, plan));
     }
     return assembleTree(plan, e.obj, e.facts, tps);
+  }
+
+  /** The tree with each pod in `podUids` replaced in place; null when one of them cannot be (then rebuild). */
+  private patchTree(e: WorkloadEntry, plan: DefinitionPlan, tree: WorkloadTree, podUids: Set<string>): WorkloadTree | null {
+    let t = tree;
+    for (const uid of podUids) {
+      const p = this.pods.get(uid);
+      const before = this.placedBefore.get(uid)?.find((x) => x.plan === plan)?.tp;
+      if (!p || !before) return null;
+      const next = patchTreePod(plan, e.facts!, e.obj.metadata.name, t, before, this.placedFor(p, plan), this.work);
+      if (!next) return null;
+      t = next;
+    }
+    if (t !== tree) this.work.treePatches++;
+    return t;
   }
 
   private placedFor(p: PodEntry, plan: DefinitionPlan): TreePod {
@@ -621,14 +737,34 @@ export class ClusterStore {
   /** Trees as of the last flush, by kind, namespace, name. */
   workloads(): WorkloadTree[] {
     if (!this.workloadList) {
-      if (!this.workloadOrder) {
-        this.workloadOrder = [...this.trees.values()]
-          .sort((a, b) => naturalCompare(a.kind, b.kind) || naturalCompare(a.namespace, b.namespace) || naturalCompare(a.name, b.name))
-          .map((t) => t.uid);
-      }
+      if (this.orderAdded.size > 0 || this.orderRemoved.size > 0) this.updateOrder();
       this.workloadList = this.workloadOrder.map((uid) => this.trees.get(uid)!);
     }
     return this.workloadList;
+  }
+
+  /** Brings `workloadOrder` up to date: drops removed uids, sorts only the added ones and merges them in. */
+  private updateOrder(): void {
+    const removed = this.orderRemoved;
+    const kept = removed.size > 0 ? this.workloadOrder.filter((uid) => !removed.has(uid)) : this.workloadOrder;
+    const byOrder = (a: WorkloadTree, b: WorkloadTree): number =>
+      naturalCompare(a.kind, b.kind) || naturalCompare(a.namespace, b.namespace) || naturalCompare(a.name, b.name);
+    const added: WorkloadTree[] = [];
+    for (const uid of this.orderAdded) {
+      const t = this.trees.get(uid);
+      if (t) added.push(t);
+    }
+    added.sort(byOrder);
+    const merged: string[] = [];
+    let i = 0;
+    for (const t of added) {
+      while (i < kept.length && byOrder(this.trees.get(kept[i]!)!, t) <= 0) merged.push(kept[i++]!);
+      merged.push(t.uid);
+    }
+    while (i < kept.length) merged.push(kept[i++]!);
+    this.workloadOrder = merged;
+    this.orderAdded = new Set();
+    this.orderRemoved = new Set();
   }
 
   /** The tree of one workload as of the last flush. */
@@ -699,6 +835,8 @@ export class ClusterStore {
     trees: number;
     cachedChains: number;
     treeBuilds: number;
+    treePatches: number;
+    rolePatches: number;
     podPlacements: number;
     workloadEvaluations: number;
     nodeSummaries: number;

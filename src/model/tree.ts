@@ -312,3 +312,172 @@ export function buildWorkloadTree(input: {
   if (plan.problems.length > 0) tree.errors.unshift(...plan.problems);
   return tree;
 }
+
+/** Work done by patchTreePod, for the store's stats(). */
+export interface PatchWork {
+  rolePatches: number;
+}
+
+/** A pod's contribution to counts() (see there). */
+function contribution(it: TreePod): { current: number; ready: number; requested: number; allocated: number } {
+  const s = it.summary;
+  return {
+    current: !it.terminating && s.phase !== 'Failed' ? 1 : 0,
+    ready: s.ready ? 1 : 0,
+    requested: it.active ? s.gpus : 0,
+    allocated: it.active && s.node !== null ? s.gpus : 0,
+  };
+}
+
+/** Index of the pod with this name and uid in a list sorted byName, or -1. */
+function findPod(pods: PodSummary[], name: string, uid: string): number {
+  const key = naturalSortKey(name);
+  let lo = 0;
+  let hi = pods.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const k = naturalSortKey(pods[mid]!.name);
+    if (k < key) lo = mid + 1;
+    else if (k > key) hi = mid - 1;
+    else return pods[mid]!.uid === uid ? mid : -1;
+  }
+  return -1;
+}
+
+function replaceAt<T>(xs: T[], i: number, x: T): T[] {
+  const out = xs.slice();
+  out[i] = x;
+  return out;
+}
+
+function subtreeNodes(role: RoleTree, into: Set<string>): void {
+  for (const p of role.pods) if (p.node !== null) into.add(p.node);
+  for (const r of role.roles) subtreeNodes(r, into);
+}
+
+/**
+ * `tree` (assembled from pods including `before`) with one pod replaced by
+ * `after`, the same pod placed on the same path (same facts): only the roles
+ * on its path and the workload's rollups are recomputed, by difference; every
+ * other role keeps its identity. Null when the change is not such a patch (the
+ * caller rebuilds the tree).
+ */
+export function patchTreePod(plan: DefinitionPlan, facts: WorkloadFacts, workloadName: string, tree: WorkloadTree, before: TreePod, after: TreePod, work: PatchWork): WorkloadTree | null {
+  const sb = before.summary;
+  const sa = after.summary;
+  if (sb.uid !== sa.uid || sb.name !== sa.name) return null;
+  if (before.facts !== after.facts && !deepEqualFacts(before.facts, after.facts)) return null;
+  const inGang = after.facts.gangKeys.some((k) => k !== null && k !== undefined);
+  // Gang membership depends on terminating: rare, rebuild.
+  if (inGang && before.terminating !== after.terminating) return null;
+  if (sb === sa && before.terminating === after.terminating && before.active === after.active) return tree;
+  const b = contribution(before);
+  const a = contribution(after);
+  const dCurrent = a.current - b.current;
+  const dReady = a.ready - b.ready;
+  const dRequested = a.requested - b.requested;
+  const dAllocated = a.allocated - b.allocated;
+  const nodeChanged = sb.node !== sa.node;
+  const path = after.facts.path;
+
+  let roles = tree.roles;
+  let unattributed = tree.unattributedPods;
+  if (path === null) {
+    const i = findPod(unattributed, sa.name, sa.uid);
+    if (i < 0) return null;
+    unattributed = replaceAt(unattributed, i, sa);
+  } else {
+    const patchLevel = (list: RoleTree[], depth: number): RoleTree[] | null => {
+      const step = path[depth]!;
+      const c = plan.components[step.comp];
+      if (!c) return null;
+      const f = facts.components[step.comp]!;
+      const byInstance = !c.replicaKey && (f.instances || c.instanceKey);
+      const inst = byInstance ? (step.instance ?? (f.instances && f.instances.length === 1 ? f.instances[0]! : null)) : null;
+      const ri = list.findIndex((r) => r.component === c.name && (c.replicaKey ? r.replica === step.replica : byInstance ? r.instance === inst : true));
+      if (ri < 0) return null;
+      const role = list[ri]!;
+      let pods = role.pods;
+      let children = role.roles;
+      if (depth === path.length - 1) {
+        const pi = findPod(pods, sa.name, sa.uid);
+        if (pi < 0) return null;
+        pods = replaceAt(pods, pi, sa);
+      } else {
+        const next = patchLevel(children, depth + 1);
+        if (!next) return null;
+        children = next;
+      }
+      work.rolePatches++;
+      const patched: RoleTree = {
+        ...role,
+        replicas: { desired: role.replicas.desired, current: role.replicas.current + dCurrent, ready: role.replicas.ready + dReady },
+        gpus: { desired: role.gpus.desired, requested: role.gpus.requested + dRequested, allocated: role.gpus.allocated + dAllocated },
+        pods,
+        roles: children,
+      };
+      if (nodeChanged) {
+        const nodes = new Set<string>();
+        subtreeNodes(patched, nodes);
+        const sorted = [...nodes].sort(naturalCompare);
+        patched.nodes = sorted.length === role.nodes.length && sorted.every((n, i) => n === role.nodes[i]) ? role.nodes : sorted;
+      }
+      return replaceAt(list, ri, patched);
+    };
+    const next = patchLevel(roles, 0);
+    if (!next) return null;
+    roles = next;
+  }
+
+  let gangs = tree.gangs;
+  if (inGang && !after.terminating) {
+    const dScheduled = (sa.node !== null ? 1 : 0) - (sb.node !== null ? 1 : 0);
+    if (dScheduled !== 0 || dReady !== 0) {
+      gangs = tree.gangs.slice();
+      let ok = true;
+      plan.gangs.forEach((g, groupIndex) => {
+        const key = after.facts.gangKeys[groupIndex];
+        if (key === null || key === undefined) return;
+        const k = key === '' ? workloadName : key;
+        let at = -1;
+        for (let i = 0; i < gangs.length; i++) {
+          if (gangs[i]!.name !== g.name || gangs[i]!.key !== k) continue;
+          if (at >= 0) ok = false; // two groups of one name: cannot tell which
+          at = i;
+        }
+        if (at < 0 || !ok) {
+          ok = false;
+          return;
+        }
+        const s = gangs[at]!;
+        gangs[at] = { ...s, scheduled: s.scheduled + dScheduled, ready: s.ready + dReady };
+      });
+      if (!ok) return null;
+    }
+  }
+
+  return {
+    ...tree,
+    replicas: path === null ? tree.replicas : { desired: tree.replicas.desired, current: tree.replicas.current + dCurrent, ready: tree.replicas.ready + dReady },
+    gpus: { desired: tree.gpus.desired, requested: tree.gpus.requested + dRequested, allocated: tree.gpus.allocated + dAllocated },
+    roles,
+    unattributedPods: unattributed,
+    gangs,
+  };
+}
+
+function deepEqualFacts(a: PodFacts, b: PodFacts): boolean {
+  if ((a.path === null) !== (b.path === null)) return false;
+  if (a.path && b.path) {
+    if (a.path.length !== b.path.length) return false;
+    for (let i = 0; i < a.path.length; i++) {
+      const x = a.path[i]!;
+      const y = b.path[i]!;
+      if (x.comp !== y.comp || x.instance !== y.instance || x.replica !== y.replica) return false;
+    }
+  }
+  if (a.gangKeys.length !== b.gangKeys.length || a.gangKeys.some((k, i) => k !== b.gangKeys[i])) return false;
+  if (a.errors.length !== b.errors.length) return false;
+  for (let i = 0; i < a.errors.length; i++) if (a.errors[i]!.expr !== b.errors[i]!.expr || a.errors[i]!.message !== b.errors[i]!.message) return false;
+  return true;
+}

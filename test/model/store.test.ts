@@ -166,7 +166,7 @@ test('untouched workloads keep their tree identity; unchanged parts of a changed
   assert.equal(store.totals(), totals);
 });
 
-test('50 events on one workload in a batch: one rebuild, one change reported, the latest state wins', () => {
+test('50 events on one workload in a batch: one patch of one role, one change reported, the latest state wins', () => {
   const store = new ClusterStore({ definitions: [jobsetDefinition()] });
   const w = jobsetWorld('busy', [{ name: 'worker', replicas: 3, gpus: 1 }]);
   const other = jobsetWorld('quiet', [{ name: 'worker', replicas: 3, gpus: 1 }]);
@@ -184,9 +184,12 @@ test('50 events on one workload in a batch: one rebuild, one change reported, th
   const after = store.stats();
   assert.deepEqual(r.changedWorkloads, [w.jobset.metadata.uid]);
   assert.equal(store.workloads()[0]!.roles[0]!.pods[0]!.restarts, 49);
-  // Only the touched workload is rebuilt, once; only the changed pod is placed again;
-  // the workload object did not change so it is not re-evaluated; GPUs did not move, so no node.
-  assert.equal(after.treeBuilds - before.treeBuilds, 1);
+  // Only the touched workload is patched, once, in the one role holding the pod (no
+  // rebuild); only the changed pod is placed again; the workload object did not
+  // change so it is not re-evaluated; GPUs did not move, so no node.
+  assert.equal(after.treeBuilds - before.treeBuilds, 0);
+  assert.equal(after.treePatches - before.treePatches, 1);
+  assert.equal(after.rolePatches - before.rolePatches, 1);
   assert.equal(after.podPlacements - before.podPlacements, 1);
   assert.equal(after.workloadEvaluations - before.workloadEvaluations, 0);
   assert.equal(after.nodeSummaries - before.nodeSummaries, 0);
