@@ -273,7 +273,7 @@ class Engine implements ClusterEngine {
     this.defs = options.definitions;
     this.flushIntervalMs = options.flushIntervalMs ?? 80;
     this.selector = options.labelSelector ? parseLabelSelector(options.labelSelector) : null;
-    const create = options.createStore ?? ((d, g) => new ClusterStore({ definitions: d, gpuResources: g }) as ModelStoreLike);
+    const create = options.createStore ?? ((d, g) => new ClusterStore({ definitions: d, gpuResources: g, buildNested: options.includeNested === true }) as ModelStoreLike);
     this.store = create(this.defs.definitions, options.gpuResources);
     this.snapshot = this.buildSnapshot([]);
   }
