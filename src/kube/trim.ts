@@ -38,16 +38,53 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** One shared, frozen instance per distinct JSON value. */
-export function share<T>(value: T): T {
+/** Equal JSON values (what JSON.parse and the trimmers build: no cycles, no functions). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ak = Object.keys(a);
+  if (ak.length !== Object.keys(b).length) return false;
+  for (const k of ak) {
+    if (!sameJson((a as Json)[k], (b as Json)[k])) return false;
+  }
+  return true;
+}
+
+/**
+ * The last value shared per slot (containers, tolerations, conditions...):
+ * list pages come in name order, so the pods of one template arrive one after
+ * another, and comparing with the previous pod's value (a few field reads)
+ * finds nearly every repeat without building a JSON key.
+ */
+const recent = new Map<string, unknown>();
+
+/**
+ * One shared, frozen instance per distinct JSON value. `slot` names where the
+ * value sits (e.g. 'containers'): the previous value shared there is tried
+ * first, then the table keyed by the JSON text.
+ */
+export function share<T>(value: T, slot?: string): T {
   if (value === undefined || value === null || typeof value !== 'object') return value;
+  if (slot !== undefined) {
+    const last = recent.get(slot);
+    if (last !== undefined && sameJson(last, value)) return last as T;
+  }
   const key = JSON.stringify(value);
   if (key.length > 4096) return value;
-  const hit = sharedValues.get(key);
-  if (hit !== undefined) return hit as T;
-  if (sharedValues.size >= MAX_SHARED) sharedValues.clear();
-  sharedValues.set(key, deepFreeze(value));
-  return value;
+  let out = sharedValues.get(key) as T | undefined;
+  if (out === undefined) {
+    if (sharedValues.size >= MAX_SHARED) sharedValues.clear();
+    sharedValues.set(key, deepFreeze(value));
+    out = value;
+  }
+  if (slot !== undefined) recent.set(slot, out);
+  return out;
 }
 
 /** One shared copy per distinct short string (label values, node names, images, times). */
@@ -139,9 +176,9 @@ const CONTAINER_KEYS = ['name', 'image', 'resources', 'restartPolicy'] as const;
 const POD_SPEC_KEYS = ['nodeName', 'overhead', 'resources', 'priorityClassName', 'schedulerName', 'nodeSelector', 'tolerations'] as const;
 const STATE_KEYS = ['reason', 'exitCode', 'startedAt', 'finishedAt', 'message', 'signal'] as const;
 
-function trimContainers(list: unknown): Json[] | undefined {
+function trimContainers(list: unknown, slot: string): Json[] | undefined {
   if (!Array.isArray(list)) return undefined;
-  return share(list.map((c) => pick(c, CONTAINER_KEYS) ?? {}));
+  return share(list.map((c) => pick(c, CONTAINER_KEYS) ?? {}), slot);
 }
 
 function trimContainerState(state: unknown): Json | undefined {
@@ -176,7 +213,7 @@ function trimContainerStatuses(list: unknown): Json[] | undefined {
 }
 
 // lastTransitionTime is kept (a view may say "not ready for 5m"); heartbeat times are not.
-function trimConditions(list: unknown): Json[] | undefined {
+function trimConditions(list: unknown, slot: string): Json[] | undefined {
   if (!Array.isArray(list)) return undefined;
   return share(
     list.filter(isObject).map((c) => {
@@ -184,8 +221,11 @@ function trimConditions(list: unknown): Json[] | undefined {
       if (out.message !== undefined) out.message = truncate(out.message);
       return out;
     }),
+    slot,
   );
 }
+
+const POD_SPEC_SLOTS = { overhead: 'pod.overhead', resources: 'pod.resources', nodeSelector: 'pod.nodeSelector', tolerations: 'pod.tolerations' } as const;
 
 export function trimPod(obj: unknown): KubeObject {
   const o = isObject(obj) ? obj : {};
@@ -193,16 +233,16 @@ export function trimPod(obj: unknown): KubeObject {
   const status = isObject(o.status) ? o.status : {};
   const outSpec: Json = pick(spec, POD_SPEC_KEYS) ?? {};
   for (const k of ['nodeName', 'priorityClassName', 'schedulerName'] as const) if (outSpec[k] !== undefined) outSpec[k] = intern(outSpec[k]);
-  for (const k of ['overhead', 'resources', 'nodeSelector', 'tolerations'] as const) if (outSpec[k] !== undefined) outSpec[k] = share(outSpec[k]);
-  const containers = trimContainers(spec.containers);
+  for (const k of ['overhead', 'resources', 'nodeSelector', 'tolerations'] as const) if (outSpec[k] !== undefined) outSpec[k] = share(outSpec[k], POD_SPEC_SLOTS[k]);
+  const containers = trimContainers(spec.containers, 'pod.containers');
   if (containers) outSpec.containers = containers;
-  const init = trimContainers(spec.initContainers);
+  const init = trimContainers(spec.initContainers, 'pod.initContainers');
   if (init && init.length) outSpec.initContainers = init;
   const outStatus: Json =
     pick(status, ['phase', 'reason', 'hostIP', 'podIP', 'startTime', 'nominatedNodeName']) ?? {};
   for (const k of ['phase', 'reason', 'hostIP', 'startTime'] as const) if (outStatus[k] !== undefined) outStatus[k] = intern(outStatus[k]);
   if (status.message !== undefined) outStatus.message = truncate(status.message);
-  const conditions = trimConditions(status.conditions);
+  const conditions = trimConditions(status.conditions, 'pod.conditions');
   if (conditions) outStatus.conditions = conditions;
   const cs = trimContainerStatuses(status.containerStatuses);
   if (cs) outStatus.containerStatuses = cs;
@@ -226,7 +266,7 @@ export function trimNode(obj: unknown): KubeObject {
   delete meta.annotations;
   const outSpec = pick(spec, ['taints', 'unschedulable', 'providerID']) ?? {};
   const outStatus = pick(status, ['capacity', 'allocatable', 'addresses']) ?? {};
-  const conditions = trimConditions(status.conditions);
+  const conditions = trimConditions(status.conditions, 'node.conditions');
   if (conditions) outStatus.conditions = conditions;
   const nodeInfo = pick(status.nodeInfo, ['kubeletVersion', 'containerRuntimeVersion', 'osImage', 'kernelVersion', 'architecture']);
   if (nodeInfo) outStatus.nodeInfo = nodeInfo;
