@@ -75,6 +75,23 @@ export function share<T>(value: T, slot?: string): T {
     const last = recent.get(slot);
     if (last !== undefined && sameJson(last, value)) return last as T;
   }
+  return shareByJson(value, slot);
+}
+
+/**
+ * Shares `value` only when it equals the previous value of its slot (values
+ * that repeat among siblings, e.g. the ownerReferences of the pods of one
+ * Job, but seldom across them: no JSON key is built and no table entry kept).
+ */
+export function shareRecent<T>(value: T, slot: string): T {
+  if (value === undefined || value === null || typeof value !== 'object') return value;
+  const last = recent.get(slot);
+  if (last !== undefined && sameJson(last, value)) return last as T;
+  recent.set(slot, deepFreeze(value));
+  return value;
+}
+
+function shareByJson<T>(value: T, slot: string | undefined): T {
   const key = JSON.stringify(value);
   if (key.length > 4096) return value;
   let out = sharedValues.get(key) as T | undefined;
@@ -168,7 +185,7 @@ export function trimMetadata(meta: unknown, dropBigAnnotations = true): ObjectMe
   const annotations = trimAnnotations(m.annotations, dropBigAnnotations);
   if (annotations) out.annotations = annotations;
   const owners = trimOwnerReferences(m.ownerReferences);
-  if (owners && owners.length) out.ownerReferences = owners;
+  if (owners && owners.length) out.ownerReferences = shareRecent(owners, 'ownerReferences');
   return out;
 }
 
@@ -245,7 +262,7 @@ export function trimPod(obj: unknown): KubeObject {
   const conditions = trimConditions(status.conditions, 'pod.conditions');
   if (conditions) outStatus.conditions = conditions;
   const cs = trimContainerStatuses(status.containerStatuses);
-  if (cs) outStatus.containerStatuses = cs;
+  if (cs) outStatus.containerStatuses = shareRecent(cs, 'pod.containerStatuses');
   const ics = trimContainerStatuses(status.initContainerStatuses);
   if (ics && ics.length) outStatus.initContainerStatuses = ics;
   return {
