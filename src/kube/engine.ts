@@ -109,6 +109,12 @@ const MAX_ENGINE_PROBLEMS = 50;
 /** During the initial sync, the pause after a flush is at least this many times the flush's own cost (see markDirty). */
 const SYNC_FLUSH_COST_FACTOR = 10;
 
+/** uid → controller uid (a Map, or a view of one). */
+export interface ControllerLookup {
+  get(uid: string): string | undefined;
+  readonly size: number;
+}
+
 /**
  * Workloads whose controller chain does not reach another workload in the
  * list. `controllers` maps object uid → controller uid for workloads, owners
@@ -119,7 +125,7 @@ const SYNC_FLUSH_COST_FACTOR = 10;
  */
 export function topLevelWorkloads(
   workloads: WorkloadTree[],
-  controllers: Map<string, string>,
+  controllers: ControllerLookup,
   ownerPending?: (uid: string) => boolean,
 ): WorkloadTree[] {
   return computeTopLevel(workloads, controllers, '', ownerPending).out;
@@ -138,7 +144,7 @@ export interface TopLevelMemo {
 function isTopLevel(
   uid: string,
   uids: Set<string>,
-  controllers: Map<string, string>,
+  controllers: ControllerLookup,
   ownerPending?: (uid: string) => boolean,
 ): boolean {
   let cur = uid;
@@ -156,7 +162,7 @@ function isTopLevel(
 
 function computeTopLevel(
   workloads: WorkloadTree[],
-  controllers: Map<string, string>,
+  controllers: ControllerLookup,
   key: string,
   ownerPending?: (uid: string) => boolean,
 ): TopLevelMemo {
@@ -183,7 +189,7 @@ function computeTopLevel(
  */
 export function topLevelWorkloadsMemoised(
   workloads: WorkloadTree[],
-  controllers: Map<string, string>,
+  controllers: ControllerLookup,
   key: string,
   ownerPending: ((uid: string) => boolean) | undefined,
   memo: TopLevelMemo | null,
@@ -209,10 +215,31 @@ export function topLevelWorkloadsMemoised(
   return { from: workloads, key, keep: memo.keep, out: same ? memo.out : out };
 }
 
-/** `group/Kind` of an ownerReference (the version is left out: the owner may be watched at another one). */
+/** `group/Kind` of an ownerReference's apiVersion + kind, one string per distinct pair. */
+const ownerKindKeys = new Map<string, Map<string, string>>();
 function ownerKindKey(apiVersion: string, kind: string): string {
-  const slash = apiVersion.indexOf('/');
-  return `${slash < 0 ? '' : apiVersion.slice(0, slash)}/${kind}`;
+  let byKind = ownerKindKeys.get(apiVersion);
+  if (!byKind) ownerKindKeys.set(apiVersion, (byKind = new Map()));
+  let key = byKind.get(kind);
+  if (key === undefined) {
+    // The version is left out: the owner may be watched at another one.
+    const slash = apiVersion.indexOf('/');
+    key = `${slash < 0 ? '' : apiVersion.slice(0, slash)}/${kind}`;
+    byKind.set(kind, key);
+  }
+  return key;
+}
+
+type ControllerRef = NonNullable<KubeObject['metadata']['ownerReferences']>[number];
+
+/** The uid → controller uid view of a uid → ownerReference map. */
+function controllerUids(refs: Map<string, ControllerRef>): ControllerLookup {
+  return {
+    get: (uid) => refs.get(uid)?.uid,
+    get size() {
+      return refs.size;
+    },
+  };
 }
 
 function kindLabel(info: ResourceInfo): string {
@@ -237,10 +264,15 @@ class Engine implements ClusterEngine {
   private readonly selector: Requirement[] | null;
   /** Workloads the label selector rules out (they still link owner chains). */
   private readonly unselected = new Set<string>();
-  /** uid → controller uid, for workloads, owners and pods that have a controller (see topLevelWorkloads). */
-  private readonly controllers = new Map<string, string>();
-  /** uid → `group/Kind` of that controller (from the ownerReference), to know a chain leads into a kind still syncing. */
-  private readonly controllerKinds = new Map<string, string>();
+  /**
+   * uid → the controller's ownerReference, for workloads, owners and pods that
+   * have one: its uid links chains (see topLevelWorkloads), its kind tells
+   * whether a chain leads into a kind still syncing. The reference object is
+   * the one the trimmed object holds (shared by siblings): nothing is
+   * allocated per object.
+   */
+  private readonly controllerRefs = new Map<string, ControllerRef>();
+  private readonly controllers: ControllerLookup = controllerUids(this.controllerRefs);
   /** Bumped when `controllers` or `unselected` change (memo of visibleWorkloads). */
   private visibilityVersion = 0;
   private visibleMemo: { from: WorkloadTree[]; version: number; out: WorkloadTree[] } | null = null;
@@ -543,13 +575,11 @@ class Engine implements ClusterEngine {
     const uid = object.metadata.uid;
     const ctrl = type === 'DELETED' ? undefined : object.metadata.ownerReferences?.find((r) => r.controller);
     if (ctrl) {
-      if (this.controllers.get(uid) !== ctrl.uid) {
-        this.controllers.set(uid, ctrl.uid);
-        this.controllerKinds.set(uid, ownerKindKey(ctrl.apiVersion, ctrl.kind));
-        this.visibilityVersion += 1;
-      }
-    } else if (this.controllers.delete(uid)) {
-      this.controllerKinds.delete(uid);
+      const prev = this.controllerRefs.get(uid);
+      if (prev === ctrl) return;
+      this.controllerRefs.set(uid, ctrl);
+      if (prev?.uid !== ctrl.uid) this.visibilityVersion += 1;
+    } else if (this.controllerRefs.delete(uid)) {
       this.visibilityVersion += 1;
     }
   }
@@ -704,8 +734,8 @@ class Engine implements ClusterEngine {
     return {
       key: [...syncing].sort().join(' '),
       test: (uid) => {
-        const kind = this.controllerKinds.get(uid);
-        return kind !== undefined && syncing.has(kind);
+        const ref = this.controllerRefs.get(uid);
+        return ref !== undefined && syncing.has(ownerKindKey(ref.apiVersion, ref.kind));
       },
     };
   }
