@@ -215,9 +215,22 @@ export function summarisePod(pod: KubeObject, gpuResources: readonly string[] = 
     restarts: printed.restarts,
     reason: word.reason,
     uid: pod.metadata.uid,
-    readyContainers: `${printed.readyContainers}/${printed.totalContainers}`,
+    readyContainers: readyText(printed.readyContainers, printed.totalContainers),
     message: word.message,
     createdAt: typeof createdAt === 'string' ? createdAt : null,
     lastRestartAt: printed.lastRestartAt,
   };
+}
+
+/** "ready/total", one string per distinct pair (not one per pod summary). */
+const readyTexts = new Map<number, string>();
+function readyText(ready: number, total: number): string {
+  if (ready < 0 || total < 0 || ready > 255 || total > 255) return `${ready}/${total}`;
+  const k = ready * 256 + total;
+  let t = readyTexts.get(k);
+  if (t === undefined) {
+    t = `${ready}/${total}`;
+    readyTexts.set(k, t);
+  }
+  return t;
 }

@@ -17,9 +17,9 @@ import { gvkKey } from '../definitions/types.js';
 import type { KubeObject, PodSummary, WorkloadTree, NodeSummary, ClusterTotals, NodePodEntry } from './types.js';
 import { planDefinition, type DefinitionPlan } from './plan.js';
 import { evaluateWorkload, type WorkloadFacts } from './workload-facts.js';
-import { evaluatePod } from './attribution.js';
-import { summarisePod, isTerminalPhase } from './pod-status.js';
-import { assembleTree, treePod, naturalCompare, patchTreePod, type TreePod } from './tree.js';
+import { evaluatePod, type PodFacts } from './attribution.js';
+import { summarisePod, isTerminalPhase, isTerminating } from './pod-status.js';
+import { assembleTree, naturalCompare, patchTreePod, type TreePod } from './tree.js';
 import { controllerUidOf, walkControllerChain, MAX_OWNER_HOPS } from './ownership.js';
 import { summariseNode, totalsOf, type NodePodLoad } from './nodes.js';
 import { deepEqual, shareStructure } from './equal.js';
@@ -47,8 +47,51 @@ interface PodEntry {
   workloads: string[];
   summary: PodSummary;
   active: boolean;
-  /** Placement per plan (a pod can belong to a StatefulSet and to the LWS above it). */
-  placed: { plan: DefinitionPlan; tp: TreePod }[];
+  /**
+   * Placement per plan (a pod can belong to a StatefulSet and to the LWS above
+   * it): one, or a list when there are several (rare), or null before any.
+   */
+  placed: Placed | Placed[] | null;
+}
+
+/** A pod placed by one definition plan. */
+interface Placed extends TreePod {
+  plan: DefinitionPlan;
+}
+
+function findPlaced(placed: Placed | Placed[] | null, plan: DefinitionPlan): Placed | undefined {
+  if (placed === null) return undefined;
+  if (!Array.isArray(placed)) return placed.plan === plan ? placed : undefined;
+  for (const x of placed) if (x.plan === plan) return x;
+  return undefined;
+}
+
+/**
+ * Shared PodFacts per plan: the pods of one role have the same placement and
+ * (mostly) the same gang keys, so one object serves them all instead of a
+ * path, steps and key lists per pod. Facts with errors are not shared.
+ */
+const sharedFacts = new WeakMap<DefinitionPlan, Map<string, PodFacts>>();
+const NULL_KEY = '\u0000';
+
+function shareFacts(plan: DefinitionPlan, facts: PodFacts): PodFacts {
+  if (facts.errors.length > 0) return facts;
+  let key = '';
+  if (facts.path === null) key = NULL_KEY;
+  else for (const s of facts.path) key += `${s.comp}\u0001${s.instance ?? NULL_KEY}\u0001${s.replica ?? NULL_KEY}\u0002`;
+  key += '\u0003';
+  for (const k of facts.gangKeys) key += `${k ?? NULL_KEY}\u0001`;
+  let byKey = sharedFacts.get(plan);
+  if (!byKey) {
+    byKey = new Map();
+    sharedFacts.set(plan, byKey);
+  }
+  const got = byKey.get(key);
+  if (got) return got;
+  // Bounded: keys are roles × gang keys, but never let a pathological definition grow it without limit.
+  if (byKey.size >= 100_000) byKey.clear();
+  byKey.set(key, facts);
+  return facts;
 }
 
 interface LinkEntry {
@@ -95,6 +138,31 @@ function removeFrom<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
   if (s.size === 0) index.delete(key);
 }
 
+/** An index whose buckets are a single value until a second one arrives (saves a Set per key). */
+function addOne(index: Map<string, string | Set<string>>, key: string, value: string): void {
+  const b = index.get(key);
+  if (b === undefined) index.set(key, value);
+  else if (typeof b === 'string') {
+    if (b !== value) index.set(key, new Set([b, value]));
+  } else b.add(value);
+}
+
+function removeOne(index: Map<string, string | Set<string>>, key: string, value: string): void {
+  const b = index.get(key);
+  if (b === undefined) return;
+  if (typeof b === 'string') {
+    if (b === value) index.delete(key);
+    return;
+  }
+  b.delete(value);
+  if (b.size === 1) index.set(key, b.values().next().value!);
+  else if (b.size === 0) index.delete(key);
+}
+
+function eachOf(b: string | Set<string> | undefined): string[] {
+  return b === undefined ? [] : typeof b === 'string' ? [b] : [...b];
+}
+
 function sameList(a: string[], b: string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -108,7 +176,8 @@ export class ClusterStore {
   private definitionProblems: string[] = [];
 
   private readonly pods = new Map<string, PodEntry>();
-  private readonly podsByController = new Map<string, Set<string>>();
+  /** Pods by controller uid: one uid, or a Set when there are several (most Jobs and StatefulSet pods' controllers hold one pod). */
+  private readonly podsByController = new Map<string, string | Set<string>>();
   private readonly podsByNode = new Map<string, Set<string>>();
   private readonly podsByNamespace = new Map<string, Set<string>>();
   private readonly owners = new Map<string, LinkEntry>();
@@ -326,8 +395,8 @@ export class ClusterStore {
     const active = !isTerminalPhase(obj);
 
     if (prev?.controller !== controller) {
-      if (prev?.controller) removeFrom(this.podsByController, prev.controller, uid);
-      if (controller) addTo(this.podsByController, controller, uid);
+      if (prev?.controller) removeOne(this.podsByController, prev.controller, uid);
+      if (controller) addOne(this.podsByController, controller, uid);
     }
     if (prev?.node !== node || !prev) {
       if (prev?.node) removeFrom(this.podsByNode, prev.node, uid);
@@ -340,7 +409,7 @@ export class ClusterStore {
     if (prev) this.pendingGpus -= this.pendingOf(prev);
 
     const before = prev?.workloads ?? [];
-    const entry: PodEntry = { uid, obj, namespace, node, controller, workloads: before, summary, active, placed: [] };
+    const entry: PodEntry = { uid, obj, namespace, node, controller, workloads: before, summary, active, placed: null };
     this.pods.set(uid, entry);
     this.pendingGpus += this.pendingOf(entry);
     this.resolvePod(entry);
@@ -366,7 +435,7 @@ export class ClusterStore {
     const e = this.pods.get(uid);
     if (!e) return;
     this.pods.delete(uid);
-    if (e.controller) removeFrom(this.podsByController, e.controller, uid);
+    if (e.controller) removeOne(this.podsByController, e.controller, uid);
     if (e.node) {
       removeFrom(this.podsByNode, e.node, uid);
       this.dirtyNodes.add(e.node);
@@ -486,7 +555,7 @@ export class ClusterStore {
       const next: string[] = [];
       for (const u of frontier) {
         this.chainCache.delete(u);
-        for (const p of this.podsByController.get(u) ?? []) {
+        for (const p of eachOf(this.podsByController.get(u))) {
           affected.push(p);
           // Pods are links too (LWS worker StatefulSets hang off the leader pod).
           if (this.linksByController.has(p) && !seen.has(p)) {
@@ -518,7 +587,7 @@ export class ClusterStore {
     for (let depth = 0; depth < MAX_OWNER_HOPS && frontier.length > 0; depth++) {
       const next: string[] = [];
       for (const u of frontier) {
-        const below = [...(this.linksByController.get(u) ?? []), ...[...(this.podsByController.get(u) ?? [])].filter((p) => this.linksByController.has(p))];
+        const below = [...(this.linksByController.get(u) ?? []), ...eachOf(this.podsByController.get(u)).filter((p) => this.linksByController.has(p))];
         for (const child of below) {
           if (seen.has(child)) continue;
           seen.add(child);
@@ -646,7 +715,7 @@ export class ClusterStore {
       }
       for (const podUid of this.podChanges.get(e.uid) ?? []) {
         const p = this.pods.get(podUid);
-        if (p && !p.placed.some((x) => x.plan === plan)) w.pods.push(p.obj);
+        if (p && !findPlaced(p.placed, plan)) w.pods.push(p.obj);
       }
     }
     for (const uid of this.dirtyWorkloads) {
@@ -662,7 +731,7 @@ export class ClusterStore {
       if (!e.facts) w.workloads.push(e.obj);
       for (const podUid of e.pods) {
         const p = this.pods.get(podUid);
-        if (p && !p.placed.some((x) => x.plan === plan)) w.pods.push(p.obj);
+        if (p && !findPlaced(p.placed, plan)) w.pods.push(p.obj);
       }
     }
     for (const [plan, w] of work) {
@@ -690,7 +759,7 @@ export class ClusterStore {
     let t = tree;
     for (const uid of podUids) {
       const p = this.pods.get(uid);
-      const before = this.placedBefore.get(uid)?.find((x) => x.plan === plan)?.tp;
+      const before = findPlaced(this.placedBefore.get(uid) ?? null, plan);
       if (!p || !before) return null;
       const next = patchTreePod(plan, e.facts!, e.obj.metadata.name, t, before, this.placedFor(p, plan), this.work);
       if (!next) return null;
@@ -701,11 +770,13 @@ export class ClusterStore {
   }
 
   private placedFor(p: PodEntry, plan: DefinitionPlan): TreePod {
-    for (const x of p.placed) if (x.plan === plan) return x.tp;
-    if (p.placed.some((x) => !this.currentPlans.has(x.plan))) p.placed = p.placed.filter((x) => this.currentPlans.has(x.plan));
+    const got = findPlaced(p.placed, plan);
+    if (got) return got;
     this.work.podPlacements++;
-    const tp = treePod(p.obj, p.summary, evaluatePod(plan, p.obj));
-    p.placed.push({ plan, tp });
+    const tp: Placed = { summary: p.summary, facts: shareFacts(plan, evaluatePod(plan, p.obj)), terminating: isTerminating(p.obj), active: p.active, plan };
+    // Drop placements by plans no longer current (definitions reloaded).
+    const kept = p.placed === null ? [] : (Array.isArray(p.placed) ? p.placed : [p.placed]).filter((x) => this.currentPlans.has(x.plan));
+    p.placed = kept.length === 0 ? tp : [...kept, tp];
     return tp;
   }
 

@@ -45,12 +45,21 @@ export interface TreePod {
   terminating: boolean;
   /** Not Succeeded/Failed: still holds what it requested. */
   active: boolean;
-  /** The name with digit runs zero-padded: plain string order is then natural order. */
-  sortKey: string;
 }
 
 export function treePod(pod: KubeObject, summary: PodSummary, facts: PodFacts): TreePod {
-  return { summary, facts, terminating: isTerminating(pod), active: !isTerminalPhase(pod), sortKey: naturalSortKey(summary.name) };
+  return { summary, facts, terminating: isTerminating(pod), active: !isTerminalPhase(pod) };
+}
+
+/**
+ * Pods in natural name order. Keys (digit runs zero-padded: plain string order
+ * is then natural order) are made for the sort only, not kept per pod.
+ */
+function sortByName(items: TreePod[]): TreePod[] {
+  if (items.length < 2) return items;
+  const keyed = items.map((it) => ({ key: naturalSortKey(it.summary.name), it }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map((k) => k.it);
 }
 
 
@@ -91,9 +100,6 @@ function counts(items: TreePod[]): { replicas: Omit<ReplicaCounts, 'desired'>; r
   return { replicas: { current, ready }, requested, allocated, nodes: [...nodes].sort(naturalCompare) };
 }
 
-function byName(a: TreePod, b: TreePod): number {
-  return a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0;
-}
 
 function roleKeys(ctx: Ctx, compIdx: number, here: TreePod[], depth: number): RoleKey[] {
   const c = ctx.plan.components[compIdx]!;
@@ -153,7 +159,7 @@ function buildRoles(ctx: Ctx, comps: number[], items: TreePod[], depth: number, 
         const step = it.facts.path![depth]!;
         return c.replicaKey ? step.replica === key.replica : key.declared === 0 && !f.instances && !c.instanceKey ? true : effectiveInstance(ctx, compIdx, step.instance) === key.instance;
       });
-      const own = mine.filter((it) => it.facts.path!.length === depth + 1).sort(byName);
+      const own = sortByName(mine.filter((it) => it.facts.path!.length === depth + 1));
       const children = buildRoles(ctx, childComps, mine, depth + 1, childShare);
       const perInstanceDesired = f.instances ? (key.declared >= 0 ? (f.desired[key.declared] ?? 0) : 0) : f.totalDesired;
       const templateGpu = f.templateGpus[key.declared >= 0 ? key.declared : 0] ?? f.templateGpus[0] ?? 0;
@@ -246,7 +252,7 @@ export function podErrorLines(subject: string, pods: TreePod[]): string[] {
 export function assembleTree(plan: DefinitionPlan, workload: KubeObject, facts: WorkloadFacts, pods: TreePod[]): WorkloadTree {
   const ctx = analyse(plan, facts);
   const attributed = pods.filter((p) => p.facts.path !== null);
-  const unattributed = pods.filter((p) => p.facts.path === null).sort(byName);
+  const unattributed = sortByName(pods.filter((p) => p.facts.path === null));
   const root = plan.components[0]!;
   const top = root.podBearing ? [0] : root.children;
   // A pod the root does not claim but a child does starts its path below the
@@ -339,9 +345,11 @@ function findPod(pods: PodSummary[], name: string, uid: string): number {
     const k = naturalSortKey(pods[mid]!.name);
     if (k < key) lo = mid + 1;
     else if (k > key) hi = mid - 1;
-    else return pods[mid]!.uid === uid ? mid : -1;
+    else if (pods[mid]!.uid === uid) return mid;
+    else break;
   }
-  return -1;
+  // Names whose keys tie (leading zeros): look through the list.
+  return pods.findIndex((p) => p.uid === uid);
 }
 
 function replaceAt<T>(xs: T[], i: number, x: T): T[] {
