@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ModelSnapshot, PodSummary } from '../../src/model/types.js';
-import { podRowStats } from '../../src/ui/render/pods.js';
+import { podRowStats, allPodsStats } from '../../src/ui/render/pods.js';
 import { layoutStats } from '../../src/ui/render/table.js';
 import { mountApp, sleep, KEY } from './helpers.js';
 import { FakeSource, defaultSnapshot, pod, role, workload } from './fixtures.js';
@@ -49,12 +49,15 @@ test('a snapshot changing an off-screen pod draws nothing; a visible pod is redr
     const frames = h.frames.length;
     const built = podRowStats().built;
     const measured = layoutStats().cellMeasures;
+    const lists = allPodsStats();
     s = withPod(s, WORKLOADS - 1, 3, { restarts: 41 });
     source.publish(s);
     await sleep(200);
     assert.equal(h.frames.length, frames, 'no frame for a change nobody can see');
     assert.equal(podRowStats().built - built, 1, 'one pod changed: one row rebuilt');
     assert.equal(layoutStats().cellMeasures - measured, 9, 'one row re-measured (9 cells)');
+    assert.equal(allPodsStats().rebuilds, lists.rebuilds, 'the 1,000-row list is not rebuilt');
+    assert.equal(allPodsStats().patches - lists.patches, 1, 'it is patched once, in place');
 
     // On screen: the first pod's restarts appear on its row.
     s = withPod(s, 0, 0, { restarts: 42 });

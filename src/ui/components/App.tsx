@@ -168,7 +168,7 @@ export function App(props: AppProps): React.JSX.Element {
     const t = memo.current!.table([snap, f.kind, f.workloadUid, f.rolePath, f.nodeName, f.collapsed, st.namespace, prev, source], () =>
       f.kind === 'help' ? { ...helpTable(KEYMAP[prev]), sortable: false } : tableForFrame(snap, f, st.namespace, (n) => source.getNodePods(n)),
     );
-    const sortedRows = memo.current!.sorted([t, f.sort], () => sortRows(t.rows, f.sort, t.sortable));
+    const sortedRows = memo.current!.sorted([t.rows, t.sortable, f.sort], () => sortRows(t.rows, f.sort, t.sortable));
     const filteredRows = memo.current!.filtered([sortedRows, f.filter], () => filterRows(sortedRows, f.filter));
     return { table: t, filtered: filteredRows };
   };

@@ -57,6 +57,17 @@ export function summarizeConnection(kinds: readonly KindState[]): ConnectionSumm
 
 /** `7 workloads: 4 Running 1 Failed …` — each status a workload holds counts once. */
 export function workloadCounts(snapshot: ModelSnapshot, namespace: string | null): string {
+  // Asked by the render and by the screen signature of each snapshot: once per snapshot and scope.
+  let memo = countsMemo.get(snapshot);
+  if (!memo) countsMemo.set(snapshot, (memo = new Map()));
+  let text = memo.get(namespace);
+  if (text === undefined) memo.set(namespace, (text = computeWorkloadCounts(snapshot, namespace)));
+  return text;
+}
+
+const countsMemo = new WeakMap<ModelSnapshot, Map<string | null, string>>();
+
+function computeWorkloadCounts(snapshot: ModelSnapshot, namespace: string | null): string {
   const counts = new Map<string, number>();
   let n = 0;
   for (const w of snapshot.workloads) {

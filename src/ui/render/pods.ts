@@ -98,11 +98,68 @@ function workloadPodRows(w: WorkloadTree): Row[] {
   return rows;
 }
 
+// The last `:pods` list, patched in place: under churn most snapshots change
+// a few workloads out of thousands, and rebuilding a 100,000-row array per
+// snapshot costs more than everything else the explorer does for it. When
+// no workload changed the same array is returned (so sort and filter memos
+// keep their results); when a few changed and kept their pod counts, their
+// segments of a copy are overwritten; anything else rebuilds.
+interface AllPods {
+  workloads: readonly WorkloadTree[];
+  namespace: string | null;
+  rows: Row[];
+  /** Start of each workload's segment in rows (-1 when filtered out by namespace). */
+  starts: number[];
+}
+let lastAllPods: AllPods | null = null;
+let allPodsRebuilds = 0;
+let allPodsPatches = 0;
+
+/** `:pods` list derivations since the process started: full rebuilds and in-place patches (tests count work with it). */
+export function allPodsStats(): { rebuilds: number; patches: number } {
+  return { rebuilds: allPodsRebuilds, patches: allPodsPatches };
+}
+
+function patchAllPods(last: AllPods, workloads: readonly WorkloadTree[], namespace: string | null): Row[] | null {
+  if (last.namespace !== namespace || last.workloads.length !== workloads.length) return null;
+  let rows: Row[] | null = null;
+  const prev = last.workloads;
+  for (let i = 0; i < workloads.length; i++) {
+    const w = workloads[i]!;
+    const old = prev[i]!;
+    if (w === old) continue;
+    if (w.uid !== old.uid || w.namespace !== old.namespace) return null;
+    const start = last.starts[i]!;
+    if (start < 0) continue;
+    const before = workloadRowsCache.get(old);
+    const next = workloadPodRows(w);
+    if (!before || before.length !== next.length) return null;
+    rows ??= last.rows.slice();
+    for (let k = 0; k < next.length; k++) rows[start + k] = next[k]!;
+  }
+  return rows ?? last.rows;
+}
+
 export function allPodsTable(workloads: readonly WorkloadTree[], namespace: string | null): TableData {
+  if (lastAllPods) {
+    const patched = patchAllPods(lastAllPods, workloads, namespace);
+    if (patched) {
+      if (patched !== lastAllPods.rows) allPodsPatches++;
+      lastAllPods = { ...lastAllPods, workloads, rows: patched };
+      return { columns: ALL_POD_COLUMNS, rows: patched };
+    }
+  }
+  allPodsRebuilds++;
   const rows: Row[] = [];
+  const starts: number[] = [];
   for (const w of workloads) {
-    if (namespace !== null && w.namespace !== namespace) continue;
+    if (namespace !== null && w.namespace !== namespace) {
+      starts.push(-1);
+      continue;
+    }
+    starts.push(rows.length);
     for (const r of workloadPodRows(w)) rows.push(r);
   }
+  lastAllPods = { workloads, namespace, rows, starts };
   return { columns: ALL_POD_COLUMNS, rows };
 }

@@ -143,19 +143,26 @@ const GAP = 1;
 export function layoutColumns(columns: Column[], rows: readonly Row[], width: number): Layout {
   // Huge lists: measure a sample (head and tail) rather than every row.
   const sample = rows.length > 2000 ? [...rows.slice(0, 1000), ...rows.slice(-1000)] : rows;
-  const natural = columns.map((c, i) => {
-    let w = Math.max(c.min, displayWidth(c.name) + (c.sortKey ? 1 : 0));
-    if (!c.age) {
-      const cap = c.max ?? 60;
-      for (const r of sample) {
-        if (r.span) continue;
-        const cw = cellWidths(r)[i] ?? 0;
-        if (cw > w) w = Math.min(cw, cap);
-        if (w >= cap) break;
+  // One pass over the rows (each row's widths are cached), per-column maxima.
+  const natural = columns.map((c) => Math.max(c.min, displayWidth(c.name) + (c.sortKey ? 1 : 0)));
+  const caps = columns.map((c) => c.max ?? 60);
+  // A column is done once it reaches its cap (the age column is never measured).
+  const done = columns.map((c) => !!c.age);
+  let open = done.filter((d) => !d).length;
+  for (const r of sample) {
+    if (open === 0) break;
+    if (r.span) continue;
+    const cw = cellWidths(r);
+    for (let i = 0; i < natural.length; i++) {
+      if (done[i]) continue;
+      const v = cw[i] ?? 0;
+      if (v > natural[i]!) natural[i] = Math.min(v, caps[i]!);
+      if (natural[i]! >= caps[i]!) {
+        done[i] = true;
+        open--;
       }
     }
-    return w;
-  });
+  }
   let shown = columns.map((_, i) => i);
   const minTotal = (idx: number[]) => idx.reduce((s, i) => s + Math.max(columns[i]!.min, displayWidth(columns[i]!.name)), 0) + GAP * (idx.length - 1);
   while (minTotal(shown) > width) {
