@@ -79,6 +79,12 @@ export interface DefinitionPlan {
   gangs: GangPlan[];
   /** Expressions that did not compile, structural problems (unknown ownerRef...). */
   problems: string[];
+  /**
+   * Every expression run against pods reads only the pod's metadata labels,
+   * annotations, name and namespace (see readsOnlyPodMetadata): a pod change
+   * that leaves those alone keeps its placement and gang keys.
+   */
+  podExprsReadMetadataOnly: boolean;
   /** Non-native (jq-wasm) expressions run against pods / against the workload: prefetched in batches. */
   slowPodExprs: Expr[];
   slowWorkloadExprs: Expr[];
@@ -274,5 +280,59 @@ export function planDefinition(definition: Definition): DefinitionPlan {
     status?.phase,
     ...(status?.mappings ?? []).flatMap((m) => m.matchers.map((x) => x.byExpression?.expr)),
   ]);
-  return { definition, components, byName, status, gangs, problems, slowPodExprs, slowWorkloadExprs };
+  const podExprs = [
+    ...components.flatMap((c) => [c.typeKey, c.instanceKey, c.replicaKey]),
+    ...gangs.flatMap((g) => g.members.flatMap((m) => [...m.keys, ...m.filters])),
+  ].filter((e): e is Expr => !!e);
+  const podExprsReadMetadataOnly = podExprs.every((e) => e.program !== null && readsOnlyPodMetadata(e.source));
+  return { definition, components, byName, status, gangs, problems, podExprsReadMetadataOnly, slowPodExprs, slowWorkloadExprs };
+}
+
+/** Words the part of an expression that reads the pod may use besides the allowed paths. */
+const FIRST_WORDS = new Set(['P', 'and', 'or', 'not', 'null', 'true', 'false', 'if', 'then', 'else', 'elif', 'end']);
+/** ...and what may follow the first pipe (it only sees values derived from the allowed paths). */
+const REST_WORDS = new Set([
+  ...FIRST_WORDS,
+  'select', 'test', 'startswith', 'endswith', 'split', 'join', 'tostring', 'tonumber', 'ascii_downcase', 'ascii_upcase',
+  'ltrimstr', 'rtrimstr', 'length', 'empty', 'contains',
+]);
+
+/**
+ * Conservatively (syntactically), whether a jq expression reads nothing of its
+ * input pod but `.metadata.labels`, `.metadata.annotations`, `.metadata.name`
+ * and `.metadata.namespace`: the part before the first top-level pipe may use
+ * only those paths (indexed by string literals), literals, operators and
+ * if/and/or/not; after it (values derived from those) a few plain builtins and
+ * `.`. Anything else (variables, string interpolation, `..`, other paths or
+ * builtins) answers false: such an expression is evaluated on every change.
+ */
+export function readsOnlyPodMetadata(source: string): boolean {
+  if (source.includes('\\(') || source.includes('$') || source.includes('..') || source.includes('|=')) return false;
+  const s = source.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/\.metadata\.(?:(?:labels|annotations)(?:\.[A-Za-z_][A-Za-z0-9_]*|\[""\])?|name|namespace)(?![A-Za-z0-9_])/g, ' P ');
+  let depth = 0;
+  let cut = -1;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (c === '|' && depth === 0) {
+      cut = i;
+      break;
+    }
+  }
+  const first = cut < 0 ? s : s.slice(0, cut);
+  const rest = cut < 0 ? '' : s.slice(cut + 1);
+  if (first.includes('.')) return false;
+  const wordsOk = (part: string, allowed: Set<string>): boolean => {
+    for (const m of part.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
+      if (allowed.has(m[0])) continue;
+      // A field of a derived value (only after the pipe: the first part has no dots).
+      if (m.index! > 0 && part[m.index! - 1] === '.') continue;
+      // An object key: `{c: ...}`.
+      if (/^\s*:/.test(part.slice(m.index! + m[0].length))) continue;
+      return false;
+    }
+    return true;
+  };
+  return wordsOk(first, FIRST_WORDS) && wordsOk(rest, REST_WORDS);
 }

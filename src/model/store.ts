@@ -195,6 +195,8 @@ export class ClusterStore {
 
   /** Workloads whose tree is rebuilt at the next flush. */
   private readonly dirtyWorkloads = new Set<string>();
+  /** Workloads whose object changed but not their definition or links (see refreshTree). */
+  private readonly refreshWorkloads = new Set<string>();
   /** Workload uid → pods MODIFIED in place (same workloads): their trees are patched, not rebuilt. */
   private readonly podChanges = new Map<string, Set<string>>();
   /** Pod uid → its placements as of the last flush (what the trees hold), for podChanges. */
@@ -203,7 +205,7 @@ export class ClusterStore {
   private malformed: string[] = [];
 
   /** Work counters (tests and benchmarks check that work stays proportional to what changed). */
-  private readonly work = { treeBuilds: 0, treePatches: 0, rolePatches: 0, podPlacements: 0, workloadEvaluations: 0, nodeSummaries: 0 };
+  private readonly work = { treeBuilds: 0, treeRefreshes: 0, treePatches: 0, rolePatches: 0, podPlacements: 0, workloadEvaluations: 0, nodeSummaries: 0 };
 
   private workloadList: WorkloadTree[] | null = [];
   private nodeList: NodeSummary[] | null = [];
@@ -409,7 +411,7 @@ export class ClusterStore {
     if (prev) this.pendingGpus -= this.pendingOf(prev);
 
     const before = prev?.workloads ?? [];
-    const entry: PodEntry = { uid, obj, namespace, node, controller, workloads: before, summary, active, placed: null };
+    const entry: PodEntry = { uid, obj, namespace, node, controller, workloads: before, summary, active, placed: this.carryPlacements(prev, obj, summary, active) };
     this.pods.set(uid, entry);
     this.pendingGpus += this.pendingOf(entry);
     this.resolvePod(entry);
@@ -429,6 +431,24 @@ export class ClusterStore {
     }
     // Objects controlled by this pod (rare, but LWS does it) resolve through it.
     if ((!prev || prev.controller !== controller) && this.linksByController.has(uid)) this.invalidateBelow(uid);
+  }
+
+  /**
+   * The previous placements, with the new summary, for plans whose pod
+   * expressions read only metadata labels/annotations/name/namespace, when
+   * those did not change (a status change): nothing is evaluated again.
+   */
+  private carryPlacements(prev: PodEntry | undefined, obj: KubeObject, summary: PodSummary, active: boolean): PodEntry['placed'] {
+    if (!prev || prev.placed === null) return null;
+    const a = prev.obj.metadata;
+    const b = obj.metadata;
+    if (a.name !== b.name || a.namespace !== b.namespace || !deepEqual(a.labels, b.labels) || !deepEqual(a.annotations, b.annotations)) return null;
+    const terminating = isTerminating(obj);
+    const out: Placed[] = [];
+    for (const x of Array.isArray(prev.placed) ? prev.placed : [prev.placed]) {
+      if (x.plan.podExprsReadMetadataOnly && this.currentPlans.has(x.plan)) out.push({ summary, facts: x.facts, terminating, active, plan: x.plan });
+    }
+    return out.length === 0 ? null : out.length === 1 ? out[0]! : out;
   }
 
   private deletePod(uid: string): void {
@@ -505,9 +525,13 @@ export class ClusterStore {
     if (prev && prev.gvk !== key) removeFrom(this.workloadsByGvk, prev.gvk, uid);
     addTo(this.workloadsByGvk, key, uid);
     const plan = this.plans.get(key) ?? null;
-    const entry: WorkloadEntry = { uid, obj, gvk: key, controller, plan, facts: null, pods: prev?.pods ?? new Set() };
+    // Same definition and links: only the object changed (status churn). Its facts are
+    // re-evaluated at flush, and the tree is rebuilt only if what shapes it changed.
+    const refresh = !!prev && prev.plan === plan && prev.controller === controller && prev.facts !== null;
+    const entry: WorkloadEntry = { uid, obj, gvk: key, controller, plan, facts: refresh ? prev.facts : null, pods: prev?.pods ?? new Set() };
     this.workloadEntries.set(uid, entry);
-    this.dirtyWorkloads.add(uid);
+    if (refresh) this.refreshWorkloads.add(uid);
+    else this.dirtyWorkloads.add(uid);
     // A new workload changes the chains below it even if its controller did not.
     if (!prev || prev.controller !== controller) this.relink(uid, prev?.controller ?? null, controller, true);
   }
@@ -619,6 +643,39 @@ export class ClusterStore {
   flush(): FlushResult {
     const changedWorkloads: string[] = [];
     const removedWorkloads: string[] = [];
+    // Workload objects modified in place: new facts; if the roles' shape did not change,
+    // only the tree's root fields are replaced.
+    const refreshes: WorkloadEntry[] = [];
+    for (const uid of this.refreshWorkloads) {
+      if (this.dirtyWorkloads.has(uid)) continue;
+      const e = this.workloadEntries.get(uid);
+      if (!e || !e.plan || !e.facts || !this.trees.has(uid) || (!this.buildNested && this.isNested(e))) this.dirtyWorkloads.add(uid);
+      else refreshes.push(e);
+    }
+    this.refreshWorkloads.clear();
+    const slow = new Map<DefinitionPlan, KubeObject[]>();
+    for (const e of refreshes) {
+      if (e.plan!.slowWorkloadExprs.length === 0) continue;
+      const list = slow.get(e.plan!) ?? [];
+      list.push(e.obj);
+      slow.set(e.plan!, list);
+    }
+    for (const [plan, objs] of slow) prefetch(plan.slowWorkloadExprs, objs);
+    for (const e of refreshes) {
+      const old = this.trees.get(e.uid)!;
+      let tree: WorkloadTree | null;
+      try {
+        tree = this.refreshTree(e, e.plan!, old);
+      } catch {
+        tree = null;
+      }
+      if (tree === null) this.dirtyWorkloads.add(e.uid);
+      else if (tree !== old) {
+        if (old.errors !== tree.errors) this.problemList = null;
+        this.trees.set(e.uid, tree);
+        changedWorkloads.push(e.uid);
+      }
+    }
     // Pods modified in place: patch the trees that hold them (the rest are rebuilt below).
     const patches: WorkloadEntry[] = [];
     for (const uid of this.podChanges.keys()) {
@@ -752,6 +809,37 @@ export class ClusterStore {
       if (p) tps.push(this.placedFor(p, plan));
     }
     return assembleTree(plan, e.obj, e.facts, tps);
+  }
+
+  /**
+   * The tree after its workload object changed (same definition, same links):
+   * facts evaluated again; when the components' facts (instances, desired,
+   * template GPUs) are the same, only status, statusMessage and the workload's
+   * own errors are replaced. Null: rebuild (e.facts is then already the new facts).
+   */
+  private refreshTree(e: WorkloadEntry, plan: DefinitionPlan, tree: WorkloadTree): WorkloadTree | null {
+    const before = e.facts!;
+    this.work.workloadEvaluations++;
+    const facts = evaluateWorkload(plan, e.obj, this.gpuResources);
+    e.facts = facts;
+    const createdAt = e.obj.metadata.creationTimestamp;
+    if (
+      !deepEqual(before.components, facts.components) ||
+      tree.apiVersion !== (e.obj.apiVersion ?? '') ||
+      tree.kind !== (e.obj.kind ?? plan.definition.rootGvk.kind) ||
+      tree.createdAt !== (typeof createdAt === 'string' ? createdAt : null) ||
+      tree.errors.length < before.errors.length
+    ) {
+      return null;
+    }
+    this.work.treeRefreshes++;
+    const next: WorkloadTree = {
+      ...tree,
+      status: facts.status,
+      statusMessage: facts.statusMessage,
+      errors: [...facts.errors, ...tree.errors.slice(before.errors.length)],
+    };
+    return shareStructure(tree, next);
   }
 
   /** The tree with each pod in `podUids` replaced in place; null when one of them cannot be (then rebuild). */
@@ -906,6 +994,7 @@ export class ClusterStore {
     trees: number;
     cachedChains: number;
     treeBuilds: number;
+    treeRefreshes: number;
     treePatches: number;
     rolePatches: number;
     podPlacements: number;

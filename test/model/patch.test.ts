@@ -108,7 +108,7 @@ test('a status change in a 50-pod workload does O(1 role) work', () => {
   assert.equal(after.treeBuilds - before.treeBuilds, 0);
   assert.equal(after.treePatches - before.treePatches, 1);
   assert.equal(after.rolePatches - before.rolePatches, 1);
-  assert.equal(after.podPlacements - before.podPlacements, 1);
+  assert.equal(after.podPlacements - before.podPlacements, 0, 'a status change is not placed again');
   const next = store.workloads()[0]!;
   assert.notEqual(next, tree);
   // The untouched role keeps its identity; the touched one is new.
@@ -116,4 +116,85 @@ test('a status change in a 50-pod workload does O(1 role) work', () => {
   assert.notEqual(next.roles[1], tree.roles[1]);
   assert.equal(next.roles[1]!.replicas.ready, tree.roles[1]!.replicas.ready - 1);
   assert.equal(next.roles[1]!.pods.find((x) => x.uid === p.metadata.uid)!.restarts, 7);
+});
+
+test('a workload object change that keeps its roles refreshes only the root; one that reshapes them rebuilds', () => {
+  const store = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const w = jobsetWorld('train', [{ name: 'worker', replicas: 3, gpus: 1 }]);
+  store.apply('workload', 'ADDED', w.jobset);
+  for (const j of w.jobs) store.apply('owner', 'ADDED', j);
+  for (const p of w.pods) store.apply('pod', 'ADDED', p);
+  store.flush();
+  const tree = store.workloads()[0]!;
+  assert.deepEqual(tree.status, ['Running']);
+
+  const failed = structuredClone(w.jobset);
+  failed.metadata.resourceVersion = '2';
+  failed.status = { conditions: [{ type: 'Failed', status: 'True', message: 'worker-1 failed' }] };
+  let before = store.stats();
+  assert.deepEqual(store.flush().changedWorkloads, []);
+  store.apply('workload', 'MODIFIED', failed);
+  assert.deepEqual(store.flush().changedWorkloads, [w.jobset.metadata.uid]);
+  let after = store.stats();
+  assert.equal(after.treeBuilds - before.treeBuilds, 0);
+  assert.equal(after.treeRefreshes - before.treeRefreshes, 1);
+  const next = store.workloads()[0]!;
+  assert.equal(next.roles, tree.roles, 'roles keep their identity');
+  const fresh = new ClusterStore({ definitions: [jobsetDefinition()] });
+  fresh.apply('workload', 'ADDED', failed);
+  for (const j of w.jobs) fresh.apply('owner', 'ADDED', j);
+  for (const p of w.pods) fresh.apply('pod', 'ADDED', p);
+  fresh.flush();
+  assert.deepEqual(next, fresh.workloads()[0]);
+
+  // Only metadata moved (same facts): nothing changes, identity kept.
+  const touched = structuredClone(failed);
+  touched.metadata.resourceVersion = '3';
+  store.apply('workload', 'MODIFIED', touched);
+  assert.deepEqual(store.flush().changedWorkloads, []);
+  assert.equal(store.workloads()[0], next);
+
+  // Scaled: the roles' desired change, so it is rebuilt.
+  const scaled = structuredClone(touched);
+  scaled.metadata.resourceVersion = '4';
+  (scaled.spec as { replicatedJobs: { replicas: number }[] }).replicatedJobs[0]!.replicas = 5;
+  before = store.stats();
+  store.apply('workload', 'MODIFIED', scaled);
+  store.flush();
+  after = store.stats();
+  assert.equal(after.treeBuilds - before.treeBuilds, 1);
+  assert.equal(store.workloads()[0]!.replicas.desired, 5);
+});
+
+test('placements are kept on status changes only when every pod expression reads just metadata', async () => {
+  const { readsOnlyPodMetadata } = await import('../../src/model/plan.js');
+  for (const yes of [
+    '.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]',
+    '.metadata.labels.app',
+    '.metadata.labels["leaderworkerset.sigs.k8s.io/worker-index"] | select(. != "0")',
+    '.metadata.annotations["a"] != null or .metadata.annotations["b"] != null',
+    '{c: .metadata.labels["x"], p: (if .metadata.labels["y"] then .metadata.labels["y"] + "-" + .metadata.labels["z"] else .metadata.labels["w"] end)} | .c[(.p | length) + 1:]',
+  ]) assert.equal(readsOnlyPodMetadata(yes), true, yes);
+  for (const no of ['.status.phase', '.spec.nodeName', 'tostring', '. | tostring', '.metadata', '"\\(.status.phase)"', '.metadata.labels[.status.phase]', '[..]', '$__loc__', 'length', 'input', '.metadata.labels["a"] // .status.x', '.["status"]', '.metadata.labelsx']) {
+    assert.equal(readsOnlyPodMetadata(no), false, no);
+  }
+
+  // A gang filter that reads the pod's phase: a status change must place the pod again.
+  const def = (): Definition => {
+    const d = jobsetDefinition();
+    d.gangs[0]!.members[0]!.filters = ['.status.phase == "Running"'];
+    return d;
+  };
+  const w = jobsetWorld('g', [{ name: 'worker', replicas: 3, gpus: 1 }], { nodes: (i) => (i === 2 ? null : 'node-0') });
+  const initial: [('workload' | 'owner' | 'pod' | 'node'), KubeObject][] = [
+    ['node', node('node-0', 8)],
+    ['workload', w.jobset],
+    ...w.jobs.map((j) => ['owner', j] as ['owner', KubeObject]),
+    ...w.pods.map((p) => ['pod', p] as ['pod', KubeObject]),
+  ];
+  // Pending → Running changes its gang membership: placed again and rebuilt, same as from scratch.
+  check(() => [def()], initial, [(p) => {
+    (p.spec as Record<string, unknown>)['nodeName'] = 'node-0';
+    (p.status as Record<string, unknown>)['phase'] = 'Running';
+  }], w.pods[2]!, [0]);
 });
