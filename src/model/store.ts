@@ -1,15 +1,32 @@
 // The incremental cluster store the engine feeds with watch events.
 //
-// apply() only updates indexes and marks what an event touches (workloads,
-// nodes); flush() rebuilds exactly those, once per batch. Per event the work is
-// bounded by the touched workload's pods (resolving an owner chain is a few map
-// lookups, cached); nothing scans all pods. Indexes kept:
-//   pods by uid, by controller uid, by node, by namespace;
+// apply() only updates indexes and records what an event touches; flush()
+// recomputes exactly that, once per batch, and in proportion to it:
+//   - a pod MODIFIED in place (same workloads) is patched into each tree that
+//     holds it (patchTreePod: the roles on its path and the workload's rollups
+//     by difference; every other role keeps its identity) - no re-sort, no
+//     recount of other roles. When its labels/annotations did not change and
+//     the definition's pod expressions read only those (plan
+//     podExprsReadMetadataOnly), its placement is kept: nothing is evaluated.
+//   - a workload object MODIFIED with the same definition and links: facts
+//     evaluated again; if its components' facts did not change, only the
+//     tree's root (status, statusMessage, own errors) is replaced.
+//   - anything else (a pod added, deleted, moved, placed elsewhere; a new
+//     workload; a chain or definition change) rebuilds the touched trees.
+// Nested workloads (whose controller chain reaches another workload of a
+// defined kind: a JobSet's Jobs, an LWS's StatefulSets) get no tree of their
+// own unless `buildNested` (wlx get --include-nested); they gain or lose one
+// when the parent or the chain changes (removedWorkloads reports the loss).
+// Nothing scans all pods. Indexes kept:
+//   pods by uid, by controller uid (one uid or a Set), by node, by namespace;
 //   owners and workloads by uid, and their children by controller uid (to find
 //   whose chain an arriving/leaving owner changes);
 //   workloads by GVK (to re-plan them on a definitions hot reload).
-// Each pod's summary (status word, GPUs) is cached and replaced on MODIFIED;
-// each pod's placement is cached per definition plan.
+// Per pod the store keeps one PodEntry: the trimmed object (placements are
+// evaluated again from it when its workloads or definitions change without a
+// pod event, e.g. a JobSet listed after its pods), its PodSummary, and one
+// Placed (TreePod + plan; a list only when two plans place it) whose PodFacts
+// are shared by every pod placed the same way.
 // Outputs are immutable: a WorkloadTree, NodeSummary or PodSummary that did not
 // change keeps its identity, and so do unchanged parts of a changed tree.
 import type { Definition, Gvk } from '../definitions/types.js';
