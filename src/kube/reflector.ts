@@ -393,8 +393,15 @@ export class Reflector {
         if (!isRecord(page) || !Array.isArray(page.items)) {
           throw new KubeApiError(`${this.label}: list answer has no items`, 0, null);
         }
-        // Trim and apply each object at once so the untrimmed ones die young.
-        for (const raw of page.items) this.listed(this.options.trim(withTypeMeta(raw, apiVersion, kind)), seen);
+        // Trim and apply each object at once so the untrimmed ones die young:
+        // each is let go of as soon as it is trimmed, so a young-generation
+        // GC in the middle of a page copies only the objects not trimmed yet.
+        const items: unknown[] = page.items;
+        for (let i = 0; i < items.length; i++) {
+          const raw = items[i];
+          items[i] = undefined;
+          this.listed(this.options.trim(withTypeMeta(raw, apiVersion, kind)), seen);
+        }
         const meta = isRecord(page.metadata) ? page.metadata : {};
         listRv = typeof meta.resourceVersion === 'string' ? meta.resourceVersion : listRv;
         cont = typeof meta.continue === 'string' ? meta.continue : '';
