@@ -238,8 +238,28 @@ export class ClusterStore {
   /** Also build trees of workloads whose controller chain reaches another held workload (see isNested). */
   private readonly buildNested: boolean;
 
-  constructor(options: { definitions: Definition[]; gpuResources?: string[]; buildNested?: boolean }) {
+  /** See the constructor's `ownerPending`. */
+  private readonly ownerPending: (() => ((uid: string) => boolean) | undefined) | undefined;
+  /** Workloads with no tree yet because an owner on their chain is of a kind still listing. */
+  private readonly deferred = new Set<string>();
+
+  /**
+   * `buildNested` (default true): also build trees of nested workloads.
+   * `ownerPending` (with buildNested false): asked once per flush, returns a
+   * test "the controller of object `uid` is of a kind still in its first list"
+   * (or undefined when no kind is). A workload not held under another one yet
+   * whose chain has such a link gets no tree until the flush after that kind
+   * listed (the engine hides it meanwhile: its parent is most likely coming -
+   * Jobs list before their JobSets - and building it would be wasted work).
+   */
+  constructor(options: {
+    definitions: Definition[];
+    gpuResources?: string[];
+    buildNested?: boolean;
+    ownerPending?: () => ((uid: string) => boolean) | undefined;
+  }) {
     this.buildNested = options.buildNested !== false;
+    this.ownerPending = this.buildNested ? undefined : options.ownerPending;
     this.gpuResources = options.gpuResources && options.gpuResources.length > 0 ? [...options.gpuResources] : [...DEFAULT_GPU_RESOURCES];
     this.setDefinitions(options.definitions);
   }
@@ -654,12 +674,28 @@ export class ClusterStore {
     return false;
   }
 
+  /** Some object on the workload's chain has a controller of a kind still listing (as the engine's topLevelWorkloads). */
+  private chainPending(e: WorkloadEntry, pending: (uid: string) => boolean): boolean {
+    let cur = e.uid;
+    let c: string | null | undefined = e.controller;
+    for (let hop = 0; c && hop < MAX_OWNER_HOPS; hop++) {
+      if (pending(cur)) return true;
+      cur = c;
+      c = (this.workloadEntries.get(c) ?? this.owners.get(c) ?? this.pods.get(c))?.controller;
+    }
+    return false;
+  }
+
   // ---------------------------------------------------------------- flush
 
   /** Recompute only what the applied events touched since the last flush; returns what changed. */
   flush(): FlushResult {
     const changedWorkloads: string[] = [];
     const removedWorkloads: string[] = [];
+    const pending = this.ownerPending?.();
+    // Deferred workloads are looked at again (their owner's kind may have listed).
+    for (const uid of this.deferred) this.dirtyWorkloads.add(uid);
+    this.deferred.clear();
     // Workload objects modified in place: new facts; if the roles' shape did not change,
     // only the tree's root fields are replaced.
     const refreshes: WorkloadEntry[] = [];
@@ -729,6 +765,10 @@ export class ClusterStore {
           this.orderAdded.delete(uid);
           if (old.errors.length > 0) this.problemList = null;
         }
+        continue;
+      }
+      if (!old && pending && this.chainPending(e, pending)) {
+        this.deferred.add(uid);
         continue;
       }
       let tree: WorkloadTree;

@@ -127,3 +127,35 @@ test('LeaderWorkerSet: StatefulSets below it (also through the leader pod) build
   assert.equal(store.stats().trees, 1);
   assert.deepEqual(store.getNodePods('node-1').map((e) => e.workload?.kind), ['LeaderWorkerSet', 'LeaderWorkerSet']);
 });
+
+test('ownerPending: a workload whose owner kind is still listing gets no tree until that kind has listed', () => {
+  const w = jobsetWorld('train', [{ name: 'worker', replicas: 2, gpus: 1 }]);
+  const orphan = jobsetWorld('gone', [{ name: 'worker', replicas: 1, gpus: 1 }]);
+  let jobsetsListing = true;
+  // As the engine's test: the controller of `uid` is of a kind still listing.
+  const controllerKind = new Map<string, string>();
+  for (const j of [...w.jobs, ...orphan.jobs]) controllerKind.set(j.metadata.uid, 'JobSet');
+  const store = new ClusterStore({
+    definitions: [jobsetDefinition(), jobDefinition()],
+    buildNested: false,
+    ownerPending: () => (jobsetsListing ? (uid) => controllerKind.get(uid) === 'JobSet' : undefined),
+  });
+  // Jobs (and their pods) list first: no tree is built for them.
+  for (const j of [...w.jobs, ...orphan.jobs]) store.apply('workload', 'ADDED', j);
+  for (const p of [...w.pods, ...orphan.pods]) store.apply('pod', 'ADDED', p);
+  let r = store.flush();
+  assert.deepEqual(r.changedWorkloads, []);
+  assert.equal(store.stats().treeBuilds, 0);
+  // The JobSets list (one of them is gone: its Job's reference dangles).
+  store.apply('workload', 'ADDED', w.jobset);
+  r = store.flush();
+  assert.deepEqual(r.changedWorkloads, [w.jobset.metadata.uid]);
+  assert.equal(store.stats().treeBuilds, 1);
+  // Listing done: the orphan Job is top-level and gets its tree at the next flush.
+  jobsetsListing = false;
+  r = store.flush();
+  assert.deepEqual(r.changedWorkloads, [orphan.jobs[0]!.metadata.uid]);
+  assert.deepEqual(names(store), ['Job/gone-worker-0:1', 'JobSet/train:2']);
+  assert.equal(store.stats().treeBuilds, 2);
+  assert.equal(store.stats().workloadEvaluations, 2);
+});
