@@ -305,7 +305,7 @@ class Engine implements ClusterEngine {
     this.defs = options.definitions;
     this.flushIntervalMs = options.flushIntervalMs ?? 80;
     this.selector = options.labelSelector ? parseLabelSelector(options.labelSelector) : null;
-    const create = options.createStore ?? ((d, g) => new ClusterStore({ definitions: d, gpuResources: g, buildNested: options.includeNested === true }) as ModelStoreLike);
+    const create = options.createStore ?? ((d, g) => new ClusterStore({ definitions: d, gpuResources: g, buildNested: options.includeNested === true, ownerPending: () => this.ownerPendingTest().test }) as ModelStoreLike);
     this.store = create(this.defs.definitions, options.gpuResources);
     this.snapshot = this.buildSnapshot([]);
   }
