@@ -97,3 +97,24 @@ test('the clock draws a frame only when a visible age or highlight changes', asy
     h2.unmount();
   }
 });
+
+test('a change to the header figures alone is drawn at most every 500 ms, and the latest figures always are', async () => {
+  const source = new FakeSource(defaultSnapshot());
+  const h = await mountApp({ source, frameIntervalMs: 10 });
+  try {
+    await sleep(600);
+    const before = h.frames.length;
+    // 20 snapshots over ~400 ms that change only the header's GPU figures.
+    for (let v = 2; v <= 21; v++) {
+      const s = defaultSnapshot(v);
+      s.totals.gpuRequested = 100 + v;
+      source.publish(s);
+      await sleep(20);
+    }
+    await h.waitFor((x) => x.includes('GPUs: 121/48'), 'the last figures');
+    const drawn = h.frames.length - before;
+    assert.ok(drawn >= 1 && drawn <= 2, `20 header-only snapshots in ~400 ms drew ${drawn} frames`);
+  } finally {
+    h.unmount();
+  }
+});

@@ -50,6 +50,11 @@ export interface AppProps {
 
 const HEADER_LINES = 4;
 
+/** A change to the header's figures alone is drawn at most this often (rows and everything else at once). */
+const HEADER_REFRESH_MS = 500;
+const BODY_MARK = '\u0001';
+const bodyOf = (signature: string): string => signature.slice(signature.indexOf(BODY_MARK));
+
 function viewTitle(frame: ViewFrame, snapshot: ModelSnapshot, namespace: string | null, count: number, total: number): string {
   const ns = namespace === null ? 'all' : sanitize(namespace);
   const n = count === total ? `[${count}]` : `[${count}/${total}]`;
@@ -191,6 +196,10 @@ export function App(props: AppProps): React.JSX.Element {
   // and thousands of status events a second, most snapshots change only
   // rows that are off screen, and every render costs Ink a whole frame.
   // Incident views read the snapshot in their own ways: always rendered.
+  // The header's figures come first, then BODY_MARK, then the rest: under
+  // churn the cluster totals change with nearly every snapshot, so a change
+  // to them alone is drawn at most every HEADER_REFRESH_MS (rows, title,
+  // flash and panel changes are drawn at once).
   const screenSignature = (snap: ModelSnapshot, st: UiState, nowMs: number): string | null => {
     const f = currentFrame(st);
     if (isIncidentKind(f.kind) || st.quit) return null;
@@ -209,6 +218,7 @@ export function App(props: AppProps): React.JSX.Element {
       JSON.stringify(summarizeConnection(snap.kinds)),
       workloadCounts(snap, st.namespace),
       JSON.stringify([conn.context, conn.cluster, conn.user, conn.serverVersion]),
+      BODY_MARK,
       viewTitle(f, snap, st.namespace, rs.length, t.rows.length),
       flashFor(st, t, snap)?.text ?? '',
       String(t.missing),
@@ -227,10 +237,31 @@ export function App(props: AppProps): React.JSX.Element {
   signatureRef.current = screenSignature;
   const lastSignature = useRef<string | null>(null);
   lastSignature.current = screenSignature(snapshot, state, now);
+  const lastDrawAt = useRef(0);
+  lastDrawAt.current = Date.now();
+  const headerTimer = useRef<NodeJS.Timeout | null>(null);
+  useEffect(
+    () => () => {
+      if (headerTimer.current) clearTimeout(headerTimer.current);
+    },
+    [],
+  );
   gate.current = (next) => {
     latestSnapshot.current = next;
     const sig = screenSignature(next, stateRef.current!, nowRef.current);
-    return sig === null || sig !== lastSignature.current;
+    const last = lastSignature.current;
+    if (sig === null || last === null) return true;
+    if (sig === last) return false;
+    const wait = HEADER_REFRESH_MS - (Date.now() - lastDrawAt.current);
+    if (wait > 0 && bodyOf(sig) === bodyOf(last)) {
+      // Only the header's figures changed: drawn with the next frame, at the latest in `wait` ms.
+      headerTimer.current ??= setTimeout(() => {
+        headerTimer.current = null;
+        if (signatureRef.current(latestSnapshot.current, stateRef.current!, nowRef.current) !== lastSignature.current) rerender();
+      }, wait);
+      return false;
+    }
+    return true;
   };
 
   // Keep the selection on the same row (by key) when rows move, and in range.
