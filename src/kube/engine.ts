@@ -107,7 +107,7 @@ interface Watched {
 
 const MAX_ENGINE_PROBLEMS = 50;
 /** During the initial sync, the pause after a flush is at least this many times the flush's own cost (see markDirty). */
-const SYNC_FLUSH_COST_FACTOR = 10;
+const SYNC_FLUSH_COST_FACTOR = 25;
 
 /** uid → controller uid (a Map, or a view of one). */
 export interface ControllerLookup {
@@ -551,7 +551,13 @@ class Engine implements ClusterEngine {
           } else {
             this.onKarta(type, object);
           }
-          this.markDirty();
+          // A kind's first list is applied page by page as it arrives, but
+          // flushed when it is complete (its state leaves 'syncing', see
+          // onState): a flush in the middle would build trees whose pods are
+          // still arriving, only to build them again (at 100k pods each such
+          // flush costs about as much as the final one).
+          if (reflector.state === 'syncing') this.dirty = true;
+          else this.markDirty();
         },
         onState: () => {
           // Leaving the first list settles which workloads are nested (see visibleWorkloads).
@@ -636,11 +642,11 @@ class Engine implements ClusterEngine {
     this.dirty = true;
     if (this.flushTimer || this.stopped) return;
     // Coalesce: at most one flush per interval; a burst arriving while idle is
-    // still given a few ms to gather. During the initial sync, list pages are
-    // applied as they arrive and a flush costs more as the model grows (the
-    // snapshot's lists are O(objects)): flushes are spaced by a multiple of
-    // their own cost, so they take a bounded share of the sync's CPU while
-    // the trees still fill in as the pages come.
+    // still given a few ms to gather. During the initial sync (list pages
+    // applied as they arrive, a kind flushed when its list completes, see
+    // watch()), a flush can cost as much as building every tree: flushes are
+    // spaced by a multiple of their own cost, so those made before the last
+    // kind is listed take a bounded share of the sync's CPU.
     const interval = this.synced ? this.flushIntervalMs : this.flushIntervalMs + SYNC_FLUSH_COST_FACTOR * this.lastFlushCost;
     const wait = Math.max(5, this.lastFlush + interval - Date.now());
     this.flushTimer = setTimeout(() => {

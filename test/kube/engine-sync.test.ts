@@ -11,6 +11,7 @@ import { resourceKey, type StoredObject } from '../../demo/store.js';
 import { HttpKubeTransport, type KubeTransport } from '../../src/kube/client.js';
 import { startEngine } from '../../src/kube/engine.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
+import { ClusterStore } from '../../src/model/store.js';
 import { KEYS, putJobSet, putJobSetPods, putNode, putPod } from './fixtures.js';
 
 async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
@@ -146,4 +147,73 @@ test('engine sync: a workload whose owner kind is not watched, or whose owner is
   await engine.whenSynced();
   await until(() => engine.getSnapshot().workloads.length === 1, 'the orphan Job shown');
   assert.equal(engine.getSnapshot().workloads[0]!.name, 'orphan');
+});
+
+test('engine sync: a list is applied page by page but flushed once complete (no tree is built from half a list)', async (t) => {
+  const cluster = await startDemoCluster({ simulate: false });
+  t.after(() => cluster.stop());
+  putNode(cluster.store, 'gpu-node-01', 8);
+  const { jobs } = putJobSet(cluster.store, 'training', 'llama', ['leader', 'worker'], 4);
+  const podCount = putJobSetPods(cluster.store, 'llama', jobs).length;
+  assert.ok(podCount >= 2);
+  // The pods list's first page waits for releaseFirst(), the next ones for releaseRest().
+  const kc = new KubeConfig();
+  kc.loadFromString(cluster.kubeconfig());
+  const inner = new HttpKubeTransport(kc, cluster.server, kc.getCurrentContext());
+  let releaseFirst!: () => void;
+  let releaseRest!: () => void;
+  const first = new Promise<void>((r) => (releaseFirst = r));
+  const rest = new Promise<void>((r) => (releaseRest = r));
+  t.after(() => {
+    releaseFirst();
+    releaseRest();
+  });
+  const transport: KubeTransport = {
+    label: inner.label,
+    async open(path, options): Promise<http.IncomingMessage> {
+      if (/\/pods\?/.test(path) && !path.includes('watch=')) await (path.includes('continue=') ? rest : first);
+      return inner.open(path, options);
+    },
+  };
+  let podsApplied = 0;
+  let flushes = 0;
+  const engine = await startEngine({
+    transport,
+    connection: { context: 'demo', cluster: 'demo', user: 'demo', server: cluster.server, namespace: null },
+    namespace: null,
+    definitions: loadDefinitions({ envPaths: '' }),
+    flushIntervalMs: 10,
+    reflector: { pageSize: 1 },
+    createStore: (definitions, gpuResources) => {
+      const store = new ClusterStore({ definitions, gpuResources });
+      const apply = store.apply.bind(store);
+      const flush = store.flush.bind(store);
+      store.apply = (kind, type, object, gvk) => {
+        if (kind === 'pod') podsApplied++;
+        apply(kind, type, object, gvk);
+      };
+      store.flush = () => {
+        flushes++;
+        return flush();
+      };
+      return store;
+    },
+  });
+  t.after(() => engine.stop());
+  const othersListed = (): boolean => {
+    const kinds = engine.getSnapshot().kinds;
+    return kinds.some((k) => k.resource === 'jobsets.jobset.x-k8s.io' && k.state === 'live') && kinds.every((k) => k.resource === 'pods' || k.state !== 'syncing');
+  };
+  await until(othersListed, 'every other kind listed');
+  await new Promise((r) => setTimeout(r, 50)); // their flushes done
+  const flushesBefore = flushes;
+  releaseFirst();
+  await until(() => podsApplied === 1, 'the first page of pods applied');
+  await new Promise((r) => setTimeout(r, 100)); // many flush intervals
+  assert.equal(flushes, flushesBefore, 'pods arriving in a list still in progress schedule no flush');
+  assert.equal(engine.getSnapshot().totals.pods, 0, 'no snapshot shows half a list');
+  releaseRest();
+  await engine.whenSynced();
+  assert.equal(podsApplied, podCount, 'each pod applied once');
+  assert.equal(engine.getSnapshot().totals.pods, podCount);
 });
