@@ -18,7 +18,7 @@
 // own unless `buildNested` (wlx get --include-nested); they gain or lose one
 // when the parent or the chain changes (removedWorkloads reports the loss).
 // Nothing scans all pods. Indexes kept:
-//   pods by uid, by controller uid (one uid or a Set), by node, by namespace;
+//   pods by uid, by controller uid (one uid or a Set), by node;
 //   owners and workloads by uid, and their children by controller uid (to find
 //   whose chain an arriving/leaving owner changes);
 //   workloads by GVK (to re-plan them on a definitions hot reload).
@@ -57,8 +57,7 @@ export interface FlushResult {
 interface PodEntry {
   uid: string;
   obj: KubeObject;
-  namespace: string;
-  node: string | null;
+  /** The node is summary.node, the namespace summary.namespace. */
   controller: string | null;
   /** Workload uids on the controller chain, nearest first. */
   workloads: string[];
@@ -121,7 +120,7 @@ interface LinkEntry {
 interface WorkloadEntry extends LinkEntry {
   plan: DefinitionPlan | null;
   facts: WorkloadFacts | null;
-  pods: Set<string>;
+  pods: UidSet;
 }
 
 interface NodeEntry {
@@ -180,6 +179,39 @@ function eachOf(b: string | Set<string> | undefined): string[] {
   return b === undefined ? [] : typeof b === 'string' ? [b] : [...b];
 }
 
+/**
+ * A set of uids that costs one small object while it holds none or one (a
+ * JobSet's Jobs, a StatefulSet of one pod): a Set only from the second.
+ */
+class UidSet implements Iterable<string> {
+  private v: string | Set<string> | null = null;
+
+  add(uid: string): void {
+    const v = this.v;
+    if (v === null) this.v = uid;
+    else if (typeof v === 'string') {
+      if (v !== uid) this.v = new Set([v, uid]);
+    } else v.add(uid);
+  }
+
+  delete(uid: string): void {
+    const v = this.v;
+    if (v === null) return;
+    if (typeof v === 'string') {
+      if (v === uid) this.v = null;
+      return;
+    }
+    v.delete(uid);
+    if (v.size === 1) this.v = v.values().next().value!;
+    else if (v.size === 0) this.v = null;
+  }
+
+  [Symbol.iterator](): Iterator<string> {
+    const v = this.v;
+    return (v === null ? [] : typeof v === 'string' ? [v] : v)[Symbol.iterator]();
+  }
+}
+
 function sameList(a: string[], b: string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -196,7 +228,6 @@ export class ClusterStore {
   /** Pods by controller uid: one uid, or a Set when there are several (most Jobs and StatefulSet pods' controllers hold one pod). */
   private readonly podsByController = new Map<string, string | Set<string>>();
   private readonly podsByNode = new Map<string, Set<string>>();
-  private readonly podsByNamespace = new Map<string, Set<string>>();
   private readonly owners = new Map<string, LinkEntry>();
   private readonly workloadEntries = new Map<string, WorkloadEntry>();
   private readonly workloadsByGvk = new Map<string, Set<string>>();
@@ -429,7 +460,6 @@ export class ClusterStore {
     let summary = summarisePod(obj, this.gpuResources);
     if (prev && deepEqual(prev.summary, summary)) summary = prev.summary;
     const controller = controllerUidOf(obj);
-    const namespace = obj.metadata.namespace ?? '';
     const node = summary.node;
     const active = !isTerminalPhase(obj);
 
@@ -437,18 +467,15 @@ export class ClusterStore {
       if (prev?.controller) removeOne(this.podsByController, prev.controller, uid);
       if (controller) addOne(this.podsByController, controller, uid);
     }
-    if (prev?.node !== node || !prev) {
-      if (prev?.node) removeFrom(this.podsByNode, prev.node, uid);
+    const prevNode = prev ? prev.summary.node : null;
+    if (prevNode !== node || !prev) {
+      if (prevNode) removeFrom(this.podsByNode, prevNode, uid);
       if (node) addTo(this.podsByNode, node, uid);
-    }
-    if (!prev || prev.namespace !== namespace) {
-      if (prev) removeFrom(this.podsByNamespace, prev.namespace, uid);
-      addTo(this.podsByNamespace, namespace, uid);
     }
     if (prev) this.pendingGpus -= this.pendingOf(prev);
 
     const before = prev?.workloads ?? [];
-    const entry: PodEntry = { uid, obj, namespace, node, controller, workloads: before, summary, active, placed: this.carryPlacements(prev, obj, summary, active) };
+    const entry: PodEntry = { uid, obj, controller, workloads: before, summary, active, placed: this.carryPlacements(prev, obj, summary, active) };
     this.pods.set(uid, entry);
     this.pendingGpus += this.pendingOf(entry);
     this.resolvePod(entry);
@@ -462,8 +489,8 @@ export class ClusterStore {
       for (const w of entry.workloads) this.dirtyWorkloads.add(w);
     }
 
-    if (!prev || prev.node !== node || prev.summary.gpus !== summary.gpus || prev.active !== active) {
-      if (prev?.node) this.dirtyNodes.add(prev.node);
+    if (!prev || prevNode !== node || prev.summary.gpus !== summary.gpus || prev.active !== active) {
+      if (prevNode) this.dirtyNodes.add(prevNode);
       if (node) this.dirtyNodes.add(node);
     }
     // Objects controlled by this pod (rare, but LWS does it) resolve through it.
@@ -493,11 +520,11 @@ export class ClusterStore {
     if (!e) return;
     this.pods.delete(uid);
     if (e.controller) removeOne(this.podsByController, e.controller, uid);
-    if (e.node) {
-      removeFrom(this.podsByNode, e.node, uid);
-      this.dirtyNodes.add(e.node);
+    const node = e.summary.node;
+    if (node) {
+      removeFrom(this.podsByNode, node, uid);
+      this.dirtyNodes.add(node);
     }
-    removeFrom(this.podsByNamespace, e.namespace, uid);
     this.pendingGpus -= this.pendingOf(e);
     for (const w of e.workloads) {
       this.workloadEntries.get(w)?.pods.delete(uid);
@@ -507,7 +534,7 @@ export class ClusterStore {
   }
 
   private pendingOf(e: PodEntry): number {
-    return e.active && e.node === null ? e.summary.gpus : 0;
+    return e.active && e.summary.node === null ? e.summary.gpus : 0;
   }
 
   /** Re-reads which workloads the pod's controller chain reaches; moves it between workloads if that changed. */
@@ -527,7 +554,7 @@ export class ClusterStore {
       this.dirtyWorkloads.add(w);
     }
     e.workloads = next;
-    if (e.node) this.dirtyNodes.add(e.node);
+    if (e.summary.node) this.dirtyNodes.add(e.summary.node);
   }
 
   private chainWorkloads(start: string): string[] {
@@ -565,7 +592,7 @@ export class ClusterStore {
     // Same definition and links: only the object changed (status churn). Its facts are
     // re-evaluated at flush, and the tree is rebuilt only if what shapes it changed.
     const refresh = !!prev && prev.plan === plan && prev.controller === controller && prev.facts !== null;
-    const entry: WorkloadEntry = { uid, obj, gvk: key, controller, plan, facts: refresh ? prev.facts : null, pods: prev?.pods ?? new Set() };
+    const entry: WorkloadEntry = { uid, obj, gvk: key, controller, plan, facts: refresh ? prev.facts : null, pods: prev?.pods ?? new UidSet() };
     this.workloadEntries.set(uid, entry);
     if (refresh) this.refreshWorkloads.add(uid);
     else this.dirtyWorkloads.add(uid);
@@ -1017,13 +1044,10 @@ export class ClusterStore {
     return out.sort((a, b) => naturalCompare(a.pod.namespace, b.pod.namespace) || naturalCompare(a.pod.name, b.pod.name));
   }
 
-  /** Summaries of the pods of one namespace (e.g. for a pods view). */
+  /** Summaries of the pods of one namespace (on demand: one pass over the pods, no index kept). */
   getNamespacePods(namespace: string): PodSummary[] {
     const out: PodSummary[] = [];
-    for (const uid of this.podsByNamespace.get(namespace) ?? []) {
-      const p = this.pods.get(uid);
-      if (p) out.push(p.summary);
-    }
+    for (const p of this.pods.values()) if (p.summary.namespace === namespace) out.push(p.summary);
     return out.sort((a, b) => naturalCompare(a.name, b.name));
   }
 
