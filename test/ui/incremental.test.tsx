@@ -105,16 +105,52 @@ test('a change to the header figures alone is drawn at most every 500 ms, and th
     await sleep(600);
     const before = h.frames.length;
     // 20 snapshots over ~400 ms that change only the header's GPU figures.
+    const t0 = Date.now();
     for (let v = 2; v <= 21; v++) {
       const s = defaultSnapshot(v);
       s.totals.gpuRequested = 100 + v;
       source.publish(s);
       await sleep(20);
     }
+    const spent = Date.now() - t0;
     await h.waitFor((x) => x.includes('GPUs: 121/48'), 'the last figures');
     const drawn = h.frames.length - before;
-    assert.ok(drawn >= 1 && drawn <= 2, `20 header-only snapshots in ~400 ms drew ${drawn} frames`);
+    // One frame at once, then at most one per 500 ms (a loaded machine may stretch the burst).
+    const bound = 2 + Math.floor(spent / 500);
+    assert.ok(drawn >= 1 && drawn <= bound, `20 header-only snapshots in ${spent} ms drew ${drawn} frames (at most ${bound})`);
   } finally {
     h.unmount();
   }
+});
+
+test('a sorted list re-sorts incrementally when a few rows change, with the order a full sort gives', async () => {
+  const { ViewMemo } = await import('../../src/ui/state/memo.js');
+  const { sortRows } = await import('../../src/ui/state/derive.js');
+  type Row = import('../../src/ui/render/table.js').Row;
+  const statuses = ['0Failed', '1Pending', '2Running', '3Completed'];
+  const mk = (i: number, status: string, gpus: number, name = `ns/pod-${String(i).padStart(5, '0')}`): Row => ({
+    key: `k${i}`,
+    cells: [name, status],
+    tone: 'normal',
+    createdMs: 1_000_000 + ((i * 7919) % 5000),
+    sort: { name, status, gpus },
+  });
+  let rows: Row[] = Array.from({ length: 5000 }, (_, i) => mk(i, statuses[(i * 31) % 4]!, i % 8));
+  // Ties: two rows with the same name and status (a stable sort orders them by input order).
+  rows[10] = mk(10, '2Running', 1, 'ns/twin');
+  rows[20] = mk(20, '2Running', 1, 'ns/twin');
+  for (const sort of [{ key: 'status', desc: false }, { key: 'name', desc: true }, { key: 'gpus', desc: true }, { key: 'age', desc: false }] as const) {
+    const memo = new ViewMemo();
+    let input = rows;
+    assert.deepEqual(memo.sortedRows(input, true, sort), sortRows(input, sort, true));
+    for (const changes of [[[5, '0Failed']], [[7, '3Completed'], [8, '2Running'], [4000, '1Pending']], [[20, '0Failed']], [[30, statuses[(30 * 31) % 4]!]]] as [number, string][][]) {
+      const next = input.slice();
+      for (const [i, status] of changes) next[i] = mk(i, status, input[i]!.sort.gpus, input[i]!.sort.name);
+      input = next;
+      assert.deepEqual(memo.sortedRows(input, true, sort), sortRows(input, sort, true), `${sort.key} after ${JSON.stringify(changes)}`);
+    }
+    assert.equal(memo.sortStats.full + memo.sortStats.incremental, 5);
+    assert.ok(memo.sortStats.incremental >= 3, `${sort.key}: ${JSON.stringify(memo.sortStats)}`);
+  }
+  rows = [];
 });

@@ -146,7 +146,7 @@ export function App(props: AppProps): React.JSX.Element {
   useEffect(() => {
     const t = setInterval(() => {
       const at = Date.now();
-      if (signatureRef.current(latestSnapshot.current, stateRef.current!, at) !== lastSignature.current) setNow(at);
+      if (drawNowRef.current(signatureRef.current(latestSnapshot.current, stateRef.current!, at))) setNow(at);
     }, 1000);
     return () => clearInterval(t);
   }, []);
@@ -173,7 +173,7 @@ export function App(props: AppProps): React.JSX.Element {
     const t = memo.current!.table([snap, f.kind, f.workloadUid, f.rolePath, f.nodeName, f.collapsed, st.namespace, prev, source], () =>
       f.kind === 'help' ? { ...helpTable(KEYMAP[prev]), sortable: false } : tableForFrame(snap, f, st.namespace, (n) => source.getNodePods(n)),
     );
-    const sortedRows = memo.current!.sorted([t.rows, t.sortable, f.sort], () => sortRows(t.rows, f.sort, t.sortable));
+    const sortedRows = memo.current!.sortedRows(t.rows, t.sortable, f.sort);
     const filteredRows = memo.current!.filtered([sortedRows, f.filter], () => filterRows(sortedRows, f.filter));
     return { table: t, filtered: filteredRows };
   };
@@ -246,9 +246,9 @@ export function App(props: AppProps): React.JSX.Element {
     },
     [],
   );
-  gate.current = (next) => {
-    latestSnapshot.current = next;
-    const sig = screenSignature(next, stateRef.current!, nowRef.current);
+  // Whether a screen with this signature must be drawn now (false: nothing
+  // changed, or only the header's figures, which a timer draws shortly).
+  const drawNow = (sig: string | null): boolean => {
     const last = lastSignature.current;
     if (sig === null || last === null) return true;
     if (sig === last) return false;
@@ -262,6 +262,12 @@ export function App(props: AppProps): React.JSX.Element {
       return false;
     }
     return true;
+  };
+  const drawNowRef = useRef(drawNow);
+  drawNowRef.current = drawNow;
+  gate.current = (next) => {
+    latestSnapshot.current = next;
+    return drawNow(screenSignature(next, stateRef.current!, nowRef.current));
   };
 
   // Keep the selection on the same row (by key) when rows move, and in range.

@@ -95,6 +95,47 @@ export function sortRows(rows: readonly Row[], sort: SortState | null, sortable:
   return [...rows].sort((a, b) => compare(a, b, sort));
 }
 
+/**
+ * The rows of `rows` in sort order, derived from the previous sort of
+ * `prevIn` (same length, rows replaced in place: a snapshot's changed pods)
+ * instead of sorting again: a replaced row whose sort key did not change takes
+ * its predecessor's place, one whose key changed is moved by binary search.
+ * Returns the same order sortRows would (null when it cannot be sure: other
+ * lengths, too many changes, or a moved row that ties with a neighbour, whose
+ * place a stable sort decides by input order).
+ */
+export function resortRows(prevIn: readonly Row[], prevOut: readonly Row[], rows: readonly Row[], sort: SortState, limit = 256): readonly Row[] | null {
+  if (prevIn.length !== rows.length || prevOut.length !== rows.length) return null;
+  const replaced = new Map<Row, Row>();
+  for (let i = 0; i < rows.length; i++) {
+    if (rows[i] !== prevIn[i]) {
+      replaced.set(prevIn[i]!, rows[i]!);
+      if (replaced.size > limit) return null;
+    }
+  }
+  if (!replaced.size) return prevOut;
+  const out: Row[] = [];
+  const moved: Row[] = [];
+  for (const r of prevOut) {
+    const n = replaced.get(r);
+    if (n === undefined) out.push(r);
+    else if (compare(r, n, sort) === 0) out.push(n);
+    else moved.push(n);
+  }
+  for (const n of moved) {
+    let lo = 0;
+    let hi = out.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compare(out[mid]!, n, sort) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    if ((lo > 0 && compare(out[lo - 1]!, n, sort) === 0) || (lo < out.length && compare(n, out[lo]!, sort) === 0)) return null;
+    out.splice(lo, 0, n);
+  }
+  return out;
+}
+
 export interface FilterResult {
   rows: readonly Row[];
   /** Set when the filter is not a valid regex (it is then matched literally). */
