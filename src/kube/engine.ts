@@ -106,8 +106,12 @@ interface Watched {
 }
 
 const MAX_ENGINE_PROBLEMS = 50;
-/** During the initial sync, the pause after a flush is at least this many times the flush's own cost (see markDirty). */
-const SYNC_FLUSH_COST_FACTOR = 25;
+/**
+ * During the initial sync, a flush asked for only because a kind finished its
+ * list is skipped while more objects than this from lists still in progress
+ * wait unflushed (see markDirty).
+ */
+const SYNC_DEFER_OBJECTS = 5_000;
 
 /** uid → controller uid (a Map, or a view of one). */
 export interface ControllerLookup {
@@ -286,10 +290,12 @@ class Engine implements ClusterEngine {
   private version = 0;
   private flushTimer: NodeJS.Timeout | undefined;
   private lastFlush = 0;
-  /** How long the last flush took (store, snapshot, subscribers), in ms. */
-  private lastFlushCost = 0;
   /** True once every kind has listed (bootstrap done): flushes are then at most flushIntervalMs apart. */
   private synced = false;
+  /** Objects applied from lists in progress since the last flush. */
+  private unflushedListed = 0;
+  /** Everything asked to be flushed since the last flush was progress of the initial sync (kinds done listing). */
+  private onlySyncProgress = true;
   private dirty = false;
   private stopped = false;
   private kartaSynced = false;
@@ -556,13 +562,15 @@ class Engine implements ClusterEngine {
           // onState): a flush in the middle would build trees whose pods are
           // still arriving, only to build them again (at 100k pods each such
           // flush costs about as much as the final one).
-          if (reflector.state === 'syncing') this.dirty = true;
-          else this.markDirty();
+          if (reflector.state === 'syncing') {
+            this.dirty = true;
+            this.unflushedListed += 1;
+          } else this.markDirty();
         },
-        onState: () => {
+        onState: (state) => {
           // Leaving the first list settles which workloads are nested (see visibleWorkloads).
           this.visibilityVersion += 1;
-          this.markDirty();
+          this.markDirty(state === 'live');
         },
         onProblem: (message) => {
           // A forbidden kind is reported from its state (see buildSnapshot).
@@ -638,19 +646,23 @@ class Engine implements ClusterEngine {
     this.markDirty();
   }
 
-  private markDirty(): void {
+  /** `syncProgress`: only a kind finishing its list (see the sync rule below). */
+  private markDirty(syncProgress = false): void {
     this.dirty = true;
+    if (!syncProgress) this.onlySyncProgress = false;
     if (this.flushTimer || this.stopped) return;
     // Coalesce: at most one flush per interval; a burst arriving while idle is
-    // still given a few ms to gather. During the initial sync (list pages
-    // applied as they arrive, a kind flushed when its list completes, see
-    // watch()), a flush can cost as much as building every tree: flushes are
-    // spaced by a multiple of their own cost, so those made before the last
-    // kind is listed take a bounded share of the sync's CPU.
-    const interval = this.synced ? this.flushIntervalMs : this.flushIntervalMs + SYNC_FLUSH_COST_FACTOR * this.lastFlushCost;
-    const wait = Math.max(5, this.lastFlush + interval - Date.now());
+    // still given a few ms to gather.
+    const wait = Math.max(5, this.lastFlush + this.flushIntervalMs - Date.now());
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
+      // During the initial sync, a kind done listing while others still list
+      // (their pages applied, not flushed: see watch()) is not worth a flush
+      // that would build the trees of everything they applied so far, only
+      // to build them again at the end: past a few thousand such objects
+      // that waits for the end of the sync. Anything else (a kind in
+      // trouble, a problem, a watch event) is flushed as usual.
+      if (!this.synced && this.onlySyncProgress && this.unflushedListed > SYNC_DEFER_OBJECTS) return;
       this.flushNow();
     }, wait);
   }
@@ -658,15 +670,12 @@ class Engine implements ClusterEngine {
   private flushNow(): void {
     if (this.stopped) return;
     this.lastFlush = Date.now();
-    const started = performance.now();
-    try {
-      this.flushWork();
-    } finally {
-      this.lastFlushCost = performance.now() - started;
-    }
+    this.flushWork();
   }
 
   private flushWork(): void {
+    this.unflushedListed = 0;
+    this.onlySyncProgress = true;
     if (this.flushTimer) {
       clearTimeout(this.flushTimer);
       this.flushTimer = undefined;
