@@ -70,7 +70,10 @@ export interface DemoCluster {
 }
 
 export async function startDemoCluster(options: DemoClusterOptions = {}): Promise<DemoCluster> {
-  const store = options.store ?? new ObjectStore();
+  // 75 s of events at least, as kube-apiserver's watch cache keeps (its event
+  // freshness window): at thousands of events/s a watch resuming after a long
+  // list must not be expired into an endless relist.
+  const store = options.store ?? new ObjectStore(10_000, undefined, 75_000);
   const api = new ApiServer({
     store,
     host: options.host ?? LOOPBACK,

@@ -47,6 +47,8 @@ function objectKey(namespace: string | undefined, name: string): string {
 export class ObjectStore {
   private readonly byResource = new Map<string, Map<string, StoredObject>>();
   private readonly history: StoreEvent[] = [];
+  /** When each event of `history` happened (ms), for the time window. */
+  private readonly historyAt: number[] = [];
   private historyStart = 0; // index offset into `history` after trimming
   private readonly listeners = new Set<StoreListener>();
   private rv: number;
@@ -57,10 +59,16 @@ export class ObjectStore {
    *   resourceVersion gets 410 Expired.
    * @param startRv first resourceVersion; derived from the clock by default so a
    *   restarted server never reuses one.
+   * @param historyWindowMs events younger than this are kept even beyond
+   *   historyLimit, as etcd keeps every revision until its periodic compaction
+   *   (kube-apiserver compacts every 5 minutes): under heavy churn a count alone
+   *   would expire a watch that resumes from a list taking a few seconds, and the
+   *   client would relist for ever.
    */
   constructor(
     readonly historyLimit = 10_000,
     startRv = Math.floor(Date.now() / 10),
+    readonly historyWindowMs = 0,
   ) {
     this.rv = startRv;
   }
@@ -81,6 +89,7 @@ export class ObjectStore {
     if (to > this.rv) this.rv = to;
     // Events before a restart cannot be resumed from: clear history.
     this.history.length = 0;
+    this.historyAt.length = 0;
     this.historyStart = 0;
   }
 
@@ -158,14 +167,17 @@ export class ObjectStore {
   }
 
   private emit(event: StoreEvent): void {
+    const now = Date.now();
     this.history.push(event);
-    if (this.history.length - this.historyStart > this.historyLimit) {
+    this.historyAt.push(now);
+    while (this.history.length - this.historyStart > this.historyLimit && now - this.historyAt[this.historyStart]! >= this.historyWindowMs) {
       this.historyStart += 1;
-      // Compact now and then so the array does not grow without bound.
-      if (this.historyStart > this.historyLimit) {
-        this.history.splice(0, this.historyStart);
-        this.historyStart = 0;
-      }
+    }
+    // Compact now and then so the arrays do not grow without bound.
+    if (this.historyStart > Math.max(this.historyLimit, 1024)) {
+      this.history.splice(0, this.historyStart);
+      this.historyAt.splice(0, this.historyStart);
+      this.historyStart = 0;
     }
     for (const l of this.listeners) l(event);
   }

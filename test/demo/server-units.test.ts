@@ -160,3 +160,21 @@ test('resourceVersion semantics: 0, NotOlderThan, Exact from history, too old, t
   const large = listObjects(store, snaps, nodesKind, { resourceVersion: String(store.currentRv + 10) }) as StatusObject;
   assert.equal(large.code, 504);
 });
+
+test('event history: a count limit alone expires old events; a time window keeps recent ones past it', () => {
+  const counted = new ObjectStore(5);
+  const windowed = new ObjectStore(5, undefined, 60_000);
+  const firstRv = { counted: 0, windowed: 0 };
+  for (let i = 0; i < 50; i++) {
+    counted.put(NODES, node(`n${i}`));
+    windowed.put(NODES, node(`n${i}`));
+    if (i === 0) {
+      firstRv.counted = counted.currentRv;
+      firstRv.windowed = windowed.currentRv;
+    }
+  }
+  // A watch may resume from any rv above oldestResumableRv.
+  assert.ok(counted.oldestResumableRv >= firstRv.counted, 'only the last 5 events are resumable');
+  assert.equal(counted.currentRv - counted.oldestResumableRv, 5);
+  assert.equal(windowed.oldestResumableRv, firstRv.windowed - 1, 'all 50 events (within 60 s) are resumable');
+});
