@@ -61,8 +61,17 @@ function serialiseEvent(kind: ServedKind, type: WatchEventKind, object: StoredOb
   return `${JSON.stringify({ type, object: table })}\n`;
 }
 
-/** Buffered bytes past which a watcher that does not read is cut off. */
-const MAX_BUFFERED = 32 * 1024 * 1024;
+/**
+ * Bytes handed to the socket before further events wait in the watcher's own
+ * queue. Events are queued unserialised (a closure over the stored object), so
+ * a watch that resumes from a resourceVersion a minute old at thousands of
+ * events/s replays its history as fast as the client reads it instead of
+ * buffering hundreds of MB of text — kube-apiserver's watch cache also streams
+ * its initial events through a bounded channel.
+ */
+const HIGH_WATER = 4 * 1024 * 1024;
+/** Queued events past which a watcher that does not read is cut off. */
+const MAX_QUEUED = 1_000_000;
 
 export class Watcher {
   private sentColumns = false;
@@ -70,6 +79,11 @@ export class Watcher {
   private readonly shown: Set<string> | undefined;
   nextBookmarkAt = 0;
   closed = false;
+  /** Events waiting for the socket to drain, oldest first from queueHead. */
+  private queue: Array<(() => string) | undefined> = [];
+  private queueHead = 0;
+  private waitingForDrain = false;
+  private ending = false;
 
   constructor(
     readonly opts: WatchOptions,
@@ -86,21 +100,70 @@ export class Watcher {
   }
 
   write(text: string): void {
-    if (this.closed) return;
+    this.writeLazy(() => text);
+  }
+
+  /** Writes now when the socket keeps up, else queues `make` (in order) until it drains. */
+  private writeLazy(make: () => string): void {
+    if (this.closed || this.ending) return;
+    if (this.queueHead < this.queue.length || this.res.writableLength > HIGH_WATER) {
+      this.queue.push(make);
+      if (this.queue.length - this.queueHead > MAX_QUEUED) {
+        this.destroy();
+        return;
+      }
+      this.awaitDrain();
+      return;
+    }
+    this.emit(make());
+  }
+
+  private emit(text: string): void {
     if (this.faults.malformedWatchLines) this.res.write(MALFORMED_WATCH_LINE);
     this.res.write(text);
-    if (this.res.writableLength > MAX_BUFFERED) this.destroy();
+  }
+
+  private awaitDrain(): void {
+    if (this.waitingForDrain) return;
+    this.waitingForDrain = true;
+    this.res.once('drain', () => {
+      this.waitingForDrain = false;
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (!this.closed && this.queueHead < this.queue.length && this.res.writableLength <= HIGH_WATER) {
+      const make = this.queue[this.queueHead]!;
+      this.queue[this.queueHead++] = undefined;
+      this.emit(make());
+    }
+    if (this.closed) return;
+    if (this.queueHead >= this.queue.length) {
+      this.queue = [];
+      this.queueHead = 0;
+      if (this.ending) {
+        this.closed = true;
+        this.res.end();
+      }
+      return;
+    }
+    if (this.queueHead > 4096) {
+      this.queue = this.queue.slice(this.queueHead);
+      this.queueHead = 0;
+    }
+    this.awaitDrain();
   }
 
   private send(type: WatchEventKind, o: StoredObject, lines?: EventLines): void {
     const { format, include, kind } = this.opts;
     if (format === 'table' && !this.sentColumns) {
       this.sentColumns = true;
-      this.write(serialiseEvent(kind, type, o, format, include, true));
+      this.writeLazy(() => serialiseEvent(kind, type, o, format, include, true));
     } else if (lines) {
-      this.write(lines.line(type, format, include));
+      this.writeLazy(() => lines.line(type, format, include));
     } else {
-      this.write(serialiseEvent(kind, type, o, format, include, false));
+      this.writeLazy(() => serialiseEvent(kind, type, o, format, include, false));
     }
   }
 
@@ -150,8 +213,11 @@ export class Watcher {
     this.write(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
   }
 
+  /** Ends the stream cleanly once every queued event has been written. */
   end(): void {
-    if (this.closed) return;
+    if (this.closed || this.ending) return;
+    this.ending = true;
+    if (this.queueHead < this.queue.length) return; // pump() ends it
     this.closed = true;
     this.res.end();
   }
@@ -159,6 +225,8 @@ export class Watcher {
   /** Cuts the connection without a clean end (a dropped watch). */
   destroy(): void {
     this.closed = true;
+    this.queue = [];
+    this.queueHead = 0;
     this.res.destroy();
   }
 }
