@@ -9,6 +9,7 @@
 // 'workload' (a root object of a defined type: whole, since definition
 // expressions may read anything in it), 'definition' (a cluster Karta: whole).
 import type { KubeObject, ObjectMeta } from '../model/types.js';
+import { deepEqual } from '../model/equal.js';
 
 export type TrimRole = 'pod' | 'node' | 'owner' | 'workload' | 'definition';
 
@@ -38,24 +39,6 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Equal JSON values (what JSON.parse and the trimmers build: no cycles, no functions). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ak = Object.keys(a);
-  if (ak.length !== Object.keys(b).length) return false;
-  for (const k of ak) {
-    if (!sameJson((a as Json)[k], (b as Json)[k])) return false;
-  }
-  return true;
-}
-
 /**
  * The last value shared per slot (containers, tolerations, conditions...):
  * list pages come in name order, so the pods of one template arrive one after
@@ -71,11 +54,14 @@ const recent = new Map<string, unknown>();
  */
 export function share<T>(value: T, slot?: string): T {
   if (value === undefined || value === null || typeof value !== 'object') return value;
-  if (slot !== undefined) {
-    const last = recent.get(slot);
-    if (last !== undefined && sameJson(last, value)) return last as T;
-  }
-  return shareByJson(value, slot);
+  const last = slot === undefined ? undefined : recentEqual(value, slot);
+  return last ?? shareByJson(value, slot);
+}
+
+/** The previous value shared in `slot` when it equals `value`. */
+function recentEqual<T>(value: T, slot: string): T | undefined {
+  const last = recent.get(slot);
+  return last !== undefined && deepEqual(last, value) ? (last as T) : undefined;
 }
 
 /**
@@ -85,8 +71,8 @@ export function share<T>(value: T, slot?: string): T {
  */
 export function shareRecent<T>(value: T, slot: string): T {
   if (value === undefined || value === null || typeof value !== 'object') return value;
-  const last = recent.get(slot);
-  if (last !== undefined && sameJson(last, value)) return last as T;
+  const last = recentEqual(value, slot);
+  if (last !== undefined) return last;
   recent.set(slot, deepFreeze(value));
   return value;
 }
