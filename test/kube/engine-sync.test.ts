@@ -9,7 +9,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
 import { resourceKey, type StoredObject } from '../../demo/store.js';
 import { HttpKubeTransport, type KubeTransport } from '../../src/kube/client.js';
-import { startEngine } from '../../src/kube/engine.js';
+import { startEngine, type ClusterEngine, type EngineOptions } from '../../src/kube/engine.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import { ClusterStore } from '../../src/model/store.js';
 import { KEYS, putJobSet, putJobSetPods, putNode, putPod } from './fixtures.js';
@@ -23,6 +23,18 @@ async function until(cond: () => boolean, what: string, ms = 5000): Promise<void
 }
 
 /** A transport whose first LIST of the collections matching `held` waits until release(). */
+/** The engine on the demo cluster through `transport`, built-in definitions, 10 ms flushes; `extra` overrides. */
+function startDemoEngine(cluster: DemoCluster, transport: KubeTransport, extra: Partial<EngineOptions> = {}): Promise<ClusterEngine> {
+  return startEngine({
+    transport,
+    connection: { context: 'demo', cluster: 'demo', user: 'demo', server: cluster.server, namespace: null },
+    namespace: null,
+    definitions: loadDefinitions({ envPaths: '' }),
+    flushIntervalMs: 10,
+    ...extra,
+  });
+}
+
 function gatedTransport(cluster: DemoCluster, held: RegExp): { transport: KubeTransport; release: () => void } {
   const kc = new KubeConfig();
   kc.loadFromString(cluster.kubeconfig());
@@ -87,12 +99,7 @@ test('engine sync: Jobs listed before their JobSet, and an LWS worker StatefulSe
   const { transport, release } = gatedTransport(cluster, /\/(jobsets|pods)$/);
   let released = false;
   t.after(() => release());
-  const engine = await startEngine({
-    transport,
-    connection: { context: 'demo', cluster: 'demo', user: 'demo', server: cluster.server, namespace: null },
-    namespace: null,
-    definitions: loadDefinitions({ envPaths: '' }),
-    flushIntervalMs: 10,
+  const engine = await startDemoEngine(cluster, transport, {
     reflector: { backoff: { initialMs: 20, maxMs: 200, factor: 2, jitter: 0.2 } },
   });
   t.after(() => engine.stop());
@@ -136,13 +143,7 @@ test('engine sync: a workload whose owner kind is not watched, or whose owner is
   } as StoredObject);
   const { transport, release } = gatedTransport(cluster, /^$/);
   t.after(() => release());
-  const engine = await startEngine({
-    transport,
-    connection: { context: 'demo', cluster: 'demo', user: 'demo', server: cluster.server, namespace: null },
-    namespace: null,
-    definitions: loadDefinitions({ envPaths: '' }),
-    flushIntervalMs: 10,
-  });
+  const engine = await startDemoEngine(cluster, transport);
   t.after(() => engine.stop());
   await engine.whenSynced();
   await until(() => engine.getSnapshot().workloads.length === 1, 'the orphan Job shown');
@@ -177,12 +178,7 @@ test('engine sync: a list is applied page by page but flushed once complete (no 
   };
   let podsApplied = 0;
   let flushes = 0;
-  const engine = await startEngine({
-    transport,
-    connection: { context: 'demo', cluster: 'demo', user: 'demo', server: cluster.server, namespace: null },
-    namespace: null,
-    definitions: loadDefinitions({ envPaths: '' }),
-    flushIntervalMs: 10,
+  const engine = await startDemoEngine(cluster, transport, {
     reflector: { pageSize: 1 },
     createStore: (definitions, gpuResources) => {
       const store = new ClusterStore({ definitions, gpuResources });
