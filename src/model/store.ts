@@ -36,7 +36,7 @@ import { planDefinition, type DefinitionPlan } from './plan.js';
 import { evaluateWorkload, type WorkloadFacts } from './workload-facts.js';
 import { evaluatePod, type PodFacts } from './attribution.js';
 import { summarisePod, isTerminalPhase, isTerminating } from './pod-status.js';
-import { assembleTree, naturalCompare, patchTreePod, type TreePod } from './tree.js';
+import { assembleTree, naturalCompare, patchTreePod, treePod, type TreePod } from './tree.js';
 import { controllerUidOf, walkControllerChain, MAX_OWNER_HOPS } from './ownership.js';
 import { summariseNode, totalsOf, type NodePodLoad } from './nodes.js';
 import { deepEqual, shareStructure } from './equal.js';
@@ -154,61 +154,55 @@ function removeFrom<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
   if (s.size === 0) index.delete(key);
 }
 
-/** An index whose buckets are a single value until a second one arrives (saves a Set per key). */
+/**
+ * A set of uids that is a plain string while it holds one (most Jobs' and
+ * StatefulSets' pods, a JobSet's Jobs) and a Set only from the second: one
+ * Set object per key or workload saved. Values are replaced, not mutated in
+ * place, when they change shape.
+ */
+type Uids = string | Set<string> | undefined;
+
+function withUid(b: Uids, uid: string): string | Set<string> {
+  if (b === undefined) return uid;
+  if (typeof b === 'string') return b === uid ? b : new Set([b, uid]);
+  b.add(uid);
+  return b;
+}
+
+function withoutUid(b: Uids, uid: string): Uids {
+  if (b === undefined || typeof b === 'string') return b === uid ? undefined : b;
+  b.delete(uid);
+  return b.size === 0 ? undefined : b.size === 1 ? b.values().next().value! : b;
+}
+
+function eachOf(b: Uids): Iterable<string> {
+  return b === undefined ? [] : typeof b === 'string' ? [b] : b;
+}
+
 function addOne(index: Map<string, string | Set<string>>, key: string, value: string): void {
-  const b = index.get(key);
-  if (b === undefined) index.set(key, value);
-  else if (typeof b === 'string') {
-    if (b !== value) index.set(key, new Set([b, value]));
-  } else b.add(value);
+  index.set(key, withUid(index.get(key), value));
 }
 
 function removeOne(index: Map<string, string | Set<string>>, key: string, value: string): void {
-  const b = index.get(key);
-  if (b === undefined) return;
-  if (typeof b === 'string') {
-    if (b === value) index.delete(key);
-    return;
-  }
-  b.delete(value);
-  if (b.size === 1) index.set(key, b.values().next().value!);
-  else if (b.size === 0) index.delete(key);
+  const b = withoutUid(index.get(key), value);
+  if (b === undefined) index.delete(key);
+  else index.set(key, b);
 }
 
-function eachOf(b: string | Set<string> | undefined): string[] {
-  return b === undefined ? [] : typeof b === 'string' ? [b] : [...b];
-}
-
-/**
- * A set of uids that costs one small object while it holds none or one (a
- * JobSet's Jobs, a StatefulSet of one pod): a Set only from the second.
- */
+/** A workload's pod uids (see Uids). */
 class UidSet implements Iterable<string> {
-  private v: string | Set<string> | null = null;
+  private v: Uids = undefined;
 
   add(uid: string): void {
-    const v = this.v;
-    if (v === null) this.v = uid;
-    else if (typeof v === 'string') {
-      if (v !== uid) this.v = new Set([v, uid]);
-    } else v.add(uid);
+    this.v = withUid(this.v, uid);
   }
 
   delete(uid: string): void {
-    const v = this.v;
-    if (v === null) return;
-    if (typeof v === 'string') {
-      if (v === uid) this.v = null;
-      return;
-    }
-    v.delete(uid);
-    if (v.size === 1) this.v = v.values().next().value!;
-    else if (v.size === 0) this.v = null;
+    this.v = withoutUid(this.v, uid);
   }
 
   [Symbol.iterator](): Iterator<string> {
-    const v = this.v;
-    return (v === null ? [] : typeof v === 'string' ? [v] : v)[Symbol.iterator]();
+    return eachOf(this.v)[Symbol.iterator]();
   }
 }
 
@@ -475,7 +469,7 @@ export class ClusterStore {
     if (prev) this.pendingGpus -= this.pendingOf(prev);
 
     const before = prev?.workloads ?? [];
-    const entry: PodEntry = { uid, obj, controller, workloads: before, summary, active, placed: this.carryPlacements(prev, obj, summary, active) };
+    const entry: PodEntry = { uid, obj, controller, workloads: before, summary, active, placed: this.carryPlacements(prev, obj, summary) };
     this.pods.set(uid, entry);
     this.pendingGpus += this.pendingOf(entry);
     this.resolvePod(entry);
@@ -502,15 +496,14 @@ export class ClusterStore {
    * expressions read only metadata labels/annotations/name/namespace, when
    * those did not change (a status change): nothing is evaluated again.
    */
-  private carryPlacements(prev: PodEntry | undefined, obj: KubeObject, summary: PodSummary, active: boolean): PodEntry['placed'] {
+  private carryPlacements(prev: PodEntry | undefined, obj: KubeObject, summary: PodSummary): PodEntry['placed'] {
     if (!prev || prev.placed === null) return null;
     const a = prev.obj.metadata;
     const b = obj.metadata;
     if (a.name !== b.name || a.namespace !== b.namespace || !deepEqual(a.labels, b.labels) || !deepEqual(a.annotations, b.annotations)) return null;
-    const terminating = isTerminating(obj);
     const out: Placed[] = [];
     for (const x of Array.isArray(prev.placed) ? prev.placed : [prev.placed]) {
-      if (x.plan.podExprsReadMetadataOnly && this.currentPlans.has(x.plan)) out.push({ summary, facts: x.facts, terminating, active, plan: x.plan });
+      if (x.plan.podExprsReadMetadataOnly && this.currentPlans.has(x.plan)) out.push({ ...treePod(obj, summary, x.facts), plan: x.plan });
     }
     return out.length === 0 ? null : out.length === 1 ? out[0]! : out;
   }
@@ -675,7 +668,7 @@ export class ClusterStore {
     for (let depth = 0; depth < MAX_OWNER_HOPS && frontier.length > 0; depth++) {
       const next: string[] = [];
       for (const u of frontier) {
-        const below = [...(this.linksByController.get(u) ?? []), ...eachOf(this.podsByController.get(u)).filter((p) => this.linksByController.has(p))];
+        const below = [...(this.linksByController.get(u) ?? []), ...[...eachOf(this.podsByController.get(u))].filter((p) => this.linksByController.has(p))];
         for (const child of below) {
           if (seen.has(child)) continue;
           seen.add(child);
@@ -725,13 +718,7 @@ export class ClusterStore {
     this.deferred.clear();
     // Workload objects modified in place: new facts; if the roles' shape did not change,
     // only the tree's root fields are replaced.
-    const refreshes: WorkloadEntry[] = [];
-    for (const uid of this.refreshWorkloads) {
-      if (this.dirtyWorkloads.has(uid)) continue;
-      const e = this.workloadEntries.get(uid);
-      if (!e || !e.plan || !e.facts || !this.trees.has(uid) || (!this.buildNested && this.isNested(e))) this.dirtyWorkloads.add(uid);
-      else refreshes.push(e);
-    }
+    const refreshes = this.inPlaceCandidates(this.refreshWorkloads);
     this.refreshWorkloads.clear();
     const slow = new Map<DefinitionPlan, KubeObject[]>();
     for (const e of refreshes) {
@@ -741,44 +728,11 @@ export class ClusterStore {
       slow.set(e.plan!, list);
     }
     for (const [plan, objs] of slow) prefetch(plan.slowWorkloadExprs, objs);
-    for (const e of refreshes) {
-      const old = this.trees.get(e.uid)!;
-      let tree: WorkloadTree | null;
-      try {
-        tree = this.refreshTree(e, e.plan!, old);
-      } catch {
-        tree = null;
-      }
-      if (tree === null) this.dirtyWorkloads.add(e.uid);
-      else if (tree !== old) {
-        if (old.errors !== tree.errors) this.problemList = null;
-        this.trees.set(e.uid, tree);
-        changedWorkloads.push(e.uid);
-      }
-    }
+    this.updateInPlace(refreshes, (e, old) => this.refreshTree(e, e.plan!, old), changedWorkloads);
     // Pods modified in place: patch the trees that hold them (the rest are rebuilt below).
-    const patches: WorkloadEntry[] = [];
-    for (const uid of this.podChanges.keys()) {
-      if (this.dirtyWorkloads.has(uid)) continue;
-      const e = this.workloadEntries.get(uid);
-      if (!e || !e.plan || !e.facts || !this.trees.has(uid) || (!this.buildNested && this.isNested(e))) this.dirtyWorkloads.add(uid);
-      else patches.push(e);
-    }
+    const patches = this.inPlaceCandidates(this.podChanges.keys());
     this.prefetchSlowExpressions(patches);
-    for (const e of patches) {
-      const old = this.trees.get(e.uid)!;
-      let tree: WorkloadTree | null;
-      try {
-        tree = this.patchTree(e, e.plan!, old, this.podChanges.get(e.uid)!);
-      } catch {
-        tree = null;
-      }
-      if (tree === null) this.dirtyWorkloads.add(e.uid);
-      else if (tree !== old) {
-        this.trees.set(e.uid, tree);
-        changedWorkloads.push(e.uid);
-      }
-    }
+    this.updateInPlace(patches, (e, old) => this.patchTree(e, e.plan!, old, this.podChanges.get(e.uid)!), changedWorkloads);
     this.podChanges.clear();
     this.placedBefore.clear();
     for (const uid of this.dirtyWorkloads) {
@@ -841,6 +795,40 @@ export class ClusterStore {
     const totals = totalsOf(this.nodes(), this.pods.size, this.pendingGpus);
     if (!this.totalsCache || !deepEqual(this.totalsCache, totals)) this.totalsCache = totals;
     return { changedWorkloads, removedWorkloads, nodesChanged };
+  }
+
+  /**
+   * The workloads of `uids` whose tree can be updated in place (held, planned,
+   * evaluated, shown); the others are marked for a rebuild.
+   */
+  private inPlaceCandidates(uids: Iterable<string>): WorkloadEntry[] {
+    const out: WorkloadEntry[] = [];
+    for (const uid of uids) {
+      if (this.dirtyWorkloads.has(uid)) continue;
+      const e = this.workloadEntries.get(uid);
+      if (!e || !e.plan || !e.facts || !this.trees.has(uid) || (!this.buildNested && this.isNested(e))) this.dirtyWorkloads.add(uid);
+      else out.push(e);
+    }
+    return out;
+  }
+
+  /** Each tree replaced by `update`'s; null (or a throw) marks it for a rebuild instead. */
+  private updateInPlace(entries: WorkloadEntry[], update: (e: WorkloadEntry, old: WorkloadTree) => WorkloadTree | null, changed: string[]): void {
+    for (const e of entries) {
+      const old = this.trees.get(e.uid)!;
+      let tree: WorkloadTree | null;
+      try {
+        tree = update(e, old);
+      } catch {
+        tree = null;
+      }
+      if (tree === null) this.dirtyWorkloads.add(e.uid);
+      else if (tree !== old) {
+        if (old.errors !== tree.errors) this.problemList = null;
+        this.trees.set(e.uid, tree);
+        changed.push(e.uid);
+      }
+    }
   }
 
   /** Batch the jq-wasm evaluations this flush will need (see expr.ts prefetch). */
@@ -945,7 +933,7 @@ export class ClusterStore {
     const got = findPlaced(p.placed, plan);
     if (got) return got;
     this.work.podPlacements++;
-    const tp: Placed = { summary: p.summary, facts: shareFacts(plan, evaluatePod(plan, p.obj)), terminating: isTerminating(p.obj), active: p.active, plan };
+    const tp: Placed = { ...treePod(p.obj, p.summary, shareFacts(plan, evaluatePod(plan, p.obj))), plan };
     // Drop placements by plans no longer current (definitions reloaded).
     const kept = p.placed === null ? [] : (Array.isArray(p.placed) ? p.placed : [p.placed]).filter((x) => this.currentPlans.has(x.plan));
     p.placed = kept.length === 0 ? tp : [...kept, tp];

@@ -34,6 +34,7 @@ import { summarisePod, isTerminating, isTerminalPhase } from './pod-status.js';
 import { summariseGangs } from './gangs.js';
 import { describeFailure, prefetch } from './expr.js';
 import { isOwnedBy } from './ownership.js';
+import { deepEqual } from './equal.js';
 import { DEFAULT_GPU_RESOURCES } from './gpu.js';
 import { naturalCompare, naturalSortKey } from './order.js';
 
@@ -324,17 +325,6 @@ export interface PatchWork {
   rolePatches: number;
 }
 
-/** A pod's contribution to counts() (see there). */
-function contribution(it: TreePod): { current: number; ready: number; requested: number; allocated: number } {
-  const s = it.summary;
-  return {
-    current: !it.terminating && s.phase !== 'Failed' ? 1 : 0,
-    ready: s.ready ? 1 : 0,
-    requested: it.active ? s.gpus : 0,
-    allocated: it.active && s.node !== null ? s.gpus : 0,
-  };
-}
-
 /** Index of the pod with this name and uid in a list sorted byName, or -1. */
 function findPod(pods: PodSummary[], name: string, uid: string): number {
   const key = naturalSortKey(name);
@@ -374,15 +364,16 @@ export function patchTreePod(plan: DefinitionPlan, facts: WorkloadFacts, workloa
   const sb = before.summary;
   const sa = after.summary;
   if (sb.uid !== sa.uid || sb.name !== sa.name) return null;
-  if (before.facts !== after.facts && !deepEqualFacts(before.facts, after.facts)) return null;
+  if (!deepEqual(before.facts, after.facts)) return null;
   const inGang = after.facts.gangKeys.some((k) => k !== null && k !== undefined);
   // Gang membership depends on terminating: rare, rebuild.
   if (inGang && before.terminating !== after.terminating) return null;
   if (sb === sa && before.terminating === after.terminating && before.active === after.active) return tree;
-  const b = contribution(before);
-  const a = contribution(after);
-  const dCurrent = a.current - b.current;
-  const dReady = a.ready - b.ready;
+  // The pod's own counts before and after: the roles on its path change by the difference.
+  const b = counts([before]);
+  const a = counts([after]);
+  const dCurrent = a.replicas.current - b.replicas.current;
+  const dReady = a.replicas.ready - b.replicas.ready;
   const dRequested = a.requested - b.requested;
   const dAllocated = a.allocated - b.allocated;
   const nodeChanged = sb.node !== sa.node;
@@ -472,20 +463,4 @@ export function patchTreePod(plan: DefinitionPlan, facts: WorkloadFacts, workloa
     unattributedPods: unattributed,
     gangs,
   };
-}
-
-function deepEqualFacts(a: PodFacts, b: PodFacts): boolean {
-  if ((a.path === null) !== (b.path === null)) return false;
-  if (a.path && b.path) {
-    if (a.path.length !== b.path.length) return false;
-    for (let i = 0; i < a.path.length; i++) {
-      const x = a.path[i]!;
-      const y = b.path[i]!;
-      if (x.comp !== y.comp || x.instance !== y.instance || x.replica !== y.replica) return false;
-    }
-  }
-  if (a.gangKeys.length !== b.gangKeys.length || a.gangKeys.some((k, i) => k !== b.gangKeys[i])) return false;
-  if (a.errors.length !== b.errors.length) return false;
-  for (let i = 0; i < a.errors.length; i++) if (a.errors[i]!.expr !== b.errors[i]!.expr || a.errors[i]!.message !== b.errors[i]!.message) return false;
-  return true;
 }
