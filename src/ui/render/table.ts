@@ -140,7 +140,18 @@ const GAP = 1;
  * capped), minimum widths respected, the flex column takes what is left; when
  * even the minimums do not fit, columns with a drop priority go first.
  */
+/** The last layout computed: the screen signature and the row list ask for the same one each frame. */
+let lastLayout: { columns: Column[]; rows: readonly Row[]; width: number; layout: Layout } | null = null;
+
 export function layoutColumns(columns: Column[], rows: readonly Row[], width: number): Layout {
+  const last = lastLayout;
+  if (last && last.columns === columns && last.rows === rows && last.width === width) return last.layout;
+  const layout = computeLayout(columns, rows, width);
+  lastLayout = { columns, rows, width, layout };
+  return layout;
+}
+
+function computeLayout(columns: Column[], rows: readonly Row[], width: number): Layout {
   // Huge lists: measure a sample (head and tail) rather than every row.
   const sample = rows.length > 2000 ? [...rows.slice(0, 1000), ...rows.slice(-1000)] : rows;
   // One pass over the rows (each row's widths are cached), per-column maxima.

@@ -19,15 +19,10 @@ class Last<T> {
 
 export class ViewMemo {
   private readonly tableMemo = new Last<ViewTable>();
-  private readonly sortedMemo = new Last<readonly Row[]>();
   private readonly filteredMemo = new Last<FilterResult>();
 
   table(deps: readonly unknown[], compute: () => ViewTable): ViewTable {
     return this.tableMemo.get(deps, compute);
-  }
-
-  sorted(deps: readonly unknown[], compute: () => readonly Row[]): readonly Row[] {
-    return this.sortedMemo.get(deps, compute);
   }
 
   private sortPrev: { rows: readonly Row[]; sortable: boolean; sort: SortState | null; out: readonly Row[] } | null = null;
