@@ -174,3 +174,20 @@ export class FakeSource implements ModelSource {
     return this.connection;
   }
 }
+
+/**
+ * `workloads` workloads with one role of `podsPerWorkload` running 1-GPU pods
+ * each, named wl-<w>-pod-<p> (numbers zero-padded to `digits`), spread over
+ * `nodes` nodes.
+ */
+export function manyPodsSnapshot(workloads: number, podsPerWorkload: number, digits: { workload: number; pod: number }, nodes: number): ModelSnapshot {
+  const s = defaultSnapshot();
+  s.workloads = [];
+  for (let w = 0; w < workloads; w++) {
+    const name = `wl-${String(w).padStart(digits.workload, '0')}`;
+    const pods = Array.from({ length: podsPerWorkload }, (_, i) => pod(`${name}-pod-${String(i).padStart(digits.pod, '0')}`, { node: `gpu-node-${i % nodes}`, gpus: 1 }));
+    s.workloads.push(workload(name, [role('worker', pods)]));
+  }
+  s.totals = { ...s.totals, pods: workloads * podsPerWorkload };
+  return s;
+}

@@ -8,21 +8,13 @@ import type { ModelSnapshot, PodSummary } from '../../src/model/types.js';
 import { podRowStats, allPodsStats } from '../../src/ui/render/pods.js';
 import { layoutStats } from '../../src/ui/render/table.js';
 import { mountApp, sleep, KEY } from './helpers.js';
-import { FakeSource, defaultSnapshot, pod, role, workload } from './fixtures.js';
+import { FakeSource, defaultSnapshot, manyPodsSnapshot, pod } from './fixtures.js';
 
 const WORKLOADS = 50;
 const PODS = 20;
 
 function bigSnapshot(): ModelSnapshot {
-  const s = defaultSnapshot();
-  s.workloads = [];
-  for (let w = 0; w < WORKLOADS; w++) {
-    const name = `wl-${String(w).padStart(2, '0')}`;
-    const pods = Array.from({ length: PODS }, (_, i) => pod(`${name}-pod-${String(i).padStart(2, '0')}`, { node: `gpu-node-${i % 5}`, gpus: 1 }));
-    s.workloads.push(workload(name, [role('worker', pods)]));
-  }
-  s.totals = { ...s.totals, pods: WORKLOADS * PODS };
-  return s;
+  return manyPodsSnapshot(WORKLOADS, PODS, { workload: 2, pod: 2 }, 5);
 }
 
 /** The next snapshot with one pod replaced (new objects along its path, everything else shared). */

@@ -6,17 +6,10 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ModelSnapshot } from '../../src/model/types.js';
 import { mountApp, KEY } from './helpers.js';
-import { FakeSource, defaultSnapshot, pod, role, workload } from './fixtures.js';
+import { FakeSource, manyPodsSnapshot } from './fixtures.js';
 
 function bigSnapshot(workloads: number, podsPerWorkload: number): ModelSnapshot {
-  const s = defaultSnapshot();
-  s.workloads = [];
-  for (let w = 0; w < workloads; w++) {
-    const name = `wl-${String(w).padStart(4, '0')}`;
-    const pods = Array.from({ length: podsPerWorkload }, (_, i) => pod(`${name}-pod-${String(i).padStart(3, '0')}`, { node: `gpu-node-${i % 50}`, gpus: 1 }));
-    s.workloads.push(workload(name, [role('worker', pods)]));
-  }
-  return s;
+  return manyPodsSnapshot(workloads, podsPerWorkload, { workload: 4, pod: 3 }, 50);
 }
 
 async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
