@@ -19,6 +19,18 @@ function names(n: number): string[] {
   return Array.from({ length: n }, (_, i) => `t${String(i).padStart(4, '0')}`);
 }
 
+/** One list (no watch) of the fake API's objects through `transport`, every event recorded in `events`. */
+async function listOnce(api: FakeApi, transport: KubeTransport, events: Seen[]): Promise<Reflector> {
+  const r = new Reflector(
+    { transport, path: api.path, apiVersion: 'v1', kind: 'Thing', watch: false, trim: trimOwner },
+    { onEvent: (type, o: KubeObject) => events.push({ type, name: o.metadata.name, uid: o.metadata.uid }) },
+  );
+  r.start();
+  assert.equal(await r.firstSync, null);
+  await r.stop();
+  return r;
+}
+
 test('list pages are applied as they arrive: page 1 is in the handler before page 3 is asked for', async (t) => {
   const api = await new FakeApi().start();
   t.after(() => api.stop());
@@ -33,13 +45,7 @@ test('list pages are applied as they arrive: page 1 is in the handler before pag
       return inner.open(path, options);
     },
   };
-  const r = new Reflector(
-    { transport, path: api.path, apiVersion: 'v1', kind: 'Thing', watch: false, trim: trimOwner },
-    { onEvent: (type, o: KubeObject) => events.push({ type, name: o.metadata.name, uid: o.metadata.uid }) },
-  );
-  r.start();
-  assert.equal(await r.firstSync, null);
-  await r.stop();
+  const r = await listOnce(api, transport, events);
   assert.deepEqual(eventsWhenOpened.map((e) => e.page), ['0', '500', '1000']);
   assert.ok(eventsWhenOpened[2]!.events >= 500, `page 1's 500 objects were applied before page 3 was requested (had ${eventsWhenOpened[2]!.events})`);
   assert.equal(events.length, 1203);
@@ -74,13 +80,7 @@ test('an expired continue token restarts the list; objects from the abandoned pa
       return inner.open(path, options);
     },
   };
-  const r = new Reflector(
-    { transport, path: api.path, apiVersion: 'v1', kind: 'Thing', watch: false, trim: trimOwner },
-    { onEvent: (type, o: KubeObject) => events.push({ type, name: o.metadata.name, uid: o.metadata.uid }) },
-  );
-  r.start();
-  assert.equal(await r.firstSync, null);
-  await r.stop();
+  const r = await listOnce(api, transport, events);
   assert.equal(eventsAtRestart, 500, 'the first page had been applied when the token expired');
   const after = events.slice(500).filter((e) => e.type !== 'ADDED' || e.name < 't0500');
   assert.deepEqual(
