@@ -75,6 +75,12 @@ interface Placed extends TreePod {
   plan: DefinitionPlan;
 }
 
+/** treePod's fields and the plan, built as one literal (a spread of treePod's object would give each pod a second property store). */
+function placedTreePod(pod: KubeObject, summary: PodSummary, facts: PodFacts, plan: DefinitionPlan): Placed {
+  const tp = treePod(pod, summary, facts);
+  return { summary: tp.summary, facts: tp.facts, terminating: tp.terminating, active: tp.active, plan };
+}
+
 function findPlaced(placed: Placed | Placed[] | null, plan: DefinitionPlan): Placed | undefined {
   if (placed === null) return undefined;
   if (!Array.isArray(placed)) return placed.plan === plan ? placed : undefined;
@@ -503,7 +509,7 @@ export class ClusterStore {
     if (a.name !== b.name || a.namespace !== b.namespace || !deepEqual(a.labels, b.labels) || !deepEqual(a.annotations, b.annotations)) return null;
     const out: Placed[] = [];
     for (const x of Array.isArray(prev.placed) ? prev.placed : [prev.placed]) {
-      if (x.plan.podExprsReadMetadataOnly && this.currentPlans.has(x.plan)) out.push({ ...treePod(obj, summary, x.facts), plan: x.plan });
+      if (x.plan.podExprsReadMetadataOnly && this.currentPlans.has(x.plan)) out.push(placedTreePod(obj, summary, x.facts, x.plan));
     }
     return out.length === 0 ? null : out.length === 1 ? out[0]! : out;
   }
@@ -933,7 +939,7 @@ export class ClusterStore {
     const got = findPlaced(p.placed, plan);
     if (got) return got;
     this.work.podPlacements++;
-    const tp: Placed = { ...treePod(p.obj, p.summary, shareFacts(plan, evaluatePod(plan, p.obj))), plan };
+    const tp = placedTreePod(p.obj, p.summary, shareFacts(plan, evaluatePod(plan, p.obj)), plan);
     // Drop placements by plans no longer current (definitions reloaded).
     const kept = p.placed === null ? [] : (Array.isArray(p.placed) ? p.placed : [p.placed]).filter((x) => this.currentPlans.has(x.plan));
     p.placed = kept.length === 0 ? tp : [...kept, tp];
