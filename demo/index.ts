@@ -154,7 +154,9 @@ export interface DemoReadyMessage {
  * child exits when `stop()` is called or when this process goes away (its IPC
  * channel closes), so no simulated cluster outlives its caller.
  */
-export async function startDemoInBackground(options: Omit<DemoClusterOptions, 'store' | 'logs'> = {}): Promise<BackgroundDemo> {
+export async function startDemoInBackground(
+  options: Omit<DemoClusterOptions, 'store' | 'logs'> = {},
+): Promise<BackgroundDemo> {
   let dir: string | undefined;
   let kubeconfigPath = options.kubeconfigPath;
   if (!kubeconfigPath) {
@@ -185,7 +187,11 @@ export async function startDemoInBackground(options: Omit<DemoClusterOptions, 's
       });
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
-        reject(new Error(`the demo cluster exited (${signal ?? code}) before it was ready${stderr ? `: ${stderr.trim()}` : ''}`));
+        reject(
+          new Error(
+            `the demo cluster exited (${signal ?? code}) before it was ready${stderr ? `: ${stderr.trim()}` : ''}`,
+          ),
+        );
       });
     });
   } catch (err) {

@@ -18,7 +18,11 @@ async function run(): Promise<void> {
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   process.on('disconnect', stop);
-  const ready: DemoReadyMessage = { type: 'ready', server: cluster.server, kubeconfigPath: cluster.kubeconfigPath ?? '' };
+  const ready: DemoReadyMessage = {
+    type: 'ready',
+    server: cluster.server,
+    kubeconfigPath: cluster.kubeconfigPath ?? '',
+  };
   if (process.send) process.send(ready);
   else process.stdout.write(`${JSON.stringify(ready)}\n`);
 }

@@ -18,7 +18,14 @@ export interface StoredObject {
     generation?: number;
     labels?: Record<string, string>;
     annotations?: Record<string, string>;
-    ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }>;
+    ownerReferences?: Array<{
+      apiVersion: string;
+      kind: string;
+      name: string;
+      uid: string;
+      controller?: boolean;
+      blockOwnerDeletion?: boolean;
+    }>;
     deletionTimestamp?: string;
     finalizers?: string[];
     [k: string]: unknown;
@@ -95,7 +102,9 @@ export class ObjectStore {
 
   newUid(): string {
     this.uidCounter += 1;
-    const rand = Math.floor(Math.random() * 0xffffffff).toString(16).padStart(8, '0');
+    const rand = Math.floor(Math.random() * 0xffffffff)
+      .toString(16)
+      .padStart(8, '0');
     const n = this.uidCounter.toString(16).padStart(12, '0');
     return `${rand}-${n.slice(0, 4)}-4${n.slice(4, 7)}-a${n.slice(7, 10)}-${n}${rand.slice(0, 0)}`.slice(0, 36);
   }
@@ -125,7 +134,8 @@ export class ObjectStore {
     const existing = objects.get(k);
     if (!object.metadata.uid) object.metadata.uid = existing?.metadata.uid ?? this.newUid();
     if (!object.metadata.creationTimestamp) {
-      object.metadata.creationTimestamp = existing?.metadata.creationTimestamp ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+      object.metadata.creationTimestamp =
+        existing?.metadata.creationTimestamp ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     }
     this.rv += 1;
     object.metadata.resourceVersion = String(this.rv);
@@ -151,7 +161,7 @@ export class ObjectStore {
     if (sinceRv < this.oldestResumableRv) return undefined;
     const out: StoreEvent[] = [];
     for (let i = this.historyStart; i < this.history.length; i++) {
-      const e = this.history[i]!;
+      const e = this.history[i];
       if (e.rv > sinceRv && e.resourceKey === key) out.push(e);
     }
     return out;
@@ -170,7 +180,10 @@ export class ObjectStore {
     const now = Date.now();
     this.history.push(event);
     this.historyAt.push(now);
-    while (this.history.length - this.historyStart > this.historyLimit && now - this.historyAt[this.historyStart]! >= this.historyWindowMs) {
+    while (
+      this.history.length - this.historyStart > this.historyLimit &&
+      now - this.historyAt[this.historyStart] >= this.historyWindowMs
+    ) {
       this.historyStart += 1;
     }
     // Compact now and then so the arrays do not grow without bound.

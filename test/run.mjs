@@ -21,10 +21,17 @@ if (filter.length) files = files.filter((f) => filter.some((s) => f.includes(s))
 const e2e = files.filter((f) => f.includes('/e2e/'));
 const unit = files.filter((f) => !f.includes('/e2e/'));
 let failed = false;
-for (const [label, group, concurrency] of [['unit', unit, 2], ['e2e', e2e, 1]]) {
+for (const [label, group, concurrency] of [
+  ['unit', unit, 2],
+  ['e2e', e2e, 1],
+]) {
   if (!group.length) continue;
   process.stdout.write(`\n== ${label} tests (${group.length} files)\n`);
-  const r = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...group], { stdio: 'inherit' });
+  const r = spawnSync(
+    process.execPath,
+    ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...group],
+    { stdio: 'inherit' },
+  );
   if (r.status !== 0) failed = true;
 }
 process.exit(failed ? 1 : 0);

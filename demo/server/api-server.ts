@@ -10,9 +10,21 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { ObjectStore, StoredObject } from '../store.js';
 import { apiVersionOf, findKind, qualifiedResource, storeKeyOf, type ServedKind } from '../kinds.js';
 import {
-  AGGREGATED_CONTENT_TYPE, aggregatedDiscovery, legacyApiVersions, legacyGroupDocument, legacyGroupList, legacyResourceList, wantsAggregated,
+  AGGREGATED_CONTENT_TYPE,
+  aggregatedDiscovery,
+  legacyApiVersions,
+  legacyGroupDocument,
+  legacyGroupList,
+  legacyResourceList,
+  wantsAggregated,
 } from './discovery.js';
-import { parseFieldSelector, parseLabelSelector, SelectorError, type FieldSelector, type LabelSelector } from './selectors.js';
+import {
+  parseFieldSelector,
+  parseLabelSelector,
+  SelectorError,
+  type FieldSelector,
+  type LabelSelector,
+} from './selectors.js';
 import { listObjects, ListSnapshots, objectsAt } from './lists.js';
 import { toTable, type IncludeObject } from './tables.js';
 import { Watcher, WatchHub } from './watch.js';
@@ -20,7 +32,16 @@ import { FaultError, Faults, validateFaults, type FaultConfig } from './faults.j
 import { RequestLog } from './request-log.js';
 import { parseLogQuery, serveLogs, type LogProvider } from './logs.js';
 import {
-  badRequest, expired, forbidden, invalid, methodNotAllowed, notFound, pathNotFound, statusFailure, unauthorized, type StatusObject,
+  badRequest,
+  expired,
+  forbidden,
+  invalid,
+  methodNotAllowed,
+  notFound,
+  pathNotFound,
+  statusFailure,
+  unauthorized,
+  type StatusObject,
 } from './status.js';
 
 export const LOOPBACK = '127.0.0.1';
@@ -75,10 +96,12 @@ function isTrue(v: string | null): boolean {
 function wantsTable(accept: string | undefined): boolean {
   if (!accept) return false;
   const first = accept.split(',')[0] ?? '';
-  return accept.split(',').some((mt) => {
-    const p = mt.split(';').map((x) => x.trim());
-    return p.includes('as=Table') && p.includes('g=meta.k8s.io');
-  }) && !first.includes('as=PartialObjectMetadata');
+  return (
+    accept.split(',').some((mt) => {
+      const p = mt.split(';').map((x) => x.trim());
+      return p.includes('as=Table') && p.includes('g=meta.k8s.io');
+    }) && !first.includes('as=PartialObjectMetadata')
+  );
 }
 
 /** Compares the bearer token in constant time. */
@@ -116,7 +139,8 @@ export class ApiServer {
 
   constructor(opts: ApiServerOptions) {
     const host = opts.host ?? LOOPBACK;
-    if (host !== LOOPBACK && host !== 'localhost') throw new Error(`the demo API server listens on loopback only, not on "${host}"`);
+    if (host !== LOOPBACK && host !== 'localhost')
+      throw new Error(`the demo API server listens on loopback only, not on "${host}"`);
     this.opts = opts;
     this.store = opts.store;
     this.logs = opts.logs;
@@ -152,7 +176,11 @@ export class ApiServer {
   private listenOn(port: number): Promise<void> {
     const server = createServer((req, res) => {
       this.handle(req, res).catch((err: unknown) => {
-        if (!res.headersSent) this.sendStatus(res, statusFailure(500, 'InternalError', `Internal error occurred: ${(err as Error).message}`));
+        if (!res.headersSent)
+          this.sendStatus(
+            res,
+            statusFailure(500, 'InternalError', `Internal error occurred: ${(err as Error).message}`),
+          );
         else res.destroy();
       });
     });
@@ -225,7 +253,11 @@ export class ApiServer {
 
   private send(res: ServerResponse, code: number, body: unknown, contentType = JSON_TYPE): void {
     const text = JSON.stringify(body);
-    res.writeHead(code, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Content-Length': Buffer.byteLength(text) });
+    res.writeHead(code, {
+      'Content-Type': contentType,
+      'Cache-Control': 'no-cache, private',
+      'Content-Length': Buffer.byteLength(text),
+    });
     res.end(text);
   }
 
@@ -263,7 +295,8 @@ export class ApiServer {
     if (res.destroyed) return;
 
     const readOnlyMethod = method === 'GET' || method === 'HEAD';
-    if (path === '/version') return readOnlyMethod ? this.send(res, 200, VERSION_INFO) : this.sendStatus(res, methodNotAllowed());
+    if (path === '/version')
+      return readOnlyMethod ? this.send(res, 200, VERSION_INFO) : this.sendStatus(res, methodNotAllowed());
     let segs: string[];
     try {
       segs = path.split('/').filter(Boolean).map(decodeURIComponent);
@@ -299,24 +332,27 @@ export class ApiServer {
       return undefined;
     }
     if (segs.length === 1) {
-      return aggregated ? { body: aggregatedDiscovery(false), contentType: AGGREGATED_CONTENT_TYPE } : { body: legacyGroupList() };
+      return aggregated
+        ? { body: aggregatedDiscovery(false), contentType: AGGREGATED_CONTENT_TYPE }
+        : { body: legacyGroupList() };
     }
     if (segs.length === 2) {
-      const doc = legacyGroupDocument(segs[1]!);
+      const doc = legacyGroupDocument(segs[1]);
       return doc ? { body: doc } : null;
     }
     if (segs.length === 3) {
-      const doc = legacyResourceList(segs[1]!, segs[2]!);
+      const doc = legacyResourceList(segs[1], segs[2]);
       return doc ? { body: doc } : null;
     }
     return undefined;
   }
 
   private route(segs: string[]): Route | undefined {
-    const [group, version, rest] = segs[0] === 'api' ? ['', segs[1]!, segs.slice(2)] : [segs[1]!, segs[2]!, segs.slice(3)];
+    const [group, version, rest] = segs[0] === 'api' ? ['', segs[1], segs.slice(2)] : [segs[1], segs[2], segs.slice(3)];
     if (rest[0] === 'namespaces' && rest.length >= 3) {
-      const kind = findKind(group, version, rest[2]!);
-      if (kind?.namespaced && rest.length <= 5) return { kind, namespace: rest[1], name: rest[3], subresource: rest[4] };
+      const kind = findKind(group, version, rest[2]);
+      if (kind?.namespaced && rest.length <= 5)
+        return { kind, namespace: rest[1], name: rest[3], subresource: rest[4] };
       if (group !== '' || rest.length > 3) return undefined;
     }
     const kind = findKind(group, version, rest[0] ?? '');
@@ -327,9 +363,15 @@ export class ApiServer {
 
   // ---- reads
 
-  private parseSelectors(kind: ServedKind, params: URLSearchParams): { label?: LabelSelector; field?: FieldSelector } | StatusObject {
+  private parseSelectors(
+    kind: ServedKind,
+    params: URLSearchParams,
+  ): { label?: LabelSelector; field?: FieldSelector } | StatusObject {
     try {
-      return { label: parseLabelSelector(params.get('labelSelector')), field: parseFieldSelector(params.get('fieldSelector'), kind.fieldSelectors) };
+      return {
+        label: parseLabelSelector(params.get('labelSelector')),
+        field: parseFieldSelector(params.get('fieldSelector'), kind.fieldSelectors),
+      };
     } catch (err) {
       if (err instanceof SelectorError) return badRequest(err.message);
       throw err;
@@ -341,10 +383,14 @@ export class ApiServer {
     const params = url.searchParams;
     const watch = isTrue(params.get('watch'));
     if (this.faults.isForbidden(qualifiedResource(kind))) {
-      return this.sendStatus(res, forbidden(name ? 'get' : watch ? 'watch' : 'list', kind.plural, kind.group, namespace, name));
+      return this.sendStatus(
+        res,
+        forbidden(name ? 'get' : watch ? 'watch' : 'list', kind.plural, kind.group, namespace, name),
+      );
     }
     const include = (params.get('includeObject') as IncludeObject | null) ?? 'Metadata';
-    if (!['None', 'Metadata', 'Object'].includes(include)) return this.sendStatus(res, badRequest(`invalid includeObject: ${include}`));
+    if (!['None', 'Metadata', 'Object'].includes(include))
+      return this.sendStatus(res, badRequest(`invalid includeObject: ${include}`));
     const table = wantsTable(req.headers.accept);
 
     if (name !== undefined) {
@@ -360,18 +406,21 @@ export class ApiServer {
       if (subresource !== undefined && !kind.subresources.some((s) => s.name === subresource && s.kind === kind.kind)) {
         return this.sendStatus(res, pathNotFound());
       }
-      if (table) return this.send(res, 200, toTable(kind, [obj], include, { resourceVersion: obj.metadata.resourceVersion }));
+      if (table)
+        return this.send(res, 200, toTable(kind, [obj], include, { resourceVersion: obj.metadata.resourceVersion }));
       return this.send(res, 200, obj);
     }
     if (subresource !== undefined) return this.sendStatus(res, pathNotFound());
 
     const selectors = this.parseSelectors(kind, params);
     if ('kind' in selectors) return this.sendStatus(res, selectors);
-    if (watch) return this.startWatch(req, res, params, kind, namespace, selectors.label, selectors.field, table, include);
+    if (watch)
+      return this.startWatch(req, res, params, kind, namespace, selectors.label, selectors.field, table, include);
 
     const limitText = params.get('limit');
     const limit = limitText ? Number(limitText) : undefined;
-    if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) return this.sendStatus(res, badRequest(`invalid limit: ${limitText}`));
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 0))
+      return this.sendStatus(res, badRequest(`invalid limit: ${limitText}`));
     const result = listObjects(this.store, this.snapshots, kind, {
       namespace,
       labelSelector: selectors.label,
@@ -382,7 +431,9 @@ export class ApiServer {
       resourceVersionMatch: params.get('resourceVersionMatch') || undefined,
     });
     if ('code' in result) return this.sendStatus(res, result);
-    const metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: result.resourceVersion };
+    const metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number } = {
+      resourceVersion: result.resourceVersion,
+    };
     if (result.continueToken) metadata.continue = result.continueToken;
     if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
     if (table) return this.send(res, 200, toTable(kind, result.items, include, metadata));
@@ -391,22 +442,31 @@ export class ApiServer {
   }
 
   /** A big list written in slices, so no single huge string is built and the first bytes go out at once. */
-  private async streamList(res: ServerResponse, kind: ServedKind, metadata: Record<string, unknown>, items: StoredObject[]): Promise<void> {
+  private async streamList(
+    res: ServerResponse,
+    kind: ServedKind,
+    metadata: Record<string, unknown>,
+    items: StoredObject[],
+  ): Promise<void> {
     res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-cache, private' });
     const head = JSON.stringify({ kind: kind.listKind, apiVersion: apiVersionOf(kind), metadata });
     res.write(`${head.slice(0, -1)},"items":[`);
     for (let i = 0; i < items.length && !res.destroyed; i += LIST_STREAM_THRESHOLD) {
-      const slice = items.slice(i, i + LIST_STREAM_THRESHOLD).map((o) => JSON.stringify(o)).join(',');
+      const slice = items
+        .slice(i, i + LIST_STREAM_THRESHOLD)
+        .map((o) => JSON.stringify(o))
+        .join(',');
       const ok = res.write(i === 0 ? slice : `,${slice}`);
-      if (!ok && !res.destroyed) await new Promise<void>((resolve) => {
-        const done = () => {
-          res.off('drain', done);
-          res.off('close', done);
-          resolve();
-        };
-        res.on('drain', done);
-        res.on('close', done);
-      });
+      if (!ok && !res.destroyed)
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.on('drain', done);
+          res.on('close', done);
+        });
     }
     res.end(']}');
   }
@@ -430,13 +490,30 @@ export class ApiServer {
     const listKind = kind.listKind;
     if (sendInitialEventsText !== null) {
       if (rvMatch !== 'NotOlderThan') {
-        return this.sendStatus(res, invalid(listKind, "sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan", 'resourceVersionMatch'));
+        return this.sendStatus(
+          res,
+          invalid(
+            listKind,
+            'sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan',
+            'resourceVersionMatch',
+          ),
+        );
       }
       if (sendInitialEvents && !bookmarks) {
-        return this.sendStatus(res, invalid(listKind, 'sendInitialEvents requires setting allowWatchBookmarks to true', 'allowWatchBookmarks'));
+        return this.sendStatus(
+          res,
+          invalid(listKind, 'sendInitialEvents requires setting allowWatchBookmarks to true', 'allowWatchBookmarks'),
+        );
       }
     } else if (rvMatch) {
-      return this.sendStatus(res, invalid(listKind, 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided', 'resourceVersionMatch'));
+      return this.sendStatus(
+        res,
+        invalid(
+          listKind,
+          'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+          'resourceVersionMatch',
+        ),
+      );
     }
     let fromRv: number | undefined;
     if (rvText && rvText !== '0') {
@@ -446,18 +523,28 @@ export class ApiServer {
     }
     const timeoutText = params.get('timeoutSeconds');
     const maxSeconds = this.opts.maxWatchSeconds ?? 1800 * (1 + Math.random());
-    const timeoutSeconds = timeoutText !== null && Number(timeoutText) > 0 ? Math.min(Number(timeoutText), maxSeconds) : maxSeconds;
+    const timeoutSeconds =
+      timeoutText !== null && Number(timeoutText) > 0 ? Math.min(Number(timeoutText), maxSeconds) : maxSeconds;
 
-    res.writeHead(200, { 'Content-Type': table ? 'application/json;as=Table;v=v1;g=meta.k8s.io' : JSON_TYPE, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    res.writeHead(200, {
+      'Content-Type': table ? 'application/json;as=Table;v=v1;g=meta.k8s.io' : JSON_TYPE,
+      'Cache-Control': 'no-cache, private',
+      'Transfer-Encoding': 'chunked',
+    });
     // client-node's informer waits for the headers before it counts the watch as started.
     res.flushHeaders();
-    const w = new Watcher({ kind, namespace, labelSelector, fieldSelector, format: table ? 'table' : 'json', include, bookmarks }, res, this.faults);
+    const w = new Watcher(
+      { kind, namespace, labelSelector, fieldSelector, format: table ? 'table' : 'json', include, bookmarks },
+      res,
+      this.faults,
+    );
 
     const expire = (message: string) => {
       w.error(expired(message));
       w.end();
     };
-    if (this.faults.takeWatchExpiry()) return expire(`too old resource version: ${rvText || 0} (${this.store.currentRv})`);
+    if (this.faults.takeWatchExpiry())
+      return expire(`too old resource version: ${rvText || 0} (${this.store.currentRv})`);
     if (sendInitialEvents || (fromRv === undefined && sendInitialEventsText === null)) {
       this.hub.start(w, { kind: 'initial', bookmarkAfter: sendInitialEvents });
     } else if (fromRv === undefined) {
@@ -467,7 +554,10 @@ export class ApiServer {
       const events = this.store.eventsSince(storeKeyOf(kind), fromRv);
       if (!events) return expire(`too old resource version: ${fromRv} (${this.store.oldestResumableRv + 1})`);
       // Selector watches need the objects that matched at fromRv to turn later changes into DELETED.
-      const stateAtStart = labelSelector || fieldSelector ? objectsAt(this.store, kind, Math.min(fromRv, this.store.currentRv)) ?? this.store.list(storeKeyOf(kind)) : [];
+      const stateAtStart =
+        labelSelector || fieldSelector
+          ? (objectsAt(this.store, kind, Math.min(fromRv, this.store.currentRv)) ?? this.store.list(storeKeyOf(kind)))
+          : [];
       this.hub.start(w, { kind: 'history', events, stateAtStart });
     }
     const timer = setTimeout(() => {
@@ -485,7 +575,13 @@ export class ApiServer {
 
   // ---- writes (only with allowWrites)
 
-  private async handleWrite(req: IncomingMessage, res: ServerResponse, url: URL, method: string, route: Route): Promise<void> {
+  private async handleWrite(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    method: string,
+    route: Route,
+  ): Promise<void> {
     const { kind, namespace, name, subresource } = route;
     if (this.faults.isForbidden(qualifiedResource(kind))) {
       return this.sendStatus(res, forbidden(method.toLowerCase(), kind.plural, kind.group, namespace, name));
@@ -511,11 +607,23 @@ export class ApiServer {
       if (name !== undefined) return this.sendStatus(res, methodNotAllowed());
       const obj = body as unknown as StoredObject;
       const objName = obj.metadata?.name;
-      if (!objName) return this.sendStatus(res, invalid(kind.kind, 'Required value: name is required', 'metadata.name'));
+      if (!objName)
+        return this.sendStatus(res, invalid(kind.kind, 'Required value: name is required', 'metadata.name'));
       if (this.store.get(key, namespace, objName)) {
-        return this.sendStatus(res, statusFailure(409, 'AlreadyExists', `${qualifiedResource(kind)} "${objName}" already exists`, { name: objName, kind: kind.plural }));
+        return this.sendStatus(
+          res,
+          statusFailure(409, 'AlreadyExists', `${qualifiedResource(kind)} "${objName}" already exists`, {
+            name: objName,
+            kind: kind.plural,
+          }),
+        );
       }
-      const fresh = { ...obj, apiVersion: apiVersionOf(kind), kind: kind.kind, metadata: { ...obj.metadata, namespace, uid: '', resourceVersion: '', creationTimestamp: '' } };
+      const fresh = {
+        ...obj,
+        apiVersion: apiVersionOf(kind),
+        kind: kind.kind,
+        metadata: { ...obj.metadata, namespace, uid: '', resourceVersion: '', creationTimestamp: '' },
+      };
       return this.send(res, 201, this.store.put(key, fresh));
     }
     if (name === undefined) return this.sendStatus(res, methodNotAllowed());
@@ -525,11 +633,26 @@ export class ApiServer {
     if (method === 'PUT') {
       const rv = (body.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
       if (rv && rv !== existing.metadata.resourceVersion) {
-        return this.sendStatus(res, statusFailure(409, 'Conflict',
-          `Operation cannot be fulfilled on ${qualifiedResource(kind)} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
-          { name, kind: kind.plural }));
+        return this.sendStatus(
+          res,
+          statusFailure(
+            409,
+            'Conflict',
+            `Operation cannot be fulfilled on ${qualifiedResource(kind)} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+            { name, kind: kind.plural },
+          ),
+        );
       }
-      next = { ...(body as unknown as StoredObject), metadata: { ...(body.metadata as StoredObject['metadata']), name, namespace, uid: existing.metadata.uid, creationTimestamp: existing.metadata.creationTimestamp } };
+      next = {
+        ...(body as unknown as StoredObject),
+        metadata: {
+          ...(body.metadata as StoredObject['metadata']),
+          name,
+          namespace,
+          uid: existing.metadata.uid,
+          creationTimestamp: existing.metadata.creationTimestamp,
+        },
+      };
     } else if (method === 'PATCH') {
       next = mergePatch(existing, body) as StoredObject;
       next.metadata = { ...next.metadata, name, namespace, uid: existing.metadata.uid };
@@ -541,15 +664,24 @@ export class ApiServer {
   }
 
   /** Pods go away gracefully (deletionTimestamp, then the kubelet or a timer removes them); other kinds at once. */
-  private deleteObject(kind: ServedKind, obj: StoredObject, params: URLSearchParams, body: Record<string, unknown>): StoredObject {
+  private deleteObject(
+    kind: ServedKind,
+    obj: StoredObject,
+    params: URLSearchParams,
+    body: Record<string, unknown>,
+  ): StoredObject {
     const key = storeKeyOf(kind);
     const { namespace, name } = obj.metadata;
     if (kind.kind !== 'Pod') return this.store.delete(key, namespace, name) ?? obj;
     const spec = (obj.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
     const phase = (obj.status as { phase?: string } | undefined)?.phase;
     const fromQuery = params.get('gracePeriodSeconds');
-    const grace = fromQuery !== null ? Number(fromQuery)
-      : typeof body.gracePeriodSeconds === 'number' ? body.gracePeriodSeconds : spec.terminationGracePeriodSeconds ?? 30;
+    const grace =
+      fromQuery !== null
+        ? Number(fromQuery)
+        : typeof body.gracePeriodSeconds === 'number'
+          ? body.gracePeriodSeconds
+          : (spec.terminationGracePeriodSeconds ?? 30);
     if (grace <= 0 || !spec.nodeName || phase === 'Succeeded' || phase === 'Failed') {
       return this.store.delete(key, namespace, name) ?? obj;
     }
@@ -572,7 +704,8 @@ export class ApiServer {
 
   private async handleDebug(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     if (path === '/debug/wlx/requests') {
-      if (req.method === 'GET') return this.send(res, 200, { kind: 'RequestLog', total: this.requests.count, items: this.requests.records() });
+      if (req.method === 'GET')
+        return this.send(res, 200, { kind: 'RequestLog', total: this.requests.count, items: this.requests.records() });
       if (req.method === 'DELETE') {
         this.requests.clear();
         return this.send(res, 200, { kind: 'RequestLog', total: this.requests.count, items: [] });
@@ -585,7 +718,8 @@ export class ApiServer {
       let input: Record<string, unknown>;
       try {
         input = JSON.parse((await readBody(req)) || '{}') as Record<string, unknown>;
-        if (!input || typeof input !== 'object' || Array.isArray(input)) throw new FaultError('faults must be a JSON object');
+        if (!input || typeof input !== 'object' || Array.isArray(input))
+          throw new FaultError('faults must be a JSON object');
         const { restart, dropWatchesNow, ...config } = input;
         const valid = validateFaults(config);
         const after = this.faults.set(valid);
@@ -606,7 +740,8 @@ export class ApiServer {
 /** RFC 7386 JSON merge patch (also used for strategic-merge patches, which it approximates). */
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (!patch || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const out: Record<string, unknown> = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  const out: Record<string, unknown> =
+    target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
   for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
     if (v === null) delete out[k];
     else out[k] = mergePatch(out[k], v);

@@ -12,7 +12,9 @@ export function wantsAggregated(accept: string | undefined): boolean {
   if (!accept) return false;
   return accept.split(',').some((mt) => {
     const params = mt.split(';').map((p) => p.trim());
-    return params.includes('g=apidiscovery.k8s.io') && params.includes('v=v2') && params.includes('as=APIGroupDiscoveryList');
+    return (
+      params.includes('g=apidiscovery.k8s.io') && params.includes('v=v2') && params.includes('as=APIGroupDiscoveryList')
+    );
   });
 }
 
@@ -43,7 +45,11 @@ function aggregatedResource(k: ServedKind): Record<string, unknown> {
 function aggregatedGroup(group: string, versions: string[]): Record<string, unknown> {
   return {
     metadata: { name: group, creationTimestamp: null },
-    versions: versions.map((v) => ({ version: v, resources: kindsOf(group, v).map(aggregatedResource), freshness: 'Current' })),
+    versions: versions.map((v) => ({
+      version: v,
+      resources: kindsOf(group, v).map(aggregatedResource),
+      freshness: 'Current',
+    })),
   };
 }
 
@@ -59,7 +65,11 @@ export function aggregatedDiscovery(core: boolean): Record<string, unknown> {
 }
 
 export function legacyApiVersions(serverAddress: string): Record<string, unknown> {
-  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
 }
 
 function legacyGroup(group: string, versions: string[]): Record<string, unknown> {
@@ -71,7 +81,9 @@ export function legacyGroupList(): Record<string, unknown> {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
-    groups: servedGroups().filter((g) => g.group !== '').map((g) => legacyGroup(g.group, g.versions)),
+    groups: servedGroups()
+      .filter((g) => g.group !== '')
+      .map((g) => legacyGroup(g.group, g.versions)),
   };
 }
 
@@ -87,16 +99,33 @@ export function legacyResourceList(group: string, version: string): Record<strin
   if (!kinds.length) return undefined;
   const resources: Array<Record<string, unknown>> = [];
   for (const k of kinds) {
-    const r: Record<string, unknown> = { name: k.plural, singularName: k.singular, namespaced: k.namespaced, kind: k.kind, verbs: k.verbs };
+    const r: Record<string, unknown> = {
+      name: k.plural,
+      singularName: k.singular,
+      namespaced: k.namespaced,
+      kind: k.kind,
+      verbs: k.verbs,
+    };
     if (k.shortNames.length) r.shortNames = k.shortNames;
     if (k.categories.length) r.categories = k.categories;
     resources.push(r);
     for (const s of k.subresources) {
-      const sub: Record<string, unknown> = { name: `${k.plural}/${s.name}`, singularName: '', namespaced: k.namespaced, kind: s.kind, verbs: s.verbs };
+      const sub: Record<string, unknown> = {
+        name: `${k.plural}/${s.name}`,
+        singularName: '',
+        namespaced: k.namespaced,
+        kind: s.kind,
+        verbs: s.verbs,
+      };
       if (s.group) sub.group = s.group;
       if (s.version) sub.version = s.version;
       resources.push(sub);
     }
   }
-  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: group ? `${group}/${version}` : version,
+    resources,
+  };
 }

@@ -34,7 +34,8 @@ export function validateFaults(input: unknown): Partial<FaultConfig> {
       case 'dropWatchesEverySeconds':
       case 'expireNextWatches':
       case 'delayMs':
-        if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new FaultError(`${k} must be a non-negative number`);
+        if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+          throw new FaultError(`${k} must be a non-negative number`);
         out[k] = v;
         break;
       case 'malformedWatchLines':
@@ -42,8 +43,9 @@ export function validateFaults(input: unknown): Partial<FaultConfig> {
         out[k] = v;
         break;
       case 'forbid':
-        if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new FaultError('forbid must be an array of strings');
-        out.forbid = v as string[];
+        if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+          throw new FaultError('forbid must be an array of strings');
+        out.forbid = v;
         break;
       default:
         throw new FaultError(`unknown fault "${k}"`);

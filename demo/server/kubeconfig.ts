@@ -12,7 +12,12 @@ export function demoKubeconfig(server: string, token?: string, namespace?: strin
     kind: 'Config',
     clusters: [{ name: DEMO_CONTEXT, cluster: { server, 'insecure-skip-tls-verify': true } }],
     users: [{ name: DEMO_CONTEXT, user: token !== undefined ? { token } : {} }],
-    contexts: [{ name: DEMO_CONTEXT, context: { cluster: DEMO_CONTEXT, user: DEMO_CONTEXT, ...(namespace ? { namespace } : {}) } }],
+    contexts: [
+      {
+        name: DEMO_CONTEXT,
+        context: { cluster: DEMO_CONTEXT, user: DEMO_CONTEXT, ...(namespace ? { namespace } : {}) },
+      },
+    ],
     'current-context': DEMO_CONTEXT,
     preferences: {},
   };

@@ -96,7 +96,8 @@ function encodeToken(t: ContinueToken): string {
 function decodeToken(s: string): ContinueToken | undefined {
   try {
     const t = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as ContinueToken;
-    if (t && t.v === 1 && Number.isInteger(t.rv) && Number.isInteger(t.id) && Number.isInteger(t.off) && t.off >= 0) return t;
+    if (t && t.v === 1 && Number.isInteger(t.rv) && Number.isInteger(t.id) && Number.isInteger(t.off) && t.off >= 0)
+      return t;
   } catch {
     // fall through: an unreadable token is treated like an expired one
   }
@@ -137,11 +138,16 @@ export function objectsAt(store: ObjectStore, kind: ServedKind, rv: number): Sto
 function matches(o: StoredObject, q: ListQuery): boolean {
   if (q.namespace !== undefined && o.metadata.namespace !== q.namespace) return false;
   if (q.labelSelector && !q.labelSelector(o.metadata.labels)) return false;
-  if (q.fieldSelector && !q.fieldSelector(o as unknown as Record<string, unknown>)) return false;
+  if (q.fieldSelector && !q.fieldSelector(o)) return false;
   return true;
 }
 
-export function listObjects(store: ObjectStore, snapshots: ListSnapshots, kind: ServedKind, q: ListQuery): ListResult | StatusObject {
+export function listObjects(
+  store: ObjectStore,
+  snapshots: ListSnapshots,
+  kind: ServedKind,
+  q: ListQuery,
+): ListResult | StatusObject {
   let rv: number;
   let items: StoredObject[];
   let offset = 0;
@@ -174,7 +180,9 @@ export function listObjects(store: ObjectStore, snapshots: ListSnapshots, kind: 
       }
     }
     source ??= store.list(storeKeyOf(kind));
-    items = sortByKey(q.namespace === undefined && !q.labelSelector && !q.fieldSelector ? source : source.filter((o) => matches(o, q)));
+    items = sortByKey(
+      q.namespace === undefined && !q.labelSelector && !q.fieldSelector ? source : source.filter((o) => matches(o, q)),
+    );
   }
   const limit = q.limit && q.limit > 0 ? q.limit : 0;
   if (!limit && offset === 0) return { items, resourceVersion: String(rv) };

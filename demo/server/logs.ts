@@ -13,7 +13,12 @@ export interface LogLine {
 }
 
 export interface LogProvider {
-  read(namespace: string, pod: string, container: string | undefined, previous: boolean): { lines: LogLine[] } | { error: string; code: number };
+  read(
+    namespace: string,
+    pod: string,
+    container: string | undefined,
+    previous: boolean,
+  ): { lines: LogLine[] } | { error: string; code: number };
   follow(namespace: string, pod: string, container: string | undefined, onLine: (line: LogLine) => void): () => void;
 }
 
@@ -49,8 +54,10 @@ export function parseLogQuery(params: URLSearchParams): LogQuery | StatusObject 
     if (typeof n === 'object') return n;
     if (n !== undefined) q[name] = n;
   }
-  if (q.sinceSeconds !== undefined && q.sinceTime) return badRequest('at most one of sinceTime or sinceSeconds may be specified');
-  if (q.sinceSeconds === 0 || q.limitBytes === 0) return badRequest('sinceSeconds and limitBytes must be greater than 0');
+  if (q.sinceSeconds !== undefined && q.sinceTime)
+    return badRequest('at most one of sinceTime or sinceSeconds may be specified');
+  if (q.sinceSeconds === 0 || q.limitBytes === 0)
+    return badRequest('sinceSeconds and limitBytes must be greater than 0');
   return q;
 }
 
@@ -67,9 +74,11 @@ export function resolveContainer(pod: StoredObject, requested: string | undefine
   if (!requested) {
     const defaulted = pod.metadata.annotations?.['kubectl.kubernetes.io/default-container'];
     if (defaulted && containers.includes(defaulted)) return defaulted;
-    if (containers.length === 1) return containers[0]!;
+    if (containers.length === 1) return containers[0];
     const initNote = inits.length ? ` or one of the init containers: [${inits.join(' ')}]` : '';
-    return badRequest(`a container name must be specified for pod ${name}, choose one of: [${containers.join(' ')}]${initNote}`);
+    return badRequest(
+      `a container name must be specified for pod ${name}, choose one of: [${containers.join(' ')}]${initNote}`,
+    );
   }
   if (containers.includes(requested) || inits.includes(requested)) return requested;
   return badRequest(`container ${requested} is not valid for pod ${name}`);
@@ -93,7 +102,12 @@ export function serveLogs(
   const container = resolveContainer(pod, q.container);
   if (typeof container !== 'string') return container;
   const ns = pod.metadata.namespace ?? '';
-  if (!provider) return statusFailure(400, 'BadRequest', `container "${container}" in pod "${pod.metadata.name}" is waiting to start: no logs in this cluster`);
+  if (!provider)
+    return statusFailure(
+      400,
+      'BadRequest',
+      `container "${container}" in pod "${pod.metadata.name}" is waiting to start: no logs in this cluster`,
+    );
   const got = provider.read(ns, pod.metadata.name, container, q.previous);
   if ('error' in got) {
     return statusFailure(got.code, got.code === 404 ? 'NotFound' : 'BadRequest', got.error);
@@ -131,6 +145,7 @@ export function serveLogs(
     res.end();
     return undefined;
   }
+  // eslint-disable-next-line prefer-const -- finish() closes over it before follow() returns it
   let unfollow: (() => void) | undefined;
   let ended = false;
   const finish = () => {

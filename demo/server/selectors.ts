@@ -39,22 +39,23 @@ function checkKey(key: string, whole: string): string {
 }
 
 function checkValue(value: string, whole: string): string {
-  if (value.length > 63 || !VALUE.test(value)) throw new SelectorError(`unable to parse requirement: invalid label value "${value}" in "${whole}"`);
+  if (value.length > 63 || !VALUE.test(value))
+    throw new SelectorError(`unable to parse requirement: invalid label value "${value}" in "${whole}"`);
   return value;
 }
 
 function parseRequirement(part: string): LabelRequirement {
   let m = /^(\S+?)\s+(in|notin)\s*\((.*)\)$/.exec(part);
   if (m) {
-    const values = m[3]!.split(',').map((v) => checkValue(v.trim(), part));
-    return { op: m[2] as 'in' | 'notin', key: checkKey(m[1]!, part), values };
+    const values = m[3].split(',').map((v) => checkValue(v.trim(), part));
+    return { op: m[2] as 'in' | 'notin', key: checkKey(m[1], part), values };
   }
   m = /^([^=!\s]+)\s*(==|=|!=)\s*(.*)$/.exec(part);
   if (m) {
-    return { op: m[2] === '!=' ? 'neq' : 'eq', key: checkKey(m[1]!, part), value: checkValue(m[3]!.trim(), part) };
+    return { op: m[2] === '!=' ? 'neq' : 'eq', key: checkKey(m[1], part), value: checkValue(m[3].trim(), part) };
   }
   m = /^!\s*(\S+)$/.exec(part);
-  if (m) return { op: 'notexists', key: checkKey(m[1]!, part) };
+  if (m) return { op: 'notexists', key: checkKey(m[1], part) };
   if (/^\S+$/.test(part)) return { op: 'exists', key: checkKey(part, part) };
   throw new SelectorError(`unable to parse requirement: "${part}"`);
 }
@@ -71,12 +72,24 @@ export function parseLabelSelector(text: string | null | undefined): LabelSelect
       const has = Object.prototype.hasOwnProperty.call(l, r.key);
       const v = l[r.key];
       switch (r.op) {
-        case 'eq': if (!has || v !== r.value) return false; break;
-        case 'neq': if (has && v === r.value) return false; break;
-        case 'in': if (!has || !r.values.includes(v!)) return false; break;
-        case 'notin': if (has && r.values.includes(v!)) return false; break;
-        case 'exists': if (!has) return false; break;
-        case 'notexists': if (has) return false; break;
+        case 'eq':
+          if (!has || v !== r.value) return false;
+          break;
+        case 'neq':
+          if (has && v === r.value) return false;
+          break;
+        case 'in':
+          if (!has || !r.values.includes(v)) return false;
+          break;
+        case 'notin':
+          if (has && r.values.includes(v)) return false;
+          break;
+        case 'exists':
+          if (!has) return false;
+          break;
+        case 'notexists':
+          if (has) return false;
+          break;
       }
     }
     return true;
@@ -91,8 +104,10 @@ function fieldValue(obj: Record<string, unknown>, path: string): string {
     if (cur === null || typeof cur !== 'object') return '';
     cur = (cur as Record<string, unknown>)[part];
   }
-  if (path === 'source' && cur && typeof cur === 'object') return String((cur as { component?: string }).component ?? '');
-  if (cur === undefined || cur === null) return path === 'spec.unschedulable' || path === 'spec.hostNetwork' ? 'false' : '';
+  if (path === 'source' && cur && typeof cur === 'object')
+    return String((cur as { component?: string }).component ?? '');
+  if (cur === undefined || cur === null)
+    return path === 'spec.unschedulable' || path === 'spec.hostNetwork' ? 'false' : '';
   return typeof cur === 'object' ? JSON.stringify(cur) : String(cur);
 }
 
@@ -106,7 +121,7 @@ function splitUnescaped(s: string, sep: string): string[] {
   let cur = '';
   for (let i = 0; i < s.length; i++) {
     if (s[i] === '\\' && i + 1 < s.length) {
-      cur += s[i]! + s[i + 1]!;
+      cur += s[i] + s[i + 1];
       i++;
     } else if (s[i] === sep) {
       out.push(cur);
@@ -122,7 +137,10 @@ function splitUnescaped(s: string, sep: string): string[] {
  *   metadata.namespace are always allowed); others → SelectorError, which the
  *   server answers with 400 like `field label not supported: x`.
  */
-export function parseFieldSelector(text: string | null | undefined, allowed: readonly string[]): FieldSelector | undefined {
+export function parseFieldSelector(
+  text: string | null | undefined,
+  allowed: readonly string[],
+): FieldSelector | undefined {
   if (!text || !text.trim()) return undefined;
   const reqs: Array<{ path: string; neq: boolean; value: string }> = [];
   for (const raw of splitUnescaped(text, ',')) {
@@ -130,11 +148,11 @@ export function parseFieldSelector(text: string | null | undefined, allowed: rea
     if (!part) continue;
     const m = /^([^=!]+?)\s*(==|=|!=)\s*(.*)$/.exec(part);
     if (!m) throw new SelectorError(`invalid selector: '${text}'; can't understand '${part}'`);
-    const path = m[1]!.trim();
+    const path = m[1].trim();
     if (path !== 'metadata.name' && path !== 'metadata.namespace' && !allowed.includes(path)) {
       throw new SelectorError(`field label not supported: ${path}`);
     }
-    reqs.push({ path, neq: m[2] === '!=', value: unescapeFieldValue(m[3]!) });
+    reqs.push({ path, neq: m[2] === '!=', value: unescapeFieldValue(m[3]) });
   }
   if (!reqs.length) return undefined;
   return (obj) => reqs.every((r) => (fieldValue(obj, r.path) === r.value) !== r.neq);

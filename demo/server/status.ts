@@ -8,11 +8,21 @@ export interface StatusObject {
   status: 'Failure' | 'Success';
   message: string;
   reason: string;
-  details?: { name?: string; group?: string; kind?: string; causes?: Array<{ reason?: string; message: string; field?: string }> };
+  details?: {
+    name?: string;
+    group?: string;
+    kind?: string;
+    causes?: Array<{ reason?: string; message: string; field?: string }>;
+  };
   code: number;
 }
 
-export function statusFailure(code: number, reason: string, message: string, details?: StatusObject['details']): StatusObject {
+export function statusFailure(
+  code: number,
+  reason: string,
+  message: string,
+  details?: StatusObject['details'],
+): StatusObject {
   const s: StatusObject = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
   if (details) s.details = details;
   return s;
@@ -20,14 +30,24 @@ export function statusFailure(code: number, reason: string, message: string, det
 
 export function notFound(plural: string, group: string, name: string): StatusObject {
   const qualified = group ? `${plural}.${group}` : plural;
-  return statusFailure(404, 'NotFound', `${qualified} "${name}" not found`, { name, ...(group ? { group } : {}), kind: plural });
+  return statusFailure(404, 'NotFound', `${qualified} "${name}" not found`, {
+    name,
+    ...(group ? { group } : {}),
+    kind: plural,
+  });
 }
 
 export function pathNotFound(): StatusObject {
   return statusFailure(404, 'NotFound', 'the server could not find the requested resource', {});
 }
 
-export function forbidden(verb: string, plural: string, group: string, namespace: string | undefined, name?: string): StatusObject {
+export function forbidden(
+  verb: string,
+  plural: string,
+  group: string,
+  namespace: string | undefined,
+  name?: string,
+): StatusObject {
   const qualified = group ? `${plural}.${group}` : plural;
   const where = namespace ? `in the namespace "${namespace}"` : 'at the cluster scope';
   const subject = name ? `${qualified} "${name}"` : qualified;

@@ -37,7 +37,13 @@ function col(name: string, type = 'string', priority = 0, format = '', descripti
   return { name, type, format, description: description || `${name} column`, priority };
 }
 const NAME = col('Name', 'string', 0, 'name', 'Name must be unique within a namespace.');
-const AGE = col('Age', 'string', 0, '', 'CreationTimestamp is a timestamp representing the server time when this object was created.');
+const AGE = col(
+  'Age',
+  'string',
+  0,
+  '',
+  'CreationTimestamp is a timestamp representing the server time when this object was created.',
+);
 
 function get(o: unknown, ...path: string[]): unknown {
   let cur = o;
@@ -101,7 +107,10 @@ function age(o: StoredObject, now: number): string {
 }
 
 /** kubectl's STATUS word and READY/RESTARTS cells for a pod (printPod). */
-export function podPrintFacts(pod: Obj, now: number): { ready: string; status: string; restarts: string; restartCount: number } {
+export function podPrintFacts(
+  pod: Obj,
+  now: number,
+): { ready: string; status: string; restarts: string; restartCount: number } {
   const spec = (pod.spec ?? {}) as Obj;
   const status = (pod.status ?? {}) as Obj;
   const containers = arr(spec.containers);
@@ -127,7 +136,7 @@ export function podPrintFacts(pod: Obj, now: number): { ready: string; status: s
   let initializing = false;
   const initStatuses = arr(status.initContainerStatuses);
   for (let i = 0; i < initStatuses.length; i++) {
-    const cs = initStatuses[i]!;
+    const cs = initStatuses[i];
     restarts += num(cs.restartCount);
     lastRestart = Math.max(lastRestart, finishedAt(cs));
     if (isRestartable(cs.name)) {
@@ -143,7 +152,10 @@ export function podPrintFacts(pod: Obj, now: number): { ready: string; status: s
     }
     if (terminated) {
       if (!str(terminated.reason)) {
-        reason = num(terminated.signal) !== 0 ? `Init:Signal:${num(terminated.signal)}` : `Init:ExitCode:${num(terminated.exitCode)}`;
+        reason =
+          num(terminated.signal) !== 0
+            ? `Init:Signal:${num(terminated.signal)}`
+            : `Init:ExitCode:${num(terminated.exitCode)}`;
       } else reason = `Init:${str(terminated.reason)}`;
     } else if (waiting && str(waiting.reason) && waiting.reason !== 'PodInitializing') {
       reason = `Init:${str(waiting.reason)}`;
@@ -161,7 +173,7 @@ export function podPrintFacts(pod: Obj, now: number): { ready: string; status: s
     let hasRunning = false;
     const statuses = arr(status.containerStatuses);
     for (let i = statuses.length - 1; i >= 0; i--) {
-      const cs = statuses[i]!;
+      const cs = statuses[i];
       restarts += num(cs.restartCount);
       lastRestart = Math.max(lastRestart, finishedAt(cs));
       const waiting = get(cs, 'state', 'waiting') as Obj | undefined;
@@ -170,7 +182,8 @@ export function podPrintFacts(pod: Obj, now: number): { ready: string; status: s
       if (waiting && str(waiting.reason)) reason = str(waiting.reason);
       else if (terminated && str(terminated.reason)) reason = str(terminated.reason);
       else if (terminated) {
-        reason = num(terminated.signal) !== 0 ? `Signal:${num(terminated.signal)}` : `ExitCode:${num(terminated.exitCode)}`;
+        reason =
+          num(terminated.signal) !== 0 ? `Signal:${num(terminated.signal)}` : `ExitCode:${num(terminated.exitCode)}`;
       } else if (cs.ready === true && running) {
         hasRunning = true;
         readyCount++;
@@ -233,22 +246,44 @@ function lastCondition(o: Obj): Obj | undefined {
   return cs[cs.length - 1];
 }
 
-function crdPrinter(columns: Array<{ name: string; type: string; priority?: number; description?: string; value: (o: Obj) => unknown }>): Printer {
+function crdPrinter(
+  columns: Array<{ name: string; type: string; priority?: number; description?: string; value: (o: Obj) => unknown }>,
+): Printer {
   return {
-    columns: [NAME, ...columns.map((c) => col(c.name, c.type, c.priority ?? 0, '', c.description ?? '')), col('Age', 'date')],
+    columns: [
+      NAME,
+      ...columns.map((c) => col(c.name, c.type, c.priority ?? 0, '', c.description ?? '')),
+      col('Age', 'date'),
+    ],
     cells: (o, now) => [o.metadata.name, ...columns.map((c) => crdCell(c.value(o), c.type, now)), age(o, now)],
   };
 }
 
 const PRINTERS: Record<string, Printer> = {
   Pod: {
-    columns: [NAME, col('Ready', 'string', 0, '', 'The aggregate readiness state of this pod for accepting traffic.'),
+    columns: [
+      NAME,
+      col('Ready', 'string', 0, '', 'The aggregate readiness state of this pod for accepting traffic.'),
       col('Status', 'string', 0, '', 'The aggregate status of the containers in this pod.'),
-      col('Restarts', 'string', 0, '', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
-      AGE, col('IP', 'string', 1, '', 'IP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.'),
+      col(
+        'Restarts',
+        'string',
+        0,
+        '',
+        'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
+      ),
+      AGE,
+      col(
+        'IP',
+        'string',
+        1,
+        '',
+        'IP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.',
+      ),
       col('Node', 'string', 1, '', 'Name of the Node this pod is scheduled to.'),
       col('Nominated Node', 'string', 1, '', 'Name of the node where the pod is nominated to run.'),
-      col('Readiness Gates', 'string', 1, '', 'The readiness gates of this pod.')],
+      col('Readiness Gates', 'string', 1, '', 'The readiness gates of this pod.'),
+    ],
     cells: (o, now) => {
       const f = podPrintFacts(o, now);
       const spec = (o.spec ?? {}) as Obj;
@@ -258,21 +293,55 @@ const PRINTERS: Record<string, Printer> = {
       const gates = arr(spec.readinessGates);
       let gatesText = '<none>';
       if (gates.length) {
-        const trues = gates.filter((g) => arr(status.conditions).some((c) => c.type === g.conditionType && c.status === 'True')).length;
+        const trues = gates.filter((g) =>
+          arr(status.conditions).some((c) => c.type === g.conditionType && c.status === 'True'),
+        ).length;
         gatesText = `${trues}/${gates.length}`;
       }
-      return [o.metadata.name, f.ready, f.status, f.restarts, age(o, now), none(ip), none(str(spec.nodeName)),
-        none(str(status.nominatedNodeName)), gatesText];
+      return [
+        o.metadata.name,
+        f.ready,
+        f.status,
+        f.restarts,
+        age(o, now),
+        none(ip),
+        none(str(spec.nodeName)),
+        none(str(status.nominatedNodeName)),
+        gatesText,
+      ];
     },
   },
   Node: {
-    columns: [NAME, col('Status', 'string', 0, '', 'The status of the node'), col('Roles', 'string', 0, '', 'The roles of the node'), AGE,
+    columns: [
+      NAME,
+      col('Status', 'string', 0, '', 'The status of the node'),
+      col('Roles', 'string', 0, '', 'The roles of the node'),
+      AGE,
       col('Version', 'string', 0, '', 'Kubelet Version reported by the node.'),
       col('Internal-IP', 'string', 1, '', 'List of internal IPs for the node.'),
       col('External-IP', 'string', 1, '', 'List of external IPs for the node.'),
-      col('OS-Image', 'string', 1, '', 'OS image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).'),
-      col('Kernel-Version', 'string', 1, '', "Kernel version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64)."),
-      col('Container-Runtime', 'string', 1, '', 'Container runtime version reported by the node through runtime remote API (e.g. containerd://1.4.2).')],
+      col(
+        'OS-Image',
+        'string',
+        1,
+        '',
+        'OS image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).',
+      ),
+      col(
+        'Kernel-Version',
+        'string',
+        1,
+        '',
+        "Kernel version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).",
+      ),
+      col(
+        'Container-Runtime',
+        'string',
+        1,
+        '',
+        'Container runtime version reported by the node through runtime remote API (e.g. containerd://1.4.2).',
+      ),
+    ],
     cells: (o, now) => {
       const statusWords: string[] = [];
       const ready = arr(get(o, 'status', 'conditions')).find((c) => c.type === 'Ready');
@@ -287,18 +356,37 @@ const PRINTERS: Record<string, Printer> = {
       const addrs = arr(get(o, 'status', 'addresses'));
       const addr = (t: string) => str(addrs.find((a) => a.type === t)?.address) || '<none>';
       const info = (get(o, 'status', 'nodeInfo') ?? {}) as Obj;
-      return [o.metadata.name, statusWords.join(','), roles.sort().join(',') || '<none>', age(o, now), str(info.kubeletVersion),
-        addr('InternalIP'), addr('ExternalIP'), str(info.osImage) || '<unknown>', str(info.kernelVersion) || '<unknown>',
-        str(info.containerRuntimeVersion) || '<unknown>'];
+      return [
+        o.metadata.name,
+        statusWords.join(','),
+        roles.sort().join(',') || '<none>',
+        age(o, now),
+        str(info.kubeletVersion),
+        addr('InternalIP'),
+        addr('ExternalIP'),
+        str(info.osImage) || '<unknown>',
+        str(info.kernelVersion) || '<unknown>',
+        str(info.containerRuntimeVersion) || '<unknown>',
+      ];
     },
   },
   Job: {
-    columns: [NAME, col('Status', 'string', 0, '', 'Status of the job.'),
-      col('Completions', 'string', 0, '', 'The desired number of successfully finished pods the job should be run with.'),
-      col('Duration', 'string', 0, '', 'Time required to complete the job.'), AGE,
+    columns: [
+      NAME,
+      col('Status', 'string', 0, '', 'Status of the job.'),
+      col(
+        'Completions',
+        'string',
+        0,
+        '',
+        'The desired number of successfully finished pods the job should be run with.',
+      ),
+      col('Duration', 'string', 0, '', 'Time required to complete the job.'),
+      AGE,
       col('Containers', 'string', 1, '', 'Names of each container in the template.'),
       col('Images', 'string', 1, '', 'Images referenced by each container in the template.'),
-      col('Selector', 'string', 1, '', 'A label query over pods that should match the pod count.')],
+      col('Selector', 'string', 1, '', 'A label query over pods that should match the pod count.'),
+    ],
     cells: (o, now) => {
       const spec = (o.spec ?? {}) as Obj;
       const status = (o.status ?? {}) as Obj;
@@ -321,13 +409,26 @@ const PRINTERS: Record<string, Printer> = {
       else if (hasCondition(o, 'FailureTarget')) word = 'FailureTarget';
       else if (hasCondition(o, 'SuccessCriteriaMet')) word = 'SuccessCriteriaMet';
       const [names, images] = containerCells(spec.template);
-      return [o.metadata.name, word, completions, duration, age(o, now), names, images, formatLabelSelector(spec.selector)];
+      return [
+        o.metadata.name,
+        word,
+        completions,
+        duration,
+        age(o, now),
+        names,
+        images,
+        formatLabelSelector(spec.selector),
+      ];
     },
   },
   StatefulSet: {
-    columns: [NAME, col('Ready', 'string', 0, '', 'Number of the pod with ready state'), AGE,
+    columns: [
+      NAME,
+      col('Ready', 'string', 0, '', 'Number of the pod with ready state'),
+      AGE,
       col('Containers', 'string', 1, '', 'Names of each container in the template.'),
-      col('Images', 'string', 1, '', 'Images referenced by each container in the template.')],
+      col('Images', 'string', 1, '', 'Images referenced by each container in the template.'),
+    ],
     cells: (o, now) => {
       const spec = (o.spec ?? {}) as Obj;
       const replicas = typeof spec.replicas === 'number' ? spec.replicas : 1;
@@ -340,14 +441,18 @@ const PRINTERS: Record<string, Printer> = {
     cells: (o, now) => [o.metadata.name, str(get(o, 'status', 'phase')) || 'Active', age(o, now)],
   },
   Event: {
-    columns: [col('Last Seen', 'string', 0, '', 'Time when last event occurred'), col('Type', 'string', 0, '', 'Type of this event.'),
-      col('Reason', 'string', 0, '', 'Reason is why the action was taken.'), col('Object', 'string', 0, '', 'The object that this event is about.'),
+    columns: [
+      col('Last Seen', 'string', 0, '', 'Time when last event occurred'),
+      col('Type', 'string', 0, '', 'Type of this event.'),
+      col('Reason', 'string', 0, '', 'Reason is why the action was taken.'),
+      col('Object', 'string', 0, '', 'The object that this event is about.'),
       col('Subobject', 'string', 1, '', 'The subobject that this event is about.'),
       col('Source', 'string', 1, '', 'The component reporting this event.'),
       col('Message', 'string', 0, '', 'A human-readable description of the status of this operation.'),
       col('First Seen', 'string', 1, '', 'Time when first event occurred'),
       col('Count', 'integer', 1, '', 'The number of times this event has occurred.'),
-      col('Name', 'string', 1, 'name', 'Name must be unique within a namespace.')],
+      col('Name', 'string', 1, 'name', 'Name must be unique within a namespace.'),
+    ],
     cells: (o, now) => {
       const first = o.firstTimestamp ? since(o.firstTimestamp, now) : since(o.eventTime, now);
       const last = o.lastTimestamp ? since(o.lastTimestamp, now) : first;
@@ -358,13 +463,34 @@ const PRINTERS: Record<string, Printer> = {
       const host = str(src.host) || str(o.reportingInstance);
       const source = host ? `${component}, ${host}` : component;
       const count = typeof o.count === 'number' ? o.count : 1;
-      return [last, str(o.type), str(o.reason), target, str(io.fieldPath), source, str(o.message).trim(), first, count, o.metadata.name];
+      return [
+        last,
+        str(o.type),
+        str(o.reason),
+        target,
+        str(io.fieldPath),
+        source,
+        str(o.message).trim(),
+        first,
+        count,
+        o.metadata.name,
+      ];
     },
   },
   JobSet: crdPrinter([
-    { name: 'TerminalState', type: 'string', description: 'Final state of JobSet', value: (o) => get(o, 'status', 'terminalState') },
+    {
+      name: 'TerminalState',
+      type: 'string',
+      description: 'Final state of JobSet',
+      value: (o) => get(o, 'status', 'terminalState'),
+    },
     { name: 'Restarts', type: 'string', description: 'Number of restarts', value: (o) => get(o, 'status', 'restarts') },
-    { name: 'Completed', type: 'string', description: 'JobSet Completed', value: (o) => arr(get(o, 'status', 'conditions')).find((c) => c.type === 'Completed')?.status },
+    {
+      name: 'Completed',
+      type: 'string',
+      description: 'JobSet Completed',
+      value: (o) => arr(get(o, 'status', 'conditions')).find((c) => c.type === 'Completed')?.status,
+    },
     { name: 'Suspended', type: 'string', description: 'JobSet suspended', value: (o) => get(o, 'spec', 'suspend') },
   ]),
   PyTorchJob: crdPrinter([{ name: 'State', type: 'string', value: (o) => lastCondition(o)?.type }]),

@@ -49,7 +49,14 @@ class EventLines {
   }
 }
 
-function serialiseEvent(kind: ServedKind, type: WatchEventKind, object: StoredObject, format: 'json' | 'table', include: IncludeObject, withColumns: boolean): string {
+function serialiseEvent(
+  kind: ServedKind,
+  type: WatchEventKind,
+  object: StoredObject,
+  format: 'json' | 'table',
+  include: IncludeObject,
+  withColumns: boolean,
+): string {
   if (format === 'json') return `${JSON.stringify({ type, object })}\n`;
   const table: Record<string, unknown> = {
     kind: 'Table',
@@ -95,7 +102,7 @@ export class Watcher {
 
   private matches(o: StoredObject): boolean {
     if (this.opts.labelSelector && !this.opts.labelSelector(o.metadata.labels)) return false;
-    if (this.opts.fieldSelector && !this.opts.fieldSelector(o as unknown as Record<string, unknown>)) return false;
+    if (this.opts.fieldSelector && !this.opts.fieldSelector(o)) return false;
     return true;
   }
 
@@ -253,7 +260,12 @@ export class WatchHub {
   }
 
   /** Sends the initial state or history, then registers; all in one tick, so nothing is missed. */
-  start(w: Watcher, from: { kind: 'initial'; bookmarkAfter: boolean } | { kind: 'history'; events: StoreEvent[]; stateAtStart: StoredObject[] }): void {
+  start(
+    w: Watcher,
+    from:
+      | { kind: 'initial'; bookmarkAfter: boolean }
+      | { kind: 'history'; events: StoreEvent[]; stateAtStart: StoredObject[] },
+  ): void {
     if (from.kind === 'initial') {
       for (const o of this.store.list(storeKeyOf(w.opts.kind), w.opts.namespace)) w.deliver('ADDED', o);
       if (from.bookmarkAfter) w.bookmark(this.store.currentRv, true);

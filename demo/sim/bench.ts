@@ -17,8 +17,12 @@ const pods = store.list(R.pods);
 const bound = pods.filter((p) => (p as unknown as { spec: { nodeName?: string } }).spec.nodeName).length;
 const sample = JSON.stringify(pods[Math.floor(pods.length / 2)]).length;
 const heap = process.memoryUsage().heapUsed;
-console.log(`scale: ${nodes} nodes, ${workloads} workloads, ${pods.length} pods (${bound} bound) built in ${(ms / 1000).toFixed(2)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s CPU`);
-console.log(`heap used: ${((heap - before) / 2 ** 20).toFixed(0)} MiB for the cluster (${(heap / 2 ** 20).toFixed(0)} MiB total); one pod is ${sample} bytes of JSON`);
+console.log(
+  `scale: ${nodes} nodes, ${workloads} workloads, ${pods.length} pods (${bound} bound) built in ${(ms / 1000).toFixed(2)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s CPU`,
+);
+console.log(
+  `heap used: ${((heap - before) / 2 ** 20).toFixed(0)} MiB for the cluster (${(heap / 2 ** 20).toFixed(0)} MiB total); one pod is ${sample} bytes of JSON`,
+);
 const rv0 = store.currentRv;
 setTimeout(() => {
   console.log(`churn: ${store.currentRv - rv0} store writes in 2 s at ${churn} pod status events/s`);

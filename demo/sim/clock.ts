@@ -157,8 +157,8 @@ export class SimClock {
     let i = h.length - 1;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!before(h[i]!, h[p]!)) break;
-      [h[i], h[p]] = [h[p]!, h[i]!];
+      if (!before(h[i], h[p])) break;
+      [h[i], h[p]] = [h[p], h[i]];
       i = p;
     }
   }
@@ -174,10 +174,10 @@ export class SimClock {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;
-        if (l < h.length && before(h[l]!, h[m]!)) m = l;
-        if (r < h.length && before(h[r]!, h[m]!)) m = r;
+        if (l < h.length && before(h[l], h[m])) m = l;
+        if (r < h.length && before(h[r], h[m])) m = r;
         if (m === i) break;
-        [h[i], h[m]] = [h[m]!, h[i]!];
+        [h[i], h[m]] = [h[m], h[i]];
         i = m;
       }
     }
@@ -210,7 +210,7 @@ export class Random {
     return Math.floor(this.next() * maxExclusive);
   }
   pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)]!;
+    return items[this.int(items.length)];
   }
   hex(length: number): string {
     let s = '';

@@ -35,7 +35,15 @@ export class EventRecorder {
 
   record(involved: StoredObject, spec: EventSpec): StoredObject {
     const namespace = involved.metadata.namespace ?? 'default';
-    const key = [involved.metadata.uid, spec.component, spec.host ?? '', spec.type, spec.reason, spec.fieldPath ?? '', spec.message].join('\u0000');
+    const key = [
+      involved.metadata.uid,
+      spec.component,
+      spec.host ?? '',
+      spec.type,
+      spec.reason,
+      spec.fieldPath ?? '',
+      spec.message,
+    ].join('\u0000');
     const now = this.clock.iso();
     const known = this.byKey.get(key);
     const existing = known && this.store.get(R.events, known.namespace, known.name);

@@ -10,7 +10,18 @@ import type { StoreEvent } from '../store.js';
 import { hash32, type TaskHandle } from './clock.js';
 import type { LogStore } from './logs.js';
 import type { Runtime } from './runtime.js';
-import { isPodTerminal, podKey, R, type Condition, type ContainerSpec, type ContainerState, type ContainerStatus, type NodeObject, type Pod, type PodStatus } from './types.js';
+import {
+  isPodTerminal,
+  podKey,
+  R,
+  type Condition,
+  type ContainerSpec,
+  type ContainerState,
+  type ContainerStatus,
+  type NodeObject,
+  type Pod,
+  type PodStatus,
+} from './types.js';
 
 /** How a pod's containers behave once started (chosen by the scenario). */
 export interface PodBehaviour {
@@ -37,7 +48,17 @@ export interface KubeletOptions {
 const BACKOFF_START_MS = 10_000;
 const BACKOFF_MAX_MS = 300_000;
 
-type Stage = 'syncing' | 'pulling' | 'starting' | 'running' | 'ready' | 'crashed' | 'backoff' | 'pullbackoff' | 'done' | 'terminating';
+type Stage =
+  | 'syncing'
+  | 'pulling'
+  | 'starting'
+  | 'running'
+  | 'ready'
+  | 'crashed'
+  | 'backoff'
+  | 'pullbackoff'
+  | 'done'
+  | 'terminating';
 
 interface PodRun {
   uid: string;
@@ -83,7 +104,10 @@ export class Kubelet {
         this.rt.clock.cancel(run.task);
         this.runs.delete(key);
       }
-      this.logs.forget(pod.metadata.uid, pod.spec.containers.map((c) => c.name));
+      this.logs.forget(
+        pod.metadata.uid,
+        pod.spec.containers.map((c) => c.name),
+      );
       return;
     }
     if (run && run.uid !== pod.metadata.uid) {
@@ -100,9 +124,17 @@ export class Kubelet {
     // Built already running (the scale scenario): nothing to drive; its logs
     // are produced on first read.
     if (pod.status.containerStatuses?.length) return;
-    run = { uid: pod.metadata.uid, namespace: pod.metadata.namespace!, name: pod.metadata.name, node, stage: 'syncing', backoffMs: BACKOFF_START_MS, behaviour: this.behaviourFor(pod) };
+    run = {
+      uid: pod.metadata.uid,
+      namespace: pod.metadata.namespace!,
+      name: pod.metadata.name,
+      node,
+      stage: 'syncing',
+      backoffMs: BACKOFF_START_MS,
+      behaviour: this.behaviourFor(pod),
+    };
     this.runs.set(key, run);
-    this.next(run, this.jitter(200, 900), () => this.sync(run!));
+    this.next(run, this.jitter(200, 900), () => this.sync(run));
   }
 
   /**
@@ -117,10 +149,17 @@ export class Kubelet {
     const images = this.nodeImages.get(node) ?? new Set<string>();
     this.nodeImages.set(node, images);
     for (const c of pod.spec.containers) images.add(c.image);
-    const condition = (type: string): Condition => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: at });
+    const condition = (type: string): Condition => ({
+      type,
+      status: 'True',
+      lastProbeTime: null,
+      lastTransitionTime: at,
+    });
     pod.status = {
       phase: 'Running',
-      conditions: ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map(condition),
+      conditions: ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map(
+        condition,
+      ),
       hostIP,
       hostIPs: [{ ip: hostIP }],
       podIP,
@@ -177,10 +216,16 @@ export class Kubelet {
     });
   }
 
-  private conditions(pod: Pod, s: { readyToStart: boolean; containersReady: boolean; notReadyReason?: string; unready?: string[] }): Condition[] {
+  private conditions(
+    pod: Pod,
+    s: { readyToStart: boolean; containersReady: boolean; notReadyReason?: string; unready?: string[] },
+  ): Condition[] {
     const rt = this.rt;
     let list = pod.status.conditions ?? [];
-    list = rt.setCondition(list, { type: 'PodReadyToStartContainers', status: s.readyToStart ? 'True' : 'False' }, ['lastProbeTime', 'lastTransitionTime']);
+    list = rt.setCondition(list, { type: 'PodReadyToStartContainers', status: s.readyToStart ? 'True' : 'False' }, [
+      'lastProbeTime',
+      'lastTransitionTime',
+    ]);
     list = rt.setCondition(list, { type: 'Initialized', status: 'True' }, ['lastProbeTime', 'lastTransitionTime']);
     const extra = this.runs.get(podKey(pod))?.behaviour?.extraConditions ?? [];
     const gates = pod.spec.readinessGates ?? [];
@@ -192,14 +237,31 @@ export class Kubelet {
         ? { reason: 'PodCompleted' }
         : !s.containersReady
           ? { reason: 'ContainersNotReady', message: unreadyMsg }
-          : { reason: 'ReadinessGatesNotReady', message: `the status of pod readiness gate "${gateBlocked!.conditionType}" is not "True", but False` };
-    list = rt.setCondition(list, ready ? { type: 'Ready', status: 'True' } : { type: 'Ready', status: 'False', ...notReady() }, ['lastProbeTime', 'lastTransitionTime']);
+          : {
+              reason: 'ReadinessGatesNotReady',
+              message: `the status of pod readiness gate "${gateBlocked!.conditionType}" is not "True", but False`,
+            };
     list = rt.setCondition(
       list,
-      s.containersReady ? { type: 'ContainersReady', status: 'True' } : { type: 'ContainersReady', status: 'False', ...(s.notReadyReason === 'PodCompleted' ? { reason: 'PodCompleted' } : { reason: 'ContainersNotReady', message: unreadyMsg }) },
+      ready ? { type: 'Ready', status: 'True' } : { type: 'Ready', status: 'False', ...notReady() },
       ['lastProbeTime', 'lastTransitionTime'],
     );
-    for (const c of extra) if (!list.some((x) => x.type === c.type)) list.push({ ...c, lastProbeTime: null, lastTransitionTime: rt.clock.iso() });
+    list = rt.setCondition(
+      list,
+      s.containersReady
+        ? { type: 'ContainersReady', status: 'True' }
+        : {
+            type: 'ContainersReady',
+            status: 'False',
+            ...(s.notReadyReason === 'PodCompleted'
+              ? { reason: 'PodCompleted' }
+              : { reason: 'ContainersNotReady', message: unreadyMsg }),
+          },
+      ['lastProbeTime', 'lastTransitionTime'],
+    );
+    for (const c of extra)
+      if (!list.some((x) => x.type === c.type))
+        list.push({ ...c, lastProbeTime: null, lastTransitionTime: rt.clock.iso() });
     // kubectl describe lists them in this order.
     const order = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
     return list.sort((a, b) => rank(order, a.type) - rank(order, b.type));
@@ -213,7 +275,7 @@ export class Kubelet {
     const repo = image.replace(/:[^/:]+$/, '');
     let hex = '';
     for (let i = 0; hex.length < 64; i++) hex += hash32(`${image}#${i}`).toString(16).padStart(8, '0');
-    return `${repo.includes('/') && repo.split('/')[0]!.includes('.') ? repo : `docker.io/${repo.includes('/') ? repo : `library/${repo}`}`}@sha256:${hex}`;
+    return `${repo.includes('/') && repo.split('/')[0].includes('.') ? repo : `docker.io/${repo.includes('/') ? repo : `library/${repo}`}`}@sha256:${hex}`;
   }
 
   private podIP(node: string): string {
@@ -260,7 +322,7 @@ export class Kubelet {
     this.pull(run, updated, 0);
   }
 
-  /** Pull images one container at a time (serialized image pulls, the kubelet default). */
+  /** Pull images one container at a time (serialised image pulls, the kubelet default). */
   private pull(run: PodRun, pod: Pod, index: number): void {
     const c = pod.spec.containers[index];
     if (!c) {
@@ -287,7 +349,13 @@ export class Kubelet {
       images.add(c.image);
       const size = 2_000_000_000 + (hash32(c.image) % 14_000_000_000);
       const secs = (ms / 1000).toFixed(3).replace(/0+$/, '').replace(/\.$/, '');
-      this.event(now, 'Normal', 'Pulled', `Successfully pulled image "${c.image}" in ${secs}s (${secs}s including waiting). Image size: ${size} bytes.`, c.name);
+      this.event(
+        now,
+        'Normal',
+        'Pulled',
+        `Successfully pulled image "${c.image}" in ${secs}s (${secs}s including waiting). Image size: ${size} bytes.`,
+        c.name,
+      );
       this.pull(run, now, index + 1);
     });
   }
@@ -300,7 +368,9 @@ export class Kubelet {
     this.event(pod, 'Warning', 'Failed', 'Error: ErrImagePull', c.name);
     const waiting = (reason: string, message: string): PodStatus => ({
       ...pod.status,
-      containerStatuses: (pod.status.containerStatuses ?? []).map((s) => (s.name === c.name ? { ...s, state: { waiting: { reason, message } } } : s)),
+      containerStatuses: (pod.status.containerStatuses ?? []).map((s) =>
+        s.name === c.name ? { ...s, state: { waiting: { reason, message } } } : s,
+      ),
     });
     this.writeStatus(pod, waiting('ErrImagePull', err));
     run.stage = 'pullbackoff';
@@ -309,7 +379,22 @@ export class Kubelet {
       if (!p) return;
       this.event(p, 'Normal', 'BackOff', `Back-off pulling image "${c.image}"`, c.name);
       this.event(p, 'Warning', 'Failed', 'Error: ImagePullBackOff', c.name);
-      this.writeStatus(p, { ...p.status, containerStatuses: (p.status.containerStatuses ?? []).map((s) => (s.name === c.name ? { ...s, state: { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${c.image}": ErrImagePull: ${err}` } } } : s)) });
+      this.writeStatus(p, {
+        ...p.status,
+        containerStatuses: (p.status.containerStatuses ?? []).map((s) =>
+          s.name === c.name
+            ? {
+                ...s,
+                state: {
+                  waiting: {
+                    reason: 'ImagePullBackOff',
+                    message: `Back-off pulling image "${c.image}": ErrImagePull: ${err}`,
+                  },
+                },
+              }
+            : s,
+        ),
+      });
       const wait = run.backoffMs;
       run.backoffMs = Math.min(run.backoffMs * 2, BACKOFF_MAX_MS);
       this.next(run, wait, () => {
@@ -334,13 +419,13 @@ export class Kubelet {
       }
       return {
         name: c.name,
-        state: running ? old!.state : { running: { startedAt: now } },
+        state: running ? old.state : { running: { startedAt: now } },
         lastState: old?.lastState ?? {},
         ready: false,
         restartCount: (old?.restartCount ?? 0) + (running ? 0 : restartIncrement),
         image: c.image,
         imageID: this.imageID(c.image),
-        containerID: running ? old!.containerID! : `containerd://${this.rt.rng.hex(64)}`,
+        containerID: running ? old.containerID! : `containerd://${this.rt.rng.hex(64)}`,
         started: true,
       };
     });
@@ -371,7 +456,8 @@ export class Kubelet {
     run.stage = 'ready';
     const b = run.behaviour;
     if (b?.crash) this.next(run, this.jitter(b.crash.afterMs[0], b.crash.afterMs[1]), () => this.crash(run));
-    else if (b?.completeAfterMs) this.next(run, this.jitter(b.completeAfterMs[0], b.completeAfterMs[1]), () => this.complete(run));
+    else if (b?.completeAfterMs)
+      this.next(run, this.jitter(b.completeAfterMs[0], b.completeAfterMs[1]), () => this.complete(run));
   }
 
   /** The first container dies (OOMKilled, Error ...). */
@@ -379,7 +465,7 @@ export class Kubelet {
     const pod = this.current(run);
     const crash = run.behaviour?.crash;
     if (!pod || !crash) return;
-    const main = pod.spec.containers[0]!;
+    const main = pod.spec.containers[0];
     const now = this.rt.clock.iso();
     this.logs.terminate(pod.metadata.uid, main.name, crash.lastWords ?? []);
     const never = pod.spec.restartPolicy === 'Never';
@@ -409,7 +495,7 @@ export class Kubelet {
       return;
     }
     // The next sync puts the container into CrashLoopBackOff.
-    this.next(run, this.jitter(500, 1500), () => this.backOff(run, updated.spec.containers[0]!.name));
+    this.next(run, this.jitter(500, 1500), () => this.backOff(run, updated.spec.containers[0].name));
   }
 
   private backOff(run: PodRun, container: string): void {
@@ -423,7 +509,12 @@ export class Kubelet {
       return {
         ...s,
         lastState: s.state.terminated ? { terminated: s.state.terminated } : s.lastState,
-        state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${formatDuration(wait)} restarting failed container=${container} pod=${who}` } },
+        state: {
+          waiting: {
+            reason: 'CrashLoopBackOff',
+            message: `back-off ${formatDuration(wait)} restarting failed container=${container} pod=${who}`,
+          },
+        },
       };
     });
     this.writeStatus(pod, { ...pod.status, containerStatuses: statuses });
@@ -445,10 +536,19 @@ export class Kubelet {
     const pod = this.current(run);
     if (!pod) return;
     const now = this.rt.clock.iso();
-    for (const c of pod.spec.containers) this.logs.terminate(pod.metadata.uid, c.name, [`${c.name}: finished, exiting 0`]);
+    for (const c of pod.spec.containers)
+      this.logs.terminate(pod.metadata.uid, c.name, [`${c.name}: finished, exiting 0`]);
     const statuses = (pod.status.containerStatuses ?? []).map((s): ContainerStatus => ({
       ...s,
-      state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: s.state.running?.startedAt ?? now, finishedAt: now, containerID: s.containerID } },
+      state: {
+        terminated: {
+          exitCode: 0,
+          reason: 'Completed',
+          startedAt: s.state.running?.startedAt ?? now,
+          finishedAt: now,
+          containerID: s.containerID,
+        },
+      },
       ready: false,
       started: false,
     }));
@@ -457,7 +557,11 @@ export class Kubelet {
     this.writeStatus(pod, {
       ...next.status,
       phase: always ? 'Running' : 'Succeeded',
-      conditions: this.conditions(next, { readyToStart: false, containersReady: false, notReadyReason: 'PodCompleted' }),
+      conditions: this.conditions(next, {
+        readyToStart: false,
+        containersReady: false,
+        notReadyReason: 'PodCompleted',
+      }),
     });
     run.stage = 'done';
   }
@@ -465,7 +569,15 @@ export class Kubelet {
   /** Graceful deletion: stop containers, then the pod object goes away. */
   private beginTermination(pod: Pod, run: PodRun | undefined): void {
     if (run) this.rt.clock.cancel(run.task);
-    const r: PodRun = run ?? { uid: pod.metadata.uid, namespace: pod.metadata.namespace!, name: pod.metadata.name, node: pod.spec.nodeName ?? '', stage: 'terminating', backoffMs: BACKOFF_START_MS, behaviour: undefined };
+    const r: PodRun = run ?? {
+      uid: pod.metadata.uid,
+      namespace: pod.metadata.namespace!,
+      name: pod.metadata.name,
+      node: pod.spec.nodeName ?? '',
+      stage: 'terminating',
+      backoffMs: BACKOFF_START_MS,
+      behaviour: undefined,
+    };
     r.stage = 'terminating';
     this.runs.set(podKey(pod), r);
     if (!pod.spec.nodeName || isPodTerminal(pod)) {
@@ -492,7 +604,7 @@ export class Kubelet {
     const now = this.rt.clock.iso();
     const nodes = this.rt.store.list(R.nodes) as NodeObject[];
     for (let i = round; i < nodes.length; i += batches) {
-      const n = nodes[i]!;
+      const n = nodes[i];
       const conditions = n.status.conditions.map((c) => ({ ...c, lastHeartbeatTime: now }));
       this.rt.update(R.nodes, n, { status: { ...n.status, conditions } });
     }

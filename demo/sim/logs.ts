@@ -15,7 +15,12 @@ export interface LogLine {
 }
 
 export interface LogProvider {
-  read(namespace: string, pod: string, container: string | undefined, previous: boolean): { lines: LogLine[] } | { error: string; code: number };
+  read(
+    namespace: string,
+    pod: string,
+    container: string | undefined,
+    previous: boolean,
+  ): { lines: LogLine[] } | { error: string; code: number };
   follow(namespace: string, pod: string, container: string | undefined, onLine: (line: LogLine) => void): () => void;
 }
 
@@ -84,7 +89,10 @@ class ContainerLog {
     }
     while (this.timeOf(this.nextIndex) <= until) {
       const i = this.nextIndex++;
-      this.push({ time: this.clock.isoNano(this.timeOf(i)), text: i < h ? this.header[i]! : bodyLine(this.style, this.ctx, i - h, this.seedKey) });
+      this.push({
+        time: this.clock.isoNano(this.timeOf(i)),
+        text: i < h ? this.header[i] : bodyLine(this.style, this.ctx, i - h, this.seedKey),
+      });
     }
     if (this.endAt !== undefined && nowSim >= this.endAt && this.tail.length) {
       for (const text of this.tail) {
@@ -167,7 +175,12 @@ export class LogStore implements LogProvider {
     for (const c of containers) this.logs.delete(`${podUid}/${c}`);
   }
 
-  read(namespace: string, podName: string, container: string | undefined, previous: boolean): { lines: LogLine[] } | { error: string; code: number } {
+  read(
+    namespace: string,
+    podName: string,
+    container: string | undefined,
+    previous: boolean,
+  ): { lines: LogLine[] } | { error: string; code: number } {
     const resolved = this.resolve(namespace, podName, container);
     if ('error' in resolved) return resolved;
     const { pod, name } = resolved;
@@ -184,14 +197,20 @@ export class LogStore implements LogProvider {
     if (!current && startedAt) current = this.start(pod, name, this.clock.simFromWall(Date.parse(startedAt)));
     if (!current && !pod.spec.nodeName) return { error: `pod ${podName} does not have a host assigned`, code: 400 };
     if (!current) {
-      const waiting = pod.status.containerStatuses?.find((c) => c.name === name)?.state.waiting?.reason ?? 'ContainerCreating';
+      const waiting =
+        pod.status.containerStatuses?.find((c) => c.name === name)?.state.waiting?.reason ?? 'ContainerCreating';
       return { error: `container "${name}" in pod "${podName}" is waiting to start: ${waiting}`, code: 400 };
     }
     current.materialise(this.clock.now());
     return { lines: current.all() };
   }
 
-  follow(namespace: string, podName: string, container: string | undefined, onLine: (line: LogLine) => void): () => void {
+  follow(
+    namespace: string,
+    podName: string,
+    container: string | undefined,
+    onLine: (line: LogLine) => void,
+  ): () => void {
     const resolved = this.resolve(namespace, podName, container);
     if ('error' in resolved) return () => {};
     const podUid = resolved.pod.metadata.uid;
@@ -232,15 +251,24 @@ export class LogStore implements LogProvider {
     }
   }
 
-  private resolve(namespace: string, podName: string, container: string | undefined): { pod: Pod; name: string } | { error: string; code: number } {
+  private resolve(
+    namespace: string,
+    podName: string,
+    container: string | undefined,
+  ): { pod: Pod; name: string } | { error: string; code: number } {
     const pod = this.store.get(R.pods, namespace, podName) as Pod | undefined;
     if (!pod) return { error: `pods "${podName}" not found`, code: 404 };
     const names = pod.spec.containers.map((c) => c.name);
     if (container === undefined) {
-      if (names.length !== 1) return { error: `a container name must be specified for pod ${podName}, choose one of: [${names.join(' ')}]`, code: 400 };
-      return { pod, name: names[0]! };
+      if (names.length !== 1)
+        return {
+          error: `a container name must be specified for pod ${podName}, choose one of: [${names.join(' ')}]`,
+          code: 400,
+        };
+      return { pod, name: names[0] };
     }
-    if (!names.includes(container)) return { error: `container ${container} is not valid for pod ${podName}`, code: 400 };
+    if (!names.includes(container))
+      return { error: `container ${container} is not valid for pod ${podName}`, code: 400 };
     return { pod, name: container };
   }
 }
@@ -248,14 +276,21 @@ export class LogStore implements LogProvider {
 /** What a container's log lines mention: its rank, peers, GPUs, addresses. */
 export function logContext(pod: Pod, container: string): LogContext {
   const l = pod.metadata.labels ?? {};
-  const c = pod.spec.containers.find((x) => x.name === container) ?? pod.spec.containers[0]!;
+  const c = pod.spec.containers.find((x) => x.name === container) ?? pod.spec.containers[0];
   const env = c.env ?? [];
   const rankEnv = env.find((e) => e.name === 'RANK')?.value;
   const rank =
     rankEnv !== undefined
       ? Number(rankEnv)
-      : Number(l['jobset.sigs.k8s.io/job-global-index'] ?? 0) + Number(l['batch.kubernetes.io/job-completion-index'] ?? l['leaderworkerset.sigs.k8s.io/worker-index'] ?? l['training.kubeflow.org/replica-index'] ?? 0) || 0;
-  const worldSize = Number(env.find((e) => e.name === 'WORLD_SIZE')?.value ?? l['jobset.sigs.k8s.io/global-replicas'] ?? 1) || 1;
+      : Number(l['jobset.sigs.k8s.io/job-global-index'] ?? 0) +
+          Number(
+            l['batch.kubernetes.io/job-completion-index'] ??
+              l['leaderworkerset.sigs.k8s.io/worker-index'] ??
+              l['training.kubeflow.org/replica-index'] ??
+              0,
+          ) || 0;
+  const worldSize =
+    Number(env.find((e) => e.name === 'WORLD_SIZE')?.value ?? l['jobset.sigs.k8s.io/global-replicas'] ?? 1) || 1;
   return {
     pod: pod.metadata.name,
     namespace: pod.metadata.namespace ?? '',
@@ -331,7 +366,10 @@ function headerLines(style: LogStyle, c: LogContext): string[] {
         `INFO:     Uvicorn running on http://0.0.0.0:8080 (Press CTRL+C to quit)`,
       ];
     case 'hostile':
-      return [`starting innocent service`, `\u001b]0;pwned\u0007\u001b[2J\u001b[31mALL YOUR GPUS ARE BELONG TO US\u001b[0m \u202eevil\u202c`];
+      return [
+        `starting innocent service`,
+        `\u001b]0;pwned\u0007\u001b[2J\u001b[31mALL YOUR GPUS ARE BELONG TO US\u001b[0m \u202eevil\u202c`,
+      ];
     default:
       return [`starting ${c.container} (${c.image})`];
   }
@@ -342,7 +380,8 @@ function bodyLine(style: LogStyle, c: LogContext, n: number, seedKey: number): s
   switch (style) {
     case 'training': {
       const step = n + 1;
-      if (step % 100 === 0) return `[rank${c.rank}] Saving checkpoint to /checkpoints/step-${step} (async, sharded) ... done in ${r.between(4, 12).toFixed(1)}s`;
+      if (step % 100 === 0)
+        return `[rank${c.rank}] Saving checkpoint to /checkpoints/step-${step} (async, sharded) ... done in ${r.between(4, 12).toFixed(1)}s`;
       const loss = 1.55 + 8.5 * Math.exp(-step / 350) + r.between(-0.04, 0.04);
       const lr = 3e-4 * Math.min(1, step / 2000);
       const tps = Math.round((Math.max(1, c.gpus) * 11_800 + r.between(-600, 600)) * c.worldSize);

@@ -33,8 +33,8 @@ export function parseQuantity(q: string | number | undefined): number {
   const n = Number(m[1]);
   const unit = m[2] ?? '';
   if (!unit) return n;
-  if (unit in BINARY) return n * BINARY[unit]!;
-  if (unit in DECIMAL) return n * DECIMAL[unit]!;
+  if (unit in BINARY) return n * BINARY[unit];
+  if (unit in DECIMAL) return n * DECIMAL[unit];
   return n;
 }
 
@@ -76,7 +76,9 @@ export function podRequests(spec: PodSpec): PodRequests {
 
 export function qosClass(spec: PodSpec): 'Guaranteed' | 'Burstable' | 'BestEffort' {
   const all = [...spec.containers, ...(spec.initContainers ?? [])];
-  const any = all.some((c) => Object.keys(c.resources?.requests ?? {}).length || Object.keys(c.resources?.limits ?? {}).length);
+  const any = all.some(
+    (c) => Object.keys(c.resources?.requests ?? {}).length || Object.keys(c.resources?.limits ?? {}).length,
+  );
   if (!any) return 'BestEffort';
   const guaranteed = all.every((c) => {
     const req: Quantities = { ...(c.resources?.limits ?? {}), ...(c.resources?.requests ?? {}) };
@@ -126,7 +128,9 @@ export function buildPod(b: PodBuild, rng: Random, share = false): Pod {
     if (share) sharedBySpec.set(t.spec, parts);
   }
   const env = b.env;
-  const containers = env?.length ? parts.containers.map((c) => ({ ...c, env: [...(c.env ?? []), ...env] })) : parts.containers;
+  const containers = env?.length
+    ? parts.containers.map((c) => ({ ...c, env: [...(c.env ?? []), ...env] }))
+    : parts.containers;
   const spec: PodSpec = {
     ...parts.spec,
     containers,
@@ -134,7 +138,10 @@ export function buildPod(b: PodBuild, rng: Random, share = false): Pod {
     ...(b.hostname ? { hostname: b.hostname } : {}),
     ...(b.subdomain ? { subdomain: b.subdomain } : {}),
   };
-  const annotations = t.metadata?.annotations || b.annotations ? { ...(t.metadata?.annotations ?? {}), ...(b.annotations ?? {}) } : undefined;
+  const annotations =
+    t.metadata?.annotations || b.annotations
+      ? { ...(t.metadata?.annotations ?? {}), ...(b.annotations ?? {}) }
+      : undefined;
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -166,9 +173,9 @@ function specParts(tspec: PodSpec, volumeName: string): SharedParts {
     containers,
     restartPolicy: tspec.restartPolicy ?? 'Always',
     terminationGracePeriodSeconds: tspec.terminationGracePeriodSeconds ?? 30,
-    dnsPolicy: (tspec['dnsPolicy'] as string | undefined) ?? 'ClusterFirst',
-    serviceAccountName: (tspec['serviceAccountName'] as string | undefined) ?? 'default',
-    serviceAccount: (tspec['serviceAccountName'] as string | undefined) ?? 'default',
+    dnsPolicy: tspec['dnsPolicy'] ?? 'ClusterFirst',
+    serviceAccountName: tspec['serviceAccountName'] ?? 'default',
+    serviceAccount: tspec['serviceAccountName'] ?? 'default',
     securityContext: tspec['securityContext'] ?? {},
     schedulerName: tspec.schedulerName ?? 'default-scheduler',
     enableServiceLinks: true,
@@ -188,7 +195,11 @@ function specParts(tspec: PodSpec, volumeName: string): SharedParts {
           sources: [
             { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
             { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-            { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+            {
+              downwardAPI: {
+                items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }],
+              },
+            },
           ],
         },
       },
@@ -201,9 +212,9 @@ function withContainerDefaults(c: ContainerSpec, volumeName: string): ContainerS
   return {
     ...c,
     resources: c.resources ?? {},
-    imagePullPolicy: (c['imagePullPolicy'] as string | undefined) ?? (c.image.endsWith(':latest') ? 'Always' : 'IfNotPresent'),
+    imagePullPolicy: c['imagePullPolicy'] ?? (c.image.endsWith(':latest') ? 'Always' : 'IfNotPresent'),
     terminationMessagePath: '/dev/termination-log',
-    terminationMessagePolicy: (c['terminationMessagePolicy'] as string | undefined) ?? 'File',
+    terminationMessagePolicy: c['terminationMessagePolicy'] ?? 'File',
     volumeMounts: [
       ...((c['volumeMounts'] as unknown[] | undefined) ?? []),
       { name: volumeName, readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' },

@@ -4,7 +4,7 @@
 // write new object versions without mutating what the store already holds
 // (the store's watch history keeps references to old versions).
 import type { ObjectStore, StoreEvent, StoredObject } from '../store.js';
-import { Random, SimClock } from './clock.js';
+import { type Random, type SimClock } from './clock.js';
 import { EventRecorder } from './events.js';
 import { controllerRef, KEY_BY_KIND, R, type Condition, type OwnerReference, type Pod } from './types.js';
 
@@ -134,7 +134,12 @@ export class Runtime {
    * Writes a new version built from the stored one: top level and metadata are
    * copied, `change` returns the fields to replace. Nothing stored is mutated.
    */
-  update<T extends StoredObject>(resource: string, current: T, change: Partial<T>, metadata?: Partial<StoredObject['metadata']>): T {
+  update<T extends StoredObject>(
+    resource: string,
+    current: T,
+    change: Partial<T>,
+    metadata?: Partial<StoredObject['metadata']>,
+  ): T {
     const next = { ...current, ...change, metadata: { ...current.metadata, ...(metadata ?? {}) } } as T;
     return this.store.put(resource, next) as T;
   }
@@ -149,7 +154,11 @@ export class Runtime {
    * A condition list with `cond` set: lastTransitionTime is kept when the
    * status did not change, as every real controller does.
    */
-  setCondition(conditions: Condition[] | undefined, cond: Condition, timeFields: Array<'lastTransitionTime' | 'lastUpdateTime' | 'lastProbeTime'> = ['lastTransitionTime']): Condition[] {
+  setCondition(
+    conditions: Condition[] | undefined,
+    cond: Condition,
+    timeFields: Array<'lastTransitionTime' | 'lastUpdateTime' | 'lastProbeTime'> = ['lastTransitionTime'],
+  ): Condition[] {
     const list = [...(conditions ?? [])];
     const i = list.findIndex((c) => c.type === cond.type);
     const old = i >= 0 ? list[i] : undefined;
@@ -157,7 +166,8 @@ export class Runtime {
     const next: Condition = { ...cond };
     for (const f of timeFields) {
       if (f === 'lastProbeTime') next.lastProbeTime = null;
-      else if (f === 'lastUpdateTime') next.lastUpdateTime = old && sameCondition(old, cond) ? (old.lastUpdateTime ?? now) : now;
+      else if (f === 'lastUpdateTime')
+        next.lastUpdateTime = old && sameCondition(old, cond) ? (old.lastUpdateTime ?? now) : now;
       else next.lastTransitionTime = old && old.status === cond.status ? (old.lastTransitionTime ?? now) : now;
     }
     if (old) list[i] = next;
@@ -176,7 +186,8 @@ export class Runtime {
     const obj = event.object;
     const ref = controllerRef(obj);
     this.indexOwner(event, ref);
-    if (this.controllers.has(event.resourceKey)) this.enqueue(event.resourceKey, obj.metadata.namespace, obj.metadata.name);
+    if (this.controllers.has(event.resourceKey))
+      this.enqueue(event.resourceKey, obj.metadata.namespace, obj.metadata.name);
     if (ref) {
       const ownerResource = KEY_BY_KIND[`${ref.apiVersion}/${ref.kind}`];
       if (ownerResource) this.enqueue(ownerResource, obj.metadata.namespace, ref.name);
@@ -212,7 +223,11 @@ export class Runtime {
       for (const name of [...names]) {
         const child = this.store.get(resource, entry.namespace, name);
         if (!child || controllerRef(child)?.uid !== owner.metadata.uid) continue;
-        if (resource === R.pods && child.metadata['deletionTimestamp'] === undefined && (child as { spec?: { nodeName?: string } }).spec?.nodeName) {
+        if (
+          resource === R.pods &&
+          child.metadata['deletionTimestamp'] === undefined &&
+          (child as { spec?: { nodeName?: string } }).spec?.nodeName
+        ) {
           this.update(R.pods, child, {}, { deletionTimestamp: this.clock.iso(), deletionGracePeriodSeconds: 30 });
         } else {
           this.store.delete(resource, entry.namespace, name);
@@ -232,5 +247,6 @@ let reported = 0;
  * it: report it (a few times) and carry on, as a controller would requeue.
  */
 export function reportError(what: string, err: unknown): void {
-  if (reported++ < 20) process.stderr.write(`wlx demo simulation: ${what} failed: ${(err as Error)?.stack ?? String(err)}\n`);
+  if (reported++ < 20)
+    process.stderr.write(`wlx demo simulation: ${what} failed: ${(err as Error)?.stack ?? String(err)}\n`);
 }

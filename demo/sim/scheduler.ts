@@ -99,7 +99,12 @@ export class Scheduler {
   private place(uid: string, node: string, req: PodRequests): void {
     this.placed.set(uid, { node, req });
     const u = this.usage.get(node) ?? { cpuMilli: 0, memoryBytes: 0, gpu: 0, pods: 0 };
-    this.usage.set(node, { cpuMilli: u.cpuMilli + req.cpuMilli, memoryBytes: u.memoryBytes + req.memoryBytes, gpu: u.gpu + req.gpu, pods: u.pods + 1 });
+    this.usage.set(node, {
+      cpuMilli: u.cpuMilli + req.cpuMilli,
+      memoryBytes: u.memoryBytes + req.memoryBytes,
+      gpu: u.gpu + req.gpu,
+      pods: u.pods + 1,
+    });
   }
 
   private unplace(uid: string): void {
@@ -107,7 +112,13 @@ export class Scheduler {
     if (!p) return;
     this.placed.delete(uid);
     const u = this.usage.get(p.node);
-    if (u) this.usage.set(p.node, { cpuMilli: u.cpuMilli - p.req.cpuMilli, memoryBytes: u.memoryBytes - p.req.memoryBytes, gpu: u.gpu - p.req.gpu, pods: u.pods - 1 });
+    if (u)
+      this.usage.set(p.node, {
+        cpuMilli: u.cpuMilli - p.req.cpuMilli,
+        memoryBytes: u.memoryBytes - p.req.memoryBytes,
+        gpu: u.gpu - p.req.gpu,
+        pods: u.pods - 1,
+      });
   }
 
   private retryUnschedulable(): void {
@@ -145,7 +156,8 @@ export class Scheduler {
   }
 
   private nodeList(): NodeObject[] {
-    if (!this.sortedNodes) this.sortedNodes = [...this.nodes.values()].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+    if (!this.sortedNodes)
+      this.sortedNodes = [...this.nodes.values()].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
     return this.sortedNodes;
   }
 
@@ -173,7 +185,9 @@ export class Scheduler {
       const failed = this.filter(pod, node, req);
       if (failed) {
         for (const r of failed.reasons) reasons.set(r, (reasons.get(r) ?? 0) + 1);
-        const preemptionReason = failed.resolvable ? 'No preemption victims found for incoming pod' : 'Preemption is not helpful for scheduling';
+        const preemptionReason = failed.resolvable
+          ? 'No preemption victims found for incoming pod'
+          : 'Preemption is not helpful for scheduling';
         unresolvable.set(preemptionReason, (unresolvable.get(preemptionReason) ?? 0) + 1);
         continue;
       }
@@ -183,7 +197,10 @@ export class Scheduler {
     if (best) return best.node;
     const total = nodes.length;
     if (total === 0) return 'no nodes available to schedule pods';
-    return `0/${total} nodes are available: ${histogram(reasons)}. ` + `preemption: 0/${total} nodes are available: ${histogram(unresolvable)}.`;
+    return (
+      `0/${total} nodes are available: ${histogram(reasons)}. ` +
+      `preemption: 0/${total} nodes are available: ${histogram(unresolvable)}.`
+    );
   }
 
   private scheduleOne(key: string, pod: Pod): void {
@@ -195,21 +212,26 @@ export class Scheduler {
 
   private filter(pod: Pod, node: NodeObject, req: PodRequests): { reasons: string[]; resolvable: boolean } | undefined {
     if (node.spec.unschedulable) {
-      if (!tolerates(pod.spec, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' })) return { reasons: ['node(s) were unschedulable'], resolvable: false };
+      if (!tolerates(pod.spec, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }))
+        return { reasons: ['node(s) were unschedulable'], resolvable: false };
     }
     for (const taint of node.spec.taints ?? []) {
       if (taint.effect !== 'NoSchedule' && taint.effect !== 'NoExecute') continue;
-      if (!tolerates(pod.spec, taint)) return { reasons: [`node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`], resolvable: false };
+      if (!tolerates(pod.spec, taint))
+        return { reasons: [`node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`], resolvable: false };
     }
     const selector = pod.spec.nodeSelector ?? {};
     const labels = node.metadata.labels ?? {};
-    if (Object.entries(selector).some(([k, v]) => labels[k] !== v)) return { reasons: ["node(s) didn't match Pod's node affinity/selector"], resolvable: false };
+    if (Object.entries(selector).some(([k, v]) => labels[k] !== v))
+      return { reasons: ["node(s) didn't match Pod's node affinity/selector"], resolvable: false };
     const a = node.status.allocatable;
     const u = this.usage.get(node.metadata.name) ?? { cpuMilli: 0, memoryBytes: 0, gpu: 0, pods: 0 };
     const out: string[] = [];
     if (u.pods + 1 > Number(a['pods'] ?? 110)) out.push('Too many pods');
-    if (req.cpuMilli && u.cpuMilli + req.cpuMilli > Math.round(parseQuantity(a['cpu']) * 1000)) out.push('Insufficient cpu');
-    if (req.memoryBytes && u.memoryBytes + req.memoryBytes > parseQuantity(a['memory'])) out.push('Insufficient memory');
+    if (req.cpuMilli && u.cpuMilli + req.cpuMilli > Math.round(parseQuantity(a['cpu']) * 1000))
+      out.push('Insufficient cpu');
+    if (req.memoryBytes && u.memoryBytes + req.memoryBytes > parseQuantity(a['memory']))
+      out.push('Insufficient memory');
     if (req.gpu && u.gpu + req.gpu > Number(a['nvidia.com/gpu'] ?? 0)) out.push('Insufficient nvidia.com/gpu');
     return out.length ? { reasons: out, resolvable: true } : undefined;
   }
@@ -230,8 +252,14 @@ export class Scheduler {
   private bind(key: string, pod: Pod, nodeName: string, req: PodRequests): void {
     this.pending.delete(key);
     this.place(pod.metadata.uid, nodeName, req);
-    const conditions = this.rt.setCondition(pod.status.conditions, { type: 'PodScheduled', status: 'True' }, ['lastProbeTime', 'lastTransitionTime']);
-    const bound = this.rt.update(R.pods, pod, { spec: { ...pod.spec, nodeName }, status: { ...pod.status, conditions } });
+    const conditions = this.rt.setCondition(pod.status.conditions, { type: 'PodScheduled', status: 'True' }, [
+      'lastProbeTime',
+      'lastTransitionTime',
+    ]);
+    const bound = this.rt.update(R.pods, pod, {
+      spec: { ...pod.spec, nodeName },
+      status: { ...pod.status, conditions },
+    });
     this.rt.events.record(bound, {
       type: 'Normal',
       reason: 'Scheduled',
@@ -261,11 +289,19 @@ export class Scheduler {
 
 /** "12 Insufficient nvidia.com/gpu, 2 node(s) didn't match ..." sorted as strings, as FitError does. */
 function histogram(counts: Map<string, number>): string {
-  return [...counts.entries()].map(([reason, n]) => `${n} ${reason}`).sort().join(', ');
+  return [...counts.entries()]
+    .map(([reason, n]) => `${n} ${reason}`)
+    .sort()
+    .join(', ');
 }
 
 function nodeSignature(n: NodeObject): string {
-  return JSON.stringify([n.spec.unschedulable ?? false, n.spec.taints ?? [], n.status.allocatable, n.metadata.labels ?? {}]);
+  return JSON.stringify([
+    n.spec.unschedulable ?? false,
+    n.spec.taints ?? [],
+    n.status.allocatable,
+    n.metadata.labels ?? {},
+  ]);
 }
 
 function splitKey(key: string): [string, string] {

@@ -106,7 +106,12 @@ export interface Pod extends StoredObject {
 }
 
 export interface NodeObject extends StoredObject {
-  spec: { unschedulable?: boolean; taints?: Array<{ key: string; value?: string; effect: string }>; providerID?: string; podCIDR?: string };
+  spec: {
+    unschedulable?: boolean;
+    taints?: Array<{ key: string; value?: string; effect: string }>;
+    providerID?: string;
+    podCIDR?: string;
+  };
   status: {
     capacity: Quantities;
     allocatable: Quantities;

@@ -46,14 +46,26 @@ export interface ClusterOptions {
   demo: boolean;
 }
 
-type ParsedValues = { [K in keyof typeof CLUSTER_OPTIONS]?: (typeof CLUSTER_OPTIONS)[K] extends { multiple: true } ? string[] : (typeof CLUSTER_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+type ParsedValues = {
+  [K in keyof typeof CLUSTER_OPTIONS]?: (typeof CLUSTER_OPTIONS)[K] extends { multiple: true }
+    ? string[]
+    : (typeof CLUSTER_OPTIONS)[K]['type'] extends 'boolean'
+      ? boolean
+      : string;
+};
 
 /** Builds ClusterOptions from parseArgs values (which must include CLUSTER_OPTIONS). */
-export function clusterOptionsFrom(values: Record<string, unknown>, hint: string, env: NodeJS.ProcessEnv = process.env): ClusterOptions {
+export function clusterOptionsFrom(
+  values: Record<string, unknown>,
+  hint: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ClusterOptions {
   const v = values as ParsedValues;
-  if (v.namespace !== undefined && v['all-namespaces']) throw new UsageError('-n/--namespace and -A/--all-namespaces cannot be combined', hint);
+  if (v.namespace !== undefined && v['all-namespaces'])
+    throw new UsageError('-n/--namespace and -A/--all-namespaces cannot be combined', hint);
   if (v.namespace === '') throw new UsageError('-n/--namespace needs a namespace name', hint);
-  if (v.demo && (v.kubeconfig || v.context)) throw new UsageError('--demo cannot be combined with --kubeconfig or --context', hint);
+  if (v.demo && (v.kubeconfig || v.context))
+    throw new UsageError('--demo cannot be combined with --kubeconfig or --context', hint);
   const gpuResources = v['gpu-resource'] ?? [];
   for (const r of gpuResources) {
     if (!/^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(\/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/.test(r)) {

@@ -15,7 +15,7 @@ import {
   type Gvk,
   type StatusMatcher,
 } from '../definitions/index.js';
-import { sanitize } from '../text/sanitize.js';
+import { sanitise } from '../text/sanitise.js';
 import { parseCommandArgs, UsageError } from './usage.js';
 
 const HELP = `Usage:
@@ -92,7 +92,7 @@ function runDefinitionsCommand(args: string[]): number {
       if (output !== undefined && !['text', 'json', 'yaml'].includes(output)) {
         throw new UsageError(`unknown output format "${output}" for show (text, json, yaml)`, HINT);
       }
-      return showDefinition(loadForCommand(values), rest[0]!, output ?? 'text');
+      return showDefinition(loadForCommand(values), rest[0], output ?? 'text');
     }
     default:
       throw new UsageError(`unknown definitions command "${sub}"`, HINT);
@@ -108,7 +108,7 @@ export function formatProblem(problem: DefinitionProblem): string {
   const where = problem.line !== undefined ? `${displayPath(problem.file)}:${problem.line}` : displayPath(problem.file);
   const field = problem.field ? ` ${problem.field}:` : '';
   const message = problem.severity === 'warning' ? `warning: ${problem.message}` : problem.message;
-  return sanitize(`${where}:${field} ${message}`);
+  return sanitise(`${where}:${field} ${message}`);
 }
 
 function displayPath(file: string): string {
@@ -128,10 +128,10 @@ function sourceText(source: DefinitionSource): string {
 
 /** Plain column layout (no UI library: this command must start fast). */
 function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) =>
     cells
-      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i])))
       .join('   ')
       .trimEnd();
   return [line(header), ...rows.map(line)].join('\n') + '\n';
@@ -160,10 +160,10 @@ function listDefinitions(set: DefinitionSet, all: boolean, output: string): numb
     entries.sort((a, b) => a.name.localeCompare(b.name));
     const header = ['NAME', 'KIND', 'SOURCE', 'COMPONENTS', ...(all ? ['STATE'] : [])];
     const rows = entries.map((e) => [
-      sanitize(e.name || '-'),
-      sanitize(gvkText(e.rootGvk)),
-      sanitize(sourceText(e.source)),
-      sanitize(e.definition ? e.definition.components.map((c) => c.name).join(',') : '-'),
+      sanitise(e.name || '-'),
+      sanitise(gvkText(e.rootGvk)),
+      sanitise(sourceText(e.source)),
+      sanitise(e.definition ? e.definition.components.map((c) => c.name).join(',') : '-'),
       ...(all ? [entryState(e)] : []),
     ]);
     // With --all the STATE column comes last; keep COMPONENTS readable before it.
@@ -209,28 +209,39 @@ function showDefinition(set: DefinitionSet, name: string, output: string): numbe
   if (!definition) {
     const rejected = set.entries.filter((e) => !e.valid && e.name.toLowerCase() === name.toLowerCase());
     if (rejected.length) {
-      process.stderr.write(`wlx: definition "${sanitize(name)}" is invalid:\n`);
+      process.stderr.write(`wlx: definition "${sanitise(name)}" is invalid:\n`);
       for (const e of rejected) for (const p of e.problems) process.stderr.write(`  ${formatProblem(p)}\n`);
       return 1;
     }
     const known = set.definitions.map((d) => d.name).join(', ');
-    process.stderr.write(`wlx: no definition named or covering "${sanitize(name)}"${known ? ` (known: ${sanitize(known)})` : ''}\n`);
+    process.stderr.write(
+      `wlx: no definition named or covering "${sanitise(name)}"${known ? ` (known: ${sanitise(known)})` : ''}\n`,
+    );
     return 1;
   }
   if (output === 'json') process.stdout.write(JSON.stringify(definition, null, 2) + '\n');
   else if (output === 'yaml') process.stdout.write(yaml.dump(definition, { lineWidth: -1, noRefs: true }));
-  else process.stdout.write(sanitizeLines(describeDefinition(definition, set)));
+  else process.stdout.write(sanitiseLines(describeDefinition(definition, set)));
   return 0;
 }
 
-function sanitizeLines(text: string): string {
+function sanitiseLines(text: string): string {
   return text
     .split('\n')
-    .map((l) => sanitize(l))
+    .map((l) => sanitise(l))
     .join('\n');
 }
 
-const STATUS_ORDER = ['initializing', 'running', 'completed', 'failed', 'degraded', 'suspended', 'suspending', 'resuming'] as const;
+const STATUS_ORDER = [
+  'initializing',
+  'running',
+  'completed',
+  'failed',
+  'degraded',
+  'suspended',
+  'suspending',
+  'resuming',
+] as const;
 
 /** The readable form of `show`: components as a tree with their paths, status rules, gangs. */
 export function describeDefinition(definition: Definition, set?: DefinitionSet): string {
@@ -239,8 +250,18 @@ export function describeDefinition(definition: Definition, set?: DefinitionSet):
   field('Name', definition.name);
   field('Kind', gvkText(definition.rootGvk));
   field('Format', definition.format);
-  field('Source', `${definition.source.kind} ${displayPath(definition.source.location)}${definition.source.line !== undefined ? `:${definition.source.line}` : ''}`);
-  const shadowed = set?.entries.filter((e) => e.definition !== definition && e.definition && e.shadowedBy && e.rootGvk && gvkText(e.rootGvk) === gvkText(definition.rootGvk));
+  field(
+    'Source',
+    `${definition.source.kind} ${displayPath(definition.source.location)}${definition.source.line !== undefined ? `:${definition.source.line}` : ''}`,
+  );
+  const shadowed = set?.entries.filter(
+    (e) =>
+      e.definition !== definition &&
+      e.definition &&
+      e.shadowedBy &&
+      e.rootGvk &&
+      gvkText(e.rootGvk) === gvkText(definition.rootGvk),
+  );
   for (const e of shadowed ?? []) field('Shadows', `${e.name} (${e.source.kind} ${displayPath(e.source.location)})`);
 
   out.push('', 'Components:');
@@ -258,7 +279,9 @@ export function describeDefinition(definition: Definition, set?: DefinitionSet):
     kids.forEach((kid, i) => walk(kid, inner, i === kids.length - 1, false));
   };
   walk(definition.root, '', true, true);
-  const orphans = definition.components.filter((c) => !c.isRoot && !definition.components.some((p) => p.name === c.ownerRef));
+  const orphans = definition.components.filter(
+    (c) => !c.isRoot && !definition.components.some((p) => p.name === c.ownerRef),
+  );
   for (const c of orphans) out.push(`  ? ${c.name} (ownerRef "${c.ownerRef ?? ''}" not found)`);
 
   const status = definition.root.statusDefinition;
@@ -273,8 +296,10 @@ export function describeDefinition(definition: Definition, set?: DefinitionSet):
     for (const key of STATUS_ORDER) {
       const matchers = status.statusMappings[key];
       if (!matchers?.length) continue;
-      const label = key[0]!.toUpperCase() + key.slice(1);
-      matchers.forEach((m, i) => out.push(`  ${(i === 0 ? label : '').padEnd(13)}${i === 0 ? 'when ' : 'or   '}${describeMatcher(m)}`));
+      const label = key[0].toUpperCase() + key.slice(1);
+      matchers.forEach((m, i) =>
+        out.push(`  ${(i === 0 ? label : '').padEnd(13)}${i === 0 ? 'when ' : 'or   '}${describeMatcher(m)}`),
+      );
     }
   }
   const suspend = definition.suspendDefinition;
@@ -286,7 +311,9 @@ export function describeDefinition(definition: Definition, set?: DefinitionSet):
   if (definition.gangs.length) {
     out.push('', 'Gangs:');
     for (const gang of definition.gangs) {
-      out.push(`  ${gang.name || '(unnamed)'}${gang.topology !== undefined ? `  topology: ${JSON.stringify(gang.topology)}` : ''}`);
+      out.push(
+        `  ${gang.name || '(unnamed)'}${gang.topology !== undefined ? `  topology: ${JSON.stringify(gang.topology)}` : ''}`,
+      );
       for (const m of gang.members) {
         const by = m.groupByKeyPaths.length ? `grouped by ${m.groupByKeyPaths.join(' , ')}` : 'grouped by owner';
         const filters = m.filters.length ? `; only where ${m.filters.join(' and ')}` : '';
@@ -317,8 +344,18 @@ function componentDetails(c: Component): [string, string][] {
   if (c.instanceIdPath) d.push(['instance ids', c.instanceIdPath]);
   const sel = c.podSelector;
   const t = sel?.componentTypeSelector;
-  if (t?.keyPath) d.push(['pods where', t.value !== undefined ? `${t.keyPath} == ${JSON.stringify(t.value)}` : `${t.keyPath} is set`]);
-  if (t?.matchLabels) d.push(['pods labelled', Object.entries(t.matchLabels).map(([k, v]) => `${k}=${v}`).join(',')]);
+  if (t?.keyPath)
+    d.push([
+      'pods where',
+      t.value !== undefined ? `${t.keyPath} == ${JSON.stringify(t.value)}` : `${t.keyPath} is set`,
+    ]);
+  if (t?.matchLabels)
+    d.push([
+      'pods labelled',
+      Object.entries(t.matchLabels)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(','),
+    ]);
   if (sel?.componentInstanceSelector) d.push(['pod instance id', sel.componentInstanceSelector.idPath]);
   if (sel?.replicaSelector) d.push(['pod replica key', sel.replicaSelector.keyPath]);
   return d;
@@ -328,7 +365,12 @@ function describeMatcher(m: StatusMatcher): string {
   const parts: string[] = [];
   if (m.byPhase !== undefined) parts.push(`phase == ${JSON.stringify(m.byPhase)}`);
   for (const c of m.byConditions ?? []) {
-    const extra = [c.status !== undefined ? `status=${c.status}` : '', c.reason !== undefined ? `reason=${c.reason}` : ''].filter(Boolean).join(' ');
+    const extra = [
+      c.status !== undefined ? `status=${c.status}` : '',
+      c.reason !== undefined ? `reason=${c.reason}` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
     parts.push(`condition ${c.type}${extra ? ` (${extra})` : ' present'}`);
   }
   if (m.byExpression) parts.push(`(${m.byExpression.expression}) == ${m.byExpression.expectedResult}`);

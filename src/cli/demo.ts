@@ -59,12 +59,28 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-function numberOption(name: string, value: string | undefined, opts: { integer?: boolean; min?: number; positive?: boolean } = {}): number | undefined {
+function isScenario(name: string): name is 'default' | 'scale' {
+  return name === 'default' || name === 'scale';
+}
+
+function numberOption(
+  name: string,
+  value: string | undefined,
+  opts: { integer?: boolean; min?: number; positive?: boolean } = {},
+): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  const bad = value.trim() === '' || !Number.isFinite(n) || (opts.integer && !Number.isInteger(n)) ||
-    (opts.min !== undefined && n < opts.min) || (opts.positive && n <= 0);
-  if (bad) throw new UsageError(`--${name} must be ${opts.positive ? 'a positive' : 'a non-negative'} ${opts.integer ? 'integer' : 'number'}, not "${value}"`, HINT);
+  const bad =
+    value.trim() === '' ||
+    !Number.isFinite(n) ||
+    (opts.integer && !Number.isInteger(n)) ||
+    (opts.min !== undefined && n < opts.min) ||
+    (opts.positive && n <= 0);
+  if (bad)
+    throw new UsageError(
+      `--${name} must be ${opts.positive ? 'a positive' : 'a non-negative'} ${opts.integer ? 'integer' : 'number'}, not "${value}"`,
+      HINT,
+    );
   return n;
 }
 
@@ -100,7 +116,7 @@ async function runDemoCommand(args: string[]): Promise<number> {
     throw new UsageError(`--host must be 127.0.0.1: the demo cluster listens on loopback only, not on "${host}"`, HINT);
   }
   const scenario = values.scenario ?? 'default';
-  if (scenario !== 'default' && scenario !== 'scale') throw new UsageError(`--scenario must be default or scale, not "${scenario}"`, HINT);
+  if (!isScenario(scenario)) throw new UsageError(`--scenario must be default or scale, not "${scenario}"`, HINT);
   const port = numberOption('port', values.port, { integer: true, min: 0 });
   if (port !== undefined && port > 65535) throw new UsageError(`--port must be at most 65535`, HINT);
   const restartEvery = numberOption('fault-restart-every', values['fault-restart-every'], { positive: true });
@@ -109,7 +125,7 @@ async function runDemoCommand(args: string[]): Promise<number> {
     host: '127.0.0.1',
     token: values.token,
     allowWrites: values['allow-writes'] ?? false,
-    scenario: scenario as 'default' | 'scale',
+    scenario: scenario,
     seed: numberOption('seed', values.seed, { integer: true, min: 0 }),
     speed: numberOption('speed', values.speed, { positive: true }),
     nodes: numberOption('nodes', values.nodes, { integer: true, positive: true }),
@@ -117,8 +133,10 @@ async function runDemoCommand(args: string[]): Promise<number> {
     podsPerWorkload: numberOption('pods-per-workload', values['pods-per-workload'], { integer: true, positive: true }),
     churn: numberOption('churn', values.churn, { min: 0 }),
     faults: {
-      dropWatchesEverySeconds: numberOption('fault-drop-watches', values['fault-drop-watches'], { positive: true }) ?? 0,
-      expireNextWatches: numberOption('fault-expire-watches', values['fault-expire-watches'], { integer: true, min: 0 }) ?? 0,
+      dropWatchesEverySeconds:
+        numberOption('fault-drop-watches', values['fault-drop-watches'], { positive: true }) ?? 0,
+      expireNextWatches:
+        numberOption('fault-expire-watches', values['fault-expire-watches'], { integer: true, min: 0 }) ?? 0,
       delayMs: numberOption('fault-delay-ms', values['fault-delay-ms'], { min: 0 }) ?? 0,
       malformedWatchLines: values['fault-malformed-watch-lines'] ?? false,
       forbid: values['fault-forbid'] ?? [],

@@ -65,7 +65,7 @@ export function parseJsonStream(text: string): Input[] | null {
       for (i++; i < n && text[i] !== '"'; i++) if (text[i] === '\\') i++;
       i++;
     } else {
-      while (i < n && !/[\s{}[\]",]/.test(text[i]!)) i++;
+      while (i < n && !/[\s{}[\]",]/.test(text[i])) i++;
       if (i === start) return null;
     }
     try {
@@ -84,10 +84,14 @@ async function parseInputs(text: string, name: string): Promise<Input[]> {
   try {
     const docs: Input[] = [];
     // CORE_SCHEMA: no timestamps (they would become Date objects, not JSON).
-    yaml.loadAll(text, (doc) => docs.push({ value: doc === undefined ? null : doc, line: 1 }), { schema: yaml.CORE_SCHEMA });
+    yaml.loadAll(text, (doc) => docs.push({ value: doc === undefined ? null : doc, line: 1 }), {
+      schema: yaml.CORE_SCHEMA,
+    });
     return docs;
   } catch (err) {
-    throw new InputError(`jq: error (at ${name}:0): Cannot parse input as JSON or YAML: ${(err as Error).message.split('\n')[0]}`);
+    throw new InputError(
+      `jq: error (at ${name}:0): Cannot parse input as JSON or YAML: ${(err as Error).message.split('\n')[0]}`,
+    );
   }
 }
 
@@ -150,7 +154,9 @@ async function evaluate(args: string[]): Promise<number> {
       try {
         text = readFileSync(file === '-' ? 0 : file, 'utf8');
       } catch (err) {
-        process.stderr.write(`jq: error: Could not open ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+        process.stderr.write(
+          `jq: error: Could not open ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`,
+        );
         return 2;
       }
       try {
@@ -181,7 +187,7 @@ async function evaluate(args: string[]): Promise<number> {
       },
       (i, err) => {
         flush();
-        process.stderr.write(errorLine(err, `${source.name}:${source.inputs[i]!.line}`));
+        process.stderr.write(errorLine(err, `${source.name}:${source.inputs[i].line}`));
         status = 5;
       },
     );

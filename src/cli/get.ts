@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import type { Definition } from '../definitions/types.js';
 import type { ClusterTotals, NodeSummary, PodSummary, RoleTree, WorkloadTree } from '../model/types.js';
-import { sanitize } from '../text/sanitize.js';
+import { sanitise } from '../text/sanitise.js';
 import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom } from './common.js';
 import { parseCommandArgs, UsageError } from './usage.js';
 
@@ -178,7 +178,11 @@ async function loadOffline(
   };
 }
 
-async function loadLive(cluster: ReturnType<typeof clusterOptionsFrom>, selector: string | undefined, includeNested: boolean): Promise<Loaded> {
+async function loadLive(
+  cluster: ReturnType<typeof clusterOptionsFrom>,
+  selector: string | undefined,
+  includeNested: boolean,
+): Promise<Loaded> {
   const { openModelSource } = await import('./common.js');
   let source;
   try {
@@ -191,14 +195,18 @@ async function loadLive(cluster: ReturnType<typeof clusterOptionsFrom>, selector
     const snap = source.getSnapshot();
     const unavailable = snap.kinds.filter((k) => k.state === 'forbidden' || k.state === 'error');
     const shortNames = new Map<string, string>();
-    for (const r of source.resources()) for (const n of r.shortNames) shortNames.set(n.toLowerCase(), `${r.gvk.group}/${r.gvk.version}/${r.gvk.kind}`);
+    for (const r of source.resources())
+      for (const n of r.shortNames) shortNames.set(n.toLowerCase(), `${r.gvk.group}/${r.gvk.version}/${r.gvk.kind}`);
     return {
       shortNames,
       workloads: snap.workloads,
       nodes: snap.nodes,
       totals: snap.totals,
       definitions: source.definitions(),
-      problems: [...unavailable.map((k) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`), ...snap.problems],
+      problems: [
+        ...unavailable.map((k) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`),
+        ...snap.problems,
+      ],
     };
   } catch (err) {
     throw new GetError((err as Error).message, 1);
@@ -227,15 +235,16 @@ async function get(args: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  const output = (values.output as string | undefined) ?? 'tree';
-  if (!['tree', 'json', 'yaml'].includes(output)) throw new UsageError(`-o must be tree, json or yaml, not "${output}"`, HINT);
+  const output = values.output ?? 'tree';
+  if (!['tree', 'json', 'yaml'].includes(output))
+    throw new UsageError(`-o must be tree, json or yaml, not "${output}"`, HINT);
   const cluster = clusterOptionsFrom(values, HINT);
   const target = parseTarget(positionals);
-  const from = (values.from as string[] | undefined) ?? [];
+  const from = values.from ?? [];
   if (from.length && (cluster.demo || cluster.kubeconfig || cluster.context)) {
     throw new UsageError('--from reads a dump: it cannot be combined with --demo, --kubeconfig or --context', HINT);
   }
-  const selector = values.selector as string | undefined;
+  const selector = values.selector;
   if (selector !== undefined) {
     const { parseLabelSelector } = await import('../kube/selector.js');
     try {
@@ -254,7 +263,7 @@ async function get(args: string[]): Promise<number> {
     }
   } catch (err) {
     if (err instanceof GetError) {
-      process.stderr.write(`wlx: ${sanitize(err.message)}\n`);
+      process.stderr.write(`wlx: ${sanitise(err.message)}\n`);
       return err.exitCode;
     }
     throw err;
@@ -266,7 +275,7 @@ async function get(args: string[]): Promise<number> {
     const short = loaded.shortNames?.get(target.type.toLowerCase());
     if (!defs.length && short) defs = definitionsForType(loaded.definitions, short);
     if (!defs.length) {
-      process.stderr.write(`wlx: no definition covers the type "${sanitize(target.type)}" (see \`wlx definitions\`)\n`);
+      process.stderr.write(`wlx: no definition covers the type "${sanitise(target.type)}" (see \`wlx definitions\`)\n`);
       return 4;
     }
     const kinds = new Set(defs.map((d) => `${apiVersionOf(d)}/${d.rootGvk.kind}`));
@@ -277,7 +286,7 @@ async function get(args: string[]): Promise<number> {
     workloads = workloads.filter((w) => w.name === target.name);
     if (!workloads.length) {
       const where = cluster.namespace ? ` in namespace ${cluster.namespace}` : '';
-      process.stderr.write(`wlx: ${sanitize(target.type)}/${sanitize(target.name)} not found${sanitize(where)}\n`);
+      process.stderr.write(`wlx: ${sanitise(target.type)}/${sanitise(target.name)} not found${sanitise(where)}\n`);
       return 3;
     }
   }
@@ -285,10 +294,12 @@ async function get(args: string[]): Promise<number> {
   if (output === 'json') {
     process.stdout.write(JSON.stringify({ workloads, nodes: loaded.nodes }, null, 2) + '\n');
   } else if (output === 'yaml') {
-    process.stdout.write(yaml.dump({ workloads, nodes: loaded.nodes }, { noRefs: true, lineWidth: -1, sortKeys: false }));
+    process.stdout.write(
+      yaml.dump({ workloads, nodes: loaded.nodes }, { noRefs: true, lineWidth: -1, sortKeys: false }),
+    );
   } else {
     process.stdout.write(renderTrees(workloads, loaded.totals, Date.now()));
-    for (const p of loaded.problems.slice(0, 20)) process.stderr.write(`wlx: warning: ${sanitize(p)}\n`);
+    for (const p of loaded.problems.slice(0, 20)) process.stderr.write(`wlx: warning: ${sanitise(p)}\n`);
   }
   return 0;
 }
@@ -347,9 +358,10 @@ function nodeList(nodes: string[], width: number): string {
   const out: string[] = [];
   for (let i = 0; i < nodes.length; i++) {
     const rest = nodes.length - i - 1;
-    const candidate = [...out, nodes[i]!].join(',') + (rest ? `,+${rest}` : '');
-    if (candidate.length > width) return out.length ? `${out.join(',')},+${nodes.length - out.length}` : fit(`${nodes.length} nodes`, width);
-    out.push(nodes[i]!);
+    const candidate = [...out, nodes[i]].join(',') + (rest ? `,+${rest}` : '');
+    if (candidate.length > width)
+      return out.length ? `${out.join(',')},+${nodes.length - out.length}` : fit(`${nodes.length} nodes`, width);
+    out.push(nodes[i]);
   }
   return out.join(',');
 }
@@ -363,19 +375,20 @@ interface Row {
 }
 
 function podStatusText(p: PodSummary): string {
-  const word = sanitize(p.status);
-  return p.reason && p.reason !== p.status ? `${word} (${sanitize(p.reason)})` : word;
+  const word = sanitise(p.status);
+  return p.reason && p.reason !== p.status ? `${word} (${sanitise(p.reason)})` : word;
 }
 
 function roleName(r: RoleTree): string {
   const base = r.instance ?? r.component;
-  return sanitize(r.replica !== null ? (r.instance ? `${base} [${r.replica}]` : `${r.component} ${r.replica}`) : base);
+  return sanitise(r.replica !== null ? (r.instance ? `${base} [${r.replica}]` : `${r.component} ${r.replica}`) : base);
 }
 
 function roleRows(roles: RoleTree[], unattributed: PodSummary[], prefix: string): Row[] {
   const rows: Row[] = [];
-  type Item = { kind: 'role'; role: RoleTree } | { kind: 'pod'; pod: PodSummary } | { kind: 'unattributed'; pods: PodSummary[] };
-  const items: Item[] = roles.map((role) => ({ kind: 'role', role }) as Item);
+  type Item =
+    { kind: 'role'; role: RoleTree } | { kind: 'pod'; pod: PodSummary } | { kind: 'unattributed'; pods: PodSummary[] };
+  const items: Item[] = roles.map((role) => ({ kind: 'role', role }));
   if (unattributed.length) items.push({ kind: 'unattributed', pods: unattributed });
   items.forEach((item, i) => {
     const last = i === items.length - 1;
@@ -384,10 +397,22 @@ function roleRows(roles: RoleTree[], unattributed: PodSummary[], prefix: string)
     if (item.kind === 'role') {
       const r = item.role;
       const gpus = r.gpus.desired || r.gpus.requested;
-      rows.push({ prefix: branch, name: roleName(r), status: `${r.replicas.ready}/${r.replicas.desired} ready`, gpu: `gpu: ${gpus}`, nodes: r.nodes.map(sanitize) });
+      rows.push({
+        prefix: branch,
+        name: roleName(r),
+        status: `${r.replicas.ready}/${r.replicas.desired} ready`,
+        gpu: `gpu: ${gpus}`,
+        nodes: r.nodes.map(sanitise),
+      });
       rows.push(...podAndRoleRows(r.roles, r.pods, childPrefix));
     } else if (item.kind === 'unattributed') {
-      rows.push({ prefix: branch, name: '(unattributed)', status: `${item.pods.length} pod${item.pods.length === 1 ? '' : 's'}`, gpu: '', nodes: [] });
+      rows.push({
+        prefix: branch,
+        name: '(unattributed)',
+        status: `${item.pods.length} pod${item.pods.length === 1 ? '' : 's'}`,
+        gpu: '',
+        nodes: [],
+      });
       rows.push(...podAndRoleRows([], item.pods, childPrefix));
     }
   });
@@ -401,12 +426,24 @@ function podAndRoleRows(roles: RoleTree[], pods: PodSummary[], prefix: string): 
   for (const r of roles) {
     const last = ++i === total;
     const gpus = r.gpus.desired || r.gpus.requested;
-    rows.push({ prefix: prefix + (last ? '`-- ' : '|-- '), name: roleName(r), status: `${r.replicas.ready}/${r.replicas.desired} ready`, gpu: `gpu: ${gpus}`, nodes: r.nodes.map(sanitize) });
+    rows.push({
+      prefix: prefix + (last ? '`-- ' : '|-- '),
+      name: roleName(r),
+      status: `${r.replicas.ready}/${r.replicas.desired} ready`,
+      gpu: `gpu: ${gpus}`,
+      nodes: r.nodes.map(sanitise),
+    });
     rows.push(...podAndRoleRows(r.roles, r.pods, prefix + (last ? '    ' : '|   ')));
   }
   for (const p of pods) {
     const last = ++i === total;
-    rows.push({ prefix: prefix + (last ? '`-- ' : '|-- '), name: sanitize(p.name), status: podStatusText(p), gpu: `gpu: ${p.gpus}`, nodes: p.node ? [sanitize(p.node)] : [] });
+    rows.push({
+      prefix: prefix + (last ? '`-- ' : '|-- '),
+      name: sanitise(p.name),
+      status: podStatusText(p),
+      gpu: `gpu: ${p.gpus}`,
+      nodes: p.node ? [sanitise(p.node)] : [],
+    });
   }
   return rows;
 }
@@ -416,7 +453,7 @@ function renderRows(rows: Row[], width = WIDTH): string[] {
   const statusW = Math.min(26, Math.max(...rows.map((r) => r.status.length)));
   const gpuW = Math.max(...rows.map((r) => r.gpu.length));
   // Names get the room first; the node list shrinks to one name and "+N".
-  const nodeMin = Math.max(7, ...rows.map((r) => (r.nodes.length ? r.nodes[0]!.length : 6)));
+  const nodeMin = Math.max(7, ...rows.map((r) => (r.nodes.length ? r.nodes[0].length : 6)));
   const nodeW = Math.min(nodeMin, 24);
   const leftWant = Math.max(...rows.map((r) => r.prefix.length + r.name.length));
   const leftW = Math.max(12, Math.min(leftWant, width - (2 + statusW + 2 + gpuW + 2 + nodeW)));
@@ -432,21 +469,33 @@ export function renderWorkload(w: WorkloadTree, now: number, width = WIDTH): str
   const status = w.status.join(',');
   lines.push(
     ...wrapParts(
-      [`${sanitize(w.kind)}/${sanitize(w.name)}`, `namespace: ${sanitize(w.namespace)}`, `status: ${sanitize(status)}`, `age: ${shortAge(w.createdAt, now)}`],
+      [
+        `${sanitise(w.kind)}/${sanitise(w.name)}`,
+        `namespace: ${sanitise(w.namespace)}`,
+        `status: ${sanitise(status)}`,
+        `age: ${shortAge(w.createdAt, now)}`,
+      ],
       '  ',
       width,
     ),
   );
-  const gpuText = `gpu: ${w.gpus.allocated}/${w.gpus.requested} allocated` + (w.gpus.desired !== w.gpus.requested ? ` (${w.gpus.desired} desired)` : '');
+  const gpuText =
+    `gpu: ${w.gpus.allocated}/${w.gpus.requested} allocated` +
+    (w.gpus.desired !== w.gpus.requested ? ` (${w.gpus.desired} desired)` : '');
   lines.push(
     ...wrapParts(
-      [`  definition: ${sanitize(w.definition)} (${w.definitionSource})`, `ready: ${w.replicas.ready}/${w.replicas.desired}`, gpuText],
+      [
+        `  definition: ${sanitise(w.definition)} (${w.definitionSource})`,
+        `ready: ${w.replicas.ready}/${w.replicas.desired}`,
+        gpuText,
+      ],
       '  ',
       width,
     ),
   );
-  if (w.statusMessage && !w.status.includes('Running')) lines.push(`  message: ${fit(sanitize(w.statusMessage), width - 11)}`);
-  for (const e of w.errors) lines.push(`  ! ${fit(sanitize(e), width - 4)}`);
+  if (w.statusMessage && !w.status.includes('Running'))
+    lines.push(`  message: ${fit(sanitise(w.statusMessage), width - 11)}`);
+  for (const e of w.errors) lines.push(`  ! ${fit(sanitise(e), width - 4)}`);
   lines.push(...renderRows(roleRows(w.roles, w.unattributedPods, ''), width));
   return lines;
 }

@@ -3,7 +3,13 @@
 // the terminal until the user quits, and always stops the source and restores
 // the terminal. `:ctx NAME` reopens the source on another context.
 import { constants as osConstants } from 'node:os';
-import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom, openModelSource, type ClusterOptions } from './common.js';
+import {
+  CLUSTER_OPTIONS,
+  CLUSTER_OPTIONS_HELP,
+  clusterOptionsFrom,
+  openModelSource,
+  type ClusterOptions,
+} from './common.js';
 import { parseCommandArgs } from './usage.js';
 import { packageVersion } from './main.js';
 
@@ -43,7 +49,11 @@ export async function runTui(args: string[]): Promise<number> {
   const { runExplorer } = await import('../ui/run.js');
   const { loadKubeconfig } = await import('../kube/kubeconfig.js');
   const loadContexts = (o: ClusterOptions) =>
-    o.demo ? [] : loadKubeconfig({ kubeconfig: o.kubeconfig, context: o.context }).kubeConfig.getContexts().map((c) => c.name);
+    o.demo
+      ? []
+      : loadKubeconfig({ kubeconfig: o.kubeconfig, context: o.context })
+          .kubeConfig.getContexts()
+          .map((c) => c.name);
 
   let current = options;
   for (;;) {

@@ -90,7 +90,7 @@ export function loadDefinitionText(text: string, sourceName: string, sourceKind:
         format: 'Karta',
         source: { kind: sourceKind, location: sourceName, line: parsed.error.startLine },
         valid: false,
-        problems: [result.problems[result.problems.length - 1]!],
+        problems: [result.problems[result.problems.length - 1]],
       });
       continue;
     }

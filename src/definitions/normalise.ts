@@ -370,7 +370,7 @@ class DocumentReader {
     const mappings = this.record(raw, 'statusMappings', path, true);
     if (!mappings) return out;
     const mpath = [...path, 'statusMappings'];
-    for (const [key, value] of Object.entries(mappings)) {
+    for (const key of Object.keys(mappings)) {
       if (!(STATUS_KEYS as readonly string[]).includes(key)) {
         this.sink.add([...mpath, key], `unknown status "${key}" (expected one of ${STATUS_KEYS.join(', ')}; ignored)`, 'warning');
         continue;

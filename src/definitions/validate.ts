@@ -22,11 +22,11 @@ export function validateDraft(draft: NormalisedDraft, sink: ProblemSink): void {
   const byName = new Map<string, number>();
 
   definition.components.forEach((component, index) => {
-    const path = componentPaths[index]!;
+    const path = componentPaths[index];
     if (component.name === '') {
       sink.add([...path, 'name'], 'component name is empty');
     } else if (byName.has(component.name)) {
-      const first = componentPaths[byName.get(component.name)!]!;
+      const first = componentPaths[byName.get(component.name)!];
       sink.add([...path, 'name'], `component name "${component.name}" is not unique (also at ${pathText(first)})`);
     } else {
       byName.set(component.name, index);
@@ -35,7 +35,7 @@ export function validateDraft(draft: NormalisedDraft, sink: ProblemSink): void {
 
   // Root rules.
   const root = definition.root;
-  const rootPath = componentPaths[0]!;
+  const rootPath = componentPaths[0];
   if (!root.kind) {
     sink.add([...rootPath, 'kind'], 'root component must have a kind (group, version, kind)');
   } else {
@@ -54,7 +54,7 @@ export function validateDraft(draft: NormalisedDraft, sink: ProblemSink): void {
   // Child rules.
   let ownersResolve = true;
   definition.components.forEach((component, index) => {
-    const path = componentPaths[index]!;
+    const path = componentPaths[index];
     if (!component.isRoot) {
       if (component.ownerRef === undefined || component.ownerRef === '') {
         sink.add([...path, 'ownerRef'], `child component "${component.name}" must have an ownerRef naming its parent component`);
@@ -78,13 +78,13 @@ export function validateDraft(draft: NormalisedDraft, sink: ProblemSink): void {
     const inReportedCycle = new Set<string>();
     for (let index = 1; index < definition.components.length; index++) {
       const chain: string[] = [];
-      let current = definition.components[index]!;
+      let current = definition.components[index];
       while (current.ownerRef !== undefined) {
         if (chain.includes(current.name)) {
           const cycle = chain.slice(chain.indexOf(current.name));
           if (!cycle.some((name) => inReportedCycle.has(name))) {
             cycle.forEach((name) => inReportedCycle.add(name));
-            const at = componentPaths[byName.get(current.name)!]!;
+            const at = componentPaths[byName.get(current.name)!];
             sink.add([...at, 'ownerRef'], `ownership cycle: ${[...cycle, current.name].join(' -> ')} never reaches the root`);
           }
           break;
@@ -114,11 +114,11 @@ export function validateDraft(draft: NormalisedDraft, sink: ProblemSink): void {
 
   // Gang members.
   definition.gangs.forEach((gang, gi) => {
-    if (gang.name === '') sink.add([...draft.gangPaths[gi]!, 'name'], 'pod group name is empty');
+    if (gang.name === '') sink.add([...draft.gangPaths[gi], 'name'], 'pod group name is empty');
     gang.members.forEach((member, mi) => {
       if (!byName.has(member.componentName)) {
         sink.add(
-          draft.gangMemberPaths[gi]![mi]!,
+          draft.gangMemberPaths[gi][mi],
           `pod group member "${member.componentName}" is not a component (known: ${[...byName.keys()].join(', ')})`,
         );
       }
@@ -133,7 +133,7 @@ export function validateDraft(draft: NormalisedDraft, sink: ProblemSink): void {
 }
 
 function validateComponentForms(draft: NormalisedDraft, index: number, path: FieldPath, sink: ProblemSink): void {
-  const component = draft.definition.components[index]!;
+  const component = draft.definition.components[index];
   const spec = component.specDefinition;
   if (spec) {
     const forms = [

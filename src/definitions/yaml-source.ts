@@ -97,7 +97,7 @@ function lineAt(starts: number[], position: number): number {
   let hi = starts.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= position) lo = mid;
+    if (starts[mid] <= position) lo = mid;
     else hi = mid - 1;
   }
   return lo + 1;
@@ -151,19 +151,19 @@ function positionTree(text: string, offset: number, filename: string): PositionN
         }
         const frame = stack.pop()!;
         const kind = state.kind === 'mapping' || state.kind === 'sequence' || state.kind === 'scalar' ? state.kind : null;
-        stack[stack.length - 1]!.children.push({
+        stack[stack.length - 1].children.push({
           line: lineAt(starts, frame.position) + offset,
           kind,
           value: state.result,
           children: frame.children,
         });
       },
-    } as yaml.LoadOptions);
+    });
   } catch {
     return null; // parsed fine the first time; cannot happen, but never crash over a line number
   }
   // The document's root is the last top-level node the listener closed.
-  const top = stack[0]!.children;
+  const top = stack[0].children;
   return top[top.length - 1] ?? null;
 }
 
@@ -205,7 +205,7 @@ function locate(root: PositionNode, path: FieldPath): number {
  */
 function unwrap(node: PositionNode): PositionNode {
   let current = node;
-  while (current.children.length === 1 && current.kind !== 'scalar' && current.children[0]!.value === current.value) {
+  while (current.children.length === 1 && current.kind !== 'scalar' && current.children[0].value === current.value) {
     current = current.children[0]!;
   }
   return current;
@@ -221,7 +221,7 @@ function findPair(node: PositionNode, key: string): { keyLine: number; value?: P
   const keyCount = node.value && typeof node.value === 'object' ? Object.keys(node.value).length : -1;
   if (children.length === keyCount * 2) {
     for (let i = 0; i + 1 < children.length; i += 2) {
-      const k = children[i]!;
+      const k = children[i];
       if (k.kind === 'scalar' && String(k.value) === key) return { keyLine: k.line, value: children[i + 1] };
     }
     return undefined;
@@ -230,7 +230,7 @@ function findPair(node: PositionNode, key: string): { keyLine: number; value?: P
   // spells the key, and the node after it.
   const index = children.findIndex((c) => c.kind === 'scalar' && String(c.value) === key);
   if (index < 0) return undefined;
-  return { keyLine: children[index]!.line, value: children[index + 1] };
+  return { keyLine: children[index].line, value: children[index + 1] };
 }
 
 /** Splits `text` into YAML documents and parses each on its own. */

@@ -7,8 +7,29 @@ import { JqError, runtimeError } from './errors.js';
 import { formatJson } from './format.js';
 import type { BinaryOp, Node } from './parser.js';
 import {
-  add, compare, describe, divide, dumpTrunc, equals, hasKey, index, isTruthy, iterate, keysOf, kindOf, lengthOf, modulo,
-  multiply, negate, setKey, slice, splitString, subtract, toNumber, toString, type JsonObject,
+  add,
+  compare,
+  describe,
+  divide,
+  dumpTrunc,
+  equals,
+  hasKey,
+  index,
+  isTruthy,
+  iterate,
+  keysOf,
+  kindOf,
+  lengthOf,
+  modulo,
+  multiply,
+  negate,
+  setKey,
+  slice,
+  splitString,
+  subtract,
+  toNumber,
+  toString,
+  type JsonObject,
 } from './value.js';
 
 export type Emit = (value: unknown) => void;
@@ -335,7 +356,7 @@ function compileObject(entries: { key: Node; value: Node }[]): Compiled {
           emit(acc);
           return;
         }
-        const e = compiled[i]!;
+        const e = compiled[i];
         e.key.gen(x, (k) => {
           const key = checkKey(k);
           e.value.gen(x, (v) => {
@@ -414,7 +435,7 @@ function withArg(arg: Compiled, fn: (x: unknown, a: unknown) => unknown): Compil
 
 function stringOp(name: string, fn: (s: string, arg: string) => unknown): Builtin {
   return ([arg]) =>
-    withArg(arg!, (x, a) => {
+    withArg(arg, (x, a) => {
       if (typeof x !== 'string' || typeof a !== 'string') throw runtimeError(`${name}() requires string inputs`);
       return fn(x, a);
     });
@@ -483,74 +504,84 @@ const iterGen: Gen = (x, emit) => {
 
 const BUILTINS: Record<string, Builtin> = {
   'empty/0': () => ({ gen: () => {} }),
-  'error/0': () => single((x) => {
-    throw runtimeError(x);
-  }),
+  'error/0': () =>
+    single((x) => {
+      throw runtimeError(x);
+    }),
   'error/1': ([msg]) => ({
     gen: (x) =>
-      argValues(msg!, x, (m) => {
+      argValues(msg, x, (m) => {
         throw runtimeError(m);
       }),
   }),
   'not/0': () => single((x) => !isTruthy(x)),
   'select/1': ([f]) => ({
-    gen: (x, emit) => f!.gen(x, (c) => {
-      if (isTruthy(c)) emit(x);
+    gen: (x, emit) =>
+      f.gen(x, (c) => {
+        if (isTruthy(c)) emit(x);
+      }),
+  }),
+  'map/1': ([f]) =>
+    single((x) => {
+      const out: unknown[] = [];
+      const items = iterate(x);
+      for (const item of items) f.gen(item, (v) => out.push(v));
+      return out;
     }),
-  }),
-  'map/1': ([f]) => single((x) => {
-    const out: unknown[] = [];
-    const items = iterate(x);
-    for (const item of items) f!.gen(item, (v) => out.push(v));
-    return out;
-  }),
   'length/0': () => single(lengthOf),
-  'utf8bytelength/0': () => single((x) => {
-    if (typeof x !== 'string') throw runtimeError(`${kindOf(x)} (${dumpTrunc(x)}) only strings have UTF-8 byte length`);
-    return Buffer.byteLength(x, 'utf8');
-  }),
+  'utf8bytelength/0': () =>
+    single((x) => {
+      if (typeof x !== 'string')
+        throw runtimeError(`${kindOf(x)} (${dumpTrunc(x)}) only strings have UTF-8 byte length`);
+      return Buffer.byteLength(x, 'utf8');
+    }),
   'keys/0': () => single((x) => keysOf(x, true)),
   'keys_unsorted/0': () => single((x) => keysOf(x, false)),
-  'has/1': ([k]) => withArg(k!, hasKey),
+  'has/1': ([k]) => withArg(k, hasKey),
   'to_entries/0': () => single(toEntries),
   'from_entries/0': () => single(fromEntries),
-  'with_entries/1': ([f]) => single((x) => {
-    const mapped: unknown[] = [];
-    for (const e of toEntries(x)) f!.gen(e, (v) => mapped.push(v));
-    return fromEntries(mapped);
-  }),
-  'add/0': () => single((x) => {
-    let acc: unknown = null;
-    for (const v of iterate(x)) acc = add(acc, v);
-    return acc;
-  }),
+  'with_entries/1': ([f]) =>
+    single((x) => {
+      const mapped: unknown[] = [];
+      for (const e of toEntries(x)) f.gen(e, (v) => mapped.push(v));
+      return fromEntries(mapped);
+    }),
+  'add/0': () =>
+    single((x) => {
+      let acc: unknown = null;
+      for (const v of iterate(x)) acc = add(acc, v);
+      return acc;
+    }),
   'any/0': () => single((x) => iterate(x).reduce<boolean>((acc, v) => acc || isTruthy(v), false)),
   'all/0': () => single((x) => iterate(x).reduce<boolean>((acc, v) => acc && isTruthy(v), true)),
-  'any/1': ([f]) => single((x) => {
-    let acc = false;
-    iterGen(x, (item) => f!.gen(item, (c) => (acc = acc || isTruthy(c))));
-    return acc;
-  }),
-  'all/1': ([f]) => single((x) => {
-    let acc = true;
-    iterGen(x, (item) => f!.gen(item, (c) => (acc = acc && isTruthy(c))));
-    return acc;
-  }),
-  'any/2': ([g, c]) => single((x) => quantifier(true, g!.gen, c!, x)),
-  'all/2': ([g, c]) => single((x) => quantifier(false, g!.gen, c!, x)),
+  'any/1': ([f]) =>
+    single((x) => {
+      let acc = false;
+      iterGen(x, (item) => f.gen(item, (c) => (acc = acc || isTruthy(c))));
+      return acc;
+    }),
+  'all/1': ([f]) =>
+    single((x) => {
+      let acc = true;
+      iterGen(x, (item) => f.gen(item, (c) => (acc = acc && isTruthy(c))));
+      return acc;
+    }),
+  'any/2': ([g, c]) => single((x) => quantifier(true, g.gen, c, x)),
+  'all/2': ([g, c]) => single((x) => quantifier(false, g.gen, c, x)),
   'first/0': () => single((x) => index(x, 0)),
   'last/0': () => single((x) => index(x, -1)),
   'first/1': ([f]) => ({
     gen: (x, emit) => {
-      const r = firstOf(f!.gen, x);
+      const r = firstOf(f.gen, x);
       if (r.found) emit(r.value);
     },
   }),
-  'last/1': ([f]) => single((x) => {
-    let last: unknown = null;
-    f!.gen(x, (v) => (last = v));
-    return last;
-  }),
+  'last/1': ([f]) =>
+    single((x) => {
+      let last: unknown = null;
+      f.gen(x, (v) => (last = v));
+      return last;
+    }),
   'type/0': () => single(kindOf),
   'tonumber/0': () => single(toNumber),
   'tostring/0': () => single(toString),
@@ -569,11 +600,16 @@ const BUILTINS: Record<string, Builtin> = {
   // jq 1.6: reduce .[] as $i (null; (if .==null then "" else .+$x end) +
   //   ($i | if .==null then "" elif type=="boolean" or type=="number" then tojson else . end)) // ""
   'join/1': ([sep]) =>
-    withArg(sep!, (x, s) => {
+    withArg(sep, (x, s) => {
       let acc: unknown = null;
       for (const item of iterate(x)) {
         const left = acc === null ? '' : add(acc, s);
-        const right = item === null || item === undefined ? '' : typeof item === 'boolean' || typeof item === 'number' ? formatJson(item) : item;
+        const right =
+          item === null || item === undefined
+            ? ''
+            : typeof item === 'boolean' || typeof item === 'number'
+              ? formatJson(item)
+              : item;
         acc = add(left, right);
       }
       return isTruthy(acc) ? acc : '';
@@ -581,26 +617,31 @@ const BUILTINS: Record<string, Builtin> = {
   'startswith/1': stringOp('startswith', (s, a) => s.startsWith(a)),
   'endswith/1': stringOp('endswith', (s, a) => s.endsWith(a)),
   'split/1': ([sep]) =>
-    withArg(sep!, (x, s) => {
-      if (typeof x !== 'string' || typeof s !== 'string') throw runtimeError('split input and separator must be strings');
+    withArg(sep, (x, s) => {
+      if (typeof x !== 'string' || typeof s !== 'string')
+        throw runtimeError('split input and separator must be strings');
       return splitString(x, s);
     }),
-  'sort/0': () => single((x) => {
-    if (!Array.isArray(x)) throw runtimeError(`${kindOf(x)} (${dumpTrunc(x)}) cannot be sorted, as it is not an array`);
-    return x.slice().sort(compare);
-  }),
-  'reverse/0': () => single((x) => {
-    if (typeof x === 'string') return Array.from(x).reverse().join('');
-    if (x === null || x === undefined) return [];
-    if (!Array.isArray(x)) throw runtimeError(`Cannot index ${kindOf(x)} with number`);
-    return x.slice().reverse();
-  }),
+  'sort/0': () =>
+    single((x) => {
+      if (!Array.isArray(x))
+        throw runtimeError(`${kindOf(x)} (${dumpTrunc(x)}) cannot be sorted, as it is not an array`);
+      return x.slice().sort(compare);
+    }),
+  'reverse/0': () =>
+    single((x) => {
+      if (typeof x === 'string') return Array.from(x).reverse().join('');
+      if (x === null || x === undefined) return [];
+      if (!Array.isArray(x)) throw runtimeError(`Cannot index ${kindOf(x)} with number`);
+      return x.slice().reverse();
+    }),
   'min/0': () => single((x) => extreme(x, -1)),
   'max/0': () => single((x) => extreme(x, 1)),
-  'floor/0': () => single((x) => {
-    if (typeof x !== 'number') throw runtimeError(`${kindOf(x)} (${dumpTrunc(x)}) number required`);
-    return Math.floor(x);
-  }),
+  'floor/0': () =>
+    single((x) => {
+      if (typeof x !== 'number') throw runtimeError(`${kindOf(x)} (${dumpTrunc(x)}) number required`);
+      return Math.floor(x);
+    }),
 };
 
 function extreme(x: unknown, sign: number): unknown {

@@ -30,17 +30,25 @@ export function formatNumber(n: number): string {
 
 // Characters that need escaping: `"`, `\`, C0, DEL, C1, bidi controls, lone surrogates.
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/;
-const ESCAPE_ALL = /["\\\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const ESCAPE_ALL =
+  /["\\\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 function escapeChar(ch: string): string {
   switch (ch) {
-    case '"': return '\\"';
-    case '\\': return '\\\\';
-    case '\b': return '\\b';
-    case '\f': return '\\f';
-    case '\n': return '\\n';
-    case '\r': return '\\r';
-    case '\t': return '\\t';
+    case '"':
+      return '\\"';
+    case '\\':
+      return '\\\\';
+    case '\b':
+      return '\\b';
+    case '\f':
+      return '\\f';
+    case '\n':
+      return '\\n';
+    case '\r':
+      return '\\r';
+    case '\t':
+      return '\\t';
   }
   const code = ch.charCodeAt(0);
   // A lone surrogate is not valid Unicode; jq replaces it when reading input.

@@ -16,7 +16,7 @@ import { JqError, runtimeError } from './errors.js';
 import { compileNode, type Compiled } from './evaluate.js';
 import { NotNative, parseNative } from './parser.js';
 import { prepareWasm, runJq } from './wasm.js';
-import { tokenize, type Token } from './lexer.js';
+import { tokenise, type Token } from './lexer.js';
 
 export { JqError } from './errors.js';
 export { formatJson, formatNumber } from './format.js';
@@ -213,7 +213,7 @@ function parseRuntimeError(stderr: string, expr: string): JqError {
   if (notString) {
     let value: unknown = notString[1];
     try {
-      value = JSON.parse(notString[1]!);
+      value = JSON.parse(notString[1]);
     } catch {
       // keep the text
     }
@@ -326,7 +326,21 @@ class FallbackProgram implements JqProgram {
 
 /** What Workload Map definitions may not use: assignment/update operators, `..` and the recursive or mutating builtins. */
 export const FORBIDDEN_IN_DEFINITIONS: readonly string[] = [
-  '=', '|=', '+=', '-=', '*=', '/=', '%=', '//=', '..', 'recurse', 'paths', 'walk', 'repeat', 'range', 'del',
+  '=',
+  '|=',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '//=',
+  '..',
+  'recurse',
+  'paths',
+  'walk',
+  'repeat',
+  'range',
+  'del',
 ];
 
 function flatten(tokens: Token[], out: Token[] = []): Token[] {
@@ -342,19 +356,22 @@ function flatten(tokens: Token[], out: Token[] = []): Token[] {
  * operators (`=`, `|=`, `+=`, `..`, …) or builtin names (`recurse`, `paths`,
  * `del`, …); names are matched as calls, not as fields (`.paths`), variables
  * or object keys (`{range: 1}`). Returns null for text that does not
- * tokenize — compile() reports that.
+ * tokenise — compile() reports that.
  */
-export function validateExpression(expr: string, forbidden: readonly string[] = FORBIDDEN_IN_DEFINITIONS): string | null {
+export function validateExpression(
+  expr: string,
+  forbidden: readonly string[] = FORBIDDEN_IN_DEFINITIONS,
+): string | null {
   let tokens: Token[];
   try {
-    tokens = flatten(tokenize(expr));
+    tokens = flatten(tokenise(expr));
   } catch {
     return null;
   }
   const wanted = new Set(forbidden);
   const braces: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
+    const t = tokens[i];
     if (t.type === 'op') {
       if (t.text === '{' || t.text === '(' || t.text === '[') braces.push(t.text);
       else if (t.text === '}' || t.text === ')' || t.text === ']') braces.pop();
@@ -364,8 +381,10 @@ export function validateExpression(expr: string, forbidden: readonly string[] = 
       const next = tokens[i + 1];
       const isKey =
         braces[braces.length - 1] === '{' &&
-        prev?.type === 'op' && (prev.text === '{' || prev.text === ',') &&
-        (next?.type === 'op' && (next.text === ':' || next.text === ',' || next.text === '}'));
+        prev?.type === 'op' &&
+        (prev.text === '{' || prev.text === ',') &&
+        next?.type === 'op' &&
+        (next.text === ':' || next.text === ',' || next.text === '}');
       if (!isKey) return t.text;
     }
   }

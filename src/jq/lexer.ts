@@ -25,8 +25,45 @@ export class LexError extends Error {
 }
 
 // Longest first.
-const OPERATORS = ['?//=', '?//', '//=', '|=', '+=', '-=', '*=', '/=', '%=', '==', '!=', '<=', '>=', '//', '..', 'and', 'or',
-  '.', '[', ']', '{', '}', '(', ')', '|', ',', ':', ';', '=', '<', '>', '+', '-', '*', '/', '%', '?'];
+const OPERATORS = [
+  '?//=',
+  '?//',
+  '//=',
+  '|=',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '//',
+  '..',
+  'and',
+  'or',
+  '.',
+  '[',
+  ']',
+  '{',
+  '}',
+  '(',
+  ')',
+  '|',
+  ',',
+  ':',
+  ';',
+  '=',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '?',
+];
 const SYMBOLS = OPERATORS.filter((o) => !/^[a-z]/.test(o));
 
 const IDENT_START = /[A-Za-z_]/;
@@ -34,9 +71,9 @@ const IDENT_CHAR = /[A-Za-z_0-9]/;
 const NUMBER = /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
 const IDENT = /[A-Za-z_][A-Za-z_0-9]*(?:::[A-Za-z_][A-Za-z_0-9]*)*/y;
 
-export function tokenize(src: string): Token[] {
+export function tokenise(src: string): Token[] {
   const tokens: Token[] = [];
-  let i = lexInto(src, 0, tokens, false);
+  const i = lexInto(src, 0, tokens, false);
   if (i < src.length) throw new LexError(`unexpected ')'`, i);
   tokens.push({ type: 'eof', text: '', pos: src.length });
   return tokens;
@@ -47,7 +84,7 @@ function lexInto(src: string, start: number, tokens: Token[], nested: boolean): 
   let i = start;
   let depth = 0;
   while (i < src.length) {
-    const c = src[i]!;
+    const c = src[i];
     if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
       i++;
       continue;
@@ -69,7 +106,7 @@ function lexInto(src: string, start: number, tokens: Token[], nested: boolean): 
     }
     if (c === '.' && IDENT_START.test(src[i + 1] ?? '')) {
       let j = i + 1;
-      while (j < src.length && IDENT_CHAR.test(src[j]!)) j++;
+      while (j < src.length && IDENT_CHAR.test(src[j])) j++;
       tokens.push({ type: 'field', text: src.slice(i + 1, j), pos: i });
       i = j;
       continue;
@@ -109,7 +146,7 @@ function lexString(src: string, start: number, tokens: Token[]): number {
   let interpolations: Token[][] | undefined;
   while (true) {
     if (i >= src.length) throw new LexError('unterminated string', start);
-    const c = src[i]!;
+    const c = src[i];
     if (c === '"') {
       i++;
       break;
@@ -122,14 +159,30 @@ function lexString(src: string, start: number, tokens: Token[]): number {
     const e = src[i + 1];
     i += 2;
     switch (e) {
-      case '"': out += '"'; break;
-      case '\\': out += '\\'; break;
-      case '/': out += '/'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'n': out += '\n'; break;
-      case 'r': out += '\r'; break;
-      case 't': out += '\t'; break;
+      case '"':
+        out += '"';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case '/':
+        out += '/';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
       case 'u': {
         const hex = src.slice(i, i + 4);
         if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw new LexError('invalid \\u escape', i);

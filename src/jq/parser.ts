@@ -5,7 +5,7 @@
 // < postfix ('?', paths) — and jq's restricted object-value grammar
 // (`{a: 1 + 2}` is a syntax error in jq). Anything else — valid jq outside the
 // subset, or invalid jq — throws NotNative, and compile() lets jq itself decide.
-import { LexError, tokenize, type Token } from './lexer.js';
+import { LexError, tokenise, type Token } from './lexer.js';
 
 export type BinaryOp = '+' | '-' | '*' | '/' | '%' | '==' | '!=' | '<' | '<=' | '>' | '>=';
 
@@ -35,16 +35,76 @@ export class NotNative extends Error {}
 
 /** Builtins the native evaluator implements, by name/arity. */
 export const NATIVE_BUILTINS = new Set([
-  'empty/0', 'error/0', 'error/1', 'not/0', 'select/1', 'map/1', 'length/0', 'utf8bytelength/0', 'keys/0',
-  'keys_unsorted/0', 'has/1', 'to_entries/0', 'from_entries/0', 'with_entries/1', 'add/0', 'any/0', 'any/1',
-  'any/2', 'all/0', 'all/1', 'all/2', 'first/0', 'first/1', 'last/0', 'last/1', 'type/0', 'tonumber/0',
-  'tostring/0', 'tojson/0', 'ascii_downcase/0', 'ascii_upcase/0', 'values/0', 'nulls/0', 'booleans/0',
-  'numbers/0', 'strings/0', 'arrays/0', 'objects/0', 'iterables/0', 'scalars/0', 'join/1', 'startswith/1',
-  'endswith/1', 'split/1', 'sort/0', 'reverse/0', 'min/0', 'max/0', 'floor/0',
+  'empty/0',
+  'error/0',
+  'error/1',
+  'not/0',
+  'select/1',
+  'map/1',
+  'length/0',
+  'utf8bytelength/0',
+  'keys/0',
+  'keys_unsorted/0',
+  'has/1',
+  'to_entries/0',
+  'from_entries/0',
+  'with_entries/1',
+  'add/0',
+  'any/0',
+  'any/1',
+  'any/2',
+  'all/0',
+  'all/1',
+  'all/2',
+  'first/0',
+  'first/1',
+  'last/0',
+  'last/1',
+  'type/0',
+  'tonumber/0',
+  'tostring/0',
+  'tojson/0',
+  'ascii_downcase/0',
+  'ascii_upcase/0',
+  'values/0',
+  'nulls/0',
+  'booleans/0',
+  'numbers/0',
+  'strings/0',
+  'arrays/0',
+  'objects/0',
+  'iterables/0',
+  'scalars/0',
+  'join/1',
+  'startswith/1',
+  'endswith/1',
+  'split/1',
+  'sort/0',
+  'reverse/0',
+  'min/0',
+  'max/0',
+  'floor/0',
 ]);
 
-const KEYWORDS = new Set(['if', 'then', 'elif', 'else', 'end', 'as', 'def', 'reduce', 'foreach', 'try', 'catch',
-  'label', 'import', 'include', '__loc__', 'and', 'or']);
+const KEYWORDS = new Set([
+  'if',
+  'then',
+  'elif',
+  'else',
+  'end',
+  'as',
+  'def',
+  'reduce',
+  'foreach',
+  'try',
+  'catch',
+  'label',
+  'import',
+  'include',
+  '__loc__',
+  'and',
+  'or',
+]);
 
 const COMPARISONS = new Set(['==', '!=', '<', '<=', '>', '>=']);
 
@@ -53,10 +113,10 @@ class Parser {
   constructor(private readonly toks: Token[]) {}
 
   private peek(): Token {
-    return this.toks[this.i]!;
+    return this.toks[this.i];
   }
   private next(): Token {
-    return this.toks[this.i++]!;
+    return this.toks[this.i++];
   }
   private isOp(text: string): boolean {
     const t = this.peek();
@@ -178,7 +238,7 @@ class Parser {
         this.i++;
         node = { t: 'field', target: node, name: t.text };
       } else if (t.type === 'op' && t.text === '.' && this.toks[this.i + 1]?.type === 'str') {
-        const s = this.toks[this.i + 1]!;
+        const s = this.toks[this.i + 1];
         if (s.interpolations) throw new NotNative('string interpolation');
         this.i += 2;
         node = { t: 'field', target: node, name: s.value as string };
@@ -186,10 +246,13 @@ class Parser {
         node = this.parseBracketSuffix(node);
       } else if (t.type === 'op' && t.text === '?') {
         this.i++;
-        if ((node.t === 'field' || node.t === 'index' || node.t === 'slice' || node.t === 'iterate') && !node.opt && !parenthesised) {
+        if (
+          (node.t === 'field' || node.t === 'index' || node.t === 'slice' || node.t === 'iterate') &&
+          !node.opt &&
+          !parenthesised
+        ) {
           node = { ...node, opt: true };
-        }
-        else node = { t: 'try', body: node, handler: null };
+        } else node = { t: 'try', body: node, handler: null };
       } else if (t.type === 'ident' && t.text === 'as') {
         throw new NotNative('variable binding');
       } else {
@@ -404,7 +467,7 @@ class Parser {
 export function parseNative(src: string): Node {
   let toks: Token[];
   try {
-    toks = tokenize(src);
+    toks = tokenise(src);
   } catch (err) {
     if (err instanceof LexError) throw new NotNative(err.message);
     throw err;

@@ -33,7 +33,8 @@ export function isObject(v: unknown): v is JsonObject {
 
 /** Sets a key without ever touching the prototype (`__proto__` is data here). */
 export function setKey(obj: JsonObject, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   else obj[key] = value;
 }
 
@@ -253,7 +254,10 @@ function sliceBound(v: unknown, len: number, dflt: number): number {
 
 /** `.[from:to]` on arrays, strings (by code point) and null. */
 export function slice(target: unknown, from: unknown, to: unknown): unknown {
-  if ((from !== null && from !== undefined && typeof from !== 'number') || (to !== null && to !== undefined && typeof to !== 'number')) {
+  if (
+    (from !== null && from !== undefined && typeof from !== 'number') ||
+    (to !== null && to !== undefined && typeof to !== 'number')
+  ) {
     throw runtimeError('Start and end indices of an array slice must be numbers');
   }
   if (target === null || target === undefined) return null;

@@ -108,7 +108,7 @@ function load(): Loaded {
   }) as (e: unknown, r: NodeRequire, m: { exports: unknown }, f: string, d: string) => void;
   const mod: { exports: unknown } = { exports: {} };
   wrapper(mod.exports, require, mod, path, dirname(path));
-  loaded = { factory: mod.exports as Factory, wasm: null, bytes: Buffer.from(data[1]!, 'base64') };
+  loaded = { factory: mod.exports as Factory, wasm: null, bytes: Buffer.from(data[1], 'base64') };
   return loaded;
 }
 

@@ -2,7 +2,7 @@
 // fetched fresh and whole (the model keeps trimmed copies), the events of a
 // set of objects, a pod list, and a container's log stream. GET only, through
 // the same KubeTransport (and so the same kubeconfig auth) the watches use.
-// Nothing here sanitises: callers display through src/text/sanitize.ts.
+// Nothing here sanitises: callers display through src/text/sanitise.ts.
 import type { Gvk } from '../definitions/types.js';
 import { gvkKey } from '../definitions/types.js';
 import type { KubeObject, LogOptions, ObjectAccess, ObjectRef } from '../model/types.js';
@@ -12,7 +12,9 @@ import { Discovery, groupVersionPath } from './discovery.js';
 /** `apps/v1` + `StatefulSet` → Gvk. */
 export function gvkOf(apiVersion: string, kind: string): Gvk {
   const slash = apiVersion.indexOf('/');
-  return slash < 0 ? { group: '', version: apiVersion, kind } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind };
+  return slash < 0
+    ? { group: '', version: apiVersion, kind }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind };
 }
 
 /** Path of one object, given its plural resource name. */
@@ -35,7 +37,10 @@ export function logQuery(options: LogOptions): string {
 }
 
 /** Whether an event is about one of the filter's objects. */
-export function eventMatches(event: KubeObject, filter: { uids?: readonly string[]; names?: readonly { kind: string; name: string }[] } | undefined): boolean {
+export function eventMatches(
+  event: KubeObject,
+  filter: { uids?: readonly string[]; names?: readonly { kind: string; name: string }[] } | undefined,
+): boolean {
   if (!filter) return true;
   const inv = (event['involvedObject'] ?? {}) as { uid?: string; kind?: string; name?: string };
   if (filter.uids && inv.uid && filter.uids.includes(inv.uid)) return true;
@@ -77,22 +82,31 @@ class TransportAccess implements ObjectAccess {
   async getObject(ref: ObjectRef): Promise<KubeObject> {
     const gvk = gvkOf(ref.apiVersion, ref.kind);
     const { resource, namespaced } = await this.resourceOf(gvk);
-    return (await getJson(this.transport, objectPath(gvk, resource, namespaced ? ref.namespace : null, ref.name))) as KubeObject;
+    return (await getJson(
+      this.transport,
+      objectPath(gvk, resource, namespaced ? ref.namespace : null, ref.name),
+    )) as KubeObject;
   }
 
   async listPods(namespace: string): Promise<KubeObject[]> {
-    const list = (await getJson(this.transport, `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`)) as { items?: KubeObject[] };
+    const list = (await getJson(this.transport, `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`)) as {
+      items?: KubeObject[];
+    };
     return list.items ?? [];
   }
 
-  async listEvents(namespace: string | null, filter?: { uids?: readonly string[]; names?: readonly { kind: string; name: string }[] }): Promise<KubeObject[]> {
+  async listEvents(
+    namespace: string | null,
+    filter?: { uids?: readonly string[]; names?: readonly { kind: string; name: string }[] },
+  ): Promise<KubeObject[]> {
     const base = namespace ? `/api/v1/namespaces/${encodeURIComponent(namespace)}/events` : '/api/v1/events';
     // One object: let the server filter. Several: one list, filtered here
     // (field selectors cannot OR, and N requests cost more than one list).
     let path = base;
     const one = filter && (filter.uids?.length ?? 0) + (filter.names?.length ?? 0) === 1 ? filter : null;
     if (one?.uids?.length) path += `?fieldSelector=${encodeURIComponent(`involvedObject.uid=${one.uids[0]}`)}`;
-    else if (one?.names?.length) path += `?fieldSelector=${encodeURIComponent(`involvedObject.kind=${one.names[0]!.kind},involvedObject.name=${one.names[0]!.name}`)}`;
+    else if (one?.names?.length)
+      path += `?fieldSelector=${encodeURIComponent(`involvedObject.kind=${one.names[0].kind},involvedObject.name=${one.names[0].name}`)}`;
     const list = (await getJson(this.transport, path)) as { items?: KubeObject[] };
     return (list.items ?? []).filter((e) => eventMatches(e, filter));
   }

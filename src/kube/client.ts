@@ -48,7 +48,8 @@ export interface KubeTransport {
 function statusMessage(status: number, body: string): { message: string; reason: string | null } {
   try {
     const parsed = JSON.parse(body) as { kind?: string; message?: string; reason?: string };
-    if (parsed && parsed.kind === 'Status') return { message: parsed.message ?? `HTTP ${status}`, reason: parsed.reason ?? null };
+    if (parsed && parsed.kind === 'Status')
+      return { message: parsed.message ?? `HTTP ${status}`, reason: parsed.reason ?? null };
   } catch {
     // not JSON: fall through
   }
@@ -80,7 +81,8 @@ export async function getJson(transport: KubeTransport, path: string, options?: 
   try {
     return await readJson(res);
   } catch (err) {
-    if (err instanceof SyntaxError) throw new KubeApiError(`${transport.label}: GET ${path}: invalid JSON: ${err.message}`, 0, null);
+    if (err instanceof SyntaxError)
+      throw new KubeApiError(`${transport.label}: GET ${path}: invalid JSON: ${err.message}`, 0, null);
     throw err;
   }
 }

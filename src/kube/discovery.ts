@@ -47,7 +47,8 @@ interface ApiResourceList {
   resources?: Array<{ name?: string; kind?: string; namespaced?: boolean; verbs?: string[]; shortNames?: string[] }>;
 }
 
-type GroupVersionAnswer = { ok: true; list: ApiResourceList } | { ok: false; state: Unserved['state']; message: string };
+type GroupVersionAnswer =
+  { ok: true; list: ApiResourceList } | { ok: false; state: Unserved['state']; message: string };
 
 /** Caches group-version documents for the life of an engine (hot-reloaded definitions add kinds). */
 export class Discovery {
@@ -62,7 +63,8 @@ export class Discovery {
       answer = getJson(this.transport, groupVersionPath(group, version)).then(
         (list): GroupVersionAnswer => ({ ok: true, list: list as ApiResourceList }),
         (err: Error): GroupVersionAnswer => {
-          if (err instanceof KubeApiError && (err.status === 403 || err.status === 401)) return { ok: false, state: 'forbidden', message: err.message };
+          if (err instanceof KubeApiError && (err.status === 403 || err.status === 401))
+            return { ok: false, state: 'forbidden', message: err.message };
           if (err instanceof KubeApiError && err.status === 404) {
             return { ok: false, state: 'not-served', message: `${group ? `${group}/` : ''}${version} is not served` };
           }
@@ -92,7 +94,11 @@ export class Discovery {
         }
         const r = (answer.list.resources ?? []).find((x) => x.kind === gvk.kind && x.name && !x.name.includes('/'));
         if (!r || !r.name) {
-          missing.set(gvkKey(gvk), { gvk, state: 'not-served', message: `${gvk.kind}.${gvk.group || 'core'}/${gvk.version} is not served` });
+          missing.set(gvkKey(gvk), {
+            gvk,
+            state: 'not-served',
+            message: `${gvk.kind}.${gvk.group || 'core'}/${gvk.version} is not served`,
+          });
           return;
         }
         const verbs = r.verbs ?? [];
@@ -100,7 +106,13 @@ export class Discovery {
           missing.set(gvkKey(gvk), { gvk, state: 'not-served', message: `${r.name} cannot be listed and watched` });
           return;
         }
-        found.set(gvkKey(gvk), { gvk, resource: r.name, namespaced: r.namespaced !== false, verbs, shortNames: r.shortNames ?? [] });
+        found.set(gvkKey(gvk), {
+          gvk,
+          resource: r.name,
+          namespaced: r.namespaced !== false,
+          verbs,
+          shortNames: r.shortNames ?? [],
+        });
       }),
     );
     return { found, missing };

@@ -74,7 +74,16 @@ export interface EngineOptions {
   flushIntervalMs?: number;
   /** Reflector tuning (tests shorten timeouts and back-off). */
   reflector?: Partial<
-    Pick<ReflectorOptions, 'pageSize' | 'watchTimeoutSeconds' | 'stallMarginMs' | 'backoff' | 'forbiddenRetryMs' | 'listIdleTimeoutMs' | 'headersTimeoutMs'>
+    Pick<
+      ReflectorOptions,
+      | 'pageSize'
+      | 'watchTimeoutSeconds'
+      | 'stallMarginMs'
+      | 'backoff'
+      | 'forbiddenRetryMs'
+      | 'listIdleTimeoutMs'
+      | 'headersTimeoutMs'
+    >
   >;
   /**
    * Also list workloads whose controller is another workload (a JobSet's
@@ -311,7 +320,15 @@ class Engine implements ClusterEngine {
     this.defs = options.definitions;
     this.flushIntervalMs = options.flushIntervalMs ?? 80;
     this.selector = options.labelSelector ? parseLabelSelector(options.labelSelector) : null;
-    const create = options.createStore ?? ((d, g) => new ClusterStore({ definitions: d, gpuResources: g, buildNested: options.includeNested === true, ownerPending: () => this.ownerPendingTest().test }) as ModelStoreLike);
+    const create =
+      options.createStore ??
+      ((d, g) =>
+        new ClusterStore({
+          definitions: d,
+          gpuResources: g,
+          buildNested: options.includeNested === true,
+          ownerPending: () => this.ownerPendingTest().test,
+        }));
     this.store = create(this.defs.definitions, options.gpuResources);
     this.snapshot = this.buildSnapshot([]);
   }
@@ -417,7 +434,7 @@ class Engine implements ClusterEngine {
       this.serverVersionText = await serverVersion(this.options.transport).catch(() => null);
     }
     const errors = (await Promise.all(syncs)).filter((e): e is Error => e !== null);
-    if (errors.length && !this.stopped) throw errors[0]!;
+    if (errors.length && !this.stopped) throw errors[0];
     this.synced = true;
     this.flushNow();
   }
@@ -448,7 +465,11 @@ class Engine implements ClusterEngine {
     }
     const intermediate = new Set(owners.map(gvkKey));
     for (const d of this.defs.definitions) {
-      out.set(gvkKey(d.rootGvk), { gvk: d.rootGvk, role: 'workload', intermediate: intermediate.has(gvkKey(d.rootGvk)) });
+      out.set(gvkKey(d.rootGvk), {
+        gvk: d.rootGvk,
+        role: 'workload',
+        intermediate: intermediate.has(gvkKey(d.rootGvk)),
+      });
     }
     for (const g of owners) {
       const k = gvkKey(g);
@@ -481,7 +502,7 @@ class Engine implements ClusterEngine {
       if (!current || current.role === w.role || current.role === 'definition') continue;
       this.watched.delete(current.key);
       await current.reflector.stop();
-      const storeKind = current.role as StoreKind;
+      const storeKind = current.role;
       for (const tomb of current.reflector.tombstones()) this.store.apply(storeKind, 'DELETED', tomb);
     }
     const wanted = all.filter((w) => !this.watched.has(gvkKey(w.gvk)));
@@ -552,7 +573,9 @@ class Engine implements ClusterEngine {
             try {
               this.store.apply(storeKind, type, object);
             } catch (err) {
-              this.addProblem(`${label} ${object.metadata.namespace ?? ''}/${object.metadata.name}: ${(err as Error).message}`);
+              this.addProblem(
+                `${label} ${object.metadata.namespace ?? ''}/${object.metadata.name}: ${(err as Error).message}`,
+              );
             }
           } else {
             this.onKarta(type, object);
@@ -775,7 +798,9 @@ class Engine implements ClusterEngine {
   private buildSnapshot(changed: string[]): ModelSnapshot {
     const workloads = this.visibleWorkloads();
     const problems = [
-      ...this.defs.problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.message}`),
+      ...this.defs.problems.map(
+        (p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.message}`,
+      ),
       // Kinds that cannot be read are problems for as long as they last.
       ...this.kindStates()
         .filter((k) => k.state === 'forbidden' || k.state === 'error')

@@ -52,7 +52,8 @@ export function kubeconfigFiles(options: KubeconfigOptions): string[] {
   if (list && list.length > 0) {
     const files = list.split(delimiter).filter((f) => f.length > 0);
     const existing = files.filter((f) => existsSync(f));
-    if (existing.length === 0) throw new KubeconfigError(`none of the files in $KUBECONFIG exist (${files.join(delimiter)})`);
+    if (existing.length === 0)
+      throw new KubeconfigError(`none of the files in $KUBECONFIG exist (${files.join(delimiter)})`);
     return existing;
   }
   const home = env.HOME ?? homedir();
@@ -105,12 +106,14 @@ export function loadKubeconfig(options: KubeconfigOptions = {}): LoadedKubeconfi
       }
       return one;
     });
-    kc = configs.length === 1 ? configs[0]! : mergeFirstWins(configs);
+    kc = configs.length === 1 ? configs[0] : mergeFirstWins(configs);
   }
   if (options.context) {
     if (!kc.getContextObject(options.context)) {
       const names = kc.getContexts().map((c) => c.name);
-      throw new KubeconfigError(`context "${options.context}" not found in kubeconfig (contexts: ${names.join(', ') || 'none'})`);
+      throw new KubeconfigError(
+        `context "${options.context}" not found in kubeconfig (contexts: ${names.join(', ') || 'none'})`,
+      );
     }
     kc.setCurrentContext(options.context);
   }
@@ -119,7 +122,8 @@ export function loadKubeconfig(options: KubeconfigOptions = {}): LoadedKubeconfi
   const ctx = kc.getContextObject(contextName);
   if (!ctx) throw new KubeconfigError(`current-context "${contextName}" is not defined in the kubeconfig`);
   const cluster = kc.getCluster(ctx.cluster);
-  if (!cluster) throw new KubeconfigError(`context "${contextName}": cluster "${ctx.cluster}" is not defined in the kubeconfig`);
+  if (!cluster)
+    throw new KubeconfigError(`context "${contextName}": cluster "${ctx.cluster}" is not defined in the kubeconfig`);
   if (!cluster.server) throw new KubeconfigError(`context "${contextName}": cluster "${ctx.cluster}" has no server`);
   if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify) {
     throw new KubeconfigError(

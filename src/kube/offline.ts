@@ -72,7 +72,10 @@ function gvkOf(obj: Record<string, unknown>): { group: string; version: string; 
 }
 
 export function isKartaObject(obj: Record<string, unknown>): boolean {
-  return (obj.apiVersion === 'run.ai/v1alpha1' && obj.kind === 'Karta') || (obj.apiVersion === 'optimization.nvidia.com/v1alpha1' && obj.kind === 'ResourceInterface');
+  return (
+    (obj.apiVersion === 'run.ai/v1alpha1' && obj.kind === 'Karta') ||
+    (obj.apiVersion === 'optimization.nvidia.com/v1alpha1' && obj.kind === 'ResourceInterface')
+  );
 }
 
 export interface OfflineModel {

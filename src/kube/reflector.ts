@@ -124,7 +124,7 @@ export function peekContinue(text: string): string {
   const itemsAt = text.indexOf('"items"');
   const head = itemsAt < 0 ? text.slice(0, 4096) : text.slice(0, itemsAt);
   const m = /"continue"\s*:\s*"([^"\\]*)"/.exec(head);
-  return m ? m[1]! : '';
+  return m ? m[1] : '';
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -263,7 +263,9 @@ export class Reflector {
         }
         if (err instanceof KubeApiError && (err.status === 403 || err.status === 401)) {
           this.setState('forbidden', err.message);
-          this.handlers.onProblem?.(`${this.label}: ${err.status === 403 ? 'forbidden' : 'unauthorized'}: ${err.message}`);
+          this.handlers.onProblem?.(
+            `${this.label}: ${err.status === 403 ? 'forbidden' : 'unauthorized'}: ${err.message}`,
+          );
           this.syncedResolve(null);
           if (!watch) return;
           needList = true;
@@ -320,7 +322,10 @@ export class Reflector {
         onChunk(chunk as Buffer);
       }
     } catch (err) {
-      if (stalled) throw new StalledError(`${this.label}: no ${res ? 'data' : 'response'} for ${Math.round(waitedMs / 1000)}s, restarting`);
+      if (stalled)
+        throw new StalledError(
+          `${this.label}: no ${res ? 'data' : 'response'} for ${Math.round(waitedMs / 1000)}s, restarting`,
+        );
       throw err;
     } finally {
       if (timer) clearTimeout(timer);
@@ -462,7 +467,11 @@ export class Reflector {
   }
 
   private tombstone(prev: Known): KubeObject {
-    const metadata: KubeObject['metadata'] = { name: prev.name, uid: prev.uid, resourceVersion: prev.resourceVersion ?? '' };
+    const metadata: KubeObject['metadata'] = {
+      name: prev.name,
+      uid: prev.uid,
+      resourceVersion: prev.resourceVersion ?? '',
+    };
     if (prev.namespace) metadata.namespace = prev.namespace;
     return { apiVersion: this.options.apiVersion, kind: this.options.kind, metadata };
   }
@@ -490,23 +499,29 @@ export class Reflector {
       const onOpen = () => {
         if (this.currentState !== 'live') this.setState('live');
       };
-      await this.openWithIdle(path, attempt.signal, idleMs, (chunk) => {
-        if (failure) return;
-        const text = partial + decoder.write(chunk);
-        const lines = text.split('\n');
-        partial = lines.pop() ?? '';
-        for (const line of lines) {
-          if (!line.trim()) continue;
-          try {
-            if (this.handleLine(line)) events += 1;
-          } catch (err) {
-            // An ERROR event: stop reading this stream.
-            failure = err as Error;
-            attempt.abort();
-            return;
+      await this.openWithIdle(
+        path,
+        attempt.signal,
+        idleMs,
+        (chunk) => {
+          if (failure) return;
+          const text = partial + decoder.write(chunk);
+          const lines = text.split('\n');
+          partial = lines.pop() ?? '';
+          for (const line of lines) {
+            if (!line.trim()) continue;
+            try {
+              if (this.handleLine(line)) events += 1;
+            } catch (err) {
+              // An ERROR event: stop reading this stream.
+              failure = err as Error;
+              attempt.abort();
+              return;
+            }
           }
-        }
-      }, onOpen);
+        },
+        onOpen,
+      );
     } catch (err) {
       if (failure) throw failure;
       throw err;
@@ -544,7 +559,11 @@ export class Reflector {
         const code = typeof object.code === 'number' ? object.code : 0;
         const message = typeof object.message === 'string' ? object.message : 'watch error';
         if (code === 410 || object.reason === 'Expired' || object.reason === 'Gone') throw new ExpiredError(message);
-        throw new KubeApiError(`${this.label}: watch error: ${message}`, code, typeof object.reason === 'string' ? object.reason : null);
+        throw new KubeApiError(
+          `${this.label}: watch error: ${message}`,
+          code,
+          typeof object.reason === 'string' ? object.reason : null,
+        );
       }
       case 'ADDED':
       case 'MODIFIED':

@@ -43,14 +43,14 @@ export function parseLabelSelector(selector: string): Requirement[] {
       return v;
     };
     if ((m = term.match(/^(\S+?)\s+(in|notin)\s*\(([^)]*)\)$/))) {
-      const values = m[3]!.split(',').map((v) => checkValue(v.trim()));
-      reqs.push({ key: checkKey(m[1]!), op: m[2] as 'in' | 'notin', values });
+      const values = m[3].split(',').map((v) => checkValue(v.trim()));
+      reqs.push({ key: checkKey(m[1]), op: m[2] as 'in' | 'notin', values });
     } else if ((m = term.match(/^([^!=\s]+)\s*(==|=|!=)\s*(\S*)$/))) {
-      reqs.push({ key: checkKey(m[1]!), op: m[2] === '!=' ? 'neq' : 'eq', value: checkValue(m[3]!) });
+      reqs.push({ key: checkKey(m[1]), op: m[2] === '!=' ? 'neq' : 'eq', value: checkValue(m[3]) });
     } else if ((m = term.match(/^!\s*(\S+)$/))) {
-      reqs.push({ key: checkKey(m[1]!), op: 'notexists' });
+      reqs.push({ key: checkKey(m[1]), op: 'notexists' });
     } else if ((m = term.match(/^(\S+)$/))) {
-      reqs.push({ key: checkKey(m[1]!), op: 'exists' });
+      reqs.push({ key: checkKey(m[1]), op: 'exists' });
     } else {
       throw new Error(`cannot parse "${term}" in selector "${selector}"`);
     }
@@ -68,9 +68,9 @@ export function matchesSelector(reqs: Requirement[], labels: Record<string, stri
       case 'neq':
         return !has || l[r.key] !== r.value;
       case 'in':
-        return has && r.values.includes(l[r.key]!);
+        return has && r.values.includes(l[r.key]);
       case 'notin':
-        return !has || !r.values.includes(l[r.key]!);
+        return !has || !r.values.includes(l[r.key]);
       case 'exists':
         return has;
       case 'notexists':

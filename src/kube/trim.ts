@@ -176,12 +176,23 @@ export function trimMetadata(meta: unknown, dropBigAnnotations = true): ObjectMe
 }
 
 const CONTAINER_KEYS = ['name', 'image', 'resources', 'restartPolicy'] as const;
-const POD_SPEC_KEYS = ['nodeName', 'overhead', 'resources', 'priorityClassName', 'schedulerName', 'nodeSelector', 'tolerations'] as const;
+const POD_SPEC_KEYS = [
+  'nodeName',
+  'overhead',
+  'resources',
+  'priorityClassName',
+  'schedulerName',
+  'nodeSelector',
+  'tolerations',
+] as const;
 const STATE_KEYS = ['reason', 'exitCode', 'startedAt', 'finishedAt', 'message', 'signal'] as const;
 
 function trimContainers(list: unknown, slot: string): Json[] | undefined {
   if (!Array.isArray(list)) return undefined;
-  return share(list.map((c) => pick(c, CONTAINER_KEYS) ?? {}), slot);
+  return share(
+    list.map((c) => pick(c, CONTAINER_KEYS) ?? {}),
+    slot,
+  );
 }
 
 function trimContainerState(state: unknown): Json | undefined {
@@ -228,22 +239,29 @@ function trimConditions(list: unknown, slot: string): Json[] | undefined {
   );
 }
 
-const POD_SPEC_SLOTS = { overhead: 'pod.overhead', resources: 'pod.resources', nodeSelector: 'pod.nodeSelector', tolerations: 'pod.tolerations' } as const;
+const POD_SPEC_SLOTS = {
+  overhead: 'pod.overhead',
+  resources: 'pod.resources',
+  nodeSelector: 'pod.nodeSelector',
+  tolerations: 'pod.tolerations',
+} as const;
 
 export function trimPod(obj: unknown): KubeObject {
   const o = isObject(obj) ? obj : {};
   const spec = isObject(o.spec) ? o.spec : {};
   const status = isObject(o.status) ? o.status : {};
   const outSpec: Json = pick(spec, POD_SPEC_KEYS) ?? {};
-  for (const k of ['nodeName', 'priorityClassName', 'schedulerName'] as const) if (outSpec[k] !== undefined) outSpec[k] = intern(outSpec[k]);
-  for (const k of ['overhead', 'resources', 'nodeSelector', 'tolerations'] as const) if (outSpec[k] !== undefined) outSpec[k] = share(outSpec[k], POD_SPEC_SLOTS[k]);
+  for (const k of ['nodeName', 'priorityClassName', 'schedulerName'] as const)
+    if (outSpec[k] !== undefined) outSpec[k] = intern(outSpec[k]);
+  for (const k of ['overhead', 'resources', 'nodeSelector', 'tolerations'] as const)
+    if (outSpec[k] !== undefined) outSpec[k] = share(outSpec[k], POD_SPEC_SLOTS[k]);
   const containers = trimContainers(spec.containers, 'pod.containers');
   if (containers) outSpec.containers = containers;
   const init = trimContainers(spec.initContainers, 'pod.initContainers');
   if (init && init.length) outSpec.initContainers = init;
-  const outStatus: Json =
-    pick(status, ['phase', 'reason', 'hostIP', 'podIP', 'startTime', 'nominatedNodeName']) ?? {};
-  for (const k of ['phase', 'reason', 'hostIP', 'startTime'] as const) if (outStatus[k] !== undefined) outStatus[k] = intern(outStatus[k]);
+  const outStatus: Json = pick(status, ['phase', 'reason', 'hostIP', 'podIP', 'startTime', 'nominatedNodeName']) ?? {};
+  for (const k of ['phase', 'reason', 'hostIP', 'startTime'] as const)
+    if (outStatus[k] !== undefined) outStatus[k] = intern(outStatus[k]);
   if (status.message !== undefined) outStatus.message = truncate(status.message);
   const conditions = trimConditions(status.conditions, 'pod.conditions');
   if (conditions) outStatus.conditions = conditions;
@@ -271,7 +289,13 @@ export function trimNode(obj: unknown): KubeObject {
   const outStatus = pick(status, ['capacity', 'allocatable', 'addresses']) ?? {};
   const conditions = trimConditions(status.conditions, 'node.conditions');
   if (conditions) outStatus.conditions = conditions;
-  const nodeInfo = pick(status.nodeInfo, ['kubeletVersion', 'containerRuntimeVersion', 'osImage', 'kernelVersion', 'architecture']);
+  const nodeInfo = pick(status.nodeInfo, [
+    'kubeletVersion',
+    'containerRuntimeVersion',
+    'osImage',
+    'kernelVersion',
+    'architecture',
+  ]);
   if (nodeInfo) outStatus.nodeInfo = nodeInfo;
   return { apiVersion: 'v1', kind: 'Node', metadata: meta, spec: outSpec, status: outStatus };
 }
@@ -295,7 +319,7 @@ export function trimWhole(obj: unknown): KubeObject {
     delete a[LAST_APPLIED];
     meta.annotations = a;
   }
-  return { ...o, metadata: meta as ObjectMeta } as KubeObject;
+  return { ...o, metadata: meta as ObjectMeta };
 }
 
 export function trimFor(role: TrimRole): (obj: unknown) => KubeObject {

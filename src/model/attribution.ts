@@ -64,9 +64,15 @@ function claim(c: ComponentPlan, pod: KubeObject, errors: PodEvalError[]): Claim
   }
 }
 
-function descend(plan: DefinitionPlan, at: number, pod: KubeObject, path: PlacementStep[], errors: PodEvalError[]): boolean {
-  for (const child of plan.components[at]!.children) {
-    const d = plan.components[child]!;
+function descend(
+  plan: DefinitionPlan,
+  at: number,
+  pod: KubeObject,
+  path: PlacementStep[],
+  errors: PodEvalError[],
+): boolean {
+  for (const child of plan.components[at].children) {
+    const d = plan.components[child];
     if (d.podBearing) {
       const got = claim(d, pod, errors);
       if (!got) continue;
@@ -88,7 +94,7 @@ function descend(plan: DefinitionPlan, at: number, pod: KubeObject, path: Placem
 export function evaluatePod(plan: DefinitionPlan, pod: KubeObject): PodFacts {
   const errors: PodEvalError[] = [];
   const path: PlacementStep[] = [];
-  const root = plan.components[0]!;
+  const root = plan.components[0];
   const rootClaim = root.podBearing ? claim(root, pod, errors) : null;
   if (rootClaim) path.push({ comp: 0, instance: rootClaim.instance, replica: rootClaim.replica });
   descend(plan, 0, pod, path, errors);
@@ -96,7 +102,12 @@ export function evaluatePod(plan: DefinitionPlan, pod: KubeObject): PodFacts {
   return { path: placed, gangKeys: gangKeys(plan, pod, placed, errors), errors };
 }
 
-function gangKeys(plan: DefinitionPlan, pod: KubeObject, path: PlacementStep[] | null, errors: PodEvalError[]): (string | null)[] {
+function gangKeys(
+  plan: DefinitionPlan,
+  pod: KubeObject,
+  path: PlacementStep[] | null,
+  errors: PodEvalError[],
+): (string | null)[] {
   return plan.gangs.map((g) => {
     if (!path) return null;
     for (const m of g.members) {

@@ -55,13 +55,13 @@ export function shareStructure<T>(prev: T, next: T): T {
   const keys = Object.keys(n);
   let out: Record<string, unknown> | undefined;
   for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
+    const k = keys[i];
     const v = n[k];
     const s = Object.prototype.hasOwnProperty.call(p, k) ? shareStructure(p[k], v) : v;
     if (s !== p[k]) same = false;
     if (s !== v && !out) {
       out = {};
-      for (let j = 0; j < i; j++) out[keys[j]!] = n[keys[j]!];
+      for (let j = 0; j < i; j++) out[keys[j]] = n[keys[j]];
     }
     if (out) out[k] = s;
   }

@@ -59,7 +59,7 @@ export function prefetch(exprs: readonly Expr[], inputs: readonly object[]): voi
       memo = new WeakMap();
       prefetched.set(e, memo);
     }
-    const todo = inputs.filter((i) => !memo!.has(i));
+    const todo = inputs.filter((i) => !memo.has(i));
     if (todo.length === 0) continue;
     let results: (unknown[] | Error)[];
     try {
@@ -68,7 +68,7 @@ export function prefetch(exprs: readonly Expr[], inputs: readonly object[]): voi
       const error = err instanceof Error ? err : new Error(String(err));
       results = todo.map(() => error);
     }
-    todo.forEach((input, i) => memo!.set(input, results[i] ?? new Error('no result')));
+    todo.forEach((input, i) => memo.set(input, results[i] ?? new Error('no result')));
   }
 }
 

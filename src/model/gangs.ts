@@ -6,7 +6,6 @@ import type { DefinitionPlan } from './plan.js';
 import type { TreePod } from './tree.js';
 import { naturalCompare } from './order.js';
 
-
 export function summariseGangs(plan: DefinitionPlan, workloadName: string, pods: TreePod[]): GangSummary[] {
   const out: GangSummary[] = [];
   plan.gangs.forEach((g, gi) => {

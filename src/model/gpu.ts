@@ -24,7 +24,8 @@ export function containerRequest(resources: unknown, resource: string): number {
   const r = asObj(resources);
   if (!r) return 0;
   const requests = asObj(r.requests);
-  if (requests && requests[resource] !== undefined && requests[resource] !== null) return parseQuantity(requests[resource]);
+  if (requests && requests[resource] !== undefined && requests[resource] !== null)
+    return parseQuantity(requests[resource]);
   const limits = asObj(r.limits);
   if (limits && limits[resource] !== undefined && limits[resource] !== null) return parseQuantity(limits[resource]);
   return 0;
@@ -119,8 +120,16 @@ function names(resources: unknown, resource: string): boolean {
  *   resource it names (request, else limit) it replaces what the container
  *   itself says; resources it does not name keep the container's own value.
  */
-export function fragmentedGpuRequest(fragments: PodFragments, gpuResources: readonly string[] = DEFAULT_GPU_RESOURCES): number {
-  const listed = fragments.containers === undefined || fragments.containers === null ? [] : Array.isArray(fragments.containers) ? [...fragments.containers] : [fragments.containers];
+export function fragmentedGpuRequest(
+  fragments: PodFragments,
+  gpuResources: readonly string[] = DEFAULT_GPU_RESOURCES,
+): number {
+  const listed =
+    fragments.containers === undefined || fragments.containers === null
+      ? []
+      : Array.isArray(fragments.containers)
+        ? [...fragments.containers]
+        : [fragments.containers];
   let main: unknown;
   const given = asObj(fragments.container);
   if (given) {
@@ -134,7 +143,8 @@ export function fragmentedGpuRequest(fragments: PodFragments, gpuResources: read
   const mainResources = asObj(main)?.resources;
   const block = fragments.resources;
   let total = containersGpuRequest(listed, gpuResources);
-  for (const r of gpuResources) total += names(block, r) ? containerRequest(block, r) : containerRequest(mainResources, r);
+  for (const r of gpuResources)
+    total += names(block, r) ? containerRequest(block, r) : containerRequest(mainResources, r);
   return total;
 }
 

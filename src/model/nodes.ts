@@ -15,19 +15,27 @@ export interface NodePodLoad {
   workload: string | null;
 }
 
-export function summariseNode(node: KubeObject, pods: Iterable<NodePodLoad>, gpuResources: readonly string[]): NodeSummary {
+export function summariseNode(
+  node: KubeObject,
+  pods: Iterable<NodePodLoad>,
+  gpuResources: readonly string[],
+): NodeSummary {
   const status = node.status ?? {};
-  const conditions = (Array.isArray(status['conditions']) ? (status['conditions'] as unknown[]) : []).filter(isObj).map((c) => {
-    const out: NodeSummary['conditions'][number] = { type: String(c.type ?? ''), status: String(c.status ?? '') };
-    if (typeof c.reason === 'string') out.reason = c.reason;
-    if (typeof c.message === 'string') out.message = c.message;
-    return out;
-  });
-  const taints = (Array.isArray(node.spec?.['taints']) ? (node.spec!['taints'] as unknown[]) : []).filter(isObj).map((t) => {
-    const out: NodeSummary['taints'][number] = { key: String(t.key ?? ''), effect: String(t.effect ?? '') };
-    if (typeof t.value === 'string') out.value = t.value;
-    return out;
-  });
+  const conditions = (Array.isArray(status['conditions']) ? (status['conditions'] as unknown[]) : [])
+    .filter(isObj)
+    .map((c) => {
+      const out: NodeSummary['conditions'][number] = { type: String(c.type ?? ''), status: String(c.status ?? '') };
+      if (typeof c.reason === 'string') out.reason = c.reason;
+      if (typeof c.message === 'string') out.message = c.message;
+      return out;
+    });
+  const taints = (Array.isArray(node.spec?.['taints']) ? (node.spec['taints'] as unknown[]) : [])
+    .filter(isObj)
+    .map((t) => {
+      const out: NodeSummary['taints'][number] = { key: String(t.key ?? ''), effect: String(t.effect ?? '') };
+      if (typeof t.value === 'string') out.value = t.value;
+      return out;
+    });
   let requested = 0;
   let count = 0;
   const workloads = new Set<string>();
@@ -66,5 +74,13 @@ export function totalsOf(nodes: NodeSummary[], pods: number, gpuPending: number)
     requested += n.gpuRequested;
     free += Math.max(0, n.gpuAllocatable - n.gpuRequested);
   }
-  return { gpuCapacity: capacity, gpuAllocatable: allocatable, gpuRequested: requested, gpuFree: free, gpuPending, pods, nodes: nodes.length };
+  return {
+    gpuCapacity: capacity,
+    gpuAllocatable: allocatable,
+    gpuRequested: requested,
+    gpuFree: free,
+    gpuPending,
+    pods,
+    nodes: nodes.length,
+  };
 }

@@ -20,7 +20,10 @@ export function controllerUidOf(obj: KubeObject): string | null {
  * `next` (an object's controller uid, or undefined when the object is not
  * known), at most MAX_OWNER_HOPS of them, stopping at a cycle.
  */
-export function walkControllerChain(startUid: string | null, next: (uid: string) => string | null | undefined): string[] {
+export function walkControllerChain(
+  startUid: string | null,
+  next: (uid: string) => string | null | undefined,
+): string[] {
   const chain: string[] = [];
   let cur = startUid;
   while (cur !== null && chain.length < MAX_OWNER_HOPS && !chain.includes(cur)) {

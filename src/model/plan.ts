@@ -54,7 +54,13 @@ export interface MatcherPlan {
 }
 
 export interface StatusPlan {
-  conditions: { expr: Expr; typeField: string; statusField: string; messageField: string; reasonField: string | null } | null;
+  conditions: {
+    expr: Expr;
+    typeField: string;
+    statusField: string;
+    messageField: string;
+    reasonField: string | null;
+  } | null;
   phase: Expr | null;
   /** In severity order. */
   mappings: { status: StatusName; matchers: MatcherPlan[] }[];
@@ -118,13 +124,19 @@ function planComponent(c: Component, index: number, problems: string[], name: st
   const compile = (src: string | undefined, field: string): Expr | null => {
     if (src === undefined || src === '') return null;
     const e = compileExpr(src, field, c.name);
-    if (e.compileError) problems.push(`definition ${name}: component ${c.name}: ${field} \`${src}\`: ${e.compileError}`);
+    if (e.compileError)
+      problems.push(`definition ${name}: component ${c.name}: ${field} \`${src}\`: ${e.compileError}`);
     return e;
   };
   const spec = c.specDefinition;
   let template: TemplatePlan | null = null;
-  if (spec?.podTemplateSpecPath) template = { kind: 'podTemplateSpec', expr: compile(spec.podTemplateSpecPath, 'specDefinition.podTemplateSpecPath')! };
-  else if (spec?.podSpecPath) template = { kind: 'podSpec', expr: compile(spec.podSpecPath, 'specDefinition.podSpecPath')! };
+  if (spec?.podTemplateSpecPath)
+    template = {
+      kind: 'podTemplateSpec',
+      expr: compile(spec.podTemplateSpecPath, 'specDefinition.podTemplateSpecPath')!,
+    };
+  else if (spec?.podSpecPath)
+    template = { kind: 'podSpec', expr: compile(spec.podSpecPath, 'specDefinition.podSpecPath')! };
   else if (spec?.fragmentedPodSpecDefinition) {
     // All three fragments together describe one pod (see workload-facts.ts for how they combine).
     const f = spec.fragmentedPodSpecDefinition;
@@ -134,7 +146,8 @@ function planComponent(c: Component, index: number, problems: string[], name: st
       container: compile(f.containerPath, `${field}containerPath`),
       resources: compile(f.resourcesPath, `${field}resourcesPath`),
     };
-    if (fragments.containers || fragments.container || fragments.resources) template = { kind: 'fragmented', ...fragments };
+    if (fragments.containers || fragments.container || fragments.resources)
+      template = { kind: 'fragmented', ...fragments };
   }
   const sel = c.podSelector;
   const ts = sel?.componentTypeSelector;
@@ -174,7 +187,9 @@ export function planDefinition(definition: Definition): DefinitionPlan {
     if (c.component.isRoot || c.component.ownerRef === undefined) continue;
     const parent = byName.get(c.component.ownerRef);
     if (parent === undefined || parent === c.index) {
-      problems.push(`definition ${name}: component ${c.name}: ownerRef "${c.component.ownerRef}" names no other component; placed under the root`);
+      problems.push(
+        `definition ${name}: component ${c.name}: ownerRef "${c.component.ownerRef}" names no other component; placed under the root`,
+      );
       c.parent = 0;
     } else {
       c.parent = parent;
@@ -186,18 +201,18 @@ export function planDefinition(definition: Definition): DefinitionPlan {
     let p = c.parent;
     while (p > 0 && !seen.has(p)) {
       seen.add(p);
-      p = components[p]!.parent;
+      p = components[p].parent;
     }
     if (p > 0) {
       problems.push(`definition ${name}: component ${c.name}: ownerRef chain forms a cycle; placed under the root`);
       c.parent = 0;
     }
   }
-  for (const c of components) if (c.index !== 0 && c.parent >= 0) components[c.parent]!.children.push(c.index);
+  for (const c of components) if (c.index !== 0 && c.parent >= 0) components[c.parent].children.push(c.index);
   // The only pod-bearing component without any selector takes every pod.
   const bearing = components.filter((c) => c.podBearing);
   if (bearing.length === 1) {
-    const only = bearing[0]!;
+    const only = bearing[0];
     if (!only.hasTypeSelector && !only.instanceKey && !only.replicaKey) only.claimsAll = true;
   }
 
@@ -207,7 +222,8 @@ export function planDefinition(definition: Definition): DefinitionPlan {
     const root = definition.root.name;
     const compile = (src: string, field: string): Expr => {
       const e = compileExpr(src, field, root);
-      if (e.compileError) problems.push(`definition ${name}: component ${root}: ${field} \`${src}\`: ${e.compileError}`);
+      if (e.compileError)
+        problems.push(`definition ${name}: component ${root}: ${field} \`${src}\`: ${e.compileError}`);
       return e;
     };
     const cd = sd.conditionsDefinition;
@@ -221,7 +237,9 @@ export function planDefinition(definition: Definition): DefinitionPlan {
             reasonField: cd.reasonFieldName || null,
           }
         : null,
-      phase: sd.phaseDefinition?.path ? compile(sd.phaseDefinition.path, 'statusDefinition.phaseDefinition.path') : null,
+      phase: sd.phaseDefinition?.path
+        ? compile(sd.phaseDefinition.path, 'statusDefinition.phaseDefinition.path')
+        : null,
       mappings: [],
     };
     for (const statusName of STATUS_ORDER) {
@@ -237,7 +255,10 @@ export function planDefinition(definition: Definition): DefinitionPlan {
           byExpression: m.byExpression
             ? {
                 // Upstream compares the first output of `(expr) | tostring`.
-                expr: compile(`(${m.byExpression.expression}) | tostring`, `statusDefinition.statusMappings.${key}[${i}].byExpression`),
+                expr: compile(
+                  `(${m.byExpression.expression}) | tostring`,
+                  `statusDefinition.statusMappings.${key}[${i}].byExpression`,
+                ),
                 expected: m.byExpression.expectedResult,
               }
             : null,
@@ -252,7 +273,9 @@ export function planDefinition(definition: Definition): DefinitionPlan {
     g.members.forEach((m, mi) => {
       const component = byName.get(m.componentName);
       if (component === undefined) {
-        problems.push(`definition ${name}: gang ${g.name}: member componentName "${m.componentName}" names no component`);
+        problems.push(
+          `definition ${name}: gang ${g.name}: member componentName "${m.componentName}" names no component`,
+        );
         return;
       }
       const compileGang = (src: string, field: string): Expr => {
@@ -269,7 +292,8 @@ export function planDefinition(definition: Definition): DefinitionPlan {
     gangs.push({ name: g.name, members });
   }
 
-  const slow = (list: (Expr | null | undefined)[]) => list.filter((e): e is Expr => !!e && !!e.program && !e.program.native);
+  const slow = (list: (Expr | null | undefined)[]) =>
+    list.filter((e): e is Expr => !!e && !!e.program && !e.program.native);
   const slowPodExprs = slow([
     ...components.flatMap((c) => [c.typeKey, c.instanceKey, c.replicaKey]),
     ...gangs.flatMap((g) => g.members.flatMap((m) => [...m.keys, ...m.filters])),
@@ -285,7 +309,17 @@ export function planDefinition(definition: Definition): DefinitionPlan {
     ...gangs.flatMap((g) => g.members.flatMap((m) => [...m.keys, ...m.filters])),
   ].filter((e): e is Expr => !!e);
   const podExprsReadMetadataOnly = podExprs.every((e) => e.program !== null && readsOnlyPodMetadata(e.source));
-  return { definition, components, byName, status, gangs, problems, podExprsReadMetadataOnly, slowPodExprs, slowWorkloadExprs };
+  return {
+    definition,
+    components,
+    byName,
+    status,
+    gangs,
+    problems,
+    podExprsReadMetadataOnly,
+    slowPodExprs,
+    slowWorkloadExprs,
+  };
 }
 
 /** Words the part of an expression that reads the pod may use besides the allowed paths. */
@@ -293,8 +327,21 @@ const FIRST_WORDS = new Set(['P', 'and', 'or', 'not', 'null', 'true', 'false', '
 /** ...and what may follow the first pipe (it only sees values derived from the allowed paths). */
 const REST_WORDS = new Set([
   ...FIRST_WORDS,
-  'select', 'test', 'startswith', 'endswith', 'split', 'join', 'tostring', 'tonumber', 'ascii_downcase', 'ascii_upcase',
-  'ltrimstr', 'rtrimstr', 'length', 'empty', 'contains',
+  'select',
+  'test',
+  'startswith',
+  'endswith',
+  'split',
+  'join',
+  'tostring',
+  'tonumber',
+  'ascii_downcase',
+  'ascii_upcase',
+  'ltrimstr',
+  'rtrimstr',
+  'length',
+  'empty',
+  'contains',
 ]);
 
 /**
@@ -308,11 +355,16 @@ const REST_WORDS = new Set([
  */
 export function readsOnlyPodMetadata(source: string): boolean {
   if (source.includes('\\(') || source.includes('$') || source.includes('..') || source.includes('|=')) return false;
-  const s = source.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/\.metadata\.(?:(?:labels|annotations)(?:\.[A-Za-z_][A-Za-z0-9_]*|\[""\])?|name|namespace)(?![A-Za-z0-9_])/g, ' P ');
+  const s = source
+    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
+    .replace(
+      /\.metadata\.(?:(?:labels|annotations)(?:\.[A-Za-z_][A-Za-z0-9_]*|\[""\])?|name|namespace)(?![A-Za-z0-9_])/g,
+      ' P ',
+    );
   let depth = 0;
   let cut = -1;
   for (let i = 0; i < s.length; i++) {
-    const c = s[i]!;
+    const c = s[i];
     if (c === '(' || c === '[' || c === '{') depth++;
     else if (c === ')' || c === ']' || c === '}') depth--;
     else if (c === '|' && depth === 0) {
@@ -327,9 +379,9 @@ export function readsOnlyPodMetadata(source: string): boolean {
     for (const m of part.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
       if (allowed.has(m[0])) continue;
       // A field of a derived value (only after the pipe: the first part has no dots).
-      if (m.index! > 0 && part[m.index! - 1] === '.') continue;
+      if (m.index > 0 && part[m.index - 1] === '.') continue;
       // An object key: `{c: ...}`.
-      if (/^\s*:/.test(part.slice(m.index! + m[0].length))) continue;
+      if (/^\s*:/.test(part.slice(m.index + m[0].length))) continue;
       return false;
     }
     return true;

@@ -89,7 +89,7 @@ function printPod(pod: KubeObject): PrintedPod {
 
   const initStatuses = arr(status.initContainerStatuses);
   for (let i = 0; i < initStatuses.length; i++) {
-    const c = initStatuses[i]!;
+    const c = initStatuses[i];
     const name = str(c.name);
     restarts += num(c.restartCount);
     const last = state(c, 'lastState').terminated;
@@ -123,7 +123,7 @@ function printPod(pod: KubeObject): PrintedPod {
     let hasRunning = false;
     const statuses = arr(status.containerStatuses);
     for (let i = statuses.length - 1; i >= 0; i--) {
-      const c = statuses[i]!;
+      const c = statuses[i];
       restarts += num(c.restartCount);
       const last = state(c, 'lastState').terminated;
       if (last) lastRestart = later(lastRestart, last.finishedAt);
@@ -159,7 +159,15 @@ function printPod(pod: KubeObject): PrintedPod {
 }
 
 /** Words that mean the pod is fine, done or making progress: no reason to show beside them. */
-const QUIET = new Set(['Running', 'Completed', 'Succeeded', 'Pending', 'Terminating', 'ContainerCreating', 'PodInitializing']);
+const QUIET = new Set([
+  'Running',
+  'Completed',
+  'Succeeded',
+  'Pending',
+  'Terminating',
+  'ContainerCreating',
+  'PodInitializing',
+]);
 const INIT_PROGRESS = /^Init:\d+\/\d+$/;
 
 /**
@@ -172,7 +180,10 @@ export function podStatusWord(pod: KubeObject): { status: string; reason: string
   return statusWordOf(pod, printPod(pod));
 }
 
-function statusWordOf(pod: KubeObject, printed: PrintedPod): { status: string; reason: string | null; message: string | null } {
+function statusWordOf(
+  pod: KubeObject,
+  printed: PrintedPod,
+): { status: string; reason: string | null; message: string | null } {
   const scheduled = arr(pod.status?.conditions).find((c) => c.type === 'PodScheduled');
   if (scheduled && scheduled.status === 'False' && !pod.spec?.['nodeName']) {
     return {

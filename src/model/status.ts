@@ -32,7 +32,10 @@ function text(v: unknown): string {
 function readConditions(plan: NonNullable<StatusPlan['conditions']>, workload: KubeObject): Condition[] {
   // The path usually yields the array; a path written as a stream (`.status.conditions[]`) works too.
   const out = runExpr(plan.expr, workload);
-  const items: unknown[] = out.length === 1 && Array.isArray(out[0]) ? (out[0] as unknown[]) : out.flatMap((v) => (Array.isArray(v) ? v : [v]));
+  const items: unknown[] =
+    out.length === 1 && Array.isArray(out[0])
+      ? (out[0] as unknown[])
+      : out.flatMap((v) => (Array.isArray(v) ? v : [v]));
   const conditions: Condition[] = [];
   for (const item of items) {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) continue;
@@ -132,14 +135,20 @@ export function evaluateStatus(plan: StatusPlan | null, workload: KubeObject, su
  * that made it match; for Failed/Degraded/Undefined without one, the newest
  * condition that says something and is not plainly healthy.
  */
-function pickMessage(status: StatusName[], drivers: Map<StatusName, Condition[]>, conditions: Condition[]): string | null {
-  const top = status[0]!;
+function pickMessage(
+  status: StatusName[],
+  drivers: Map<StatusName, Condition[]>,
+  conditions: Condition[],
+): string | null {
+  const top = status[0];
   const fromDriver = (drivers.get(top) ?? []).find((c) => c.message !== '');
   if (fromDriver) return fromDriver.message;
   if (top === 'Failed' || top === 'Degraded' || top === 'Undefined') {
     const candidates = conditions.filter((c) => c.message !== '');
     candidates.sort((a, b) => (Date.parse(b.lastTransitionTime) || 0) - (Date.parse(a.lastTransitionTime) || 0));
-    const failing = candidates.find((c) => /fail|error|degrad/i.test(c.type) && c.status === 'True') ?? candidates.find((c) => c.status === 'False');
+    const failing =
+      candidates.find((c) => /fail|error|degrad/i.test(c.type) && c.status === 'True') ??
+      candidates.find((c) => c.status === 'False');
     if (failing) return failing.message;
   }
   return null;

@@ -35,7 +35,7 @@ import type { KubeObject, PodSummary, WorkloadTree, NodeSummary, ClusterTotals, 
 import { planDefinition, type DefinitionPlan } from './plan.js';
 import { evaluateWorkload, type WorkloadFacts } from './workload-facts.js';
 import { evaluatePod, type PodFacts } from './attribution.js';
-import { summarisePod, isTerminalPhase, isTerminating } from './pod-status.js';
+import { summarisePod, isTerminalPhase } from './pod-status.js';
 import { assembleTree, naturalCompare, patchTreePod, treePod, type TreePod } from './tree.js';
 import { controllerUidOf, walkControllerChain, MAX_OWNER_HOPS } from './ownership.js';
 import { summariseNode, totalsOf, type NodePodLoad } from './nodes.js';
@@ -100,7 +100,8 @@ function shareFacts(plan: DefinitionPlan, facts: PodFacts): PodFacts {
   if (facts.errors.length > 0) return facts;
   let key = '';
   if (facts.path === null) key = NULL_KEY;
-  else for (const s of facts.path) key += `${s.comp}\u0001${s.instance ?? NULL_KEY}\u0001${s.replica ?? NULL_KEY}\u0002`;
+  else
+    for (const s of facts.path) key += `${s.comp}\u0001${s.instance ?? NULL_KEY}\u0001${s.replica ?? NULL_KEY}\u0002`;
   key += '\u0003';
   for (const k of facts.gangKeys) key += `${k ?? NULL_KEY}\u0001`;
   let byKey = sharedFacts.get(plan);
@@ -253,7 +254,15 @@ export class ClusterStore {
   private malformed: string[] = [];
 
   /** Work counters (tests and benchmarks check that work stays proportional to what changed). */
-  private readonly work = { treeBuilds: 0, treeRefreshes: 0, treePatches: 0, rolePatches: 0, podPlacements: 0, workloadEvaluations: 0, nodeSummaries: 0 };
+  private readonly work = {
+    treeBuilds: 0,
+    treeRefreshes: 0,
+    treePatches: 0,
+    rolePatches: 0,
+    podPlacements: 0,
+    workloadEvaluations: 0,
+    nodeSummaries: 0,
+  };
 
   private workloadList: WorkloadTree[] | null = [];
   private nodeList: NodeSummary[] | null = [];
@@ -291,7 +300,8 @@ export class ClusterStore {
   }) {
     this.buildNested = options.buildNested !== false;
     this.ownerPending = this.buildNested ? undefined : options.ownerPending;
-    this.gpuResources = options.gpuResources && options.gpuResources.length > 0 ? [...options.gpuResources] : [...DEFAULT_GPU_RESOURCES];
+    this.gpuResources =
+      options.gpuResources && options.gpuResources.length > 0 ? [...options.gpuResources] : [...DEFAULT_GPU_RESOURCES];
     this.setDefinitions(options.definitions);
   }
 
@@ -305,7 +315,9 @@ export class ClusterStore {
       const key = gvkKey(def.rootGvk);
       const taken = next.get(key);
       if (taken) {
-        problems.push(`definition ${def.name}: ${key} is already covered by definition ${taken.definition.name}; ignored`);
+        problems.push(
+          `definition ${def.name}: ${key} is already covered by definition ${taken.definition.name}; ignored`,
+        );
         continue;
       }
       const old = this.plans.get(key);
@@ -374,7 +386,9 @@ export class ClusterStore {
           this.reportMalformed(`unknown store kind ${String(kind)}`);
       }
     } catch (err) {
-      this.reportMalformed(`failed to apply ${kind} ${type}${this.describeObject(object)}: ${err instanceof Error ? err.message : String(err)}`);
+      this.reportMalformed(
+        `failed to apply ${kind} ${type}${this.describeObject(object)}: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
 
@@ -398,7 +412,8 @@ export class ClusterStore {
         for (const [uid, e] of this.owners) if (!keep.has(uid) && (want === null || e.gvk === want)) gone.push(e.obj);
         break;
       case 'workload':
-        for (const [uid, e] of this.workloadEntries) if (!keep.has(uid) && (want === null || e.gvk === want)) gone.push(e.obj);
+        for (const [uid, e] of this.workloadEntries)
+          if (!keep.has(uid) && (want === null || e.gvk === want)) gone.push(e.obj);
         break;
     }
     for (const o of gone) this.apply(kind, 'DELETED', o, gvk);
@@ -427,7 +442,9 @@ export class ClusterStore {
         stored = this.workloadEntries.get(object.metadata.uid)?.obj;
         break;
     }
-    return stored !== undefined && stored.metadata.uid === object.metadata.uid && stored.metadata.resourceVersion === rv;
+    return (
+      stored !== undefined && stored.metadata.uid === object.metadata.uid && stored.metadata.resourceVersion === rv
+    );
   }
 
   private malformedReason(kind: StoreKind, object: KubeObject): string | null {
@@ -435,8 +452,10 @@ export class ClusterStore {
     const m = object.metadata as unknown;
     if (m === null || typeof m !== 'object') return 'missing metadata';
     if (typeof object.metadata.name !== 'string' || object.metadata.name === '') return 'missing metadata.name';
-    if (kind !== 'node' && (typeof object.metadata.uid !== 'string' || object.metadata.uid === '')) return 'missing metadata.uid';
-    if (object.metadata.ownerReferences !== undefined && !Array.isArray(object.metadata.ownerReferences)) return 'metadata.ownerReferences is not a list';
+    if (kind !== 'node' && (typeof object.metadata.uid !== 'string' || object.metadata.uid === ''))
+      return 'missing metadata.uid';
+    if (object.metadata.ownerReferences !== undefined && !Array.isArray(object.metadata.ownerReferences))
+      return 'metadata.ownerReferences is not a list';
     return null;
   }
 
@@ -475,7 +494,15 @@ export class ClusterStore {
     if (prev) this.pendingGpus -= this.pendingOf(prev);
 
     const before = prev?.workloads ?? [];
-    const entry: PodEntry = { uid, obj, controller, workloads: before, summary, active, placed: this.carryPlacements(prev, obj, summary) };
+    const entry: PodEntry = {
+      uid,
+      obj,
+      controller,
+      workloads: before,
+      summary,
+      active,
+      placed: this.carryPlacements(prev, obj, summary),
+    };
     this.pods.set(uid, entry);
     this.pendingGpus += this.pendingOf(entry);
     this.resolvePod(entry);
@@ -506,12 +533,19 @@ export class ClusterStore {
     if (!prev || prev.placed === null) return null;
     const a = prev.obj.metadata;
     const b = obj.metadata;
-    if (a.name !== b.name || a.namespace !== b.namespace || !deepEqual(a.labels, b.labels) || !deepEqual(a.annotations, b.annotations)) return null;
+    if (
+      a.name !== b.name ||
+      a.namespace !== b.namespace ||
+      !deepEqual(a.labels, b.labels) ||
+      !deepEqual(a.annotations, b.annotations)
+    )
+      return null;
     const out: Placed[] = [];
     for (const x of Array.isArray(prev.placed) ? prev.placed : [prev.placed]) {
-      if (x.plan.podExprsReadMetadataOnly && this.currentPlans.has(x.plan)) out.push(placedTreePod(obj, summary, x.facts, x.plan));
+      if (x.plan.podExprsReadMetadataOnly && this.currentPlans.has(x.plan))
+        out.push(placedTreePod(obj, summary, x.facts, x.plan));
     }
-    return out.length === 0 ? null : out.length === 1 ? out[0]! : out;
+    return out.length === 0 ? null : out.length === 1 ? out[0] : out;
   }
 
   private deletePod(uid: string): void {
@@ -591,7 +625,15 @@ export class ClusterStore {
     // Same definition and links: only the object changed (status churn). Its facts are
     // re-evaluated at flush, and the tree is rebuilt only if what shapes it changed.
     const refresh = !!prev && prev.plan === plan && prev.controller === controller && prev.facts !== null;
-    const entry: WorkloadEntry = { uid, obj, gvk: key, controller, plan, facts: refresh ? prev.facts : null, pods: prev?.pods ?? new UidSet() };
+    const entry: WorkloadEntry = {
+      uid,
+      obj,
+      gvk: key,
+      controller,
+      plan,
+      facts: refresh ? prev.facts : null,
+      pods: prev?.pods ?? new UidSet(),
+    };
     this.workloadEntries.set(uid, entry);
     if (refresh) this.refreshWorkloads.add(uid);
     else this.dirtyWorkloads.add(uid);
@@ -674,7 +716,10 @@ export class ClusterStore {
     for (let depth = 0; depth < MAX_OWNER_HOPS && frontier.length > 0; depth++) {
       const next: string[] = [];
       for (const u of frontier) {
-        const below = [...(this.linksByController.get(u) ?? []), ...[...eachOf(this.podsByController.get(u))].filter((p) => this.linksByController.has(p))];
+        const below = [
+          ...(this.linksByController.get(u) ?? []),
+          ...[...eachOf(this.podsByController.get(u))].filter((p) => this.linksByController.has(p)),
+        ];
         for (const child of below) {
           if (seen.has(child)) continue;
           seen.add(child);
@@ -738,7 +783,11 @@ export class ClusterStore {
     // Pods modified in place: patch the trees that hold them (the rest are rebuilt below).
     const patches = this.inPlaceCandidates(this.podChanges.keys());
     this.prefetchSlowExpressions(patches);
-    this.updateInPlace(patches, (e, old) => this.patchTree(e, e.plan!, old, this.podChanges.get(e.uid)!), changedWorkloads);
+    this.updateInPlace(
+      patches,
+      (e, old) => this.patchTree(e, e.plan!, old, this.podChanges.get(e.uid)!),
+      changedWorkloads,
+    );
     this.podChanges.clear();
     this.placedBefore.clear();
     for (const uid of this.dirtyWorkloads) {
@@ -763,7 +812,9 @@ export class ClusterStore {
         tree = this.buildTree(e, e.plan);
       } catch (err) {
         // A bug or an object shape nothing anticipated: keep the previous tree, say why.
-        this.reportMalformed(`${this.workloadName(e)}: cannot build its tree: ${err instanceof Error ? err.message : String(err)}`);
+        this.reportMalformed(
+          `${this.workloadName(e)}: cannot build its tree: ${err instanceof Error ? err.message : String(err)}`,
+        );
         continue;
       }
       const shared = old ? shareStructure(old, tree) : tree;
@@ -812,14 +863,19 @@ export class ClusterStore {
     for (const uid of uids) {
       if (this.dirtyWorkloads.has(uid)) continue;
       const e = this.workloadEntries.get(uid);
-      if (!e || !e.plan || !e.facts || !this.trees.has(uid) || (!this.buildNested && this.isNested(e))) this.dirtyWorkloads.add(uid);
+      if (!e || !e.plan || !e.facts || !this.trees.has(uid) || (!this.buildNested && this.isNested(e)))
+        this.dirtyWorkloads.add(uid);
       else out.push(e);
     }
     return out;
   }
 
   /** Each tree replaced by `update`'s; null (or a throw) marks it for a rebuild instead. */
-  private updateInPlace(entries: WorkloadEntry[], update: (e: WorkloadEntry, old: WorkloadTree) => WorkloadTree | null, changed: string[]): void {
+  private updateInPlace(
+    entries: WorkloadEntry[],
+    update: (e: WorkloadEntry, old: WorkloadTree) => WorkloadTree | null,
+    changed: string[],
+  ): void {
     for (const e of entries) {
       const old = this.trees.get(e.uid)!;
       let tree: WorkloadTree | null;
@@ -921,7 +977,12 @@ export class ClusterStore {
   }
 
   /** The tree with each pod in `podUids` replaced in place; null when one of them cannot be (then rebuild). */
-  private patchTree(e: WorkloadEntry, plan: DefinitionPlan, tree: WorkloadTree, podUids: Set<string>): WorkloadTree | null {
+  private patchTree(
+    e: WorkloadEntry,
+    plan: DefinitionPlan,
+    tree: WorkloadTree,
+    podUids: Set<string>,
+  ): WorkloadTree | null {
     let t = tree;
     for (const uid of podUids) {
       const p = this.pods.get(uid);
@@ -941,7 +1002,10 @@ export class ClusterStore {
     this.work.podPlacements++;
     const tp = placedTreePod(p.obj, p.summary, shareFacts(plan, evaluatePod(plan, p.obj)), plan);
     // Drop placements by plans no longer current (definitions reloaded).
-    const kept = p.placed === null ? [] : (Array.isArray(p.placed) ? p.placed : [p.placed]).filter((x) => this.currentPlans.has(x.plan));
+    const kept =
+      p.placed === null
+        ? []
+        : (Array.isArray(p.placed) ? p.placed : [p.placed]).filter((x) => this.currentPlans.has(x.plan));
     p.placed = kept.length === 0 ? tp : [...kept, tp];
     return tp;
   }
@@ -949,7 +1013,7 @@ export class ClusterStore {
   /** The outermost defined workload a pod belongs to (LWS rather than its StatefulSet). */
   private topWorkload(p: PodEntry): WorkloadEntry | null {
     for (let i = p.workloads.length - 1; i >= 0; i--) {
-      const w = this.workloadEntries.get(p.workloads[i]!);
+      const w = this.workloadEntries.get(p.workloads[i]);
       if (w && w.plan) return w;
     }
     return null;
@@ -995,10 +1059,10 @@ export class ClusterStore {
     const merged: string[] = [];
     let i = 0;
     for (const t of added) {
-      while (i < kept.length && byOrder(this.trees.get(kept[i]!)!, t) <= 0) merged.push(kept[i++]!);
+      while (i < kept.length && byOrder(this.trees.get(kept[i])!, t) <= 0) merged.push(kept[i++]);
       merged.push(t.uid);
     }
-    while (i < kept.length) merged.push(kept[i++]!);
+    while (i < kept.length) merged.push(kept[i++]);
     this.workloadOrder = merged;
     this.orderAdded = new Set();
     this.orderRemoved = new Set();
@@ -1032,10 +1096,19 @@ export class ClusterStore {
       const w = this.topWorkload(p);
       out.push({
         pod: p.summary,
-        workload: w ? { kind: w.obj.kind ?? w.plan!.definition.rootGvk.kind, namespace: w.obj.metadata.namespace ?? '', name: w.obj.metadata.name, uid: w.uid } : null,
+        workload: w
+          ? {
+              kind: w.obj.kind ?? w.plan!.definition.rootGvk.kind,
+              namespace: w.obj.metadata.namespace ?? '',
+              name: w.obj.metadata.name,
+              uid: w.uid,
+            }
+          : null,
       });
     }
-    return out.sort((a, b) => naturalCompare(a.pod.namespace, b.pod.namespace) || naturalCompare(a.pod.name, b.pod.name));
+    return out.sort(
+      (a, b) => naturalCompare(a.pod.namespace, b.pod.namespace) || naturalCompare(a.pod.name, b.pod.name),
+    );
   }
 
   /** Summaries of the pods of one namespace (on demand: one pass over the pods, no index kept). */

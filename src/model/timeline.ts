@@ -92,7 +92,7 @@ export function eventFacts(e: KubeObject): EventFacts {
     type: str(r['type']) || 'Normal',
     reason: str(r['reason']),
     message: str(r['message']) || str(r['note']),
-    count: typeof r['count'] === 'number' ? (r['count'] as number) : typeof series?.count === 'number' ? series.count : 1,
+    count: typeof r['count'] === 'number' ? r['count'] : typeof series?.count === 'number' ? series.count : 1,
     firstMs: first,
     lastMs: last,
     involvedKind: str(inv['kind']),
@@ -120,7 +120,9 @@ export function eventsByObject(events: readonly KubeObject[]): Map<string, Event
 }
 
 function podEvents(byObject: Map<string, EventFacts[]>, pod: KubeObject): EventFacts[] {
-  return byObject.get(pod.metadata.uid) ?? byObject.get(`Pod/${pod.metadata.namespace ?? ''}/${pod.metadata.name}`) ?? [];
+  return (
+    byObject.get(pod.metadata.uid) ?? byObject.get(`Pod/${pod.metadata.namespace ?? ''}/${pod.metadata.name}`) ?? []
+  );
 }
 
 /** Seconds of an image pull from the kubelet's "Successfully pulled image ... in 12.037s" message. */
@@ -219,10 +221,23 @@ export interface StartupTimeline {
   gangs: GangProgress[];
 }
 
-const WAITING_REASONS = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'CreateContainerConfigError', 'CreateContainerError', 'CrashLoopBackOff', 'RunContainerError']);
+const WAITING_REASONS = new Set([
+  'ErrImagePull',
+  'ImagePullBackOff',
+  'InvalidImageName',
+  'CreateContainerConfigError',
+  'CreateContainerError',
+  'CrashLoopBackOff',
+  'RunContainerError',
+]);
 
 /** One pod's phases, from its conditions, container states and events. */
-export function podWaterfall(pod: KubeObject, events: readonly EventFacts[], role: string, nowMs: number): PodWaterfall {
+export function podWaterfall(
+  pod: KubeObject,
+  events: readonly EventFacts[],
+  role: string,
+  nowMs: number,
+): PodWaterfall {
   const createdMs = ms(pod.metadata.creationTimestamp);
   const scheduledCond = podCondition(pod, 'PodScheduled');
   const scheduledEvent = events.find((e) => e.reason === 'Scheduled');
@@ -246,7 +261,12 @@ export function podWaterfall(pod: KubeObject, events: readonly EventFacts[], rol
   const statuses = containerStatuses(pod);
   if (startedMs === null) {
     const times = statuses
-      .map((c) => ms(c.lastState?.terminated?.startedAt) ?? ms(c.state?.running?.startedAt) ?? ms(c.state?.terminated?.startedAt))
+      .map(
+        (c) =>
+          ms(c.lastState?.terminated?.startedAt) ??
+          ms(c.state?.running?.startedAt) ??
+          ms(c.state?.terminated?.startedAt),
+      )
       .filter((t): t is number => t !== null);
     if (times.length) startedMs = Math.min(...times);
   }
@@ -272,8 +292,10 @@ export function podWaterfall(pod: KubeObject, events: readonly EventFacts[], rol
       else if (!statuses.some((c) => c.state?.running || c.state?.terminated)) {
         const since = scheduledMs ?? createdMs;
         waiting = `ContainerCreating${since !== null ? ` for ${Math.max(0, Math.round((nowMs - since) / 1000))}s` : ''}`;
-        if (pullStartMs !== null && !pulled.length) waiting = `pulling image for ${Math.max(0, Math.round((nowMs - pullStartMs) / 1000))}s`;
-      } else waiting = `not ready: ${readyCond?.reason ?? 'containers not ready'}${readyCond?.message ? ` (${readyCond.message})` : ''}`;
+        if (pullStartMs !== null && !pulled.length)
+          waiting = `pulling image for ${Math.max(0, Math.round((nowMs - pullStartMs) / 1000))}s`;
+      } else
+        waiting = `not ready: ${readyCond?.reason ?? 'containers not ready'}${readyCond?.message ? ` (${readyCond.message})` : ''}`;
     }
   }
   const end = readyMs ?? (completed ? startedMs : null) ?? (done ? null : nowMs);
@@ -303,11 +325,11 @@ export function schedulerKeyReason(message: string): string | null {
     .split(/,\s+/)
     .map((p) => /^(\d+) (.+?)\.?\s*$/.exec(p.trim()))
     .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ n: Number(m[1]), text: m[2]!.trim() }));
+    .map((m) => ({ n: Number(m[1]), text: m[2].trim() }));
   const useful = parts.filter((p) => !/^nodes? are available/.test(p.text));
   if (!useful.length) return null;
   const insufficient = useful.filter((p) => p.text.startsWith('Insufficient'));
-  const pick = (insufficient.length ? insufficient : useful).sort((a, b) => b.n - a.n)[0]!;
+  const pick = (insufficient.length ? insufficient : useful).sort((a, b) => b.n - a.n)[0];
   return pick.text;
 }
 
@@ -344,22 +366,49 @@ function roleProgress(r: RoleTree, pods: Map<string, KubeObject>): RoleProgress 
  * The workload's startup. `pods`: whole pod objects (others are ignored);
  * `events`: events of the workload, its owners and its pods.
  */
-export function buildTimeline(w: WorkloadTree, pods: readonly KubeObject[], events: readonly KubeObject[], nowMs: number): StartupTimeline {
+export function buildTimeline(
+  w: WorkloadTree,
+  pods: readonly KubeObject[],
+  events: readonly KubeObject[],
+  nowMs: number,
+): StartupTimeline {
   const roles = podRoles(w);
   const byUid = new Map<string, KubeObject>();
   for (const p of pods) if (roles.has(p.metadata.uid)) byUid.set(p.metadata.uid, p);
   const byObject = eventsByObject(events);
-  const waterfall = [...byUid.values()].map((p) => podWaterfall(p, podEvents(byObject, p), roles.get(p.metadata.uid) ?? '', nowMs));
-  const createdMs = ms(w.createdAt) ?? (waterfall.length ? Math.min(...waterfall.map((p) => p.createdMs ?? Infinity)) : null);
+  const waterfall = [...byUid.values()].map((p) =>
+    podWaterfall(p, podEvents(byObject, p), roles.get(p.metadata.uid) ?? '', nowMs),
+  );
+  const createdMs =
+    ms(w.createdAt) ?? (waterfall.length ? Math.min(...waterfall.map((p) => p.createdMs ?? Infinity)) : null);
   const created = createdMs === Infinity ? null : createdMs;
   const desired = Math.max(w.replicas.desired, waterfall.length);
-  const sched = waterfall.map((p) => p.scheduledMs).filter((t): t is number => t !== null).sort((a, b) => a - b);
-  const ready = waterfall.map((p) => p.readyMs ?? (p.done ? p.startedMs : null)).filter((t): t is number => t !== null).sort((a, b) => a - b);
-  const at = (label: Milestone['label'], t: number | null): Milestone => ({ label, atMs: t, elapsedMs: t !== null && created !== null ? Math.max(0, t - created) : null });
-  const allScheduled = desired > 0 && sched.length >= desired && waterfall.every((p) => p.node !== null) ? sched[sched.length - 1]! : null;
-  const allReady = desired > 0 && ready.length >= desired && waterfall.every((p) => p.done) ? ready[ready.length - 1]! : null;
-  const milestones = [at('created', created), at('first pod scheduled', sched[0] ?? null), at('all scheduled', allScheduled), at('all ready', allReady)];
-  const unscheduled = waterfall.filter((p) => p.node === null && p.waiting).map((p) => p.waiting!.replace(/^[^:]*: /, ''));
+  const sched = waterfall
+    .map((p) => p.scheduledMs)
+    .filter((t): t is number => t !== null)
+    .sort((a, b) => a - b);
+  const ready = waterfall
+    .map((p) => p.readyMs ?? (p.done ? p.startedMs : null))
+    .filter((t): t is number => t !== null)
+    .sort((a, b) => a - b);
+  const at = (label: Milestone['label'], t: number | null): Milestone => ({
+    label,
+    atMs: t,
+    elapsedMs: t !== null && created !== null ? Math.max(0, t - created) : null,
+  });
+  const allScheduled =
+    desired > 0 && sched.length >= desired && waterfall.every((p) => p.node !== null) ? sched[sched.length - 1] : null;
+  const allReady =
+    desired > 0 && ready.length >= desired && waterfall.every((p) => p.done) ? ready[ready.length - 1] : null;
+  const milestones = [
+    at('created', created),
+    at('first pod scheduled', sched[0] ?? null),
+    at('all scheduled', allScheduled),
+    at('all ready', allReady),
+  ];
+  const unscheduled = waterfall
+    .filter((p) => p.node === null && p.waiting)
+    .map((p) => p.waiting!.replace(/^[^:]*: /, ''));
   waterfall.sort((a, b) => {
     if (a.done !== b.done) return a.done ? 1 : -1;
     return (b.totalMs ?? -1) - (a.totalMs ?? -1) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);

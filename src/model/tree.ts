@@ -63,7 +63,6 @@ function sortByName(items: TreePod[]): TreePod[] {
   return keyed.map((k) => k.it);
 }
 
-
 interface Ctx {
   plan: DefinitionPlan;
   facts: WorkloadFacts;
@@ -80,7 +79,12 @@ interface RoleKey {
   declared: number;
 }
 
-function counts(items: TreePod[]): { replicas: Omit<ReplicaCounts, 'desired'>; requested: number; allocated: number; nodes: string[] } {
+function counts(items: TreePod[]): {
+  replicas: Omit<ReplicaCounts, 'desired'>;
+  requested: number;
+  allocated: number;
+  nodes: string[];
+} {
   let current = 0;
   let ready = 0;
   let requested = 0;
@@ -101,14 +105,13 @@ function counts(items: TreePod[]): { replicas: Omit<ReplicaCounts, 'desired'>; r
   return { replicas: { current, ready }, requested, allocated, nodes: [...nodes].sort(naturalCompare) };
 }
 
-
 function roleKeys(ctx: Ctx, compIdx: number, here: TreePod[], depth: number): RoleKey[] {
-  const c = ctx.plan.components[compIdx]!;
-  const f = ctx.facts.components[compIdx]!;
+  const c = ctx.plan.components[compIdx];
+  const f = ctx.facts.components[compIdx];
   if (c.replicaKey) {
     const seen = new Set<string>();
     for (const it of here) {
-      const r = it.facts.path![depth]!.replica;
+      const r = it.facts.path![depth].replica;
       if (r !== null) seen.add(r);
     }
     return [...seen].sort(naturalCompare).map((replica) => ({ instance: null, replica, declared: -1 }));
@@ -119,7 +122,7 @@ function roleKeys(ctx: Ctx, compIdx: number, here: TreePod[], depth: number): Ro
     const extra = new Set<string>();
     let unknown = false;
     for (const it of here) {
-      const inst = effectiveInstance(ctx, compIdx, it.facts.path![depth]!.instance);
+      const inst = effectiveInstance(ctx, compIdx, it.facts.path![depth].instance);
       if (inst === null) unknown = true;
       else if (!declared?.includes(inst)) extra.add(inst);
     }
@@ -133,16 +136,16 @@ function roleKeys(ctx: Ctx, compIdx: number, here: TreePod[], depth: number): Ro
 /** A pod with no instance id in a component with exactly one instance belongs to it. */
 function effectiveInstance(ctx: Ctx, compIdx: number, instance: string | null): string | null {
   if (instance !== null) return instance;
-  const declared = ctx.facts.components[compIdx]!.instances;
-  return declared && declared.length === 1 ? declared[0]! : null;
+  const declared = ctx.facts.components[compIdx].instances;
+  return declared && declared.length === 1 ? declared[0] : null;
 }
 
 function buildRoles(ctx: Ctx, comps: number[], items: TreePod[], depth: number, share: number): RoleTree[] {
   const roles: RoleTree[] = [];
   for (const compIdx of comps) {
     if (!ctx.holdsPods[compIdx]) continue;
-    const c = ctx.plan.components[compIdx]!;
-    const f = ctx.facts.components[compIdx]!;
+    const c = ctx.plan.components[compIdx];
+    const f = ctx.facts.components[compIdx];
     const here = items.filter((it) => it.facts.path![depth]?.comp === compIdx);
     const keys = roleKeys(ctx, compIdx, here, depth);
     const childComps = c.children.filter((ch) => ctx.holdsPods[ch]);
@@ -150,19 +153,27 @@ function buildRoles(ctx: Ctx, comps: number[], items: TreePod[], depth: number, 
     let childShare = share;
     if (c.replicaKey) {
       const own = f.totalDesired;
-      const expected = c.hasScale && own > 0 && !isLeaf ? Math.round(ctx.leafDesiredBelow[compIdx]! / own) : 0;
+      const expected = c.hasScale && own > 0 && !isLeaf ? Math.round(ctx.leafDesiredBelow[compIdx] / own) : 0;
       childShare = share * Math.max(keys.length, expected, 1);
     } else if (f.instances) {
       childShare = share * Math.max(f.instances.length, 1);
     }
     for (const key of keys) {
       const mine = here.filter((it) => {
-        const step = it.facts.path![depth]!;
-        return c.replicaKey ? step.replica === key.replica : key.declared === 0 && !f.instances && !c.instanceKey ? true : effectiveInstance(ctx, compIdx, step.instance) === key.instance;
+        const step = it.facts.path![depth];
+        return c.replicaKey
+          ? step.replica === key.replica
+          : key.declared === 0 && !f.instances && !c.instanceKey
+            ? true
+            : effectiveInstance(ctx, compIdx, step.instance) === key.instance;
       });
       const own = sortByName(mine.filter((it) => it.facts.path!.length === depth + 1));
       const children = buildRoles(ctx, childComps, mine, depth + 1, childShare);
-      const perInstanceDesired = f.instances ? (key.declared >= 0 ? (f.desired[key.declared] ?? 0) : 0) : f.totalDesired;
+      const perInstanceDesired = f.instances
+        ? key.declared >= 0
+          ? (f.desired[key.declared] ?? 0)
+          : 0
+        : f.totalDesired;
       const templateGpu = f.templateGpus[key.declared >= 0 ? key.declared : 0] ?? f.templateGpus[0] ?? 0;
       let desired: number;
       let desiredGpus: number;
@@ -172,7 +183,9 @@ function buildRoles(ctx: Ctx, comps: number[], items: TreePod[], depth: number, 
         desiredGpus = isLeaf ? f.totalDesired * (f.templateGpus[0] ?? 0) : sumOf(children, (r) => r.gpus.desired);
       } else if (isLeaf) {
         desired = Math.round(perInstanceDesired / share);
-        desiredGpus = f.instances ? Math.round((perInstanceDesired * templateGpu) / share) : Math.round(f.desiredGpus / share);
+        desiredGpus = f.instances
+          ? Math.round((perInstanceDesired * templateGpu) / share)
+          : Math.round(f.desiredGpus / share);
       } else {
         desired = c.hasScale ? Math.round(perInstanceDesired / share) : sumOf(children, (r) => r.replicas.desired);
         desiredGpus = sumOf(children, (r) => r.gpus.desired);
@@ -210,18 +223,18 @@ function analyse(plan: DefinitionPlan, facts: WorkloadFacts): Ctx {
   const leafDesiredBelow = new Array<number>(n).fill(0);
   // Bottom-up over the component tree (children may precede parents in document order).
   const visit = (i: number): void => {
-    const c = plan.components[i]!;
+    const c = plan.components[i];
     let below = false;
     let leafSum = 0;
     for (const ch of c.children) {
       visit(ch);
       if (holdsPods[ch]) {
         below = true;
-        leafSum += leafDesiredBelow[ch]!;
+        leafSum += leafDesiredBelow[ch];
       }
     }
     holdsPods[i] = c.podBearing || below;
-    leafDesiredBelow[i] = below ? leafSum : c.podBearing ? facts.components[i]!.totalDesired : 0;
+    leafDesiredBelow[i] = below ? leafSum : c.podBearing ? facts.components[i].totalDesired : 0;
   };
   visit(0);
   return { plan, facts, holdsPods, leafDesiredBelow };
@@ -229,9 +242,9 @@ function analyse(plan: DefinitionPlan, facts: WorkloadFacts): Ctx {
 
 /** Leaf pod-bearing components' desired GPUs, summed. */
 function leafDesiredGpus(ctx: Ctx, i: number): number {
-  const c = ctx.plan.components[i]!;
+  const c = ctx.plan.components[i];
   const kids = c.children.filter((ch) => ctx.holdsPods[ch]);
-  if (kids.length === 0) return c.podBearing ? ctx.facts.components[i]!.desiredGpus : 0;
+  if (kids.length === 0) return c.podBearing ? ctx.facts.components[i].desiredGpus : 0;
   return sumOf(kids, (ch) => leafDesiredGpus(ctx, ch));
 }
 
@@ -250,23 +263,28 @@ export function podErrorLines(subject: string, pods: TreePod[]): string[] {
 }
 
 /** The tree of one workload from its facts and its (owned) pods. Pure. */
-export function assembleTree(plan: DefinitionPlan, workload: KubeObject, facts: WorkloadFacts, pods: TreePod[]): WorkloadTree {
+export function assembleTree(
+  plan: DefinitionPlan,
+  workload: KubeObject,
+  facts: WorkloadFacts,
+  pods: TreePod[],
+): WorkloadTree {
   const ctx = analyse(plan, facts);
   const attributed = pods.filter((p) => p.facts.path !== null);
   const unattributed = sortByName(pods.filter((p) => p.facts.path === null));
-  const root = plan.components[0]!;
+  const root = plan.components[0];
   const top = root.podBearing ? [0] : root.children;
   // A pod the root does not claim but a child does starts its path below the
   // root: give such paths their own pass so depth 0 is always the top role.
-  const fromRoot = attributed.filter((p) => !root.podBearing || p.facts.path![0]!.comp === 0);
-  const belowRoot = root.podBearing ? attributed.filter((p) => p.facts.path![0]!.comp !== 0) : [];
+  const fromRoot = attributed.filter((p) => !root.podBearing || p.facts.path![0].comp === 0);
+  const belowRoot = root.podBearing ? attributed.filter((p) => p.facts.path![0].comp !== 0) : [];
   const roles = buildRoles(ctx, top, fromRoot, 0, 1);
   if (belowRoot.length > 0) roles.push(...buildRoles(ctx, root.children, belowRoot, 0, 1));
 
   const all = counts(pods);
   const attributedCounts = counts(attributed);
   const replicas: ReplicaCounts = {
-    desired: ctx.leafDesiredBelow[0]!,
+    desired: ctx.leafDesiredBelow[0],
     current: attributedCounts.replicas.current,
     ready: attributedCounts.replicas.ready,
   };
@@ -332,10 +350,10 @@ function findPod(pods: PodSummary[], name: string, uid: string): number {
   let hi = pods.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const k = naturalSortKey(pods[mid]!.name);
+    const k = naturalSortKey(pods[mid].name);
     if (k < key) lo = mid + 1;
     else if (k > key) hi = mid - 1;
-    else if (pods[mid]!.uid === uid) return mid;
+    else if (pods[mid].uid === uid) return mid;
     else break;
   }
   // Names whose keys tie (leading zeros): look through the list.
@@ -360,7 +378,15 @@ function subtreeNodes(role: RoleTree, into: Set<string>): void {
  * other role keeps its identity. Null when the change is not such a patch (the
  * caller rebuilds the tree).
  */
-export function patchTreePod(plan: DefinitionPlan, facts: WorkloadFacts, workloadName: string, tree: WorkloadTree, before: TreePod, after: TreePod, work: PatchWork): WorkloadTree | null {
+export function patchTreePod(
+  plan: DefinitionPlan,
+  facts: WorkloadFacts,
+  workloadName: string,
+  tree: WorkloadTree,
+  before: TreePod,
+  after: TreePod,
+  work: PatchWork,
+): WorkloadTree | null {
   const sb = before.summary;
   const sa = after.summary;
   if (sb.uid !== sa.uid || sb.name !== sa.name) return null;
@@ -387,15 +413,21 @@ export function patchTreePod(plan: DefinitionPlan, facts: WorkloadFacts, workloa
     unattributed = replaceAt(unattributed, i, sa);
   } else {
     const patchLevel = (list: RoleTree[], depth: number): RoleTree[] | null => {
-      const step = path[depth]!;
+      const step = path[depth];
       const c = plan.components[step.comp];
       if (!c) return null;
-      const f = facts.components[step.comp]!;
+      const f = facts.components[step.comp];
       const byInstance = !c.replicaKey && (f.instances || c.instanceKey);
-      const inst = byInstance ? (step.instance ?? (f.instances && f.instances.length === 1 ? f.instances[0]! : null)) : null;
-      const ri = list.findIndex((r) => r.component === c.name && (c.replicaKey ? r.replica === step.replica : byInstance ? r.instance === inst : true));
+      const inst = byInstance
+        ? (step.instance ?? (f.instances && f.instances.length === 1 ? f.instances[0] : null))
+        : null;
+      const ri = list.findIndex(
+        (r) =>
+          r.component === c.name &&
+          (c.replicaKey ? r.replica === step.replica : byInstance ? r.instance === inst : true),
+      );
       if (ri < 0) return null;
-      const role = list[ri]!;
+      const role = list[ri];
       let pods = role.pods;
       let children = role.roles;
       if (depth === path.length - 1) {
@@ -410,8 +442,16 @@ export function patchTreePod(plan: DefinitionPlan, facts: WorkloadFacts, workloa
       work.rolePatches++;
       const patched: RoleTree = {
         ...role,
-        replicas: { desired: role.replicas.desired, current: role.replicas.current + dCurrent, ready: role.replicas.ready + dReady },
-        gpus: { desired: role.gpus.desired, requested: role.gpus.requested + dRequested, allocated: role.gpus.allocated + dAllocated },
+        replicas: {
+          desired: role.replicas.desired,
+          current: role.replicas.current + dCurrent,
+          ready: role.replicas.ready + dReady,
+        },
+        gpus: {
+          desired: role.gpus.desired,
+          requested: role.gpus.requested + dRequested,
+          allocated: role.gpus.allocated + dAllocated,
+        },
         pods,
         roles: children,
       };
@@ -419,7 +459,8 @@ export function patchTreePod(plan: DefinitionPlan, facts: WorkloadFacts, workloa
         const nodes = new Set<string>();
         subtreeNodes(patched, nodes);
         const sorted = [...nodes].sort(naturalCompare);
-        patched.nodes = sorted.length === role.nodes.length && sorted.every((n, i) => n === role.nodes[i]) ? role.nodes : sorted;
+        patched.nodes =
+          sorted.length === role.nodes.length && sorted.every((n, i) => n === role.nodes[i]) ? role.nodes : sorted;
       }
       return replaceAt(list, ri, patched);
     };
@@ -440,7 +481,7 @@ export function patchTreePod(plan: DefinitionPlan, facts: WorkloadFacts, workloa
         const k = key === '' ? workloadName : key;
         let at = -1;
         for (let i = 0; i < gangs.length; i++) {
-          if (gangs[i]!.name !== g.name || gangs[i]!.key !== k) continue;
+          if (gangs[i].name !== g.name || gangs[i].key !== k) continue;
           if (at >= 0) ok = false; // two groups of one name: cannot tell which
           at = i;
         }
@@ -448,7 +489,7 @@ export function patchTreePod(plan: DefinitionPlan, facts: WorkloadFacts, workloa
           ok = false;
           return;
         }
-        const s = gangs[at]!;
+        const s = gangs[at];
         gangs[at] = { ...s, scheduled: s.scheduled + dScheduled, ready: s.ready + dReady };
       });
       if (!ok) return null;
@@ -457,8 +498,19 @@ export function patchTreePod(plan: DefinitionPlan, facts: WorkloadFacts, workloa
 
   return {
     ...tree,
-    replicas: path === null ? tree.replicas : { desired: tree.replicas.desired, current: tree.replicas.current + dCurrent, ready: tree.replicas.ready + dReady },
-    gpus: { desired: tree.gpus.desired, requested: tree.gpus.requested + dRequested, allocated: tree.gpus.allocated + dAllocated },
+    replicas:
+      path === null
+        ? tree.replicas
+        : {
+            desired: tree.replicas.desired,
+            current: tree.replicas.current + dCurrent,
+            ready: tree.replicas.ready + dReady,
+          },
+    gpus: {
+      desired: tree.gpus.desired,
+      requested: tree.gpus.requested + dRequested,
+      allocated: tree.gpus.allocated + dAllocated,
+    },
     roles,
     unattributedPods: unattributed,
     gangs,

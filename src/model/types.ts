@@ -217,7 +217,10 @@ export interface ObjectAccess {
   /** Pods of a namespace, whole. */
   listPods(namespace: string): Promise<KubeObject[]>;
   /** core/v1 Events of a namespace (null = all) whose involvedObject uid or name (with kind) is in the filter; no filter = all. */
-  listEvents(namespace: string | null, filter?: { uids?: readonly string[]; names?: readonly { kind: string; name: string }[] }): Promise<KubeObject[]>;
+  listEvents(
+    namespace: string | null,
+    filter?: { uids?: readonly string[]; names?: readonly { kind: string; name: string }[] },
+  ): Promise<KubeObject[]>;
   /** Streams a container's log lines to onLine; resolves when the stream ends or is aborted. */
   streamLogs(namespace: string, pod: string, options: LogOptions, onLine: (line: string) => void): Promise<void>;
 }

@@ -17,7 +17,15 @@ import {
   type EventFacts,
 } from './timeline.js';
 
-export type CauseKind = 'workload-failed' | 'job-failed' | 'unschedulable' | 'image-pull' | 'oom-killed' | 'crash-loop' | 'container-error' | 'node-problem';
+export type CauseKind =
+  | 'workload-failed'
+  | 'job-failed'
+  | 'unschedulable'
+  | 'image-pull'
+  | 'oom-killed'
+  | 'crash-loop'
+  | 'container-error'
+  | 'node-problem';
 
 export interface AffectedPod {
   namespace: string;
@@ -61,8 +69,20 @@ export interface WhyReport {
   summary: string;
 }
 
-const IMAGE_REASONS = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'RegistryUnavailable']);
-const CONTAINER_ERRORS = new Set(['CreateContainerConfigError', 'CreateContainerError', 'RunContainerError', 'PreStartHookError', 'PostStartHookError']);
+const IMAGE_REASONS = new Set([
+  'ErrImagePull',
+  'ImagePullBackOff',
+  'InvalidImageName',
+  'ErrImageNeverPull',
+  'RegistryUnavailable',
+]);
+const CONTAINER_ERRORS = new Set([
+  'CreateContainerConfigError',
+  'CreateContainerError',
+  'RunContainerError',
+  'PreStartHookError',
+  'PostStartHookError',
+]);
 const PRESSURE = ['MemoryPressure', 'DiskPressure', 'PIDPressure', 'NetworkUnavailable'];
 
 function plural(n: number, word: string): string {
@@ -70,7 +90,13 @@ function plural(n: number, word: string): string {
 }
 
 function affected(pod: KubeObject, detail: string): AffectedPod {
-  return { namespace: pod.metadata.namespace ?? '', name: pod.metadata.name, uid: pod.metadata.uid, node: nodeNameOf(pod), detail };
+  return {
+    namespace: pod.metadata.namespace ?? '',
+    name: pod.metadata.name,
+    uid: pod.metadata.uid,
+    node: nodeNameOf(pod),
+    detail,
+  };
 }
 
 function terminationText(t: NonNullable<ContainerState['terminated']>): string {
@@ -91,11 +117,16 @@ export function freeGpuLines(nodes: readonly NodeSummary[], want: number): strin
   if (want > 0) {
     lines.push(
       fits.length
-        ? `${plural(fits.length, 'node')} with ${want} free GPUs would fit: ${fits.slice(0, 8).map((f) => f.name).join(', ')}`
+        ? `${plural(fits.length, 'node')} with ${want} free GPUs would fit: ${fits
+            .slice(0, 8)
+            .map((f) => f.name)
+            .join(', ')}`
         : `no node has ${want} free GPUs (a pod needs ${want})`,
     );
   }
-  lines.push(`free GPUs per node: ${shown.length ? shown.join(', ') + (withFree.length > shown.length ? `, … ${withFree.length - shown.length} more` : '') : 'none free'}`);
+  lines.push(
+    `free GPUs per node: ${shown.length ? shown.join(', ') + (withFree.length > shown.length ? `, … ${withFree.length - shown.length} more` : '') : 'none free'}`,
+  );
   return lines;
 }
 
@@ -123,12 +154,20 @@ export function explainWhy(input: WhyInput): WhyReport {
   }
 
   for (const o of input.owners ?? []) {
-    const conds = ((o.status as { conditions?: unknown } | undefined)?.conditions ?? []) as Array<{ type?: string; status?: string; reason?: string; message?: string }>;
+    const conds = ((o.status as { conditions?: unknown } | undefined)?.conditions ?? []) as Array<{
+      type?: string;
+      status?: string;
+      reason?: string;
+      message?: string;
+    }>;
     const failed = Array.isArray(conds) ? conds.find((c) => c.type === 'Failed' && c.status === 'True') : undefined;
     if (!failed) continue;
     let cause = causes.find((c) => c.kind === 'job-failed');
-    if (!cause) causes.push((cause = { kind: 'job-failed', severity: 'error', title: '', message: null, details: [], pods: [] }));
-    cause.details.push(`${o.kind ?? 'Job'} ${o.metadata.name}: ${failed.reason ?? 'Failed'}${failed.message ? `: ${failed.message}` : ''}`);
+    if (!cause)
+      causes.push((cause = { kind: 'job-failed', severity: 'error', title: '', message: null, details: [], pods: [] }));
+    cause.details.push(
+      `${o.kind ?? 'Job'} ${o.metadata.name}: ${failed.reason ?? 'Failed'}${failed.message ? `: ${failed.message}` : ''}`,
+    );
   }
 
   // Unschedulable pods, grouped by the scheduler's message.
@@ -185,22 +224,34 @@ export function explainWhy(input: WhyInput): WhyReport {
       const term = cs.state?.terminated;
       if (waiting?.reason && IMAGE_REASONS.has(waiting.reason)) {
         const c = cause('image-pull', 'error');
-        c.pods.push(affected(pod, `container ${cs.name}: ${waiting.reason}${waiting.message ? `: ${waiting.message}` : ''}${cs.image ? ` (image ${cs.image})` : ''}`));
+        c.pods.push(
+          affected(
+            pod,
+            `container ${cs.name}: ${waiting.reason}${waiting.message ? `: ${waiting.message}` : ''}${cs.image ? ` (image ${cs.image})` : ''}`,
+          ),
+        );
         continue;
       }
       if (waiting?.reason && CONTAINER_ERRORS.has(waiting.reason)) {
         const c = cause('container-error', 'error');
-        c.pods.push(affected(pod, `container ${cs.name}: ${waiting.reason}${waiting.message ? `: ${waiting.message}` : ''}`));
+        c.pods.push(
+          affected(pod, `container ${cs.name}: ${waiting.reason}${waiting.message ? `: ${waiting.message}` : ''}`),
+        );
         continue;
       }
       // A crash: restarted after a failed run, back-off waiting, or a failed final run.
-      const failedRun = last && (last.exitCode ?? 0) !== 0 ? last : term && (term.exitCode ?? 0) !== 0 ? term : undefined;
+      const failedRun =
+        last && (last.exitCode ?? 0) !== 0 ? last : term && (term.exitCode ?? 0) !== 0 ? term : undefined;
       if (failedRun && (restarts > 0 || waiting?.reason === 'CrashLoopBackOff' || phase === 'Failed' || term)) {
         const oom = failedRun.reason === 'OOMKilled';
         const c = cause(oom ? 'oom-killed' : 'crash-loop', 'error');
         const when = failedRun.finishedAt ? `, last at ${failedRun.finishedAt}` : '';
-        const state = waiting?.reason === 'CrashLoopBackOff' ? ' (CrashLoopBackOff)' : phase === 'Failed' ? ' (pod Failed)' : '';
-        const a = affected(pod, `container ${cs.name}: ${terminationText(failedRun)}, ${plural(restarts, 'restart')}${when}${state}`);
+        const state =
+          waiting?.reason === 'CrashLoopBackOff' ? ' (CrashLoopBackOff)' : phase === 'Failed' ? ' (pod Failed)' : '';
+        const a = affected(
+          pod,
+          `container ${cs.name}: ${terminationText(failedRun)}, ${plural(restarts, 'restart')}${when}${state}`,
+        );
         const tail = input.logTails?.get(pod.metadata.uid);
         if (tail?.length) a.logTail = tail;
         if (failedRun.message) a.detail += ` — ${failedRun.message.split('\n')[0]}`;
@@ -227,7 +278,8 @@ export function explainWhy(input: WhyInput): WhyReport {
     const messages = [...unschedulable.entries()].flatMap(([m, u]) => u.pods.map(() => m));
     for (const g of w.gangs) {
       const gp = gangProgress(g, messages);
-      if (gp.blocked) unschedCauses[0]!.details.unshift(`${g.name}${g.key && g.key !== w.name ? ` ${g.key}` : ''}: ${gp.blocked}`);
+      if (gp.blocked)
+        unschedCauses[0].details.unshift(`${g.name}${g.key && g.key !== w.name ? ` ${g.key}` : ''}: ${gp.blocked}`);
     }
   }
   const isHead = (c: Cause) => c.kind === 'workload-failed' || c.kind === 'job-failed';
@@ -241,7 +293,9 @@ export function explainWhy(input: WhyInput): WhyReport {
       severity: b.node.ready ? 'warn' : 'error',
       title: '',
       message: `node ${b.node.name}: ${b.problems.join(', ')}`,
-      details: b.node.conditions.filter((c) => b.problems.includes(c.type) || (c.type === 'Ready' && c.status !== 'True')).map((c) => `${c.type}=${c.status}${c.reason ? ` ${c.reason}` : ''}${c.message ? `: ${c.message}` : ''}`),
+      details: b.node.conditions
+        .filter((c) => b.problems.includes(c.type) || (c.type === 'Ready' && c.status !== 'True'))
+        .map((c) => `${c.type}=${c.status}${c.reason ? ` ${c.reason}` : ''}${c.message ? `: ${c.message}` : ''}`),
       pods: b.pods.map((p) => affected(p, `on ${b.node.name}`)),
     });
   }

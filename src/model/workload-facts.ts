@@ -47,7 +47,12 @@ function toCount(expr: Expr, v: unknown): number | undefined {
  * combined into one pod (gpu.ts, fragmentedGpuRequest). A fragment path that
  * fails is reported and read as missing; the others still count.
  */
-function templateGpus(template: TemplatePlan, workload: KubeObject, gpuResources: readonly string[], fail: (e: unknown) => void): { gpus: number[]; exprs: { expr: Expr; count: number }[] } {
+function templateGpus(
+  template: TemplatePlan,
+  workload: KubeObject,
+  gpuResources: readonly string[],
+  fail: (e: unknown) => void,
+): { gpus: number[]; exprs: { expr: Expr; count: number }[] } {
   if (template.kind !== 'fragmented') {
     const out = runExpr(template.expr, workload);
     const gpus = out.map((v) => {
@@ -71,7 +76,13 @@ function templateGpus(template: TemplatePlan, workload: KubeObject, gpuResources
   const resources = run(template.resources);
   const n = Math.max(containers.length, container.length, resources.length);
   const gpus: number[] = [];
-  for (let i = 0; i < n; i++) gpus.push(fragmentedGpuRequest({ containers: containers[i], container: container[i], resources: resources[i] }, gpuResources));
+  for (let i = 0; i < n; i++)
+    gpus.push(
+      fragmentedGpuRequest(
+        { containers: containers[i], container: container[i], resources: resources[i] },
+        gpuResources,
+      ),
+    );
   const exprs: { expr: Expr; count: number }[] = [];
   if (template.containers) exprs.push({ expr: template.containers, count: containers.length });
   if (template.container) exprs.push({ expr: template.container, count: container.length });
@@ -79,7 +90,12 @@ function templateGpus(template: TemplatePlan, workload: KubeObject, gpuResources
   return { gpus, exprs };
 }
 
-function componentFacts(c: ComponentPlan, workload: KubeObject, gpuResources: readonly string[], fail: (e: unknown) => void): ComponentFacts {
+function componentFacts(
+  c: ComponentPlan,
+  workload: KubeObject,
+  gpuResources: readonly string[],
+  fail: (e: unknown) => void,
+): ComponentFacts {
   let instances: string[] | null = null;
   if (c.instanceIds) {
     instances = [];
@@ -132,7 +148,8 @@ function componentFacts(c: ComponentPlan, workload: KubeObject, gpuResources: re
       templateGpuList = t.gpus;
       if (instances) {
         for (const { expr, count } of t.exprs) {
-          if (count > 0 && count !== n) fail(new ExprError(expr, `yields ${count} templates for ${n} instances (matched by position)`));
+          if (count > 0 && count !== n)
+            fail(new ExprError(expr, `yields ${count} templates for ${n} instances (matched by position)`));
         }
         desiredGpus = sum(desired.map((d, i) => d * (templateGpuList[i] ?? templateGpuList[0] ?? 0)));
       } else if (templateGpuList.length > 1 && replicas.length === templateGpuList.length) {
@@ -154,7 +171,11 @@ function sum(xs: number[]): number {
   return s;
 }
 
-export function evaluateWorkload(plan: DefinitionPlan, workload: KubeObject, gpuResources: readonly string[]): WorkloadFacts {
+export function evaluateWorkload(
+  plan: DefinitionPlan,
+  workload: KubeObject,
+  gpuResources: readonly string[],
+): WorkloadFacts {
   const subject = workloadSubject(workload);
   const errors: string[] = [];
   const fail = (err: unknown) => {

@@ -94,7 +94,12 @@ const TIMELINE: Binding = { keys: ['s'], label: 's', help: 'startup timeline (po
 const DESCRIBE: Binding = { keys: ['d'], label: 'd', help: 'describe', action: 'describe' };
 const YAML: Binding = { keys: ['y'], label: 'y', help: 'YAML, fetched fresh', action: 'yaml' };
 const EVENTS: Binding = { keys: ['e'], label: 'e', help: 'events (newest first)', action: 'events' };
-const LOGS: Binding = { keys: ['l'], label: 'l', help: 'logs (all pods of a role/workload interleaved)', action: 'logs' };
+const LOGS: Binding = {
+  keys: ['l'],
+  label: 'l',
+  help: 'logs (all pods of a role/workload interleaved)',
+  action: 'logs',
+};
 const OWNER: Binding = { keys: ['o'], label: 'o', help: "the pod's owner workload", action: 'owner' };
 const NODE: Binding = { keys: ['n'], label: 'n', help: "the pod's node", action: 'node' };
 const INCIDENT = [WHY, TIMELINE, DESCRIBE, YAML, EVENTS, LOGS];
@@ -122,9 +127,29 @@ export const KEYMAP: Record<ViewKind, Binding[]> = {
     ...MOVE,
     ...GENERAL,
   ],
-  pods: [enter("the pod's node"), { keys: ['p'], label: 'p', help: 'all pods of the workload', action: 'allPods' }, ...INCIDENT, OWNER, NODE, ...MOVE, ...SORTS, ...GENERAL],
+  pods: [
+    enter("the pod's node"),
+    { keys: ['p'], label: 'p', help: 'all pods of the workload', action: 'allPods' },
+    ...INCIDENT,
+    OWNER,
+    NODE,
+    ...MOVE,
+    ...SORTS,
+    ...GENERAL,
+  ],
   node: [enter('the pod in its workload'), ...INCIDENT, OWNER, ...MOVE, ...GENERAL],
-  nodes: [enter('the node: GPUs, conditions, pods'), DESCRIBE, YAML, EVENTS, ...MOVE, SORT_NAME, SORT_AGE, SORT_STATUS, SORT_GPUS, ...GENERAL],
+  nodes: [
+    enter('the node: GPUs, conditions, pods'),
+    DESCRIBE,
+    YAML,
+    EVENTS,
+    ...MOVE,
+    SORT_NAME,
+    SORT_AGE,
+    SORT_STATUS,
+    SORT_GPUS,
+    ...GENERAL,
+  ],
   defs: [...MOVE, ...GENERAL],
   help: [...MOVE, ...GENERAL],
   why: [...INCIDENT_VIEW, TIMELINE, EVENTS, LOGS],

@@ -1,7 +1,6 @@
 // Runs the explorer on the real terminal until the user quits (or asks for
 // another context), owning the screen meanwhile (see terminal.ts).
 import './interactive.js';
-import React from 'react';
 import { render } from 'ink';
 import type { ModelSource } from '../model/types.js';
 import { App } from './components/App.js';
@@ -60,7 +59,11 @@ export async function runExplorer(opts: ExplorerOptions): Promise<ExplorerExit> 
         contexts={opts.contexts}
         noColor={noColorRequested()}
         onQuit={() => setImmediate(() => finish({ kind: 'quit' }))}
-        onSwitchContext={opts.canSwitchContext ? (context) => setImmediate(() => finish({ kind: 'switchContext', context })) : undefined}
+        onSwitchContext={
+          opts.canSwitchContext
+            ? (context) => setImmediate(() => finish({ kind: 'switchContext', context }))
+            : undefined
+        }
       />,
       { stdout, stdin, stderr, exitOnCtrlC: false, patchConsole: true, maxFps: 30 },
     );

@@ -24,14 +24,28 @@ async function main(): Promise<void> {
   gc?.();
   const base = process.memoryUsage().heapUsed;
   const t0 = performance.now();
-  const source = await openModelSource({ kubeconfig, namespace: null, definitionPaths: [], definitionsEnv: '', gpuResources: [], demo: false });
+  const source = await openModelSource({
+    kubeconfig,
+    namespace: null,
+    definitionPaths: [],
+    definitionsEnv: '',
+    gpuResources: [],
+    demo: false,
+  });
   await source.whenSynced();
   const syncMs = performance.now() - t0;
   const snap = source.getSnapshot();
   let complete = 0;
   for (const w of snap.workloads) if (w.roles.length) complete++;
   const cpu = process.cpuUsage();
-  const line = { cpuS: (cpu.user + cpu.system) / 1e6, syncMs, pods: snap.totals.pods, nodes: snap.totals.nodes, workloads: snap.workloads.length, workloadsWithRoles: complete };
+  const line = {
+    cpuS: (cpu.user + cpu.system) / 1e6,
+    syncMs,
+    pods: snap.totals.pods,
+    nodes: snap.totals.nodes,
+    workloads: snap.workloads.length,
+    workloadsWithRoles: complete,
+  };
   // Report the time first; the memory figures (gc) come after.
   process.stdout.write(`${JSON.stringify({ type: 'synced', ...line })}\n`);
   gc?.();

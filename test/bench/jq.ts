@@ -40,9 +40,12 @@ export async function benchJq(): Promise<Record<string, number>> {
   for (const o of objects) sink += (lookup.first(o) as string).length;
   let best = Infinity;
   for (let pass = 0; pass < 3; pass++) {
-    best = Math.min(best, timeIt(() => {
-      for (const o of objects) sink += (lookup.first(o) as string).length;
-    }));
+    best = Math.min(
+      best,
+      timeIt(() => {
+        for (const o of objects) sink += (lookup.first(o) as string).length;
+      }),
+    );
   }
   figures['label lookups evaluations/s'] = Math.round(objects.length / best);
 

@@ -22,10 +22,21 @@ import { benchJq } from './jq.js';
 import { compile } from '../../src/jq/index.js';
 
 export const FIGURE_NAMES = [
-  'first_tree_s', 'raw_list_s', 'kubectl_list_pods_s', 'first_tree_vs_raw_list', 'first_tree_vs_kubectl',
-  'get_json_s', 'rss_mb_steady', 'rss_mb_peak', 'retained_bytes_per_pod',
-  'event_to_frame_ms_p50', 'event_to_frame_ms_p99', 'cpu_percent_churn', 'key_to_frame_ms_p99',
-  'jq_fast_path_evals_per_s', 'startup_ms_cli',
+  'first_tree_s',
+  'raw_list_s',
+  'kubectl_list_pods_s',
+  'first_tree_vs_raw_list',
+  'first_tree_vs_kubectl',
+  'get_json_s',
+  'rss_mb_steady',
+  'rss_mb_peak',
+  'retained_bytes_per_pod',
+  'event_to_frame_ms_p50',
+  'event_to_frame_ms_p99',
+  'cpu_percent_churn',
+  'key_to_frame_ms_p99',
+  'jq_fast_path_evals_per_s',
+  'startup_ms_cli',
 ] as const;
 export type FigureName = (typeof FIGURE_NAMES)[number];
 
@@ -38,14 +49,14 @@ export function median(xs: number[]): number {
   const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
   if (!s.length) return NaN;
   const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /** Nearest-rank percentile. */
 export function percentile(xs: number[], p: number): number {
   const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
   if (!s.length) return NaN;
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
 }
 
 interface Timed {
@@ -120,18 +131,32 @@ interface FirstTree {
 function measureFirstTree(server: BenchServer): Promise<FirstTree> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, ['--expose-gc', here('./first-tree.js'), server.kubeconfigPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--expose-gc', here('./first-tree.js'), server.kubeconfigPath], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const result: Partial<FirstTree> = {};
     let buf = '';
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
       buf += d;
       let nl: number;
       while ((nl = buf.indexOf('\n')) >= 0) {
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
         const msg = JSON.parse(line) as Record<string, number | string>;
-        if (msg.type === 'synced') Object.assign(result, { ms: performance.now() - t0, cpuS: msg.cpuS, pods: msg.pods, workloads: msg.workloads, workloadsWithRoles: msg.workloadsWithRoles });
-        else if (msg.type === 'memory') Object.assign(result, { retainedBytesPerPod: msg.retainedBytesPerPod, rssMb: msg.rssMb, peakRssMb: msg.peakRssMb });
+        if (msg.type === 'synced')
+          Object.assign(result, {
+            ms: performance.now() - t0,
+            cpuS: msg.cpuS,
+            pods: msg.pods,
+            workloads: msg.workloads,
+            workloadsWithRoles: msg.workloadsWithRoles,
+          });
+        else if (msg.type === 'memory')
+          Object.assign(result, {
+            retainedBytesPerPod: msg.retainedBytesPerPod,
+            rssMb: msg.rssMb,
+            peakRssMb: msg.peakRssMb,
+          });
       }
     });
     child.on('error', reject);
@@ -143,7 +168,12 @@ function measureFirstTree(server: BenchServer): Promise<FirstTree> {
 }
 
 async function measureGetJson(server: BenchServer): Promise<number> {
-  const r = await timeProcess(process.execPath, [WLX_BIN, 'get', '-A', '-o', 'json', '--kubeconfig', server.kubeconfigPath], process.env, 'null');
+  const r = await timeProcess(
+    process.execPath,
+    [WLX_BIN, 'get', '-A', '-o', 'json', '--kubeconfig', server.kubeconfigPath],
+    process.env,
+    'null',
+  );
   return r.code === 0 ? r.ms : NaN;
 }
 
@@ -159,24 +189,55 @@ interface SessionFigures {
 }
 
 type SessionMessage =
-  | { type: 'ready'; syncMs: number; podCount: number; visible: { namespace: string; name: string }[]; keyMs: number[]; keyCpuMs: number[] }
+  | {
+      type: 'ready';
+      syncMs: number;
+      podCount: number;
+      visible: { namespace: string; name: string }[];
+      keyMs: number[];
+      keyCpuMs: number[];
+    }
   | { type: 'expecting'; marker: string }
   | { type: 'seen'; marker: string; t: number };
 
-export async function measureSession(server: BenchServer, opts: { keys: number; events: number; cpuSeconds: number }): Promise<SessionFigures> {
-  const child: ChildProcess = spawn(process.execPath, [...(process.env.WLX_BENCH_SESSION_NODE_ARGS ?? '').split(' ').filter(Boolean), here('./tui-session.js'), server.kubeconfigPath, String(opts.keys)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function measureSession(
+  server: BenchServer,
+  opts: { keys: number; events: number; cpuSeconds: number },
+): Promise<SessionFigures> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      ...(process.env.WLX_BENCH_SESSION_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      here('./tui-session.js'),
+      server.kubeconfigPath,
+      String(opts.keys),
+    ],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
   const waiters = new Map<string, (m: SessionMessage) => void>();
   let ready: Extract<SessionMessage, { type: 'ready' }> | undefined;
   let exited = false;
-  const exit = new Promise<void>((r) => child.once('exit', () => { exited = true; r(); }));
+  const exit = new Promise<void>((r) =>
+    child.once('exit', () => {
+      exited = true;
+      r();
+    }),
+  );
   child.on('message', (m: SessionMessage) => {
     if (m.type === 'ready') ready = m;
     else waiters.get(`${m.type}:${m.marker}`)?.(m);
   });
   const waitMessage = (key: string, ms: number) =>
     new Promise<SessionMessage | undefined>((resolve) => {
-      const timer = setTimeout(() => { waiters.delete(key); resolve(undefined); }, ms);
-      waiters.set(key, (m) => { clearTimeout(timer); waiters.delete(key); resolve(m); });
+      const timer = setTimeout(() => {
+        waiters.delete(key);
+        resolve(undefined);
+      }, ms);
+      waiters.set(key, (m) => {
+        clearTimeout(timer);
+        waiters.delete(key);
+        resolve(m);
+      });
     });
   try {
     while (!ready) {
@@ -190,18 +251,29 @@ export async function measureSession(server: BenchServer, opts: { keys: number; 
     const eventMs: number[] = [];
     let missed = 0;
     for (let i = 0; i < opts.events; i++) {
-      const pod = ready.visible[i % ready.visible.length]!;
+      const pod = ready.visible[i % ready.visible.length];
       const path = `/api/v1/namespaces/${encodeURIComponent(pod.namespace)}/pods/${encodeURIComponent(pod.name)}`;
-      const current = (await (await fetch(server.url + path)).json()) as { status?: { containerStatuses?: { restartCount: number }[] } };
+      const current = (await (await fetch(server.url + path)).json()) as {
+        status?: { containerStatuses?: { restartCount: number }[] };
+      };
       const statuses = current.status?.containerStatuses;
-      if (!statuses?.length) { missed++; continue; }
+      if (!statuses?.length) {
+        missed++;
+        continue;
+      }
       const marker = String(70000 + i);
-      const body = JSON.stringify({ status: { containerStatuses: [{ ...statuses[0], restartCount: Number(marker) }, ...statuses.slice(1)] } });
+      const body = JSON.stringify({
+        status: { containerStatuses: [{ ...statuses[0], restartCount: Number(marker) }, ...statuses.slice(1)] },
+      });
       child.send({ type: 'expect', namespace: pod.namespace, name: pod.name, marker });
       await waitMessage(`expecting:${marker}`, 5000);
       const seen = waitMessage(`seen:${marker}`, EVENT_TIMEOUT_MS);
       const t0 = now();
-      const res = await fetch(`${server.url}${path}/status`, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body });
+      const res = await fetch(`${server.url}${path}/status`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/merge-patch+json' },
+        body,
+      });
       if (!res.ok) throw new Error(`PATCH ${path}/status: HTTP ${res.status}`);
       await res.arrayBuffer();
       const m = await seen;
@@ -221,7 +293,16 @@ export async function measureSession(server: BenchServer, opts: { keys: number; 
     await sleep(opts.cpuSeconds * 1000);
     const cpuPercent = (((cpuTicks(child.pid!) - c0) / CLK_TCK) * 100_000) / (performance.now() - w0);
     const mem = memoryKb(child.pid!);
-    return { syncMs: ready.syncMs, keyMs: ready.keyMs, keyCpuMs: ready.keyCpuMs, eventMs, eventsMissed: missed, cpuPercent, rssMb: mem.rss / 1024, peakRssMb: mem.hwm / 1024 };
+    return {
+      syncMs: ready.syncMs,
+      keyMs: ready.keyMs,
+      keyCpuMs: ready.keyCpuMs,
+      eventMs,
+      eventsMissed: missed,
+      cpuPercent,
+      rssMb: mem.rss / 1024,
+      peakRssMb: mem.hwm / 1024,
+    };
   } finally {
     if (!exited) {
       child.send({ type: 'quit' });
@@ -235,7 +316,9 @@ export async function measureSession(server: BenchServer, opts: { keys: number; 
 /** The fast-path figure of benchJq() alone: a label lookup over 100,000 pod-like objects, best of 3. */
 function quickJqFastPath(): number {
   const lookup = compile('.metadata.labels["k"]');
-  const objects = Array.from({ length: 100_000 }, (_, i) => ({ metadata: { name: `pod-${i}`, labels: { app: `a${i % 7}`, k: `v${i}` } } }));
+  const objects = Array.from({ length: 100_000 }, (_, i) => ({
+    metadata: { name: `pod-${i}`, labels: { app: `a${i % 7}`, k: `v${i}` } },
+  }));
   let sink = 0;
   let best = Infinity;
   for (let pass = 0; pass < 4; pass++) {
@@ -249,7 +332,8 @@ function quickJqFastPath(): number {
 
 async function measureStartup(times: number): Promise<number> {
   const ms: number[] = [];
-  for (let i = 0; i < times; i++) ms.push((await timeProcess(process.execPath, [WLX_BIN, '--version'], process.env, 'pipe')).ms);
+  for (let i = 0; i < times; i++)
+    ms.push((await timeProcess(process.execPath, [WLX_BIN, '--version'], process.env, 'pipe')).ms);
   return median(ms);
 }
 
@@ -291,7 +375,12 @@ export async function runBench(argv: string[]): Promise<BenchResult> {
     return n;
   };
   const workloads = Math.max(1, num('workloads'));
-  const size: ScaleSize = { nodes: num('nodes'), workloads, podsPerWorkload: Math.max(1, Math.round(num('pods') / workloads)), churn: num('churn') };
+  const size: ScaleSize = {
+    nodes: num('nodes'),
+    workloads,
+    podsPerWorkload: Math.max(1, Math.round(num('pods') / workloads)),
+    churn: num('churn'),
+  };
   const runs = Math.max(1, num('runs'));
   const kubectlRuns = values['kubectl-runs'] !== undefined ? Math.max(1, num('kubectl-runs')) : runs;
   const started = new Date().toISOString();
@@ -310,7 +399,9 @@ export async function runBench(argv: string[]): Promise<BenchResult> {
     for (let i = 0; i < runs; i++) {
       raw.push(await measureRawList(server));
       trees.push(await measureFirstTree(server));
-      log(`raw list / first tree ${i + 1}/${runs}: ${(raw.at(-1)!.ms / 1000).toFixed(2)} s / ${(trees.at(-1)!.ms / 1000).toFixed(2)} s`);
+      log(
+        `raw list / first tree ${i + 1}/${runs}: ${(raw.at(-1)!.ms / 1000).toFixed(2)} s / ${(trees.at(-1)!.ms / 1000).toFixed(2)} s`,
+      );
     }
     getJson = await repeat(runs, 'wlx get -A -o json', () => measureGetJson(server));
     kubectl = await repeat(kubectlRuns, 'kubectl get pods -A -o name', () => measureKubectl(server));
@@ -323,13 +414,18 @@ export async function runBench(argv: string[]): Promise<BenchResult> {
   serverStartS.push(server.startMs / 1000);
   let session: SessionFigures;
   try {
-    session = await measureSession(server, { keys: num('keys'), events: num('events'), cpuSeconds: num('cpu-seconds') });
+    session = await measureSession(server, {
+      keys: num('keys'),
+      events: num('events'),
+      cpuSeconds: num('cpu-seconds'),
+    });
   } finally {
     await server.stop();
   }
 
   log('jq fast path and CLI start-up');
-  const jqFastPath = values.jq === 'quick' ? quickJqFastPath() : (await benchJq())['label lookups evaluations/s'] ?? NaN;
+  const jqFastPath =
+    values.jq === 'quick' ? quickJqFastPath() : ((await benchJq())['label lookups evaluations/s'] ?? NaN);
   const startup = await measureStartup(10);
 
   const firstTreeS = median(trees.map((t) => t.ms)) / 1000;
@@ -373,9 +469,15 @@ export async function runBench(argv: string[]): Promise<BenchResult> {
       key_to_frame_ms: session.keyMs,
       event_to_frame_ms: session.eventMs,
     },
-    keyDriving: 'in-process: Ink render() with the explorer options (maxFps 30, production React) into a fake TTY; keys written to its stdin',
+    keyDriving:
+      'in-process: Ink render() with the explorer options (maxFps 30, production React) into a fake TTY; keys written to its stdin',
     eventsMissed: session.eventsMissed,
-    headless: { workloads: trees[0]?.workloads, workloadsWithRoles: trees[0]?.workloadsWithRoles, rssMb: median(trees.map((t) => t.rssMb)), peakRssMb: median(trees.map((t) => t.peakRssMb)) },
+    headless: {
+      workloads: trees[0]?.workloads,
+      workloadsWithRoles: trees[0]?.workloadsWithRoles,
+      rssMb: median(trees.map((t) => t.rssMb)),
+      peakRssMb: median(trees.map((t) => t.peakRssMb)),
+    },
     sessionSyncS: session.syncMs / 1000,
     // CPU (not wall) time: what the figures would be on an idle machine.
     cpuSeconds: { first_tree: median(trees.map((t) => t.cpuS)), raw_list: median(raw.map((r) => r.cpuS)) },
@@ -388,7 +490,10 @@ export async function runBench(argv: string[]): Promise<BenchResult> {
 
 function printTable(result: BenchResult): void {
   const width = Math.max(...FIGURE_NAMES.map((n) => n.length));
-  const lines = ['', `wlx benchmark (${result.setup.pods} pods, ${result.setup.nodes} nodes, ${result.setup.workloads} workloads, ${result.setup.churnEventsPerSecond} events/s)`];
+  const lines = [
+    '',
+    `wlx benchmark (${result.setup.pods} pods, ${result.setup.nodes} nodes, ${result.setup.workloads} workloads, ${result.setup.churnEventsPerSecond} events/s)`,
+  ];
   for (const name of FIGURE_NAMES) {
     const v = result.figures[name];
     const text = Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en-US') : Number(v.toPrecision(3)).toString();
@@ -401,7 +506,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   runBench(process.argv.slice(2)).then(
     (result) => {
       printTable(result);
-      const jsonPath = parseArgs({ args: process.argv.slice(2), options: { json: { type: 'string' } }, strict: false }).values.json;
+      const jsonPath = parseArgs({ args: process.argv.slice(2), options: { json: { type: 'string' } }, strict: false })
+        .values.json;
       if (typeof jsonPath === 'string') writeFileSync(jsonPath, `${JSON.stringify(result, null, 2)}\n`);
     },
     (err: unknown) => {

@@ -13,19 +13,21 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 function getPage(path: string): Promise<{ items: unknown[]; metadata: { continue?: string } }> {
   return new Promise((resolve, reject) => {
-    http.get(new URL(path, base), { agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode} for ${path}`));
-        try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-        } catch (err) {
-          reject(err);
-        }
-      });
-      res.on('error', reject);
-    }).on('error', reject);
+    http
+      .get(new URL(path, base), { agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode} for ${path}`));
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          } catch (err) {
+            reject(err);
+          }
+        });
+        res.on('error', reject);
+      })
+      .on('error', reject);
   });
 }
 

@@ -33,15 +33,31 @@ export async function startBenchServer(size: ScaleSize, opts: { allowWrites?: bo
   const kubeconfigPath = join(dir, 'kubeconfig');
   const t0 = performance.now();
   const args = [
-    WLX_BIN, 'demo', 'serve', '--scenario', 'scale',
-    '--nodes', String(size.nodes), '--workloads', String(size.workloads),
-    '--pods-per-workload', String(size.podsPerWorkload), '--churn', String(size.churn),
-    '--kubeconfig-out', kubeconfigPath,
+    WLX_BIN,
+    'demo',
+    'serve',
+    '--scenario',
+    'scale',
+    '--nodes',
+    String(size.nodes),
+    '--workloads',
+    String(size.workloads),
+    '--pods-per-workload',
+    String(size.podsPerWorkload),
+    '--churn',
+    String(size.churn),
+    '--kubeconfig-out',
+    kubeconfigPath,
   ];
   if (opts.allowWrites) args.push('--allow-writes');
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
   let exited = false;
-  const exitPromise = new Promise<void>((resolve) => child.once('exit', () => { exited = true; resolve(); }));
+  const exitPromise = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
   const stop = async () => {
     if (!exited) {
       child.kill('SIGTERM');
@@ -63,7 +79,13 @@ export async function startBenchServer(size: ScaleSize, opts: { allowWrites?: bo
       if (!url) await new Promise((r) => setTimeout(r, 20));
     }
     if (!url) throw new Error('no server in the demo kubeconfig');
-    return { kubeconfigPath, url: url.replace(/^['"]|['"]$/g, ''), pid: child.pid!, startMs: performance.now() - t0, stop };
+    return {
+      kubeconfigPath,
+      url: url.replace(/^['"]|['"]$/g, ''),
+      pid: child.pid!,
+      startMs: performance.now() - t0,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;

@@ -75,12 +75,20 @@ async function main(): Promise<void> {
   const { openModelSource } = await import('../../src/cli/common.js');
 
   const t0 = now();
-  const source = await openModelSource({ kubeconfig, namespace: null, definitionPaths: [], definitionsEnv: '', gpuResources: [], demo: false });
+  const source = await openModelSource({
+    kubeconfig,
+    namespace: null,
+    definitionPaths: [],
+    definitionsEnv: '',
+    gpuResources: [],
+    demo: false,
+  });
   await source.whenSynced();
   const syncMs = now() - t0;
   const snapshot = source.getSnapshot();
   const known = new Set<string>();
-  for (const w of snapshot.workloads) for (const r of w.roles) for (const p of r.pods) known.add(`${p.namespace}/${p.name}`);
+  for (const w of snapshot.workloads)
+    for (const r of w.roles) for (const p of r.pods) known.add(`${p.namespace}/${p.name}`);
 
   const stdout = new FakeStdout();
   const stdin = new FakeStdin();
@@ -162,7 +170,15 @@ async function main(): Promise<void> {
       void source.stop().then(() => process.exit(0));
     }
   });
-  process.send({ type: 'ready', syncMs, podCount: snapshot.totals.pods, visible, keyMs, keyCpuMs, frames: stdout.frames });
+  process.send({
+    type: 'ready',
+    syncMs,
+    podCount: snapshot.totals.pods,
+    visible,
+    keyMs,
+    keyCpuMs,
+    frames: stdout.frames,
+  });
 }
 
 main().catch((err: unknown) => {

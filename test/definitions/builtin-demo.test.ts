@@ -32,7 +32,7 @@ test('every top-level workload of the demo has all its pods in roles, with no ev
     const snapshot = () => store.resourceKeys().flatMap((k) => store.list(k)) as unknown as KubeObject[];
     const definitionOf = (o: KubeObject) => {
       const [group, version] = (o.apiVersion ?? '').includes('/') ? (o.apiVersion ?? '').split('/') : ['', o.apiVersion ?? ''];
-      return defined.get(gvkKey({ group: group!, version: version!, kind: o.kind ?? '' }));
+      return defined.get(gvkKey({ group: group, version: version, kind: o.kind ?? '' }));
     };
     // Top-level workloads: of a defined kind and not controlled by another object (a JobSet's Jobs
     // and a LeaderWorkerSet's StatefulSets are parts of those, not workloads of their own).

@@ -23,7 +23,7 @@ export function fixtureFiles(): string[] {
 
 /** The definition (file name without .yaml) a fixture file is for. */
 export function definitionNameOf(fixtureFile: string): string {
-  return fixtureFile.replace(/\.yaml$/, '').split('@')[0]!;
+  return fixtureFile.replace(/\.yaml$/, '').split('@')[0];
 }
 
 export interface Fixture {
@@ -45,7 +45,7 @@ export function loadFixture(def: Definition, file: string): Fixture {
   const docs = yaml.loadAll(readFileSync(join(fixturesDir, file), 'utf8')).filter((d): d is KubeObject => typeof d === 'object' && d !== null);
   const roots = docs.filter((d) => d.apiVersion === apiVersionOf(def) && d.kind === def.rootGvk.kind);
   if (roots.length !== 1) throw new Error(`${file}: expected one ${def.rootGvk.kind}, found ${roots.length}`);
-  const workload = roots[0]!;
+  const workload = roots[0];
   const core = (kind: string) => (d: KubeObject) => d.kind === kind && d.apiVersion === 'v1';
   return {
     workload,

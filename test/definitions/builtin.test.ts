@@ -19,7 +19,7 @@ const files = catalogFiles();
 const definitionsByName = new Map<string, Definition>();
 for (const f of files) {
   const { definitions } = loadDefinitionFile(join(catalogDir, f), 'builtin');
-  if (definitions.length === 1) definitionsByName.set(basename(f, '.yaml'), definitions[0]!);
+  if (definitions.length === 1) definitionsByName.set(basename(f, '.yaml'), definitions[0]);
 }
 /** Every fixture (variants included), by fixture name. */
 const fixtures = new Map<string, { definition: Definition; fixture: Fixture }>();
@@ -62,7 +62,7 @@ describe('built-in catalog: loading', () => {
       const { definitions, problems } = loadDefinitionFile(join(catalogDir, f), 'builtin');
       assert.deepEqual(problems, [], `${f}: ${problems.map((p) => `${p.line}: ${p.field}: ${p.message}`).join('; ')}`);
       assert.equal(definitions.length, 1, f);
-      const d = definitions[0]!;
+      const d = definitions[0];
       assert.equal(d.format, 'Karta', f);
       assert.equal(d.source.kind, 'builtin');
       // Files and definitions are named <group>-<kind>-<version> (core group: no prefix).
@@ -568,7 +568,7 @@ function patched(workload: KubeObject, changes: Record<string, unknown>): KubeOb
       if (typeof cur[k] !== 'object' || cur[k] === null) cur[k] = {};
       cur = cur[k] as Json;
     }
-    const last = keys[keys.length - 1]!;
+    const last = keys[keys.length - 1];
     if (value === undefined) delete cur[last];
     else cur[last] = value;
   }

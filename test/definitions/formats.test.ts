@@ -8,7 +8,7 @@ function only(text: string, name = 'x.yaml'): Definition {
   const result = loadDefinitionText(text, name, 'file');
   assert.deepEqual(result.problems.filter((p) => p.severity === 'error'), []);
   assert.equal(result.definitions.length, 1);
-  return result.definitions[0]!;
+  return result.definitions[0];
 }
 
 test('a Karta and an equivalent ResourceInterface normalise to the same model', () => {
@@ -42,11 +42,11 @@ test('the normalised model has the fields as written, defaults filled in', () =>
       failed: [{ byExpression: { expression: '(.status.failed // 0) > 0', expectedResult: 'true' } }],
     },
   });
-  const group = d.components[1]!;
+  const group = d.components[1];
   assert.equal(group.instanceIdPath, '.spec.groups[].name');
   assert.deepEqual(group.scaleDefinition, { replicasPath: '.spec.groups[].replicas' });
   assert.deepEqual(group.podSelector, { componentInstanceSelector: { idPath: '.metadata.labels["example.com/group"]' } });
-  const worker = d.components[2]!;
+  const worker = d.components[2];
   assert.deepEqual(worker.kind, { group: '', version: 'v1', kind: 'Pod' });
   assert.deepEqual(worker.specDefinition, { podTemplateSpecPath: '.spec.groups[].template' });
   assert.deepEqual(worker.podSelector, { componentTypeSelector: { keyPath: '.metadata.labels["example.com/role"]', value: 'worker' } });
@@ -168,7 +168,7 @@ test('every Karta field is read: all statuses, suspend, fragmented spec, selecto
     ],
   });
   assert.deepEqual(d.root.suspendDefinition, d.suspendDefinition);
-  const services = d.components[1]!;
+  const services = d.components[1];
   assert.deepEqual(Object.values(services.specDefinition!.fragmentedPodSpecDefinition!), ['.a', '.b', '.c', '.d', '.e', '.f', '.g', '.h', '.i', '.j', '.k']);
   assert.deepEqual(services.scaleDefinition, {
     replicasPath: '.spec.services[].replicas',
@@ -179,7 +179,7 @@ test('every Karta field is read: all statuses, suspend, fragmented spec, selecto
     componentInstanceSelector: { idPath: '.metadata.labels["svc"]' },
     replicaSelector: { keyPath: '.metadata.labels["replica"]' },
   });
-  const sidecar = d.components[2]!;
+  const sidecar = d.components[2];
   assert.deepEqual(sidecar.specDefinition, { podSpecPath: '.spec.sidecar.spec', metadataPath: '.spec.sidecar.metadata' });
   assert.deepEqual(sidecar.podSelector?.componentTypeSelector, { keyPath: '.metadata.labels.role', value: 'sidecar', matchLabels: { app: 'thing' } });
   assert.deepEqual(d.additionalChildKinds, [
@@ -241,7 +241,7 @@ test('a plain object (a cluster Karta) normalises without line information', () 
       severity: 'error',
     },
   ]);
-  obj.spec.structureDefinition.childComponents[0]!.ownerRef = 'pod';
+  obj.spec.structureDefinition.childComponents[0].ownerRef = 'pod';
   const good = normaliseDefinitionObject(obj, source);
   assert.equal(good.definition?.name, 'pods');
   assert.deepEqual(good.definition?.source, source);

@@ -14,7 +14,7 @@ export function lineContaining(text: string, needle: string, occurrence = 1): nu
   const lines = text.split('\n');
   let seen = 0;
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i]!.includes(needle) && ++seen === occurrence) return i + 1;
+    if (lines[i].includes(needle) && ++seen === occurrence) return i + 1;
   }
   throw new Error(`no line ${occurrence} containing ${JSON.stringify(needle)}`);
 }

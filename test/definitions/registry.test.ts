@@ -62,10 +62,10 @@ test('a multi-document file: one bad document is reported, the others load', () 
   assert.deepEqual(result.entries.map((e) => e.valid), [true, false, true]);
   const errors = result.problems.filter((p) => p.severity === 'error');
   assert.equal(errors.length, 1);
-  assert.equal(errors[0]!.field, 'spec.structureDefinition.childComponents[1].ownerRef');
-  assert.equal(errors[0]!.line, lineContaining(text, 'ownerRef: nobody'));
+  assert.equal(errors[0].field, 'spec.structureDefinition.childComponents[1].ownerRef');
+  assert.equal(errors[0].line, lineContaining(text, 'ownerRef: nobody'));
   // The third document's source line is counted in the whole file.
-  assert.equal(result.definitions[1]!.source.line, lineContaining(text, 'apiVersion: run.ai/v1alpha1', 3));
+  assert.equal(result.definitions[1].source.line, lineContaining(text, 'apiVersion: run.ai/v1alpha1', 3));
 });
 
 test('a multi-document file: a YAML syntax error in one document keeps the others', () => {
@@ -75,9 +75,9 @@ test('a multi-document file: a YAML syntax error in one document keeps the other
   assert.deepEqual(result.definitions.map((d) => d.name), ['first', 'third']);
   const errors = result.problems.filter((p) => p.severity === 'error');
   assert.equal(errors.length, 1);
-  assert.match(errors[0]!.message, /^invalid YAML: /);
+  assert.match(errors[0].message, /^invalid YAML: /);
   const brokenStart = lineContaining(text, 'name: [unclosed');
-  assert.ok(errors[0]!.line! >= brokenStart && errors[0]!.line! <= brokenStart + 2, `line ${errors[0]!.line} near ${brokenStart}`);
+  assert.ok(errors[0].line! >= brokenStart && errors[0].line! <= brokenStart + 2, `line ${errors[0].line} near ${brokenStart}`);
 });
 
 test('JSON files load, with lines', () => {
@@ -113,7 +113,7 @@ test('a missing path is an unreadable-path problem, not an exception', () => {
   const missing = path.join(dir, 'nope.yaml');
   const result = loadDefinitionPath(missing);
   assert.deepEqual(result.unreadablePaths, [missing]);
-  assert.match(result.problems[0]!.message, /no such file/);
+  assert.match(result.problems[0].message, /no such file/);
 });
 
 test('precedence per root GVK: cluster > file > builtin, collisions warned naming both', () => {
@@ -218,7 +218,7 @@ test('a definition in the older format and one in the current format collide on 
   const b = write('formats/ri.yaml', RESOURCE_INTERFACE);
   const set = loadDefinitions({ includeBuiltin: false, envPaths: '', userPaths: [a, b] });
   assert.equal(set.definitions.length, 1);
-  assert.equal(set.definitions[0]!.format, 'ResourceInterface');
+  assert.equal(set.definitions[0].format, 'ResourceInterface');
   assert.equal(set.problems.filter((p) => /overrides/.test(p.message)).length, 1);
 });
 
@@ -228,7 +228,7 @@ test('an unreadable file is reported', { skip: process.getuid?.() === 0 ? 'runni
   try {
     const result = loadDefinitionPath(file);
     assert.deepEqual(result.unreadablePaths, [file]);
-    assert.match(result.problems[0]!.message, /permission denied/);
+    assert.match(result.problems[0].message, /permission denied/);
   } finally {
     chmodSync(file, 0o644);
   }

@@ -116,7 +116,7 @@ test('matchLabels alone is enough in the Karta format', () => {
   const text = edit(KARTA, '            keyPath: .metadata.labels["example.com/role"]\n            value: worker\n', '            matchLabels:\n              app: trainer\n');
   const result = load(text);
   assert.deepEqual(result.problems, []);
-  assert.deepEqual(result.definitions[0]!.components[2]!.podSelector?.componentTypeSelector, { matchLabels: { app: 'trainer' } });
+  assert.deepEqual(result.definitions[0].components[2].podSelector?.componentTypeSelector, { matchLabels: { app: 'trainer' } });
 });
 
 test('the ResourceInterface format requires componentTypeSelector.keyPath', () => {

@@ -33,7 +33,7 @@ test('every upstream definition file loads and validates, except mpijob.yaml', {
     const errors = result.problems.filter((p) => p.severity === 'error');
     assert.deepEqual(errors, [], `${rel} has errors`);
     assert.equal(result.definitions.length, 1, `${rel} holds one definition`);
-    const d = result.definitions[0]!;
+    const d = result.definitions[0];
     assert.ok(d.name, `${rel} has a name`);
     assert.ok(d.rootGvk.kind && d.rootGvk.version, `${rel} has a root kind`);
     assert.equal(d.format, rel.startsWith('run-ai-karta/') ? 'ResourceInterface' : 'Karta', `${rel} format`);
@@ -48,11 +48,11 @@ test('mpijob.yaml (invalid YAML upstream) is rejected with its file and line, no
   assert.equal(result.definitions.length, 0);
   assert.equal(result.problems.length, 1);
   const [problem] = result.problems;
-  assert.equal(problem!.file, file);
-  assert.equal(problem!.severity, 'error');
+  assert.equal(problem.file, file);
+  assert.equal(problem.severity, 'error');
   // Line 25 is `status: "False"          running:` — the first missing line break.
-  assert.equal(problem!.line, 25);
-  assert.match(problem!.message, /^invalid YAML: bad indentation/);
+  assert.equal(problem.line, 25);
+  assert.match(problem.message, /^invalid YAML: bad indentation/);
 });
 
 test('the whole upstream directory loads with exactly one error', { skip }, () => {
@@ -64,14 +64,14 @@ test('the whole upstream directory loads with exactly one error', { skip }, () =
 function load(rel: string): Definition {
   const result = loadDefinitionFile(path.join(upstreamCatalog, rel));
   assert.equal(result.definitions.length, 1, rel);
-  return result.definitions[0]!;
+  return result.definitions[0];
 }
 
 test('upstream definitions normalise their distinctive fields', { skip }, () => {
   const lws = load('dsx-ai-factory-workload-map/docs/catalog/leaderworkerset-x-k8s-io-leaderworkerset-v1.yaml');
   assert.deepEqual(lws.components.map((c) => `${c.name}<${c.ownerRef ?? ''}`), ['leaderworkerset<', 'group<leaderworkerset', 'leader<group', 'worker<group']);
-  assert.deepEqual(lws.components[1]!.podSelector?.replicaSelector, { keyPath: '.metadata.labels["leaderworkerset.sigs.k8s.io/group-index"]' });
-  assert.deepEqual(lws.gangs[0]!.members[0]!.groupByKeyPaths, [
+  assert.deepEqual(lws.components[1].podSelector?.replicaSelector, { keyPath: '.metadata.labels["leaderworkerset.sigs.k8s.io/group-index"]' });
+  assert.deepEqual(lws.gangs[0].members[0].groupByKeyPaths, [
     '.metadata.labels["leaderworkerset.sigs.k8s.io/name"]',
     '.metadata.labels["leaderworkerset.sigs.k8s.io/group-index"] // "0"',
   ]);
@@ -90,8 +90,8 @@ test('upstream definitions normalise their distinctive fields', { skip }, () => 
 
   const dynamo = load('run-ai-karta/docs/examples/dynamo.yaml');
   assert.equal(dynamo.format, 'ResourceInterface');
-  assert.equal(dynamo.components[1]!.specDefinition?.fragmentedPodSpecDefinition?.containerPath, '.spec.services | .[] | .extraPodSpec.mainContainer');
-  assert.equal(dynamo.components[1]!.instanceIdPath, '.spec.services | to_entries[] | .key');
+  assert.equal(dynamo.components[1].specDefinition?.fragmentedPodSpecDefinition?.containerPath, '.spec.services | .[] | .extraPodSpec.mainContainer');
+  assert.equal(dynamo.components[1].instanceIdPath, '.spec.services | to_entries[] | .key');
   assert.equal(dynamo.additionalChildKinds.length, 6);
 
   const jobset = load('run-ai-karta/docs/examples/jobset.yaml');

@@ -13,10 +13,17 @@ async function fixture(t: TestContext, options: Parameters<typeof startFixture>[
   return f;
 }
 
-async function getJson(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown>; type: string }> {
+async function getJson(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown>; type: string }> {
   const r = await fetch(url, { headers });
   const text = await r.text();
-  return { status: r.status, body: JSON.parse(text) as Record<string, unknown>, type: r.headers.get('content-type') ?? '' };
+  return {
+    status: r.status,
+    body: JSON.parse(text) as Record<string, unknown>,
+    type: r.headers.get('content-type') ?? '',
+  };
 }
 
 test('version, aggregated and legacy discovery', async (t) => {
@@ -42,11 +49,26 @@ test('lists: namespaced and all-namespaces paths, selectors, single GET, 404 Sta
   const all = await getJson(f.url('/api/v1/pods'));
   assert.equal(all.body.kind, 'PodList');
   assert.equal((all.body.items as unknown[]).length, 8);
-  const ns = await getJson(f.url('/api/v1/namespaces/team-a/pods?labelSelector=' + encodeURIComponent('role in (worker)')));
-  assert.deepEqual((ns.body.items as Array<{ metadata: { name: string } }>).map((p) => p.metadata.name), ['trainer-0', 'trainer-1']);
-  const notRunning = await getJson(f.url('/api/v1/pods?fieldSelector=' + encodeURIComponent('status.phase!=Running,spec.nodeName=gpu-node-1')));
-  assert.deepEqual((notRunning.body.items as Array<{ metadata: { name: string } }>).map((p) => p.metadata.name).sort(), ['creating-0', 'done-0', 'init-0', 'oom-0']);
-  const events = await getJson(f.url('/api/v1/namespaces/team-a/events?fieldSelector=' + encodeURIComponent(`involvedObject.name=trainer-0,involvedObject.uid=${f.objects['trainer-0']!.metadata.uid}`)));
+  const ns = await getJson(
+    f.url('/api/v1/namespaces/team-a/pods?labelSelector=' + encodeURIComponent('role in (worker)')),
+  );
+  assert.deepEqual(
+    (ns.body.items as Array<{ metadata: { name: string } }>).map((p) => p.metadata.name),
+    ['trainer-0', 'trainer-1'],
+  );
+  const notRunning = await getJson(
+    f.url('/api/v1/pods?fieldSelector=' + encodeURIComponent('status.phase!=Running,spec.nodeName=gpu-node-1')),
+  );
+  assert.deepEqual(
+    (notRunning.body.items as Array<{ metadata: { name: string } }>).map((p) => p.metadata.name).sort(),
+    ['creating-0', 'done-0', 'init-0', 'oom-0'],
+  );
+  const events = await getJson(
+    f.url(
+      '/api/v1/namespaces/team-a/events?fieldSelector=' +
+        encodeURIComponent(`involvedObject.name=trainer-0,involvedObject.uid=${f.objects['trainer-0'].metadata.uid}`),
+    ),
+  );
   assert.equal((events.body.items as unknown[]).length, 2);
   const bad = await getJson(f.url('/api/v1/pods?fieldSelector=spec.bogus%3D1'));
   assert.equal(bad.status, 400);
@@ -56,8 +78,14 @@ test('lists: namespaced and all-namespaces paths, selectors, single GET, 404 Sta
   const missing = await getJson(f.url('/apis/jobset.x-k8s.io/v1alpha2/namespaces/team-a/jobsets/nope'));
   assert.equal(missing.status, 404);
   assert.deepEqual(missing.body, {
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'jobsets.jobset.x-k8s.io "nope" not found', reason: 'NotFound',
-    details: { name: 'nope', group: 'jobset.x-k8s.io', kind: 'jobsets' }, code: 404,
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'jobsets.jobset.x-k8s.io "nope" not found',
+    reason: 'NotFound',
+    details: { name: 'nope', group: 'jobset.x-k8s.io', kind: 'jobsets' },
+    code: 404,
   });
   const page1 = await getJson(f.url('/api/v1/pods?limit=5'));
   const meta = page1.body.metadata as { continue: string; remainingItemCount: number; resourceVersion: string };
@@ -72,15 +100,30 @@ test('Tables: columns, PartialObjectMetadata rows, includeObject=Object, CRD pri
   const f = await fixture(t);
   const pods = await getJson(f.url('/api/v1/namespaces/team-a/pods'), { Accept: TABLE_ACCEPT });
   assert.equal(pods.body.kind, 'Table');
-  const rows = pods.body.rows as Array<{ cells: unknown[]; object: { kind: string; metadata: { labels: Record<string, string> } } }>;
-  assert.deepEqual(rows.map((r) => r.cells[2]), ['Running', 'CrashLoopBackOff', 'Pending']);
-  assert.equal(rows[0]!.object.kind, 'PartialObjectMetadata');
-  assert.equal(rows[0]!.object.metadata.labels.role, 'worker');
+  const rows = pods.body.rows as Array<{
+    cells: unknown[];
+    object: { kind: string; metadata: { labels: Record<string, string> } };
+  }>;
+  assert.deepEqual(
+    rows.map((r) => r.cells[2]),
+    ['Running', 'CrashLoopBackOff', 'Pending'],
+  );
+  assert.equal(rows[0].object.kind, 'PartialObjectMetadata');
+  assert.equal(rows[0].object.metadata.labels.role, 'worker');
   const full = await getJson(f.url('/api/v1/namespaces/team-a/pods?includeObject=Object'), { Accept: TABLE_ACCEPT });
-  assert.equal((full.body.rows as Array<{ object: { kind: string } }>)[0]!.object.kind, 'Pod');
+  assert.equal((full.body.rows as Array<{ object: { kind: string } }>)[0].object.kind, 'Pod');
   const js = await getJson(f.url('/apis/jobset.x-k8s.io/v1alpha2/jobsets'), { Accept: TABLE_ACCEPT });
-  assert.deepEqual((js.body.columnDefinitions as Array<{ name: string }>).map((c) => c.name), ['Name', 'TerminalState', 'Restarts', 'Completed', 'Suspended', 'Age']);
-  assert.deepEqual((js.body.rows as Array<{ cells: unknown[] }>)[0]!.cells.slice(0, 5), ['trainer', null, '0', 'False', 'false']);
+  assert.deepEqual(
+    (js.body.columnDefinitions as Array<{ name: string }>).map((c) => c.name),
+    ['Name', 'TerminalState', 'Restarts', 'Completed', 'Suspended', 'Age'],
+  );
+  assert.deepEqual((js.body.rows as Array<{ cells: unknown[] }>)[0].cells.slice(0, 5), [
+    'trainer',
+    null,
+    '0',
+    'False',
+    'false',
+  ]);
 });
 
 test('watch: initial ADDED, live changes, DELETED with last state, history resume, 410 for too old', async (t) => {
@@ -96,21 +139,27 @@ test('watch: initial ADDED, live changes, DELETED with last state, history resum
   f.store.delete(PODS, 'team-a', 'trainer-1');
   const del = await w.waitFor((e) => e.type === 'DELETED');
   assert.equal(del.object.metadata?.name, 'trainer-1');
-  assert.equal(((del.object.status as { phase: string }).phase), 'Running', 'DELETED carries the last state');
+  assert.equal((del.object.status as { phase: string }).phase, 'Running', 'DELETED carries the last state');
   assert.ok(!w.events.some((e) => e.object.metadata?.name === 'other-ns'), 'namespace filter');
 
   const resumed = await openWatch(f.url(`/api/v1/namespaces/team-a/pods?watch=1&resourceVersion=${rvBefore}`));
   t.after(() => resumed.close());
   await resumed.waitFor((e) => e.type === 'DELETED');
-  assert.deepEqual(resumed.events.map((e) => [e.type, e.object.metadata?.name]), [['ADDED', 'late-0'], ['DELETED', 'trainer-1']]);
+  assert.deepEqual(
+    resumed.events.map((e) => [e.type, e.object.metadata?.name]),
+    [
+      ['ADDED', 'late-0'],
+      ['DELETED', 'trainer-1'],
+    ],
+  );
 
   const old = await openWatch(f.url('/api/v1/pods?watch=1&resourceVersion=1'));
   assert.equal(old.status, 200);
   assert.equal(await old.closed, 'end');
   assert.equal(old.events.length, 1);
-  assert.equal(old.events[0]!.type, 'ERROR');
-  assert.equal((old.events[0]!.object as { code: number; reason: string }).code, 410);
-  assert.equal((old.events[0]!.object as { reason: string }).reason, 'Expired');
+  assert.equal(old.events[0].type, 'ERROR');
+  assert.equal((old.events[0].object as { code: number; reason: string }).code, 410);
+  assert.equal((old.events[0].object as { reason: string }).reason, 'Expired');
 });
 
 test('watch with a label selector: an object that stops matching is sent as DELETED', async (t) => {
@@ -126,16 +175,25 @@ test('watch with a label selector: an object that stops matching is sent as DELE
   const back = structuredClone(changed);
   back.metadata.labels = { role: 'worker' };
   f.store.put(PODS, back);
-  const again = await w.waitFor((e) => e.type === 'ADDED' && e.object.metadata?.name === 'trainer-0' && w.events.indexOf(e) > 2);
+  const again = await w.waitFor(
+    (e) => e.type === 'ADDED' && e.object.metadata?.name === 'trainer-0' && w.events.indexOf(e) > 2,
+  );
   assert.ok(again);
 });
 
 test('watch: sendInitialEvents bookmark, 422 without NotOlderThan, periodic bookmarks, timeoutSeconds', async (t) => {
   const f = await fixture(t, { bookmarkIntervalMs: 200 });
-  const w = await openWatch(f.url('/api/v1/nodes?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1'));
+  const w = await openWatch(
+    f.url(
+      '/api/v1/nodes?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1',
+    ),
+  );
   const end = await w.waitFor((e) => e.type === 'BOOKMARK');
   assert.equal(end.object.metadata?.annotations?.['k8s.io/initial-events-end'], 'true');
-  assert.deepEqual(w.events.slice(0, 2).map((e) => e.type), ['ADDED', 'ADDED']);
+  assert.deepEqual(
+    w.events.slice(0, 2).map((e) => e.type),
+    ['ADDED', 'ADDED'],
+  );
   await w.waitFor((e) => e.type === 'BOOKMARK' && !e.object.metadata?.annotations, 1500);
   const started = Date.now();
   assert.equal(await w.closed, 'end');
@@ -149,18 +207,20 @@ test('Table watch: only the first event carries columnDefinitions', async (t) =>
   const f = await fixture(t);
   const w = await openWatch(f.url('/api/v1/namespaces/team-a/pods?watch=1'), { Accept: TABLE_ACCEPT });
   t.after(() => w.close());
-  await w.waitFor((e) => ((e.object.rows as Array<{ cells: unknown[] }>)[0]!.cells[0]) === 'trainer-2');
+  await w.waitFor((e) => (e.object.rows as Array<{ cells: unknown[] }>)[0].cells[0] === 'trainer-2');
   f.store.put(PODS, pod('trainer-3', 'team-a', 'creating'));
-  const added = await w.waitFor((e) => ((e.object.rows as Array<{ cells: unknown[] }>)[0]!.cells[0]) === 'trainer-3');
+  const added = await w.waitFor((e) => (e.object.rows as Array<{ cells: unknown[] }>)[0].cells[0] === 'trainer-3');
   assert.equal(added.object.kind, 'Table');
-  assert.equal((added.object.rows as Array<{ cells: unknown[] }>)[0]!.cells[2], 'ContainerCreating');
-  assert.ok(w.events[0]!.object.columnDefinitions);
+  assert.equal((added.object.rows as Array<{ cells: unknown[] }>)[0].cells[2], 'ContainerCreating');
+  assert.ok(w.events[0].object.columnDefinitions);
   assert.equal(w.events.filter((e) => e.object.columnDefinitions).length, 1);
 });
 
 test('many watchers share one serialisation per event', async (t) => {
   const f = await fixture(t);
-  const watchers = await Promise.all(Array.from({ length: 50 }, () => openWatch(f.url('/api/v1/nodes?watch=1&resourceVersion=' + f.store.currentRv))));
+  const watchers = await Promise.all(
+    Array.from({ length: 50 }, () => openWatch(f.url('/api/v1/nodes?watch=1&resourceVersion=' + f.store.currentRv))),
+  );
   t.after(() => watchers.forEach((w) => w.close()));
   const n = structuredClone(f.store.get(NODES, undefined, 'gpu-node-1')!);
   n.metadata.labels = { ...n.metadata.labels, touched: 'yes' };
@@ -193,15 +253,23 @@ test('pods/log: single container, container required, tail, limitBytes, previous
   assert.equal(all.type, 'text/plain');
   assert.equal((await text('/api/v1/namespaces/team-a/pods/trainer-0/log?tailLines=2')).text, 'step 4\nstep 5\n');
   assert.equal((await text('/api/v1/namespaces/team-a/pods/trainer-0/log?limitBytes=8')).text, 'step 1\ns');
-  assert.match((await text('/api/v1/namespaces/team-a/pods/trainer-0/log?timestamps=true&tailLines=1')).text, /^\d{4}-\d\d-\d\dT\S+ step 5\n$/);
+  assert.match(
+    (await text('/api/v1/namespaces/team-a/pods/trainer-0/log?timestamps=true&tailLines=1')).text,
+    /^\d{4}-\d\d-\d\dT\S+ step 5\n$/,
+  );
   assert.equal((await text('/api/v1/namespaces/team-a/pods/trainer-0/log?previous=true')).text, 'crashed\n');
   const multi = await getJson(f.url('/api/v1/namespaces/default/pods/infer-0/log'));
   assert.equal(multi.status, 400);
-  assert.equal(multi.body.message, 'a container name must be specified for pod infer-0, choose one of: [server sidecar]');
+  assert.equal(
+    multi.body.message,
+    'a container name must be specified for pod infer-0, choose one of: [server sidecar]',
+  );
   assert.equal((await getJson(f.url('/api/v1/namespaces/default/pods/nope/log'))).status, 404);
 
   const controller = new AbortController();
-  const r = await fetch(f.url('/api/v1/namespaces/team-a/pods/trainer-0/log?follow=true&tailLines=1'), { signal: controller.signal });
+  const r = await fetch(f.url('/api/v1/namespaces/team-a/pods/trainer-0/log?follow=true&tailLines=1'), {
+    signal: controller.signal,
+  });
   const reader = r.body!.getReader();
   const decoder = new TextDecoder();
   let got = '';
@@ -242,24 +310,34 @@ test('read-only: writes get 405 and the request record shows every request', asy
   assert.ok(f.store.get(PODS, 'team-a', 'trainer-0'));
   const rec = await getJson(f.url('/debug/wlx/requests'));
   const items = rec.body.items as RequestRecord[];
-  assert.deepEqual(items.filter((r) => r.method !== 'GET').map((r) => [r.method, r.path, r.status]), [
-    ['DELETE', '/api/v1/namespaces/team-a/pods/trainer-0', 405],
-    ['POST', '/api/v1/namespaces/team-a/pods', 405],
-  ]);
+  assert.deepEqual(
+    items.filter((r) => r.method !== 'GET').map((r) => [r.method, r.path, r.status]),
+    [
+      ['DELETE', '/api/v1/namespaces/team-a/pods/trainer-0', 405],
+      ['POST', '/api/v1/namespaces/team-a/pods', 405],
+    ],
+  );
 });
 
 test('--allow-writes: graceful pod DELETE sets deletionTimestamp, then the pod goes; other kinds go at once', async (t) => {
   const f = await fixture(t, { allowWrites: true, speed: 100 });
   const w = await openWatch(f.url(`/api/v1/namespaces/team-a/pods?watch=1&resourceVersion=${f.store.currentRv}`));
   t.after(() => w.close());
-  const r = await fetch(f.url('/api/v1/namespaces/team-a/pods/trainer-0'), { method: 'DELETE', body: JSON.stringify({ gracePeriodSeconds: 5 }) });
+  const r = await fetch(f.url('/api/v1/namespaces/team-a/pods/trainer-0'), {
+    method: 'DELETE',
+    body: JSON.stringify({ gracePeriodSeconds: 5 }),
+  });
   assert.equal(r.status, 200);
   const body = (await r.json()) as { metadata: { deletionTimestamp?: string } };
   assert.ok(body.metadata.deletionTimestamp);
-  await w.waitFor((e) => e.type === 'MODIFIED' && !!(e.object.metadata as { deletionTimestamp?: string }).deletionTimestamp);
+  await w.waitFor(
+    (e) => e.type === 'MODIFIED' && !!(e.object.metadata as { deletionTimestamp?: string }).deletionTimestamp,
+  );
   await w.waitFor((e) => e.type === 'DELETED' && e.object.metadata?.name === 'trainer-0', 2000);
   assert.equal(f.store.get(PODS, 'team-a', 'trainer-0'), undefined);
-  const js = await fetch(f.url('/apis/jobset.x-k8s.io/v1alpha2/namespaces/team-a/jobsets/trainer'), { method: 'DELETE' });
+  const js = await fetch(f.url('/apis/jobset.x-k8s.io/v1alpha2/namespaces/team-a/jobsets/trainer'), {
+    method: 'DELETE',
+  });
   assert.equal(js.status, 200);
   assert.equal(f.store.get(JOBSETS, 'team-a', 'trainer'), undefined);
 });
@@ -268,15 +346,21 @@ test('faults: forbid, expire next watch, malformed lines, drop watches, delay', 
   const f = await fixture(t, { faults: { forbid: ['jobsets.jobset.x-k8s.io'] } });
   const forbidden = await getJson(f.url('/apis/jobset.x-k8s.io/v1alpha2/namespaces/team-a/jobsets'));
   assert.equal(forbidden.status, 403);
-  assert.match(String(forbidden.body.message), /jobsets.jobset.x-k8s.io is forbidden: User "system:anonymous" cannot list resource "jobsets"/);
+  assert.match(
+    String(forbidden.body.message),
+    /jobsets.jobset.x-k8s.io is forbidden: User "system:anonymous" cannot list resource "jobsets"/,
+  );
   const disc = await getJson(f.url('/apis/jobset.x-k8s.io/v1alpha2'));
   assert.equal(disc.status, 200, 'a forbidden kind stays in discovery');
 
-  const set = await fetch(f.url('/debug/wlx/faults'), { method: 'POST', body: JSON.stringify({ forbid: [], expireNextWatches: 1, malformedWatchLines: true }) });
+  const set = await fetch(f.url('/debug/wlx/faults'), {
+    method: 'POST',
+    body: JSON.stringify({ forbid: [], expireNextWatches: 1, malformedWatchLines: true }),
+  });
   assert.equal(set.status, 200);
   const expiredWatch = await openWatch(f.url('/api/v1/nodes?watch=1'));
   await expiredWatch.closed;
-  assert.equal((expiredWatch.events[0]!.object as { code: number }).code, 410);
+  assert.equal((expiredWatch.events[0].object as { code: number }).code, 410);
   const w = await openWatch(f.url('/api/v1/nodes?watch=1'));
   await w.waitFor((e) => e.object.metadata?.name === 'gpu-node-2');
   assert.equal(w.garbage.length, 2, 'one malformed line before each event');
@@ -306,19 +390,24 @@ test('restart fault: same port, state kept, resourceVersions move past the old o
   assert.ok(f.store.currentRv > rvBefore + 1000);
   const resumed = await openWatch(f.url(`/api/v1/nodes?watch=1&resourceVersion=${rvBefore}`));
   await resumed.closed;
-  assert.equal((resumed.events[0]!.object as { code: number }).code, 410);
+  assert.equal((resumed.events[0].object as { code: number }).code, 410);
 });
 
 test('a selector watch resumed from a resourceVersion still gets DELETED for objects that matched then', async (t) => {
   const f = await fixture(t);
   const rv = f.store.currentRv;
   f.store.put(PODS, pod('trainer-0', 'team-a', 'completed'));
-  const w = await openWatch(f.url(`/api/v1/namespaces/team-a/pods?watch=1&fieldSelector=metadata.name%3Dtrainer-0&resourceVersion=${rv}`));
+  const w = await openWatch(
+    f.url(`/api/v1/namespaces/team-a/pods?watch=1&fieldSelector=metadata.name%3Dtrainer-0&resourceVersion=${rv}`),
+  );
   t.after(() => w.close());
   await w.waitFor((e) => e.type === 'MODIFIED');
   f.store.delete(PODS, 'team-a', 'trainer-0');
   await w.waitFor((e) => e.type === 'DELETED');
-  assert.deepEqual(w.events.map((e) => e.type), ['MODIFIED', 'DELETED']);
+  assert.deepEqual(
+    w.events.map((e) => e.type),
+    ['MODIFIED', 'DELETED'],
+  );
 });
 
 test('restart through POST /debug/wlx/faults answers first, then comes back on the same port', async (t) => {
@@ -358,7 +447,11 @@ test('the request record shows an open watch as answered 200 while it runs', asy
   assert.equal(open?.status, 200);
   assert.equal(open?.durationMs, undefined, 'still running');
   w.close();
-  for (let i = 0; i < 50 && f.cluster.requests().find((r) => r.path.includes('watch=1'))?.durationMs === undefined; i++) {
+  for (
+    let i = 0;
+    i < 50 && f.cluster.requests().find((r) => r.path.includes('watch=1'))?.durationMs === undefined;
+    i++
+  ) {
     await new Promise((r) => setTimeout(r, 20));
   }
   assert.ok(f.cluster.requests().find((r) => r.path.includes('watch=1'))?.durationMs !== undefined);

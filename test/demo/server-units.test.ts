@@ -36,15 +36,23 @@ test('label selectors: =, ==, !=, in, notin, exists, !key', () => {
 
 test('field selectors: supported fields per kind, = and !=, unsupported → error', () => {
   const p = pod('a', 'ns1', 'running', { node: 'n1' });
-  const f = (s: string) => parseFieldSelector(s, podsKind.fieldSelectors)!(p as unknown as Record<string, unknown>);
+  const f = (s: string) => parseFieldSelector(s, podsKind.fieldSelectors)!(p);
   assert.equal(f('spec.nodeName=n1'), true);
   assert.equal(f('spec.nodeName=n2'), false);
   assert.equal(f('spec.nodeName=n1,status.phase!=Succeeded,status.phase!=Failed'), true);
   assert.equal(f('status.phase!=Running'), false);
   assert.equal(f('metadata.name==a,metadata.namespace=ns1'), true);
-  assert.throws(() => parseFieldSelector('spec.bogus=1', podsKind.fieldSelectors), /field label not supported: spec.bogus/);
+  assert.throws(
+    () => parseFieldSelector('spec.bogus=1', podsKind.fieldSelectors),
+    /field label not supported: spec.bogus/,
+  );
   const unsched = node('n', { unschedulable: true });
-  assert.equal(parseFieldSelector('spec.unschedulable=true', nodesKind.fieldSelectors)!(unsched as unknown as Record<string, unknown>), true);
+  assert.equal(
+    parseFieldSelector('spec.unschedulable=true', nodesKind.fieldSelectors)!(
+      unsched as unknown as Record<string, unknown>,
+    ),
+    true,
+  );
 });
 
 test("pod status words match kubectl's printer", () => {
@@ -84,18 +92,35 @@ test('node and pod table rows carry wide columns and metadata', () => {
   assert.equal(row.cells[5], '10.0.0.5');
   assert.deepEqual((row.object as { kind: string }).kind, 'PartialObjectMetadata');
   const t = toTable(podsKind, [pod('x', 'ns', 'pending')], 'None', { resourceVersion: '1' });
-  assert.deepEqual(t.columnDefinitions!.filter((c) => c.priority === 0).map((c) => c.name), ['Name', 'Ready', 'Status', 'Restarts', 'Age']);
-  assert.deepEqual(t.columnDefinitions!.filter((c) => c.priority === 1).map((c) => c.name), ['IP', 'Node', 'Nominated Node', 'Readiness Gates']);
-  assert.equal(t.rows[0]!.cells.length, t.columnDefinitions!.length);
-  assert.equal(t.rows[0]!.object, null);
+  assert.deepEqual(
+    t.columnDefinitions!.filter((c) => c.priority === 0).map((c) => c.name),
+    ['Name', 'Ready', 'Status', 'Restarts', 'Age'],
+  );
+  assert.deepEqual(
+    t.columnDefinitions!.filter((c) => c.priority === 1).map((c) => c.name),
+    ['IP', 'Node', 'Nominated Node', 'Readiness Gates'],
+  );
+  assert.equal(t.rows[0].cells.length, t.columnDefinitions!.length);
+  assert.equal(t.rows[0].object, null);
 });
 
 test('discovery: aggregated for /api and /apis, legacy lists subresources', () => {
-  assert.equal(wantsAggregated('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json'), true);
+  assert.equal(
+    wantsAggregated('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json'),
+    true,
+  );
   assert.equal(wantsAggregated('application/json'), false);
-  const core = aggregatedDiscovery(true) as { items: Array<{ metadata: { name: string }; versions: Array<{ resources: Array<{ resource: string; shortNames?: string[] }> }> }> };
-  assert.deepEqual(core.items.map((i) => i.metadata.name), ['']);
-  const pods = core.items[0]!.versions[0]!.resources.find((r) => r.resource === 'pods')!;
+  const core = aggregatedDiscovery(true) as {
+    items: Array<{
+      metadata: { name: string };
+      versions: Array<{ resources: Array<{ resource: string; shortNames?: string[] }> }>;
+    }>;
+  };
+  assert.deepEqual(
+    core.items.map((i) => i.metadata.name),
+    [''],
+  );
+  const pods = core.items[0].versions[0].resources.find((r) => r.resource === 'pods')!;
   assert.deepEqual(pods.shortNames, ['po']);
   const apis = aggregatedDiscovery(false) as { items: Array<{ metadata: { name: string } }> };
   assert.ok(apis.items.some((i) => i.metadata.name === 'jobset.x-k8s.io'));
@@ -107,7 +132,7 @@ test('discovery: aggregated for /api and /apis, legacy lists subresources', () =
 
 function asList(r: ListResult | StatusObject): ListResult {
   assert.ok(!('code' in r), `expected a list, got ${JSON.stringify(r)}`);
-  return r as ListResult;
+  return r;
 }
 
 test('paging: one resourceVersion across pages, a consistent snapshot, 410 for a bad token', () => {
@@ -147,15 +172,25 @@ test('resourceVersion semantics: 0, NotOlderThan, Exact from history, too old, t
   store.put(NODES, node('a', { unschedulable: true }));
   const now = asList(listObjects(store, snaps, nodesKind, { resourceVersion: '0' }));
   assert.equal(now.items.length, 2);
-  const exact = asList(listObjects(store, snaps, nodesKind, { resourceVersion: String(rvAfterA), resourceVersionMatch: 'Exact' }));
+  const exact = asList(
+    listObjects(store, snaps, nodesKind, { resourceVersion: String(rvAfterA), resourceVersionMatch: 'Exact' }),
+  );
   assert.equal(exact.resourceVersion, String(rvAfterA));
-  assert.deepEqual(exact.items.map((o) => o.metadata.name), ['a']);
-  assert.equal((exact.items[0]!.spec as { unschedulable?: boolean }).unschedulable, undefined, 'the old state of a');
+  assert.deepEqual(
+    exact.items.map((o) => o.metadata.name),
+    ['a'],
+  );
+  assert.equal((exact.items[0].spec as { unschedulable?: boolean }).unschedulable, undefined, 'the old state of a');
   assert.deepEqual(objectsAt(store, nodesKind, store.currentRv)!.length, 2);
-  const notOlder = asList(listObjects(store, snaps, nodesKind, { resourceVersion: String(rvAfterA), resourceVersionMatch: 'NotOlderThan' }));
+  const notOlder = asList(
+    listObjects(store, snaps, nodesKind, { resourceVersion: String(rvAfterA), resourceVersionMatch: 'NotOlderThan' }),
+  );
   assert.equal(notOlder.resourceVersion, String(store.currentRv));
   for (let i = 0; i < 10; i++) store.put(NODES, node(`n${i}`));
-  const old = listObjects(store, snaps, nodesKind, { resourceVersion: String(rvAfterA), resourceVersionMatch: 'Exact' }) as StatusObject;
+  const old = listObjects(store, snaps, nodesKind, {
+    resourceVersion: String(rvAfterA),
+    resourceVersionMatch: 'Exact',
+  }) as StatusObject;
   assert.equal(old.code, 410);
   const large = listObjects(store, snaps, nodesKind, { resourceVersion: String(store.currentRv + 10) }) as StatusObject;
   assert.equal(large.code, 504);

@@ -24,7 +24,9 @@ export async function startFixture(options: DemoClusterOptions = {}, historyLimi
 
 export interface WatchEvent {
   type: string;
-  object: Record<string, unknown> & { metadata?: { name?: string; resourceVersion?: string; annotations?: Record<string, string> } };
+  object: Record<string, unknown> & {
+    metadata?: { name?: string; resourceVersion?: string; annotations?: Record<string, string> };
+  };
 }
 
 export interface WatchReader {
@@ -88,8 +90,22 @@ export function openWatch(url: string, headers: Record<string, string> = {}): Pr
           const found = events.find(pred);
           if (found) return Promise.resolve(found);
           return new Promise((res2, rej2) => {
-            const timer = setTimeout(() => rej2(new Error(`no matching watch event within ${timeoutMs} ms; got ${JSON.stringify(events.map((e) => [e.type, e.object.metadata?.name]))}`)), timeoutMs);
-            waiters.push({ pred, resolve: (e) => { clearTimeout(timer); res2(e); } });
+            const timer = setTimeout(
+              () =>
+                rej2(
+                  new Error(
+                    `no matching watch event within ${timeoutMs} ms; got ${JSON.stringify(events.map((e) => [e.type, e.object.metadata?.name]))}`,
+                  ),
+                ),
+              timeoutMs,
+            );
+            waiters.push({
+              pred,
+              resolve: (e) => {
+                clearTimeout(timer);
+                res2(e);
+              },
+            });
           });
         },
         close() {
@@ -101,6 +117,7 @@ export function openWatch(url: string, headers: Record<string, string> = {}): Pr
   });
 }
 
-export const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+export const TABLE_ACCEPT =
+  'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
 export const AGGREGATED_ACCEPT =
   'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';

@@ -16,10 +16,22 @@ test('the cluster: 12 GPU nodes × 8 H100s, 2 CPU nodes, the namespaces and the 
   const f = startSim(t);
   const nodes = f.store.list(R.nodes);
   const names = nodes.map((n) => n.metadata.name).sort();
-  assert.deepEqual(names, [...Array.from({ length: 12 }, (_, i) => `gpu-node-${String(i + 1).padStart(2, '0')}`), 'cpu-node-01', 'cpu-node-02'].sort());
+  assert.deepEqual(
+    names,
+    [
+      ...Array.from({ length: 12 }, (_, i) => `gpu-node-${String(i + 1).padStart(2, '0')}`),
+      'cpu-node-01',
+      'cpu-node-02',
+    ].sort(),
+  );
   let gpus = 0;
   for (const n of nodes) {
-    const st = n['status'] as { capacity: Record<string, string>; allocatable: Record<string, string>; nodeInfo: Record<string, string>; addresses: Array<{ type: string }> };
+    const st = n['status'] as {
+      capacity: Record<string, string>;
+      allocatable: Record<string, string>;
+      nodeInfo: Record<string, string>;
+      addresses: Array<{ type: string }>;
+    };
     gpus += Number(st.allocatable['nvidia.com/gpu'] ?? 0);
     assert.equal(st.nodeInfo['kubeletVersion'], 'v1.32.0');
     assert.ok(st.addresses.some((a) => a.type === 'InternalIP'));
@@ -32,7 +44,13 @@ test('the cluster: 12 GPU nodes × 8 H100s, 2 CPU nodes, the namespaces and the 
     }
   }
   assert.equal(gpus, 96);
-  assert.deepEqual(f.store.list(R.namespaces).map((n) => n.metadata.name).sort(), ['default', 'inference', 'kube-system', 'research', 'training']);
+  assert.deepEqual(
+    f.store
+      .list(R.namespaces)
+      .map((n) => n.metadata.name)
+      .sort(),
+    ['default', 'inference', 'kube-system', 'research', 'training'],
+  );
   assert.ok(f.get(R.kartas, undefined, 'kubeflow-org-tfjob-v1'));
 });
 
@@ -51,32 +69,42 @@ test('llama-70b, ray-tune and resnet-tf have been running for hours: Ready at on
   }
   assert.equal(condition(f.get(R.leaderworkersets, 'inference', 'llama-70b'), 'Available')?.status, 'True');
   assert.equal(condition(f.get(R.tfjobs, 'research', 'resnet-tf'), 'Running')?.status, 'True');
-  assert.ok(Date.now() - Date.parse(f.get(R.leaderworkersets, 'inference', 'llama-70b')!.metadata.creationTimestamp) > 24 * 3_600_000);
+  assert.ok(
+    Date.now() - Date.parse(f.get(R.leaderworkersets, 'inference', 'llama-70b')!.metadata.creationTimestamp) >
+      24 * 3_600_000,
+  );
   // Their logs reach back to the start and are bounded.
   const logs = f.sim.logs.read('research', 'resnet-tf-chief-0', undefined, false);
-  assert.ok('lines' in logs && logs.lines.length > 1000 && logs.lines.length <= 2000, 'lines' in logs ? String(logs.lines.length) : logs.error);
+  assert.ok(
+    'lines' in logs && logs.lines.length > 1000 && logs.lines.length <= 2000,
+    'lines' in logs ? String(logs.lines.length) : logs.error,
+  );
 });
 
 test('llama-pretrain: 3 JobSet pods come up Running and Ready on GPU nodes within 10–30 simulated seconds', async (t) => {
   const speed = 20;
   const started = Date.now();
   const f = startSim(t, { speed });
-  const llama = (): Pod[] => f.pods('training').filter((p) => p.metadata.labels?.[`${JS}jobset-name`] === 'llama-pretrain');
+  const llama = (): Pod[] =>
+    f.pods('training').filter((p) => p.metadata.labels?.[`${JS}jobset-name`] === 'llama-pretrain');
   // Nothing is ready at once: the pods have to be scheduled and pull first.
   assert.equal(llama().filter(isReady).length, 0);
   await until('llama-pretrain ready', () => llama().length === 3 && llama().every(isReady), 10_000);
   const simSeconds = ((Date.now() - started) * speed) / 1000;
   assert.ok(simSeconds >= 10, `ready after ${simSeconds}s simulated`);
-  assert.ok(simSeconds <= 30 + 2 * speed /* two real seconds of slack for a busy machine */, `ready after ${simSeconds}s simulated`);
+  assert.ok(
+    simSeconds <= 30 + 2 * speed /* two real seconds of slack for a busy machine */,
+    `ready after ${simSeconds}s simulated`,
+  );
 
   const pods = llama();
   for (const p of pods) {
     assert.match(p.spec.nodeName ?? '', /^gpu-node-\d\d$/);
     assert.equal(podRequests(p.spec).gpu, 4);
-    assert.equal(p.spec.containers[0]!.resources?.limits?.['nvidia.com/gpu'], '4');
+    assert.equal(p.spec.containers[0].resources?.limits?.['nvidia.com/gpu'], '4');
     const l = p.metadata.labels!;
-    const rjob = l[`${JS}replicatedjob-name`]!;
-    const jobIndex = l[`${JS}job-index`]!;
+    const rjob = l[`${JS}replicatedjob-name`];
+    const jobIndex = l[`${JS}job-index`];
     const jobName = `llama-pretrain-${rjob}-${jobIndex}`;
     assert.match(p.metadata.name, new RegExp(`^${jobName}-0-[bcdfghjklmnpqrstvwxz2456789]{5}$`));
     assert.equal(l['batch.kubernetes.io/job-name'], jobName);
@@ -85,15 +113,24 @@ test('llama-pretrain: 3 JobSet pods come up Running and Ready on GPU nodes withi
     assert.equal(l[`${JS}restart-attempt`], '0');
     assert.equal(l[`${JS}global-replicas`], '3');
     assert.equal(l[`${JS}replicatedjob-replicas`], rjob === 'leader' ? '1' : '2');
-    assert.match(l[`${JS}job-key`]!, /^[0-9a-f]{40}$/);
+    assert.match(l[`${JS}job-key`], /^[0-9a-f]{40}$/);
     const job = f.get(R.jobs, 'training', jobName)!;
     assert.equal(l['batch.kubernetes.io/controller-uid'], job.metadata.uid);
     assert.equal(l['controller-uid'], job.metadata.uid);
-    assert.deepEqual(p.metadata.ownerReferences, [{ apiVersion: 'batch/v1', kind: 'Job', name: jobName, uid: job.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    assert.deepEqual(p.metadata.ownerReferences, [
+      {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        name: jobName,
+        uid: job.metadata.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ]);
     assert.deepEqual(p.metadata.finalizers, ['batch.kubernetes.io/job-tracking']);
     assert.ok(p.spec.tolerations?.some((x) => x.key === 'nvidia.com/gpu'));
     // Kubelet-written status.
-    const cs = p.status.containerStatuses![0]!;
+    const cs = p.status.containerStatuses![0];
     assert.equal(cs.ready, true);
     assert.equal(cs.started, true);
     assert.ok(cs.state.running?.startedAt);
@@ -113,8 +150,12 @@ test('llama-pretrain: 3 JobSet pods come up Running and Ready on GPU nodes withi
   // The JobSet's own status.
   await until('jobset status', () => {
     const js = f.get(R.jobsets, 'training', 'llama-pretrain');
-    const st = js?.['status'] as { replicatedJobsStatus?: Array<{ name: string; ready: number; active: number }> } | undefined;
-    return st?.replicatedJobsStatus?.find((r) => r.name === 'worker')?.ready === 2 && st.replicatedJobsStatus.find((r) => r.name === 'leader')?.ready === 1;
+    const st = js?.['status'] as
+      { replicatedJobsStatus?: Array<{ name: string; ready: number; active: number }> } | undefined;
+    return (
+      st?.replicatedJobsStatus?.find((r) => r.name === 'worker')?.ready === 2 &&
+      st.replicatedJobsStatus.find((r) => r.name === 'leader')?.ready === 1
+    );
   });
   const job = f.get(R.jobs, 'training', 'llama-pretrain-worker-1')!;
   const js = job['status'] as Record<string, unknown>;
@@ -126,12 +167,21 @@ test('llama-pretrain: 3 JobSet pods come up Running and Ready on GPU nodes withi
 
 test('a llama pod gets the Scheduled, Pulling, Pulled, Created and Started events kubectl describe shows', async (t) => {
   const f = startSim(t);
-  const pod = await until('a ready llama pod', () => f.pods('training').find((p) => p.metadata.name.startsWith('llama-pretrain-leader-0-0-') && isReady(p)));
+  const pod = await until('a ready llama pod', () =>
+    f.pods('training').find((p) => p.metadata.name.startsWith('llama-pretrain-leader-0-0-') && isReady(p)),
+  );
   const events = f.events(pod.metadata.name);
   const byReason = new Map(events.map((e) => [e['reason'] as string, e]));
-  for (const reason of ['Scheduled', 'Pulling', 'Pulled', 'Created', 'Started']) assert.ok(byReason.has(reason), `missing ${reason}: ${[...byReason.keys()]}`);
-  assert.equal(byReason.get('Scheduled')!['message'], `Successfully assigned training/${pod.metadata.name} to ${pod.spec.nodeName}`);
-  assert.match(byReason.get('Pulled')!['message'] as string, /^Successfully pulled image "nvcr\.io\/nvidia\/nemo:24\.07" in [\d.]+s \([\d.]+s including waiting\)\. Image size: \d+ bytes\.$/);
+  for (const reason of ['Scheduled', 'Pulling', 'Pulled', 'Created', 'Started'])
+    assert.ok(byReason.has(reason), `missing ${reason}: ${[...byReason.keys()]}`);
+  assert.equal(
+    byReason.get('Scheduled')!['message'],
+    `Successfully assigned training/${pod.metadata.name} to ${pod.spec.nodeName}`,
+  );
+  assert.match(
+    byReason.get('Pulled')!['message'] as string,
+    /^Successfully pulled image "nvcr\.io\/nvidia\/nemo:24\.07" in [\d.]+s \([\d.]+s including waiting\)\. Image size: \d+ bytes\.$/,
+  );
   assert.equal(byReason.get('Created')!['message'], 'Created container: trainer');
   assert.equal(byReason.get('Started')!['message'], 'Started container trainer');
   const started = byReason.get('Started')!;
@@ -156,14 +206,22 @@ test('a llama pod gets the Scheduled, Pulling, Pulled, Created and Started event
 
 test('llama-70b: LeaderWorkerSet leader and worker StatefulSets, pods named and labelled as LWS does, Available', async (t) => {
   const f = startSim(t);
-  await until('llama-70b available', () => condition(f.get(R.leaderworkersets, 'inference', 'llama-70b'), 'Available')?.status === 'True');
+  await until(
+    'llama-70b available',
+    () => condition(f.get(R.leaderworkersets, 'inference', 'llama-70b'), 'Available')?.status === 'True',
+  );
   const lws = f.get(R.leaderworkersets, 'inference', 'llama-70b')!;
   const st = lws['status'] as { replicas: number; readyReplicas: number };
   assert.equal(st.replicas, 2);
   assert.equal(st.readyReplicas, 2);
   assert.equal(condition(lws, 'Progressing')?.status, 'False');
   const pods = f.pods('inference');
-  assert.deepEqual(pods.map((p) => p.metadata.name).sort(), ['llama-70b-0', 'llama-70b-0-1', 'llama-70b-1', 'llama-70b-1-1']);
+  assert.deepEqual(pods.map((p) => p.metadata.name).sort(), [
+    'llama-70b-0',
+    'llama-70b-0-1',
+    'llama-70b-1',
+    'llama-70b-1-1',
+  ]);
   const leaderSts = f.get(R.statefulsets, 'inference', 'llama-70b')!;
   assert.equal(leaderSts.metadata.ownerReferences?.[0]?.uid, lws.metadata.uid);
   for (const g of [0, 1]) {
@@ -171,12 +229,15 @@ test('llama-70b: LeaderWorkerSet leader and worker StatefulSets, pods named and 
     const worker = f.pod('inference', `llama-70b-${g}-1`)!;
     assert.ok(isReady(leader) && isReady(worker));
     assert.equal(podRequests(leader.spec).gpu, 8);
-    for (const [p, wi] of [[leader, '0'], [worker, '1']] as const) {
+    for (const [p, wi] of [
+      [leader, '0'],
+      [worker, '1'],
+    ] as const) {
       const l = p.metadata.labels!;
       assert.equal(l[`${LWS}name`], 'llama-70b');
       assert.equal(l[`${LWS}group-index`], String(g));
       assert.equal(l[`${LWS}worker-index`], wi);
-      assert.match(l[`${LWS}template-revision-hash`]!, /^[0-9a-f]+$/);
+      assert.match(l[`${LWS}template-revision-hash`], /^[0-9a-f]+$/);
       assert.equal(p.metadata.annotations?.[`${LWS}size`], '2');
     }
     assert.equal(leader.metadata.labels![`${LWS}group-key`], worker.metadata.labels![`${LWS}group-key`]);
@@ -188,14 +249,27 @@ test('llama-70b: LeaderWorkerSet leader and worker StatefulSets, pods named and 
     assert.equal(workerSts.metadata.ownerReferences?.[0]?.uid, leader.metadata.uid);
     assert.equal(worker.metadata.ownerReferences?.[0]?.uid, workerSts.metadata.uid);
   }
-  assert.notEqual(f.pod('inference', 'llama-70b-0')!.metadata.labels![`${LWS}group-key`], f.pod('inference', 'llama-70b-1')!.metadata.labels![`${LWS}group-key`]);
+  assert.notEqual(
+    f.pod('inference', 'llama-70b-0')!.metadata.labels![`${LWS}group-key`],
+    f.pod('inference', 'llama-70b-1')!.metadata.labels![`${LWS}group-key`],
+  );
 });
 
 test('Kubeflow and Ray workloads run with the labels and statuses their operators write', async (t) => {
   const f = startSim(t);
-  await until('bert running', () => condition(f.get(R.pytorchjobs, 'training', 'bert-finetune'), 'Running')?.status === 'True');
-  await until('resnet running', () => condition(f.get(R.tfjobs, 'research', 'resnet-tf'), 'Running')?.status === 'True');
-  await until('ray ready', () => (f.get(R.rayclusters, 'research', 'ray-tune')?.['status'] as { state?: string } | undefined)?.state === 'ready');
+  await until(
+    'bert running',
+    () => condition(f.get(R.pytorchjobs, 'training', 'bert-finetune'), 'Running')?.status === 'True',
+  );
+  await until(
+    'resnet running',
+    () => condition(f.get(R.tfjobs, 'research', 'resnet-tf'), 'Running')?.status === 'True',
+  );
+  await until(
+    'ray ready',
+    () =>
+      (f.get(R.rayclusters, 'research', 'ray-tune')?.['status'] as { state?: string } | undefined)?.state === 'ready',
+  );
 
   const bert = f.get(R.pytorchjobs, 'training', 'bert-finetune')!;
   assert.equal(condition(bert, 'Running')?.reason, 'PyTorchJobRunning');
@@ -236,9 +310,9 @@ test('Kubeflow and Ray workloads run with the labels and statuses their operator
   const head = rayPods.filter((p) => p.metadata.labels!['ray.io/node-type'] === 'head');
   const workers = rayPods.filter((p) => p.metadata.labels!['ray.io/node-type'] === 'worker');
   assert.equal(head.length, 1);
-  assert.match(head[0]!.metadata.name, /^ray-tune-head-[a-z0-9]{5}$/);
-  assert.equal(podRequests(head[0]!.spec).gpu, 0);
-  assert.match(head[0]!.spec.nodeName ?? '', /^cpu-node-/);
+  assert.match(head[0].metadata.name, /^ray-tune-head-[a-z0-9]{5}$/);
+  assert.equal(podRequests(head[0].spec).gpu, 0);
+  assert.match(head[0].spec.nodeName ?? '', /^cpu-node-/);
   assert.equal(workers.length, 2);
   for (const w of workers) {
     assert.match(w.metadata.name, /^ray-tune-gpu-group-worker-[a-z0-9]{5}$/);
@@ -250,7 +324,8 @@ test('Kubeflow and Ray workloads run with the labels and statuses their operator
 
 test('stuck-pretrain: half the gang runs, the rest stays Unschedulable with the scheduler message and repeated FailedScheduling events', async (t) => {
   const f = startSim(t, { speed: 60 });
-  const stuck = (): Pod[] => f.pods('training').filter((p) => p.metadata.labels?.[`${JS}jobset-name`] === 'stuck-pretrain');
+  const stuck = (): Pod[] =>
+    f.pods('training').filter((p) => p.metadata.labels?.[`${JS}jobset-name`] === 'stuck-pretrain');
   await until('stuck gang settled', () => stuck().length === 8 && stuck().filter(isReady).length === 4);
   const pending = stuck().filter((p) => !p.spec.nodeName);
   assert.equal(pending.length, 4);
@@ -265,11 +340,16 @@ test('stuck-pretrain: half the gang runs, the rest stays Unschedulable with the 
     assert.equal(c?.message, expected);
   }
   // All 96 GPUs but the 4 × 8 the pending pods want are the ones in use.
-  const used = f.pods().filter((p) => p.spec.nodeName && p.status.phase !== 'Succeeded' && p.status.phase !== 'Failed').reduce((a, p) => a + podRequests(p.spec).gpu, 0);
+  const used = f
+    .pods()
+    .filter((p) => p.spec.nodeName && p.status.phase !== 'Succeeded' && p.status.phase !== 'Failed')
+    .reduce((a, p) => a + podRequests(p.spec).gpu, 0);
   assert.equal(used, 58 + 32);
   // The scheduler retries: the same Event object's count grows.
-  const name = pending[0]!.metadata.name;
-  const failed = await until('FailedScheduling retried', () => f.events(name).find((e) => e['reason'] === 'FailedScheduling' && (e['count'] as number) >= 2));
+  const name = pending[0].metadata.name;
+  const failed = await until('FailedScheduling retried', () =>
+    f.events(name).find((e) => e['reason'] === 'FailedScheduling' && (e['count'] as number) >= 2),
+  );
   assert.equal(failed['type'], 'Warning');
   assert.equal(failed['message'], expected);
   assert.equal(f.events(name).filter((e) => e['reason'] === 'FailedScheduling').length, 1);
@@ -285,16 +365,23 @@ test('broken-finetune: a worker OOM-crash-loops with growing restarts and the jo
   assert.equal(looping.lastState.terminated?.reason, 'OOMKilled');
   assert.equal(looping.lastState.terminated?.exitCode, 137);
   assert.equal(looping.ready, false);
-  assert.match(looping.state.waiting?.message ?? '', /^back-off \d+s restarting failed container=pytorch pod=broken-finetune-worker-1_training\(/);
-  const job = await until('job Failed', () => {
-    const j = f.get(R.pytorchjobs, 'training', 'broken-finetune');
-    return condition(j, 'Failed')?.status === 'True' ? j : undefined;
-  }, 12_000);
+  assert.match(
+    looping.state.waiting?.message ?? '',
+    /^back-off \d+s restarting failed container=pytorch pod=broken-finetune-worker-1_training\(/,
+  );
+  const job = await until(
+    'job Failed',
+    () => {
+      const j = f.get(R.pytorchjobs, 'training', 'broken-finetune');
+      return condition(j, 'Failed')?.status === 'True' ? j : undefined;
+    },
+    12_000,
+  );
   const failed = condition(job, 'Failed')!;
   assert.equal(failed.reason, 'PyTorchJobFailed');
   assert.match(failed.message ?? '', /broken-finetune-worker-1/);
   assert.equal(condition(job, 'Running')?.status, 'False');
-  assert.ok(worker()!.status.containerStatuses![0]!.restartCount >= 4);
+  assert.ok(worker()!.status.containerStatuses![0].restartCount >= 4);
   const backOff = f.events('broken-finetune-worker-1').find((e) => e['reason'] === 'BackOff')!;
   assert.ok((backOff['count'] as number) >= 3, `BackOff count ${backOff['count']}`);
   assert.equal(backOff['type'], 'Warning');
@@ -326,12 +413,14 @@ test('the hostile pod carries escape sequences and bidi controls in an annotatio
 
 test('logs: a running pod has training logs that grow, follow delivers new lines, a pending pod has none', async (t) => {
   const f = startSim(t, { speed: 60 });
-  const pod = await until('ready llama leader', () => f.pods('training').find((p) => p.metadata.name.startsWith('llama-pretrain-leader-') && isReady(p)));
+  const pod = await until('ready llama leader', () =>
+    f.pods('training').find((p) => p.metadata.name.startsWith('llama-pretrain-leader-') && isReady(p)),
+  );
   const first = f.sim.logs.read('training', pod.metadata.name, undefined, false);
   assert.ok('lines' in first, JSON.stringify(first));
   assert.ok(first.lines.length > 0);
   assert.ok(first.lines.some((l) => l.text.includes('NCCL INFO')));
-  assert.match(first.lines[0]!.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/);
+  assert.match(first.lines[0].time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/);
   const received: string[] = [];
   const unfollow = f.sim.logs.follow('training', pod.metadata.name, 'trainer', (l) => received.push(l.text));
   t.after(unfollow);
@@ -342,7 +431,10 @@ test('logs: a running pod has training logs that grow, follow delivers new lines
   await until('followed lines', () => received.some((l) => /step \d+\/100000 \| loss \d/.test(l)));
   unfollow();
   // Errors look like the API server's.
-  assert.deepEqual(f.sim.logs.read('training', 'no-such-pod', undefined, false), { error: 'pods "no-such-pod" not found', code: 404 });
+  assert.deepEqual(f.sim.logs.read('training', 'no-such-pod', undefined, false), {
+    error: 'pods "no-such-pod" not found',
+    code: 404,
+  });
   const wrong = f.sim.logs.read('training', pod.metadata.name, 'nope', false);
   assert.ok('error' in wrong && wrong.code === 400);
   const pending = f.pods('training').find((p) => !p.spec.nodeName && p.metadata.name.startsWith('stuck-pretrain'));
@@ -354,26 +446,50 @@ test('logs: a running pod has training logs that grow, follow delivers new lines
   assert.ok('error' in none && none.code === 400);
 });
 
-test('the TFJob Karta: its jq paths give instance ids equal to the pods’ replica-type labels', { skip: !hasJq() }, (t) => {
-  const f = startSim(t);
-  const karta = f.get(R.kartas, undefined, 'kubeflow-org-tfjob-v1')!;
-  assert.equal(karta.apiVersion, 'run.ai/v1alpha1');
-  assert.equal(karta.kind, 'Karta');
-  const spec = karta['spec'] as { structureDefinition: { rootComponent: { kind: { kind: string } }; childComponents: Array<{ instanceIdPath: string; specDefinition: { podTemplateSpecPath: string }; scaleDefinition: { replicasPath: string }; podSelector: { componentInstanceSelector: { idPath: string } } }> } };
-  assert.equal(spec.structureDefinition.rootComponent.kind.kind, 'TFJob');
-  const child = spec.structureDefinition.childComponents[0]!;
-  const tfjob = f.get(R.tfjobs, 'research', 'resnet-tf')!;
-  const jq = (expr: string, input: unknown): unknown[] =>
-    execFileSync('/usr/bin/jq', ['-c', expr], { input: JSON.stringify(input) }).toString().trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown);
-  const ids = jq(child.instanceIdPath, tfjob);
-  assert.deepEqual(ids, ['chief', 'worker']);
-  assert.deepEqual(jq(child.scaleDefinition.replicasPath, tfjob), [1, 2]);
-  assert.equal(jq(child.specDefinition.podTemplateSpecPath, tfjob).length, 2);
-  const podIds = new Set(f.pods('research').filter((p) => p.metadata.name.startsWith('resnet-tf-')).map((p) => jq(child.podSelector.componentInstanceSelector.idPath, p)[0]));
-  assert.deepEqual([...podIds].sort(), ids);
-});
+test(
+  'the TFJob Karta: its jq paths give instance ids equal to the pods’ replica-type labels',
+  { skip: !hasJq() },
+  (t) => {
+    const f = startSim(t);
+    const karta = f.get(R.kartas, undefined, 'kubeflow-org-tfjob-v1')!;
+    assert.equal(karta.apiVersion, 'run.ai/v1alpha1');
+    assert.equal(karta.kind, 'Karta');
+    const spec = karta['spec'] as {
+      structureDefinition: {
+        rootComponent: { kind: { kind: string } };
+        childComponents: Array<{
+          instanceIdPath: string;
+          specDefinition: { podTemplateSpecPath: string };
+          scaleDefinition: { replicasPath: string };
+          podSelector: { componentInstanceSelector: { idPath: string } };
+        }>;
+      };
+    };
+    assert.equal(spec.structureDefinition.rootComponent.kind.kind, 'TFJob');
+    const child = spec.structureDefinition.childComponents[0];
+    const tfjob = f.get(R.tfjobs, 'research', 'resnet-tf')!;
+    const jq = (expr: string, input: unknown): unknown[] =>
+      execFileSync('/usr/bin/jq', ['-c', expr], { input: JSON.stringify(input) })
+        .toString()
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as unknown);
+    const ids = jq(child.instanceIdPath, tfjob);
+    assert.deepEqual(ids, ['chief', 'worker']);
+    assert.deepEqual(jq(child.scaleDefinition.replicasPath, tfjob), [1, 2]);
+    assert.equal(jq(child.specDefinition.podTemplateSpecPath, tfjob).length, 2);
+    const podIds = new Set(
+      f
+        .pods('research')
+        .filter((p) => p.metadata.name.startsWith('resnet-tf-'))
+        .map((p) => jq(child.podSelector.componentInstanceSelector.idPath, p)[0]),
+    );
+    assert.deepEqual([...podIds].sort(), ids);
+  },
+);
 
-test('the TFJob Karta loads and validates with wlx\'s own definition reader, without problems', (t) => {
+test("the TFJob Karta loads and validates with wlx's own definition reader, without problems", (t) => {
   const f = startSim(t);
   const karta = f.get(R.kartas, undefined, 'kubeflow-org-tfjob-v1')!;
   const result = normaliseDefinitionObject(karta, { kind: 'cluster', location: 'kartas.run.ai/kubeflow-org-tfjob-v1' });

@@ -37,7 +37,7 @@ export function until<T>(what: string, check: () => T | undefined | false, timeo
       try {
         v = check();
       } catch (err) {
-        return reject(err as Error);
+        return reject(err);
       }
       if (v !== undefined && v !== false) return resolve(v);
       if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${what}`));
@@ -52,10 +52,18 @@ export function sleep(ms: number): Promise<void> {
 }
 
 export function isReady(p: Pod): boolean {
-  return p.status.phase === 'Running' && (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+  return (
+    p.status.phase === 'Running' && (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True')
+  );
 }
 
-export function condition(obj: StoredObject | undefined, type: string): { status: string; reason?: string; message?: string } | undefined {
-  const conds = (obj?.['status'] as { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> } | undefined)?.conditions;
+export function condition(
+  obj: StoredObject | undefined,
+  type: string,
+): { status: string; reason?: string; message?: string } | undefined {
+  const conds = (
+    obj?.['status'] as
+      { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> } | undefined
+  )?.conditions;
   return conds?.find((c) => c.type === type);
 }

@@ -9,7 +9,8 @@ import { isReady, sleep, startSim, until } from './sim-helpers.js';
 
 test('deleting a Job pod from the store makes the Job controller create a new one for that index', async (t) => {
   const f = startSim(t, { speed: 60 });
-  const worker = (): Pod[] => f.pods('training').filter((p) => p.metadata.labels?.['batch.kubernetes.io/job-name'] === 'llama-pretrain-worker-1');
+  const worker = (): Pod[] =>
+    f.pods('training').filter((p) => p.metadata.labels?.['batch.kubernetes.io/job-name'] === 'llama-pretrain-worker-1');
   const old = await until('worker ready', () => worker().find(isReady));
   f.store.delete(R.pods, 'training', old.metadata.name);
   const replacement = await until('replacement', () => worker().find((p) => p.metadata.uid !== old.metadata.uid));
@@ -17,7 +18,9 @@ test('deleting a Job pod from the store makes the Job controller create a new on
   assert.match(replacement.metadata.name, /^llama-pretrain-worker-1-0-[a-z0-9]{5}$/);
   assert.equal(replacement.metadata.labels?.['batch.kubernetes.io/job-completion-index'], '0');
   assert.equal(worker().length, 1);
-  await until('replacement ready', () => worker().find((p) => p.metadata.uid === replacement.metadata.uid && isReady(p)));
+  await until('replacement ready', () =>
+    worker().find((p) => p.metadata.uid === replacement.metadata.uid && isReady(p)),
+  );
   assert.ok(f.events(replacement.metadata.name).some((e) => e['reason'] === 'Scheduled'));
 });
 
@@ -27,8 +30,15 @@ test('graceful deletion (deletionTimestamp, as the server sets it): the kubelet 
     const p = f.pod('training', 'bert-finetune-worker-0');
     return p && isReady(p) ? p : undefined;
   });
-  f.store.put(R.pods, { ...old, metadata: { ...old.metadata, deletionTimestamp: new Date().toISOString(), deletionGracePeriodSeconds: 30 } });
-  await until('Killing event', () => f.events('bert-finetune-worker-0').find((e) => e['reason'] === 'Killing' && (e['involvedObject'] as { uid: string }).uid === old.metadata.uid));
+  f.store.put(R.pods, {
+    ...old,
+    metadata: { ...old.metadata, deletionTimestamp: new Date().toISOString(), deletionGracePeriodSeconds: 30 },
+  });
+  await until('Killing event', () =>
+    f
+      .events('bert-finetune-worker-0')
+      .find((e) => e['reason'] === 'Killing' && (e['involvedObject'] as { uid: string }).uid === old.metadata.uid),
+  );
   const fresh = await until('recreated and ready', () => {
     const p = f.pod('training', 'bert-finetune-worker-0');
     return p && p.metadata.uid !== old.metadata.uid && isReady(p) ? p : undefined;
@@ -55,15 +65,25 @@ test('deleting StatefulSet (LWS) and RayCluster pods: same name back for the Sta
   const rayWorkers = (): Pod[] => f.pods('research').filter((p) => p.metadata.labels?.['ray.io/group'] === 'gpu-group');
   const gone = await until('ray workers', () => (rayWorkers().length === 2 ? rayWorkers()[0] : undefined));
   f.store.delete(R.pods, 'research', gone.metadata.name);
-  await until('ray worker recreated', () => rayWorkers().length === 2 && rayWorkers().every((p) => p.metadata.name !== gone.metadata.name));
+  await until(
+    'ray worker recreated',
+    () => rayWorkers().length === 2 && rayWorkers().every((p) => p.metadata.name !== gone.metadata.name),
+  );
 });
 
 test('deleting a JobSet removes its Jobs and pods (garbage collection)', async (t) => {
   const f = startSim(t, { speed: 60 });
-  await until('llama pods', () => f.pods('training').filter((p) => p.metadata.labels?.['jobset.sigs.k8s.io/jobset-name'] === 'llama-pretrain').length === 3);
+  await until(
+    'llama pods',
+    () =>
+      f.pods('training').filter((p) => p.metadata.labels?.['jobset.sigs.k8s.io/jobset-name'] === 'llama-pretrain')
+        .length === 3,
+  );
   f.store.delete(R.jobsets, 'training', 'llama-pretrain');
   assert.equal(f.store.list(R.jobs, 'training').filter((j) => j.metadata.name.startsWith('llama-pretrain-')).length, 0);
-  await until('pods gone', () => f.pods('training').every((p) => p.metadata.labels?.['jobset.sigs.k8s.io/jobset-name'] !== 'llama-pretrain'));
+  await until('pods gone', () =>
+    f.pods('training').every((p) => p.metadata.labels?.['jobset.sigs.k8s.io/jobset-name'] !== 'llama-pretrain'),
+  );
 });
 
 test('the same seed gives the same names, uids and placement; another seed does not', async () => {
@@ -76,11 +96,16 @@ test('the same seed gives the same names, uids and placement; another seed does 
   const b = run(42);
   const c = run(43);
   try {
-    const names = (s: ObjectStore): string[] => s.list(R.pods).map((p) => `${p.metadata.namespace}/${p.metadata.name}/${p.metadata.uid}`).sort();
+    const names = (s: ObjectStore): string[] =>
+      s
+        .list(R.pods)
+        .map((p) => `${p.metadata.namespace}/${p.metadata.name}/${p.metadata.uid}`)
+        .sort();
     assert.deepEqual(names(a.store), names(b.store));
     assert.notDeepEqual(names(a.store), names(c.store));
     await sleep(1500); // 90 simulated seconds: scheduled, pulled, running
-    const placement = (s: ObjectStore): string[] => (s.list(R.pods) as Pod[]).map((p) => `${p.metadata.name}@${p.spec.nodeName ?? '-'}:${p.status.phase}`).sort();
+    const placement = (s: ObjectStore): string[] =>
+      (s.list(R.pods) as Pod[]).map((p) => `${p.metadata.name}@${p.spec.nodeName ?? '-'}:${p.status.phase}`).sort();
     assert.deepEqual(placement(a.store), placement(b.store));
   } finally {
     a.stop();

@@ -14,7 +14,12 @@ import { condition, sleep, until } from './sim-helpers.js';
 
 function plane(t: TestContext, behaviour?: BehaviourFor, speed = 100): { store: ObjectStore; cp: ControlPlane } {
   const store = new ObjectStore();
-  const cp = assembleControlPlane(store, { seed: 3, speed, ...(behaviour ? { behaviour } : {}), kubelet: { pullMs: [1000, 2000], readyMs: [500, 1000] } });
+  const cp = assembleControlPlane(store, {
+    seed: 3,
+    speed,
+    ...(behaviour ? { behaviour } : {}),
+    kubelet: { pullMs: [1000, 2000], readyMs: [500, 1000] },
+  });
   t.after(() => cp.stop());
   return { store, cp };
 }
@@ -44,7 +49,9 @@ test('scheduler: one reason per node from the first failing filter, counted and 
   addNode(cp, 'small-2', 2);
   addNode(cp, 'cpu', 0);
   cp.rt.create(R.pods, buildPod({ namespace: 'default', name: 'big', template: template(4) }, cp.rt.rng));
-  const scheduled = await until('unschedulable', () => (store.get(R.pods, 'default', 'big') as Pod).status.conditions?.find((c) => c.type === 'PodScheduled'));
+  const scheduled = await until('unschedulable', () =>
+    (store.get(R.pods, 'default', 'big') as Pod).status.conditions?.find((c) => c.type === 'PodScheduled'),
+  );
   assert.equal(scheduled.status, 'False');
   assert.equal(
     scheduled.message,
@@ -60,17 +67,24 @@ test('scheduler: one reason per node from the first failing filter, counted and 
   assert.equal(b, 'small-1');
   // Uncordoning makes room: the pending pod is retried on the node change and bound.
   const cordoned = store.get(R.nodes, undefined, 'cordoned') as NodeObject;
-  store.put(R.nodes, { ...cordoned, metadata: { ...cordoned.metadata }, spec: { ...cordoned.spec, unschedulable: false } });
+  store.put(R.nodes, {
+    ...cordoned,
+    metadata: { ...cordoned.metadata },
+    spec: { ...cordoned.spec, unschedulable: false },
+  });
   assert.equal(await until('big bound', () => (store.get(R.pods, 'default', 'big') as Pod).spec.nodeName), 'cordoned');
 });
 
 test('kubelet: ErrImagePull then ImagePullBackOff, with Failed and BackOff events', async (t) => {
-  const { store, cp } = plane(t, (p) => (p.metadata.name === 'bad-image' ? { imagePullError: 'example.com/app:1: not found' } : undefined));
+  const { store, cp } = plane(t, (p) =>
+    p.metadata.name === 'bad-image' ? { imagePullError: 'example.com/app:1: not found' } : undefined,
+  );
   addNode(cp, 'n1', 8);
   cp.rt.create(R.pods, buildPod({ namespace: 'default', name: 'bad-image', template: template(0) }, cp.rt.rng));
   const seen = new Set<string>();
   await until('ImagePullBackOff', () => {
-    const reason = (store.get(R.pods, 'default', 'bad-image') as Pod).status.containerStatuses?.[0]?.state.waiting?.reason;
+    const reason = (store.get(R.pods, 'default', 'bad-image') as Pod).status.containerStatuses?.[0]?.state.waiting
+      ?.reason;
     if (reason) seen.add(reason);
     return reason === 'ImagePullBackOff';
   });
@@ -80,7 +94,9 @@ test('kubelet: ErrImagePull then ImagePullBackOff, with Failed and BackOff event
   assert.ok(messages.includes('Failed: Error: ErrImagePull'), messages.join('\n'));
   assert.ok(messages.includes('Failed: Error: ImagePullBackOff'), messages.join('\n'));
   assert.ok(messages.includes('BackOff: Back-off pulling image "example.com/app:1"'), messages.join('\n'));
-  assert.ok(messages.some((m) => m.startsWith('Failed: Failed to pull image "example.com/app:1": rpc error: code = NotFound')));
+  assert.ok(
+    messages.some((m) => m.startsWith('Failed: Failed to pull image "example.com/app:1": rpc error: code = NotFound')),
+  );
   assert.equal((store.get(R.pods, 'default', 'bad-image') as Pod).status.phase, 'Pending');
 });
 
@@ -90,8 +106,30 @@ test('batch pods that finish: terminated Completed, phase Succeeded, Job Complet
   cp.rt.create(R.jobsets, {
     apiVersion: 'jobset.x-k8s.io/v1alpha2',
     kind: 'JobSet',
-    metadata: { name: 'short', namespace: 'default', uid: '', resourceVersion: '', creationTimestamp: '', generation: 1 },
-    spec: { replicatedJobs: [{ name: 'w', replicas: 2, template: { spec: { parallelism: 2, completions: 2, completionMode: 'Indexed', template: template(1, { restartPolicy: 'Never' }) } } }] },
+    metadata: {
+      name: 'short',
+      namespace: 'default',
+      uid: '',
+      resourceVersion: '',
+      creationTimestamp: '',
+      generation: 1,
+    },
+    spec: {
+      replicatedJobs: [
+        {
+          name: 'w',
+          replicas: 2,
+          template: {
+            spec: {
+              parallelism: 2,
+              completions: 2,
+              completionMode: 'Indexed',
+              template: template(1, { restartPolicy: 'Never' }),
+            },
+          },
+        },
+      ],
+    },
   });
   cp.rt.flush();
   const js = await until('jobset completed', () => {
@@ -124,7 +162,14 @@ test('events: a repeat bumps count and lastTimestamp on the same Event object; t
   t.after(() => cp.stop());
   // Not stored: nothing else (scheduler, kubelet) writes events about it.
   const pod = buildPod({ namespace: 'ns', name: 'p', template: template(0) }, cp.rt.rng);
-  const spec = { type: 'Warning' as const, reason: 'BackOff', message: 'Back-off restarting failed container main in pod p', component: 'kubelet', host: 'n1', fieldPath: 'spec.containers{main}' };
+  const spec = {
+    type: 'Warning' as const,
+    reason: 'BackOff',
+    message: 'Back-off restarting failed container main in pod p',
+    component: 'kubelet',
+    host: 'n1',
+    fieldPath: 'spec.containers{main}',
+  };
   const first = cp.rt.events.record(pod, spec);
   await sleep(5); // 5 simulated seconds
   const again = cp.rt.events.record(pod, spec);
@@ -162,7 +207,14 @@ test('pods: quantities, effective requests and QoS class as the apiserver comput
   assert.equal(parseQuantity('8'), 8);
   const spec = {
     containers: [
-      { name: 'a', image: 'x', resources: { requests: { cpu: '500m', memory: '1Gi' }, limits: { 'nvidia.com/gpu': '2', cpu: '1', memory: '2Gi' } } },
+      {
+        name: 'a',
+        image: 'x',
+        resources: {
+          requests: { cpu: '500m', memory: '1Gi' },
+          limits: { 'nvidia.com/gpu': '2', cpu: '1', memory: '2Gi' },
+        },
+      },
       { name: 'b', image: 'x', resources: { limits: { cpu: '1', memory: '1Gi', 'nvidia.com/gpu': '1' } } },
     ],
     initContainers: [{ name: 'init', image: 'x', resources: { requests: { cpu: '4' } } }],
@@ -170,17 +222,28 @@ test('pods: quantities, effective requests and QoS class as the apiserver comput
   assert.deepEqual(podRequests(spec), { cpuMilli: 4000, memoryBytes: 2 * 2 ** 30, gpu: 3 });
   assert.equal(qosClass(spec), 'Burstable');
   assert.equal(qosClass({ containers: [{ name: 'a', image: 'x' }] }), 'BestEffort');
-  assert.equal(qosClass({ containers: [{ name: 'a', image: 'x', resources: { limits: { cpu: '1', memory: '1Gi' } } }] }), 'Guaranteed');
+  assert.equal(
+    qosClass({ containers: [{ name: 'a', image: 'x', resources: { limits: { cpu: '1', memory: '1Gi' } } }] }),
+    'Guaranteed',
+  );
 });
 
-test('kubelet: node heartbeats refresh the conditions\' lastHeartbeatTime about every 20 simulated seconds', async (t) => {
+test("kubelet: node heartbeats refresh the conditions' lastHeartbeatTime about every 20 simulated seconds", async (t) => {
   const { store, cp } = plane(t, undefined, 40);
   addNode(cp, 'n1', 0, (n) => {
     n.status.conditions = n.status.conditions.map((c) => ({ ...c, lastHeartbeatTime: '2020-01-01T00:00:00Z' }));
   });
-  const ready = (): { lastHeartbeatTime?: string; lastTransitionTime?: string } => (store.get(R.nodes, undefined, 'n1') as NodeObject).status.conditions.find((c) => c.type === 'Ready')!;
-  const beat = await until('heartbeat', () => (ready().lastHeartbeatTime !== '2020-01-01T00:00:00Z' ? ready() : undefined), 3000);
-  assert.ok(Math.abs(Date.parse(beat.lastHeartbeatTime!) - Date.now()) < 60_000, `heartbeat at ${beat.lastHeartbeatTime}`);
+  const ready = (): { lastHeartbeatTime?: string; lastTransitionTime?: string } =>
+    (store.get(R.nodes, undefined, 'n1') as NodeObject).status.conditions.find((c) => c.type === 'Ready')!;
+  const beat = await until(
+    'heartbeat',
+    () => (ready().lastHeartbeatTime !== '2020-01-01T00:00:00Z' ? ready() : undefined),
+    3000,
+  );
+  assert.ok(
+    Math.abs(Date.parse(beat.lastHeartbeatTime!) - Date.now()) < 60_000,
+    `heartbeat at ${beat.lastHeartbeatTime}`,
+  );
   // One node: at most one write per heartbeat period (20 s / 40 = 0.5 s real).
   let writes = 0;
   const unsubscribe = store.subscribe((e) => {

@@ -16,12 +16,36 @@ test('bench harness: 1,000 pods, every figure a finite number', { timeout: 240_0
     const main = fileURLToPath(new URL('../bench/main.js', import.meta.url));
     const r = spawnSync(
       process.execPath,
-      [main, '--nodes', '20', '--pods', '1000', '--workloads', '10', '--churn', '20', '--runs', '1',
-        '--keys', '4', '--events', '3', '--cpu-seconds', '1', '--jq', 'quick', '--json', out],
+      [
+        main,
+        '--nodes',
+        '20',
+        '--pods',
+        '1000',
+        '--workloads',
+        '10',
+        '--churn',
+        '20',
+        '--runs',
+        '1',
+        '--keys',
+        '4',
+        '--events',
+        '3',
+        '--cpu-seconds',
+        '1',
+        '--jq',
+        'quick',
+        '--json',
+        out,
+      ],
       { encoding: 'utf8', timeout: 230_000 },
     );
     assert.equal(r.status, 0, `bench exited ${r.status}: ${r.stderr}`);
-    const result = JSON.parse(readFileSync(out, 'utf8')) as { figures: Record<string, unknown>; setup: Record<string, unknown> };
+    const result = JSON.parse(readFileSync(out, 'utf8')) as {
+      figures: Record<string, unknown>;
+      setup: Record<string, unknown>;
+    };
     assert.deepEqual(Object.keys(result.figures).sort(), [...FIGURE_NAMES].sort());
     for (const name of FIGURE_NAMES) {
       const v = result.figures[name];

@@ -7,7 +7,11 @@ import { CoreV1Api, KubeConfig, KubernetesObjectApi, makeInformer, type V1Pod } 
 import { NODES, PODS, node, pod } from '../demo/server-fixtures.js';
 import { startFixture, type Fixture } from '../demo/server-watch-helpers.js';
 
-async function setup(t: TestContext, options: Parameters<typeof startFixture>[0] = {}, historyLimit?: number): Promise<{ f: Fixture; kc: KubeConfig }> {
+async function setup(
+  t: TestContext,
+  options: Parameters<typeof startFixture>[0] = {},
+  historyLimit?: number,
+): Promise<{ f: Fixture; kc: KubeConfig }> {
   const f = await startFixture(options, historyLimit);
   t.after(() => f.cluster.stop());
   const kc = new KubeConfig();
@@ -45,7 +49,10 @@ test('client-node informer: list + watch, an update arrives', async (t) => {
   assert.equal(informer.list().length, 8);
   assert.equal(informer.get('trainer-2', 'team-a')?.status?.phase, 'Pending');
   await until('the watch to open', () => f.cluster.api.openWatches === 1);
-  f.store.put(PODS, { ...pod('trainer-2', 'team-a', 'running'), metadata: structuredClone(f.store.get(PODS, 'team-a', 'trainer-2')!.metadata) });
+  f.store.put(PODS, {
+    ...pod('trainer-2', 'team-a', 'running'),
+    metadata: structuredClone(f.store.get(PODS, 'team-a', 'trainer-2')!.metadata),
+  });
   await until('the update', () => updates.includes('trainer-2:Running'));
   assert.equal(informer.get('trainer-2', 'team-a')?.status?.phase, 'Running');
   assert.deepEqual(errors, []);
@@ -64,7 +71,9 @@ test('client-node informer relists after a forced 410 and after a real one', asy
 
   f.cluster.faults.set({ expireNextWatches: 1 });
   await until('a relist after the forced 410', () => podListCalls(f) >= 2, 10_000);
-  const expiredWatch = f.cluster.requests().find((r) => r.path.includes('watch=') && r.status === 200 && r.durationMs !== undefined && r.durationMs < 500);
+  const expiredWatch = f.cluster
+    .requests()
+    .find((r) => r.path.includes('watch=') && r.status === 200 && r.durationMs !== undefined && r.durationMs < 500);
   assert.ok(expiredWatch, 'a short watch answered with the 410 event');
 
   // A real expiry: changes to another kind push the pods' resourceVersion out of the 20-event history.
@@ -80,8 +89,14 @@ test('client-node KubernetesObjectApi reads custom resources through legacy disc
   const { kc } = await setup(t);
   const objects = KubernetesObjectApi.makeApiClient(kc);
   const list = await objects.list('jobset.x-k8s.io/v1alpha2', 'JobSet', 'team-a');
-  assert.deepEqual(list.items.map((i) => i.metadata?.name), ['trainer']);
+  assert.deepEqual(
+    list.items.map((i) => i.metadata?.name),
+    ['trainer'],
+  );
   const got = await objects.read({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'gpu-node-1' } });
   assert.equal(got.metadata?.name, 'gpu-node-1');
-  await assert.rejects(objects.read({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'nope', namespace: 'default' } }), (err: { code?: number }) => err.code === 404);
+  await assert.rejects(
+    objects.read({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'nope', namespace: 'default' } }),
+    (err: { code?: number }) => err.code === 404,
+  );
 });

@@ -63,7 +63,10 @@ spec:
             value: worker
 `;
 
-const BAD = GOOD.replace('ownerRef: widget', 'ownerRef: gadget').replace('name: example-io-widget-v1', 'name: bad-widget');
+const BAD = GOOD.replace('ownerRef: widget', 'ownerRef: gadget').replace(
+  'name: example-io-widget-v1',
+  'name: bad-widget',
+);
 
 before(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'wlx-defs-cli-'));
@@ -71,7 +74,10 @@ before(() => {
   writeFileSync(path.join(dir, 'bad.yaml'), BAD);
   mkdirSync(path.join(dir, 'set'));
   writeFileSync(path.join(dir, 'set', 'one.yaml'), GOOD);
-  writeFileSync(path.join(dir, 'set', 'two.yml'), `${BAD}---\n${GOOD.replace(/Widget/g, 'Gizmo').replace('example-io-widget-v1', 'example-io-gizmo-v1')}`);
+  writeFileSync(
+    path.join(dir, 'set', 'two.yml'),
+    `${BAD}---\n${GOOD.replace(/Widget/g, 'Gizmo').replace('example-io-widget-v1', 'example-io-gizmo-v1')}`,
+  );
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -87,10 +93,18 @@ test('validate: an invalid definition -> exit 1 and file:line: field: message', 
   const lines = r.stdout.trimEnd().split('\n');
   const line = BAD.split('\n').findIndex((l) => l.includes('ownerRef: gadget')) + 1;
   assert.ok(
-    lines.includes(`bad.yaml:${line}: spec.structureDefinition.childComponents[0].ownerRef: ownerRef "gadget" names no component (known: widget, worker)`),
+    lines.includes(
+      `bad.yaml:${line}: spec.structureDefinition.childComponents[0].ownerRef: ownerRef "gadget" names no component (known: widget, worker)`,
+    ),
     r.stdout,
   );
-  assert.ok(lines.some((l) => /^bad\.yaml:1: warning: definition "bad-widget" for example\.io\/v1\/Widget overrides "example-io-widget-v1"/.test(l)) === false);
+  assert.ok(
+    lines.some((l) =>
+      /^bad\.yaml:1: warning: definition "bad-widget" for example\.io\/v1\/Widget overrides "example-io-widget-v1"/.test(
+        l,
+      ),
+    ) === false,
+  );
   assert.equal(lines.at(-1), '1 valid, 1 invalid definitions in 2 files (1 error, 0 warnings)');
 });
 
@@ -109,7 +123,10 @@ test('validate: an unreadable path -> exit 2, the rest still checked', async () 
 });
 
 test('validate: invalid YAML is reported with its line', async () => {
-  writeFileSync(path.join(dir, 'broken.yaml'), 'apiVersion: run.ai/v1alpha1\nkind: Karta\nmetadata:\n  name: x\n  bad: [\n');
+  writeFileSync(
+    path.join(dir, 'broken.yaml'),
+    'apiVersion: run.ai/v1alpha1\nkind: Karta\nmetadata:\n  name: x\n  bad: [\n',
+  );
   const r = await run(['definitions', 'validate', 'broken.yaml']);
   assert.equal(r.code, 1);
   assert.match(r.stdout, /^broken\.yaml:\d+: invalid YAML: /m);
@@ -125,21 +142,33 @@ test('validate: usage errors exit 2', async () => {
   assert.equal(flag.code, 2);
 });
 
-test('validate: the upstream catalog — every file valid but mpijob.yaml', { skip: existsSync(upstreamCatalog) ? false : `no upstream catalog at ${upstreamCatalog}` }, async () => {
-  const r = await run(['definitions', 'validate', upstreamCatalog]);
-  assert.equal(r.code, 1);
-  const errors = r.stdout.split('\n').filter((l) => l && !l.includes(': warning: ') && !/^\d+ valid/.test(l));
-  assert.deepEqual(errors, [`${path.join(upstreamCatalog, 'run-ai-karta/docs/examples/mpijob.yaml')}:25: invalid YAML: bad indentation of a mapping entry`]);
-  assert.match(r.stdout, /^23 valid, 1 invalid definitions in 24 files/m);
-});
+test(
+  'validate: the upstream catalog — every file valid but mpijob.yaml',
+  { skip: existsSync(upstreamCatalog) ? false : `no upstream catalog at ${upstreamCatalog}` },
+  async () => {
+    const r = await run(['definitions', 'validate', upstreamCatalog]);
+    assert.equal(r.code, 1);
+    const errors = r.stdout.split('\n').filter((l) => l && !l.includes(': warning: ') && !/^\d+ valid/.test(l));
+    assert.deepEqual(errors, [
+      `${path.join(upstreamCatalog, 'run-ai-karta/docs/examples/mpijob.yaml')}:25: invalid YAML: bad indentation of a mapping entry`,
+    ]);
+    assert.match(r.stdout, /^23 valid, 1 invalid definitions in 24 files/m);
+  },
+);
 
 test('list: the built-in catalog plus --definitions, as a table', async () => {
   const r = await run(['definitions', '--definitions', 'good.yaml']);
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.trimEnd().split('\n');
-  assert.match(lines[0]!, /^NAME\s+KIND\s+SOURCE\s+COMPONENTS$/);
-  assert.ok(lines.some((l) => /^example-io-widget-v1\s+example\.io\/v1\/Widget\s+file:good\.yaml\s+widget,worker$/.test(l)), r.stdout);
-  assert.ok(lines.some((l) => /\sbuiltin\s/.test(l)), 'built-in definitions are listed');
+  assert.match(lines[0], /^NAME\s+KIND\s+SOURCE\s+COMPONENTS$/);
+  assert.ok(
+    lines.some((l) => /^example-io-widget-v1\s+example\.io\/v1\/Widget\s+file:good\.yaml\s+widget,worker$/.test(l)),
+    r.stdout,
+  );
+  assert.ok(
+    lines.some((l) => /\sbuiltin\s/.test(l)),
+    'built-in definitions are listed',
+  );
   const same = await run(['definitions', 'list'], { WLX_DEFINITIONS: path.join(dir, 'good.yaml') });
   assert.ok(same.stdout.includes('example-io-widget-v1'));
 });
@@ -149,8 +178,11 @@ test('list --no-builtin --all shows invalid documents; problems go to stderr', a
   assert.equal(r.code, 0);
   const lines = r.stdout.trimEnd().split('\n');
   assert.equal(lines.length, 4);
-  assert.match(lines[0]!, /STATE$/);
-  assert.ok(lines.some((l) => /^bad-widget\s.*\sinvalid$/.test(l)), r.stdout);
+  assert.match(lines[0], /STATE$/);
+  assert.ok(
+    lines.some((l) => /^bad-widget\s.*\sinvalid$/.test(l)),
+    r.stdout,
+  );
   assert.match(r.stderr, /^wlx: set\/two\.yml:\d+: spec\.structureDefinition\.childComponents\[0\]\.ownerRef: /m);
 });
 
@@ -164,9 +196,16 @@ test('show: readable text, and -o json / -o yaml machine output', async () => {
   assert.match(text.stdout, /Running\s+when phase == "Running"/);
   const json = await run(['definitions', 'show', 'example-io-widget-v1', '-o', 'json', '--definitions', 'good.yaml']);
   assert.equal(json.code, 0, json.stderr);
-  const parsed = JSON.parse(json.stdout) as { rootGvk: unknown; components: { name: string }[]; source: { kind: string } };
+  const parsed = JSON.parse(json.stdout) as {
+    rootGvk: unknown;
+    components: { name: string }[];
+    source: { kind: string };
+  };
   assert.deepEqual(parsed.rootGvk, { group: 'example.io', version: 'v1', kind: 'Widget' });
-  assert.deepEqual(parsed.components.map((c) => c.name), ['widget', 'worker']);
+  assert.deepEqual(
+    parsed.components.map((c) => c.name),
+    ['widget', 'worker'],
+  );
   assert.equal(parsed.source.kind, 'file');
   const yaml = await run(['definitions', 'show', 'Widget', '-o', 'yaml', '--definitions', 'good.yaml']);
   assert.match(yaml.stdout, /^name: example-io-widget-v1$/m);
@@ -184,5 +223,8 @@ test('--help for the command', async () => {
 test('show: an invalid definition prints its problems and exits 1', async () => {
   const r = await run(['definitions', 'show', 'bad-widget', '--no-builtin', '--definitions', 'bad.yaml']);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /definition "bad-widget" is invalid:\n  bad\.yaml:\d+: spec\.structureDefinition\.childComponents\[0\]\.ownerRef: /);
+  assert.match(
+    r.stderr,
+    /definition "bad-widget" is invalid:\n  bad\.yaml:\d+: spec\.structureDefinition\.childComponents\[0\]\.ownerRef: /,
+  );
 });

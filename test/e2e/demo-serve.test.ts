@@ -25,11 +25,15 @@ interface Served {
 async function serve(t: TestContext, extra: string[] = []): Promise<Served> {
   const k = await kubectlEnv();
   const started = Date.now();
-  const child = spawn(process.execPath, [WLX, 'demo', 'serve', '--port', '0', '--kubeconfig-out', k.kubeconfigPath, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [WLX, 'demo', 'serve', '--port', '0', '--kubeconfig-out', k.kubeconfigPath, ...extra],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   t.after(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -47,7 +51,15 @@ async function serve(t: TestContext, extra: string[] = []): Promise<Served> {
       }
     }, 10);
   });
-  return { child, stdout: () => out, stderr: () => err, startupMs: Date.now() - started, kubeconfigPath: k.kubeconfigPath, env: k.env, exit };
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    startupMs: Date.now() - started,
+    kubeconfigPath: k.kubeconfigPath,
+    env: k.env,
+    exit,
+  };
 }
 
 function rssMiB(pid: number): Promise<number> {
@@ -71,7 +83,10 @@ test('wlx demo serve: starts fast and small, writes a kubeconfig kubectl uses, s
   ]);
   assert.equal(nodes.code, 0, nodes.stderr);
   const nodeList = JSON.parse(nodes.stdout) as { items: Array<{ status: { capacity?: Record<string, string> } }> };
-  assert.ok(nodeList.items.some((n) => Number(n.status.capacity?.['nvidia.com/gpu'] ?? 0) > 0), 'GPU nodes');
+  assert.ok(
+    nodeList.items.some((n) => Number(n.status.capacity?.['nvidia.com/gpu'] ?? 0) > 0),
+    'GPU nodes',
+  );
   assert.ok(pods.stdout.trim().split('\n').length > 5, pods.stdout);
   assert.equal(kartas.code, 0, kartas.stderr);
   const rss = await rssMiB(s.child.pid!);
@@ -94,14 +109,25 @@ test('wlx demo serve: live simulation seen by kubectl get -w; with --allow-write
   ]);
   assert.equal(logs.code, 0, logs.stderr);
   assert.equal(logs.stdout.trim().split('\n').length, 2);
-  assert.match(describe.stdout, /Normal\s+Scheduled\s+.*default-scheduler\s+Successfully assigned training\/bert-finetune-worker-0 to /);
+  assert.match(
+    describe.stdout,
+    /Normal\s+Scheduled\s+.*default-scheduler\s+Successfully assigned training\/bert-finetune-worker-0 to /,
+  );
   const follow = kubectlStream(s.env, ['logs', '-f', '--tail=1', 'bert-finetune-worker-0', '-n', 'training']);
   t.after(() => follow.stop());
   await follow.waitForOutput(/\n/);
   await follow.waitForOutput(/\n[^\n]*\n[^\n]*\n/, 10_000); // new lines keep arriving
   await follow.stop();
   const uidOf = async () => {
-    const r = await kubectl(s.env, ['get', 'pod', 'bert-finetune-worker-0', '-n', 'training', '-o', 'jsonpath={.metadata.uid}']);
+    const r = await kubectl(s.env, [
+      'get',
+      'pod',
+      'bert-finetune-worker-0',
+      '-n',
+      'training',
+      '-o',
+      'jsonpath={.metadata.uid}',
+    ]);
     return r.code === 0 ? r.stdout : '';
   };
   const before = await uidOf();
@@ -117,9 +143,11 @@ test('wlx demo serve: live simulation seen by kubectl get -w; with --allow-write
 });
 
 test('wlx demo serve: refuses a non-loopback --host with a usage error; --token protects the API', async (t) => {
-  const refused = spawn(process.execPath, [WLX, 'demo', 'serve', '--host', '0.0.0.0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const refused = spawn(process.execPath, [WLX, 'demo', 'serve', '--host', '0.0.0.0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
-  refused.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  refused.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const code = await new Promise<number | null>((resolve) => refused.once('exit', resolve));
   assert.equal(code, 2);
   assert.match(err, /loopback/);
@@ -127,7 +155,7 @@ test('wlx demo serve: refuses a non-loopback --host with a usage error; --token 
   const s = await serve(t, ['--token', 'hunter2']);
   const kc = await readFile(s.kubeconfigPath, 'utf8');
   assert.match(kc, /token: hunter2/);
-  const server = /server: (\S+)/.exec(kc)![1]!;
+  const server = /server: (\S+)/.exec(kc)![1];
   assert.equal((await fetch(`${server}/api/v1/nodes`)).status, 401);
   assert.equal((await fetch(`${server}/api/v1/nodes`, { headers: { Authorization: 'Bearer hunter2' } })).status, 200);
 });
@@ -150,28 +178,53 @@ test('startDemoInBackground: a caller that exits without stop() leaves no child 
   const script = `import { startDemoInBackground } from ${JSON.stringify(index)};
 const d = await startDemoInBackground({ seed: 1 });
 process.stdout.write(JSON.stringify(d) + '\\n');`;
-  const parent = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const parent = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
-  parent.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  parent.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const code = await new Promise<number | null>((resolve) => parent.once('exit', resolve));
   assert.equal(code, 0, 'the caller exits on its own: the child does not keep it alive');
   const { server, kubeconfigPath } = JSON.parse(out) as { server: string; kubeconfigPath: string };
   let gone = false;
   for (let i = 0; i < 100 && !gone; i++) {
-    gone = await fetch(`${server}/version`).then(() => false, () => true);
+    gone = await fetch(`${server}/version`).then(
+      () => false,
+      () => true,
+    );
     if (!gone) await new Promise((r) => setTimeout(r, 50));
   }
   assert.ok(gone, 'the child stopped serving');
   for (let i = 0; i < 40; i++) {
-    if (await stat(kubeconfigPath).then(() => false, () => true)) break;
+    if (
+      await stat(kubeconfigPath).then(
+        () => false,
+        () => true,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 50));
   }
   await assert.rejects(stat(kubeconfigPath));
 });
 
 test('wlx demo serve: scale-scenario sizes and fault flags reach the cluster', async (t) => {
-  const s = await serve(t, ['--scenario', 'scale', '--nodes', '5', '--workloads', '3', '--pods-per-workload', '4',
-    '--fault-forbid', 'jobsets.jobset.x-k8s.io', '--fault-expire-watches', '2', '--fault-delay-ms', '1']);
+  const s = await serve(t, [
+    '--scenario',
+    'scale',
+    '--nodes',
+    '5',
+    '--workloads',
+    '3',
+    '--pods-per-workload',
+    '4',
+    '--fault-forbid',
+    'jobsets.jobset.x-k8s.io',
+    '--fault-expire-watches',
+    '2',
+    '--fault-delay-ms',
+    '1',
+  ]);
   const [nodes, jobsets] = await Promise.all([
     kubectl(s.env, ['get', 'nodes', '-o', 'name']),
     kubectl(s.env, ['get', 'jobsets', '-A']),
@@ -180,7 +233,13 @@ test('wlx demo serve: scale-scenario sizes and fault flags reach the cluster', a
   assert.equal(nodes.stdout.trim().split('\n').length, 5);
   assert.notEqual(jobsets.code, 0);
   assert.match(jobsets.stderr, /Forbidden.*jobsets\.jobset\.x-k8s\.io is forbidden/);
-  const server = /server: (\S+)/.exec(await readFile(s.kubeconfigPath, 'utf8'))![1]!;
+  const server = /server: (\S+)/.exec(await readFile(s.kubeconfigPath, 'utf8'))![1];
   const faults = (await (await fetch(`${server}/debug/wlx/faults`)).json()) as Record<string, unknown>;
-  assert.deepEqual(faults, { dropWatchesEverySeconds: 0, expireNextWatches: 2, delayMs: 1, malformedWatchLines: false, forbid: ['jobsets.jobset.x-k8s.io'] });
+  assert.deepEqual(faults, {
+    dropWatchesEverySeconds: 0,
+    expireNextWatches: 2,
+    delayMs: 1,
+    malformedWatchLines: false,
+    forbid: ['jobsets.jobset.x-k8s.io'],
+  });
 });

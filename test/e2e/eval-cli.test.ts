@@ -43,7 +43,7 @@ test('wlx eval prints what jq -c prints, with the same exit status', (t) => {
   assert.deepEqual([...statuses].sort(), [0, 3, 5]);
 });
 
-test('exit 3 for an expression that does not compile, with jq\'s message', () => {
+test("exit 3 for an expression that does not compile, with jq's message", () => {
   const r = wlx(['.a |'], '{}');
   assert.equal(r.status, 3);
   assert.equal(r.stdout, '');
@@ -106,13 +106,15 @@ function medianMs(run: () => void): number {
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
-  return (times[4]! + times[5]!) / 2;
+  return (times[4] + times[5]) / 2;
 }
 
 test('start-up: `wlx eval . <<< {}` median of 10 runs', (t) => {
   const median = medianMs(() => assert.equal(wlx(['.'], '{}').stdout, '{}\n'));
   const bare = medianMs(() => spawnSync(process.execPath, ['-e', '0']));
-  t.diagnostic(`median ${median.toFixed(0)} ms; a bare \`node -e 0\` takes ${bare.toFixed(0)} ms here (target < 300 ms)`);
+  t.diagnostic(
+    `median ${median.toFixed(0)} ms; a bare \`node -e 0\` takes ${bare.toFixed(0)} ms here (target < 300 ms)`,
+  );
   // Generous: the suite shares two cores with other work; the figure above is the measurement.
   assert.ok(median < 1500, `median start-up ${median.toFixed(0)} ms`);
 });

@@ -23,15 +23,25 @@ interface Run {
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile(cmd, args, { env: { ...process.env, ...env }, maxBuffer: 64 << 20, timeout: 90_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as NodeJS.ErrnoException).code === 'number' ? ((err as unknown as { code: number }).code) : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    const child = execFile(
+      cmd,
+      args,
+      { env: { ...process.env, ...env }, maxBuffer: 64 << 20, timeout: 90_000 },
+      (err, stdout, stderr) => {
+        const code = err
+          ? typeof (err as NodeJS.ErrnoException).code === 'number'
+            ? (err as unknown as { code: number }).code
+            : 1
+          : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
     if (input !== undefined) child.stdin!.end(input);
   });
 }
 
-const wlx = (args: string[], env: NodeJS.ProcessEnv, input?: string) => run(process.execPath, [WLX, ...args], env, input);
+const wlx = (args: string[], env: NodeJS.ProcessEnv, input?: string) =>
+  run(process.execPath, [WLX, ...args], env, input);
 
 /** Runs thunks at most `limit` at a time (each is a process; the machine is shared). */
 async function pool<T>(limit: number, thunks: Array<() => Promise<T>>): Promise<T[]> {
@@ -40,7 +50,7 @@ async function pool<T>(limit: number, thunks: Array<() => Promise<T>>): Promise<
   const worker = async () => {
     while (next < thunks.length) {
       const i = next++;
-      out[i] = await thunks[i]!();
+      out[i] = await thunks[i]();
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, thunks.length) }, worker));
@@ -62,11 +72,22 @@ test('wlx get against a live API server and from a kubectl dump', async (t) => {
   // A second JobSet, labelled, whose pod message and name carry escape sequences.
   const other = putJobSet(cluster.store, 'research', 'hostile', ['worker'], 1);
   cluster.store.put(KEYS.jobsets, { ...other.jobset, metadata: { ...other.jobset.metadata, labels: { team: 'red' } } });
-  putPod(cluster.store, 'research', HOSTILE, other.jobs[0]!, { 'jobset.sigs.k8s.io/jobset-name': 'hostile', 'jobset.sigs.k8s.io/replicatedjob-name': 'worker' }, { node: null, gpus: 1 });
+  putPod(
+    cluster.store,
+    'research',
+    HOSTILE,
+    other.jobs[0],
+    { 'jobset.sigs.k8s.io/jobset-name': 'hostile', 'jobset.sigs.k8s.io/replicatedjob-name': 'worker' },
+    { node: null, gpus: 1 },
+  );
   const env = { KUBECONFIG: kubeconfig, WLX_DEFINITIONS: '' };
 
   // The live runs are independent: start them all at once (each is a process).
-  const forms = [['jobset/llama-pretrain'], ['JobSet', 'llama-pretrain'], ['jobsets.jobset.x-k8s.io/llama-pretrain', '-n', 'training']];
+  const forms = [
+    ['jobset/llama-pretrain'],
+    ['JobSet', 'llama-pretrain'],
+    ['jobsets.jobset.x-k8s.io/llama-pretrain', '-n', 'training'],
+  ];
   const [json, y, sel, jobsJson, missing, undefinedType, usage, tree, ...formRuns] = await pool(4, [
     () => wlx(['get', '-A', '-o', 'json'], env),
     () => wlx(['get', 'jobsets', '-A', '-o', 'yaml'], env),
@@ -83,14 +104,29 @@ test('wlx get against a live API server and from a kubectl dump', async (t) => {
   assert.equal(json.code, 0, json.stderr);
   const doc = JSON.parse(json.stdout) as { workloads: WorkloadTree[]; nodes: NodeSummary[] };
   assert.deepEqual(Object.keys(doc), ['workloads', 'nodes']);
-  assert.deepEqual(doc.workloads.map((w) => `${w.kind}/${w.namespace}/${w.name}`).sort(), ['JobSet/research/hostile', 'JobSet/training/llama-pretrain']);
+  assert.deepEqual(doc.workloads.map((w) => `${w.kind}/${w.namespace}/${w.name}`).sort(), [
+    'JobSet/research/hostile',
+    'JobSet/training/llama-pretrain',
+  ]);
   const llama = doc.workloads.find((w) => w.name === 'llama-pretrain')!;
   assert.equal(llama.uid, jobset.metadata.uid);
   assert.equal(llama.apiVersion, 'jobset.x-k8s.io/v1alpha2');
-  assert.deepEqual(llama.roles.map((r: RoleTree) => [r.instance, r.pods.length, r.gpus.allocated]), [['leader', 1, 4], ['worker', 1, 4]]);
+  assert.deepEqual(
+    llama.roles.map((r: RoleTree) => [r.instance, r.pods.length, r.gpus.allocated]),
+    [
+      ['leader', 1, 4],
+      ['worker', 1, 4],
+    ],
+  );
   assert.ok(Number.isInteger(llama.gpus.allocated) && llama.gpus.allocated === 8);
-  assert.deepEqual(doc.nodes.map((n) => n.name), ['gpu-node-01', 'gpu-node-02']);
-  assert.ok(doc.workloads.every((w) => w.status.every((s) => /^[A-Z][a-z]+$/.test(s))), 'statuses are capitalised');
+  assert.deepEqual(
+    doc.nodes.map((n) => n.name),
+    ['gpu-node-01', 'gpu-node-02'],
+  );
+  assert.ok(
+    doc.workloads.every((w) => w.status.every((s) => /^[A-Z][a-z]+$/.test(s))),
+    'statuses are capitalised',
+  );
 
   // -o yaml carries the same document.
   assert.equal(y.code, 0, y.stderr);
@@ -99,12 +135,23 @@ test('wlx get against a live API server and from a kubectl dump', async (t) => {
 
   // TYPE forms and NAME; -n; -l.
   for (const [i, args] of forms.entries()) {
-    const r = formRuns[i]!;
+    const r = formRuns[i];
     assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
-    assert.deepEqual((JSON.parse(r.stdout) as { workloads: WorkloadTree[] }).workloads.map((w) => w.name), ['llama-pretrain'], args.join(' '));
+    assert.deepEqual(
+      (JSON.parse(r.stdout) as { workloads: WorkloadTree[] }).workloads.map((w) => w.name),
+      ['llama-pretrain'],
+      args.join(' '),
+    );
   }
-  assert.deepEqual((JSON.parse(sel.stdout) as { workloads: WorkloadTree[] }).workloads.map((w) => w.name), ['hostile']);
-  assert.equal((JSON.parse(jobsJson.stdout) as { workloads: WorkloadTree[] }).workloads.length, 2, 'asked for by TYPE, a JobSet\'s Jobs are listed');
+  assert.deepEqual(
+    (JSON.parse(sel.stdout) as { workloads: WorkloadTree[] }).workloads.map((w) => w.name),
+    ['hostile'],
+  );
+  assert.equal(
+    (JSON.parse(jobsJson.stdout) as { workloads: WorkloadTree[] }).workloads.length,
+    2,
+    "asked for by TYPE, a JobSet's Jobs are listed",
+  );
 
   // Exit codes.
   assert.equal(missing.code, 3);
@@ -115,8 +162,13 @@ test('wlx get against a live API server and from a kubectl dump', async (t) => {
 
   // Tree: 80 columns, sanitised.
   assert.equal(tree.code, 0, tree.stderr);
-  for (const line of tree.stdout.split('\n')) assert.ok(line.length <= 80, `line longer than 80: ${JSON.stringify(line)}`);
-  assert.doesNotMatch(tree.stdout, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/, 'no raw control or bidi characters');
+  for (const line of tree.stdout.split('\n'))
+    assert.ok(line.length <= 80, `line longer than 80: ${JSON.stringify(line)}`);
+  assert.doesNotMatch(
+    tree.stdout,
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/,
+    'no raw control or bidi characters',
+  );
   assert.match(tree.stdout, /JobSet\/llama-pretrain/);
   assert.match(tree.stdout, /\|-- leader\s+1\/1 ready\s+gpu: 4\s+gpu-node-01/);
   assert.match(tree.stdout, /`-- evil\\e\]0;pwned\\/, 'the hostile name is shown with visible escapes');
@@ -129,7 +181,9 @@ test('wlx get against a live API server and from a kubectl dump', async (t) => {
     apiVersion: 'kubeflow.org/v1',
     kind: 'TFJob',
     metadata: { name: 'resnet', namespace: 'research', uid: '', resourceVersion: '', creationTimestamp: '' },
-    spec: { tfReplicaSpecs: { Worker: { replicas: 1, template: { spec: { containers: [{ name: 'tf', image: 'tf' }] } } } } },
+    spec: {
+      tfReplicaSpecs: { Worker: { replicas: 1, template: { spec: { containers: [{ name: 'tf', image: 'tf' }] } } } },
+    },
     status: { conditions: [{ type: 'Running', status: 'True' }] },
   });
   const dump = await run('kubectl', ['get', 'jobsets,jobs,pods,nodes,tfjobs', '-A', '-o', 'yaml'], kubectlEnv);
@@ -159,15 +213,24 @@ test('wlx get against a live API server and from a kubectl dump', async (t) => {
   );
   // Offline needs no server at all: stop it first.
   await cluster.stop();
-  const off = await wlx(['get', '--from', dumpFile, '--definitions', tfDef, '-o', 'json'], { KUBECONFIG: join(dir, 'none') });
+  const off = await wlx(['get', '--from', dumpFile, '--definitions', tfDef, '-o', 'json'], {
+    KUBECONFIG: join(dir, 'none'),
+  });
   assert.equal(off.code, 0, off.stderr);
   const offDoc = JSON.parse(off.stdout) as { workloads: WorkloadTree[]; nodes: NodeSummary[] };
-  assert.deepEqual(offDoc.workloads.map((w) => `${w.kind}/${w.name}`).sort(), ['JobSet/hostile', 'JobSet/llama-pretrain', 'TFJob/resnet']);
+  assert.deepEqual(offDoc.workloads.map((w) => `${w.kind}/${w.name}`).sort(), [
+    'JobSet/hostile',
+    'JobSet/llama-pretrain',
+    'TFJob/resnet',
+  ]);
   const tf = offDoc.workloads.find((w) => w.kind === 'TFJob')!;
   assert.equal(tf.definitionSource, 'file');
   assert.deepEqual(tf.status, ['Running']);
   const offLlama = offDoc.workloads.find((w) => w.name === 'llama-pretrain')!;
-  assert.deepEqual(offLlama.roles.map((r) => r.pods.length), [1, 1]);
+  assert.deepEqual(
+    offLlama.roles.map((r) => r.pods.length),
+    [1, 1],
+  );
   assert.equal(offLlama.gpus.allocated, 8);
   assert.equal(offDoc.nodes.length, 2);
   // From stdin, JSON, one type.

@@ -15,9 +15,14 @@ const WLX = join(ROOT, 'bin', 'wlx.js');
 
 function wlx(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [WLX, ...args], { env: { ...process.env, ...env }, maxBuffer: 64 << 20, timeout: 90_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as unknown as { code: number }).code) || 1 : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [WLX, ...args],
+      { env: { ...process.env, ...env }, maxBuffer: 64 << 20, timeout: 90_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? Number((err as unknown as { code: number }).code) || 1 : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -77,7 +82,10 @@ test('wlx get -A -o json on the default scenario', async (t) => {
     const inner = Object.fromEntries(group.roles.map((r) => [r.instance ?? r.component, r.pods.length]));
     assert.deepEqual(inner, { leader: 1, worker: 1 }, `group ${group.replica}`);
   }
-  assert.ok(!doc.workloads.some((w) => w.kind === 'StatefulSet' || w.kind === 'Job'), 'nested StatefulSets/Jobs are parts of their parents');
+  assert.ok(
+    !doc.workloads.some((w) => w.kind === 'StatefulSet' || w.kind === 'Job'),
+    'nested StatefulSets/Jobs are parts of their parents',
+  );
 
   const tf = doc.workloads.find((w) => w.namespace === 'research' && w.name === 'resnet-tf')!;
   assert.equal(tf.kind, 'TFJob');
@@ -85,7 +93,10 @@ test('wlx get -A -o json on the default scenario', async (t) => {
   assert.equal(podsOf(tf.roles).length, 3);
 
   assert.equal(doc.nodes.length, 14);
-  assert.equal(doc.nodes.reduce((n, x) => n + x.gpuAllocatable, 0), 96);
+  assert.equal(
+    doc.nodes.reduce((n, x) => n + x.gpuAllocatable, 0),
+    96,
+  );
 
   // Tree output at 80 columns; no raw escape or bidi character even though the
   // scenario carries a hostile pod and hostile messages.
@@ -96,7 +107,10 @@ test('wlx get -A -o json on the default scenario', async (t) => {
   ]);
   // `lws` is the short name the server publishes for LeaderWorkerSets.
   assert.equal(lwsShort.code, 0, lwsShort.stderr);
-  assert.deepEqual((JSON.parse(lwsShort.stdout) as Doc).workloads.map((w) => `${w.kind}/${w.name}`), ['LeaderWorkerSet/llama-70b']);
+  assert.deepEqual(
+    (JSON.parse(lwsShort.stdout) as Doc).workloads.map((w) => `${w.kind}/${w.name}`),
+    ['LeaderWorkerSet/llama-70b'],
+  );
   assert.equal(tree.code, 0, tree.stderr);
   for (const line of tree.stdout.split('\n')) assert.ok(line.length <= 80, `too wide: ${JSON.stringify(line)}`);
   assert.doesNotMatch(tree.stdout + tree.stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
@@ -121,10 +135,15 @@ test('wlx get --demo starts the simulated cluster in the background, reads it ov
   const r = await wlx(['get', '--demo', '-o', 'json'], { KUBECONFIG: '/nonexistent', WLX_DEFINITIONS: '' });
   assert.equal(r.code, 0, r.stderr);
   const doc = JSON.parse(r.stdout) as Doc;
-  assert.deepEqual(
-    doc.workloads.map((w) => `${w.namespace}/${w.name}`).sort(),
-    ['inference/llama-70b', 'research/ray-tune', 'research/resnet-tf', 'training/bert-finetune', 'training/broken-finetune', 'training/llama-pretrain', 'training/stuck-pretrain'],
-  );
+  assert.deepEqual(doc.workloads.map((w) => `${w.namespace}/${w.name}`).sort(), [
+    'inference/llama-70b',
+    'research/ray-tune',
+    'research/resnet-tf',
+    'training/bert-finetune',
+    'training/broken-finetune',
+    'training/llama-pretrain',
+    'training/stuck-pretrain',
+  ]);
   assert.equal(doc.nodes.length, 14);
   // The command returned, so the background cluster did not keep it alive.
   assert.ok(Date.now() - started < 90_000);

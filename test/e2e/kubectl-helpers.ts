@@ -14,7 +14,13 @@ export interface KubectlEnv {
 export async function kubectlEnv(): Promise<KubectlEnv> {
   const dir = await mkdtemp(join(tmpdir(), 'wlx-kubectl-'));
   const kubeconfigPath = join(dir, 'kubeconfig');
-  const env = { ...process.env, KUBECONFIG: kubeconfigPath, KUBECACHEDIR: join(dir, 'cache'), HOME: dir, NO_COLOR: '1' };
+  const env = {
+    ...process.env,
+    KUBECONFIG: kubeconfigPath,
+    KUBECACHEDIR: join(dir, 'cache'),
+    HOME: dir,
+    NO_COLOR: '1',
+  };
   return { env, kubeconfigPath, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
@@ -26,10 +32,19 @@ export interface KubectlResult {
 
 export function kubectl(env: NodeJS.ProcessEnv, args: string[], timeoutMs = 20_000): Promise<KubectlResult> {
   return new Promise((resolve) => {
-    execFile('/usr/bin/kubectl', args, { env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      '/usr/bin/kubectl',
+      args,
+      { env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err
+          ? typeof (err as { code?: unknown }).code === 'number'
+            ? (err as { code: number }).code
+            : 1
+          : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -49,8 +64,8 @@ export function kubectlStream(env: NodeJS.ProcessEnv, args: string[]): KubectlSt
     out += d.toString();
     for (const l of listeners) l();
   };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     child,

@@ -10,7 +10,10 @@ import { PODS, pod } from '../demo/server-fixtures.js';
 import { startFixture, type Fixture } from '../demo/server-watch-helpers.js';
 import { kubectl, kubectlEnv, kubectlStream } from './kubectl-helpers.js';
 
-async function setup(t: TestContext, options: Parameters<typeof startFixture>[0] = {}): Promise<{ f: Fixture; env: NodeJS.ProcessEnv }> {
+async function setup(
+  t: TestContext,
+  options: Parameters<typeof startFixture>[0] = {},
+): Promise<{ f: Fixture; env: NodeJS.ProcessEnv }> {
   const f = await startFixture(options);
   const k = await kubectlEnv();
   await writeFile(k.kubeconfigPath, f.cluster.kubeconfig());
@@ -22,7 +25,10 @@ async function setup(t: TestContext, options: Parameters<typeof startFixture>[0]
 }
 
 function lines(s: string): string[][] {
-  return s.trim().split('\n').map((l) => l.trim().split(/\s{2,}/));
+  return s
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s{2,}/));
 }
 
 test('kubectl get: nodes, pods, jobs, jobsets as tables; -A, -o wide, --show-labels, -l', async (t) => {
@@ -38,22 +44,51 @@ test('kubectl get: nodes, pods, jobs, jobsets as tables; -A, -o wide, --show-lab
   ]);
   for (const r of [nodes, podsA, wide, labels, sel, jobs, jobsets]) assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(lines(nodes.stdout)[0], ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION']);
-  assert.deepEqual(lines(nodes.stdout)[2]!.slice(0, 3), ['gpu-node-2', 'Ready,SchedulingDisabled', 'gpu']);
+  assert.deepEqual(lines(nodes.stdout)[2].slice(0, 3), ['gpu-node-2', 'Ready,SchedulingDisabled', 'gpu']);
   const pa = lines(podsA.stdout);
   assert.deepEqual(pa[0], ['NAMESPACE', 'NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
   const status = Object.fromEntries(pa.slice(1).map((r) => [r[1], r[3]]));
   assert.deepEqual(status, {
-    'creating-0': 'ContainerCreating', 'done-0': 'Completed', 'infer-0': 'Running', 'init-0': 'Init:0/1', 'oom-0': 'OOMKilled',
-    'trainer-0': 'Running', 'trainer-1': 'CrashLoopBackOff', 'trainer-2': 'Pending',
+    'creating-0': 'ContainerCreating',
+    'done-0': 'Completed',
+    'infer-0': 'Running',
+    'init-0': 'Init:0/1',
+    'oom-0': 'OOMKilled',
+    'trainer-0': 'Running',
+    'trainer-1': 'CrashLoopBackOff',
+    'trainer-2': 'Pending',
   });
   assert.match(podsA.stdout, /trainer-1\s+0\/1\s+CrashLoopBackOff\s+3 \(2m\d*s? ago\)/);
-  assert.deepEqual(lines(wide.stdout)[0], ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE', 'NOMINATED NODE', 'READINESS GATES']);
+  assert.deepEqual(lines(wide.stdout)[0], [
+    'NAME',
+    'READY',
+    'STATUS',
+    'RESTARTS',
+    'AGE',
+    'IP',
+    'NODE',
+    'NOMINATED NODE',
+    'READINESS GATES',
+  ]);
   assert.match(wide.stdout, /trainer-0 .*10\.244\.1\.7\s+gpu-node-1\s+<none>\s+<none>/);
   assert.match(labels.stdout, /trainer-2 .*app=trainer,role=launcher/);
-  assert.deepEqual(lines(sel.stdout).slice(1).map((r) => r[1]), ['done-0', 'oom-0']);
+  assert.deepEqual(
+    lines(sel.stdout)
+      .slice(1)
+      .map((r) => r[1]),
+    ['done-0', 'oom-0'],
+  );
   assert.deepEqual(lines(jobs.stdout)[0], ['NAME', 'STATUS', 'COMPLETIONS', 'DURATION', 'AGE']);
-  assert.deepEqual(lines(jobs.stdout)[1]!.slice(0, 3), ['trainer-workers-0', 'Running', '0/2']);
-  assert.deepEqual(lines(jobsets.stdout)[0], ['NAMESPACE', 'NAME', 'TERMINALSTATE', 'RESTARTS', 'COMPLETED', 'SUSPENDED', 'AGE']);
+  assert.deepEqual(lines(jobs.stdout)[1].slice(0, 3), ['trainer-workers-0', 'Running', '0/2']);
+  assert.deepEqual(lines(jobsets.stdout)[0], [
+    'NAMESPACE',
+    'NAME',
+    'TERMINALSTATE',
+    'RESTARTS',
+    'COMPLETED',
+    'SUSPENDED',
+    'AGE',
+  ]);
 });
 
 test('kubectl get -o json / -o yaml, get all, api-resources', async (t) => {
@@ -68,17 +103,39 @@ test('kubectl get -o json / -o yaml, get all, api-resources', async (t) => {
   for (const r of [json, yaml, all, resources, nodeWide]) assert.equal(r.code, 0, r.stderr);
   const list = JSON.parse(json.stdout) as { kind: string; items: Array<{ metadata: { name: string } }> };
   assert.equal(list.kind, 'List');
-  assert.deepEqual(list.items.map((i) => i.metadata.name), ['trainer-0', 'trainer-1', 'trainer-2']);
+  assert.deepEqual(
+    list.items.map((i) => i.metadata.name),
+    ['trainer-0', 'trainer-1', 'trainer-2'],
+  );
   const js = load(yaml.stdout) as { kind: string; spec: { replicatedJobs: unknown[] } };
   assert.equal(js.kind, 'JobSet');
   assert.equal(js.spec.replicatedJobs.length, 1);
   assert.match(all.stdout, /pod\/trainer-0/);
   assert.match(all.stdout, /job\.batch\/trainer-workers-0/);
-  for (const [name, shortName] of [['pods', 'po'], ['nodes', 'no'], ['events', 'ev'], ['namespaces', 'ns'], ['statefulsets', 'sts'], ['leaderworkersets', 'lws'], ['kartas', 'krt']]) {
+  for (const [name, shortName] of [
+    ['pods', 'po'],
+    ['nodes', 'no'],
+    ['events', 'ev'],
+    ['namespaces', 'ns'],
+    ['statefulsets', 'sts'],
+    ['leaderworkersets', 'lws'],
+    ['kartas', 'krt'],
+  ]) {
     assert.match(resources.stdout, new RegExp(`^${name}\\s+${shortName}\\s`, 'm'));
   }
   assert.match(resources.stdout, /^jobsets\s+jobset\.x-k8s\.io\/v1alpha2\s+true\s+JobSet/m);
-  assert.deepEqual(lines(nodeWide.stdout)[0], ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION', 'INTERNAL-IP', 'EXTERNAL-IP', 'OS-IMAGE', 'KERNEL-VERSION', 'CONTAINER-RUNTIME']);
+  assert.deepEqual(lines(nodeWide.stdout)[0], [
+    'NAME',
+    'STATUS',
+    'ROLES',
+    'AGE',
+    'VERSION',
+    'INTERNAL-IP',
+    'EXTERNAL-IP',
+    'OS-IMAGE',
+    'KERNEL-VERSION',
+    'CONTAINER-RUNTIME',
+  ]);
   assert.match(nodeWide.stdout, /gpu-node-1 .*Ubuntu 22\.04\.4 LTS\s+5\.15\.0-119-generic\s+containerd:\/\/1\.7\.20/);
 });
 
@@ -91,7 +148,10 @@ test('kubectl describe pod and node show their events', async (t) => {
   assert.equal(p.code, 0, p.stderr);
   assert.match(p.stdout, /^Name:\s+trainer-0$/m);
   assert.match(p.stdout, /^Node:\s+gpu-node-1/m);
-  assert.match(p.stdout, /Normal\s+Scheduled\s+\S+\s+default-scheduler\s+Successfully assigned team-a\/trainer-0 to gpu-node-1/);
+  assert.match(
+    p.stdout,
+    /Normal\s+Scheduled\s+\S+\s+default-scheduler\s+Successfully assigned team-a\/trainer-0 to gpu-node-1/,
+  );
   assert.match(p.stdout, /Normal\s+Started\s+\S+\s+kubelet\s+Started container main/);
   assert.equal(n.code, 0, n.stderr);
   assert.match(n.stdout, /^Name:\s+gpu-node-1$/m);
@@ -141,7 +201,10 @@ test('kubectl delete pod gets 405 in read-only mode and nothing changes', async 
   assert.match(r.stderr, /MethodNotAllowed|does not allow this method/);
   assert.ok(f.store.get(PODS, 'team-a', 'trainer-0'));
   const mutations = f.cluster.requests().filter((q) => q.method !== 'GET');
-  assert.deepEqual(mutations.map((q) => [q.method, q.status]), [['DELETE', 405]]);
+  assert.deepEqual(
+    mutations.map((q) => [q.method, q.status]),
+    [['DELETE', 405]],
+  );
 });
 
 test('--allow-writes: kubectl delete pod is graceful and completes', async (t) => {

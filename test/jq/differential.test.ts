@@ -25,10 +25,17 @@ const wrap = (expr: string) => `try ([(\n${expr}\n)] | {ok: .}) catch {err: .}`;
 
 /** Runs jq once per expression over all its inputs; one outcome per input. */
 function jqOutcomes(expr: string, inputs: unknown[]): Outcome[] {
-  const r = spawnSync(JQ, ['-c', wrap(expr)], { input: inputs.map((i) => JSON.stringify(i)).join('\n'), encoding: 'utf8' });
+  const r = spawnSync(JQ, ['-c', wrap(expr)], {
+    input: inputs.map((i) => JSON.stringify(i)).join('\n'),
+    encoding: 'utf8',
+  });
   if (r.status === 3) return inputs.map(() => ({ kind: 'compile' }));
   const lines = r.stdout.split('\n').filter((l) => l !== '');
-  assert.equal(lines.length, inputs.length, `jq gave ${lines.length} lines for ${inputs.length} inputs of ${expr}: ${r.stderr}`);
+  assert.equal(
+    lines.length,
+    inputs.length,
+    `jq gave ${lines.length} lines for ${inputs.length} inputs of ${expr}: ${r.stderr}`,
+  );
   return lines.map(parseOutcome);
 }
 
@@ -42,7 +49,7 @@ function jqOutcomesBatched(groups: Map<string, unknown[]>): Map<string, Outcome[
   const result = new Map<string, Outcome[]>();
   const runChunk = (chunk: string[]): void => {
     if (chunk.length === 1) {
-      result.set(chunk[0]!, jqOutcomes(chunk[0]!, groups.get(chunk[0]!)!));
+      result.set(chunk[0], jqOutcomes(chunk[0], groups.get(chunk[0])!));
       return;
     }
     const program = `.i as $i | .v | ${chunk.map((e, i) => `${i ? 'elif' : 'if'} $i == ${i} then ${wrap(e)}`).join('\n')} else null end`;
@@ -57,7 +64,11 @@ function jqOutcomesBatched(groups: Map<string, unknown[]>): Map<string, Outcome[
       return;
     }
     let k = 0;
-    for (const e of chunk) result.set(e, groups.get(e)!.map(() => parseOutcome(lines[k++]!)));
+    for (const e of chunk)
+      result.set(
+        e,
+        groups.get(e)!.map(() => parseOutcome(lines[k++])),
+      );
   };
   // Expressions wlx refuses are most likely invalid: run them alone from the start.
   const compiles = (e: string) => {
@@ -117,7 +128,7 @@ function compare(t: test.TestContext, cases: JqCase[]): void {
     const expected = outcomes.get(expr)!;
     inputs.forEach((input, i) => {
       compared++;
-      const want = expected[i]!;
+      const want = expected[i];
       const got = wlxOutcome(expr, input);
       const where = `${expr}  on ${JSON.stringify(input)?.slice(0, 60)}`;
       if (sameOutcome(want, got)) {
@@ -134,7 +145,9 @@ function compare(t: test.TestContext, cases: JqCase[]): void {
       failures.push(`${where}\n    jq:  ${JSON.stringify(want)}\n    wlx: ${JSON.stringify(got)}`);
     });
   }
-  t.diagnostic(`${compared} cases compared; ${divergences.length} follow jq 1.7.1 where 1.6 differs; ${messageDiffs.length} error messages worded differently`);
+  t.diagnostic(
+    `${compared} cases compared; ${divergences.length} follow jq 1.7.1 where 1.6 differs; ${messageDiffs.length} error messages worded differently`,
+  );
   for (const d of divergences) t.diagnostic(`1.6/1.7 divergence: ${d}`);
   for (const d of messageDiffs) t.diagnostic(`message: ${d}`);
   assert.deepEqual(failures, [], `${failures.length} mismatches:\n${failures.slice(0, 40).join('\n')}`);

@@ -3,7 +3,15 @@
 // values, try scoping, the forbidden-construct validator.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { compile, compileFallback, FORBIDDEN_IN_DEFINITIONS, formatJson, formatNumber, JqError, validateExpression } from '../../src/jq/index.js';
+import {
+  compile,
+  compileFallback,
+  FORBIDDEN_IN_DEFINITIONS,
+  formatJson,
+  formatNumber,
+  JqError,
+  validateExpression,
+} from '../../src/jq/index.js';
 import { catalogExpressions } from './corpus.js';
 
 function runtimeErrorOf(fn: () => unknown): JqError {
@@ -18,10 +26,24 @@ function runtimeErrorOf(fn: () => unknown): JqError {
 
 test('numbers print as jq 1.6 prints them', () => {
   const cases: [number, string][] = [
-    [1, '1'], [1.5, '1.5'], [-0, '-0'], [0.1, '0.1'], [1e-7, '1e-07'], [0.0001, '0.0001'], [0.00001, '1e-05'],
-    [1e16, '1e+16'], [1.5e16, '15000000000000000'], [1e17, '1e+17'], [12345678901234567890, '12345678901234567000'],
-    [Infinity, '1.7976931348623157e+308'], [-Infinity, '-1.7976931348623157e+308'], [NaN, 'null'], [1.5e300, '1.5e+300'],
-    [2e-300, '2e-300'], [123456789012345680000, '123456789012345680000'], [3.14159, '3.14159'],
+    [1, '1'],
+    [1.5, '1.5'],
+    [-0, '-0'],
+    [0.1, '0.1'],
+    [1e-7, '1e-07'],
+    [0.0001, '0.0001'],
+    [0.00001, '1e-05'],
+    [1e16, '1e+16'],
+    [1.5e16, '15000000000000000'],
+    [1e17, '1e+17'],
+    [12345678901234567890, '12345678901234567000'],
+    [Infinity, '1.7976931348623157e+308'],
+    [-Infinity, '-1.7976931348623157e+308'],
+    [NaN, 'null'],
+    [1.5e300, '1.5e+300'],
+    [2e-300, '2e-300'],
+    [123456789012345680000, '123456789012345680000'],
+    [3.14159, '3.14159'],
   ];
   for (const [n, want] of cases) assert.equal(formatNumber(n), want, `formatNumber(${n})`);
 });
@@ -115,7 +137,14 @@ test('try covers its body only; `?` after an indexing step guards that step only
 
 test('jq evaluation order for streams', () => {
   assert.deepEqual(compile('[(1, 2) + (10, 20)]').run(null), [[11, 12, 21, 22]]);
-  assert.deepEqual(compile('[{a: (1, 2), b: (3, 4)}]').run(null), [[{ a: 1, b: 3 }, { a: 1, b: 4 }, { a: 2, b: 3 }, { a: 2, b: 4 }]]);
+  assert.deepEqual(compile('[{a: (1, 2), b: (3, 4)}]').run(null), [
+    [
+      { a: 1, b: 3 },
+      { a: 1, b: 4 },
+      { a: 2, b: 3 },
+      { a: 2, b: 4 },
+    ],
+  ]);
   assert.deepEqual(compile('[(true, false) and (true, false)]').run(null), [[true, false, false]]);
   assert.deepEqual(compile('[(null, false, 1, 2) // 3]').run(null), [[1, 2]]);
 });
@@ -130,13 +159,45 @@ test('object keys named __proto__ are data, not prototypes', () => {
 });
 
 test('validateExpression names the forbidden construct used', () => {
-  const forbidden = ['=', '|=', '+=', '-=', '*=', '/=', '%=', '//=', '..', 'recurse', 'paths', 'walk', 'repeat', 'range', 'del'];
+  const forbidden = [
+    '=',
+    '|=',
+    '+=',
+    '-=',
+    '*=',
+    '/=',
+    '%=',
+    '//=',
+    '..',
+    'recurse',
+    'paths',
+    'walk',
+    'repeat',
+    'range',
+    'del',
+  ];
   const cases: [string, string | null][] = [
-    ['.a = 1', '='], ['.a |= 1', '|='], ['.a += 1', '+='], ['.a //= 1', '//='], ['[..]', '..'], ['recurse', 'recurse'],
-    ['[paths]', 'paths'], ['walk(.)', 'walk'], ['[limit(2; repeat(1))]', 'repeat'], ['[range(3)]', 'range'],
-    ['del(.a)', 'del'], ['"\\(range(2))"', 'range'],
-    ['.a == 1', null], ['.a != 1 and .b <= 2 or .c >= 3', null], ['.a // 1', null], ['.range', null], ['{range: 1}', null],
-    ['{del, paths: 2}', null], ['.metadata.labels["x/y"]', null], ['"a = b"', null], ['.a | not', null],
+    ['.a = 1', '='],
+    ['.a |= 1', '|='],
+    ['.a += 1', '+='],
+    ['.a //= 1', '//='],
+    ['[..]', '..'],
+    ['recurse', 'recurse'],
+    ['[paths]', 'paths'],
+    ['walk(.)', 'walk'],
+    ['[limit(2; repeat(1))]', 'repeat'],
+    ['[range(3)]', 'range'],
+    ['del(.a)', 'del'],
+    ['"\\(range(2))"', 'range'],
+    ['.a == 1', null],
+    ['.a != 1 and .b <= 2 or .c >= 3', null],
+    ['.a // 1', null],
+    ['.range', null],
+    ['{range: 1}', null],
+    ['{del, paths: 2}', null],
+    ['.metadata.labels["x/y"]', null],
+    ['"a = b"', null],
+    ['.a | not', null],
   ];
   for (const [expr, want] of cases) assert.equal(validateExpression(expr, forbidden), want, expr);
   assert.deepEqual([...FORBIDDEN_IN_DEFINITIONS].sort(), [...forbidden].sort());
@@ -153,7 +214,16 @@ test('streamMany: outputs per input, earlier outputs kept before an error, for b
       (i, v) => seen.push([i, v]),
       (i, err) => failed.push([i, err.kind]),
     );
-    assert.deepEqual(seen, [[0, 10], [0, 5], [1, 2], [3, 1]], expr);
+    assert.deepEqual(
+      seen,
+      [
+        [0, 10],
+        [0, 5],
+        [1, 2],
+        [3, 1],
+      ],
+      expr,
+    );
     assert.deepEqual(failed, [[1, 'runtime']], expr);
   }
 });

@@ -15,11 +15,18 @@ test('1,000 consecutive fallback evaluations complete with no abort, on recycled
   }
   // Every 20th call raises a runtime error, which must not disturb the instance either.
   for (let i = 0; i < 100; i++) {
-    if (i % 20 === 0) assert.throws(() => program.run({ xs: ['a', 1] }), (e: unknown) => e instanceof JqError && e.kind === 'runtime');
+    if (i % 20 === 0)
+      assert.throws(
+        () => program.run({ xs: ['a', 1] }),
+        (e: unknown) => e instanceof JqError && e.kind === 'runtime',
+      );
     else assert.deepEqual(program.run({ xs: [i] }), [String(i)]);
   }
   assert.equal(wasmStats.retries, before.retries, 'no instance aborted');
-  assert.ok(wasmStats.instances - before.instances >= 5, `only ${wasmStats.instances - before.instances} instances for 1,100 calls`);
+  assert.ok(
+    wasmStats.instances - before.instances >= 5,
+    `only ${wasmStats.instances - before.instances} instances for 1,100 calls`,
+  );
   assert.equal(process.exitCode, undefined);
 });
 

@@ -24,7 +24,11 @@ async function until(cond: () => boolean, what: string, ms = 5000): Promise<void
 
 /** A transport whose first LIST of the collections matching `held` waits until release(). */
 /** The engine on the demo cluster through `transport`, built-in definitions, 10 ms flushes; `extra` overrides. */
-function startDemoEngine(cluster: DemoCluster, transport: KubeTransport, extra: Partial<EngineOptions> = {}): Promise<ClusterEngine> {
+function startDemoEngine(
+  cluster: DemoCluster,
+  transport: KubeTransport,
+  extra: Partial<EngineOptions> = {},
+): Promise<ClusterEngine> {
   return startEngine({
     transport,
     connection: { context: 'demo', cluster: 'demo', user: 'demo', server: cluster.server, namespace: null },
@@ -45,7 +49,7 @@ function gatedTransport(cluster: DemoCluster, held: RegExp): { transport: KubeTr
     label: inner.label,
     async open(path, options): Promise<http.IncomingMessage> {
       const [collection] = path.split('?');
-      if (held.test(collection!) && !path.includes('watch=')) await gate;
+      if (held.test(collection) && !path.includes('watch=')) await gate;
       return inner.open(path, options);
     },
   };
@@ -58,17 +62,27 @@ const KEYS_LWS = {
 };
 
 /** A LeaderWorkerSet with one group: its leader pod, and the worker StatefulSet the leader pod controls. */
-function putLeaderWorkerSet(cluster: DemoCluster, namespace: string, name: string): { lws: StoredObject; workers: StoredObject } {
+function putLeaderWorkerSet(
+  cluster: DemoCluster,
+  namespace: string,
+  name: string,
+): { lws: StoredObject; workers: StoredObject } {
   const store = cluster.store;
   const lws = store.put(KEYS_LWS.lws, {
     apiVersion: 'leaderworkerset.x-k8s.io/v1',
     kind: 'LeaderWorkerSet',
     metadata: { name, namespace, uid: '', resourceVersion: '', creationTimestamp: '' },
-    spec: { replicas: 1, leaderWorkerTemplate: { size: 2, workerTemplate: { spec: { containers: [{ name: 'w', image: 'vllm:1' }] } } } },
+    spec: {
+      replicas: 1,
+      leaderWorkerTemplate: { size: 2, workerTemplate: { spec: { containers: [{ name: 'w', image: 'vllm:1' }] } } },
+    },
     status: { readyReplicas: 1, replicas: 1 },
-  } as StoredObject);
+  });
   const labels = { 'leaderworkerset.sigs.k8s.io/name': name, 'leaderworkerset.sigs.k8s.io/group-index': '0' };
-  const leader = putPod(store, namespace, `${name}-0`, lws, { ...labels, 'leaderworkerset.sigs.k8s.io/worker-index': '0' });
+  const leader = putPod(store, namespace, `${name}-0`, lws, {
+    ...labels,
+    'leaderworkerset.sigs.k8s.io/worker-index': '0',
+  });
   const workers = store.put(KEYS_LWS.statefulsets, {
     apiVersion: 'apps/v1',
     kind: 'StatefulSet',
@@ -79,11 +93,17 @@ function putLeaderWorkerSet(cluster: DemoCluster, namespace: string, name: strin
       resourceVersion: '',
       creationTimestamp: '',
       labels,
-      ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: leader.metadata.name, uid: leader.metadata.uid, controller: true }],
+      ownerReferences: [
+        { apiVersion: 'v1', kind: 'Pod', name: leader.metadata.name, uid: leader.metadata.uid, controller: true },
+      ],
     },
-    spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'w', image: 'vllm:1' }] } } },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name: 'w', image: 'vllm:1' }] } },
+    },
     status: { replicas: 1, readyReplicas: 1 },
-  } as StoredObject);
+  });
   putPod(store, namespace, `${name}-0-1`, workers, { ...labels, 'leaderworkerset.sigs.k8s.io/worker-index': '1' });
   return { lws, workers };
 }
@@ -108,11 +128,19 @@ test('engine sync: Jobs listed before their JobSet, and an LWS worker StatefulSe
   const names = (): string[] => engine.getSnapshot().workloads.map((w) => `${w.kind}/${w.namespace}/${w.name}`);
   const unsubscribe = engine.subscribe((s) => record(s.workloads.map((w) => `${w.kind}/${w.namespace}/${w.name}`)));
   t.after(unsubscribe);
-  const live = (resource: string): boolean => engine.getSnapshot().kinds.some((k) => k.resource === resource && k.state === 'live');
-  await until(() => live('jobs.batch') && live('statefulsets.apps') && live('leaderworkersets.leaderworkerset.x-k8s.io'), 'jobs, statefulsets and LWSs listed');
+  const live = (resource: string): boolean =>
+    engine.getSnapshot().kinds.some((k) => k.resource === resource && k.state === 'live');
+  await until(
+    () => live('jobs.batch') && live('statefulsets.apps') && live('leaderworkersets.leaderworkerset.x-k8s.io'),
+    'jobs, statefulsets and LWSs listed',
+  );
   await new Promise((r) => setTimeout(r, 50)); // a few flushes
   record(names());
-  assert.deepEqual(names(), ['LeaderWorkerSet/serving/vllm'], 'while JobSets and pods are still listing, only the LWS is top-level');
+  assert.deepEqual(
+    names(),
+    ['LeaderWorkerSet/serving/vllm'],
+    'while JobSets and pods are still listing, only the LWS is top-level',
+  );
   release();
   released = true;
   await engine.whenSynced();
@@ -120,7 +148,11 @@ test('engine sync: Jobs listed before their JobSet, and an LWS worker StatefulSe
   record(names());
   assert.ok(released);
   assert.deepEqual(names().sort(), ['JobSet/training/llama', 'LeaderWorkerSet/serving/vllm']);
-  assert.deepEqual([...seen].sort(), ['JobSet/training/llama', 'LeaderWorkerSet/serving/vllm'], 'no snapshot ever held a nested Job or StatefulSet');
+  assert.deepEqual(
+    [...seen].sort(),
+    ['JobSet/training/llama', 'LeaderWorkerSet/serving/vllm'],
+    'no snapshot ever held a nested Job or StatefulSet',
+  );
 });
 
 test('engine sync: a workload whose owner kind is not watched, or whose owner is gone after sync, stays top-level', async (t) => {
@@ -136,18 +168,20 @@ test('engine sync: a workload whose owner kind is not watched, or whose owner is
       uid: '',
       resourceVersion: '',
       creationTimestamp: '',
-      ownerReferences: [{ apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', name: 'gone', uid: 'no-such-uid', controller: true }],
+      ownerReferences: [
+        { apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', name: 'gone', uid: 'no-such-uid', controller: true },
+      ],
     },
     spec: { parallelism: 1, template: { spec: { containers: [{ name: 'main', image: 'x:1' }] } } },
     status: { active: 1 },
-  } as StoredObject);
+  });
   const { transport, release } = gatedTransport(cluster, /^$/);
   t.after(() => release());
   const engine = await startDemoEngine(cluster, transport);
   t.after(() => engine.stop());
   await engine.whenSynced();
   await until(() => engine.getSnapshot().workloads.length === 1, 'the orphan Job shown');
-  assert.equal(engine.getSnapshot().workloads[0]!.name, 'orphan');
+  assert.equal(engine.getSnapshot().workloads[0].name, 'orphan');
 });
 
 test('engine sync: a list is applied page by page but flushed once complete (no tree is built from half a list)', async (t) => {
@@ -198,7 +232,10 @@ test('engine sync: a list is applied page by page but flushed once complete (no 
   t.after(() => engine.stop());
   const othersListed = (): boolean => {
     const kinds = engine.getSnapshot().kinds;
-    return kinds.some((k) => k.resource === 'jobsets.jobset.x-k8s.io' && k.state === 'live') && kinds.every((k) => k.resource === 'pods' || k.state !== 'syncing');
+    return (
+      kinds.some((k) => k.resource === 'jobsets.jobset.x-k8s.io' && k.state === 'live') &&
+      kinds.every((k) => k.resource === 'pods' || k.state !== 'syncing')
+    );
   };
   await until(othersListed, 'every other kind listed');
   await new Promise((r) => setTimeout(r, 50)); // their flushes done

@@ -51,15 +51,19 @@ test('engine: lists, builds trees, hides nested Jobs, streams changes to subscri
   t.after(() => engine.stop());
   await engine.whenSynced();
   let snap = engine.getSnapshot();
-  assert.deepEqual(snap.workloads.map((w) => `${w.kind}/${w.namespace}/${w.name}`), ['JobSet/training/llama'], 'the JobSet\'s Jobs are not separate workloads');
-  const w = snap.workloads[0]!;
+  assert.deepEqual(
+    snap.workloads.map((w) => `${w.kind}/${w.namespace}/${w.name}`),
+    ['JobSet/training/llama'],
+    "the JobSet's Jobs are not separate workloads",
+  );
+  const w = snap.workloads[0];
   assert.equal(w.uid, jobset.metadata.uid);
   assert.equal(w.definitionSource, 'builtin');
   assert.deepEqual(w.roles.map((r) => r.instance ?? r.component).sort(), ['leader', 'worker']);
   assert.deepEqual(allPods(w), pods.map((p) => p.metadata.name).sort());
   assert.equal(w.gpus.allocated, 8);
   assert.equal(snap.nodes.length, 1);
-  assert.equal(snap.nodes[0]!.gpuRequested, 8);
+  assert.equal(snap.nodes[0].gpuRequested, 8);
   assert.equal(snap.totals.gpuAllocatable, 8);
   assert.ok(snap.kinds.some((k) => k.resource === 'pods' && k.state === 'live' && k.count === 2));
   assert.ok(snap.kinds.some((k) => k.resource === 'jobsets.jobset.x-k8s.io' && k.state === 'live'));
@@ -69,21 +73,32 @@ test('engine: lists, builds trees, hides nested Jobs, streams changes to subscri
   // A new pod of the worker Job arrives: subscribers get a new snapshot naming the changed workload.
   const seen: ModelSnapshot[] = [];
   const unsubscribe = engine.subscribe((s) => seen.push(s));
-  const extra = putPod(cluster.store, 'training', 'llama-worker-0-1-fghij', jobs[1]!, {
-    'jobset.sigs.k8s.io/jobset-name': 'llama',
-    'jobset.sigs.k8s.io/replicatedjob-name': 'worker',
-  }, { node: null });
+  const extra = putPod(
+    cluster.store,
+    'training',
+    'llama-worker-0-1-fghij',
+    jobs[1],
+    {
+      'jobset.sigs.k8s.io/jobset-name': 'llama',
+      'jobset.sigs.k8s.io/replicatedjob-name': 'worker',
+    },
+    { node: null },
+  );
   await until(() => seen.some((s) => s.changedWorkloads.includes(jobset.metadata.uid)), 'a snapshot with the change');
   snap = engine.getSnapshot();
-  assert.ok(allPods(snap.workloads[0]!).includes('llama-worker-0-1-fghij'));
+  assert.ok(allPods(snap.workloads[0]).includes('llama-worker-0-1-fghij'));
   assert.equal(snap.totals.gpuPending, 4);
   assert.ok(Object.isFrozen(snap), 'snapshots are immutable');
   const versions = seen.map((s) => s.version);
-  assert.deepEqual(versions, [...versions].sort((a, b) => a - b), 'versions increase');
+  assert.deepEqual(
+    versions,
+    [...versions].sort((a, b) => a - b),
+    'versions increase',
+  );
 
   // Deleted: gone from the tree.
   cluster.store.delete(KEYS.pods, 'training', extra.metadata.name);
-  await until(() => !allPods(engine.getSnapshot().workloads[0]!).includes('llama-worker-0-1-fghij'), 'pod removed');
+  await until(() => !allPods(engine.getSnapshot().workloads[0]).includes('llama-worker-0-1-fghij'), 'pod removed');
   unsubscribe();
 
   // Requests were GETs only.
@@ -108,17 +123,40 @@ test('engine: a Karta in the cluster defines a type (hot reload starts watching 
     apiVersion: 'kubeflow.org/v1',
     kind: 'TFJob',
     metadata: { name: 'resnet', namespace: 'research', uid: '', resourceVersion: '', creationTimestamp: '' },
-    spec: { tfReplicaSpecs: { Worker: { replicas: 1, template: { spec: { containers: [{ name: 'tf', image: 'tf', resources: { limits: { 'nvidia.com/gpu': '1' } } }] } } } } },
+    spec: {
+      tfReplicaSpecs: {
+        Worker: {
+          replicas: 1,
+          template: {
+            spec: { containers: [{ name: 'tf', image: 'tf', resources: { limits: { 'nvidia.com/gpu': '1' } } }] },
+          },
+        },
+      },
+    },
     status: { conditions: [{ type: 'Running', status: 'True' }] },
   });
-  putPod(cluster.store, 'research', 'resnet-worker-0', tf, { 'training.kubeflow.org/job-name': 'resnet', 'training.kubeflow.org/replica-type': 'worker' }, { gpus: 1 });
+  putPod(
+    cluster.store,
+    'research',
+    'resnet-worker-0',
+    tf,
+    { 'training.kubeflow.org/job-name': 'resnet', 'training.kubeflow.org/replica-type': 'worker' },
+    { gpus: 1 },
+  );
   cluster.store.put(KEYS.kartas, tfjobKarta());
-  await until(() => engine.getSnapshot().workloads.some((w) => w.kind === 'TFJob'), 'TFJob workload after the Karta arrived');
+  await until(
+    () => engine.getSnapshot().workloads.some((w) => w.kind === 'TFJob'),
+    'TFJob workload after the Karta arrived',
+  );
   const w = engine.getSnapshot().workloads.find((x) => x.kind === 'TFJob')!;
   assert.equal(w.definitionSource, 'cluster');
   assert.deepEqual(w.status, ['Running']);
   assert.deepEqual(allPods(w), ['resnet-worker-0']);
-  assert.ok(engine.getSnapshot().definitions.some((d) => d.source === 'cluster' && d.kind === 'kubeflow.org/v1/TFJob' && d.workloads === 1));
+  assert.ok(
+    engine
+      .getSnapshot()
+      .definitions.some((d) => d.source === 'cluster' && d.kind === 'kubeflow.org/v1/TFJob' && d.workloads === 1),
+  );
 });
 
 test('engine: list-only mode fails whenSynced with the server named when nothing listens', async () => {
@@ -160,7 +198,13 @@ test('engine (live): a server unreachable at start is retried until it answers',
   });
   t.after(() => engine.stop());
   assert.equal(engine.getConnectionInfo().serverVersion, null);
-  await until(() => /context "late" \(server http:\/\/127\.0\.0\.1:\d+\).*ECONNREFUSED/.test(engine.getSnapshot().problems.join('\n')), 'the connection problem reported');
+  await until(
+    () =>
+      /context "late" \(server http:\/\/127\.0\.0\.1:\d+\).*ECONNREFUSED/.test(
+        engine.getSnapshot().problems.join('\n'),
+      ),
+    'the connection problem reported',
+  );
   await new Promise((r) => setTimeout(r, 300));
   const cluster = await startDemoCluster({ simulate: false, port });
   t.after(() => cluster.stop());
@@ -184,10 +228,15 @@ test('engine: -l on a kind that can be nested is applied locally, and owner chai
   t.after(() => engine.stop());
   await engine.whenSynced();
   const snap = engine.getSnapshot();
-  assert.deepEqual(snap.workloads.map((w) => w.name), ['red-one']);
-  assert.deepEqual(allPods(snap.workloads[0]!), ['red-one-worker-0-0-abcde']);
+  assert.deepEqual(
+    snap.workloads.map((w) => w.name),
+    ['red-one'],
+  );
+  assert.deepEqual(allPods(snap.workloads[0]), ['red-one-worker-0-0-abcde']);
   // JobSets may sit under TrainJobs (built-in catalog), so they are listed whole.
-  const jobsetLists = cluster.requests().filter((r) => r.path.startsWith('/apis/jobset.x-k8s.io/v1alpha2/jobsets?') && r.path.includes('limit='));
+  const jobsetLists = cluster
+    .requests()
+    .filter((r) => r.path.startsWith('/apis/jobset.x-k8s.io/v1alpha2/jobsets?') && r.path.includes('limit='));
   assert.ok(jobsetLists.length > 0 && jobsetLists.every((r) => !r.path.includes('labelSelector')));
   // The label is removed: the workload leaves the view.
   cluster.store.put(KEYS.jobsets, { ...a.jobset, metadata: { ...a.jobset.metadata, labels: {} } });
@@ -207,13 +256,23 @@ test('engine: a cluster Karta that makes a watched owner kind a workload type re
   // Only the JobSet definition: Jobs are owners (metadata only) at first.
   const engine = await engineFor(cluster, {
     includeNested: true,
-    definitions: loadDefinitions({ includeBuiltin: false, envPaths: '', userPaths: [`${root}definitions/jobset.x-k8s.io-jobset-v1alpha2.yaml`] }),
+    definitions: loadDefinitions({
+      includeBuiltin: false,
+      envPaths: '',
+      userPaths: [`${root}definitions/jobset.x-k8s.io-jobset-v1alpha2.yaml`],
+    }),
   });
   t.after(() => engine.stop());
   await engine.whenSynced();
-  assert.deepEqual(engine.getSnapshot().workloads.map((w) => w.kind), ['JobSet']);
+  assert.deepEqual(
+    engine.getSnapshot().workloads.map((w) => w.kind),
+    ['JobSet'],
+  );
   const jobKarta = yaml.load(readFileSync(`${root}definitions/batch-job-v1.yaml`, 'utf8')) as Record<string, unknown>;
-  cluster.store.put(KEYS.kartas, { ...jobKarta, metadata: { name: 'cluster-jobs', uid: '', resourceVersion: '', creationTimestamp: '' } } as never);
+  cluster.store.put(KEYS.kartas, {
+    ...jobKarta,
+    metadata: { name: 'cluster-jobs', uid: '', resourceVersion: '', creationTimestamp: '' },
+  } as never);
   await until(() => engine.getSnapshot().workloads.some((w) => w.kind === 'Job'), 'Jobs as workloads');
   const snap = engine.getSnapshot();
   const job = snap.workloads.find((w) => w.kind === 'Job')!;

@@ -9,7 +9,13 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { HttpKubeTransport } from '../../src/kube/client.js';
 
 export interface FakeObject {
-  metadata: { name: string; namespace?: string; uid: string; resourceVersion?: string; labels?: Record<string, string> };
+  metadata: {
+    name: string;
+    namespace?: string;
+    uid: string;
+    resourceVersion?: string;
+    labels?: Record<string, string>;
+  };
   [k: string]: unknown;
 }
 
@@ -48,7 +54,12 @@ export class FakeApi {
     this.rv += 1;
     const obj: FakeObject = {
       ...extra,
-      metadata: { name, namespace, uid: existing?.metadata.uid ?? `uid-${name}-${this.rv}`, resourceVersion: String(this.rv) },
+      metadata: {
+        name,
+        namespace,
+        uid: existing?.metadata.uid ?? `uid-${name}-${this.rv}`,
+        resourceVersion: String(this.rv),
+      },
     };
     this.objects.set(name, obj);
     this.emit({ type: existing ? 'MODIFIED' : 'ADDED', object: obj, rv: this.rv });
@@ -117,25 +128,37 @@ export class FakeApi {
 
   private status(res: http.ServerResponse, code: number, reason: string, message: string): void {
     res.writeHead(code, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code }));
+    res.end(
+      JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code }),
+    );
   }
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     this.requests.push(req.url ?? '');
     if (this.hang) return;
     const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname !== this.path) return this.status(res, 404, 'NotFound', 'the server could not find the requested resource');
-    if (this.failWith) return this.status(res, this.failWith, this.failWith === 403 ? 'Forbidden' : 'InternalError', `things is failing with ${this.failWith}`);
+    if (url.pathname !== this.path)
+      return this.status(res, 404, 'NotFound', 'the server could not find the requested resource');
+    if (this.failWith)
+      return this.status(
+        res,
+        this.failWith,
+        this.failWith === 403 ? 'Forbidden' : 'InternalError',
+        `things is failing with ${this.failWith}`,
+      );
     const selector = url.searchParams.get('labelSelector');
     const matches = (o: FakeObject) => {
       if (!selector) return true;
       const [k, v] = selector.split('=');
-      return o.metadata.labels?.[k!] === v;
+      return o.metadata.labels?.[k] === v;
     };
-    if (url.searchParams.get('watch') === '1' || url.searchParams.get('watch') === 'true') return this.watch(url, res, matches);
+    if (url.searchParams.get('watch') === '1' || url.searchParams.get('watch') === 'true')
+      return this.watch(url, res, matches);
     const limit = Number(url.searchParams.get('limit') ?? '0');
     const start = Number(url.searchParams.get('continue') ?? '0');
-    const all = [...this.objects.values()].filter(matches).sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+    const all = [...this.objects.values()]
+      .filter(matches)
+      .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
     const end = limit > 0 ? Math.min(all.length, start + limit) : all.length;
     const page = all.slice(start, end);
     const meta: Record<string, unknown> = { resourceVersion: String(this.rv) };
@@ -157,7 +180,15 @@ export class FakeApi {
       res.end(
         JSON.stringify({
           type: 'ERROR',
-          object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `too old resource version: ${rv}`, reason: 'Expired', code: 410 },
+          object: {
+            kind: 'Status',
+            apiVersion: 'v1',
+            metadata: {},
+            status: 'Failure',
+            message: `too old resource version: ${rv}`,
+            reason: 'Expired',
+            code: 410,
+          },
         }) + '\n',
       );
       return;
@@ -165,7 +196,12 @@ export class FakeApi {
     if (this.stallWatches) return; // headers, then nothing at all
     for (const line of this.injectLines.splice(0)) res.write(line + '\n');
     if (this.bookmarkOnStart) {
-      res.write(JSON.stringify({ type: 'BOOKMARK', object: { kind: 'Thing', apiVersion: 'v1', metadata: { resourceVersion: String(this.rv) } } }) + '\n');
+      res.write(
+        JSON.stringify({
+          type: 'BOOKMARK',
+          object: { kind: 'Thing', apiVersion: 'v1', metadata: { resourceVersion: String(this.rv) } },
+        }) + '\n',
+      );
     }
     const send = (e: HistoryEvent) => {
       if (matches(e.object)) res.write(JSON.stringify({ type: e.type, object: e.object }) + '\n');

@@ -24,21 +24,31 @@ export function putNode(store: ObjectStore, name: string, gpus: number): StoredO
       conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }],
       nodeInfo: { kubeletVersion: 'v1.32.0' },
     },
-  } as StoredObject);
+  });
 }
 
 /** A JobSet with one Job per replicatedJob (1 pod each), and the Jobs. */
-export function putJobSet(store: ObjectStore, namespace: string, name: string, rjobs: string[], gpus: number): { jobset: StoredObject; jobs: StoredObject[] } {
+export function putJobSet(
+  store: ObjectStore,
+  namespace: string,
+  name: string,
+  rjobs: string[],
+  gpus: number,
+): { jobset: StoredObject; jobs: StoredObject[] } {
   const template = {
-    spec: { containers: [{ name: 'main', image: 'trainer:1', resources: { limits: { 'nvidia.com/gpu': String(gpus) } } }] },
+    spec: {
+      containers: [{ name: 'main', image: 'trainer:1', resources: { limits: { 'nvidia.com/gpu': String(gpus) } } }],
+    },
   };
   const jobset = store.put(KEYS.jobsets, {
     apiVersion: 'jobset.x-k8s.io/v1alpha2',
     kind: 'JobSet',
     metadata: { name, namespace, uid: '', resourceVersion: '', creationTimestamp: '' },
-    spec: { replicatedJobs: rjobs.map((r) => ({ name: r, replicas: 1, template: { spec: { parallelism: 1, template } } })) },
+    spec: {
+      replicatedJobs: rjobs.map((r) => ({ name: r, replicas: 1, template: { spec: { parallelism: 1, template } } })),
+    },
     status: { replicatedJobsStatus: rjobs.map((r) => ({ name: r, ready: 1, succeeded: 0, failed: 0, active: 1 })) },
-  } as StoredObject);
+  });
   const jobs = rjobs.map((r) =>
     store.put(KEYS.jobs, {
       apiVersion: 'batch/v1',
@@ -50,11 +60,13 @@ export function putJobSet(store: ObjectStore, namespace: string, name: string, r
         resourceVersion: '',
         creationTimestamp: '',
         labels: { 'jobset.sigs.k8s.io/jobset-name': name, 'jobset.sigs.k8s.io/replicatedjob-name': r },
-        ownerReferences: [{ apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', name, uid: jobset.metadata.uid, controller: true }],
+        ownerReferences: [
+          { apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', name, uid: jobset.metadata.uid, controller: true },
+        ],
       },
       spec: { parallelism: 1, template },
       status: { active: 1 },
-    } as StoredObject),
+    }),
   );
   return { jobset, jobs };
 }
@@ -80,28 +92,49 @@ export function putPod(
       creationTimestamp: '',
       labels,
       ownerReferences: owner
-        ? [{ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name, uid: owner.metadata.uid, controller: true }]
+        ? [
+            {
+              apiVersion: owner.apiVersion,
+              kind: owner.kind,
+              name: owner.metadata.name,
+              uid: owner.metadata.uid,
+              controller: true,
+            },
+          ]
         : undefined,
     },
     spec: {
       nodeName: node ?? undefined,
-      containers: [{ name: 'main', image: 'trainer:1', resources: { limits: { 'nvidia.com/gpu': String(options.gpus ?? 4) } } }],
+      containers: [
+        { name: 'main', image: 'trainer:1', resources: { limits: { 'nvidia.com/gpu': String(options.gpus ?? 4) } } },
+      ],
     },
     status: {
       phase: options.phase ?? (node ? 'Running' : 'Pending'),
       conditions: [
-        { type: 'PodScheduled', status: node ? 'True' : 'False', ...(node ? {} : { reason: 'Unschedulable', message: '0/1 nodes are available' }) },
+        {
+          type: 'PodScheduled',
+          status: node ? 'True' : 'False',
+          ...(node ? {} : { reason: 'Unschedulable', message: '0/1 nodes are available' }),
+        },
         { type: 'Ready', status: ready ? 'True' : 'False' },
       ],
-      containerStatuses: node ? [{ name: 'main', ready, restartCount: 0, state: { running: { startedAt: '2026-12-01T10:00:00Z' } } }] : undefined,
+      containerStatuses: node
+        ? [{ name: 'main', ready, restartCount: 0, state: { running: { startedAt: '2026-12-01T10:00:00Z' } } }]
+        : undefined,
     },
-  } as StoredObject);
+  });
 }
 
 /** Pods of a JobSet's Jobs, labelled as the JobSet controller does. */
-export function putJobSetPods(store: ObjectStore, jobsetName: string, jobs: StoredObject[], options: { gpus?: number } = {}): StoredObject[] {
+export function putJobSetPods(
+  store: ObjectStore,
+  jobsetName: string,
+  jobs: StoredObject[],
+  options: { gpus?: number } = {},
+): StoredObject[] {
   return jobs.map((job) => {
-    const rjob = job.metadata.labels!['jobset.sigs.k8s.io/replicatedjob-name']!;
+    const rjob = job.metadata.labels!['jobset.sigs.k8s.io/replicatedjob-name'];
     return putPod(
       store,
       job.metadata.namespace!,
@@ -129,7 +162,12 @@ export function tfjobKarta(): StoredObject {
           name: 'tfjob',
           kind: { group: 'kubeflow.org', version: 'v1', kind: 'TFJob' },
           statusDefinition: {
-            conditionsDefinition: { path: '.status.conditions', typeFieldName: 'type', statusFieldName: 'status', messageFieldName: 'message' },
+            conditionsDefinition: {
+              path: '.status.conditions',
+              typeFieldName: 'type',
+              statusFieldName: 'status',
+              messageFieldName: 'message',
+            },
             statusMappings: { running: [{ byConditions: [{ type: 'Running', status: 'True' }] }] },
           },
         },
@@ -148,5 +186,5 @@ export function tfjobKarta(): StoredObject {
         ],
       },
     },
-  } as unknown as StoredObject;
+  };
 }

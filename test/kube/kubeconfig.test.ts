@@ -10,13 +10,20 @@ import { HttpKubeTransport, getJson, KubeApiError } from '../../src/kube/client.
 import { clusterOptionsFrom, CLUSTER_OPTIONS } from '../../src/cli/common.js';
 import { parseCommandArgs, UsageError } from '../../src/cli/usage.js';
 
-function config(opts: { current?: string; clusters: [string, string][]; users: [string, string | null][]; contexts: [string, string, string, string?][] }): string {
+function config(opts: {
+  current?: string;
+  clusters: [string, string][];
+  users: [string, string | null][];
+  contexts: [string, string, string, string?][];
+}): string {
   const lines = ['apiVersion: v1', 'kind: Config'];
   if (opts.current) lines.push(`current-context: ${opts.current}`);
   lines.push('clusters:');
-  for (const [name, server] of opts.clusters) lines.push(`- name: ${name}`, '  cluster:', `    server: ${server}`, '    insecure-skip-tls-verify: true');
+  for (const [name, server] of opts.clusters)
+    lines.push(`- name: ${name}`, '  cluster:', `    server: ${server}`, '    insecure-skip-tls-verify: true');
   lines.push('users:');
-  for (const [name, token] of opts.users) lines.push(`- name: ${name}`, '  user:', token ? `    token: ${token}` : '    {}');
+  for (const [name, token] of opts.users)
+    lines.push(`- name: ${name}`, '  user:', token ? `    token: ${token}` : '    {}');
   lines.push('contexts:');
   for (const [name, cluster, user, ns] of opts.contexts) {
     lines.push(`- name: ${name}`, '  context:', `    cluster: ${cluster}`, `    user: ${user}`);
@@ -35,12 +42,23 @@ test('$KUBECONFIG lists files; the first file wins for current-context and dupli
   const dir = tmp(t);
   const a = join(dir, 'a');
   const b = join(dir, 'b');
-  writeFileSync(a, config({ current: 'ctx-a', clusters: [['shared', 'http://127.0.0.1:1111']], users: [['ua', 'tok-a']], contexts: [['ctx-a', 'shared', 'ua', 'team-a']] }));
+  writeFileSync(
+    a,
+    config({
+      current: 'ctx-a',
+      clusters: [['shared', 'http://127.0.0.1:1111']],
+      users: [['ua', 'tok-a']],
+      contexts: [['ctx-a', 'shared', 'ua', 'team-a']],
+    }),
+  );
   writeFileSync(
     b,
     config({
       current: 'ctx-b',
-      clusters: [['shared', 'http://127.0.0.1:2222'], ['other', 'http://127.0.0.1:3333']],
+      clusters: [
+        ['shared', 'http://127.0.0.1:2222'],
+        ['other', 'http://127.0.0.1:3333'],
+      ],
       users: [['ub', 'tok-b']],
       contexts: [['ctx-b', 'other', 'ub']],
     }),
@@ -60,11 +78,30 @@ test('--kubeconfig overrides $KUBECONFIG; unknown contexts and missing files are
   const dir = tmp(t);
   const a = join(dir, 'a');
   const b = join(dir, 'b');
-  writeFileSync(a, config({ current: 'ctx-a', clusters: [['c', 'http://127.0.0.1:1111']], users: [['u', null]], contexts: [['ctx-a', 'c', 'u']] }));
-  writeFileSync(b, config({ current: 'ctx-b', clusters: [['c', 'http://127.0.0.1:2222']], users: [['u', null]], contexts: [['ctx-b', 'c', 'u']] }));
+  writeFileSync(
+    a,
+    config({
+      current: 'ctx-a',
+      clusters: [['c', 'http://127.0.0.1:1111']],
+      users: [['u', null]],
+      contexts: [['ctx-a', 'c', 'u']],
+    }),
+  );
+  writeFileSync(
+    b,
+    config({
+      current: 'ctx-b',
+      clusters: [['c', 'http://127.0.0.1:2222']],
+      users: [['u', null]],
+      contexts: [['ctx-b', 'c', 'u']],
+    }),
+  );
   const env = { KUBECONFIG: a, HOME: dir };
   assert.equal(loadKubeconfig({ env, kubeconfig: b }).context, 'ctx-b');
-  assert.throws(() => loadKubeconfig({ env, context: 'nope' }), (e: Error) => e instanceof KubeconfigError && /context "nope" not found.*ctx-a/.test(e.message));
+  assert.throws(
+    () => loadKubeconfig({ env, context: 'nope' }),
+    (e: Error) => e instanceof KubeconfigError && /context "nope" not found.*ctx-a/.test(e.message),
+  );
   assert.throws(() => loadKubeconfig({ env, kubeconfig: join(dir, 'nothing') }), /does not exist/);
   assert.throws(() => loadKubeconfig({ env: { HOME: dir } }), /no kubeconfig found/);
 });
@@ -72,8 +109,14 @@ test('--kubeconfig overrides $KUBECONFIG; unknown contexts and missing files are
 test('plain http without insecure-skip-tls-verify is refused, naming the context and server', (t) => {
   const dir = tmp(t);
   const a = join(dir, 'a');
-  writeFileSync(a, 'apiVersion: v1\nkind: Config\ncurrent-context: x\nclusters:\n- name: c\n  cluster:\n    server: http://127.0.0.1:9\nusers:\n- name: u\n  user: {}\ncontexts:\n- name: x\n  context:\n    cluster: c\n    user: u\n');
-  assert.throws(() => loadKubeconfig({ kubeconfig: a, env: {} }), /context "x" \(server http:\/\/127\.0\.0\.1:9\): plain http needs insecure-skip-tls-verify/);
+  writeFileSync(
+    a,
+    'apiVersion: v1\nkind: Config\ncurrent-context: x\nclusters:\n- name: c\n  cluster:\n    server: http://127.0.0.1:9\nusers:\n- name: u\n  user: {}\ncontexts:\n- name: x\n  context:\n    cluster: c\n    user: u\n',
+  );
+  assert.throws(
+    () => loadKubeconfig({ kubeconfig: a, env: {} }),
+    /context "x" \(server http:\/\/127\.0\.0\.1:9\): plain http needs insecure-skip-tls-verify/,
+  );
 });
 
 test('requests carry the kubeconfig token; errors name context and server but never the token', async (t) => {
@@ -87,13 +130,29 @@ test('requests carry the kubeconfig token; errors name context and server but ne
       return;
     }
     res.writeHead(403, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ kind: 'Status', status: 'Failure', reason: 'Forbidden', code: 403, message: 'pods is forbidden: User "bob" cannot list resource "pods"' }));
+    res.end(
+      JSON.stringify({
+        kind: 'Status',
+        status: 'Failure',
+        reason: 'Forbidden',
+        code: 403,
+        message: 'pods is forbidden: User "bob" cannot list resource "pods"',
+      }),
+    );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   t.after(() => new Promise<void>((r) => server.close(() => r())));
   const port = (server.address() as AddressInfo).port;
   const file = join(dir, 'kc');
-  writeFileSync(file, config({ current: 'prod', clusters: [['c', `http://127.0.0.1:${port}`]], users: [['bob', 's3cr3t-token']], contexts: [['prod', 'c', 'bob']] }));
+  writeFileSync(
+    file,
+    config({
+      current: 'prod',
+      clusters: [['c', `http://127.0.0.1:${port}`]],
+      users: [['bob', 's3cr3t-token']],
+      contexts: [['prod', 'c', 'bob']],
+    }),
+  );
   const loaded = loadKubeconfig({ kubeconfig: file, env: {} });
   const transport = new HttpKubeTransport(loaded.kubeConfig, loaded.server, loaded.context);
   t.after(() => transport.close());
@@ -101,21 +160,45 @@ test('requests carry the kubeconfig token; errors name context and server but ne
   await assert.rejects(getJson(transport, '/api/v1/pods'), (e: Error) => {
     assert.ok(e instanceof KubeApiError);
     assert.equal(e.status, 403);
-    assert.match(e.message, new RegExp(`^context "prod" \\(server http://127\\.0\\.0\\.1:${port}\\): GET /api/v1/pods: pods is forbidden`));
+    assert.match(
+      e.message,
+      new RegExp(`^context "prod" \\(server http://127\\.0\\.0\\.1:${port}\\): GET /api/v1/pods: pods is forbidden`),
+    );
     assert.doesNotMatch(e.message, /s3cr3t/);
     return true;
   });
-  assert.deepEqual(seen.map((s) => s.auth), ['Bearer s3cr3t-token', 'Bearer s3cr3t-token']);
-  assert.deepEqual(seen.map((s) => s.method), ['GET', 'GET']);
+  assert.deepEqual(
+    seen.map((s) => s.auth),
+    ['Bearer s3cr3t-token', 'Bearer s3cr3t-token'],
+  );
+  assert.deepEqual(
+    seen.map((s) => s.method),
+    ['GET', 'GET'],
+  );
 });
 
 test('shared cluster options: -n, -A, --definitions, $WLX_DEFINITIONS, --gpu-resource, --demo; conflicts are usage errors', () => {
-  const parse = (args: string[], env: NodeJS.ProcessEnv = {}) => clusterOptionsFrom(parseCommandArgs(args, CLUSTER_OPTIONS, 'hint').values, 'hint', env);
+  const parse = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    clusterOptionsFrom(parseCommandArgs(args, CLUSTER_OPTIONS, 'hint').values, 'hint', env);
   assert.equal(parse([]).namespace, null, 'all namespaces by default, like k9s');
   assert.equal(parse(['-A']).namespace, null);
   assert.equal(parse(['-n', 'training']).namespace, 'training');
   assert.equal(parse(['--namespace=inference']).namespace, 'inference');
-  const o = parse(['--definitions', 'a.yaml', '--definitions', 'dir', '--gpu-resource', 'amd.com/gpu', '--context', 'c', '--kubeconfig', 'k'], { WLX_DEFINITIONS: 'x:y' });
+  const o = parse(
+    [
+      '--definitions',
+      'a.yaml',
+      '--definitions',
+      'dir',
+      '--gpu-resource',
+      'amd.com/gpu',
+      '--context',
+      'c',
+      '--kubeconfig',
+      'k',
+    ],
+    { WLX_DEFINITIONS: 'x:y' },
+  );
   assert.deepEqual(o.definitionPaths, ['a.yaml', 'dir']);
   assert.equal(o.definitionsEnv, 'x:y');
   assert.deepEqual(o.gpuResources, ['amd.com/gpu']);

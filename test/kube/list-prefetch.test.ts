@@ -9,11 +9,28 @@ import type { KubeObject } from '../../src/model/types.js';
 import { FakeApi } from './fake-api.js';
 
 test('peekContinue reads the token from the metadata before the items only', () => {
-  assert.equal(peekContinue('{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"7","continue":"eyJ2IjoxfQ"},"items":[]}'), 'eyJ2IjoxfQ');
+  assert.equal(
+    peekContinue(
+      '{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"7","continue":"eyJ2IjoxfQ"},"items":[]}',
+    ),
+    'eyJ2IjoxfQ',
+  );
   assert.equal(peekContinue('{"metadata":{"continue" : "abc"},"items":[{"metadata":{"name":"x"}}]}'), 'abc');
-  assert.equal(peekContinue('{"metadata":{"resourceVersion":"7"},"items":[{"continue":"not-this"}]}'), '', 'an item field is not the token');
-  assert.equal(peekContinue('{"items":[{"continue":"nope"}],"metadata":{"continue":"late"}}'), '', 'metadata after items: no early token');
-  assert.equal(peekContinue('{"metadata":{"continue":"a\\"b"},"items":[]}'), '', 'an escaped token is left to the parser');
+  assert.equal(
+    peekContinue('{"metadata":{"resourceVersion":"7"},"items":[{"continue":"not-this"}]}'),
+    '',
+    'an item field is not the token',
+  );
+  assert.equal(
+    peekContinue('{"items":[{"continue":"nope"}],"metadata":{"continue":"late"}}'),
+    '',
+    'metadata after items: no early token',
+  );
+  assert.equal(
+    peekContinue('{"metadata":{"continue":"a\\"b"},"items":[]}'),
+    '',
+    'an escaped token is left to the parser',
+  );
   assert.equal(peekContinue('{"metadata":{"continue":""},"items":[]}'), '');
 });
 
@@ -50,7 +67,11 @@ test('the next page is requested before the current one is trimmed; every object
   assert.equal(await r.firstSync, null);
   await r.stop();
   assert.equal(openedAtFirstTrim[0], 2, 'page 2 was asked for before page 1 was trimmed');
-  assert.deepEqual(opened.map((p) => /continue=(\d+)/.exec(p)?.[1] ?? '0'), ['0', '500', '1000'], 'each page once, in order');
+  assert.deepEqual(
+    opened.map((p) => /continue=(\d+)/.exec(p)?.[1] ?? '0'),
+    ['0', '500', '1000'],
+    'each page once, in order',
+  );
   assert.equal(events.length, 1203);
   assert.equal(new Set(events.map((e) => e.name)).size, 1203);
 });

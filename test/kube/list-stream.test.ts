@@ -46,10 +46,19 @@ test('list pages are applied as they arrive: page 1 is in the handler before pag
     },
   };
   const r = await listOnce(api, transport, events);
-  assert.deepEqual(eventsWhenOpened.map((e) => e.page), ['0', '500', '1000']);
-  assert.ok(eventsWhenOpened[2]!.events >= 500, `page 1's 500 objects were applied before page 3 was requested (had ${eventsWhenOpened[2]!.events})`);
+  assert.deepEqual(
+    eventsWhenOpened.map((e) => e.page),
+    ['0', '500', '1000'],
+  );
+  assert.ok(
+    eventsWhenOpened[2].events >= 500,
+    `page 1's 500 objects were applied before page 3 was requested (had ${eventsWhenOpened[2].events})`,
+  );
   assert.equal(events.length, 1203);
-  assert.ok(events.every((e) => e.type === 'ADDED'), 'a first list only adds');
+  assert.ok(
+    events.every((e) => e.type === 'ADDED'),
+    'a first list only adds',
+  );
   assert.equal(r.count, 1203);
 });
 
@@ -91,7 +100,11 @@ test('an expired continue token restarts the list; objects from the abandoned pa
   const del9 = events.findIndex((e) => e.type === 'DELETED' && e.name === 't0009');
   const add9 = events.findIndex((e, i) => i >= 500 && e.type === 'ADDED' && e.name === 't0009');
   assert.ok(del9 < add9, 'a replaced object (same name, new uid): its tombstone comes before the new one');
-  assert.equal(events.filter((e) => e.name === 't0900').length, 0, 'an object gone before its page was listed never appears');
+  assert.equal(
+    events.filter((e) => e.name === 't0900').length,
+    0,
+    'an object gone before its page was listed never appears',
+  );
   assert.equal(r.count, api.objects.size);
   assert.deepEqual(
     new Set(r.snapshotVersions().keys()),

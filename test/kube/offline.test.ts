@@ -27,11 +27,24 @@ test('dumps: multi-document YAML, kubectl Lists, JSON arrays; junk is reported, 
     '',
   ].join('\n');
   const d = parseDump(yaml, 'dump.yaml');
-  assert.deepEqual(d.objects.map((o) => o.kind), ['Pod', 'Node', 'Job']);
+  assert.deepEqual(
+    d.objects.map((o) => o.kind),
+    ['Pod', 'Node', 'Job'],
+  );
   assert.equal(d.problems.length, 1);
-  assert.match(d.problems[0]!, /^dump\.yaml#3: not an object/);
-  const json = parseDump(JSON.stringify({ kind: 'PodList', apiVersion: 'v1', items: [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b', uid: 'u3' } }] }), 'x.json');
-  assert.deepEqual(json.objects.map((o) => (o.metadata as { name: string }).name), ['b']);
+  assert.match(d.problems[0], /^dump\.yaml#3: not an object/);
+  const json = parseDump(
+    JSON.stringify({
+      kind: 'PodList',
+      apiVersion: 'v1',
+      items: [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b', uid: 'u3' } }],
+    }),
+    'x.json',
+  );
+  assert.deepEqual(
+    json.objects.map((o) => (o.metadata as { name: string }).name),
+    ['b'],
+  );
   assert.throws(() => parseDump('{ not: [valid', 'bad.yaml'), /bad\.yaml: not YAML or JSON/);
 });
 
@@ -50,12 +63,15 @@ test('nested workloads are hidden when a controller chain (through pods too) rea
     ['sts1', 'pod-leader'], // worker StatefulSet → leader pod
     ['job', 'cronjob-not-listed'],
   ]);
-  assert.deepEqual(topLevelWorkloads([lws, leaderSts, workerSts, lone], controllers).map((x) => x.uid), ['lws', 'job']);
+  assert.deepEqual(
+    topLevelWorkloads([lws, leaderSts, workerSts, lone], controllers).map((x) => x.uid),
+    ['lws', 'job'],
+  );
   const all = [lws, lone];
   assert.equal(topLevelWorkloads(all, controllers), all, 'identity kept when nothing is hidden');
 });
 
-test('offline model: the dump\'s Kartas define types (cluster source), -l filters roots only', () => {
+test("offline model: the dump's Kartas define types (cluster source), -l filters roots only", () => {
   const objects = parseDump(
     JSON.stringify([
       {
@@ -67,27 +83,48 @@ test('offline model: the dump\'s Kartas define types (cluster source), -l filter
             rootComponent: {
               name: 'widget',
               kind: { group: 'example.com', version: 'v1', kind: 'Widget' },
-              statusDefinition: { phaseDefinition: { path: '.status.phase' }, statusMappings: { running: [{ byPhase: 'Up' }] } },
+              statusDefinition: {
+                phaseDefinition: { path: '.status.phase' },
+                statusMappings: { running: [{ byPhase: 'Up' }] },
+              },
             },
           },
         },
       },
-      { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: 'ns', uid: 'w1', labels: { team: 'a' } } },
-      { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w2', namespace: 'ns', uid: 'w2', labels: { team: 'b' } } },
+      {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'w1', namespace: 'ns', uid: 'w1', labels: { team: 'a' } },
+      },
+      {
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'w2', namespace: 'ns', uid: 'w2', labels: { team: 'b' } },
+      },
       {
         apiVersion: 'v1',
         kind: 'Pod',
-        metadata: { name: 'p1', namespace: 'ns', uid: 'p1', ownerReferences: [{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w1', uid: 'w1', controller: true }] },
+        metadata: {
+          name: 'p1',
+          namespace: 'ns',
+          uid: 'p1',
+          ownerReferences: [{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w1', uid: 'w1', controller: true }],
+        },
         spec: { nodeName: 'n1', containers: [{ name: 'c', resources: { limits: { 'nvidia.com/gpu': '2' } } }] },
         status: { phase: 'Running' },
       },
     ]),
     'dump.json',
   ).objects;
-  const model = buildOfflineModel(objects, loadDefinitions({ envPaths: '' }), { labelSelector: parseLabelSelector('team=a') });
+  const model = buildOfflineModel(objects, loadDefinitions({ envPaths: '' }), {
+    labelSelector: parseLabelSelector('team=a'),
+  });
   const workloads = model.store.workloads();
-  assert.deepEqual(workloads.map((x) => x.name), ['w1']);
-  assert.equal(workloads[0]!.definitionSource, 'cluster');
-  assert.equal(workloads[0]!.gpus.requested, 2);
+  assert.deepEqual(
+    workloads.map((x) => x.name),
+    ['w1'],
+  );
+  assert.equal(workloads[0].definitionSource, 'cluster');
+  assert.equal(workloads[0].gpus.requested, 2);
   assert.equal(model.store.totals().pods, 1);
 });

@@ -46,9 +46,22 @@ async function until(cond: () => boolean, what: string, ms = 5000): Promise<void
   }
 }
 
-function reflectorFor(api: FakeApi, rec: ReturnType<typeof recorder>, extra: Partial<ReflectorOptions> = {}): Reflector {
+function reflectorFor(
+  api: FakeApi,
+  rec: ReturnType<typeof recorder>,
+  extra: Partial<ReflectorOptions> = {},
+): Reflector {
   return new Reflector(
-    { ...FAST, transport: api.transport(), path: api.path, apiVersion: 'v1', kind: 'Thing', label: 'things', trim: trimOwner, ...extra },
+    {
+      ...FAST,
+      transport: api.transport(),
+      path: api.path,
+      apiVersion: 'v1',
+      kind: 'Thing',
+      label: 'things',
+      trim: trimOwner,
+      ...extra,
+    },
     rec.handlers,
   );
 }
@@ -80,10 +93,10 @@ test('lists in pages of limit with continue, and puts apiVersion/kind back on it
   await r.stop();
   const lists = api.requests.filter((u) => !u.includes('watch='));
   assert.equal(lists.length, 3);
-  assert.match(lists[0]!, /limit=500/);
-  assert.doesNotMatch(lists[0]!, /continue=/);
-  assert.match(lists[1]!, /continue=500/);
-  assert.match(lists[2]!, /continue=1000/);
+  assert.match(lists[0], /limit=500/);
+  assert.doesNotMatch(lists[0], /continue=/);
+  assert.match(lists[1], /continue=500/);
+  assert.match(lists[2], /continue=1000/);
   assert.equal(rec.events.length, 1203);
   assert.ok(rec.events.every((e) => e.type === 'ADDED'));
   assert.deepEqual([...seenKinds], ['v1/Thing']);
@@ -104,7 +117,10 @@ test('watches from the list resourceVersion with bookmarks and a timeout, applie
   await r.firstSync;
   const listRv = String(api.rv);
   await until(() => api.requests.some((u) => u.includes('watch=1')), 'watch request');
-  const watchUrl = new URL(api.requests.find((u) => u.includes('watch=1'))!, 'http://x');
+  const watchUrl = new URL(
+    api.requests.find((u) => u.includes('watch=1'))!,
+    'http://x',
+  );
   assert.equal(watchUrl.searchParams.get('resourceVersion'), listRv);
   assert.equal(watchUrl.searchParams.get('allowWatchBookmarks'), 'true');
   assert.equal(watchUrl.searchParams.get('timeoutSeconds'), '30');
@@ -126,11 +142,14 @@ test('timeoutSeconds is randomised within the range', async (t) => {
   const values = [0, 0.5, 0.999];
   let i = 0;
   const rec = recorder();
-  const r = reflectorFor(api, rec, { watchTimeoutSeconds: [300, 600], random: () => values[i++ % values.length]! });
+  const r = reflectorFor(api, rec, { watchTimeoutSeconds: [300, 600], random: () => values[i++ % values.length] });
   t.after(() => r.stop());
   r.start();
   await until(() => api.requests.some((u) => u.includes('watch=1')), 'watch');
-  const url = new URL(api.requests.find((u) => u.includes('watch=1'))!, 'http://x');
+  const url = new URL(
+    api.requests.find((u) => u.includes('watch=1'))!,
+    'http://x',
+  );
   const timeout = Number(url.searchParams.get('timeoutSeconds'));
   assert.ok(timeout >= 300 && timeout <= 600, `timeout ${timeout}`);
 });
@@ -158,7 +177,7 @@ test('bookmarks advance the resourceVersion used by the next watch', async (t) =
   api.bookmarkOnStart = false;
   api.endWatches();
   await until(() => api.requests.filter((u) => u.includes('watch=1')).length >= 3, 'third watch');
-  const third = new URL(api.requests.filter((u) => u.includes('watch=1'))[2]!, 'http://x');
+  const third = new URL(api.requests.filter((u) => u.includes('watch=1'))[2], 'http://x');
   assert.equal(third.searchParams.get('resourceVersion'), String(api.rv));
   assert.equal(rec.events.length, 1, 'bookmarks are not object events');
 });
@@ -187,13 +206,19 @@ test('410 relists and emits deletes only for vanished objects, modifications onl
   api.endWatches(); // the next watch resumes from an rv the server no longer has → 410
   await until(() => r.lists === 2, 'relist');
   await until(() => rec.events.length >= before + 5, 'relist events');
-  const after = rec.events.slice(before).map((e) => `${e.type} ${e.name}`).sort();
+  const after = rec.events
+    .slice(before)
+    .map((e) => `${e.type} ${e.name}`)
+    .sort();
   assert.deepEqual(after, ['ADDED d', 'ADDED e', 'DELETED b', 'DELETED e', 'MODIFIED c']);
   const deletedE = rec.events.slice(before).find((e) => e.type === 'DELETED' && e.name === 'e')!;
   const addedE = rec.events.slice(before).find((e) => e.type === 'ADDED' && e.name === 'e')!;
   assert.notEqual(deletedE.uid, addedE.uid, 'the tombstone carries the old uid');
   assert.equal(r.count, 4);
-  assert.deepEqual(new Set(r.snapshotVersions().values()), new Set([...api.objects.values()].map((o) => o.metadata.resourceVersion)));
+  assert.deepEqual(
+    new Set(r.snapshotVersions().values()),
+    new Set([...api.objects.values()].map((o) => o.metadata.resourceVersion)),
+  );
 });
 
 test('a 410 ERROR event on an open watch triggers a relist', async (t) => {
@@ -210,7 +235,7 @@ test('a 410 ERROR event on an open watch triggers a relist', async (t) => {
   assert.equal(rec.problems.length, 0);
 });
 
-test('connection refused: reconnecting state and exponential back-off, then recovery', async (t) => {
+test('connection refused: reconnecting state and exponential back-off, then recovery', async () => {
   // A port with nothing listening: bind, note the port, close.
   const probe = net.createServer();
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
@@ -234,7 +259,15 @@ test('connection refused: reconnecting state and exponential back-off, then reco
   };
   const rec = recorder();
   const r = new Reflector(
-    { ...FAST, backoff: { initialMs: 40, maxMs: 1000, factor: 2, jitter: 0 }, transport: counting, path: '/api/v1/things', apiVersion: 'v1', kind: 'Thing', trim: trimOwner },
+    {
+      ...FAST,
+      backoff: { initialMs: 40, maxMs: 1000, factor: 2, jitter: 0 },
+      transport: counting,
+      path: '/api/v1/things',
+      apiVersion: 'v1',
+      kind: 'Thing',
+      trim: trimOwner,
+    },
     rec.handlers,
   );
   r.start();
@@ -243,12 +276,12 @@ test('connection refused: reconnecting state and exponential back-off, then reco
   assert.equal(r.state, 'reconnecting');
   assert.match(r.message ?? '', /context "ctx" \(server http:\/\/127\.0\.0\.1:\d+\)/);
   assert.match(r.message ?? '', /ECONNREFUSED/);
-  const gaps = times.slice(1).map((t, i) => t - times[i]!);
+  const gaps = times.slice(1).map((t, i) => t - times[i]);
   // 40, 80, 160 ms: each gap at least the back-off, and growing.
-  assert.ok(gaps[0]! >= 35, `gap ${gaps[0]}`);
-  assert.ok(gaps[1]! >= 75, `gap ${gaps[1]}`);
-  assert.ok(gaps[2]! >= 150, `gap ${gaps[2]}`);
-  assert.ok(gaps[2]! > gaps[0]!);
+  assert.ok(gaps[0] >= 35, `gap ${gaps[0]}`);
+  assert.ok(gaps[1] >= 75, `gap ${gaps[1]}`);
+  assert.ok(gaps[2] >= 150, `gap ${gaps[2]}`);
+  assert.ok(gaps[2] > gaps[0]);
 });
 
 test('back-off grows exponentially, is capped, jittered, and resets', () => {
@@ -275,8 +308,8 @@ test('a malformed watch line is reported with the kind and its first bytes, and 
   await until(() => rec.problems.length === 2, 'two problems');
   api.put('b');
   await until(() => rec.events.some((e) => e.name === 'b'), 'event after the bad lines');
-  assert.match(rec.problems[0]!, /^things: malformed watch line skipped: "\{\\"type\\":\\"ADDED\\"/);
-  assert.match(rec.problems[1]!, /not json at all \\u001b\[2J/, 'control characters are escaped in the preview');
+  assert.match(rec.problems[0], /^things: malformed watch line skipped: "\{\\"type\\":\\"ADDED\\"/);
+  assert.match(rec.problems[1], /not json at all \\u001b\[2J/, 'control characters are escaped in the preview');
   assert.equal(api.requests.filter((u) => u.includes('watch=1')).length, 1, 'same stream, no reconnect');
 });
 
@@ -291,7 +324,7 @@ test('403 → forbidden state, reported, retried, and recovers when allowed', as
   r.start();
   assert.equal(await r.firstSync, null, 'a forbidden kind counts as synced (nothing to wait for)');
   assert.equal(r.state, 'forbidden');
-  assert.match(rec.problems[0]!, /things: forbidden: .*things is failing with 403/);
+  assert.match(rec.problems[0], /things: forbidden: .*things is failing with 403/);
   api.failWith = null;
   await until(() => r.state === 'live' && r.count === 1, 'recovered');
 });
@@ -317,7 +350,10 @@ test('label and field selectors go on both the list and the watch', async (t) =>
   t.after(() => api.stop());
   api.put('a');
   const rec = recorder();
-  const r = reflectorFor(api, rec, { labelSelector: 'team in (a,b),!canary', fieldSelector: 'status.phase!=Succeeded' });
+  const r = reflectorFor(api, rec, {
+    labelSelector: 'team in (a,b),!canary',
+    fieldSelector: 'status.phase!=Succeeded',
+  });
   t.after(() => r.stop());
   r.start();
   await until(() => api.requests.some((u) => u.includes('watch=1')), 'watch');
@@ -338,7 +374,10 @@ test('list-only mode: a server error fails the first sync with the context and s
   const err = await r.firstSync;
   await r.stop();
   assert.ok(err instanceof Error);
-  assert.match(err.message, /context "fake" \(server http:\/\/127\.0\.0\.1:\d+\): GET \/api\/v1\/things\?limit=500: things is failing with 500/);
+  assert.match(
+    err.message,
+    /context "fake" \(server http:\/\/127\.0\.0\.1:\d+\): GET \/api\/v1\/things\?limit=500: things is failing with 500/,
+  );
   assert.doesNotMatch(err.message, /secret-token/);
   assert.equal(r.state, 'error');
 });

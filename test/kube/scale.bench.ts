@@ -25,8 +25,8 @@ if (!gc) {
   process.exit(2);
 }
 const heap = () => {
-  gc!();
-  gc!();
+  gc();
+  gc();
   return process.memoryUsage().heapUsed;
 };
 const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
@@ -39,7 +39,21 @@ const wlx = fileURLToPath(new URL('../../../bin/wlx.js', import.meta.url));
 const t00 = Date.now();
 const server = spawn(
   process.execPath,
-  [wlx, 'demo', 'serve', '--scenario', 'scale', '--nodes', String(nodes ?? 5000), '--workloads', String(workloads ?? 2000), '--pods-per-workload', String(perWorkload ?? 50), '--kubeconfig-out', kubeconfigPath],
+  [
+    wlx,
+    'demo',
+    'serve',
+    '--scenario',
+    'scale',
+    '--nodes',
+    String(nodes ?? 5000),
+    '--workloads',
+    String(workloads ?? 2000),
+    '--pods-per-workload',
+    String(perWorkload ?? 50),
+    '--kubeconfig-out',
+    kubeconfigPath,
+  ],
   { stdio: ['ignore', 'ignore', 'inherit'] },
 );
 const demo = {

@@ -32,17 +32,27 @@ test('the engine passes -l to workload roots only (pods, nodes and owners are li
   const asked: string[] = [];
   const discovery: Record<string, unknown> = {
     '/version': { gitVersion: 'v1.32.0' },
-    '/api/v1': { resources: [{ name: 'pods', kind: 'Pod', namespaced: true, verbs: ['list', 'watch'] }, { name: 'nodes', kind: 'Node', namespaced: false, verbs: ['list', 'watch'] }] },
-    '/apis/jobset.x-k8s.io/v1alpha2': { resources: [{ name: 'jobsets', kind: 'JobSet', namespaced: true, verbs: ['list', 'watch'] }] },
-    '/apis/kubeflow.org/v1': { resources: [{ name: 'pytorchjobs', kind: 'PyTorchJob', namespaced: true, verbs: ['list', 'watch'] }] },
+    '/api/v1': {
+      resources: [
+        { name: 'pods', kind: 'Pod', namespaced: true, verbs: ['list', 'watch'] },
+        { name: 'nodes', kind: 'Node', namespaced: false, verbs: ['list', 'watch'] },
+      ],
+    },
+    '/apis/jobset.x-k8s.io/v1alpha2': {
+      resources: [{ name: 'jobsets', kind: 'JobSet', namespaced: true, verbs: ['list', 'watch'] }],
+    },
+    '/apis/kubeflow.org/v1': {
+      resources: [{ name: 'pytorchjobs', kind: 'PyTorchJob', namespaced: true, verbs: ['list', 'watch'] }],
+    },
     '/apis/batch/v1': { resources: [{ name: 'jobs', kind: 'Job', namespaced: true, verbs: ['list', 'watch'] }] },
   };
   const server = http.createServer((req, res) => {
     asked.push(req.url ?? '');
-    const bare = (req.url ?? '').split('?')[0]!;
+    const bare = (req.url ?? '').split('?')[0];
     res.setHeader('Content-Type', 'application/json');
     if (bare in discovery) return res.end(JSON.stringify(discovery[bare]));
-    if ((req.url ?? '').includes('limit=')) return res.end(JSON.stringify({ kind: 'List', metadata: { resourceVersion: '7' }, items: [] }));
+    if ((req.url ?? '').includes('limit='))
+      return res.end(JSON.stringify({ kind: 'List', metadata: { resourceVersion: '7' }, items: [] }));
     res.statusCode = 404;
     res.end(JSON.stringify({ kind: 'Status', code: 404, reason: 'NotFound', message: 'not found' }));
   });
@@ -50,7 +60,12 @@ test('the engine passes -l to workload roots only (pods, nodes and owners are li
   t.after(() => new Promise<void>((r) => server.close(() => r())));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const kc = new KubeConfig();
-  kc.loadFromOptions({ clusters: [{ name: 'c', server: url, skipTLSVerify: true }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server: url, skipTLSVerify: true }],
+    users: [{ name: 'u' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
   const transport = new HttpKubeTransport(kc, url, 'x');
   t.after(() => transport.close());
   const engine = await startEngine({
@@ -74,7 +89,10 @@ test('the engine passes -l to workload roots only (pods, nodes and owners are li
   const pods = lists.find((p) => p.startsWith('/api/v1/namespaces/training/pods?'));
   assert.ok(pods);
   assert.equal(new URL(pods, 'http://x').searchParams.get('labelSelector'), null);
-  assert.ok(lists.some((p) => p.startsWith('/api/v1/nodes?')), 'nodes are cluster-scoped: listed whole even with -n');
+  assert.ok(
+    lists.some((p) => p.startsWith('/api/v1/nodes?')),
+    'nodes are cluster-scoped: listed whole even with -n',
+  );
   // Jobs are a defined workload type AND sit under JobSets: listed whole (the
   // selector is applied locally) so pod → Job → JobSet chains stay intact.
   const jobs = lists.find((p) => p.startsWith('/apis/batch/v1/namespaces/training/jobs?'));

@@ -18,11 +18,24 @@ const pendingKind = (uid: string): boolean => uid === 'job-p';
 test('memoised top-level: same verdicts as topLevelWorkloads, also with the sync-time ownerPending rule', () => {
   const all = [w('js'), w('job-a'), w('lone'), w('job-b'), w('job-p')];
   const settled = topLevelWorkloadsMemoised(all, controllers, 'v1|', undefined, null);
-  assert.deepEqual(settled.out.map((x) => x.uid), topLevelWorkloads(all, controllers).map((x) => x.uid));
-  assert.deepEqual(settled.out.map((x) => x.uid), ['js', 'lone', 'job-p']);
+  assert.deepEqual(
+    settled.out.map((x) => x.uid),
+    topLevelWorkloads(all, controllers).map((x) => x.uid),
+  );
+  assert.deepEqual(
+    settled.out.map((x) => x.uid),
+    ['js', 'lone', 'job-p'],
+  );
   const syncing = topLevelWorkloadsMemoised(all, controllers, 'v1|batch/JobSet', pendingKind, settled);
-  assert.deepEqual(syncing.out.map((x) => x.uid), ['js', 'lone'], 'a new key recomputes: job-p is nested while its owner kind lists');
-  assert.deepEqual(syncing.out.map((x) => x.uid), topLevelWorkloads(all, controllers, pendingKind).map((x) => x.uid));
+  assert.deepEqual(
+    syncing.out.map((x) => x.uid),
+    ['js', 'lone'],
+    'a new key recomputes: job-p is nested while its owner kind lists',
+  );
+  assert.deepEqual(
+    syncing.out.map((x) => x.uid),
+    topLevelWorkloads(all, controllers, pendingKind).map((x) => x.uid),
+  );
 });
 
 test('memoised top-level: unchanged input keeps the result; changed trees reuse verdicts; identity kept when visible trees are the same', () => {
@@ -47,7 +60,10 @@ test('memoised top-level: unchanged input keeps the result; changed trees reuse 
   // (the caller bumps the key when it changes); with a new key it does.
   const moreControllers = new Map([...controllers, ['lone', 'js']]);
   const m4 = topLevelWorkloadsMemoised(visibleChanged, moreControllers, 'k2', undefined, m3);
-  assert.deepEqual(m4.out.map((x) => x.uid), ['js', 'job-p']);
+  assert.deepEqual(
+    m4.out.map((x) => x.uid),
+    ['js', 'job-p'],
+  );
 });
 
 test('memoised top-level: a changed uid set recomputes (a new owner hides workloads it controls)', () => {
@@ -57,13 +73,19 @@ test('memoised top-level: a changed uid set recomputes (a new owner hides worklo
   // Same length, different uids: the JobSet replaced the lone Job.
   const after = [w('job-a'), w('job-b'), w('js')];
   const m2 = topLevelWorkloadsMemoised(after, controllers, 'k', undefined, m1);
-  assert.deepEqual(m2.out.map((x) => x.uid), ['js']);
+  assert.deepEqual(
+    m2.out.map((x) => x.uid),
+    ['js'],
+  );
   // One more workload: recomputed too.
   const grown = [...after, w('lone')];
-  assert.deepEqual(topLevelWorkloadsMemoised(grown, controllers, 'k', undefined, m2).out.map((x) => x.uid), ['js', 'lone']);
+  assert.deepEqual(
+    topLevelWorkloadsMemoised(grown, controllers, 'k', undefined, m2).out.map((x) => x.uid),
+    ['js', 'lone'],
+  );
 });
 
-test('memoised top-level at 20,000 workloads: churned snapshots give the full recompute\'s answer (timings printed, not asserted)', () => {
+test("memoised top-level at 20,000 workloads: churned snapshots give the full recompute's answer (timings printed, not asserted)", () => {
   const n = 20_000;
   const ctrl = new Map<string, string>();
   const all: WorkloadTree[] = [];
@@ -77,7 +99,7 @@ test('memoised top-level at 20,000 workloads: churned snapshots give the full re
     const next = list.slice();
     for (let k = 0; k < 50; k++) {
       const i = (round * 131 + k * 397) % n;
-      next[i] = w(next[i]!.uid, round);
+      next[i] = w(next[i].uid, round);
     }
     return next;
   };
@@ -99,6 +121,8 @@ test('memoised top-level at 20,000 workloads: churned snapshots give the full re
     topLevelWorkloads(list, ctrl);
   }
   const fullMs = Number(process.hrtime.bigint() - t1) / 1e6;
-  console.log(`# top-level over ${n} workloads, ${rounds} churned snapshots: memoised ${memoMs.toFixed(1)} ms, full ${fullMs.toFixed(1)} ms`);
+  console.log(
+    `# top-level over ${n} workloads, ${rounds} churned snapshots: memoised ${memoMs.toFixed(1)} ms, full ${fullMs.toFixed(1)} ms`,
+  );
   // Speed is reported, not asserted: timed assertions flake on a shared 2-core machine.
 });

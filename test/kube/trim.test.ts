@@ -14,23 +14,40 @@ test('pods keep what views and pod-side expressions read', () => {
   assert.ok(meta.uid && meta.resourceVersion && meta.creationTimestamp);
   assert.equal(meta.labels!['jobset.sigs.k8s.io/replicatedjob-name'], 'worker');
   assert.equal(meta.annotations!['jobset.sigs.k8s.io/jobset-name'], 'llama-pretrain');
-  assert.deepEqual(meta.ownerReferences, [{ apiVersion: 'batch/v1', kind: 'Job', name: 'llama-pretrain-worker-3', uid: 'c-3', controller: true }]);
+  assert.deepEqual(meta.ownerReferences, [
+    { apiVersion: 'batch/v1', kind: 'Job', name: 'llama-pretrain-worker-3', uid: 'c-3', controller: true },
+  ]);
   const spec = pod.spec as Record<string, unknown>;
   assert.equal(spec.nodeName, 'gpu-node-003');
   assert.equal(spec.priorityClassName, 'training-high');
   assert.equal(spec.schedulerName, 'default-scheduler');
   assert.deepEqual(spec.tolerations, [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }]);
   assert.deepEqual(spec.containers, [
-    { name: 'main', image: 'nvcr.io/nvidia/pytorch:24.05-py3', resources: { requests: { cpu: '32', memory: '512Gi', 'nvidia.com/gpu': '8' }, limits: { 'nvidia.com/gpu': '8' } } },
+    {
+      name: 'main',
+      image: 'nvcr.io/nvidia/pytorch:24.05-py3',
+      resources: { requests: { cpu: '32', memory: '512Gi', 'nvidia.com/gpu': '8' }, limits: { 'nvidia.com/gpu': '8' } },
+    },
   ]);
-  assert.deepEqual(spec.initContainers, [{ name: 'init', image: 'nvcr.io/nvidia/pytorch:24.05-py3', resources: { requests: { cpu: '1' } } }]);
+  assert.deepEqual(spec.initContainers, [
+    { name: 'init', image: 'nvcr.io/nvidia/pytorch:24.05-py3', resources: { requests: { cpu: '1' } } },
+  ]);
   const status = pod.status as Record<string, unknown>;
   assert.equal(status.phase, 'Running');
   assert.equal(status.podIP, '10.1.0.1');
   assert.equal(status.hostIP, '10.0.0.1');
   assert.equal(status.startTime, '2026-12-01T10:00:05Z');
   assert.equal((status.conditions as unknown[]).length, 5);
-  const cs = (status.containerStatuses as Array<Record<string, any>>)[0]!;
+  type Terminated = { reason: string; exitCode: number; message: string };
+  type ContainerStatus = {
+    name: string;
+    ready: boolean;
+    started: boolean;
+    restartCount: number;
+    state: { terminated?: Terminated };
+    lastState: { terminated: Terminated };
+  };
+  const cs = (status.containerStatuses as ContainerStatus[])[0];
   assert.equal(cs.name, 'main');
   assert.equal(cs.ready, true);
   assert.equal(cs.started, true);
@@ -40,27 +57,64 @@ test('pods keep what views and pod-side expressions read', () => {
   assert.equal(cs.lastState.terminated.exitCode, 137);
   assert.ok(cs.lastState.terminated.message.length < MAX_MESSAGE + 40, 'long messages are cut');
   assert.match(cs.lastState.terminated.message, /more characters\)$/);
-  assert.equal((status.initContainerStatuses as Array<Record<string, any>>)[0]!.state.terminated.reason, 'Completed');
+  assert.equal((status.initContainerStatuses as ContainerStatus[])[0].state.terminated?.reason, 'Completed');
 });
 
 test('pods drop managedFields, last-applied, big annotations, env, volumes, probes, commands, security contexts', () => {
   const pod = trimPod(realisticPod(1));
   const text = JSON.stringify(pod);
-  for (const gone of ['managedFields', 'last-applied', 'config-blob', 'ENV_VAR', 'volumeMounts', 'volumes', 'livenessProbe', 'readinessProbe', 'torchrun', 'securityContext', 'imageID', 'containerID', 'affinity', 'finalizers', 'blockOwnerDeletion']) {
+  for (const gone of [
+    'managedFields',
+    'last-applied',
+    'config-blob',
+    'ENV_VAR',
+    'volumeMounts',
+    'volumes',
+    'livenessProbe',
+    'readinessProbe',
+    'torchrun',
+    'securityContext',
+    'imageID',
+    'containerID',
+    'affinity',
+    'finalizers',
+    'blockOwnerDeletion',
+  ]) {
     assert.ok(!text.includes(gone), `${gone} should be dropped`);
   }
-  assert.ok(text.length < 2600, `trimmed pod JSON is ${text.length} bytes (from ${JSON.stringify(realisticPod(1)).length})`);
+  assert.ok(
+    text.length < 2600,
+    `trimmed pod JSON is ${text.length} bytes (from ${JSON.stringify(realisticPod(1)).length})`,
+  );
   assert.ok(JSON.stringify(realisticPod(1)).length > 6000, 'the fixture is realistic (big)');
 });
 
 test('nodes keep labels, taints, unschedulable, capacity, conditions, kubelet version, addresses', () => {
   const node = trimNode({
-    metadata: { name: 'gpu-node-01', uid: 'n1', labels: { 'nvidia.com/gpu.product': 'H100' }, annotations: { 'node.alpha.kubernetes.io/ttl': '0' }, managedFields: [{}] },
-    spec: { taints: [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }], unschedulable: true, podCIDR: '10.0.0.0/24' },
+    metadata: {
+      name: 'gpu-node-01',
+      uid: 'n1',
+      labels: { 'nvidia.com/gpu.product': 'H100' },
+      annotations: { 'node.alpha.kubernetes.io/ttl': '0' },
+      managedFields: [{}],
+    },
+    spec: {
+      taints: [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }],
+      unschedulable: true,
+      podCIDR: '10.0.0.0/24',
+    },
     status: {
       capacity: { 'nvidia.com/gpu': '8', cpu: '96' },
       allocatable: { 'nvidia.com/gpu': '8', cpu: '95' },
-      conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: 'x' }],
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'True',
+          reason: 'KubeletReady',
+          message: 'kubelet is posting ready status',
+          lastHeartbeatTime: 'x',
+        },
+      ],
       nodeInfo: { kubeletVersion: 'v1.32.0', machineID: 'abc', bootID: 'def' },
       addresses: [{ type: 'InternalIP', address: '10.0.0.1' }],
       images: [{ names: ['a'], sizeBytes: 1 }],
@@ -68,26 +122,53 @@ test('nodes keep labels, taints, unschedulable, capacity, conditions, kubelet ve
   });
   assert.deepEqual(node.metadata.labels, { 'nvidia.com/gpu.product': 'H100' });
   assert.equal(node.metadata.annotations, undefined);
-  assert.deepEqual((node.spec as any).taints, [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }]);
-  assert.equal((node.spec as any).unschedulable, true);
-  assert.equal((node.status as any).capacity['nvidia.com/gpu'], '8');
-  assert.equal((node.status as any).allocatable.cpu, '95');
-  assert.equal((node.status as any).conditions[0].reason, 'KubeletReady');
-  assert.equal((node.status as any).conditions[0].lastHeartbeatTime, undefined, 'heartbeats would churn nothing useful');
-  assert.deepEqual((node.status as any).nodeInfo, { kubeletVersion: 'v1.32.0' });
-  assert.deepEqual((node.status as any).addresses, [{ type: 'InternalIP', address: '10.0.0.1' }]);
-  assert.equal((node.status as any).images, undefined);
+  const spec = node.spec as { taints?: unknown; unschedulable?: boolean };
+  const nodeStatus = node.status as {
+    capacity: Record<string, string>;
+    allocatable: Record<string, string>;
+    conditions: Array<Record<string, unknown>>;
+    nodeInfo?: unknown;
+    addresses?: unknown;
+    images?: unknown;
+  };
+  assert.deepEqual(spec.taints, [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }]);
+  assert.equal(spec.unschedulable, true);
+  assert.equal(nodeStatus.capacity['nvidia.com/gpu'], '8');
+  assert.equal(nodeStatus.allocatable.cpu, '95');
+  assert.equal(nodeStatus.conditions[0].reason, 'KubeletReady');
+  assert.equal(nodeStatus.conditions[0].lastHeartbeatTime, undefined, 'heartbeats would churn nothing useful');
+  assert.deepEqual(nodeStatus.nodeInfo, { kubeletVersion: 'v1.32.0' });
+  assert.deepEqual(nodeStatus.addresses, [{ type: 'InternalIP', address: '10.0.0.1' }]);
+  assert.equal(nodeStatus.images, undefined);
 });
 
 test('owners keep metadata only; workload roots keep everything but managedFields and last-applied', () => {
-  const job = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j', uid: 'u', ownerReferences: [{ apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', name: 'js', uid: 'w', controller: true }], managedFields: [{}] }, spec: { template: { spec: { containers: [] } } }, status: { active: 1 } };
+  const job = {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: {
+      name: 'j',
+      uid: 'u',
+      ownerReferences: [
+        { apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', name: 'js', uid: 'w', controller: true },
+      ],
+      managedFields: [{}],
+    },
+    spec: { template: { spec: { containers: [] } } },
+    status: { active: 1 },
+  };
   const owner = trimOwner(job);
   assert.deepEqual(Object.keys(owner).sort(), ['apiVersion', 'kind', 'metadata']);
-  assert.equal(owner.metadata.ownerReferences![0]!.uid, 'w');
+  assert.equal(owner.metadata.ownerReferences![0].uid, 'w');
   const root = trimWhole({
     apiVersion: 'jobset.x-k8s.io/v1alpha2',
     kind: 'JobSet',
-    metadata: { name: 'js', uid: 'w', managedFields: [{}], annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}', keep: 'me' } },
+    metadata: {
+      name: 'js',
+      uid: 'w',
+      managedFields: [{}],
+      annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}', keep: 'me' },
+    },
     spec: { replicatedJobs: [{ name: 'worker', replicas: 2 }] },
     status: { conditions: [] },
   });

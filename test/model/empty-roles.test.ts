@@ -31,7 +31,8 @@ function milvusDefinition() {
     comp('mixcoord', 'if .spec.mode == "cluster" and .spec.mixCoord != null then 1 else 0 end'),
   ]);
 }
-const milvus = (spec: Record<string, unknown>) => object('milvus.io/v1beta1', 'Milvus', 'db', { namespace: 'ml', spec: { template: gpuTemplate(0), ...spec } });
+const milvus = (spec: Record<string, unknown>) =>
+  object('milvus.io/v1beta1', 'Milvus', 'db', { namespace: 'ml', spec: { template: gpuTemplate(0), ...spec } });
 const component = (name: string) => ({ 'app.kubernetes.io/component': name });
 
 test('components a workload does not use (desired 0, no pods) are not roles', () => {
@@ -43,10 +44,19 @@ test('components a workload does not use (desired 0, no pods) are not roles', ()
   ];
   const t = buildWorkloadTree({ definition: milvusDefinition(), workload: w, pods, owners: [] });
   // standalone and rootcoord desire 0 and hold nothing; mixcoord desires 1 and is missing: it stays.
-  assert.deepEqual(rows(t.roles), ['proxy 1/1 db-proxy-1', 'querynode 2/2 db-querynode-1,db-querynode-2', 'mixcoord 0/1']);
+  assert.deepEqual(rows(t.roles), [
+    'proxy 1/1 db-proxy-1',
+    'querynode 2/2 db-querynode-1,db-querynode-2',
+    'mixcoord 0/1',
+  ]);
   assert.deepEqual(t.replicas, { desired: 4, current: 3, ready: 2 });
 
-  const standalone = buildWorkloadTree({ definition: milvusDefinition(), workload: milvus({ mode: 'standalone' }), pods: [], owners: [] });
+  const standalone = buildWorkloadTree({
+    definition: milvusDefinition(),
+    workload: milvus({ mode: 'standalone' }),
+    pods: [],
+    owners: [],
+  });
   assert.deepEqual(rows(standalone.roles), ['standalone 0/1']);
 });
 
@@ -59,7 +69,13 @@ test('a role with pods stays whatever its desired: leftovers of a mode switch, F
     pod('db-mixcoord-1', { owner: w, node: 'a', labels: component('mixcoord'), phase: 'Succeeded', ready: false }),
   ];
   const t = buildWorkloadTree({ definition: milvusDefinition(), workload: w, pods, owners: [] });
-  assert.deepEqual(rows(t.roles), ['standalone 0/0 db-standalone-1', 'proxy 1/1 db-proxy-1', 'querynode 0/2', 'rootcoord 0/0 db-rootcoord-1', 'mixcoord 1/1 db-mixcoord-1']);
+  assert.deepEqual(rows(t.roles), [
+    'standalone 0/0 db-standalone-1',
+    'proxy 1/1 db-proxy-1',
+    'querynode 0/2',
+    'rootcoord 0/0 db-rootcoord-1',
+    'mixcoord 1/1 db-mixcoord-1',
+  ]);
 });
 
 test('declared instances with 0 replicas and no pods are left out; the others keep their order', () => {
@@ -69,7 +85,10 @@ test('declared instances with 0 replicas and no pods are left out; the others ke
     { name: 'worker', replicas: 2, gpus: 8 },
   ]);
   const t = buildWorkloadTree({ definition: jobsetDefinition(), workload: w.jobset, pods: w.pods, owners: w.jobs });
-  assert.deepEqual(t.roles.map((r) => r.instance), ['driver', 'worker']);
+  assert.deepEqual(
+    t.roles.map((r) => r.instance),
+    ['driver', 'worker'],
+  );
   assert.deepEqual(t.replicas, { desired: 3, current: 3, ready: 3 });
   assert.deepEqual(t.gpus, { desired: 16, requested: 16, allocated: 16 });
 });
@@ -77,10 +96,26 @@ test('declared instances with 0 replicas and no pods are left out; the others ke
 test('a grouping component is left out when every role below it is; kept when one is not', () => {
   const gvk = { group: 'x.io', version: 'v1', kind: 'Serve' };
   const def = definition('serve', gvk, { name: 'serve' }, [
-    { name: 'predictor', ownerRef: 'serve', specDefinition: { podTemplateSpecPath: '.spec.template' }, scaleDefinition: { replicasPath: '.spec.predictor' }, podSelector: { componentTypeSelector: { matchLabels: { role: 'predictor' } } } },
+    {
+      name: 'predictor',
+      ownerRef: 'serve',
+      specDefinition: { podTemplateSpecPath: '.spec.template' },
+      scaleDefinition: { replicasPath: '.spec.predictor' },
+      podSelector: { componentTypeSelector: { matchLabels: { role: 'predictor' } } },
+    },
     { name: 'extras', ownerRef: 'serve' },
-    { name: 'transformer', ownerRef: 'extras', scaleDefinition: { replicasPath: '.spec.transformer // 0' }, podSelector: { componentTypeSelector: { matchLabels: { role: 'transformer' } } } },
-    { name: 'explainer', ownerRef: 'extras', scaleDefinition: { replicasPath: '.spec.explainer // 0' }, podSelector: { componentTypeSelector: { matchLabels: { role: 'explainer' } } } },
+    {
+      name: 'transformer',
+      ownerRef: 'extras',
+      scaleDefinition: { replicasPath: '.spec.transformer // 0' },
+      podSelector: { componentTypeSelector: { matchLabels: { role: 'transformer' } } },
+    },
+    {
+      name: 'explainer',
+      ownerRef: 'extras',
+      scaleDefinition: { replicasPath: '.spec.explainer // 0' },
+      podSelector: { componentTypeSelector: { matchLabels: { role: 'explainer' } } },
+    },
   ]);
   const plain = object('x.io/v1', 'Serve', 's', { spec: { predictor: 1, template: gpuTemplate(1) } });
   const predictorPod = pod('s-predictor-0', { owner: plain, node: 'a', gpus: 1, labels: { role: 'predictor' } });
@@ -89,32 +124,45 @@ test('a grouping component is left out when every role below it is; kept when on
   // A stray explainer pod brings the group back, with only the role that holds it.
   const stray = pod('s-explainer-0', { owner: plain, node: 'a', labels: { role: 'explainer' } });
   const withStray = buildWorkloadTree({ definition: def, workload: plain, pods: [predictorPod, stray], owners: [] });
-  assert.deepEqual(rows(withStray.roles), ['predictor 1/1 s-predictor-0', 'extras 1/0', '  explainer 1/0 s-explainer-0']);
+  assert.deepEqual(rows(withStray.roles), [
+    'predictor 1/1 s-predictor-0',
+    'extras 1/0',
+    '  explainer 1/0 s-explainer-0',
+  ]);
   // Configured but not started yet: desired 1, so it shows (as missing).
-  const configured = object('x.io/v1', 'Serve', 's', { spec: { predictor: 1, transformer: 1, template: gpuTemplate(1) } });
+  const configured = object('x.io/v1', 'Serve', 's', {
+    spec: { predictor: 1, transformer: 1, template: gpuTemplate(1) },
+  });
   const c = buildWorkloadTree({ definition: def, workload: configured, pods: [], owners: [] });
   assert.deepEqual(rows(c.roles), ['predictor 0/1', 'extras 0/1', '  transformer 0/1']);
 });
 
 test('a workload scaled to zero with no pods left has no roles; the store drops and brings back the role', () => {
   const gvk = { group: 'apps', version: 'v1', kind: 'StatefulSet' };
-  const def = definition('sts', gvk, { name: 'statefulset', specDefinition: { podTemplateSpecPath: '.spec.template' }, scaleDefinition: { replicasPath: '.spec.replicas' } });
-  const sts = object('apps/v1', 'StatefulSet', 'db', { namespace: 'ml', spec: { replicas: 0, template: gpuTemplate(1) } });
+  const def = definition('sts', gvk, {
+    name: 'statefulset',
+    specDefinition: { podTemplateSpecPath: '.spec.template' },
+    scaleDefinition: { replicasPath: '.spec.replicas' },
+  });
+  const sts = object('apps/v1', 'StatefulSet', 'db', {
+    namespace: 'ml',
+    spec: { replicas: 0, template: gpuTemplate(1) },
+  });
   const store = new ClusterStore({ definitions: [def] });
   store.apply('workload', 'ADDED', sts);
   const p = pod('db-0', { namespace: 'ml', owner: sts, node: 'a', gpus: 1, deleting: true });
   store.apply('pod', 'ADDED', p);
   store.flush();
   // Scaled down, its pod still terminating: the role stays with it.
-  assert.deepEqual(rows(store.workloads()[0]!.roles), ['statefulset 0/0 db-0']);
+  assert.deepEqual(rows(store.workloads()[0].roles), ['statefulset 0/0 db-0']);
   store.apply('pod', 'DELETED', p);
   store.flush();
-  assert.deepEqual(store.workloads()[0]!.roles, []);
-  assert.deepEqual(store.workloads()[0]!.replicas, { desired: 0, current: 0, ready: 0 });
+  assert.deepEqual(store.workloads()[0].roles, []);
+  assert.deepEqual(store.workloads()[0].replicas, { desired: 0, current: 0, ready: 0 });
   const up = structuredClone(sts);
   up.spec!['replicas'] = 1;
   up.metadata.resourceVersion = '2';
   store.apply('workload', 'MODIFIED', up);
   store.flush();
-  assert.deepEqual(rows(store.workloads()[0]!.roles), ['statefulset 0/1']);
+  assert.deepEqual(rows(store.workloads()[0].roles), ['statefulset 0/1']);
 });

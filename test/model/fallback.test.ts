@@ -18,10 +18,20 @@ function slowDefinition() {
     GVK,
     {
       name: 'slow',
-      statusDefinition: { statusMappings: { running: [{ byExpression: { expression: '.status as $s | $s.ok', expectedResult: 'true' } }] } },
+      statusDefinition: {
+        statusMappings: {
+          running: [{ byExpression: { expression: '.status as $s | $s.ok', expectedResult: 'true' } }],
+        },
+      },
     },
     [
-      { name: 'a', ownerRef: 'slow', specDefinition: { podTemplateSpecPath: '.spec.t' }, scaleDefinition: { replicasPath: '.spec.n as $n | $n' }, podSelector: { componentTypeSelector: { keyPath: ROLE, value: 'a' } } },
+      {
+        name: 'a',
+        ownerRef: 'slow',
+        specDefinition: { podTemplateSpecPath: '.spec.t' },
+        scaleDefinition: { replicasPath: '.spec.n as $n | $n' },
+        podSelector: { componentTypeSelector: { keyPath: ROLE, value: 'a' } },
+      },
       { name: 'b', ownerRef: 'slow', podSelector: { componentTypeSelector: { keyPath: ROLE, value: 'b' } } },
     ],
   );
@@ -35,18 +45,26 @@ test('store: 300 pods placed by a jq-wasm key path with a handful of jq runs', (
   const store = new ClusterStore({ definitions: [slowDefinition()] });
   const w = object('x.io/v1', 'Slow', 'w', { spec: { n: 200, t: gpuTemplate(1) }, status: { ok: true } });
   store.apply('workload', 'ADDED', w);
-  for (let i = 0; i < 300; i++) store.apply('pod', 'ADDED', pod(`p-${i}`, { owner: w, node: 'n', gpus: 1, labels: { role: i < 200 ? 'a' : i < 290 ? 'b' : 'c' } }));
+  for (let i = 0; i < 300; i++)
+    store.apply(
+      'pod',
+      'ADDED',
+      pod(`p-${i}`, { owner: w, node: 'n', gpus: 1, labels: { role: i < 200 ? 'a' : i < 290 ? 'b' : 'c' } }),
+    );
   const before = wasmStats.calls;
   const t0 = performance.now();
   store.flush();
   const ms = performance.now() - t0;
   const calls = wasmStats.calls - before;
-  const t = store.workloads()[0]!;
+  const t = store.workloads()[0];
   assert.deepEqual(t.status, ['Running']);
-  assert.deepEqual(t.roles.map((r) => [r.component, r.replicas.desired, r.replicas.current]), [
-    ['a', 200, 200],
-    ['b', 1, 90],
-  ]);
+  assert.deepEqual(
+    t.roles.map((r) => [r.component, r.replicas.desired, r.replicas.current]),
+    [
+      ['a', 200, 200],
+      ['b', 1, 90],
+    ],
+  );
   assert.equal(t.unattributedPods.length, 10);
   assert.deepEqual(t.errors, []);
   // Two components share one key path: at most a few runs, not one per pod and component.
@@ -56,13 +74,25 @@ test('store: 300 pods placed by a jq-wasm key path with a handful of jq runs', (
 
 test('buildWorkloadTree batches too; runtime errors of batched expressions are reported per pod', () => {
   const def = slowDefinition();
-  def.components[2]!.podSelector = { componentTypeSelector: { keyPath: '.metadata.labels as $l | $l.role | tonumber' } };
+  def.components[2].podSelector = { componentTypeSelector: { keyPath: '.metadata.labels as $l | $l.role | tonumber' } };
   const w = object('x.io/v1', 'Slow', 'w', { spec: { n: 1, t: gpuTemplate(1) }, status: { ok: false } });
-  const pods = [pod('x-1', { owner: w, node: 'n', labels: { role: 'a' } }), pod('x-2', { owner: w, node: 'n', labels: { role: 'zz' } })];
+  const pods = [
+    pod('x-1', { owner: w, node: 'n', labels: { role: 'a' } }),
+    pod('x-2', { owner: w, node: 'n', labels: { role: 'zz' } }),
+  ];
   const t = buildWorkloadTree({ definition: def, workload: w, pods, owners: [] });
   assert.deepEqual(t.status, ['Undefined']);
-  assert.deepEqual(t.roles[0]!.pods.map((p) => p.name), ['x-1']);
-  assert.deepEqual(t.unattributedPods.map((p) => p.name), ['x-2']);
+  assert.deepEqual(
+    t.roles[0].pods.map((p) => p.name),
+    ['x-1'],
+  );
+  assert.deepEqual(
+    t.unattributedPods.map((p) => p.name),
+    ['x-2'],
+  );
   assert.equal(t.errors.length, 1);
-  assert.match(t.errors[0]!, /component b: podSelector\.componentTypeSelector\.keyPath `\.metadata\.labels as \$l \| \$l\.role \| tonumber`: pod x-2: .*zz/);
+  assert.match(
+    t.errors[0],
+    /component b: podSelector\.componentTypeSelector\.keyPath `\.metadata\.labels as \$l \| \$l\.role \| tonumber`: pod x-2: .*zz/,
+  );
 });

@@ -6,7 +6,13 @@ import type { KubeObject } from '../../src/model/types.js';
 
 type Obj = Record<string, unknown>;
 
-export function definition(name: string, rootGvk: Gvk, root: Omit<Component, 'isRoot' | 'kind'>, children: Omit<Component, 'isRoot'>[] = [], gangs: GangGroup[] = []): Definition {
+export function definition(
+  name: string,
+  rootGvk: Gvk,
+  root: Omit<Component, 'isRoot' | 'kind'>,
+  children: Omit<Component, 'isRoot'>[] = [],
+  gangs: GangGroup[] = [],
+): Definition {
   const rootComponent: Component = { ...root, kind: rootGvk, isRoot: true };
   return {
     name,
@@ -26,7 +32,12 @@ export const PYTORCH_GVK: Gvk = { group: 'kubeflow.org', version: 'v1', kind: 'P
 export const STS_GVK: Gvk = { group: 'apps', version: 'v1', kind: 'StatefulSet' };
 
 const conditionsStatus = (mappings: StatusDefinition['statusMappings']): StatusDefinition => ({
-  conditionsDefinition: { path: '.status.conditions', typeFieldName: 'type', statusFieldName: 'status', messageFieldName: 'message' },
+  conditionsDefinition: {
+    path: '.status.conditions',
+    typeFieldName: 'type',
+    statusFieldName: 'status',
+    messageFieldName: 'message',
+  },
   statusMappings: mappings,
 });
 
@@ -50,10 +61,23 @@ export function jobsetDefinition(): Definition {
         specDefinition: { podTemplateSpecPath: '.spec.replicatedJobs[].template.spec.template' },
         scaleDefinition: { replicasPath: '.spec.replicatedJobs[].replicas' },
         instanceIdPath: '.spec.replicatedJobs[].name',
-        podSelector: { componentInstanceSelector: { idPath: '.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]' } },
+        podSelector: {
+          componentInstanceSelector: { idPath: '.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]' },
+        },
       },
     ],
-    [{ name: 'job', members: [{ componentName: 'replicatedjob', groupByKeyPaths: ['.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]'], filters: [] }] }],
+    [
+      {
+        name: 'job',
+        members: [
+          {
+            componentName: 'replicatedjob',
+            groupByKeyPaths: ['.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]'],
+            filters: [],
+          },
+        ],
+      },
+    ],
   );
 }
 
@@ -75,7 +99,12 @@ export function lwsDefinition(): Definition {
         ownerRef: 'group',
         specDefinition: { podTemplateSpecPath: '.spec.leaderWorkerTemplate.leaderTemplate' },
         scaleDefinition: { replicasPath: '.spec.replicas // 1' },
-        podSelector: { componentTypeSelector: { keyPath: '.metadata.labels["leaderworkerset.sigs.k8s.io/worker-index"]', value: '0' } },
+        podSelector: {
+          componentTypeSelector: {
+            keyPath: '.metadata.labels["leaderworkerset.sigs.k8s.io/worker-index"]',
+            value: '0',
+          },
+        },
       },
       {
         name: 'worker',
@@ -83,7 +112,9 @@ export function lwsDefinition(): Definition {
         ownerRef: 'group',
         specDefinition: { podTemplateSpecPath: '.spec.leaderWorkerTemplate.workerTemplate' },
         scaleDefinition: { replicasPath: '(.spec.replicas // 1) * ((.spec.leaderWorkerTemplate.size // 1) - 1)' },
-        podSelector: { componentTypeSelector: { keyPath: '.metadata.annotations["leaderworkerset.sigs.k8s.io/leader-name"]' } },
+        podSelector: {
+          componentTypeSelector: { keyPath: '.metadata.annotations["leaderworkerset.sigs.k8s.io/leader-name"]' },
+        },
       },
     ],
     [
@@ -92,7 +123,10 @@ export function lwsDefinition(): Definition {
         members: [
           {
             componentName: 'group',
-            groupByKeyPaths: ['.metadata.labels["leaderworkerset.sigs.k8s.io/name"]', '.metadata.labels["leaderworkerset.sigs.k8s.io/group-index"] // "0"'],
+            groupByKeyPaths: [
+              '.metadata.labels["leaderworkerset.sigs.k8s.io/name"]',
+              '.metadata.labels["leaderworkerset.sigs.k8s.io/group-index"] // "0"',
+            ],
             filters: [],
           },
         ],
@@ -108,9 +142,17 @@ export function pytorchDefinition(): Definition {
     ownerRef: 'pytorchjob',
     specDefinition: { podTemplateSpecPath: `.spec.pytorchReplicaSpecs.${spec}.template` },
     scaleDefinition: { replicasPath: `.spec.pytorchReplicaSpecs.${spec}.replicas // 1` },
-    podSelector: { componentTypeSelector: { keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: name.toLowerCase() } },
+    podSelector: {
+      componentTypeSelector: {
+        keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]',
+        value: name.toLowerCase(),
+      },
+    },
   });
-  return definition('pytorchjob', PYTORCH_GVK, { name: 'pytorchjob' }, [role('Master', 'Master'), role('Worker', 'Worker')]);
+  return definition('pytorchjob', PYTORCH_GVK, { name: 'pytorchjob' }, [
+    role('Master', 'Master'),
+    role('Worker', 'Worker'),
+  ]);
 }
 
 /** A StatefulSet definition like the catalog's: the root holds the pods itself, no selector. */
@@ -129,10 +171,29 @@ export function uid(prefix = 'uid'): string {
 }
 
 export function ownerRef(owner: KubeObject) {
-  return { apiVersion: owner.apiVersion ?? 'v1', kind: owner.kind ?? 'X', name: owner.metadata.name, uid: owner.metadata.uid, controller: true };
+  return {
+    apiVersion: owner.apiVersion ?? 'v1',
+    kind: owner.kind ?? 'X',
+    name: owner.metadata.name,
+    uid: owner.metadata.uid,
+    controller: true,
+  };
 }
 
-export function object(apiVersion: string, kind: string, name: string, opts: { namespace?: string; owner?: KubeObject; spec?: Obj; status?: Obj; labels?: Record<string, string>; annotations?: Record<string, string>; uid?: string } = {}): KubeObject {
+export function object(
+  apiVersion: string,
+  kind: string,
+  name: string,
+  opts: {
+    namespace?: string;
+    owner?: KubeObject;
+    spec?: Obj;
+    status?: Obj;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    uid?: string;
+  } = {},
+): KubeObject {
   return {
     apiVersion,
     kind,
@@ -150,11 +211,24 @@ export function object(apiVersion: string, kind: string, name: string, opts: { n
   };
 }
 
-export const gpuTemplate = (gpus: number) => ({ spec: { containers: [{ name: 'main', resources: { limits: { 'nvidia.com/gpu': gpus } } }] } });
+export const gpuTemplate = (gpus: number) => ({
+  spec: { containers: [{ name: 'main', resources: { limits: { 'nvidia.com/gpu': gpus } } }] },
+});
 
 export function pod(
   name: string,
-  opts: { owner?: KubeObject; labels?: Record<string, string>; annotations?: Record<string, string>; node?: string | null; gpus?: number; phase?: string; ready?: boolean; namespace?: string; deleting?: boolean; uid?: string } = {},
+  opts: {
+    owner?: KubeObject;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    node?: string | null;
+    gpus?: number;
+    phase?: string;
+    ready?: boolean;
+    namespace?: string;
+    deleting?: boolean;
+    uid?: string;
+  } = {},
 ): KubeObject {
   const p = object('v1', 'Pod', name, {
     namespace: opts.namespace,
@@ -162,12 +236,21 @@ export function pod(
     labels: opts.labels,
     annotations: opts.annotations,
     uid: opts.uid,
-    spec: { ...(opts.node ? { nodeName: opts.node } : {}), containers: [{ name: 'main', resources: { limits: { 'nvidia.com/gpu': opts.gpus ?? 0 } } }] },
+    spec: {
+      ...(opts.node ? { nodeName: opts.node } : {}),
+      containers: [{ name: 'main', resources: { limits: { 'nvidia.com/gpu': opts.gpus ?? 0 } } }],
+    },
     status: {
       phase: opts.phase ?? (opts.node ? 'Running' : 'Pending'),
       conditions: [
-        { type: 'PodScheduled', status: opts.node ? 'True' : 'False', ...(opts.node ? {} : { reason: 'Unschedulable', message: '0/4 nodes are available: 4 Insufficient nvidia.com/gpu.' }) },
-        { type: 'Ready', status: opts.ready ?? !!opts.node ? 'True' : 'False' },
+        {
+          type: 'PodScheduled',
+          status: opts.node ? 'True' : 'False',
+          ...(opts.node
+            ? {}
+            : { reason: 'Unschedulable', message: '0/4 nodes are available: 4 Insufficient nvidia.com/gpu.' }),
+        },
+        { type: 'Ready', status: (opts.ready ?? !!opts.node) ? 'True' : 'False' },
       ],
     },
   });
@@ -190,11 +273,21 @@ export function node(name: string, gpus: number, opts: { ready?: boolean } = {})
 }
 
 /** A JobSet with replicated jobs (name, replicas, GPUs per pod), its Jobs and one pod per Job. */
-export function jobsetWorld(name: string, rjobs: { name: string; replicas: number; gpus: number }[], opts: { namespace?: string; nodes?: (i: number) => string | null } = {}) {
+export function jobsetWorld(
+  name: string,
+  rjobs: { name: string; replicas: number; gpus: number }[],
+  opts: { namespace?: string; nodes?: (i: number) => string | null } = {},
+) {
   const namespace = opts.namespace ?? 'ml';
   const js = object('jobset.x-k8s.io/v1alpha2', 'JobSet', name, {
     namespace,
-    spec: { replicatedJobs: rjobs.map((r) => ({ name: r.name, replicas: r.replicas, template: { spec: { template: gpuTemplate(r.gpus) } } })) },
+    spec: {
+      replicatedJobs: rjobs.map((r) => ({
+        name: r.name,
+        replicas: r.replicas,
+        template: { spec: { template: gpuTemplate(r.gpus) } },
+      })),
+    },
     status: { conditions: [] },
   });
   const jobs: KubeObject[] = [];
@@ -224,19 +317,35 @@ export function lwsWorld(name: string, groups: number, size: number, gpus: numbe
   const namespace = opts.namespace ?? 'ml';
   const lws = object('leaderworkerset.x-k8s.io/v1', 'LeaderWorkerSet', name, {
     namespace,
-    spec: { replicas: groups, leaderWorkerTemplate: { size, leaderTemplate: gpuTemplate(gpus), workerTemplate: gpuTemplate(gpus) } },
+    spec: {
+      replicas: groups,
+      leaderWorkerTemplate: { size, leaderTemplate: gpuTemplate(gpus), workerTemplate: gpuTemplate(gpus) },
+    },
   });
   const leaderSts = object('apps/v1', 'StatefulSet', name, { namespace, owner: lws });
   const owners: KubeObject[] = [leaderSts];
   const pods: KubeObject[] = [];
   for (let g = 0; g < groups; g++) {
-    const labels = (w: number) => ({ 'leaderworkerset.sigs.k8s.io/name': name, 'leaderworkerset.sigs.k8s.io/group-index': String(g), 'leaderworkerset.sigs.k8s.io/worker-index': String(w) });
+    const labels = (w: number) => ({
+      'leaderworkerset.sigs.k8s.io/name': name,
+      'leaderworkerset.sigs.k8s.io/group-index': String(g),
+      'leaderworkerset.sigs.k8s.io/worker-index': String(w),
+    });
     const leader = pod(`${name}-${g}`, { namespace, owner: leaderSts, gpus, node: `node-${g}`, labels: labels(0) });
     pods.push(leader);
     const workerSts = object('apps/v1', 'StatefulSet', `${name}-${g}`, { namespace, owner: leader });
     owners.push(workerSts);
     for (let w = 1; w < size; w++) {
-      pods.push(pod(`${name}-${g}-${w}`, { namespace, owner: workerSts, gpus, node: `node-${g}`, labels: labels(w), annotations: { 'leaderworkerset.sigs.k8s.io/leader-name': `${name}-${g}` } }));
+      pods.push(
+        pod(`${name}-${g}-${w}`, {
+          namespace,
+          owner: workerSts,
+          gpus,
+          node: `node-${g}`,
+          labels: labels(w),
+          annotations: { 'leaderworkerset.sigs.k8s.io/leader-name': `${name}-${g}` },
+        }),
+      );
     }
   }
   return { lws, owners, pods };

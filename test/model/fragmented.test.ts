@@ -9,10 +9,17 @@ import type { FragmentedPodSpecDefinition, Gvk } from '../../src/definitions/typ
 import { definition, object, pod } from './fixtures.js';
 
 const gpus = (n: number, field: 'requests' | 'limits' = 'limits') => ({ [field]: { 'nvidia.com/gpu': n } });
-const container = (name: string | undefined, n: number) => ({ ...(name ? { name } : {}), image: 'x', resources: gpus(n) });
+const container = (name: string | undefined, n: number) => ({
+  ...(name ? { name } : {}),
+  image: 'x',
+  resources: gpus(n),
+});
 
 test('fragments: the listed containers plus the main container', () => {
-  assert.equal(fragmentedGpuRequest({ containers: [container('a', 1), container('b', 2)], container: container('main', 4) }), 7);
+  assert.equal(
+    fragmentedGpuRequest({ containers: [container('a', 1), container('b', 2)], container: container('main', 4) }),
+    7,
+  );
   assert.equal(fragmentedGpuRequest({ containers: null, container: container('main', 4) }), 4);
   assert.equal(fragmentedGpuRequest({ containers: [container('a', 1)] }), 1);
   // A single container where a list is expected is a list of one.
@@ -29,21 +36,36 @@ test('fragments: the main container named in the list is that container, not a s
   assert.equal(fragmentedGpuRequest({ containers: [container(undefined, 2)], container: container(undefined, 1) }), 3);
 });
 
-test('fragments: resourcesPath is the main container\'s resources block, never a second request', () => {
+test("fragments: resourcesPath is the main container's resources block, never a second request", () => {
   // With containerPath: the block replaces the container's value for the resources it names.
   assert.equal(fragmentedGpuRequest({ container: container('main', 1), resources: gpus(4) }), 4);
   assert.equal(fragmentedGpuRequest({ container: container('main', 2), resources: { requests: { cpu: '4' } } }), 2);
   // The block's own request beats its limit; an explicit 0 turns the container's GPUs off.
-  assert.equal(fragmentedGpuRequest({ container: container('main', 2), resources: { requests: { 'nvidia.com/gpu': 1 }, limits: { 'nvidia.com/gpu': 8 } } }), 1);
+  assert.equal(
+    fragmentedGpuRequest({
+      container: container('main', 2),
+      resources: { requests: { 'nvidia.com/gpu': 1 }, limits: { 'nvidia.com/gpu': 8 } },
+    }),
+    1,
+  );
   assert.equal(fragmentedGpuRequest({ container: container('main', 2), resources: gpus(0) }), 0);
   // Without containerPath the main container is the first listed one; the others add up.
-  assert.equal(fragmentedGpuRequest({ containers: [container('main', 1), container('helper', 1)], resources: gpus(2) }), 3);
+  assert.equal(
+    fragmentedGpuRequest({ containers: [container('main', 1), container('helper', 1)], resources: gpus(2) }),
+    3,
+  );
   // Without any container the block stands for the main container alone.
   assert.equal(fragmentedGpuRequest({ resources: gpus(2, 'requests') }), 2);
   assert.equal(fragmentedGpuRequest({ resources: null }), 0);
   // Every listed GPU resource is combined on its own.
   assert.equal(
-    fragmentedGpuRequest({ container: { name: 'main', resources: { limits: { 'amd.com/gpu': 2, 'nvidia.com/gpu': 1 } } }, resources: gpus(4) }, ['nvidia.com/gpu', 'amd.com/gpu']),
+    fragmentedGpuRequest(
+      {
+        container: { name: 'main', resources: { limits: { 'amd.com/gpu': 2, 'nvidia.com/gpu': 1 } } },
+        resources: gpus(4),
+      },
+      ['nvidia.com/gpu', 'amd.com/gpu'],
+    ),
     6,
   );
 });
@@ -78,7 +100,9 @@ test('a component with containersPath and containerPath: desired GPUs count both
     model: { modelFormat: { name: 'huggingface' }, storageUri: 'hf://meta-llama/Llama-3-8B', resources: gpus(2) },
     containers: [container('guard', 1), container('logger', 0)],
   });
-  const pods = [0, 1].map((i) => pod(`llama-predictor-${i}`, { owner: w, node: `node-${i}`, gpus: 3, labels: { component: 'predictor' } }));
+  const pods = [0, 1].map((i) =>
+    pod(`llama-predictor-${i}`, { owner: w, node: `node-${i}`, gpus: 3, labels: { component: 'predictor' } }),
+  );
   const t = buildWorkloadTree({ definition: isvcDefinition(UPSTREAM_FRAGMENTS), workload: w, pods, owners: [] });
   assert.deepEqual(t.errors, []);
   const predictor = t.roles.find((r) => r.component === 'predictor')!;
@@ -86,14 +110,26 @@ test('a component with containersPath and containerPath: desired GPUs count both
   assert.deepEqual(predictor.gpus, { desired: 6, requested: 6, allocated: 6 });
   assert.deepEqual(t.gpus, { desired: 6, requested: 6, allocated: 6 });
   // Only the model container given (no extra containers): its GPUs alone.
-  const modelOnly = buildWorkloadTree({ definition: isvcDefinition(UPSTREAM_FRAGMENTS), workload: isvc({ minReplicas: 1, model: { storageUri: 's3://m', resources: gpus(2) } }), pods: [], owners: [] });
+  const modelOnly = buildWorkloadTree({
+    definition: isvcDefinition(UPSTREAM_FRAGMENTS),
+    workload: isvc({ minReplicas: 1, model: { storageUri: 's3://m', resources: gpus(2) } }),
+    pods: [],
+    owners: [],
+  });
   assert.equal(modelOnly.gpus.desired, 2);
   assert.deepEqual(modelOnly.errors, []);
 });
 
-test('all three paths: the resources block is the main container\'s, not counted twice', () => {
-  const fragments: FragmentedPodSpecDefinition = { ...UPSTREAM_FRAGMENTS, resourcesPath: '.spec.predictor.model.resources' };
-  const w = isvc({ minReplicas: 1, model: { storageUri: 's3://m', resources: gpus(2) }, containers: [container('guard', 1)] });
+test("all three paths: the resources block is the main container's, not counted twice", () => {
+  const fragments: FragmentedPodSpecDefinition = {
+    ...UPSTREAM_FRAGMENTS,
+    resourcesPath: '.spec.predictor.model.resources',
+  };
+  const w = isvc({
+    minReplicas: 1,
+    model: { storageUri: 's3://m', resources: gpus(2) },
+    containers: [container('guard', 1)],
+  });
   const t = buildWorkloadTree({ definition: isvcDefinition(fragments), workload: w, pods: [], owners: [] });
   assert.equal(t.gpus.desired, 3);
   assert.deepEqual(t.errors, []);
@@ -119,7 +155,11 @@ test('fragments per instance are matched by position; a path that fails does not
   ]);
   const services = {
     frontend: { replicas: 1, mainContainer: { name: 'main', image: 'f' } },
-    decode: { replicas: 2, resources: gpus(2, 'requests'), mainContainer: { name: 'main', image: 'd', resources: gpus(1) } },
+    decode: {
+      replicas: 2,
+      resources: gpus(2, 'requests'),
+      mainContainer: { name: 'main', image: 'd', resources: gpus(1) },
+    },
     prefill: { replicas: 3, resources: null, mainContainer: { name: 'main', image: 'p', resources: gpus(1) } },
   };
   const w = object('nvidia.com/v1alpha1', 'Graph', 'g', { namespace: 'ml', spec: { services } });
@@ -136,10 +176,18 @@ test('fragments per instance are matched by position; a path that fails does not
   assert.equal(t.gpus.desired, 7);
   // A failing resourcesPath is reported; the containers' own requests still count.
   const broken = definition('graph', GVK, { name: 'graph' }, [
-    { ...def.components[1]!, specDefinition: { fragmentedPodSpecDefinition: { resourcesPath: '.spec.services | to_entries[] | .value.resources | error("boom")', containerPath: '.spec.services | to_entries[] | .value.mainContainer' } } },
+    {
+      ...def.components[1],
+      specDefinition: {
+        fragmentedPodSpecDefinition: {
+          resourcesPath: '.spec.services | to_entries[] | .value.resources | error("boom")',
+          containerPath: '.spec.services | to_entries[] | .value.mainContainer',
+        },
+      },
+    },
   ]);
   const b = buildWorkloadTree({ definition: broken, workload: w, pods: [], owners: [] });
   assert.equal(b.gpus.desired, 1 * 2 + 1 * 3);
   assert.equal(b.errors.length, 1);
-  assert.match(b.errors[0]!, /resourcesPath/);
+  assert.match(b.errors[0], /resourcesPath/);
 });

@@ -8,7 +8,12 @@ const gpu = (n: number | string, field: 'requests' | 'limits' = 'requests') => (
 test('app containers are summed; a request defaults to the limit', () => {
   assert.equal(podGpuRequest({ containers: [{ resources: gpu(2) }, { resources: gpu('3', 'limits') }] }), 5);
   // An explicit request wins over the limit.
-  assert.equal(podGpuRequest({ containers: [{ resources: { requests: { 'nvidia.com/gpu': 1 }, limits: { 'nvidia.com/gpu': 4 } } }] }), 1);
+  assert.equal(
+    podGpuRequest({
+      containers: [{ resources: { requests: { 'nvidia.com/gpu': 1 }, limits: { 'nvidia.com/gpu': 4 } } }],
+    }),
+    1,
+  );
   assert.equal(podGpuRequest({ containers: [{ name: 'cpu-only' }] }), 0);
   assert.equal(podGpuRequest(undefined), 0);
 });
@@ -35,7 +40,9 @@ test('pod overhead is added; a pod-level request replaces the container sum', ()
 });
 
 test('amd.com/gpu counts by default; custom resource names replace the defaults', () => {
-  const spec = { containers: [{ resources: { limits: { 'amd.com/gpu': 2, 'nvidia.com/gpu': 1, 'habana.ai/gaudi': 8 } } }] };
+  const spec = {
+    containers: [{ resources: { limits: { 'amd.com/gpu': 2, 'nvidia.com/gpu': 1, 'habana.ai/gaudi': 8 } } }],
+  };
   assert.equal(podGpuRequest(spec), 3);
   assert.equal(podGpuRequest(spec, ['habana.ai/gaudi']), 8);
   assert.equal(podGpuRequest(spec, ['nvidia.com/gpu']), 1);

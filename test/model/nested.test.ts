@@ -7,14 +7,26 @@ import assert from 'node:assert/strict';
 import { ClusterStore } from '../../src/model/store.js';
 import type { Definition } from '../../src/definitions/types.js';
 import type { KubeObject } from '../../src/model/types.js';
-import { definition, jobsetDefinition, jobsetWorld, lwsDefinition, lwsWorld, statefulsetDefinition, node } from './fixtures.js';
+import {
+  definition,
+  jobsetDefinition,
+  jobsetWorld,
+  lwsDefinition,
+  lwsWorld,
+  statefulsetDefinition,
+  node,
+} from './fixtures.js';
 
 function jobDefinition(): Definition {
-  return definition('job', { group: 'batch', version: 'v1', kind: 'Job' }, {
-    name: 'job',
-    specDefinition: { podTemplateSpecPath: '.spec.template' },
-    scaleDefinition: { replicasPath: '.spec.parallelism // 1' },
-  });
+  return definition(
+    'job',
+    { group: 'batch', version: 'v1', kind: 'Job' },
+    {
+      name: 'job',
+      specDefinition: { podTemplateSpecPath: '.spec.template' },
+      scaleDefinition: { replicasPath: '.spec.parallelism // 1' },
+    },
+  );
 }
 
 function feedJobSet(store: ClusterStore, w: ReturnType<typeof jobsetWorld>, opts: { jobset?: boolean } = {}): void {
@@ -36,13 +48,18 @@ test('a JobSet with Jobs of a defined kind builds only the JobSet tree; buildNes
   assert.equal(lazy.stats().treeBuilds, 1);
   assert.equal(lazy.stats().trees, 1);
   // The Jobs' pods still count for the JobSet, and nodes name the JobSet.
-  assert.deepEqual(lazy.workloads()[0]!.gpus, { desired: 4, requested: 4, allocated: 4 });
-  assert.deepEqual(lazy.nodes()[0]!.workloads, ['ml/train']);
-  assert.deepEqual(lazy.getNodePods('node-0').map((e) => e.workload?.kind), ['JobSet']);
+  assert.deepEqual(lazy.workloads()[0].gpus, { desired: 4, requested: 4, allocated: 4 });
+  assert.deepEqual(lazy.nodes()[0].workloads, ['ml/train']);
+  assert.deepEqual(
+    lazy.getNodePods('node-0').map((e) => e.workload?.kind),
+    ['JobSet'],
+  );
 
   // Pod churn in a Job does not build the Job's tree either.
-  const p = structuredClone(w.pods[0]!);
-  (p.status as { containerStatuses?: unknown[] }).containerStatuses = [{ name: 'main', restartCount: 3, ready: true, state: { running: {} } }];
+  const p = structuredClone(w.pods[0]);
+  (p.status as { containerStatuses?: unknown[] }).containerStatuses = [
+    { name: 'main', restartCount: 3, ready: true, state: { running: {} } },
+  ];
   lazy.apply('pod', 'MODIFIED', p);
   assert.deepEqual(lazy.flush().changedWorkloads, [w.jobset.metadata.uid]);
   assert.equal(lazy.stats().treeBuilds, 1);
@@ -51,7 +68,13 @@ test('a JobSet with Jobs of a defined kind builds only the JobSet tree; buildNes
   const all = new ClusterStore({ definitions: [jobsetDefinition(), jobDefinition()] });
   feedJobSet(all, w);
   all.flush();
-  assert.deepEqual(names(all), ['Job/train-worker-0:1', 'Job/train-worker-1:1', 'Job/train-worker-2:1', 'Job/train-worker-3:1', 'JobSet/train:4']);
+  assert.deepEqual(names(all), [
+    'Job/train-worker-0:1',
+    'Job/train-worker-1:1',
+    'Job/train-worker-2:1',
+    'Job/train-worker-3:1',
+    'JobSet/train:4',
+  ]);
   assert.equal(all.stats().treeBuilds, 5);
 });
 
@@ -78,7 +101,7 @@ test('nested workloads become top-level when their parent goes, and nested again
   store.apply('workload', 'ADDED', w.jobset);
   store.flush();
   // One Job's controller reference goes (released): that one is top-level.
-  const released: KubeObject = structuredClone(w.jobs[1]!);
+  const released: KubeObject = structuredClone(w.jobs[1]);
   delete released.metadata.ownerReferences;
   released.metadata.resourceVersion = '2';
   store.apply('workload', 'MODIFIED', released);
@@ -86,7 +109,7 @@ test('nested workloads become top-level when their parent goes, and nested again
   assert.ok(r.changedWorkloads.includes(released.metadata.uid));
   assert.deepEqual(names(store), ['Job/train-worker-1:1', 'JobSet/train:1']);
   // And back under the JobSet.
-  const adopted = structuredClone(w.jobs[1]!);
+  const adopted = structuredClone(w.jobs[1]);
   adopted.metadata.resourceVersion = '3';
   store.apply('workload', 'MODIFIED', adopted);
   r = store.flush();
@@ -122,10 +145,13 @@ test('LeaderWorkerSet: StatefulSets below it (also through the leader pod) build
   store.apply('workload', 'ADDED', w.lws);
   const r = store.flush();
   assert.deepEqual(r.changedWorkloads, [w.lws.metadata.uid]);
-  assert.deepEqual(r.removedWorkloads, [w.owners[0]!.metadata.uid]);
+  assert.deepEqual(r.removedWorkloads, [w.owners[0].metadata.uid]);
   assert.deepEqual(names(store), ['LeaderWorkerSet/vllm:4']);
   assert.equal(store.stats().trees, 1);
-  assert.deepEqual(store.getNodePods('node-1').map((e) => e.workload?.kind), ['LeaderWorkerSet', 'LeaderWorkerSet']);
+  assert.deepEqual(
+    store.getNodePods('node-1').map((e) => e.workload?.kind),
+    ['LeaderWorkerSet', 'LeaderWorkerSet'],
+  );
 });
 
 test('ownerPending: a workload whose owner kind is still listing gets no tree until that kind has listed', () => {
@@ -154,7 +180,7 @@ test('ownerPending: a workload whose owner kind is still listing gets no tree un
   // Listing done: the orphan Job is top-level and gets its tree at the next flush.
   jobsetsListing = false;
   r = store.flush();
-  assert.deepEqual(r.changedWorkloads, [orphan.jobs[0]!.metadata.uid]);
+  assert.deepEqual(r.changedWorkloads, [orphan.jobs[0].metadata.uid]);
   assert.deepEqual(names(store), ['Job/gone-worker-0:1', 'JobSet/train:2']);
   assert.equal(store.stats().treeBuilds, 2);
   assert.equal(store.stats().workloadEvaluations, 2);

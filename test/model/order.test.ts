@@ -15,6 +15,9 @@ test('naturalSortKey: plain string order of the keys agrees with naturalCompare'
     const b = naturalSortKey(y);
     return a < b ? -1 : a > b ? 1 : 0;
   });
-  assert.deepEqual(byKey.map((n) => n.replace(/^0+/, '')), expected.map((n) => n.replace(/^0+/, '')));
+  assert.deepEqual(
+    byKey.map((n) => n.replace(/^0+/, '')),
+    expected.map((n) => n.replace(/^0+/, '')),
+  );
   assert.ok(naturalSortKey('pod-9') < naturalSortKey('pod-10'));
 });

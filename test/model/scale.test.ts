@@ -67,7 +67,7 @@ test('100,000 pods / 2,000 workloads / 5,000 nodes through ClusterStore', () => 
   assert.equal(first.changedWorkloads.length, WORKLOADS);
   assert.equal(store.workloads().length, WORKLOADS);
   assert.equal(store.totals().pods, WORKLOADS * PODS_PER_WORKLOAD);
-  const sample = store.workloads()[0]!;
+  const sample = store.workloads()[0];
   assert.deepEqual(sample.replicas.desired, PODS_PER_WORKLOAD);
   assert.equal(sample.replicas.current, PODS_PER_WORKLOAD);
 
@@ -76,7 +76,7 @@ test('100,000 pods / 2,000 workloads / 5,000 nodes through ClusterStore', () => 
   const BATCHES = 10;
   const PER_BATCH = 2_000;
   let seed = 42;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const workBefore = store.stats();
   t0 = performance.now();
   c0 = process.cpuUsage();
@@ -87,8 +87,14 @@ test('100,000 pods / 2,000 workloads / 5,000 nodes through ClusterStore', () => 
     for (let e = 0; e < PER_BATCH; e++) {
       const index = Math.floor(rand() * pods.length);
       workloadsTouched.add(Math.floor(index / PODS_PER_WORKLOAD));
-      const old = pods[index]!;
-      const p: KubeObject = { ...old, status: { ...old.status, containerStatuses: [{ name: 'main', ready: true, restartCount: b + 1, state: { running: {} } }] } };
+      const old = pods[index];
+      const p: KubeObject = {
+        ...old,
+        status: {
+          ...old.status,
+          containerStatuses: [{ name: 'main', ready: true, restartCount: b + 1, state: { running: {} } }],
+        },
+      };
       store.apply('pod', 'MODIFIED', p);
     }
     changed += store.flush().changedWorkloads.length;

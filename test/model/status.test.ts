@@ -12,41 +12,78 @@ const GVK = { group: 'x.io', version: 'v1', kind: 'W' };
 function evaluate(sd: StatusDefinition, status: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   const plan = planDefinition(definition('w', GVK, { name: 'w', statusDefinition: sd }));
   assert.deepEqual(plan.problems, []);
-  const obj: KubeObject = { apiVersion: 'x.io/v1', kind: 'W', metadata: { name: 'w1', namespace: 'ns', uid: 'u' }, status, ...extra };
+  const obj: KubeObject = {
+    apiVersion: 'x.io/v1',
+    kind: 'W',
+    metadata: { name: 'w1', namespace: 'ns', uid: 'u' },
+    status,
+    ...extra,
+  };
   return evaluateStatus(plan.status, obj, 'ns/w1');
 }
 
-const cond = { path: '.status.conditions', typeFieldName: 'type', statusFieldName: 'status', messageFieldName: 'message' };
+const cond = {
+  path: '.status.conditions',
+  typeFieldName: 'type',
+  statusFieldName: 'status',
+  messageFieldName: 'message',
+};
 const c = (type: string, status: string, extra: Record<string, string> = {}) => ({ type, status, ...extra });
 
 test('byConditions: every listed type must exist; status compared when given', () => {
   const sd: StatusDefinition = {
     conditionsDefinition: cond,
-    statusMappings: { running: [{ byConditions: [{ type: 'Running', status: 'True' }, { type: 'Failed', status: 'False' }] }] },
+    statusMappings: {
+      running: [
+        {
+          byConditions: [
+            { type: 'Running', status: 'True' },
+            { type: 'Failed', status: 'False' },
+          ],
+        },
+      ],
+    },
   };
   assert.deepEqual(evaluate(sd, { conditions: [c('Running', 'True'), c('Failed', 'False')] }).status, ['Running']);
   // Failed missing: the matcher does not hold.
   assert.deepEqual(evaluate(sd, { conditions: [c('Running', 'True')] }).status, ['Undefined']);
   assert.deepEqual(evaluate(sd, { conditions: [c('Running', 'False'), c('Failed', 'False')] }).status, ['Undefined']);
   // No status given: presence is enough.
-  const anyStatus: StatusDefinition = { conditionsDefinition: cond, statusMappings: { initializing: [{ byConditions: [{ type: 'Created' }] }] } };
+  const anyStatus: StatusDefinition = {
+    conditionsDefinition: cond,
+    statusMappings: { initializing: [{ byConditions: [{ type: 'Created' }] }] },
+  };
   assert.deepEqual(evaluate(anyStatus, { conditions: [c('Created', 'False')] }).status, ['Initializing']);
 });
 
 test('byConditions reason: read only when reasonFieldName is set', () => {
   const mapping = { failed: [{ byConditions: [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded' }] }] };
   const conditions = [c('Failed', 'True', { reason: 'BackoffLimitExceeded' })];
-  assert.deepEqual(evaluate({ conditionsDefinition: { ...cond, reasonFieldName: 'reason' }, statusMappings: mapping }, { conditions }).status, ['Failed']);
-  assert.deepEqual(evaluate({ conditionsDefinition: cond, statusMappings: mapping }, { conditions }).status, ['Undefined']);
   assert.deepEqual(
-    evaluate({ conditionsDefinition: { ...cond, reasonFieldName: 'reason' }, statusMappings: mapping }, { conditions: [c('Failed', 'True', { reason: 'DeadlineExceeded' })] }).status,
+    evaluate({ conditionsDefinition: { ...cond, reasonFieldName: 'reason' }, statusMappings: mapping }, { conditions })
+      .status,
+    ['Failed'],
+  );
+  assert.deepEqual(evaluate({ conditionsDefinition: cond, statusMappings: mapping }, { conditions }).status, [
+    'Undefined',
+  ]);
+  assert.deepEqual(
+    evaluate(
+      { conditionsDefinition: { ...cond, reasonFieldName: 'reason' }, statusMappings: mapping },
+      { conditions: [c('Failed', 'True', { reason: 'DeadlineExceeded' })] },
+    ).status,
     ['Undefined'],
   );
 });
 
 test('custom condition field names', () => {
   const sd: StatusDefinition = {
-    conditionsDefinition: { path: '.status.conds', typeFieldName: 'kind', statusFieldName: 'state', messageFieldName: 'text' },
+    conditionsDefinition: {
+      path: '.status.conds',
+      typeFieldName: 'kind',
+      statusFieldName: 'state',
+      messageFieldName: 'text',
+    },
     statusMappings: { failed: [{ byConditions: [{ type: 'Broken', status: 'yes' }] }] },
   };
   const r = evaluate(sd, { conds: [{ kind: 'Broken', state: 'yes', text: 'disk on fire' }] });
@@ -105,7 +142,16 @@ test('several statuses at once are ordered by severity', () => {
     },
   };
   const all = ['Done', 'Run', 'Susp', 'Res', 'Init', 'Suspg', 'Deg', 'Fail'].map((t) => c(t, 'True'));
-  assert.deepEqual(evaluate(sd, { conditions: all }).status, ['Failed', 'Degraded', 'Suspending', 'Resuming', 'Suspended', 'Initializing', 'Running', 'Completed']);
+  assert.deepEqual(evaluate(sd, { conditions: all }).status, [
+    'Failed',
+    'Degraded',
+    'Suspending',
+    'Resuming',
+    'Suspended',
+    'Initializing',
+    'Running',
+    'Completed',
+  ]);
   assert.deepEqual(evaluate(sd, { conditions: [c('Run', 'True'), c('Deg', 'True')] }).status, ['Degraded', 'Running']);
 });
 
@@ -118,11 +164,17 @@ test('statusMessage: the message of the condition that drove the most severe sta
     },
   };
   const r = evaluate(sd, {
-    conditions: [c('Running', 'True', { message: 'job is running' }), c('Failed', 'True', { message: 'worker-3 exited with 137' })],
+    conditions: [
+      c('Running', 'True', { message: 'job is running' }),
+      c('Failed', 'True', { message: 'worker-3 exited with 137' }),
+    ],
   });
   assert.deepEqual(r.status, ['Failed', 'Running']);
   assert.equal(r.statusMessage, 'worker-3 exited with 137');
-  assert.equal(evaluate(sd, { conditions: [c('Running', 'True', { message: 'job is running' })] }).statusMessage, 'job is running');
+  assert.equal(
+    evaluate(sd, { conditions: [c('Running', 'True', { message: 'job is running' })] }).statusMessage,
+    'job is running',
+  );
 });
 
 test('an expression failing at runtime is reported and does not match; other statuses still evaluate', () => {
@@ -136,7 +188,10 @@ test('an expression failing at runtime is reported and does not match; other sta
   const r = evaluate(sd, { count: 1, conditions: [c('Running', 'True')] });
   assert.deepEqual(r.status, ['Running']);
   assert.equal(r.errors.length, 1);
-  assert.match(r.errors[0]!, /^ns\/w1: component w: statusDefinition\.statusMappings\.failed\[0\]\.byExpression `\(\.status\.count \+ "x"\) \| tostring`: .+/);
+  assert.match(
+    r.errors[0],
+    /^ns\/w1: component w: statusDefinition\.statusMappings\.failed\[0\]\.byExpression `\(\.status\.count \+ "x"\) \| tostring`: .+/,
+  );
 });
 
 test('no status definition: Undefined', () => {

@@ -5,9 +5,23 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ClusterStore } from '../../src/model/store.js';
 import type { KubeObject } from '../../src/model/types.js';
-import { jobsetDefinition, jobsetWorld, lwsDefinition, lwsWorld, statefulsetDefinition, pytorchDefinition, node, pod, object, gpuTemplate } from './fixtures.js';
+import {
+  jobsetDefinition,
+  jobsetWorld,
+  lwsDefinition,
+  lwsWorld,
+  statefulsetDefinition,
+  pytorchDefinition,
+  node,
+  pod,
+  object,
+  gpuTemplate,
+} from './fixtures.js';
 
-function feed(store: ClusterStore, w: { jobset?: KubeObject; lws?: KubeObject; jobs?: KubeObject[]; owners?: KubeObject[]; pods: KubeObject[] }) {
+function feed(
+  store: ClusterStore,
+  w: { jobset?: KubeObject; lws?: KubeObject; jobs?: KubeObject[]; owners?: KubeObject[]; pods: KubeObject[] },
+) {
   if (w.jobset) store.apply('workload', 'ADDED', w.jobset);
   if (w.lws) store.apply('workload', 'ADDED', w.lws);
   for (const o of [...(w.jobs ?? []), ...(w.owners ?? [])]) store.apply('owner', 'ADDED', o);
@@ -19,22 +33,32 @@ const clone = <T>(x: T): T => structuredClone(x);
 test('pods are attributed, nodes and totals summed', () => {
   const store = new ClusterStore({ definitions: [jobsetDefinition()] });
   for (let i = 0; i < 4; i++) store.apply('node', 'ADDED', node(`node-${i}`, 8));
-  const w = jobsetWorld('train', [{ name: 'worker', replicas: 3, gpus: 4 }], { nodes: (i) => (i < 2 ? 'node-0' : null) });
+  const w = jobsetWorld('train', [{ name: 'worker', replicas: 3, gpus: 4 }], {
+    nodes: (i) => (i < 2 ? 'node-0' : null),
+  });
   feed(store, w);
   const r = store.flush();
   assert.deepEqual(r.changedWorkloads, [w.jobset.metadata.uid]);
   assert.equal(r.nodesChanged, true);
   const [t] = store.workloads();
-  assert.deepEqual(t!.gpus, { desired: 12, requested: 12, allocated: 8 });
-  const n0 = store.nodes()[0]!;
+  assert.deepEqual(t.gpus, { desired: 12, requested: 12, allocated: 8 });
+  const n0 = store.nodes()[0];
   assert.equal(n0.name, 'node-0');
   assert.equal(n0.gpuRequested, 8);
   assert.equal(n0.pods, 2);
   assert.deepEqual(n0.workloads, ['ml/train']);
-  assert.deepEqual(store.totals(), { gpuCapacity: 32, gpuAllocatable: 32, gpuRequested: 8, gpuFree: 24, gpuPending: 4, pods: 3, nodes: 4 });
+  assert.deepEqual(store.totals(), {
+    gpuCapacity: 32,
+    gpuAllocatable: 32,
+    gpuRequested: 8,
+    gpuFree: 24,
+    gpuPending: 4,
+    pods: 3,
+    nodes: 4,
+  });
   const entries = store.getNodePods('node-0');
   assert.equal(entries.length, 2);
-  assert.deepEqual(entries[0]!.workload, { kind: 'JobSet', namespace: 'ml', name: 'train', uid: w.jobset.metadata.uid });
+  assert.deepEqual(entries[0].workload, { kind: 'JobSet', namespace: 'ml', name: 'train', uid: w.jobset.metadata.uid });
 });
 
 test('owners arriving after their pods re-attribute them', () => {
@@ -43,17 +67,17 @@ test('owners arriving after their pods re-attribute them', () => {
   store.apply('workload', 'ADDED', w.jobset);
   for (const p of w.pods) store.apply('pod', 'ADDED', p);
   store.flush();
-  assert.equal(store.workloads()[0]!.replicas.current, 0);
-  store.apply('owner', 'ADDED', w.jobs[0]!);
+  assert.equal(store.workloads()[0].replicas.current, 0);
+  store.apply('owner', 'ADDED', w.jobs[0]);
   assert.deepEqual(store.flush().changedWorkloads, [w.jobset.metadata.uid]);
-  assert.equal(store.workloads()[0]!.replicas.current, 1);
-  store.apply('owner', 'ADDED', w.jobs[1]!);
+  assert.equal(store.workloads()[0].replicas.current, 1);
+  store.apply('owner', 'ADDED', w.jobs[1]);
   store.flush();
-  assert.equal(store.workloads()[0]!.replicas.current, 2);
+  assert.equal(store.workloads()[0].replicas.current, 2);
   // The owner goes away: its pod's chain is broken again.
-  store.apply('owner', 'DELETED', w.jobs[1]!);
+  store.apply('owner', 'DELETED', w.jobs[1]);
   store.flush();
-  assert.equal(store.workloads()[0]!.replicas.current, 1);
+  assert.equal(store.workloads()[0].replicas.current, 1);
 });
 
 test('a workload arriving after its pods and owners picks them up', () => {
@@ -65,7 +89,7 @@ test('a workload arriving after its pods and owners picks them up', () => {
   assert.equal(store.workloads().length, 0);
   store.apply('workload', 'ADDED', w.jobset);
   store.flush();
-  assert.equal(store.workloads()[0]!.replicas.current, 2);
+  assert.equal(store.workloads()[0].replicas.current, 2);
 });
 
 test('LWS: the leader pod arriving after the worker StatefulSet re-attributes the workers', () => {
@@ -76,12 +100,15 @@ test('LWS: the leader pod arriving after the worker StatefulSet re-attributes th
   for (const o of w.owners) store.apply('owner', 'ADDED', o);
   for (const p of workers) store.apply('pod', 'ADDED', p);
   store.flush();
-  assert.equal(store.workloads()[0]!.replicas.current, 0);
-  store.apply('pod', 'ADDED', leader!);
+  assert.equal(store.workloads()[0].replicas.current, 0);
+  store.apply('pod', 'ADDED', leader);
   store.flush();
-  const t = store.workloads()[0]!;
+  const t = store.workloads()[0];
   assert.equal(t.replicas.current, 3);
-  assert.deepEqual(t.roles[0]!.roles.map((r) => r.pods.length), [1, 2]);
+  assert.deepEqual(
+    t.roles[0].roles.map((r) => r.pods.length),
+    [1, 2],
+  );
 });
 
 test('a pod moving node updates both nodes; deleting it updates the workload and the node', () => {
@@ -92,25 +119,37 @@ test('a pod moving node updates both nodes; deleting it updates the workload and
   feed(store, w);
   store.flush();
   assert.equal(store.totals().gpuPending, 4);
-  const moved = clone(w.pods[0]!);
+  const moved = clone(w.pods[0]);
   moved.spec!['nodeName'] = 'a';
   moved.status!['phase'] = 'Running';
   store.apply('pod', 'MODIFIED', moved);
   let r = store.flush();
   assert.equal(r.nodesChanged, true);
-  assert.deepEqual(store.nodes().map((n) => [n.name, n.gpuRequested]), [['a', 4], ['b', 0]]);
+  assert.deepEqual(
+    store.nodes().map((n) => [n.name, n.gpuRequested]),
+    [
+      ['a', 4],
+      ['b', 0],
+    ],
+  );
   assert.equal(store.totals().gpuPending, 0);
   const again = clone(moved);
   again.spec!['nodeName'] = 'b';
   store.apply('pod', 'MODIFIED', again);
   store.flush();
-  assert.deepEqual(store.nodes().map((n) => [n.name, n.gpuRequested]), [['a', 0], ['b', 4]]);
+  assert.deepEqual(
+    store.nodes().map((n) => [n.name, n.gpuRequested]),
+    [
+      ['a', 0],
+      ['b', 4],
+    ],
+  );
   assert.deepEqual(store.getNodePods('a'), []);
   store.apply('pod', 'DELETED', again);
   r = store.flush();
   assert.deepEqual(r.changedWorkloads, [w.jobset.metadata.uid]);
-  assert.equal(store.workloads()[0]!.replicas.current, 0);
-  assert.equal(store.nodes()[1]!.gpuRequested, 0);
+  assert.equal(store.workloads()[0].replicas.current, 0);
+  assert.equal(store.nodes()[1].gpuRequested, 0);
   assert.equal(store.totals().pods, 0);
 });
 
@@ -119,24 +158,38 @@ test('a pod that fails leaves current; its replacement joins it', () => {
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 2, gpus: 1 }]);
   feed(store, w);
   store.flush();
-  assert.deepEqual(store.workloads()[0]!.replicas, { desired: 2, current: 2, ready: 2 });
-  const failed = clone(w.pods[1]!);
-  failed.status = { phase: 'Failed', conditions: [{ type: 'Ready', status: 'False' }], containerStatuses: [{ name: 'main', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, reason: 'OOMKilled' } } }] };
+  assert.deepEqual(store.workloads()[0].replicas, { desired: 2, current: 2, ready: 2 });
+  const failed = clone(w.pods[1]);
+  failed.status = {
+    phase: 'Failed',
+    conditions: [{ type: 'Ready', status: 'False' }],
+    containerStatuses: [
+      { name: 'main', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, reason: 'OOMKilled' } } },
+    ],
+  };
   failed.metadata.resourceVersion = '2';
   store.apply('pod', 'MODIFIED', failed);
   const r = store.flush();
   assert.deepEqual(r.changedWorkloads, [w.jobset.metadata.uid]);
-  assert.deepEqual(store.workloads()[0]!.replicas, { desired: 2, current: 1, ready: 1 });
-  assert.equal(store.workloads()[0]!.roles[0]!.pods.find((p) => p.name === failed.metadata.name)!.status, 'OOMKilled');
-  const retry = pod('train-worker-1-1', { namespace: 'ml', owner: w.jobs[1], gpus: 1, labels: w.pods[1]!.metadata.labels });
+  assert.deepEqual(store.workloads()[0].replicas, { desired: 2, current: 1, ready: 1 });
+  assert.equal(store.workloads()[0].roles[0].pods.find((p) => p.name === failed.metadata.name)!.status, 'OOMKilled');
+  const retry = pod('train-worker-1-1', {
+    namespace: 'ml',
+    owner: w.jobs[1],
+    gpus: 1,
+    labels: w.pods[1].metadata.labels,
+  });
   store.apply('pod', 'ADDED', retry);
   store.flush();
-  assert.deepEqual(store.workloads()[0]!.replicas, { desired: 2, current: 2, ready: 1 });
+  assert.deepEqual(store.workloads()[0].replicas, { desired: 2, current: 2, ready: 1 });
 });
 
 test('untouched workloads keep their tree identity; unchanged parts of a changed tree are shared', () => {
   const store = new ClusterStore({ definitions: [jobsetDefinition()] });
-  const a = jobsetWorld('a', [{ name: 'leader', replicas: 1, gpus: 1 }, { name: 'worker', replicas: 2, gpus: 1 }]);
+  const a = jobsetWorld('a', [
+    { name: 'leader', replicas: 1, gpus: 1 },
+    { name: 'worker', replicas: 2, gpus: 1 },
+  ]);
   const b = jobsetWorld('b', [{ name: 'worker', replicas: 2, gpus: 1 }]);
   feed(store, a);
   feed(store, b);
@@ -144,8 +197,8 @@ test('untouched workloads keep their tree identity; unchanged parts of a changed
   const [ta, tb] = store.workloads();
   const list = store.workloads();
   // A pod of `a` changes (a worker loses readiness).
-  const p = clone(a.pods[2]!);
-  (p.status!['conditions'] as { type: string; status: string }[])[1]!.status = 'False';
+  const p = clone(a.pods[2]);
+  (p.status!['conditions'] as { type: string; status: string }[])[1].status = 'False';
   store.apply('pod', 'MODIFIED', p);
   const r = store.flush();
   assert.deepEqual(r.changedWorkloads, [a.jobset.metadata.uid]);
@@ -153,9 +206,9 @@ test('untouched workloads keep their tree identity; unchanged parts of a changed
   assert.notEqual(store.workloads(), list);
   assert.equal(tb2, tb);
   assert.notEqual(ta2, ta);
-  assert.equal(ta2!.roles[0], ta!.roles[0], 'the leader role did not change');
-  assert.notEqual(ta2!.roles[1], ta!.roles[1]);
-  assert.equal(ta2!.roles[1]!.pods[0], ta!.roles[1]!.pods[0], 'the other worker pod did not change');
+  assert.equal(ta2.roles[0], ta.roles[0], 'the leader role did not change');
+  assert.notEqual(ta2.roles[1], ta.roles[1]);
+  assert.equal(ta2.roles[1].pods[0], ta.roles[1].pods[0], 'the other worker pod did not change');
   // A MODIFIED event that changes nothing visible yields no change at all.
   const nodes = store.nodes();
   const totals = store.totals();
@@ -176,14 +229,14 @@ test('50 events on one workload in a batch: one patch of one role, one change re
   store.flush();
   const before = store.stats();
   for (let i = 0; i < 50; i++) {
-    const p = clone(w.pods[0]!);
+    const p = clone(w.pods[0]);
     p.status!['containerStatuses'] = [{ name: 'main', restartCount: i, ready: true, state: { running: {} } }];
     store.apply('pod', 'MODIFIED', p);
   }
   const r = store.flush();
   const after = store.stats();
   assert.deepEqual(r.changedWorkloads, [w.jobset.metadata.uid]);
-  assert.equal(store.workloads()[0]!.roles[0]!.pods[0]!.restarts, 49);
+  assert.equal(store.workloads()[0].roles[0].pods[0].restarts, 49);
   // Only the touched workload is patched, once, in the one role holding the pod (no
   // rebuild); the pod is not placed again (only its status changed and the
   // definition's pod expressions read labels); the workload object did not
@@ -203,10 +256,10 @@ test('workload MODIFIED re-evaluates status and desired; DELETED removes the tre
   store.flush();
   const js = clone(w.jobset);
   js.status = { conditions: [{ type: 'Failed', status: 'True', message: 'worker failed' }] };
-  (js.spec!['replicatedJobs'] as { replicas: number }[])[0]!.replicas = 5;
+  (js.spec!['replicatedJobs'] as { replicas: number }[])[0].replicas = 5;
   store.apply('workload', 'MODIFIED', js);
   store.flush();
-  const t = store.workloads()[0]!;
+  const t = store.workloads()[0];
   assert.deepEqual(t.status, ['Failed']);
   assert.equal(t.statusMessage, 'worker failed');
   assert.equal(t.replicas.desired, 5);
@@ -215,14 +268,16 @@ test('workload MODIFIED re-evaluates status and desired; DELETED removes the tre
   assert.deepEqual(r.removedWorkloads, [js.metadata.uid]);
   assert.deepEqual(store.workloads(), []);
   // The node view no longer names it.
-  assert.equal(store.getNodePods('node-0')[0]!.workload, null);
+  assert.equal(store.getNodePods('node-0')[0].workload, null);
 });
 
 test('definitions hot reload: changed definition recomputes its workloads only; removed definition removes them', () => {
   const store = new ClusterStore({ definitions: [jobsetDefinition(), pytorchDefinition()] });
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 2, gpus: 1 }]);
   feed(store, w);
-  const job = object('kubeflow.org/v1', 'PyTorchJob', 'pt', { spec: { pytorchReplicaSpecs: { Master: { replicas: 1, template: gpuTemplate(1) } } } });
+  const job = object('kubeflow.org/v1', 'PyTorchJob', 'pt', {
+    spec: { pytorchReplicaSpecs: { Master: { replicas: 1, template: gpuTemplate(1) } } },
+  });
   store.apply('workload', 'ADDED', job);
   store.flush();
   const ptTree = store.workloads().find((t) => t.kind === 'PyTorchJob')!;
@@ -230,15 +285,21 @@ test('definitions hot reload: changed definition recomputes its workloads only; 
   store.setDefinitions([jobsetDefinition(), pytorchDefinition()]);
   assert.deepEqual(store.flush().changedWorkloads, []);
   const changed = jobsetDefinition();
-  changed.components[1]!.scaleDefinition = { replicasPath: '.spec.replicatedJobs[].replicas * 2' };
+  changed.components[1].scaleDefinition = { replicasPath: '.spec.replicatedJobs[].replicas * 2' };
   store.setDefinitions([changed, pytorchDefinition()]);
   const r = store.flush();
   assert.deepEqual(r.changedWorkloads, [w.jobset.metadata.uid]);
   assert.equal(store.workloads().find((t) => t.kind === 'JobSet')!.replicas.desired, 4);
-  assert.equal(store.workloads().find((t) => t.kind === 'PyTorchJob'), ptTree);
+  assert.equal(
+    store.workloads().find((t) => t.kind === 'PyTorchJob'),
+    ptTree,
+  );
   store.setDefinitions([pytorchDefinition()]);
   assert.deepEqual(store.flush().removedWorkloads, [w.jobset.metadata.uid]);
-  assert.deepEqual(store.workloads().map((t) => t.kind), ['PyTorchJob']);
+  assert.deepEqual(
+    store.workloads().map((t) => t.kind),
+    ['PyTorchJob'],
+  );
   // And back: the workload object was kept, its tree returns.
   store.setDefinitions([jobsetDefinition(), pytorchDefinition()]);
   assert.deepEqual(store.flush().changedWorkloads, [w.jobset.metadata.uid]);
@@ -254,7 +315,10 @@ test('a pod in a StatefulSet under a LWS belongs to both; the node view names th
   store.flush();
   const kinds = store.workloads().map((t) => `${t.kind}/${t.name}:${t.replicas.current}`);
   assert.deepEqual(kinds, ['LeaderWorkerSet/vllm:2', 'StatefulSet/vllm:2', 'StatefulSet/vllm-0:1']);
-  assert.deepEqual(store.getNodePods('node-0').map((e) => e.workload?.kind), ['LeaderWorkerSet', 'LeaderWorkerSet']);
+  assert.deepEqual(
+    store.getNodePods('node-0').map((e) => e.workload?.kind),
+    ['LeaderWorkerSet', 'LeaderWorkerSet'],
+  );
 });
 
 test('replaceAll: a relist deletes vanished objects and updates the rest', () => {
@@ -263,12 +327,12 @@ test('replaceAll: a relist deletes vanished objects and updates the rest', () =>
   feed(store, w);
   store.apply('node', 'ADDED', node('node-0', 8));
   store.flush();
-  store.replaceAll('pod', [w.pods[0]!]);
+  store.replaceAll('pod', [w.pods[0]]);
   store.replaceAll('node', []);
   const r = store.flush();
   assert.deepEqual(r.changedWorkloads, [w.jobset.metadata.uid]);
   assert.equal(r.nodesChanged, true);
-  assert.equal(store.workloads()[0]!.replicas.current, 1);
+  assert.equal(store.workloads()[0].replicas.current, 1);
   assert.deepEqual(store.nodes(), []);
   // Relisting one GVK of workloads leaves the others alone.
   store.replaceAll('workload', [], { group: 'kubeflow.org', version: 'v1', kind: 'PyTorchJob' });
@@ -285,12 +349,21 @@ test('malformed objects are reported and skipped, never thrown', () => {
     store.apply('pod', 'ADDED', noUid);
     store.apply('pod', 'ADDED', { metadata: null } as unknown as KubeObject);
     store.apply('pod', 'ADDED', null as unknown as KubeObject);
-    store.apply('workload', 'ADDED', { metadata: { name: 'w', uid: 'u', ownerReferences: 'nope' } } as unknown as KubeObject);
-    store.apply('pod', 'ADDED', { metadata: { name: 'weird', uid: 'wu' }, spec: 'not-an-object', status: 7 } as unknown as KubeObject);
+    store.apply('workload', 'ADDED', {
+      metadata: { name: 'w', uid: 'u', ownerReferences: 'nope' },
+    } as unknown as KubeObject);
+    store.apply('pod', 'ADDED', {
+      metadata: { name: 'weird', uid: 'wu' },
+      spec: 'not-an-object',
+      status: 7,
+    } as unknown as KubeObject);
   });
   store.flush();
   const problems = store.problems();
-  assert.ok(problems.some((p) => p.includes('skipped malformed pod object ml/x: missing metadata.uid')), problems.join('\n'));
+  assert.ok(
+    problems.some((p) => p.includes('skipped malformed pod object ml/x: missing metadata.uid')),
+    problems.join('\n'),
+  );
   assert.ok(problems.some((p) => p.includes('missing metadata')));
   assert.ok(problems.some((p) => p.includes('metadata.ownerReferences is not a list')));
   assert.equal(store.stats().pods, 1, 'the odd but identifiable pod is kept');
@@ -298,28 +371,40 @@ test('malformed objects are reported and skipped, never thrown', () => {
 
 test('evaluation problems surface in problems() with the workload, component, field and expression', () => {
   const def = jobsetDefinition();
-  def.components[1]!.scaleDefinition = { replicasPath: '.spec.replicatedJobs[].replicas | tonumber' };
+  def.components[1].scaleDefinition = { replicasPath: '.spec.replicatedJobs[].replicas | tonumber' };
   const store = new ClusterStore({ definitions: [def] });
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 1, gpus: 1 }]);
-  (w.jobset.spec!['replicatedJobs'] as { replicas: unknown }[])[0]!.replicas = 'many';
+  (w.jobset.spec!['replicatedJobs'] as { replicas: unknown }[])[0].replicas = 'many';
   feed(store, w);
   store.flush();
   const problems = store.problems();
   assert.equal(problems.length, 1);
-  assert.match(problems[0]!, /^ml\/train: component replicatedjob: scaleDefinition\.replicasPath `\.spec\.replicatedJobs\[\]\.replicas \| tonumber`: /);
+  assert.match(
+    problems[0],
+    /^ml\/train: component replicatedjob: scaleDefinition\.replicasPath `\.spec\.replicatedJobs\[\]\.replicas \| tonumber`: /,
+  );
   // The workload is still shown, with its pods.
-  assert.equal(store.workloads()[0]!.replicas.current, 1);
+  assert.equal(store.workloads()[0].replicas.current, 1);
 });
 
 test('an expression that does not compile is a definition problem; other definitions keep working', () => {
   const bad = pytorchDefinition();
-  bad.components[1]!.podSelector = { componentTypeSelector: { keyPath: '.metadata.labels[', value: 'x' } };
+  bad.components[1].podSelector = { componentTypeSelector: { keyPath: '.metadata.labels[', value: 'x' } };
   const store = new ClusterStore({ definitions: [bad, jobsetDefinition()] });
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 1, gpus: 1 }]);
   feed(store, w);
   store.flush();
-  assert.ok(store.problems().some((p) => p.startsWith('definition pytorchjob: component master: podSelector.componentTypeSelector.keyPath `.metadata.labels[`')), store.problems().join('\n'));
-  assert.equal(store.workloads()[0]!.replicas.current, 1);
+  assert.ok(
+    store
+      .problems()
+      .some((p) =>
+        p.startsWith(
+          'definition pytorchjob: component master: podSelector.componentTypeSelector.keyPath `.metadata.labels[`',
+        ),
+      ),
+    store.problems().join('\n'),
+  );
+  assert.equal(store.workloads()[0].replicas.current, 1);
 });
 
 test('custom GPU resource names apply to pods and nodes', () => {
@@ -328,15 +413,17 @@ test('custom GPU resource names apply to pods and nodes', () => {
   n.status!['capacity'] = { 'habana.ai/gaudi': '8' };
   n.status!['allocatable'] = { 'habana.ai/gaudi': '8' };
   store.apply('node', 'ADDED', n);
-  const sts = object('apps/v1', 'StatefulSet', 's', { spec: { replicas: 1, template: { spec: { containers: [{ resources: { limits: { 'habana.ai/gaudi': 2 } } }] } } } });
+  const sts = object('apps/v1', 'StatefulSet', 's', {
+    spec: { replicas: 1, template: { spec: { containers: [{ resources: { limits: { 'habana.ai/gaudi': 2 } } }] } } },
+  });
   store.apply('workload', 'ADDED', sts);
   const p = pod('s-0', { owner: sts, node: 'g' });
   p.spec!['containers'] = [{ name: 'main', resources: { limits: { 'habana.ai/gaudi': 2, 'nvidia.com/gpu': 1 } } }];
   store.apply('pod', 'ADDED', p);
   store.flush();
-  assert.deepEqual(store.workloads()[0]!.gpus, { desired: 2, requested: 2, allocated: 2 });
+  assert.deepEqual(store.workloads()[0].gpus, { desired: 2, requested: 2, allocated: 2 });
   assert.deepEqual(store.totals().gpuCapacity, 8);
-  assert.equal(store.nodes()[0]!.gpuRequested, 2);
+  assert.equal(store.nodes()[0].gpuRequested, 2);
 });
 
 test('a relist replaying objects with unchanged resourceVersions changes nothing', () => {
@@ -352,7 +439,7 @@ test('a relist replaying objects with unchanged resourceVersions changes nothing
   assert.deepEqual(store.flush(), { changedWorkloads: [], removedWorkloads: [], nodesChanged: false });
   assert.equal(store.workloads()[0], tree);
   // A new resourceVersion with a real change is applied.
-  const p = clone(w.pods[0]!);
+  const p = clone(w.pods[0]);
   p.metadata.resourceVersion = String(rv++);
   p.status!['phase'] = 'Failed';
   store.apply('pod', 'MODIFIED', p);
@@ -364,6 +451,9 @@ test('pods by namespace', () => {
   store.apply('pod', 'ADDED', pod('b-10', { namespace: 'x' }));
   store.apply('pod', 'ADDED', pod('b-9', { namespace: 'x' }));
   store.apply('pod', 'ADDED', pod('c', { namespace: 'y' }));
-  assert.deepEqual(store.getNamespacePods('x').map((p) => p.name), ['b-9', 'b-10']);
+  assert.deepEqual(
+    store.getNamespacePods('x').map((p) => p.name),
+    ['b-9', 'b-10'],
+  );
   assert.deepEqual(store.getNamespacePods('z'), []);
 });

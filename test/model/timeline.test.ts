@@ -1,14 +1,30 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildTimeline, formatDuration, progressBar, pullSeconds, schedulerKeyReason, gangProgress } from '../../src/model/timeline.js';
+import {
+  buildTimeline,
+  formatDuration,
+  progressBar,
+  pullSeconds,
+  schedulerKeyReason,
+  gangProgress,
+} from '../../src/model/timeline.js';
 import { FIT_ERROR, T0, at, event, pod, readyPodConds, summary, tree, unschedulableCond } from './incident-fixtures.js';
 
 function startedPod(name: string, node: string, sched: number, pullS: number, start: number, ready: number) {
-  const p = pod(name, { node, conditions: readyPodConds(sched, ready), containerStatuses: [{ name: 'main', restartCount: 0, state: { running: { startedAt: at(start) } } }] });
+  const p = pod(name, {
+    node,
+    conditions: readyPodConds(sched, ready),
+    containerStatuses: [{ name: 'main', restartCount: 0, state: { running: { startedAt: at(start) } } }],
+  });
   const events = [
     event(name, 'Scheduled', `Successfully assigned ns/${name} to ${node}`, sched),
     event(name, 'Pulling', 'Pulling image "img:1"', sched),
-    event(name, 'Pulled', `Successfully pulled image "img:1" in ${pullS}s (${pullS}s including waiting). Image size: 1 bytes.`, sched + pullS),
+    event(
+      name,
+      'Pulled',
+      `Successfully pulled image "img:1" in ${pullS}s (${pullS}s including waiting). Image size: 1 bytes.`,
+      sched + pullS,
+    ),
     event(name, 'Started', 'Started container main', start),
   ];
   return { p, events };
@@ -17,18 +33,29 @@ function startedPod(name: string, node: string, sched: number, pullS: number, st
 test('timeline: milestones, role progress and a waterfall slowest first', () => {
   const a = startedPod('a', 'n1', 1, 10, 12, 15);
   const b = startedPod('b', 'n2', 2, 20.5, 24, 30);
-  const w = tree('job', [{ component: 'leader', desired: 1, pods: [summary(a.p, true)] }, { component: 'worker', desired: 1, pods: [summary(b.p, true)] }]);
+  const w = tree('job', [
+    { component: 'leader', desired: 1, pods: [summary(a.p, true)] },
+    { component: 'worker', desired: 1, pods: [summary(b.p, true)] },
+  ]);
   const t = buildTimeline(w, [a.p, b.p], [...a.events, ...b.events], T0 + 60_000);
   assert.deepEqual(
     t.milestones.map((m) => [m.label, m.elapsedMs]),
-    [['created', 0], ['first pod scheduled', 1000], ['all scheduled', 2000], ['all ready', 30_000]],
+    [
+      ['created', 0],
+      ['first pod scheduled', 1000],
+      ['all scheduled', 2000],
+      ['all ready', 30_000],
+    ],
   );
   assert.deepEqual(t.roles, [
     { role: 'leader', desired: 1, pods: 1, scheduled: 1, ready: 1 },
     { role: 'worker', desired: 1, pods: 1, scheduled: 1, ready: 1 },
   ]);
-  assert.deepEqual(t.pods.map((p) => p.name), ['b', 'a']);
-  const pb = t.pods[0]!;
+  assert.deepEqual(
+    t.pods.map((p) => p.name),
+    ['b', 'a'],
+  );
+  const pb = t.pods[0];
   assert.equal(pb.pullSeconds, 20.5);
   assert.equal(pb.startedMs, T0 + 24_000);
   assert.equal(pb.totalMs, 30_000);
@@ -39,42 +66,71 @@ test('timeline: milestones, role progress and a waterfall slowest first', () => 
 test('timeline: waiting pods say what they wait for and come first; a stuck gang says it cannot start', () => {
   const a = startedPod('a', 'n1', 1, 5, 7, 9);
   const stuck = pod('s', { conditions: [unschedulableCond] });
-  const creating = pod('c', { node: 'n2', conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: at(2) }], containerStatuses: [{ name: 'main', state: { waiting: { reason: 'ContainerCreating' } } }] });
-  const pulling = pod('i', { node: 'n3', containerStatuses: [{ name: 'main', state: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "x"' } } }] });
-  const w = tree('g', [{ component: 'worker', desired: 4, pods: [a.p, stuck, creating, pulling].map((p) => summary(p, p === a.p)) }], {
-    gangs: [{ name: 'jobset', key: 'g/0', members: 4, scheduled: 3, ready: 1 }],
+  const creating = pod('c', {
+    node: 'n2',
+    conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: at(2) }],
+    containerStatuses: [{ name: 'main', state: { waiting: { reason: 'ContainerCreating' } } }],
   });
+  const pulling = pod('i', {
+    node: 'n3',
+    containerStatuses: [
+      { name: 'main', state: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "x"' } } },
+    ],
+  });
+  const w = tree(
+    'g',
+    [{ component: 'worker', desired: 4, pods: [a.p, stuck, creating, pulling].map((p) => summary(p, p === a.p)) }],
+    {
+      gangs: [{ name: 'jobset', key: 'g/0', members: 4, scheduled: 3, ready: 1 }],
+    },
+  );
   const t = buildTimeline(w, [a.p, stuck, creating, pulling], a.events, T0 + 42_000);
-  assert.equal(t.milestones[2]!.atMs, null, 'not all scheduled');
-  assert.equal(t.milestones[3]!.atMs, null, 'not all ready');
+  assert.equal(t.milestones[2].atMs, null, 'not all scheduled');
+  assert.equal(t.milestones[3].atMs, null, 'not all ready');
   assert.deepEqual(t.roles[0], { role: 'worker', desired: 4, pods: 4, scheduled: 3, ready: 1 });
   const by = new Map(t.pods.map((p) => [p.name, p.waiting]));
   assert.equal(by.get('s'), `Unschedulable: ${FIT_ERROR}`);
   assert.equal(by.get('c'), 'ContainerCreating for 40s');
   assert.equal(by.get('i'), 'ImagePullBackOff: Back-off pulling image "x"');
-  assert.equal(t.pods[t.pods.length - 1]!.name, 'a', 'the ready pod last');
-  assert.equal(t.gangs[0]!.blocked, 'gang cannot start: 1 of 4 members unschedulable (Insufficient nvidia.com/gpu)');
+  assert.equal(t.pods[t.pods.length - 1].name, 'a', 'the ready pod last');
+  assert.equal(t.gangs[0].blocked, 'gang cannot start: 1 of 4 members unschedulable (Insufficient nvidia.com/gpu)');
 });
 
 test('timeline: a finished workload from conditions and container states alone (events expired)', () => {
   const done = pod('d', {
     node: 'n1',
     phase: 'Succeeded',
-    conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: at(3) }, { type: 'Ready', status: 'False', reason: 'PodCompleted', lastTransitionTime: at(100) }],
-    containerStatuses: [{ name: 'main', state: { terminated: { reason: 'Completed', exitCode: 0, startedAt: at(20), finishedAt: at(100) } } }],
+    conditions: [
+      { type: 'PodScheduled', status: 'True', lastTransitionTime: at(3) },
+      { type: 'Ready', status: 'False', reason: 'PodCompleted', lastTransitionTime: at(100) },
+    ],
+    containerStatuses: [
+      {
+        name: 'main',
+        state: { terminated: { reason: 'Completed', exitCode: 0, startedAt: at(20), finishedAt: at(100) } },
+      },
+    ],
   });
-  const t = buildTimeline(tree('f', [{ component: 'w', desired: 1, pods: [summary(done, false)] }]), [done], [], T0 + 500_000);
-  const p = t.pods[0]!;
+  const t = buildTimeline(
+    tree('f', [{ component: 'w', desired: 1, pods: [summary(done, false)] }]),
+    [done],
+    [],
+    T0 + 500_000,
+  );
+  const p = t.pods[0];
   assert.equal(p.scheduledMs, T0 + 3000);
   assert.equal(p.startedMs, T0 + 20_000);
   assert.equal(p.done, true);
   assert.equal(p.waiting, null);
-  assert.equal(t.milestones[3]!.elapsedMs, 20_000);
+  assert.equal(t.milestones[3].elapsedMs, 20_000);
 });
 
 test('helpers: scheduler key reason, pull seconds, durations, bars, unblocked gangs', () => {
   assert.equal(schedulerKeyReason(FIT_ERROR), 'Insufficient nvidia.com/gpu');
-  assert.equal(schedulerKeyReason("0/3 nodes are available: 3 node(s) had untolerated taint {gpu: true}."), "node(s) had untolerated taint {gpu: true}");
+  assert.equal(
+    schedulerKeyReason('0/3 nodes are available: 3 node(s) had untolerated taint {gpu: true}.'),
+    'node(s) had untolerated taint {gpu: true}',
+  );
   assert.equal(pullSeconds('Successfully pulled image "x" in 1m2.5s (1m2.5s including waiting)'), 62.5);
   assert.equal(pullSeconds('Successfully pulled image "x" in 12.037s (12.037s including waiting)'), 12.037);
   assert.equal(pullSeconds('Container image "x" already present on machine'), null);

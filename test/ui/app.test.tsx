@@ -127,17 +127,21 @@ test('sort by name and GPUs marks the column', async () => {
   try {
     await h.press('N');
     let f = await h.waitFor((x) => x.includes('NAME↑'), 'name sort marker');
-    const order = (frame: string) => ['bert-finetune', 'broken-finetune', 'llama-pretrain', 'stuck-pretrain'].map((n) => frame.indexOf(n));
+    const order = (frame: string) =>
+      ['bert-finetune', 'broken-finetune', 'llama-pretrain', 'stuck-pretrain'].map((n) => frame.indexOf(n));
     let idx = order(f);
     // default/ sorts before training/: hostile first, then training ones by name.
-    assert.ok(idx[0]! < idx[1]! && idx[1]! < idx[2]! && idx[2]! < idx[3]!, 'ascending names');
+    assert.ok(idx[0] < idx[1] && idx[1] < idx[2] && idx[2] < idx[3], 'ascending names');
     await h.press('N');
     f = await h.waitFor((x) => x.includes('NAME↓'), 'reversed');
     idx = order(f);
-    assert.ok(idx[0]! > idx[1]! && idx[1]! > idx[2]! && idx[2]! > idx[3]!, 'descending names');
+    assert.ok(idx[0] > idx[1] && idx[1] > idx[2] && idx[2] > idx[3], 'descending names');
     await h.press('U');
     f = await h.waitFor((x) => x.includes('GPUS↓'), 'gpu sort');
-    assert.ok(f.indexOf('llama-pretrain') < f.indexOf('stuck-pretrain') && f.indexOf('stuck-pretrain') < f.indexOf('bert-finetune'));
+    assert.ok(
+      f.indexOf('llama-pretrain') < f.indexOf('stuck-pretrain') &&
+        f.indexOf('stuck-pretrain') < f.indexOf('bert-finetune'),
+    );
   } finally {
     h.unmount();
   }
@@ -181,10 +185,10 @@ test('live updates: READY and pod states change as snapshots stream in; changed 
   const h = await mountApp({ source });
   try {
     const next = defaultSnapshot(2);
-    const llama = next.workloads[0]!;
+    const llama = next.workloads[0];
     llama.replicas.ready = 1;
-    llama.roles[1]!.pods[0]!.status = 'ContainerCreating';
-    llama.roles[1]!.pods[0]!.ready = false;
+    llama.roles[1].pods[0].status = 'ContainerCreating';
+    llama.roles[1].pods[0].ready = false;
     next.changedWorkloads = [llama.uid];
     source.publish(next);
     let f = await h.waitFor((x) => /llama-pretrain\s+JobSet\s+Running\s+1\/3/.test(x), 'READY 1/3');
@@ -270,7 +274,16 @@ test(':ns scopes to a namespace, 0 goes back to all; unknown commands flash', as
 test('role tree: → and ← and space expand and collapse nested roles', async () => {
   const s = defaultSnapshot();
   s.workloads = [
-    workload('llama-70b', [0, 1].map((g) => role('group', [], { instance: String(g), roles: [role('leader', [pod(`llama-70b-${g}`)]), role('worker', [pod(`llama-70b-${g}-1`)])] })), { kind: 'LeaderWorkerSet' }),
+    workload(
+      'llama-70b',
+      [0, 1].map((g) =>
+        role('group', [], {
+          instance: String(g),
+          roles: [role('leader', [pod(`llama-70b-${g}`)]), role('worker', [pod(`llama-70b-${g}-1`)])],
+        }),
+      ),
+      { kind: 'LeaderWorkerSet' },
+    ),
   ];
   const h = await mountApp({ source: new FakeSource(s) });
   try {

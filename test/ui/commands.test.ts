@@ -22,7 +22,13 @@ test('Tab completes command names and their arguments', () => {
   assert.ok(completeCommand('n', [], []).candidates.includes('ns'));
   assert.equal(completeCommand('def', [], []).text, 'def', 'defs and definitions share "def"');
   assert.equal(completeCommand('ctx', [], []).text, 'ctx ', 'commands with an argument get a space');
-  assert.deepEqual(completeCommand('ns tr', ['default', 'training'], []), { text: 'ns training', candidates: ['training'] });
+  assert.deepEqual(completeCommand('ns tr', ['default', 'training'], []), {
+    text: 'ns training',
+    candidates: ['training'],
+  });
   assert.deepEqual(completeCommand('ns ', ['default', 'training'], []).candidates, ['all', 'default', 'training']);
-  assert.deepEqual(completeCommand('ctx pr', [], ['prod-a', 'prod-b', 'dev']), { text: 'ctx prod-', candidates: ['prod-a', 'prod-b'] });
+  assert.deepEqual(completeCommand('ctx pr', [], ['prod-a', 'prod-b', 'dev']), {
+    text: 'ctx prod-',
+    candidates: ['prod-a', 'prod-b'],
+  });
 });

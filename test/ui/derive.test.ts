@@ -6,7 +6,7 @@ import { roleTable, findPodRolePath, UNATTRIBUTED } from '../../src/ui/render/ro
 import { layoutColumns, formatLine, fit, displayWidth } from '../../src/ui/render/table.js';
 import { WORKLOAD_COLUMNS, workloadTable } from '../../src/ui/render/workloads.js';
 import { formatAge } from '../../src/ui/render/format.js';
-import { summarizeConnection } from '../../src/ui/components/Header.js';
+import { summariseConnection } from '../../src/ui/components/Header.js';
 import { defaultSnapshot, FakeSource, pod, role, workload, HOSTILE_NAME } from './fixtures.js';
 
 const frame = (over: object) => ({ kind: 'workloads' as const, collapsed: [], ...over });
@@ -24,17 +24,27 @@ test('workloads table: one row per workload, namespace scope, READY/GPUS/NODES',
 });
 
 test('role tree: nested roles indent, collapse hides children, unattributed pods get a row', () => {
-  const w = workload('lws', [
-    role('group', [], {
-      instance: '0',
-      roles: [role('leader', [pod('lws-0')]), role('worker', [pod('lws-0-1')])],
-    }),
-  ], { unattributedPods: [pod('stray', { node: 'gpu-node-09' })] });
+  const w = workload(
+    'lws',
+    [
+      role('group', [], {
+        instance: '0',
+        roles: [role('leader', [pod('lws-0')]), role('worker', [pod('lws-0-1')])],
+      }),
+    ],
+    { unattributedPods: [pod('stray', { node: 'gpu-node-09' })] },
+  );
   const open = roleTable(w, new Set());
-  assert.deepEqual(open.rows.map((r) => r.cells[0]), ['▾ group[0]', '    leader', '    worker', '  (unattributed)']);
-  assert.equal(open.rows[0]!.cells[3], '2', 'a parent counts its subtree pods');
-  const closed = roleTable(w, new Set([open.rows[0]!.treeKey!]));
-  assert.deepEqual(closed.rows.map((r) => r.cells[0]), ['▸ group[0]', '  (unattributed)']);
+  assert.deepEqual(
+    open.rows.map((r) => r.cells[0]),
+    ['▾ group[0]', '    leader', '    worker', '  (unattributed)'],
+  );
+  assert.equal(open.rows[0].cells[3], '2', 'a parent counts its subtree pods');
+  const closed = roleTable(w, new Set([open.rows[0].treeKey!]));
+  assert.deepEqual(
+    closed.rows.map((r) => r.cells[0]),
+    ['▸ group[0]', '  (unattributed)'],
+  );
   assert.deepEqual(findPodRolePath(w, 'uid-lws-0-1')!.length, 2);
   assert.deepEqual(findPodRolePath(w, 'uid-stray'), [UNATTRIBUTED]);
   assert.equal(findPodRolePath(w, 'nope'), null);
@@ -42,13 +52,26 @@ test('role tree: nested roles indent, collapse hides children, unattributed pods
 
 test('pods of a role, and of a vanished role', () => {
   const s = defaultSnapshot();
-  const llama = s.workloads[0]!;
+  const llama = s.workloads[0];
   const t = roleTable(llama, new Set());
-  const worker = t.rows[1]!.target;
+  const worker = t.rows[1].target;
   assert.equal(worker?.kind, 'pods');
-  const pods = tableForFrame(s, { kind: 'pods', collapsed: [], workloadUid: llama.uid, rolePath: worker!.kind === 'pods' ? worker!.rolePath : [] }, null, () => []);
-  assert.deepEqual(pods.rows.map((r) => r.cells[0]), ['llama-pretrain-worker-0-0', 'llama-pretrain-worker-1-0']);
-  const gone = tableForFrame(s, { kind: 'pods', collapsed: [], workloadUid: llama.uid, rolePath: ['nope'] }, null, () => []);
+  const pods = tableForFrame(
+    s,
+    { kind: 'pods', collapsed: [], workloadUid: llama.uid, rolePath: worker.kind === 'pods' ? worker.rolePath : [] },
+    null,
+    () => [],
+  );
+  assert.deepEqual(
+    pods.rows.map((r) => r.cells[0]),
+    ['llama-pretrain-worker-0-0', 'llama-pretrain-worker-1-0'],
+  );
+  const gone = tableForFrame(
+    s,
+    { kind: 'pods', collapsed: [], workloadUid: llama.uid, rolePath: ['nope'] },
+    null,
+    () => [],
+  );
   assert.equal(gone.missing, 'role no longer exists');
   const all = tableForFrame(s, { kind: 'pods', collapsed: [] }, 'training', () => []);
   assert.equal(all.rows.length, 3 + 4 + 1 + 3);
@@ -56,19 +79,26 @@ test('pods of a role, and of a vanished role', () => {
 
 test('node view groups pods by workload, unowned pods last', () => {
   const src = new FakeSource();
-  const t = tableForFrame(src.snapshot, { kind: 'node', collapsed: [], nodeName: 'gpu-node-01' }, null, (n) => src.getNodePods(n));
+  const t = tableForFrame(src.snapshot, { kind: 'node', collapsed: [], nodeName: 'gpu-node-01' }, null, (n) =>
+    src.getNodePods(n),
+  );
   const groups = t.rows.filter((r) => r.tone === 'group').map((r) => r.cells[0]);
   assert.deepEqual(groups, ['JobSet training/llama-pretrain', 'PyTorchJob training/broken-finetune', '(no workload)']);
-  const lonely = t.rows.find((r) => r.cells[0]!.includes('lonely-debug'))!;
+  const lonely = t.rows.find((r) => r.cells[0].includes('lonely-debug'))!;
   assert.equal(lonely.target, undefined, 'an unowned pod has no workload to jump to');
-  const leader = t.rows.find((r) => r.cells[0]!.includes('llama-pretrain-leader'))!;
+  const leader = t.rows.find((r) => r.cells[0].includes('llama-pretrain-leader'))!;
   assert.equal(leader.target?.kind, 'podInWorkload');
 });
 
 test('sorting by name, status, GPUs and age; unsortable views keep order', () => {
   const rows = workloadTable(defaultSnapshot().workloads, null).rows;
   const names = (rs: readonly { cells: string[] }[]) => rs.map((r) => r.cells[1]);
-  assert.deepEqual(names(sortRows(rows, { key: 'name', desc: false }, true)).slice(0, 2), [HOSTILE_NAME.replace(/\u001b/g, '\\e').replace('\u0007', '\\x07').replace('\u202e', '\\u{202e}'), 'bert-finetune']);
+  assert.deepEqual(names(sortRows(rows, { key: 'name', desc: false }, true)).slice(0, 2), [
+    HOSTILE_NAME.replace(/\u001b/g, '\\e')
+      .replace('\u0007', '\\x07')
+      .replace('\u202e', '\\u{202e}'),
+    'bert-finetune',
+  ]);
   assert.equal(names(sortRows(rows, { key: 'status', desc: false }, true))[0], 'broken-finetune', 'most severe first');
   assert.equal(names(sortRows(rows, { key: 'gpus', desc: true }, true))[0], 'llama-pretrain');
   assert.equal(names(sortRows(rows, { key: 'age', desc: false }, true))[0], 'broken-finetune', 'newest first');
@@ -96,21 +126,35 @@ test('cluster text is sanitised in every cell', () => {
     tableForFrame(s, { kind: 'node', collapsed: [], nodeName: 'gpu-node-06' }, null, (n) => src.getNodePods(n)),
   ];
   for (const t of tables) {
-    for (const r of t.rows) for (const c of r.cells) assert.doesNotMatch(c, /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/, `raw control in ${JSON.stringify(c)}`);
+    for (const r of t.rows)
+      for (const c of r.cells)
+        assert.doesNotMatch(
+          c,
+          /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/,
+          `raw control in ${JSON.stringify(c)}`,
+        );
   }
-  assert.ok(tables[1]!.rows.some((r) => r.cells.some((c) => c.includes('\\e[31mred'))));
+  assert.ok(tables[1].rows.some((r) => r.cells.some((c) => c.includes('\\e[31mred'))));
 });
 
 test('layout: columns fit the width, the flex column takes the rest, low-priority columns drop when narrow', () => {
   const rows = workloadTable(defaultSnapshot().workloads, null).rows;
   for (const width of [60, 78, 118, 200]) {
     const layout = layoutColumns(WORKLOAD_COLUMNS, rows, width);
-    const line = formatLine(WORKLOAD_COLUMNS.map((c) => c.name), WORKLOAD_COLUMNS, layout);
+    const line = formatLine(
+      WORKLOAD_COLUMNS.map((c) => c.name),
+      WORKLOAD_COLUMNS,
+      layout,
+    );
     assert.equal(displayWidth(line), width, `width ${width}`);
   }
   const narrow = layoutColumns(WORKLOAD_COLUMNS, rows, 50);
-  const names = narrow.shown.map((i) => WORKLOAD_COLUMNS[i]!.name);
-  assert.deepEqual(names, ['NAMESPACE', 'NAME', 'STATUS', 'READY', 'GPUS', 'AGE'], 'NODES, then KIND dropped at 50 columns');
+  const names = narrow.shown.map((i) => WORKLOAD_COLUMNS[i].name);
+  assert.deepEqual(
+    names,
+    ['NAMESPACE', 'NAME', 'STATUS', 'READY', 'GPUS', 'AGE'],
+    'NODES, then KIND dropped at 50 columns',
+  );
   assert.equal(layoutColumns(WORKLOAD_COLUMNS, rows, 78).shown.length, WORKLOAD_COLUMNS.length, 'all columns at 80×24');
   assert.equal(fit('abcdef', 4), 'abc…');
   assert.equal(fit('ab', 4, 'right'), '  ab');
@@ -123,9 +167,18 @@ test('age and connection state', () => {
   assert.equal(formatAge(now - 5 * 60_000, now), '5m');
   assert.equal(formatAge(now - 3 * 3600_000 - 60_000 * 4, now), '3h4m');
   assert.equal(formatAge(null, now), '-');
-  const k = (state: 'live' | 'reconnecting' | 'forbidden' | 'syncing', resource: string) => ({ gvk: { group: '', version: 'v1', kind: 'X' }, resource, state, since: '2026-01-02T03:04:05Z', count: 0 });
-  assert.deepEqual(summarizeConnection([k('live', 'pods')]), { text: 'live', level: 'ok' });
-  assert.equal(summarizeConnection([k('live', 'pods'), k('reconnecting', 'jobsets')]).text, 'reconnecting jobsets since 03:04:05');
-  assert.equal(summarizeConnection([k('live', 'pods'), k('forbidden', 'tfjobs')]).text, 'live  forbidden: tfjobs');
-  assert.equal(summarizeConnection([k('syncing', 'pods'), k('live', 'nodes')]).text, 'syncing 1/2');
+  const k = (state: 'live' | 'reconnecting' | 'forbidden' | 'syncing', resource: string) => ({
+    gvk: { group: '', version: 'v1', kind: 'X' },
+    resource,
+    state,
+    since: '2026-01-02T03:04:05Z',
+    count: 0,
+  });
+  assert.deepEqual(summariseConnection([k('live', 'pods')]), { text: 'live', level: 'ok' });
+  assert.equal(
+    summariseConnection([k('live', 'pods'), k('reconnecting', 'jobsets')]).text,
+    'reconnecting jobsets since 03:04:05',
+  );
+  assert.equal(summariseConnection([k('live', 'pods'), k('forbidden', 'tfjobs')]).text, 'live  forbidden: tfjobs');
+  assert.equal(summariseConnection([k('syncing', 'pods'), k('live', 'nodes')]).text, 'syncing 1/2');
 });

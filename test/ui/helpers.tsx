@@ -1,6 +1,5 @@
 // Test helpers: render the App with ink-testing-library and drive it by keys.
 import './no-ci.js';
-import React from 'react';
 import { render } from 'ink-testing-library';
 import { App, type AppProps } from '../../src/ui/components/App.js';
 import { FakeSource } from './fixtures.js';
@@ -37,7 +36,14 @@ export async function mountApp(opts: Partial<AppProps> & { source?: FakeSource }
   const source = opts.source ?? new FakeSource();
   const h = { quits: 0 } as Harness;
   const r = render(
-    <App source={source} wlxVersion="0.1.0" size={{ columns: 100, rows: 30 }} frameIntervalMs={10} {...opts} onQuit={() => (h.quits += 1)} />,
+    <App
+      source={source}
+      wlxVersion="0.1.0"
+      size={{ columns: 100, rows: 30 }}
+      frameIntervalMs={10}
+      {...opts}
+      onQuit={() => (h.quits += 1)}
+    />,
   );
   h.source = source;
   h.frames = r.frames;

@@ -9,13 +9,25 @@ import { KEY, mountApp, sleep } from './helpers.js';
 
 const FIT = '0/14 nodes are available: 14 Insufficient nvidia.com/gpu.';
 
-function rawPod(name: string, over: { node?: string | null; conditions?: object[]; containerStatuses?: object[]; gpus?: number } = {}): KubeObject {
+function rawPod(
+  name: string,
+  over: { node?: string | null; conditions?: object[]; containerStatuses?: object[]; gpus?: number } = {},
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, namespace: 'training', uid: `uid-${name}`, creationTimestamp: '2026-01-01T00:00:00Z' },
-    spec: { ...(over.node ? { nodeName: over.node } : {}), containers: [{ name: 'main', image: 'nemo:24', resources: { requests: { 'nvidia.com/gpu': String(over.gpus ?? 8) } } }] },
-    status: { phase: over.node ? 'Running' : 'Pending', conditions: over.conditions ?? [], containerStatuses: over.containerStatuses ?? [] },
+    spec: {
+      ...(over.node ? { nodeName: over.node } : {}),
+      containers: [
+        { name: 'main', image: 'nemo:24', resources: { requests: { 'nvidia.com/gpu': String(over.gpus ?? 8) } } },
+      ],
+    },
+    status: {
+      phase: over.node ? 'Running' : 'Pending',
+      conditions: over.conditions ?? [],
+      containerStatuses: over.containerStatuses ?? [],
+    },
   };
 }
 
@@ -24,21 +36,46 @@ class FakeAccess implements ObjectAccess {
   opened = 0;
   requests: string[] = [];
   pods: KubeObject[] = [
-    rawPod('stuck-worker-0', { node: 'gpu-node-05', conditions: [{ type: 'PodScheduled', status: 'True' }, { type: 'Ready', status: 'True' }] }),
-    rawPod('stuck-worker-1', { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: FIT }] }),
-    rawPod('stuck-worker-2', { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: FIT }] }),
+    rawPod('stuck-worker-0', {
+      node: 'gpu-node-05',
+      conditions: [
+        { type: 'PodScheduled', status: 'True' },
+        { type: 'Ready', status: 'True' },
+      ],
+    }),
+    rawPod('stuck-worker-1', {
+      conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: FIT }],
+    }),
+    rawPod('stuck-worker-2', {
+      conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: FIT }],
+    }),
     rawPod('broken-worker-0', {
       node: 'gpu-node-01',
       gpus: 1,
-      containerStatuses: [{ name: 'main', restartCount: 5, state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: { reason: 'OOMKilled', exitCode: 137 } } }],
+      containerStatuses: [
+        {
+          name: 'main',
+          restartCount: 5,
+          state: { waiting: { reason: 'CrashLoopBackOff' } },
+          lastState: { terminated: { reason: 'OOMKilled', exitCode: 137 } },
+        },
+      ],
     }),
-    { ...rawPod('lonely-debug', { node: 'gpu-node-01', gpus: 0 }), metadata: { name: 'lonely-debug', namespace: 'default', uid: 'uid-lonely' } },
+    {
+      ...rawPod('lonely-debug', { node: 'gpu-node-01', gpus: 0 }),
+      metadata: { name: 'lonely-debug', namespace: 'default', uid: 'uid-lonely' },
+    },
   ];
   async getObject(ref: ObjectRef): Promise<KubeObject> {
     this.requests.push(`get ${ref.kind}/${ref.name}`);
     const p = this.pods.find((x) => x.metadata.name === ref.name);
     if (p) return { ...p, metadata: { ...p.metadata, annotations: { note: 'evil \u001b]0;pwned\u0007 text' } } };
-    return { apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace ?? undefined, uid: 'x' }, spec: { fresh: 'from-api' } };
+    return {
+      apiVersion: ref.apiVersion,
+      kind: ref.kind,
+      metadata: { name: ref.name, namespace: ref.namespace ?? undefined, uid: 'x' },
+      spec: { fresh: 'from-api' },
+    };
   }
   async listPods(): Promise<KubeObject[]> {
     this.requests.push('pods');
@@ -46,7 +83,14 @@ class FakeAccess implements ObjectAccess {
   }
   async listEvents(_ns: string | null, filter?: { uids?: readonly string[] }): Promise<KubeObject[]> {
     this.requests.push('events');
-    const ev = (pod: string, reason: string, type: string, message: string, count: number, last: string): KubeObject => ({
+    const ev = (
+      pod: string,
+      reason: string,
+      type: string,
+      message: string,
+      count: number,
+      last: string,
+    ): KubeObject => ({
       metadata: { name: `${pod}.${reason}`, uid: `e-${pod}-${reason}`, namespace: 'training' },
       involvedObject: { kind: 'Pod', name: pod, uid: `uid-${pod}`, namespace: 'training' },
       reason,
@@ -57,9 +101,30 @@ class FakeAccess implements ObjectAccess {
       lastTimestamp: last,
     });
     const all = [
-      ev('broken-worker-0', 'Scheduled', 'Normal', 'Successfully assigned training/broken-worker-0 to gpu-node-01', 1, '2026-01-01T00:00:01Z'),
-      ev('broken-worker-0', 'Pulled', 'Normal', 'Successfully pulled image "pytorch" in 9.2s (9.2s including waiting)', 1, '2026-01-01T00:00:10Z'),
-      ev('broken-worker-0', 'BackOff', 'Warning', 'Back-off restarting failed container main', 7, '2026-01-01T00:09:00Z'),
+      ev(
+        'broken-worker-0',
+        'Scheduled',
+        'Normal',
+        'Successfully assigned training/broken-worker-0 to gpu-node-01',
+        1,
+        '2026-01-01T00:00:01Z',
+      ),
+      ev(
+        'broken-worker-0',
+        'Pulled',
+        'Normal',
+        'Successfully pulled image "pytorch" in 9.2s (9.2s including waiting)',
+        1,
+        '2026-01-01T00:00:10Z',
+      ),
+      ev(
+        'broken-worker-0',
+        'BackOff',
+        'Warning',
+        'Back-off restarting failed container main',
+        7,
+        '2026-01-01T00:09:00Z',
+      ),
     ];
     return all.filter((e) => !filter?.uids || filter.uids.includes((e['involvedObject'] as { uid: string }).uid));
   }
@@ -177,7 +242,10 @@ test('l on a workload interleaves all its pods with a name prefix; o and n jump 
   try {
     await openWorkloadRow(h, 'stuck-pretrain');
     await h.press('l');
-    const f = await h.waitFor((x) => x.includes('[stuck-worker-0] stuck-worker-0 line') && x.includes('[stuck-worker-2] stuck-worker-2 line'), 'aggregated');
+    const f = await h.waitFor(
+      (x) => x.includes('[stuck-worker-0] stuck-worker-0 line') && x.includes('[stuck-worker-2] stuck-worker-2 line'),
+      'aggregated',
+    );
     assert.ok(f.includes('3 pods'), f);
     await h.press(KEY.esc);
     await sleep(50);

@@ -20,10 +20,10 @@ function bigSnapshot(): ModelSnapshot {
 /** The next snapshot with one pod replaced (new objects along its path, everything else shared). */
 function withPod(s: ModelSnapshot, wi: number, pi: number, over: Partial<PodSummary>): ModelSnapshot {
   const workloads = s.workloads.slice();
-  const w = workloads[wi]!;
-  const r = w.roles[0]!;
+  const w = workloads[wi];
+  const r = w.roles[0];
   const pods = r.pods.slice();
-  pods[pi] = { ...pods[pi]!, ...over };
+  pods[pi] = { ...pods[pi], ...over };
   workloads[wi] = { ...w, roles: [{ ...r, pods }] };
   return { ...s, version: s.version + 1, workloads, changedWorkloads: [w.uid] };
 }
@@ -76,8 +76,11 @@ test('the clock draws a frame only when a visible age or highlight changes', asy
   }
   // A pod created just now: its age counts seconds, so ticks redraw it.
   const fresh = bigSnapshot();
-  const w0 = fresh.workloads[0]!;
-  fresh.workloads[0] = { ...w0, roles: [{ ...w0.roles[0]!, pods: [pod('fresh-pod', { createdAt: new Date().toISOString() }), ...w0.roles[0]!.pods] }] };
+  const w0 = fresh.workloads[0];
+  fresh.workloads[0] = {
+    ...w0,
+    roles: [{ ...w0.roles[0], pods: [pod('fresh-pod', { createdAt: new Date().toISOString() }), ...w0.roles[0].pods] }],
+  };
   const h2 = await mountApp({ source: new FakeSource(fresh), size: { columns: 120, rows: 30 } });
   try {
     await h2.press(':', 'p', 'o', 'd', 's', KEY.enter);
@@ -109,7 +112,10 @@ test('a change to the header figures alone is drawn at most every 500 ms, and th
     const drawn = h.frames.length - before;
     // One frame at once, then at most one per 500 ms (a loaded machine may stretch the burst).
     const bound = 2 + Math.floor(spent / 500);
-    assert.ok(drawn >= 1 && drawn <= bound, `20 header-only snapshots in ${spent} ms drew ${drawn} frames (at most ${bound})`);
+    assert.ok(
+      drawn >= 1 && drawn <= bound,
+      `20 header-only snapshots in ${spent} ms drew ${drawn} frames (at most ${bound})`,
+    );
   } finally {
     h.unmount();
   }
@@ -127,19 +133,37 @@ test('a sorted list re-sorts incrementally when a few rows change, with the orde
     createdMs: 1_000_000 + ((i * 7919) % 5000),
     sort: { name, status, gpus },
   });
-  let rows: Row[] = Array.from({ length: 5000 }, (_, i) => mk(i, statuses[(i * 31) % 4]!, i % 8));
+  let rows: Row[] = Array.from({ length: 5000 }, (_, i) => mk(i, statuses[(i * 31) % 4], i % 8));
   // Ties: two rows with the same name and status (a stable sort orders them by input order).
   rows[10] = mk(10, '2Running', 1, 'ns/twin');
   rows[20] = mk(20, '2Running', 1, 'ns/twin');
-  for (const sort of [{ key: 'status', desc: false }, { key: 'name', desc: true }, { key: 'gpus', desc: true }, { key: 'age', desc: false }] as const) {
+  for (const sort of [
+    { key: 'status', desc: false },
+    { key: 'name', desc: true },
+    { key: 'gpus', desc: true },
+    { key: 'age', desc: false },
+  ] as const) {
     const memo = new ViewMemo();
     let input = rows;
     assert.deepEqual(memo.sortedRows(input, true, sort), sortRows(input, sort, true));
-    for (const changes of [[[5, '0Failed']], [[7, '3Completed'], [8, '2Running'], [4000, '1Pending']], [[20, '0Failed']], [[30, statuses[(30 * 31) % 4]!]]] as [number, string][][]) {
+    for (const changes of [
+      [[5, '0Failed']],
+      [
+        [7, '3Completed'],
+        [8, '2Running'],
+        [4000, '1Pending'],
+      ],
+      [[20, '0Failed']],
+      [[30, statuses[(30 * 31) % 4]]],
+    ] as [number, string][][]) {
       const next = input.slice();
-      for (const [i, status] of changes) next[i] = mk(i, status, input[i]!.sort.gpus, input[i]!.sort.name);
+      for (const [i, status] of changes) next[i] = mk(i, status, input[i].sort.gpus, input[i].sort.name);
       input = next;
-      assert.deepEqual(memo.sortedRows(input, true, sort), sortRows(input, sort, true), `${sort.key} after ${JSON.stringify(changes)}`);
+      assert.deepEqual(
+        memo.sortedRows(input, true, sort),
+        sortRows(input, sort, true),
+        `${sort.key} after ${JSON.stringify(changes)}`,
+      );
     }
     assert.equal(memo.sortStats.full + memo.sortStats.incremental, 5);
     assert.ok(memo.sortStats.incremental >= 3, `${sort.key}: ${JSON.stringify(memo.sortStats)}`);

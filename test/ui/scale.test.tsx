@@ -24,19 +24,23 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
 // this file in a child process with NODE_ENV=production.
 const production = process.env.NODE_ENV === 'production';
 
-test('100,000 pods, measured with the production React build (child process)', { skip: production, timeout: 120_000 }, () => {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
-  delete env.NODE_TEST_CONTEXT; // a fresh runner, not a child of ours
-  const r = spawnSync(process.execPath, ['--test', '--test-reporter=tap', fileURLToPath(import.meta.url)], {
-    env,
-    encoding: 'utf8',
-    timeout: 110_000,
-  });
-  const timings = /100k pods:.*/.exec(r.stdout)?.[0];
-  if (timings) process.stdout.write(`# (production React) ${timings}\n`);
-  assert.equal(r.status, 0, r.stdout + r.stderr);
-  assert.match(r.stdout, /^ok \d+ - 100,000 pods: virtualised list, responsive keys$/m, 'the measured test ran');
-});
+test(
+  '100,000 pods, measured with the production React build (child process)',
+  { skip: production, timeout: 120_000 },
+  () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
+    delete env.NODE_TEST_CONTEXT; // a fresh runner, not a child of ours
+    const r = spawnSync(process.execPath, ['--test', '--test-reporter=tap', fileURLToPath(import.meta.url)], {
+      env,
+      encoding: 'utf8',
+      timeout: 110_000,
+    });
+    const timings = /100k pods:.*/.exec(r.stdout)?.[0];
+    if (timings) process.stdout.write(`# (production React) ${timings}\n`);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /^ok \d+ - 100,000 pods: virtualised list, responsive keys$/m, 'the measured test ran');
+  },
+);
 
 test('100,000 pods: virtualised list, responsive keys', { skip: !production, timeout: 60_000 }, async () => {
   const source = new FakeSource(bigSnapshot(1000, 100));
@@ -60,7 +64,7 @@ test('100,000 pods: virtualised list, responsive keys', { skip: !production, tim
       moves.push(performance.now() - t0);
       await new Promise((res) => setTimeout(res, 30));
     }
-    const downMs = moves.sort((a, b) => a - b)[2]!;
+    const downMs = moves.sort((a, b) => a - b)[2];
     const [, endMs] = await timed(async () => {
       await h.press('G');
       return h.waitFor((x) => x.includes('wl-0999-pod-099'), 'last row', 10_000);
@@ -75,7 +79,9 @@ test('100,000 pods: virtualised list, responsive keys', { skip: !production, tim
     });
     assert.match(h.frame(), /wl-0042-pod-007/);
     // Reported, not asserted tightly: the machine is shared.
-    process.stdout.write(`# 100k pods: open ${openMs.toFixed(0)} ms, j ${downMs.toFixed(0)} ms, G ${endMs.toFixed(0)} ms, filter (12 keys) ${filterMs.toFixed(0)} ms\n`);
+    process.stdout.write(
+      `# 100k pods: open ${openMs.toFixed(0)} ms, j ${downMs.toFixed(0)} ms, G ${endMs.toFixed(0)} ms, filter (12 keys) ${filterMs.toFixed(0)} ms\n`,
+    );
     // Generous: the machine running the suite is shared; typical is tens of ms.
     assert.ok(downMs < 500, `a cursor move took ${downMs.toFixed(0)} ms (median)`);
   } finally {

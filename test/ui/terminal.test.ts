@@ -18,7 +18,12 @@ test('the alternate screen is entered, and left exactly once on SIGTERM; handler
   const term = fakeTerminal();
   const signals: string[] = [];
   const before = process.listenerCount('SIGTERM');
-  const guard = guardTerminal({ ...term, altScreen: true, onSignal: (s) => signals.push(s), onCrash: () => assert.fail('no crash') });
+  const guard = guardTerminal({
+    ...term,
+    altScreen: true,
+    onSignal: (s) => signals.push(s),
+    onCrash: () => assert.fail('no crash'),
+  });
   assert.equal(term.written[0], ENTER_ALT_SCREEN);
   assert.equal(process.listenerCount('SIGTERM'), before + 1);
   process.emit('SIGTERM', 'SIGTERM');
@@ -79,5 +84,15 @@ test('changed workloads stay highlighted for a while; the initial snapshot is no
 });
 
 test('key chunks split into key names', () => {
-  assert.deepEqual([...'/ab\r\t\u007f\u001b\u0006 '].map(charKeyName), ['/', 'a', 'b', 'enter', 'tab', 'backspace', 'esc', 'ctrl-f', 'space']);
+  assert.deepEqual([...'/ab\r\t\u007f\u001b\u0006 '].map(charKeyName), [
+    '/',
+    'a',
+    'b',
+    'enter',
+    'tab',
+    'backspace',
+    'esc',
+    'ctrl-f',
+    'space',
+  ]);
 });

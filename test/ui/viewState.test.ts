@@ -51,7 +51,11 @@ test('Esc in the filter prompt clears the filter', () => {
 });
 
 test('each view keeps its own selection and filter', () => {
-  let s = run(initialState(), { type: 'move', delta: 3, count: 10, page: 5 }, { type: 'push', frame: { kind: 'nodes', label: 'nodes' } });
+  let s = run(
+    initialState(),
+    { type: 'move', delta: 3, count: 10, page: 5 },
+    { type: 'push', frame: { kind: 'nodes', label: 'nodes' } },
+  );
   assert.equal(currentFrame(s).selected, 0);
   s = run(s, { type: 'back' });
   assert.equal(currentFrame(s).selected, 3);
@@ -76,8 +80,15 @@ test('collapse and expand tree rows', () => {
 });
 
 test('a command view replaces the stack; namespace resets selections', () => {
-  let s = run(initialState(), { type: 'push', frame: { kind: 'workload', label: 'w' } }, { type: 'root', frame: { kind: 'nodes', label: 'nodes' } });
-  assert.deepEqual(s.stack.map((f) => f.kind), ['nodes']);
+  let s = run(
+    initialState(),
+    { type: 'push', frame: { kind: 'workload', label: 'w' } },
+    { type: 'root', frame: { kind: 'nodes', label: 'nodes' } },
+  );
+  assert.deepEqual(
+    s.stack.map((f) => f.kind),
+    ['nodes'],
+  );
   s = run(s, { type: 'move', delta: 2, count: 5, page: 5 }, { type: 'namespace', namespace: 'training' });
   assert.equal(s.namespace, 'training');
   assert.equal(currentFrame(s).selected, 0);

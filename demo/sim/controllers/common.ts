@@ -19,7 +19,13 @@ export function createOwnedPod(
   mutate?.(pod);
   rt.admitPod?.(pod);
   const created = rt.create(R.pods, pod);
-  if (!rt.quiet) rt.events.record(owner, { type: 'Normal', reason: event.reason, message: event.message(created), component: event.component });
+  if (!rt.quiet)
+    rt.events.record(owner, {
+      type: 'Normal',
+      reason: event.reason,
+      message: event.message(created),
+      component: event.component,
+    });
   return created;
 }
 

@@ -38,10 +38,16 @@ export class JobController implements Controller {
     const indexed = (spec.completionMode ?? 'NonIndexed') === 'Indexed';
     const backoffLimit = spec.backoffLimit ?? 6;
     const counts = countPods(pods);
-    const finished = job.status?.conditions?.some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True') ?? false;
+    const finished =
+      job.status?.conditions?.some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True') ??
+      false;
     const indexOf = (p: Pod): number => Number(p.metadata.labels?.['batch.kubernetes.io/job-completion-index'] ?? -1);
     const succeededIdx = new Set(pods.filter((p) => p.status.phase === 'Succeeded').map(indexOf));
-    const activeIdx = new Set(pods.filter((p) => !p.metadata.deletionTimestamp && p.status.phase !== 'Succeeded' && p.status.phase !== 'Failed').map(indexOf));
+    const activeIdx = new Set(
+      pods
+        .filter((p) => !p.metadata.deletionTimestamp && p.status.phase !== 'Succeeded' && p.status.phase !== 'Failed')
+        .map(indexOf),
+    );
     const failedTooOften = counts.failed > backoffLimit;
 
     if (!finished && !spec.suspend && !failedTooOften) {
@@ -60,14 +66,60 @@ export class JobController implements Controller {
     let conditions = job.status?.conditions;
     let completionTime = job.status?.completionTime;
     if (!finished && done) {
-      conditions = rt.setCondition(conditions, { type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' }, ['lastProbeTime', 'lastTransitionTime']);
-      conditions = rt.setCondition(conditions, { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' }, ['lastProbeTime', 'lastTransitionTime']);
+      conditions = rt.setCondition(
+        conditions,
+        {
+          type: 'SuccessCriteriaMet',
+          status: 'True',
+          reason: 'CompletionsReached',
+          message: 'Reached expected number of succeeded pods',
+        },
+        ['lastProbeTime', 'lastTransitionTime'],
+      );
+      conditions = rt.setCondition(
+        conditions,
+        {
+          type: 'Complete',
+          status: 'True',
+          reason: 'CompletionsReached',
+          message: 'Reached expected number of succeeded pods',
+        },
+        ['lastProbeTime', 'lastTransitionTime'],
+      );
       completionTime = now;
-      rt.events.record(job, { type: 'Normal', reason: 'Completed', message: 'Job completed', component: 'job-controller' });
+      rt.events.record(job, {
+        type: 'Normal',
+        reason: 'Completed',
+        message: 'Job completed',
+        component: 'job-controller',
+      });
     } else if (!finished && failedTooOften) {
-      conditions = rt.setCondition(conditions, { type: 'FailureTarget', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' }, ['lastProbeTime', 'lastTransitionTime']);
-      conditions = rt.setCondition(conditions, { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' }, ['lastProbeTime', 'lastTransitionTime']);
-      rt.events.record(job, { type: 'Warning', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', component: 'job-controller' });
+      conditions = rt.setCondition(
+        conditions,
+        {
+          type: 'FailureTarget',
+          status: 'True',
+          reason: 'BackoffLimitExceeded',
+          message: 'Job has reached the specified backoff limit',
+        },
+        ['lastProbeTime', 'lastTransitionTime'],
+      );
+      conditions = rt.setCondition(
+        conditions,
+        {
+          type: 'Failed',
+          status: 'True',
+          reason: 'BackoffLimitExceeded',
+          message: 'Job has reached the specified backoff limit',
+        },
+        ['lastProbeTime', 'lastTransitionTime'],
+      );
+      rt.events.record(job, {
+        type: 'Warning',
+        reason: 'BackoffLimitExceeded',
+        message: 'Job has reached the specified backoff limit',
+        component: 'job-controller',
+      });
     }
     const current = rt.store.get(R.jobs, namespace, name) as JobObject;
     const after = countPods(rt.children<Pod>(job.metadata.uid, R.pods));
@@ -80,7 +132,9 @@ export class JobController implements Controller {
       ...(after.succeeded ? { succeeded: after.succeeded } : {}),
       ...(after.failed ? { failed: after.failed } : {}),
       terminating: pods.filter((p) => p.metadata.deletionTimestamp).length,
-      ...(indexed && succeededIdx.size ? { completedIndexes: compressIndexes([...succeededIdx].filter((i) => i >= 0)) } : {}),
+      ...(indexed && succeededIdx.size
+        ? { completedIndexes: compressIndexes([...succeededIdx].filter((i) => i >= 0)) }
+        : {}),
       uncountedTerminatedPods: {},
     };
     rt.putStatus(R.jobs, current, status);
@@ -121,9 +175,9 @@ export class JobController implements Controller {
 export function compressIndexes(indexes: number[]): string {
   const sorted = [...new Set(indexes)].sort((a, b) => a - b);
   const parts: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
     parts.push(i === j ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
     i = j + 1;
   }

@@ -13,7 +13,10 @@ import type { JobObject } from './job.js';
 export interface ReplicatedJob {
   name: string;
   replicas?: number;
-  template: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: JobObject['spec'] };
+  template: {
+    metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+    spec: JobObject['spec'];
+  };
 }
 
 export interface JobSetObject extends StoredObject {
@@ -52,17 +55,25 @@ export class JobSetController implements Controller {
 
     const current = rt.store.get(R.jobsets, namespace, name) as JobSetObject;
     const all = rt.children<JobObject>(js.metadata.uid, R.jobs);
-    const isTrue = (j: JobObject, t: string): boolean => j.status?.conditions?.some((c) => c.type === t && c.status === 'True') ?? false;
+    const isTrue = (j: JobObject, t: string): boolean =>
+      j.status?.conditions?.some((c) => c.type === t && c.status === 'True') ?? false;
     const replicatedJobsStatus = js.spec.replicatedJobs.map((rj) => {
       const mine = all.filter((j) => j.metadata.labels?.[`${P}replicatedjob-name`] === rj.name);
-      const need = (j: JobObject): number => Math.min(j.spec.parallelism ?? 1, j.spec.completions ?? j.spec.parallelism ?? 1);
+      const need = (j: JobObject): number =>
+        Math.min(j.spec.parallelism ?? 1, j.spec.completions ?? j.spec.parallelism ?? 1);
       const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
       return {
         name: rj.name,
-        ready: mine.filter((j) => !isTrue(j, 'Complete') && !isTrue(j, 'Failed') && num(j.status?.['ready']) + num(j.status?.['succeeded']) >= need(j)).length,
+        ready: mine.filter(
+          (j) =>
+            !isTrue(j, 'Complete') &&
+            !isTrue(j, 'Failed') &&
+            num(j.status?.['ready']) + num(j.status?.['succeeded']) >= need(j),
+        ).length,
         succeeded: mine.filter((j) => isTrue(j, 'Complete')).length,
         failed: mine.filter((j) => isTrue(j, 'Failed')).length,
-        active: mine.filter((j) => !isTrue(j, 'Complete') && !isTrue(j, 'Failed') && num(j.status?.['active']) > 0).length,
+        active: mine.filter((j) => !isTrue(j, 'Complete') && !isTrue(j, 'Failed') && num(j.status?.['active']) > 0)
+          .length,
         suspended: mine.filter((j) => j.spec.suspend).length,
       };
     });
@@ -74,16 +85,38 @@ export class JobSetController implements Controller {
       const relevant = replicatedJobsStatus.filter((s) => !targets?.length || targets.includes(s.name));
       const anyPolicy = js.spec.successPolicy?.operator === 'Any';
       const replicasOf = (n: string): number => js.spec.replicatedJobs.find((r) => r.name === n)?.replicas ?? 1;
-      const succeeded = anyPolicy ? relevant.some((s) => s.succeeded > 0) : relevant.every((s) => s.succeeded >= replicasOf(s.name));
+      const succeeded = anyPolicy
+        ? relevant.some((s) => s.succeeded > 0)
+        : relevant.every((s) => s.succeeded >= replicasOf(s.name));
       if (failed) {
         const failedJob = all.find((j) => isTrue(j, 'Failed'))?.metadata.name ?? '';
-        conditions = rt.setCondition(conditions, { type: 'Failed', status: 'True', reason: 'FailedJobs', message: `jobset failed due to one or more job failures (first failed job: ${failedJob})` });
+        conditions = rt.setCondition(conditions, {
+          type: 'Failed',
+          status: 'True',
+          reason: 'FailedJobs',
+          message: `jobset failed due to one or more job failures (first failed job: ${failedJob})`,
+        });
         terminalState = 'Failed';
-        rt.events.record(js, { type: 'Warning', reason: 'FailedJobs', message: 'jobset failed due to one or more job failures', component: 'jobset-controller' });
+        rt.events.record(js, {
+          type: 'Warning',
+          reason: 'FailedJobs',
+          message: 'jobset failed due to one or more job failures',
+          component: 'jobset-controller',
+        });
       } else if (succeeded && all.length) {
-        conditions = rt.setCondition(conditions, { type: 'Completed', status: 'True', reason: 'AllJobsCompleted', message: 'jobset completed successfully' });
+        conditions = rt.setCondition(conditions, {
+          type: 'Completed',
+          status: 'True',
+          reason: 'AllJobsCompleted',
+          message: 'jobset completed successfully',
+        });
         terminalState = 'Completed';
-        rt.events.record(js, { type: 'Normal', reason: 'AllJobsCompleted', message: 'jobset completed successfully', component: 'jobset-controller' });
+        rt.events.record(js, {
+          type: 'Normal',
+          reason: 'AllJobsCompleted',
+          message: 'jobset completed successfully',
+          component: 'jobset-controller',
+        });
       }
     }
     rt.putStatus(R.jobsets, current, {
@@ -94,7 +127,14 @@ export class JobSetController implements Controller {
     });
   }
 
-  private createJob(js: JobSetObject, rj: ReplicatedJob, index: number, globalIndex: number, globalReplicas: number, jobName: string): void {
+  private createJob(
+    js: JobSetObject,
+    rj: ReplicatedJob,
+    index: number,
+    globalIndex: number,
+    globalReplicas: number,
+    jobName: string,
+  ): void {
     const rt = this.rt;
     const ns = js.metadata.namespace!;
     const meta: Record<string, string> = {
@@ -112,7 +152,12 @@ export class JobSetController implements Controller {
     const dns = js.spec.network?.enableDNSHostnames ?? true;
     const subdomain = js.spec.network?.subdomain ?? js.metadata.name;
     const tmpl: PodTemplate = rj.template.spec.template;
-    const selectorLabels = { 'batch.kubernetes.io/controller-uid': jobUid, 'batch.kubernetes.io/job-name': jobName, 'controller-uid': jobUid, 'job-name': jobName };
+    const selectorLabels = {
+      'batch.kubernetes.io/controller-uid': jobUid,
+      'batch.kubernetes.io/job-name': jobName,
+      'controller-uid': jobUid,
+      'job-name': jobName,
+    };
     const job: JobObject = {
       apiVersion: 'batch/v1',
       kind: 'Job',

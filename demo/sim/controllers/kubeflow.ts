@@ -37,8 +37,22 @@ interface Flavor {
   masterType: string;
 }
 
-export const PYTORCH: Flavor = { resource: R.pytorchjobs, kind: 'PyTorchJob', specField: 'pytorchReplicaSpecs', operatorName: 'pytorchjob-controller', order: ['Master', 'Worker'], masterType: 'Master' };
-export const TENSORFLOW: Flavor = { resource: R.tfjobs, kind: 'TFJob', specField: 'tfReplicaSpecs', operatorName: 'tfjob-controller', order: ['Chief', 'Master', 'PS', 'Worker', 'Evaluator'], masterType: 'Chief' };
+export const PYTORCH: Flavor = {
+  resource: R.pytorchjobs,
+  kind: 'PyTorchJob',
+  specField: 'pytorchReplicaSpecs',
+  operatorName: 'pytorchjob-controller',
+  order: ['Master', 'Worker'],
+  masterType: 'Master',
+};
+export const TENSORFLOW: Flavor = {
+  resource: R.tfjobs,
+  kind: 'TFJob',
+  specField: 'tfReplicaSpecs',
+  operatorName: 'tfjob-controller',
+  order: ['Chief', 'Master', 'PS', 'Worker', 'Evaluator'],
+  masterType: 'Chief',
+};
 
 const L = 'training.kubeflow.org/';
 
@@ -67,7 +81,8 @@ export class TrainingJobController implements Controller {
     if (!job || job.metadata.deletionTimestamp) return;
     const pods = rt.children<Pod>(job.metadata.uid, R.pods);
     const byName = new Map(pods.map((p) => [p.metadata.name, p]));
-    const isTrue = (t: string): boolean => job.status?.conditions?.some((c) => c.type === t && c.status === 'True') ?? false;
+    const isTrue = (t: string): boolean =>
+      job.status?.conditions?.some((c) => c.type === t && c.status === 'True') ?? false;
     const finished = isTrue('Succeeded') || isTrue('Failed');
     const types = this.replicaTypes(job);
     const worldSize = types.reduce((a, [, s]) => a + (s.replicas ?? 1), 0);
@@ -98,17 +113,27 @@ export class TrainingJobController implements Controller {
     }
     let conditions = current.status?.conditions ?? [];
     let completionTime = current.status?.completionTime;
-    conditions = rt.setCondition(conditions, { type: 'Created', status: 'True', reason: `${f.kind}Created`, message: `${f.kind} ${name} is created.` }, ['lastTransitionTime', 'lastUpdateTime']);
+    conditions = rt.setCondition(
+      conditions,
+      { type: 'Created', status: 'True', reason: `${f.kind}Created`, message: `${f.kind} ${name} is created.` },
+      ['lastTransitionTime', 'lastUpdateTime'],
+    );
     if (!finished) {
       const expected = types.reduce((a, [, s]) => a + (s.replicas ?? 1), 0);
       const counts = countPods(all);
-      const restarts = all.reduce((a, p) => a + (p.status.containerStatuses ?? []).reduce((b, s) => b + s.restartCount, 0), 0);
+      const restarts = all.reduce(
+        (a, p) => a + (p.status.containerStatuses ?? []).reduce((b, s) => b + s.restartCount, 0),
+        0,
+      );
       const backoffLimit = job.spec.runPolicy?.backoffLimit;
       const masterType = types.find(([t]) => t === f.masterType || t === 'Master')?.[0];
-      const masterDone = masterType ? (replicaStatuses[masterType]?.['succeeded'] as number | undefined) === (job.spec[f.specField]?.[masterType]?.replicas ?? 1) : false;
+      const masterDone = masterType
+        ? (replicaStatuses[masterType]?.['succeeded'] as number | undefined) ===
+          (job.spec[f.specField]?.[masterType]?.replicas ?? 1)
+        : false;
       const failedPod = all.find((p) => p.status.phase === 'Failed');
       if (backoffLimit !== undefined && restarts >= backoffLimit && restarts > 0) {
-        const worst = [...all].sort((a, b) => podRestarts(b) - podRestarts(a))[0]!;
+        const worst = [...all].sort((a, b) => podRestarts(b) - podRestarts(a))[0];
         const last = worst.status.containerStatuses?.find((s) => s.lastState.terminated || s.state.terminated);
         const why = last?.lastState.terminated ?? last?.state.terminated;
         const message = `${f.kind} ${name} is failed because it has reached the specified backoff limit (${backoffLimit}): pod ${worst.metadata.name} restarted ${podRestarts(worst)} times${why ? ` (last exit: ${why.reason}, exit code ${why.exitCode})` : ''}.`;
@@ -120,12 +145,44 @@ export class TrainingJobController implements Controller {
         conditions = this.fail(job, conditions, message);
         completionTime = now;
       } else if (masterDone) {
-        conditions = rt.setCondition(conditions, { type: 'Running', status: 'False', reason: `${f.kind}Succeeded`, message: `${f.kind} ${name} is successfully completed.` }, ['lastTransitionTime', 'lastUpdateTime']);
-        conditions = rt.setCondition(conditions, { type: 'Succeeded', status: 'True', reason: `${f.kind}Succeeded`, message: `${f.kind} ${name} is successfully completed.` }, ['lastTransitionTime', 'lastUpdateTime']);
+        conditions = rt.setCondition(
+          conditions,
+          {
+            type: 'Running',
+            status: 'False',
+            reason: `${f.kind}Succeeded`,
+            message: `${f.kind} ${name} is successfully completed.`,
+          },
+          ['lastTransitionTime', 'lastUpdateTime'],
+        );
+        conditions = rt.setCondition(
+          conditions,
+          {
+            type: 'Succeeded',
+            status: 'True',
+            reason: `${f.kind}Succeeded`,
+            message: `${f.kind} ${name} is successfully completed.`,
+          },
+          ['lastTransitionTime', 'lastUpdateTime'],
+        );
         completionTime = now;
-        rt.events.record(job, { type: 'Normal', reason: `${f.kind}Succeeded`, message: `${f.kind} ${name} is successfully completed.`, component: f.operatorName });
+        rt.events.record(job, {
+          type: 'Normal',
+          reason: `${f.kind}Succeeded`,
+          message: `${f.kind} ${name} is successfully completed.`,
+          component: f.operatorName,
+        });
       } else if (counts.running >= expected) {
-        conditions = rt.setCondition(conditions, { type: 'Running', status: 'True', reason: `${f.kind}Running`, message: `${f.kind} ${namespace}/${name} is running.` }, ['lastTransitionTime', 'lastUpdateTime']);
+        conditions = rt.setCondition(
+          conditions,
+          {
+            type: 'Running',
+            status: 'True',
+            reason: `${f.kind}Running`,
+            message: `${f.kind} ${namespace}/${name} is running.`,
+          },
+          ['lastTransitionTime', 'lastUpdateTime'],
+        );
       }
     }
     rt.putStatus(f.resource, current, {
@@ -141,13 +198,27 @@ export class TrainingJobController implements Controller {
     const rt = this.rt;
     const f = this.flavor;
     let next = conditions;
-    if (next.some((c) => c.type === 'Running')) next = rt.setCondition(next, { type: 'Running', status: 'False', reason: `${f.kind}Failed`, message }, ['lastTransitionTime', 'lastUpdateTime']);
-    next = rt.setCondition(next, { type: 'Failed', status: 'True', reason: `${f.kind}Failed`, message }, ['lastTransitionTime', 'lastUpdateTime']);
+    if (next.some((c) => c.type === 'Running'))
+      next = rt.setCondition(next, { type: 'Running', status: 'False', reason: `${f.kind}Failed`, message }, [
+        'lastTransitionTime',
+        'lastUpdateTime',
+      ]);
+    next = rt.setCondition(next, { type: 'Failed', status: 'True', reason: `${f.kind}Failed`, message }, [
+      'lastTransitionTime',
+      'lastUpdateTime',
+    ]);
     rt.events.record(job, { type: 'Warning', reason: `${f.kind}Failed`, message, component: f.operatorName });
     return next;
   }
 
-  private createPod(job: TrainingJobObject, type: string, spec: ReplicaSpec, index: number, worldSize: number, podName: string): void {
+  private createPod(
+    job: TrainingJobObject,
+    type: string,
+    spec: ReplicaSpec,
+    index: number,
+    worldSize: number,
+    podName: string,
+  ): void {
     const f = this.flavor;
     const name = job.metadata.name;
     const lower = type.toLowerCase();
@@ -171,8 +242,14 @@ export class TrainingJobController implements Controller {
       ];
     } else {
       const cluster: Record<string, string[]> = {};
-      for (const [t, s] of types) cluster[t.toLowerCase()] = Array.from({ length: s.replicas ?? 1 }, (_, i) => `${name}-${t.toLowerCase()}-${i}.${job.metadata.namespace}.svc:2222`);
-      env = [{ name: 'TF_CONFIG', value: JSON.stringify({ cluster, task: { type: lower, index }, environment: 'cloud' }) }];
+      for (const [t, s] of types)
+        cluster[t.toLowerCase()] = Array.from(
+          { length: s.replicas ?? 1 },
+          (_, i) => `${name}-${t.toLowerCase()}-${i}.${job.metadata.namespace}.svc:2222`,
+        );
+      env = [
+        { name: 'TF_CONFIG', value: JSON.stringify({ cluster, task: { type: lower, index }, environment: 'cloud' }) },
+      ];
     }
     createOwnedPod(
       this.rt,
@@ -181,7 +258,10 @@ export class TrainingJobController implements Controller {
         namespace: job.metadata.namespace!,
         name: podName,
         template: spec.template,
-        restartPolicy: spec.restartPolicy === 'ExitCode' ? 'Never' : (spec.restartPolicy ?? spec.template.spec.restartPolicy ?? 'Never'),
+        restartPolicy:
+          spec.restartPolicy === 'ExitCode'
+            ? 'Never'
+            : (spec.restartPolicy ?? spec.template.spec.restartPolicy ?? 'Never'),
         labels: {
           [`${L}job-name`]: name,
           [`${L}operator-name`]: f.operatorName,

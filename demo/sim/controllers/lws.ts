@@ -10,12 +10,17 @@ import type { StoreEvent, StoredObject } from '../../store.js';
 import { hash32 } from '../clock.js';
 import type { Controller, Runtime } from '../runtime.js';
 import { isPodReady, ownerRefTo, R, type Condition, type Pod, type PodTemplate } from '../types.js';
-import { StatefulSetController, type StatefulSetObject } from './statefulset.js';
+import { type StatefulSetController, type StatefulSetObject } from './statefulset.js';
 
 export interface LeaderWorkerSetObject extends StoredObject {
   spec: {
     replicas?: number;
-    leaderWorkerTemplate: { size?: number; leaderTemplate?: PodTemplate; workerTemplate: PodTemplate; restartPolicy?: string };
+    leaderWorkerTemplate: {
+      size?: number;
+      leaderTemplate?: PodTemplate;
+      workerTemplate: PodTemplate;
+      restartPolicy?: string;
+    };
     startupPolicy?: string;
     rolloutStrategy?: unknown;
     [k: string]: unknown;
@@ -37,7 +42,8 @@ export class LeaderWorkerSetController implements Controller {
     // reach the LWS through ownerReferences; the LWS label routes them.
     rt.hook((e: StoreEvent) => {
       const lws = e.object.metadata.labels?.[`${P}name`];
-      if (lws && (e.resourceKey === R.statefulsets || e.resourceKey === R.pods)) rt.enqueue(R.leaderworkersets, e.object.metadata.namespace, lws);
+      if (lws && (e.resourceKey === R.statefulsets || e.resourceKey === R.pods))
+        rt.enqueue(R.leaderworkersets, e.object.metadata.namespace, lws);
     });
   }
 
@@ -73,7 +79,9 @@ export class LeaderWorkerSetController implements Controller {
     const size = lws.spec.leaderWorkerTemplate.size ?? 1;
     const replicas = lws.spec.replicas ?? 1;
     const hash = LeaderWorkerSetController.templateHash(lws);
-    let leaderSts = rt.children<StatefulSetObject>(lws.metadata.uid, R.statefulsets).find((s) => s.metadata.name === lws.metadata.name);
+    let leaderSts = rt
+      .children<StatefulSetObject>(lws.metadata.uid, R.statefulsets)
+      .find((s) => s.metadata.name === lws.metadata.name);
     if (!leaderSts) leaderSts = this.createLeaderSts(lws, replicas, size, hash);
 
     const leaders = rt.children<Pod>(leaderSts.metadata.uid, R.pods).filter((p) => !p.metadata.deletionTimestamp);
@@ -94,11 +102,31 @@ export class LeaderWorkerSetController implements Controller {
     let conditions = current.status?.conditions ?? [];
     // Available and Progressing are exclusive: setting one True sets the other False.
     if (available) {
-      conditions = rt.setCondition(conditions, { type: 'Available', status: 'True', reason: 'AllGroupsReady', message: 'All replicas are ready' });
-      conditions = rt.setCondition(conditions, { type: 'Progressing', status: 'False', reason: 'AllGroupsReady', message: 'All replicas are ready' });
+      conditions = rt.setCondition(conditions, {
+        type: 'Available',
+        status: 'True',
+        reason: 'AllGroupsReady',
+        message: 'All replicas are ready',
+      });
+      conditions = rt.setCondition(conditions, {
+        type: 'Progressing',
+        status: 'False',
+        reason: 'AllGroupsReady',
+        message: 'All replicas are ready',
+      });
     } else {
-      conditions = rt.setCondition(conditions, { type: 'Progressing', status: 'True', reason: 'GroupsProgressing', message: 'Replicas are progressing' });
-      conditions = rt.setCondition(conditions, { type: 'Available', status: 'False', reason: 'GroupsProgressing', message: 'Replicas are progressing' });
+      conditions = rt.setCondition(conditions, {
+        type: 'Progressing',
+        status: 'True',
+        reason: 'GroupsProgressing',
+        message: 'Replicas are progressing',
+      });
+      conditions = rt.setCondition(conditions, {
+        type: 'Available',
+        status: 'False',
+        reason: 'GroupsProgressing',
+        message: 'Replicas are progressing',
+      });
     }
     rt.putStatus(R.leaderworkersets, current, {
       conditions,
@@ -132,7 +160,10 @@ export class LeaderWorkerSetController implements Controller {
         podManagementPolicy: 'Parallel',
         selector: { matchLabels: { [`${P}name`]: lws.metadata.name, [`${P}worker-index`]: '0' } },
         template: {
-          metadata: { labels: { ...(tmpl.metadata?.labels ?? {}), ...labels }, annotations: { ...(tmpl.metadata?.annotations ?? {}), [`${P}size`]: String(size) } },
+          metadata: {
+            labels: { ...(tmpl.metadata?.labels ?? {}), ...labels },
+            annotations: { ...(tmpl.metadata?.annotations ?? {}), [`${P}size`]: String(size) },
+          },
           spec: tmpl.spec,
         },
         updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 1 } },
@@ -144,7 +175,13 @@ export class LeaderWorkerSetController implements Controller {
     return this.rt.create(R.statefulsets, sts);
   }
 
-  private createWorkerSts(lws: LeaderWorkerSetObject, leader: Pod, group: number, size: number, hash: string): StatefulSetObject {
+  private createWorkerSts(
+    lws: LeaderWorkerSetObject,
+    leader: Pod,
+    group: number,
+    size: number,
+    hash: string,
+  ): StatefulSetObject {
     const tmpl = lws.spec.leaderWorkerTemplate.workerTemplate;
     const ns = lws.metadata.namespace!;
     const labels = {
@@ -171,11 +208,15 @@ export class LeaderWorkerSetController implements Controller {
         ordinals: { start: 1 },
         serviceName: lws.metadata.name,
         podManagementPolicy: 'Parallel',
-        selector: { matchLabels: { [`${P}name`]: lws.metadata.name, [`${P}group-key`]: labels[`${P}group-key`]! } },
+        selector: { matchLabels: { [`${P}name`]: lws.metadata.name, [`${P}group-key`]: labels[`${P}group-key`] } },
         template: {
           metadata: {
             labels: { ...(tmpl.metadata?.labels ?? {}), ...labels },
-            annotations: { ...(tmpl.metadata?.annotations ?? {}), [`${P}size`]: String(size), [`${P}leader-name`]: leader.metadata.name },
+            annotations: {
+              ...(tmpl.metadata?.annotations ?? {}),
+              [`${P}size`]: String(size),
+              [`${P}leader-name`]: leader.metadata.name,
+            },
           },
           spec: tmpl.spec,
         },
@@ -187,4 +228,3 @@ export class LeaderWorkerSetController implements Controller {
     return this.rt.create(R.statefulsets, sts);
   }
 }
-

@@ -43,7 +43,10 @@ export class RayClusterController implements Controller {
       if (!heads.length) this.createPod(rc, 'head', 'headgroup', rc.spec.headGroupSpec.template);
       for (const g of rc.spec.workerGroupSpecs ?? []) {
         const want = clamp(g.replicas ?? 1, g.minReplicas ?? 0, g.maxReplicas ?? 2147483647);
-        const have = pods.filter((p) => p.metadata.labels?.['ray.io/node-type'] === 'worker' && p.metadata.labels?.['ray.io/group'] === g.groupName).length;
+        const have = pods.filter(
+          (p) =>
+            p.metadata.labels?.['ray.io/node-type'] === 'worker' && p.metadata.labels?.['ray.io/group'] === g.groupName,
+        ).length;
         for (let i = have; i < want; i++) this.createPod(rc, 'worker', g.groupName, g.template);
       }
     }
@@ -54,7 +57,10 @@ export class RayClusterController implements Controller {
     const head = live.find((p) => p.metadata.labels?.['ray.io/node-type'] === 'head');
     const workers = live.filter((p) => p.metadata.labels?.['ray.io/node-type'] === 'worker');
     const groups = rc.spec.workerGroupSpecs ?? [];
-    const desiredWorkers = groups.reduce((a, g) => a + clamp(g.replicas ?? 1, g.minReplicas ?? 0, g.maxReplicas ?? 2147483647), 0);
+    const desiredWorkers = groups.reduce(
+      (a, g) => a + clamp(g.replicas ?? 1, g.minReplicas ?? 0, g.maxReplicas ?? 2147483647),
+      0,
+    );
     const readyWorkers = workers.filter((p) => p.status.phase === 'Running' && isPodReady(p)).length;
     const headReady = !!head && head.status.phase === 'Running' && isPodReady(head);
     const allReady = headReady && readyWorkers >= desiredWorkers;
@@ -74,22 +80,38 @@ export class RayClusterController implements Controller {
     let conditions = current.status?.conditions ?? [];
     conditions = rt.setCondition(
       conditions,
-      headReady ? { type: 'HeadPodReady', status: 'True', reason: 'HeadPodRunningAndReady' } : { type: 'HeadPodReady', status: 'False', reason: head ? 'HeadPodNotReady' : 'HeadPodNotFound' },
+      headReady
+        ? { type: 'HeadPodReady', status: 'True', reason: 'HeadPodRunningAndReady' }
+        : { type: 'HeadPodReady', status: 'False', reason: head ? 'HeadPodNotReady' : 'HeadPodNotFound' },
     );
     const provisioned = conditions.find((c) => c.type === 'RayClusterProvisioned')?.status === 'True';
     if (!provisioned) {
       conditions = rt.setCondition(
         conditions,
         allReady
-          ? { type: 'RayClusterProvisioned', status: 'True', reason: 'AllPodRunningAndReadyFirstTime', message: 'All Ray Pods are ready for the first time' }
-          : { type: 'RayClusterProvisioned', status: 'False', reason: 'RayClusterPodsProvisioning', message: 'RayCluster Pods are being provisioned for first time' },
+          ? {
+              type: 'RayClusterProvisioned',
+              status: 'True',
+              reason: 'AllPodRunningAndReadyFirstTime',
+              message: 'All Ray Pods are ready for the first time',
+            }
+          : {
+              type: 'RayClusterProvisioned',
+              status: 'False',
+              reason: 'RayClusterPodsProvisioning',
+              message: 'RayCluster Pods are being provisioned for first time',
+            },
       );
     }
     const prev = current.status ?? {};
     const state = allReady || prev['state'] === 'ready' ? 'ready' : undefined;
     const status: Record<string, unknown> = {
       ...(state ? { state } : {}),
-      ...(state && !prev['readyTimestamp'] ? { readyTimestamp: now } : prev['readyTimestamp'] ? { readyTimestamp: prev['readyTimestamp'] } : {}),
+      ...(state && !prev['readyTimestamp']
+        ? { readyTimestamp: now }
+        : prev['readyTimestamp']
+          ? { readyTimestamp: prev['readyTimestamp'] }
+          : {}),
       availableWorkerReplicas: readyWorkers,
       readyWorkerReplicas: readyWorkers,
       desiredWorkerReplicas: desiredWorkers,
@@ -109,7 +131,9 @@ export class RayClusterController implements Controller {
       observedGeneration: rc.metadata.generation ?? 1,
       conditions,
     };
-    const same = JSON.stringify({ ...(prev as object), lastUpdateTime: undefined }) === JSON.stringify({ ...status, lastUpdateTime: undefined });
+    const same =
+      JSON.stringify({ ...(prev as object), lastUpdateTime: undefined }) ===
+      JSON.stringify({ ...status, lastUpdateTime: undefined });
     if (!same) rt.putStatus(R.rayclusters, current, { ...status, lastUpdateTime: now });
   }
 
@@ -135,7 +159,11 @@ export class RayClusterController implements Controller {
         },
         annotations: { 'ray.io/ft-enabled': 'false' },
       },
-      { component: 'raycluster-controller', reason: nodeType === 'head' ? 'CreatedHeadPod' : 'CreatedWorkerPod', message: (p) => `Created ${nodeType} Pod ${p.metadata.namespace}/${p.metadata.name}` },
+      {
+        component: 'raycluster-controller',
+        reason: nodeType === 'head' ? 'CreatedHeadPod' : 'CreatedWorkerPod',
+        message: (p) => `Created ${nodeType} Pod ${p.metadata.namespace}/${p.metadata.name}`,
+      },
     );
   }
 }

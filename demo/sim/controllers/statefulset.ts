@@ -87,7 +87,11 @@ export class StatefulSetController implements Controller {
           hostname: podName,
           ...(sts.spec.serviceName ? { subdomain: sts.spec.serviceName } : {}),
         },
-        { component: 'statefulset-controller', reason: 'SuccessfulCreate', message: (p) => `create Pod ${p.metadata.name} in StatefulSet ${sts.metadata.name} successful` },
+        {
+          component: 'statefulset-controller',
+          reason: 'SuccessfulCreate',
+          message: (p) => `create Pod ${p.metadata.name} in StatefulSet ${sts.metadata.name} successful`,
+        },
         mutate,
       );
       if (!parallel) break;

@@ -21,13 +21,35 @@ export function buildNode(rt: Runtime, shape: NodeShape, createdAt: string): Nod
   const ip = `10.0.${Math.floor(n / 250)}.${(n % 250) + 4}`;
   const h = (s: string): string => hash32(`${shape.name}/${s}`).toString(16).padStart(8, '0');
   const capacity: Record<string, string> = gpu
-    ? { cpu: '192', 'ephemeral-storage': '7498999640Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '2097152000Ki', 'nvidia.com/gpu': String(shape.gpus), pods: '110' }
-    : { cpu: '32', 'ephemeral-storage': '203056560Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '131891712Ki', pods: '110' };
+    ? {
+        cpu: '192',
+        'ephemeral-storage': '7498999640Ki',
+        'hugepages-1Gi': '0',
+        'hugepages-2Mi': '0',
+        memory: '2097152000Ki',
+        'nvidia.com/gpu': String(shape.gpus),
+        pods: '110',
+      }
+    : {
+        cpu: '32',
+        'ephemeral-storage': '203056560Ki',
+        'hugepages-1Gi': '0',
+        'hugepages-2Mi': '0',
+        memory: '131891712Ki',
+        pods: '110',
+      };
   const allocatable: Record<string, string> = gpu
     ? { ...capacity, cpu: '191450m', 'ephemeral-storage': '6910167258617', memory: '2085520384Ki' }
     : { ...capacity, cpu: '31850m', 'ephemeral-storage': '187136925592', memory: '127927296Ki' };
   const now = createdAt;
-  const cond = (type: string, status: 'True' | 'False', reason: string, message: string) => ({ type, status, lastHeartbeatTime: now, lastTransitionTime: now, reason, message });
+  const cond = (type: string, status: 'True' | 'False', reason: string, message: string) => ({
+    type,
+    status,
+    lastHeartbeatTime: now,
+    lastTransitionTime: now,
+    reason,
+    message,
+  });
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -111,7 +133,13 @@ export function createNamespaces(rt: Runtime, names: string[], createdAt: string
     rt.create(R.namespaces, {
       apiVersion: 'v1',
       kind: 'Namespace',
-      metadata: { name, uid: '', resourceVersion: '', creationTimestamp: createdAt, labels: { 'kubernetes.io/metadata.name': name } },
+      metadata: {
+        name,
+        uid: '',
+        resourceVersion: '',
+        creationTimestamp: createdAt,
+        labels: { 'kubernetes.io/metadata.name': name },
+      },
       spec: { finalizers: ['kubernetes'] },
       status: { phase: 'Active' },
     });
@@ -123,7 +151,11 @@ export const GPU_TOLERATIONS = [{ key: 'nvidia.com/gpu', operator: 'Exists' as c
 export const GPU_SELECTOR = { 'nvidia.com/gpu.product': GPU_PRODUCT };
 
 /** requests == limits (Guaranteed QoS), as GPU jobs are usually written. */
-export function guaranteed(cpu: string, memory: string, gpus: number): { requests: Record<string, string>; limits: Record<string, string> } {
+export function guaranteed(
+  cpu: string,
+  memory: string,
+  gpus: number,
+): { requests: Record<string, string>; limits: Record<string, string> } {
   const r: Record<string, string> = { cpu, memory, ...(gpus ? { 'nvidia.com/gpu': String(gpus) } : {}) };
   return { requests: { ...r }, limits: { ...r } };
 }

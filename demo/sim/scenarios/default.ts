@@ -24,7 +24,6 @@ import type { TrainingJobObject } from '../controllers/kubeflow.js';
 import type { BehaviourFor } from '../kubelet.js';
 import { buildPod } from '../pods.js';
 import type { ControlPlane } from '../assemble.js';
-import type { Runtime } from '../runtime.js';
 import { R, type PodTemplate } from '../types.js';
 import { buildNode, createNamespaces, GPU_SELECTOR, GPU_TOLERATIONS, guaranteed } from './cluster.js';
 import { tfJobKarta } from './karta.js';
@@ -37,7 +36,15 @@ const RLO = '\u202e';
 /** Text a compromised image could write: clears the screen, retitles the terminal, recolours, reverses. */
 export const HOSTILE_TEXT = `${ESC}[2J${ESC}[H${ESC}]0;pwned${BEL}${ESC}[31mSYSTEM COMPROMISED${ESC}[0m ${RLO}gnp.exe`;
 
-function workload<T extends StoredObject>(apiVersion: string, kind: string, namespace: string, name: string, createdAt: string, spec: T['spec'], labels: Record<string, string> = {}): T {
+function workload<T extends StoredObject>(
+  apiVersion: string,
+  kind: string,
+  namespace: string,
+  name: string,
+  createdAt: string,
+  spec: T['spec'],
+  labels: Record<string, string> = {},
+): T {
   return {
     apiVersion,
     kind,
@@ -46,7 +53,15 @@ function workload<T extends StoredObject>(apiVersion: string, kind: string, name
   } as unknown as T;
 }
 
-function gpuTemplate(container: string, image: string, gpus: number, cpu: string, memory: string, extra: Partial<PodTemplate['spec']> = {}, labels: Record<string, string> = {}): PodTemplate {
+function gpuTemplate(
+  container: string,
+  image: string,
+  gpus: number,
+  cpu: string,
+  memory: string,
+  extra: Partial<PodTemplate['spec']> = {},
+  labels: Record<string, string> = {},
+): PodTemplate {
   return {
     metadata: { labels },
     spec: {
@@ -55,7 +70,14 @@ function gpuTemplate(container: string, image: string, gpus: number, cpu: string
           name: container,
           image,
           resources: guaranteed(cpu, memory, gpus),
-          ...(gpus ? { env: [{ name: 'NCCL_DEBUG', value: 'INFO' }, { name: 'NCCL_IB_HCA', value: 'mlx5' }] } : {}),
+          ...(gpus
+            ? {
+                env: [
+                  { name: 'NCCL_DEBUG', value: 'INFO' },
+                  { name: 'NCCL_IB_HCA', value: 'mlx5' },
+                ],
+              }
+            : {}),
         },
       ],
       ...(gpus ? { tolerations: GPU_TOLERATIONS, nodeSelector: GPU_SELECTOR } : {}),
@@ -72,7 +94,8 @@ export function createDefaultScenario(plane: ControlPlane): void {
     const name = `gpu-node-${String(i).padStart(2, '0')}`;
     rt.create(R.nodes, buildNode(rt, { name, index: i, gpus: 8, zone: i <= 6 ? 'us-east-1a' : 'us-east-1b' }, hourAgo));
   }
-  for (let i = 1; i <= 2; i++) rt.create(R.nodes, buildNode(rt, { name: `cpu-node-0${i}`, index: 100 + i, gpus: 0, zone: 'us-east-1a' }, hourAgo));
+  for (let i = 1; i <= 2; i++)
+    rt.create(R.nodes, buildNode(rt, { name: `cpu-node-0${i}`, index: 100 + i, gpus: 0, zone: 'us-east-1a' }, hourAgo));
   createNamespaces(rt, DEFAULT_NAMESPACES, hourAgo);
   rt.create(R.kartas, tfJobKarta(hourAgo));
 
@@ -98,16 +121,29 @@ export function createDefaultScenario(plane: ControlPlane): void {
   };
   settled(ago(26), (createdAt) => {
     const vllm = gpuTemplate('vllm', 'vllm/vllm-openai:v0.6.3.post1', 8, '96', '1Ti');
-    vllm.spec.containers[0]!.ports = [{ name: 'http', containerPort: 8080, protocol: 'TCP' }];
+    vllm.spec.containers[0].ports = [{ name: 'http', containerPort: 8080, protocol: 'TCP' }];
     rt.create(
       R.leaderworkersets,
-      workload<LeaderWorkerSetObject>('leaderworkerset.x-k8s.io/v1', 'LeaderWorkerSet', 'inference', 'llama-70b', createdAt, {
-        replicas: 2,
-        startupPolicy: 'LeaderCreated',
-        rolloutStrategy: { type: 'RollingUpdate', rollingUpdateConfiguration: { maxSurge: 0, maxUnavailable: 1 } },
-        networkConfig: { subdomainPolicy: 'Shared' },
-        leaderWorkerTemplate: { size: 2, restartPolicy: 'RecreateGroupOnPodRestart', leaderTemplate: vllm, workerTemplate: gpuTemplate('vllm', 'vllm/vllm-openai:v0.6.3.post1', 8, '96', '1Ti') },
-      }, { app: 'llama-70b' }),
+      workload<LeaderWorkerSetObject>(
+        'leaderworkerset.x-k8s.io/v1',
+        'LeaderWorkerSet',
+        'inference',
+        'llama-70b',
+        createdAt,
+        {
+          replicas: 2,
+          startupPolicy: 'LeaderCreated',
+          rolloutStrategy: { type: 'RollingUpdate', rollingUpdateConfiguration: { maxSurge: 0, maxUnavailable: 1 } },
+          networkConfig: { subdomainPolicy: 'Shared' },
+          leaderWorkerTemplate: {
+            size: 2,
+            restartPolicy: 'RecreateGroupOnPodRestart',
+            leaderTemplate: vllm,
+            workerTemplate: gpuTemplate('vllm', 'vllm/vllm-openai:v0.6.3.post1', 8, '96', '1Ti'),
+          },
+        },
+        { app: 'llama-70b' },
+      ),
     );
   });
   settled(ago(5), (createdAt) => {
@@ -116,9 +152,20 @@ export function createDefaultScenario(plane: ControlPlane): void {
       workload<RayClusterObject>('ray.io/v1', 'RayCluster', 'research', 'ray-tune', createdAt, {
         rayVersion: '2.35.0',
         enableInTreeAutoscaling: false,
-        headGroupSpec: { serviceType: 'ClusterIP', rayStartParams: { 'dashboard-host': '0.0.0.0' }, template: gpuTemplate('ray-head', 'rayproject/ray:2.35.0', 0, '4', '16Gi') },
+        headGroupSpec: {
+          serviceType: 'ClusterIP',
+          rayStartParams: { 'dashboard-host': '0.0.0.0' },
+          template: gpuTemplate('ray-head', 'rayproject/ray:2.35.0', 0, '4', '16Gi'),
+        },
         workerGroupSpecs: [
-          { groupName: 'gpu-group', replicas: 2, minReplicas: 0, maxReplicas: 4, rayStartParams: {}, template: gpuTemplate('ray-worker', 'rayproject/ray:2.35.0-gpu', 2, '16', '128Gi') },
+          {
+            groupName: 'gpu-group',
+            replicas: 2,
+            minReplicas: 0,
+            maxReplicas: 4,
+            rayStartParams: {},
+            template: gpuTemplate('ray-worker', 'rayproject/ray:2.35.0-gpu', 2, '16', '128Gi'),
+          },
         ],
       }),
     );
@@ -129,8 +176,16 @@ export function createDefaultScenario(plane: ControlPlane): void {
       workload<TrainingJobObject>('kubeflow.org/v1', 'TFJob', 'research', 'resnet-tf', createdAt, {
         runPolicy: { cleanPodPolicy: 'None' },
         tfReplicaSpecs: {
-          Chief: { replicas: 1, restartPolicy: 'OnFailure', template: gpuTemplate('tensorflow', 'tensorflow/tensorflow:2.15.0-gpu', 1, '8', '48Gi') },
-          Worker: { replicas: 2, restartPolicy: 'OnFailure', template: gpuTemplate('tensorflow', 'tensorflow/tensorflow:2.15.0-gpu', 1, '8', '48Gi') },
+          Chief: {
+            replicas: 1,
+            restartPolicy: 'OnFailure',
+            template: gpuTemplate('tensorflow', 'tensorflow/tensorflow:2.15.0-gpu', 1, '8', '48Gi'),
+          },
+          Worker: {
+            replicas: 2,
+            restartPolicy: 'OnFailure',
+            template: gpuTemplate('tensorflow', 'tensorflow/tensorflow:2.15.0-gpu', 1, '8', '48Gi'),
+          },
         },
       }),
     );
@@ -139,55 +194,136 @@ export function createDefaultScenario(plane: ControlPlane): void {
   // Live from here on.
   rt.create(
     R.pytorchjobs,
-    workload<TrainingJobObject>('kubeflow.org/v1', 'PyTorchJob', 'training', 'bert-finetune', now, {
-      runPolicy: { cleanPodPolicy: 'None', backoffLimit: 10 },
-      pytorchReplicaSpecs: {
-        Master: { replicas: 1, restartPolicy: 'OnFailure', template: gpuTemplate('pytorch', pytorch, 1, '8', '64Gi') },
-        Worker: { replicas: 3, restartPolicy: 'OnFailure', template: gpuTemplate('pytorch', pytorch, 1, '8', '64Gi') },
+    workload<TrainingJobObject>(
+      'kubeflow.org/v1',
+      'PyTorchJob',
+      'training',
+      'bert-finetune',
+      now,
+      {
+        runPolicy: { cleanPodPolicy: 'None', backoffLimit: 10 },
+        pytorchReplicaSpecs: {
+          Master: {
+            replicas: 1,
+            restartPolicy: 'OnFailure',
+            template: gpuTemplate('pytorch', pytorch, 1, '8', '64Gi'),
+          },
+          Worker: {
+            replicas: 3,
+            restartPolicy: 'OnFailure',
+            template: gpuTemplate('pytorch', pytorch, 1, '8', '64Gi'),
+          },
+        },
       },
-    }, { team: 'nlp' }),
+      { team: 'nlp' },
+    ),
   );
   rt.create(
     R.jobsets,
-    workload<JobSetObject>('jobset.x-k8s.io/v1alpha2', 'JobSet', 'training', 'llama-pretrain', now, {
-      failurePolicy: { maxRestarts: 3 },
-      successPolicy: { operator: 'All', targetReplicatedJobs: [] },
-      network: { enableDNSHostnames: true, subdomain: 'llama-pretrain', publishNotReadyAddresses: true },
-      startupPolicy: { startupPolicyOrder: 'AnyOrder' },
-      suspend: false,
-      replicatedJobs: [
-        { name: 'leader', replicas: 1, template: { spec: { parallelism: 1, completions: 1, backoffLimit: 0, template: gpuTemplate('trainer', nemo, 4, '48', '512Gi', { restartPolicy: 'Never' }) } } },
-        { name: 'worker', replicas: 2, template: { spec: { parallelism: 1, completions: 1, backoffLimit: 0, template: gpuTemplate('trainer', nemo, 4, '48', '512Gi', { restartPolicy: 'Never' }) } } },
-      ],
-    }, { team: 'foundation-models' }),
+    workload<JobSetObject>(
+      'jobset.x-k8s.io/v1alpha2',
+      'JobSet',
+      'training',
+      'llama-pretrain',
+      now,
+      {
+        failurePolicy: { maxRestarts: 3 },
+        successPolicy: { operator: 'All', targetReplicatedJobs: [] },
+        network: { enableDNSHostnames: true, subdomain: 'llama-pretrain', publishNotReadyAddresses: true },
+        startupPolicy: { startupPolicyOrder: 'AnyOrder' },
+        suspend: false,
+        replicatedJobs: [
+          {
+            name: 'leader',
+            replicas: 1,
+            template: {
+              spec: {
+                parallelism: 1,
+                completions: 1,
+                backoffLimit: 0,
+                template: gpuTemplate('trainer', nemo, 4, '48', '512Gi', { restartPolicy: 'Never' }),
+              },
+            },
+          },
+          {
+            name: 'worker',
+            replicas: 2,
+            template: {
+              spec: {
+                parallelism: 1,
+                completions: 1,
+                backoffLimit: 0,
+                template: gpuTemplate('trainer', nemo, 4, '48', '512Gi', { restartPolicy: 'Never' }),
+              },
+            },
+          },
+        ],
+      },
+      { team: 'foundation-models' },
+    ),
   );
 
   rt.create(
     R.pytorchjobs,
-    workload<TrainingJobObject>('kubeflow.org/v1', 'PyTorchJob', 'training', 'broken-finetune', now, {
-      runPolicy: { cleanPodPolicy: 'None', backoffLimit: 4 },
-      pytorchReplicaSpecs: {
-        Master: { replicas: 1, restartPolicy: 'OnFailure', template: gpuTemplate('pytorch', pytorch, 1, '8', '64Gi') },
-        Worker: { replicas: 2, restartPolicy: 'OnFailure', template: gpuTemplate('pytorch', pytorch, 1, '8', '64Gi') },
+    workload<TrainingJobObject>(
+      'kubeflow.org/v1',
+      'PyTorchJob',
+      'training',
+      'broken-finetune',
+      now,
+      {
+        runPolicy: { cleanPodPolicy: 'None', backoffLimit: 4 },
+        pytorchReplicaSpecs: {
+          Master: {
+            replicas: 1,
+            restartPolicy: 'OnFailure',
+            template: gpuTemplate('pytorch', pytorch, 1, '8', '64Gi'),
+          },
+          Worker: {
+            replicas: 2,
+            restartPolicy: 'OnFailure',
+            template: gpuTemplate('pytorch', pytorch, 1, '8', '64Gi'),
+          },
+        },
       },
-    }, { team: 'nlp' }),
+      { team: 'nlp' },
+    ),
   );
 
   rt.create(
     R.jobsets,
-    workload<JobSetObject>('jobset.x-k8s.io/v1alpha2', 'JobSet', 'training', 'stuck-pretrain', now, {
-      failurePolicy: { maxRestarts: 0 },
-      successPolicy: { operator: 'All', targetReplicatedJobs: [] },
-      network: { enableDNSHostnames: true, subdomain: 'stuck-pretrain', publishNotReadyAddresses: true },
-      suspend: false,
-      replicatedJobs: [
-        {
-          name: 'worker',
-          replicas: 1,
-          template: { spec: { parallelism: 8, completions: 8, backoffLimit: 0, completionMode: 'Indexed', template: gpuTemplate('trainer', nemo, 8, '64', '768Gi', { restartPolicy: 'Never', priorityClassName: 'preemptible' }) } },
-        },
-      ],
-    }, { team: 'foundation-models' }),
+    workload<JobSetObject>(
+      'jobset.x-k8s.io/v1alpha2',
+      'JobSet',
+      'training',
+      'stuck-pretrain',
+      now,
+      {
+        failurePolicy: { maxRestarts: 0 },
+        successPolicy: { operator: 'All', targetReplicatedJobs: [] },
+        network: { enableDNSHostnames: true, subdomain: 'stuck-pretrain', publishNotReadyAddresses: true },
+        suspend: false,
+        replicatedJobs: [
+          {
+            name: 'worker',
+            replicas: 1,
+            template: {
+              spec: {
+                parallelism: 8,
+                completions: 8,
+                backoffLimit: 0,
+                completionMode: 'Indexed',
+                template: gpuTemplate('trainer', nemo, 8, '64', '768Gi', {
+                  restartPolicy: 'Never',
+                  priorityClassName: 'preemptible',
+                }),
+              },
+            },
+          },
+        ],
+      },
+      { team: 'foundation-models' },
+    ),
   );
 
   // The hostile pod: no controller, escape sequences in an annotation, its
@@ -197,9 +333,18 @@ export function createDefaultScenario(plane: ControlPlane): void {
       namespace: 'default',
       name: 'innocent-looking',
       template: {
-        metadata: { labels: { app: 'innocent-looking' }, annotations: { description: `metrics sidecar ${HOSTILE_TEXT}` } },
+        metadata: {
+          labels: { app: 'innocent-looking' },
+          annotations: { description: `metrics sidecar ${HOSTILE_TEXT}` },
+        },
         spec: {
-          containers: [{ name: 'exporter', image: 'ghcr.io/innocent-org/metrics-exporter:1.4.2', resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } } }],
+          containers: [
+            {
+              name: 'exporter',
+              image: 'ghcr.io/innocent-org/metrics-exporter:1.4.2',
+              resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } },
+            },
+          ],
           readinessGates: [{ conditionType: 'example.com/healthy' }],
         },
       },
@@ -208,7 +353,12 @@ export function createDefaultScenario(plane: ControlPlane): void {
   );
   hostile.metadata.annotations = { ...(hostile.metadata.annotations ?? {}), 'wlx.demo/log-style': 'hostile' };
   const created = rt.create(R.pods, hostile);
-  rt.events.record(created, { type: 'Warning', reason: 'Compromised', message: `exporter says: ${HOSTILE_TEXT}`, component: 'innocent-controller' });
+  rt.events.record(created, {
+    type: 'Warning',
+    reason: 'Compromised',
+    message: `exporter says: ${HOSTILE_TEXT}`,
+    component: 'innocent-controller',
+  });
 }
 
 /** Which pods misbehave, and how. */
@@ -221,14 +371,22 @@ export const defaultBehaviour: BehaviourFor = (pod) => {
         afterMs: [6_000, 12_000],
         reason: 'OOMKilled',
         exitCode: 137,
-        lastWords: ['[rank2] Loading tokenized dataset shards into host memory: 61/64 (118.3 GiB RSS)'],
+        lastWords: ['[rank2] Loading tokenised dataset shards into host memory: 61/64 (118.3 GiB RSS)'],
       },
     };
   }
   if (ns === 'default' && name === 'innocent-looking') {
     return {
-      crash: { afterMs: [20_000, 40_000], reason: 'Error', exitCode: 1, message: HOSTILE_TEXT, lastWords: [HOSTILE_TEXT] },
-      extraConditions: [{ type: 'example.com/healthy', status: 'False', reason: 'Pwned', message: `probe said ${HOSTILE_TEXT}` }],
+      crash: {
+        afterMs: [20_000, 40_000],
+        reason: 'Error',
+        exitCode: 1,
+        message: HOSTILE_TEXT,
+        lastWords: [HOSTILE_TEXT],
+      },
+      extraConditions: [
+        { type: 'example.com/healthy', status: 'False', reason: 'Pwned', message: `probe said ${HOSTILE_TEXT}` },
+      ],
     };
   }
   return undefined;

@@ -29,13 +29,20 @@ export function tfJobKarta(createdAt: string): StoredObject {
           name: 'tfjob',
           kind: { group: 'kubeflow.org', version: 'v1', kind: 'TFJob' },
           statusDefinition: {
-            conditionsDefinition: { path: '.status.conditions', typeFieldName: 'type', statusFieldName: 'status', messageFieldName: 'message', reasonFieldName: 'reason' },
+            conditionsDefinition: {
+              path: '.status.conditions',
+              typeFieldName: 'type',
+              statusFieldName: 'status',
+              messageFieldName: 'message',
+              reasonFieldName: 'reason',
+            },
             statusMappings: {
               initializing: [
                 {
                   byConditions: [{ type: 'Created', status: 'True' }],
                   byExpression: {
-                    expression: '[.status.conditions[]? | select(.type == "Running" or .type == "Succeeded" or .type == "Failed") | select(.status == "True")] | length == 0',
+                    expression:
+                      '[.status.conditions[]? | select(.type == "Running" or .type == "Succeeded" or .type == "Failed") | select(.status == "True")] | length == 0',
                     expectedResult: 'true',
                   },
                 },
@@ -71,7 +78,9 @@ export function tfJobKarta(createdAt: string): StoredObject {
           podGroups: [
             {
               name: 'job',
-              members: [{ componentName: 'replica', groupByKeyPaths: ['.metadata.labels["training.kubeflow.org/job-name"]'] }],
+              members: [
+                { componentName: 'replica', groupByKeyPaths: ['.metadata.labels["training.kubeflow.org/job-name"]'] },
+              ],
             },
           ],
         },

@@ -57,7 +57,10 @@ export function createScaleScenario(rt: Runtime, o: ScaleOptions): ScaleResult {
   for (let i = 0; i < o.nodes; i++) {
     const name = `gpu-node-${String(i + 1).padStart(width, '0')}`;
     nodeNames.push(name);
-    rt.create(R.nodes, buildNode(rt, { name, index: i, gpus: GPUS_PER_NODE, zone: `us-east-1${'abcd'[i % 4]}` }, created));
+    rt.create(
+      R.nodes,
+      buildNode(rt, { name, index: i, gpus: GPUS_PER_NODE, zone: `us-east-1${'abcd'[i % 4]}` }, created),
+    );
   }
   const namespaces = Array.from({ length: TEAMS }, (_, i) => `team-${String(i).padStart(2, '0')}`);
   createNamespaces(rt, ['default', 'kube-system', ...namespaces], created);
@@ -74,14 +77,14 @@ export function createScaleScenario(rt: Runtime, o: ScaleOptions): ScaleResult {
     if (!o.nodes) return -1;
     if (gpus > 0) {
       for (let tries = 0; tries < o.nodes; tries++, gpuCursor = (gpuCursor + 1) % o.nodes) {
-        if (gpuFree[gpuCursor]! >= gpus && podCount[gpuCursor]! < maxPods) return gpuCursor;
+        if (gpuFree[gpuCursor] >= gpus && podCount[gpuCursor] < maxPods) return gpuCursor;
       }
       return -1;
     }
     for (let tries = 0; tries < o.nodes; tries++) {
       const i = cpuCursor;
       cpuCursor = (cpuCursor + 1) % o.nodes;
-      if (podCount[i]! < maxPods) return i;
+      if (podCount[i] < maxPods) return i;
     }
     return -1;
   };
@@ -89,15 +92,21 @@ export function createScaleScenario(rt: Runtime, o: ScaleOptions): ScaleResult {
   const podNames: string[] = [];
   const nowIso = rt.clock.iso();
   // Shared, never mutated: every settled pod's conditions are the same.
-  const conditions: Condition[] = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map((type) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: nowIso }));
+  const conditions: Condition[] = [
+    'PodReadyToStartContainers',
+    'Initialized',
+    'Ready',
+    'ContainersReady',
+    'PodScheduled',
+  ].map((type) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: nowIso }));
   rt.quiet = true;
   rt.admitPod = (pod: Pod): void => {
     const req = podRequests(pod.spec);
     const n = place(req.gpu);
     if (n < 0) return; // stays Pending; the scheduler will report why
-    gpuFree[n]! -= req.gpu;
-    podCount[n]! += 1;
-    const ip = ipNext[n]!;
+    gpuFree[n] -= req.gpu;
+    podCount[n] += 1;
+    const ip = ipNext[n];
     ipNext[n] = ip >= 254 ? 2 : ip + 1;
     const podIP = `10.${64 + Math.floor(n / 256)}.${n % 256}.${ip}`;
     const hostIP = `10.0.${Math.floor(n / 250)}.${(n % 250) + 4}`;
@@ -111,19 +120,17 @@ export function createScaleScenario(rt: Runtime, o: ScaleOptions): ScaleResult {
       podIPs: [{ ip: podIP }],
       startTime: nowIso,
       qosClass: pod.status.qosClass ?? 'Guaranteed',
-      containerStatuses: pod.spec.containers.map(
-        (c): ContainerStatus => ({
-          name: c.name,
-          state: { running: { startedAt: nowIso } },
-          lastState: {},
-          ready: true,
-          restartCount: 0,
-          image: c.image,
-          imageID: imageID(c.image),
-          containerID: `containerd://${rt.rng.hex(64)}`,
-          started: true,
-        }),
-      ),
+      containerStatuses: pod.spec.containers.map((c): ContainerStatus => ({
+        name: c.name,
+        state: { running: { startedAt: nowIso } },
+        lastState: {},
+        ready: true,
+        restartCount: 0,
+        image: c.image,
+        imageID: imageID(c.image),
+        containerID: `containerd://${rt.rng.hex(64)}`,
+        started: true,
+      })),
     };
     podNamespaces.push(pod.metadata.namespace!);
     podNames.push(pod.metadata.name);
@@ -133,7 +140,7 @@ export function createScaleScenario(rt: Runtime, o: ScaleOptions): ScaleResult {
   const totalGpus = o.nodes * GPUS_PER_NODE;
   let gpuBudget = totalGpus;
   for (let w = 0; w < o.workloads; w++) {
-    const ns = namespaces[w % TEAMS]!;
+    const ns = namespaces[w % TEAMS];
     const kind = w % 3;
     // GPU workloads while the cluster has GPUs left, CPU-only (data prep) after.
     const gpus = gpuBudget >= K ? 1 : 0;
@@ -141,12 +148,26 @@ export function createScaleScenario(rt: Runtime, o: ScaleOptions): ScaleResult {
     const template = (name: string): PodTemplate => ({
       metadata: { labels: { app: name } },
       spec: {
-        containers: [{ name: 'main', image: kind === 2 ? 'vllm/vllm-openai:v0.6.3.post1' : 'nvcr.io/nvidia/pytorch:24.07-py3', resources: guaranteed(gpus ? '8' : '2', gpus ? '64Gi' : '8Gi', gpus) }],
+        containers: [
+          {
+            name: 'main',
+            image: kind === 2 ? 'vllm/vllm-openai:v0.6.3.post1' : 'nvcr.io/nvidia/pytorch:24.07-py3',
+            resources: guaranteed(gpus ? '8' : '2', gpus ? '64Gi' : '8Gi', gpus),
+          },
+        ],
         ...(gpus ? { tolerations: GPU_TOLERATIONS, nodeSelector: GPU_SELECTOR } : {}),
         restartPolicy: kind === 2 ? 'Always' : 'Never',
       },
     });
-    const meta = (name: string) => ({ name, namespace: ns, uid: '', resourceVersion: '', creationTimestamp: created, generation: 1, labels: { 'wlx.demo/scale': 'true' } });
+    const meta = (name: string) => ({
+      name,
+      namespace: ns,
+      uid: '',
+      resourceVersion: '',
+      creationTimestamp: created,
+      generation: 1,
+      labels: { 'wlx.demo/scale': 'true' },
+    });
     if (kind === 0) {
       const name = `pretrain-${String(w).padStart(5, '0')}`;
       const js: JobSetObject = {
@@ -157,7 +178,21 @@ export function createScaleScenario(rt: Runtime, o: ScaleOptions): ScaleResult {
           network: { enableDNSHostnames: true, subdomain: name },
           successPolicy: { operator: 'All', targetReplicatedJobs: [] },
           failurePolicy: { maxRestarts: 3 },
-          replicatedJobs: [{ name: 'worker', replicas: 1, template: { spec: { parallelism: K, completions: K, backoffLimit: 0, completionMode: 'Indexed', template: template(name) } } }],
+          replicatedJobs: [
+            {
+              name: 'worker',
+              replicas: 1,
+              template: {
+                spec: {
+                  parallelism: K,
+                  completions: K,
+                  backoffLimit: 0,
+                  completionMode: 'Indexed',
+                  template: template(name),
+                },
+              },
+            },
+          ],
         },
       };
       rt.create(R.jobsets, js);
@@ -183,7 +218,11 @@ export function createScaleScenario(rt: Runtime, o: ScaleOptions): ScaleResult {
         apiVersion: 'leaderworkerset.x-k8s.io/v1',
         kind: 'LeaderWorkerSet',
         metadata: meta(name),
-        spec: { replicas: K / size, startupPolicy: 'LeaderCreated', leaderWorkerTemplate: { size, workerTemplate: template(name) } },
+        spec: {
+          replicas: K / size,
+          startupPolicy: 'LeaderCreated',
+          leaderWorkerTemplate: { size, workerTemplate: template(name) },
+        },
       };
       rt.create(R.leaderworkersets, lws);
     }
@@ -194,7 +233,15 @@ export function createScaleScenario(rt: Runtime, o: ScaleOptions): ScaleResult {
   rt.quiet = false;
   rt.admitPod = undefined;
   const mem = process.memoryUsage();
-  return { nodes: o.nodes, workloads: o.workloads, pods: podNames.length, buildMs: Date.now() - started, heapUsed: mem.heapUsed, podNamespaces, podNames };
+  return {
+    nodes: o.nodes,
+    workloads: o.workloads,
+    pods: podNames.length,
+    buildMs: Date.now() - started,
+    heapUsed: mem.heapUsed,
+    podNamespaces,
+    podNames,
+  };
 }
 
 /**
@@ -211,7 +258,7 @@ export function startChurn(rt: Runtime, built: ScaleResult, perSecond: number): 
     carry -= n;
     for (let i = 0; i < n; i++) {
       const j = rt.rng.int(built.podNames.length);
-      churnOne(rt, built.podNamespaces[j]!, built.podNames[j]!);
+      churnOne(rt, built.podNamespaces[j], built.podNames[j]);
     }
   });
 }
@@ -220,7 +267,7 @@ function churnOne(rt: Runtime, namespace: string, name: string): void {
   const pod = rt.store.get(R.pods, namespace, name) as Pod | undefined;
   if (!pod || pod.metadata.deletionTimestamp || isPodTerminal(pod) || !pod.status.containerStatuses?.length) return;
   const now = rt.clock.iso();
-  const cs = pod.status.containerStatuses[0]!;
+  const cs = pod.status.containerStatuses[0];
   const restart = rt.rng.next() < 0.25;
   let next: ContainerStatus;
   let ready: boolean;
@@ -228,7 +275,15 @@ function churnOne(rt: Runtime, namespace: string, name: string): void {
     next = {
       ...cs,
       restartCount: cs.restartCount + 1,
-      lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: cs.state.running?.startedAt ?? now, finishedAt: now, containerID: cs.containerID } },
+      lastState: {
+        terminated: {
+          exitCode: 1,
+          reason: 'Error',
+          startedAt: cs.state.running?.startedAt ?? now,
+          finishedAt: now,
+          containerID: cs.containerID,
+        },
+      },
       state: { running: { startedAt: now } },
       containerID: `containerd://${rt.rng.hex(64)}`,
       ready: false,
@@ -240,7 +295,13 @@ function churnOne(rt: Runtime, namespace: string, name: string): void {
   }
   const unready = { reason: 'ContainersNotReady', message: `containers with unready status: [${cs.name}]` };
   const conditions = (pod.status.conditions ?? []).map((c) =>
-    c.type === 'Ready' || c.type === 'ContainersReady' ? (ready ? { type: c.type, status: 'True' as const, lastProbeTime: null, lastTransitionTime: now } : { type: c.type, status: 'False' as const, ...unready, lastProbeTime: null, lastTransitionTime: now }) : c,
+    c.type === 'Ready' || c.type === 'ContainersReady'
+      ? ready
+        ? { type: c.type, status: 'True' as const, lastProbeTime: null, lastTransitionTime: now }
+        : { type: c.type, status: 'False' as const, ...unready, lastProbeTime: null, lastTransitionTime: now }
+      : c,
   );
-  rt.update(R.pods, pod, { status: { ...pod.status, conditions, containerStatuses: [next, ...pod.status.containerStatuses.slice(1)] } });
+  rt.update(R.pods, pod, {
+    status: { ...pod.status, conditions, containerStatuses: [next, ...pod.status.containerStatuses.slice(1)] },
+  });
 }

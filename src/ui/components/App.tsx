@@ -2,16 +2,25 @@
 // keeps view state in a reducer, derives the current view's rows with
 // memoisation, and lays out header, detail panel, table, breadcrumbs and the
 // flash / prompt line to the terminal size.
-import React, { useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import type React from 'react';
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { Box } from 'ink';
 import type { ModelSnapshot, ModelSource } from '../../model/types.js';
-import { sanitize } from '../../text/sanitize.js';
+import { sanitise } from '../../text/sanitise.js';
 import { useModelSnapshot } from '../hooks/useModelSnapshot.js';
 import { useTerminalSize, type TerminalSize } from '../hooks/useTerminalSize.js';
 import { useKeymap } from '../hooks/useKeymap.js';
 import { bindingFor, KEYMAP, type KeyAction } from '../keymap.js';
-import { currentFrame, initialState, reduce, type Flash as FlashMessage, type UiAction, type UiState, type ViewFrame } from '../state/viewState.js';
-import { tableForFrame, sortRows, filterRows, findWorkload, findNode, namespacesOf, type ViewTable } from '../state/derive.js';
+import {
+  currentFrame,
+  initialState,
+  reduce,
+  type Flash as FlashMessage,
+  type UiAction,
+  type UiState,
+  type ViewFrame,
+} from '../state/viewState.js';
+import { tableForFrame, filterRows, findWorkload, findNode, namespacesOf, type ViewTable } from '../state/derive.js';
 import { parseCommand, completeCommand } from '../state/commands.js';
 import { ChangeHighlights } from '../state/highlights.js';
 import { ViewMemo } from '../state/memo.js';
@@ -19,7 +28,7 @@ import { findPodRolePath, roleLabel, findRole, UNATTRIBUTED } from '../render/ro
 import { helpTable } from '../render/help.js';
 import { workloadPanel, nodePanel, type PanelLine } from '../render/panels.js';
 import { layoutColumns, type Row } from '../render/table.js';
-import { Header, summarizeConnection, workloadCounts } from './Header.js';
+import { Header, summariseConnection, workloadCounts } from './Header.js';
 import { RowList, rowText } from './RowList.js';
 import { Breadcrumbs } from './Breadcrumbs.js';
 import { Flash } from './Flash.js';
@@ -55,8 +64,14 @@ const HEADER_REFRESH_MS = 500;
 const BODY_MARK = '\u0001';
 const bodyOf = (signature: string): string => signature.slice(signature.indexOf(BODY_MARK));
 
-function viewTitle(frame: ViewFrame, snapshot: ModelSnapshot, namespace: string | null, count: number, total: number): string {
-  const ns = namespace === null ? 'all' : sanitize(namespace);
+function viewTitle(
+  frame: ViewFrame,
+  snapshot: ModelSnapshot,
+  namespace: string | null,
+  count: number,
+  total: number,
+): string {
+  const ns = namespace === null ? 'all' : sanitise(namespace);
   const n = count === total ? `[${count}]` : `[${count}/${total}]`;
   let t = frame.kind as string;
   switch (frame.kind) {
@@ -65,7 +80,7 @@ function viewTitle(frame: ViewFrame, snapshot: ModelSnapshot, namespace: string 
       break;
     case 'workload': {
       const w = findWorkload(snapshot, frame.workloadUid);
-      t = w ? `${sanitize(w.kind).toLowerCase()}(${sanitize(w.namespace)}/${sanitize(w.name)})${n}` : `workload${n}`;
+      t = w ? `${sanitise(w.kind).toLowerCase()}(${sanitise(w.namespace)}/${sanitise(w.name)})${n}` : `workload${n}`;
       break;
     }
     case 'pods':
@@ -86,14 +101,16 @@ function viewTitle(frame: ViewFrame, snapshot: ModelSnapshot, namespace: string 
     default:
       t = frame.label;
   }
-  if (frame.filter) t += ` </${sanitize(frame.filter)}>`;
+  if (frame.filter) t += ` </${sanitise(frame.filter)}>`;
   return ` ${t} `;
 }
 
 function panelFor(snapshot: ModelSnapshot, frame: ViewFrame): PanelLine[] {
   if (frame.kind === 'workload') {
     const w = findWorkload(snapshot, frame.workloadUid);
-    return w ? [...workloadPanel(w), ...whyPanelLines(w, Date.now())] : [{ text: 'workload no longer exists', tone: 'error' }];
+    return w
+      ? [...workloadPanel(w), ...whyPanelLines(w, Date.now())]
+      : [{ text: 'workload no longer exists', tone: 'error' }];
   }
   if (frame.kind === 'node') {
     const n = findNode(snapshot, frame.nodeName);
@@ -109,7 +126,10 @@ function flashFor(state: UiState, table: ViewTable, snapshot: ModelSnapshot): Fl
     (table.missing
       ? { text: table.missing + ' (Esc goes back)', level: 'warn' as const }
       : snapshot.problems.length
-        ? { text: `${snapshot.problems.length} problem${snapshot.problems.length === 1 ? '' : 's'}: ${sanitize(snapshot.problems[0])}${snapshot.problems.length > 1 ? ' (see :defs)' : ''}`, level: 'warn' as const }
+        ? {
+            text: `${snapshot.problems.length} problem${snapshot.problems.length === 1 ? '' : 's'}: ${sanitise(snapshot.problems[0])}${snapshot.problems.length > 1 ? ' (see :defs)' : ''}`,
+            level: 'warn' as const,
+          }
         : null)
   );
 }
@@ -155,6 +175,7 @@ export function App(props: AppProps): React.JSX.Element {
   const highlights = useRef<ChangeHighlights | null>(null);
   highlights.current ??= new ChangeHighlights(props.highlightMs ?? 1500);
   highlights.current.note(snapshot.version, snapshot.changedWorkloads, Date.now());
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- recomputed per snapshot and clock tick, which the ref cannot signal
   const changed = useMemo(() => highlights.current!.active(Date.now()), [snapshot.version, now]);
   const latestSnapshot = useRef(snapshot);
   latestSnapshot.current = snapshot;
@@ -169,9 +190,13 @@ export function App(props: AppProps): React.JSX.Element {
   // the memo holds), not the last drawn one: no re-derivation ping-pong.
   const deriveView = (st: UiState, snap: ModelSnapshot = latestSnapshot.current) => {
     const f = currentFrame(st);
-    const prev = st.stack.length > 1 ? st.stack[st.stack.length - 2]!.kind : 'workloads';
-    const t = memo.current!.table([snap, f.kind, f.workloadUid, f.rolePath, f.nodeName, f.collapsed, st.namespace, prev, source], () =>
-      f.kind === 'help' ? { ...helpTable(KEYMAP[prev]), sortable: false } : tableForFrame(snap, f, st.namespace, (n) => source.getNodePods(n)),
+    const prev = st.stack.length > 1 ? st.stack[st.stack.length - 2].kind : 'workloads';
+    const t = memo.current!.table(
+      [snap, f.kind, f.workloadUid, f.rolePath, f.nodeName, f.collapsed, st.namespace, prev, source],
+      () =>
+        f.kind === 'help'
+          ? { ...helpTable(KEYMAP[prev]), sortable: false }
+          : tableForFrame(snap, f, st.namespace, (n) => source.getNodePods(n)),
     );
     const sortedRows = memo.current!.sortedRows(t.rows, t.sortable, f.sort);
     const filteredRows = memo.current!.filtered([sortedRows, f.filter], () => filterRows(sortedRows, f.filter));
@@ -181,7 +206,11 @@ export function App(props: AppProps): React.JSX.Element {
   const rows = filtered.rows;
 
   // Detail panel.
-  const panel: PanelLine[] = useMemo(() => panelFor(snapshot, frame), [snapshot, frame.kind, frame.workloadUid, frame.nodeName]);
+  const panel: PanelLine[] = useMemo(
+    () => panelFor(snapshot, frame),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only these fields of the frame choose the panel
+    [snapshot, frame.kind, frame.workloadUid, frame.nodeName],
+  );
 
   // Layout.
   const width = Math.max(20, size.columns);
@@ -215,7 +244,7 @@ export function App(props: AppProps): React.JSX.Element {
     const conn = source.getConnectionInfo();
     const parts: string[] = [
       JSON.stringify(snap.totals),
-      JSON.stringify(summarizeConnection(snap.kinds)),
+      JSON.stringify(summariseConnection(snap.kinds)),
       workloadCounts(snap, st.namespace),
       JSON.stringify([conn.context, conn.cluster, conn.user, conn.serverVersion]),
       BODY_MARK,
@@ -227,7 +256,7 @@ export function App(props: AppProps): React.JSX.Element {
     ];
     const end = Math.min(rs.length, f.top + pg);
     for (let i = f.top; i < end; i++) {
-      const r = rs[i]!;
+      const r = rs[i];
       const hot = i !== f.selected && r.workloadUid !== undefined && active.has(r.workloadUid);
       parts.push(`${r.key}|${r.tone}|${i === f.selected}|${hot}|${rowText(r, t.columns, lay, inner, nowMs)}`);
     }
@@ -257,7 +286,8 @@ export function App(props: AppProps): React.JSX.Element {
       // Only the header's figures changed: drawn with the next frame, at the latest in `wait` ms.
       headerTimer.current ??= setTimeout(() => {
         headerTimer.current = null;
-        if (signatureRef.current(latestSnapshot.current, stateRef.current!, nowRef.current) !== lastSignature.current) rerender();
+        if (signatureRef.current(latestSnapshot.current, stateRef.current!, nowRef.current) !== lastSignature.current)
+          rerender();
       }, wait);
       return false;
     }
@@ -282,7 +312,12 @@ export function App(props: AppProps): React.JSX.Element {
     }
     index = Math.max(0, Math.min(index, rows.length - 1));
     const key = keyAt(index);
-    if (index !== frame.selected || key !== frame.selectedKey || frame.top > Math.max(0, rows.length - page) || index >= frame.top + page) {
+    if (
+      index !== frame.selected ||
+      key !== frame.selectedKey ||
+      frame.top > Math.max(0, rows.length - page) ||
+      index >= frame.top + page
+    ) {
       dispatch({ type: 'reconcile', index, key: key ?? frame.selectedKey, count: rows.length, page });
     }
   });
@@ -313,7 +348,8 @@ export function App(props: AppProps): React.JSX.Element {
   const drill = (row: Row | undefined) => {
     const target = row?.target;
     if (!row || !target || target.kind === 'none') {
-      if (row && liveFrame().kind === 'pods') dispatch({ type: 'flash', flash: { text: 'the pod is not bound to a node yet', level: 'info' } });
+      if (row && liveFrame().kind === 'pods')
+        dispatch({ type: 'flash', flash: { text: 'the pod is not bound to a node yet', level: 'info' } });
       return;
     }
     switch (target.kind) {
@@ -321,7 +357,10 @@ export function App(props: AppProps): React.JSX.Element {
         dispatch({ type: 'push', frame: { kind: 'workload', workloadUid: target.uid, label: target.label } });
         return;
       case 'pods':
-        dispatch({ type: 'push', frame: { kind: 'pods', workloadUid: target.workloadUid, rolePath: target.rolePath, label: target.label } });
+        dispatch({
+          type: 'push',
+          frame: { kind: 'pods', workloadUid: target.workloadUid, rolePath: target.rolePath, label: target.label },
+        });
         return;
       case 'node':
         dispatch({ type: 'push', frame: { kind: 'node', nodeName: target.name, label: target.label } });
@@ -334,11 +373,12 @@ export function App(props: AppProps): React.JSX.Element {
         }
         const path = findPodRolePath(w, target.podUid);
         const role = path && path[0] !== UNATTRIBUTED ? findRole(w, path) : null;
-        const roleName = path === null ? 'pods' : path[0] === UNATTRIBUTED ? UNATTRIBUTED : role ? sanitize(roleLabel(role)) : 'pods';
+        const roleName =
+          path === null ? 'pods' : path[0] === UNATTRIBUTED ? UNATTRIBUTED : role ? sanitise(roleLabel(role)) : 'pods';
         dispatch({
           type: 'pushMany',
           frames: [
-            { kind: 'workload', workloadUid: w.uid, label: sanitize(w.name) },
+            { kind: 'workload', workloadUid: w.uid, label: sanitise(w.name) },
             { kind: 'pods', workloadUid: w.uid, rolePath: path, label: roleName, selectedKey: target.podUid },
           ],
         });
@@ -357,11 +397,18 @@ export function App(props: AppProps): React.JSX.Element {
         return;
       case 'namespace':
         dispatch({ type: 'namespace', namespace: cmd.namespace });
-        dispatch({ type: 'flash', flash: { text: `namespace: ${cmd.namespace === null ? 'all' : sanitize(cmd.namespace)}`, level: 'info' } });
+        dispatch({
+          type: 'flash',
+          flash: { text: `namespace: ${cmd.namespace === null ? 'all' : sanitise(cmd.namespace)}`, level: 'info' },
+        });
         return;
       case 'context':
         if (props.onSwitchContext) props.onSwitchContext(cmd.context);
-        else dispatch({ type: 'flash', flash: { text: 'switching context is not available here; restart with --context NAME', level: 'warn' } });
+        else
+          dispatch({
+            type: 'flash',
+            flash: { text: 'switching context is not available here; restart with --context NAME', level: 'warn' },
+          });
         return;
       case 'quit':
         quit();
@@ -420,12 +467,19 @@ export function App(props: AppProps): React.JSX.Element {
       case 'toggle': {
         const row = selectedRow();
         if (!row?.treeKey || !row.expandable) return;
-        return dispatch({ type: 'setCollapsed', treeKey: row.treeKey, collapsed: action === 'expand' ? false : action === 'collapse' ? true : 'toggle' });
+        return dispatch({
+          type: 'setCollapsed',
+          treeKey: row.treeKey,
+          collapsed: action === 'expand' ? false : action === 'collapse' ? true : 'toggle',
+        });
       }
       case 'allPods': {
         const w = findWorkload(snapshot, liveFrame().workloadUid);
         if (!w) return;
-        return dispatch({ type: 'push', frame: { kind: 'pods', workloadUid: w.uid, rolePath: null, label: `${sanitize(w.name)} pods` } });
+        return dispatch({
+          type: 'push',
+          frame: { kind: 'pods', workloadUid: w.uid, rolePath: null, label: `${sanitise(w.name)} pods` },
+        });
       }
       case 'why':
       case 'timeline':
@@ -490,13 +544,23 @@ export function App(props: AppProps): React.JSX.Element {
 
   const title = viewTitle(frame, snapshot, state.namespace, rows.length, table.rows.length);
   let bottom: React.JSX.Element;
-  if (state.mode === 'filter') bottom = <FilterLine filter={frame.filter} error={filtered.error} width={width} noColor={noColor} />;
-  else if (state.mode === 'command') bottom = <CommandLine input={state.input} candidates={candidates} width={width} noColor={noColor} />;
+  if (state.mode === 'filter')
+    bottom = <FilterLine filter={frame.filter} error={filtered.error} width={width} noColor={noColor} />;
+  else if (state.mode === 'command')
+    bottom = <CommandLine input={state.input} candidates={candidates} width={width} noColor={noColor} />;
   else bottom = <Flash flash={flash} width={width} noColor={noColor} />;
 
   return (
     <Box flexDirection="column" width={width} height={size.rows}>
-      <Header snapshot={snapshot} connection={connection} namespace={state.namespace} wlxVersion={props.wlxVersion} width={width} lines={headerLines} noColor={noColor} />
+      <Header
+        snapshot={snapshot}
+        connection={connection}
+        namespace={state.namespace}
+        wlxVersion={props.wlxVersion}
+        width={width}
+        lines={headerLines}
+        noColor={noColor}
+      />
       {panelLines > 0 ? <DetailPanel lines={panel.slice(0, panelLines)} width={width} noColor={noColor} /> : null}
       {isIncidentKind(frame.kind) && frame.incident ? (
         <IncidentView
@@ -517,20 +581,20 @@ export function App(props: AppProps): React.JSX.Element {
           }}
         />
       ) : (
-      <RowList
-        title={title}
-        columns={table.columns}
-        rows={rows}
-        selected={frame.selected}
-        top={frame.top}
-        page={page}
-        width={width}
-        now={now}
-        sort={table.sortable ? frame.sort : null}
-        changed={changed}
-        noColor={noColor}
-        emptyText={table.missing ?? (frame.filter ? 'no row matches the filter' : 'nothing to show')}
-      />
+        <RowList
+          title={title}
+          columns={table.columns}
+          rows={rows}
+          selected={frame.selected}
+          top={frame.top}
+          page={page}
+          width={width}
+          now={now}
+          sort={table.sortable ? frame.sort : null}
+          changed={changed}
+          noColor={noColor}
+          emptyText={table.missing ?? (frame.filter ? 'no row matches the filter' : 'nothing to show')}
+        />
       )}
       <Breadcrumbs stack={state.stack} width={width} noColor={noColor} />
       {bottom}

@@ -1,10 +1,14 @@
 // `<workloads> <llama-pretrain> <worker> <pod>`: the view stack, last one highlighted.
-import React from 'react';
+import type React from 'react';
 import { Text } from 'ink';
 import type { ViewFrame } from '../state/viewState.js';
 import { fit } from '../render/table.js';
 
-export function Breadcrumbs(props: { stack: readonly ViewFrame[]; width: number; noColor: boolean }): React.JSX.Element {
+export function Breadcrumbs(props: {
+  stack: readonly ViewFrame[];
+  width: number;
+  noColor: boolean;
+}): React.JSX.Element {
   const crumbs = props.stack.map((f) => `<${f.label}>`);
   // Keep the tail when it does not fit: the current view matters most.
   let shown = crumbs;

@@ -1,11 +1,15 @@
 // A few lines of detail above the table (workload / node views).
-import React from 'react';
+import type React from 'react';
 import { Box, Text } from 'ink';
 import type { PanelLine } from '../render/panels.js';
 import { fit } from '../render/table.js';
 import { toneStyle } from './theme.js';
 
-export function DetailPanel(props: { lines: readonly PanelLine[]; width: number; noColor: boolean }): React.JSX.Element {
+export function DetailPanel(props: {
+  lines: readonly PanelLine[];
+  width: number;
+  noColor: boolean;
+}): React.JSX.Element {
   return (
     <Box flexDirection="column">
       {props.lines.map((l, i) => (

@@ -1,5 +1,5 @@
 // The flash line: errors and notices (bad regex, unknown command, model problems).
-import React from 'react';
+import type React from 'react';
 import { Text } from 'ink';
 import type { Flash as FlashMessage } from '../state/viewState.js';
 import { fit } from '../render/table.js';

@@ -1,10 +1,10 @@
 // The header: where we are (context, cluster, user, namespace, versions),
 // cluster GPU totals, workload counts by status and the connection state of
 // the watches (live / syncing / reconnecting since … / forbidden kinds).
-import React from 'react';
+import type React from 'react';
 import { Box, Text } from 'ink';
 import type { ConnectionInfo, KindState, ModelSnapshot } from '../../model/types.js';
-import { sanitize } from '../../text/sanitize.js';
+import { sanitise } from '../../text/sanitise.js';
 import { fit } from '../render/table.js';
 import { accent, type TextStyle } from './theme.js';
 
@@ -26,12 +26,12 @@ export interface ConnectionSummary {
 
 function clock(iso: string): string {
   const t = Date.parse(iso);
-  if (Number.isNaN(t)) return sanitize(iso);
+  if (Number.isNaN(t)) return sanitise(iso);
   return new Date(t).toISOString().slice(11, 19);
 }
 
 /** One phrase for the state of all watched kinds. */
-export function summarizeConnection(kinds: readonly KindState[]): ConnectionSummary {
+export function summariseConnection(kinds: readonly KindState[]): ConnectionSummary {
   if (!kinds.length) return { text: 'connecting…', level: 'warn' };
   const parts: string[] = [];
   let level: ConnectionSummary['level'] = 'ok';
@@ -40,7 +40,7 @@ export function summarizeConnection(kinds: readonly KindState[]): ConnectionSumm
   const forbidden = kinds.filter((k) => k.state === 'forbidden');
   if (reconnecting.length) {
     const oldest = reconnecting.reduce((a, b) => (a.since <= b.since ? a : b));
-    parts.push(`reconnecting ${reconnecting.map((k) => sanitize(k.resource)).join(',')} since ${clock(oldest.since)}`);
+    parts.push(`reconnecting ${reconnecting.map((k) => sanitise(k.resource)).join(',')} since ${clock(oldest.since)}`);
     level = 'warn';
   } else if (syncing.length) {
     parts.push(`syncing ${kinds.length - syncing.length}/${kinds.length}`);
@@ -49,7 +49,7 @@ export function summarizeConnection(kinds: readonly KindState[]): ConnectionSumm
     parts.push('live');
   }
   if (forbidden.length) {
-    parts.push(`forbidden: ${forbidden.map((k) => sanitize(k.resource)).join(',')}`);
+    parts.push(`forbidden: ${forbidden.map((k) => sanitise(k.resource)).join(',')}`);
     if (level === 'ok') level = 'warn';
   }
   return { text: parts.join('  '), level };
@@ -75,9 +75,21 @@ function computeWorkloadCounts(snapshot: ModelSnapshot, namespace: string | null
     n++;
     for (const s of w.status.length ? w.status : ['Undefined']) counts.set(s, (counts.get(s) ?? 0) + 1);
   }
-  const order = ['Running', 'Failed', 'Degraded', 'Initializing', 'Suspended', 'Suspending', 'Resuming', 'Completed', 'Undefined'];
-  const parts = [...counts.entries()].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)).map(([s, c]) => `${c} ${s}`);
-  return `${n}${parts.length ? "  " + parts.join(" ") : ""}`;
+  const order = [
+    'Running',
+    'Failed',
+    'Degraded',
+    'Initializing',
+    'Suspended',
+    'Suspending',
+    'Resuming',
+    'Completed',
+    'Undefined',
+  ];
+  const parts = [...counts.entries()]
+    .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
+    .map(([s, c]) => `${c} ${s}`);
+  return `${n}${parts.length ? '  ' + parts.join(' ') : ''}`;
 }
 
 function Pair(props: { label: string; value: string; width: number; style?: TextStyle }): React.JSX.Element {
@@ -93,37 +105,44 @@ function Pair(props: { label: string; value: string; width: number; style?: Text
 export function Header(props: HeaderProps): React.JSX.Element {
   const { snapshot, connection: c, width, noColor } = props;
   const t = snapshot.totals;
-  const conn = summarizeConnection(snapshot.kinds);
+  const conn = summariseConnection(snapshot.kinds);
   const connStyle = noColor ? {} : { color: conn.level === 'ok' ? 'green' : conn.level === 'warn' ? 'yellow' : 'red' };
-  const ns = props.namespace === null ? 'all' : sanitize(props.namespace);
+  const ns = props.namespace === null ? 'all' : sanitise(props.namespace);
   const gpus = `${t.gpuRequested}/${t.gpuAllocatable} req/alloc  free ${t.gpuFree}  pending ${t.gpuPending}`;
   if (props.lines <= 1) {
     return (
       <Text wrap="truncate-end">
-        <Text {...accent(noColor)}>{fit(`${sanitize(c.context)} ns:${ns} GPUs ${t.gpuRequested}/${t.gpuAllocatable} ${conn.text}`, width)}</Text>
+        <Text {...accent(noColor)}>
+          {fit(`${sanitise(c.context)} ns:${ns} GPUs ${t.gpuRequested}/${t.gpuAllocatable} ${conn.text}`, width)}
+        </Text>
       </Text>
     );
   }
   const left = Math.min(44, Math.max(28, Math.floor(width * 0.42)));
   const right = Math.max(0, width - left - 1);
-  const version = `wlx ${props.wlxVersion}  k8s ${c.serverVersion ? sanitize(c.serverVersion) : '?'}`;
+  const version = `wlx ${props.wlxVersion}  k8s ${c.serverVersion ? sanitise(c.serverVersion) : '?'}`;
   return (
     <Box flexDirection="column">
       <Box>
         <Box width={left + 1}>
-          <Pair label="Context:" value={sanitize(c.context)} width={left} style={accent(noColor, 'yellow')} />
+          <Pair label="Context:" value={sanitise(c.context)} width={left} style={accent(noColor, 'yellow')} />
         </Box>
         <Pair label="GPUs:" value={gpus} width={right} style={accent(noColor, 'magenta')} />
       </Box>
       <Box>
         <Box width={left + 1}>
-          <Pair label="Cluster:" value={sanitize(c.cluster)} width={left} style={accent(noColor)} />
+          <Pair label="Cluster:" value={sanitise(c.cluster)} width={left} style={accent(noColor)} />
         </Box>
-        <Pair label="Workloads:" value={workloadCounts(snapshot, props.namespace)} width={right} style={accent(noColor)} />
+        <Pair
+          label="Workloads:"
+          value={workloadCounts(snapshot, props.namespace)}
+          width={right}
+          style={accent(noColor)}
+        />
       </Box>
       <Box>
         <Box width={left + 1}>
-          <Pair label="User:" value={sanitize(c.user)} width={left} style={accent(noColor)} />
+          <Pair label="User:" value={sanitise(c.user)} width={left} style={accent(noColor)} />
         </Box>
         <Pair label="Conn:" value={conn.text} width={right} style={connStyle} />
       </Box>

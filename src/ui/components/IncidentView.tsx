@@ -3,13 +3,21 @@
 // pane; `/` (the App's filter line) searches and highlights; keys the pane
 // does not use fall through to the App (Esc, q, ?, :). Every fetch and
 // stream is aborted when the view closes.
-import React, { useEffect, useMemo, useRef, useState } from 'react';
+import type React from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { KubeObject, ModelSnapshot, ModelSource } from '../../model/types.js';
-import { sanitize } from '../../text/sanitize.js';
+import { sanitise } from '../../text/sanitise.js';
 import { displayWidth, fit } from '../render/table.js';
 import { wrapTextLine, type TextLine } from '../render/incident.js';
-import { freshPods, loadIncidentLines, podContainers, targetPods, type IncidentKind, type IncidentTarget } from '../state/incident.js';
+import {
+  freshPods,
+  loadIncidentLines,
+  podContainers,
+  targetPods,
+  type IncidentKind,
+  type IncidentTarget,
+} from '../state/incident.js';
 import { toneStyle, accent } from './theme.js';
 
 export type PaneKeyHandler = (name: string, input: string) => boolean;
@@ -82,7 +90,13 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
   const [follow, setFollow] = useState(kind === 'logs');
   const [wrap, setWrap] = useState(kind !== 'yaml');
   const [pickIndex, setPickIndex] = useState(0);
-  const [log, setLog] = useState<LogState>({ container: null, containers: [], picking: false, previous: false, timestamps: false });
+  const [log, setLog] = useState<LogState>({
+    container: null,
+    containers: [],
+    picking: false,
+    previous: false,
+    timestamps: false,
+  });
   const snapshotRef = useRef(props.snapshot);
   snapshotRef.current = props.snapshot;
   const access = source.access;
@@ -98,12 +112,20 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
     let timer: NodeJS.Timeout | undefined;
     const load = async () => {
       try {
-        const got = await loadIncidentLines(kind, { access, snapshot: snapshotRef.current, target, nowMs: Date.now(), signal: abort.signal });
+        const got = await loadIncidentLines(kind, {
+          access,
+          snapshot: snapshotRef.current,
+          target,
+          nowMs: Date.now(),
+          signal: abort.signal,
+        });
         if (abort.signal.aborted) return;
         setLines(got);
-        setStatus(kind === 'yaml' ? 'fetched from the API server' : `live, refreshed ${new Date().toISOString().slice(11, 19)}`);
+        setStatus(
+          kind === 'yaml' ? 'fetched from the API server' : `live, refreshed ${new Date().toISOString().slice(11, 19)}`,
+        );
       } catch (err) {
-        if (!abort.signal.aborted) setStatus(`error: ${sanitize((err as Error).message)}`);
+        if (!abort.signal.aborted) setStatus(`error: ${sanitise((err as Error).message)}`);
       }
       if (!abort.signal.aborted && kind !== 'yaml') timer = setTimeout(() => void load(), props.refreshMs ?? 3000);
     };
@@ -130,11 +152,16 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
         setLogPods(pods);
         if (target.kind === 'pod' && pods[0]) {
           const containers = podContainers(pods[0]);
-          setLog((l) => ({ ...l, containers, container: containers.length === 1 ? containers[0]! : null, picking: containers.length > 1 }));
+          setLog((l) => ({
+            ...l,
+            containers,
+            container: containers.length === 1 ? containers[0] : null,
+            picking: containers.length > 1,
+          }));
         }
         if (!pods.length) setStatus('no pods to show logs of');
       })
-      .catch((err: Error) => !cancelled && setStatus(`error: ${sanitize(err.message)}`));
+      .catch((err: Error) => !cancelled && setStatus(`error: ${sanitise(err.message)}`));
     return () => {
       cancelled = true;
     };
@@ -151,7 +178,10 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
     setLines([]);
     let flushTimer: NodeJS.Timeout | undefined;
     const push = (text: string) => {
-      buffer.current.push({ text: sanitize(text), tone: /\b(error|fatal|killed|traceback|exception)\b/i.test(text) ? 'warn' : 'normal' });
+      buffer.current.push({
+        text: sanitise(text),
+        tone: /\b(error|fatal|killed|traceback|exception)\b/i.test(text) ? 'warn' : 'normal',
+      });
       if (buffer.current.length > MAX_LOG_LINES) buffer.current.splice(0, buffer.current.length - MAX_LOG_LINES);
       if (!flushTimer) {
         flushTimer = setTimeout(() => {
@@ -165,10 +195,24 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
       const container = single ? log.container! : podContainers(p)[0];
       const prefix = single ? '' : `[${p.metadata.name}] `;
       return access
-        .streamLogs(p.metadata.namespace ?? '', p.metadata.name, { container, follow: !log.previous, previous: log.previous, timestamps: log.timestamps, tailLines: single ? 500 : 100, signal: abort.signal }, (l) => push(prefix + l))
+        .streamLogs(
+          p.metadata.namespace ?? '',
+          p.metadata.name,
+          {
+            container,
+            follow: !log.previous,
+            previous: log.previous,
+            timestamps: log.timestamps,
+            tailLines: single ? 500 : 100,
+            signal: abort.signal,
+          },
+          (l) => push(prefix + l),
+        )
         .catch((err: Error) => push(`${prefix}(${err.message})`));
     });
-    setStatus(`${single ? `container ${sanitize(log.container)}` : `${logPods.length} pods`}${log.previous ? ' · previous' : ' · following'}${log.timestamps ? ' · timestamps' : ''}`);
+    setStatus(
+      `${single ? `container ${sanitise(log.container)}` : `${logPods.length} pods`}${log.previous ? ' · previous' : ' · following'}${log.timestamps ? ' · timestamps' : ''}`,
+    );
     void Promise.all(streams).then(() => {
       if (!abort.signal.aborted) setStatus((s) => `${s.replace(' · following', '')} · stream ended`);
     });
@@ -182,11 +226,18 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
   // Display lines (wrapped or not) and search.
   const test = useMemo(() => searchTest(props.search), [props.search]);
   const shown: Array<TextLine & { match: boolean }> = useMemo(() => {
-    const src: TextLine[] = log.picking ? log.containers.map((c, i) => ({ text: `${i === pickIndex ? '▶ ' : '  '}${sanitize(c)}`, tone: i === pickIndex ? 'group' : 'normal' })) : lines;
+    const src: TextLine[] = log.picking
+      ? log.containers.map((c, i) => ({
+          text: `${i === pickIndex ? '▶ ' : '  '}${sanitise(c)}`,
+          tone: i === pickIndex ? 'group' : 'normal',
+        }))
+      : lines;
     const out: Array<TextLine & { match: boolean }> = [];
     for (const l of src) {
       const match = test ? test(l.text) : false;
-      if (wrap) for (const chunk of (kind === 'logs' ? wrapLogLine : wrapTextLine)(l.text, inner)) out.push({ ...l, text: chunk, match });
+      if (wrap)
+        for (const chunk of (kind === 'logs' ? wrapLogLine : wrapTextLine)(l.text, inner))
+          out.push({ ...l, text: chunk, match });
       else out.push({ ...l, match });
     }
     return out;
@@ -218,9 +269,11 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
       setFollow(kind === 'logs' && next >= s.maxTop);
     };
     if (s.log.picking) {
-      if (name === 'up' || name === 'k') return setPickIndex((i) => Math.max(0, i - 1)), true;
-      if (name === 'down' || name === 'j') return setPickIndex((i) => Math.min(s.log.containers.length - 1, i + 1)), true;
-      if (name === 'enter') return setLog((l) => ({ ...l, container: l.containers[s.pickIndex] ?? null, picking: false })), true;
+      if (name === 'up' || name === 'k') return (setPickIndex((i) => Math.max(0, i - 1)), true);
+      if (name === 'down' || name === 'j')
+        return (setPickIndex((i) => Math.min(s.log.containers.length - 1, i + 1)), true);
+      if (name === 'enter')
+        return (setLog((l) => ({ ...l, container: l.containers[s.pickIndex] ?? null, picking: false })), true);
       return false;
     }
     switch (name) {
@@ -262,9 +315,9 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
         return true;
     }
     if (kind === 'logs') {
-      if (name === 'p') return setLog((l) => ({ ...l, previous: !l.previous })), setFollow(true), true;
-      if (name === 't') return setLog((l) => ({ ...l, timestamps: !l.timestamps })), setFollow(true), true;
-      if (name === 'c' && s.log.containers.length > 1) return setLog((l) => ({ ...l, picking: true })), true;
+      if (name === 'p') return (setLog((l) => ({ ...l, previous: !l.previous })), setFollow(true), true);
+      if (name === 't') return (setLog((l) => ({ ...l, timestamps: !l.timestamps })), setFollow(true), true);
+      if (name === 'c' && s.log.containers.length > 1) return (setLog((l) => ({ ...l, picking: true })), true);
     }
     if (kind === 'why' && /^[1-9]$/.test(name) && props.onJumpToPods) {
       const numbered = lines.filter((l) => l.pods && /^\d\)/.test(l.text));
@@ -288,7 +341,7 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
   const left = Math.max(0, Math.floor((inner - displayWidth(titleText)) / 2));
   const rows: React.JSX.Element[] = [];
   for (let i = effectiveTop; i < Math.min(shown.length, effectiveTop + height); i++) {
-    const l = shown[i]!;
+    const l = shown[i];
     rows.push(
       <Text key={i} wrap="truncate-end">
         <Text {...border}>│</Text>

@@ -9,7 +9,8 @@
 // are, and Ink measures it on string-width's fast path instead of segmenting
 // it into graphemes. Each row is a memoised element: a frame that only moves
 // the cursor or changes one row re-renders only the rows whose props changed.
-import React, { memo, useMemo } from 'react';
+import type React from 'react';
+import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { type Column, type Row, type Layout, layoutColumns, formatLine, fit, displayWidth } from '../render/table.js';
 import { formatAge } from '../render/format.js';
@@ -45,7 +46,9 @@ function borderTop(title: string, width: number): string {
 /** The text of one data row at the given layout (AGE cells from createdMs at `now`). */
 export function rowText(row: Row, columns: Column[], layout: Layout, inner: number, now: number): string {
   if (row.span) return fit(row.cells[0] ?? '', inner);
-  const cells = columns.some((c) => c.age) ? columns.map((c, ci) => (c.age ? formatAge(row.createdMs, now) : row.cells[ci] ?? '')) : row.cells;
+  const cells = columns.some((c) => c.age)
+    ? columns.map((c, ci) => (c.age ? formatAge(row.createdMs, now) : (row.cells[ci] ?? '')))
+    : row.cells;
   return formatLine(cells, columns, layout);
 }
 
@@ -60,7 +63,13 @@ interface RowLineProps {
 const RowLine = memo(function RowLine({ text, tone, selected, changed, noColor }: RowLineProps): React.JSX.Element {
   const style = toneStyle(tone, noColor);
   return (
-    <Text {...style} inverse={selected} bold={style.bold || changed} backgroundColor={changed && !noColor ? 'blackBright' : undefined} wrap="truncate-end">
+    <Text
+      {...style}
+      inverse={selected}
+      bold={style.bold || changed}
+      backgroundColor={changed && !noColor ? 'blackBright' : undefined}
+      wrap="truncate-end"
+    >
       {text}
     </Text>
   );
@@ -84,10 +93,19 @@ export function RowList(props: RowListProps): React.JSX.Element {
   const lines: React.JSX.Element[] = [];
   const end = Math.min(rows.length, top + page);
   for (let i = top; i < end; i++) {
-    const row = rows[i]!;
+    const row = rows[i];
     const isSelected = i === selected;
     const isChanged = !isSelected && row.workloadUid !== undefined && changed.has(row.workloadUid);
-    lines.push(<RowLine key={row.key} text={rowText(row, columns, layout, inner, now)} tone={row.tone} selected={isSelected} changed={isChanged} noColor={noColor} />);
+    lines.push(
+      <RowLine
+        key={row.key}
+        text={rowText(row, columns, layout, inner, now)}
+        tone={row.tone}
+        selected={isSelected}
+        changed={isChanged}
+        noColor={noColor}
+      />,
+    );
   }
   if (rows.length === 0) {
     lines.push(

@@ -9,7 +9,11 @@
 import { useEffect, useReducer, useRef } from 'react';
 import type { ModelSnapshot, ModelSource } from '../../model/types.js';
 
-export function useModelSnapshot(source: ModelSource, intervalMs = 66, shouldRender?: (next: ModelSnapshot) => boolean): ModelSnapshot {
+export function useModelSnapshot(
+  source: ModelSource,
+  intervalMs = 66,
+  shouldRender?: (next: ModelSnapshot) => boolean,
+): ModelSnapshot {
   const [, bump] = useReducer((n: number) => n + 1, 0);
   const latest = useRef<ModelSnapshot | null>(null);
   if (latest.current === null) latest.current = source.getSnapshot();

@@ -7,13 +7,16 @@ export interface TerminalSize {
   rows: number;
 }
 
+function readSize(stdout: NodeJS.WriteStream): TerminalSize {
+  return { columns: stdout.columns || 80, rows: stdout.rows || 24 };
+}
+
 export function useTerminalSize(override?: TerminalSize): TerminalSize {
   const { stdout } = useStdout();
-  const read = (): TerminalSize => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
-  const [size, setSize] = useState<TerminalSize>(read);
+  const [size, setSize] = useState<TerminalSize>(() => readSize(stdout));
   useEffect(() => {
     if (override) return;
-    const onResize = () => setSize(read());
+    const onResize = () => setSize(readSize(stdout));
     stdout.on('resize', onResize);
     return () => {
       stdout.off('resize', onResize);

@@ -1,7 +1,7 @@
 // Definitions (`:defs`): which Workload Map definitions are loaded, from
 // where, whether they are valid, and their problems as rows under them.
 import type { DefinitionInfo } from '../../model/types.js';
-import { sanitize } from '../../text/sanitize.js';
+import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
 
 export const DEFINITION_COLUMNS: Column[] = [
@@ -15,20 +15,26 @@ export const DEFINITION_COLUMNS: Column[] = [
 export function definitionTable(defs: readonly DefinitionInfo[]): TableData {
   const rows: Row[] = [];
   for (const d of defs) {
-    const name = sanitize(d.name);
+    const name = sanitise(d.name);
     const errors = d.problems.filter((p) => p.severity === 'error').length;
     rows.push({
       key: `def:${d.source}:${d.name}:${d.kind}`,
-      cells: [name, sanitize(d.kind), `${d.source}${d.location ? ' ' + sanitize(d.location) : ''}`, d.valid ? 'yes' : 'NO', String(d.workloads)],
+      cells: [
+        name,
+        sanitise(d.kind),
+        `${d.source}${d.location ? ' ' + sanitise(d.location) : ''}`,
+        d.valid ? 'yes' : 'NO',
+        String(d.workloads),
+      ],
       tone: !d.valid || errors ? 'error' : d.problems.length ? 'warn' : 'normal',
       createdMs: null,
       sort: { name: d.name, status: d.valid ? '1' : '0', gpus: d.workloads },
     });
     d.problems.forEach((p, i) => {
-      const where = `${sanitize(p.file)}${p.line ? ':' + p.line : ''}${p.field ? ' ' + sanitize(p.field) : ''}`;
+      const where = `${sanitise(p.file)}${p.line ? ':' + p.line : ''}${p.field ? ' ' + sanitise(p.field) : ''}`;
       rows.push({
         key: `def:${d.source}:${d.name}:${d.kind}:problem:${i}`,
-        cells: [`  ${p.severity === 'error' ? '✗' : '!'} ${where}: ${sanitize(p.message)}`, '', '', '', ''],
+        cells: [`  ${p.severity === 'error' ? '✗' : '!'} ${where}: ${sanitise(p.message)}`, '', '', '', ''],
         span: true,
         tone: p.severity === 'error' ? 'error' : 'warn',
         createdMs: null,

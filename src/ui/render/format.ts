@@ -20,8 +20,10 @@ export function parseTime(iso: string | null | undefined): number | null {
   return Number.isNaN(t) ? null : t;
 }
 
-const ERROR_WORDS = /^(Failed|Error|CrashLoopBackOff|OOMKilled|ImagePullBackOff|ErrImagePull|CreateContainerError|CreateContainerConfigError|InvalidImageName|Evicted|NotReady|Unknown|RunContainerError|ContainerStatusUnknown|Forbidden)/;
-const WARN_WORDS = /^(Degraded|Pending|Initializing|ContainerCreating|PodInitializing|Init:|Terminating|Suspending|Resuming|Suspended|Unschedulable|SchedulingDisabled|Undefined|Progressing|Waiting)/;
+const ERROR_WORDS =
+  /^(Failed|Error|CrashLoopBackOff|OOMKilled|ImagePullBackOff|ErrImagePull|CreateContainerError|CreateContainerConfigError|InvalidImageName|Evicted|NotReady|Unknown|RunContainerError|ContainerStatusUnknown|Forbidden)/;
+const WARN_WORDS =
+  /^(Degraded|Pending|Initializing|ContainerCreating|PodInitializing|Init:|Terminating|Suspending|Resuming|Suspended|Unschedulable|SchedulingDisabled|Undefined|Progressing|Waiting)/;
 const OK_WORDS = /^(Running|Ready|Available|Succeeded)/;
 const DONE_WORDS = /^(Completed)/;
 

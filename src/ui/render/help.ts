@@ -18,7 +18,13 @@ export function helpTable(bindings: readonly Binding[]): TableData {
   }));
   for (const c of COMMANDS) {
     const name = ':' + c.names.join(' :') + (c.arg === 'namespace' ? ' NAME|all' : c.arg === 'context' ? ' NAME' : '');
-    rows.push({ key: `cmd:${c.names[0]}`, cells: [name, c.help], tone: 'normal', createdMs: null, sort: { name, status: '', gpus: 0 } });
+    rows.push({
+      key: `cmd:${c.names[0]}`,
+      cells: [name, c.help],
+      tone: 'normal',
+      createdMs: null,
+      sort: { name, status: '', gpus: 0 },
+    });
   }
   return { columns: HELP_COLUMNS, rows };
 }

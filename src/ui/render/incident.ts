@@ -1,12 +1,21 @@
 // Text lines of the incident views (why, timeline, describe, events, YAML),
 // built from model results and raw objects. Every piece of cluster text goes
-// through src/text/sanitize.ts here; the components only lay lines out.
+// through src/text/sanitise.ts here; the components only lay lines out.
 import { dump } from 'js-yaml';
 import type { KubeObject, NodeSummary, PodSummary, WorkloadTree } from '../../model/types.js';
 import type { WhyReport } from '../../model/why.js';
-import { formatDuration, progressBar, eventFacts, containerStatuses, podConditions, nodeNameOf, type StartupTimeline, type ContainerState } from '../../model/timeline.js';
+import {
+  formatDuration,
+  progressBar,
+  eventFacts,
+  containerStatuses,
+  podConditions,
+  nodeNameOf,
+  type StartupTimeline,
+  type ContainerState,
+} from '../../model/timeline.js';
 import { containerRequest } from '../../model/gpu.js';
-import { sanitize, sanitizeMultiline } from '../../text/sanitize.js';
+import { sanitise, sanitiseMultiline } from '../../text/sanitise.js';
 import { displayWidth, type Tone } from './table.js';
 import { statusTone } from './format.js';
 
@@ -82,17 +91,22 @@ export function wrapTextLine(text: string, width: number): string[] {
 
 /** The why-panel: one block per cause, numbered (the number jumps to its pods). */
 export function whyLines(report: WhyReport): TextLine[] {
-  const out: TextLine[] = [line(sanitize(report.summary), report.causes.length ? 'warn' : 'ok')];
+  const out: TextLine[] = [line(sanitise(report.summary), report.causes.length ? 'warn' : 'ok')];
   report.causes.forEach((c, i) => {
     const num = i < 9 ? `${i + 1}` : ' ';
     const pods = c.pods.map((p) => p.name);
     out.push(line(''));
-    out.push({ text: `${num}) ${sanitize(c.title)}${pods.length ? `  [${num} shows the pods]` : ''}`, tone: c.severity === 'error' ? 'error' : 'warn', pods });
-    if (c.message) out.push(line(`   ${sanitize(c.message)}`));
-    for (const d of c.details) out.push(line(`   ${sanitize(d)}`, /cannot start|no node has/.test(d) ? 'warn' : 'normal'));
+    out.push({
+      text: `${num}) ${sanitise(c.title)}${pods.length ? `  [${num} shows the pods]` : ''}`,
+      tone: c.severity === 'error' ? 'error' : 'warn',
+      pods,
+    });
+    if (c.message) out.push(line(`   ${sanitise(c.message)}`));
+    for (const d of c.details)
+      out.push(line(`   ${sanitise(d)}`, /cannot start|no node has/.test(d) ? 'warn' : 'normal'));
     for (const p of c.pods.slice(0, 20)) {
-      out.push(line(`   • ${sanitize(p.name)}${p.node ? ` on ${sanitize(p.node)}` : ''}: ${sanitize(p.detail)}`));
-      for (const l of p.logTail ?? []) out.push(line(`       │ ${sanitize(l)}`, 'dim'));
+      out.push(line(`   • ${sanitise(p.name)}${p.node ? ` on ${sanitise(p.node)}` : ''}: ${sanitise(p.detail)}`));
+      for (const l of p.logTail ?? []) out.push(line(`       │ ${sanitise(l)}`, 'dim'));
     }
     if (c.pods.length > 20) out.push(line(`   … ${c.pods.length - 20} more pods`, 'dim'));
   });
@@ -103,33 +117,50 @@ export function whyLines(report: WhyReport): TextLine[] {
 
 export function timelineLines(t: StartupTimeline, nowMs: number): TextLine[] {
   const out: TextLine[] = [];
-  out.push(line(`startup of ${sanitize(t.workload)}`, 'group'));
+  out.push(line(`startup of ${sanitise(t.workload)}`, 'group'));
   for (const m of t.milestones) {
     const pending = m.atMs === null;
-    out.push(line(`  ${m.label.padEnd(20)} ${pending ? 'not yet'.padEnd(9) : clock(m.atMs).padEnd(9)} ${pending ? '' : `+${formatDuration(m.elapsedMs)}`}`, pending ? 'warn' : 'ok'));
+    out.push(
+      line(
+        `  ${m.label.padEnd(20)} ${pending ? 'not yet'.padEnd(9) : clock(m.atMs).padEnd(9)} ${pending ? '' : `+${formatDuration(m.elapsedMs)}`}`,
+        pending ? 'warn' : 'ok',
+      ),
+    );
   }
-  if (t.createdMs !== null && t.milestones[3]?.atMs === null) out.push(line(`  elapsed so far       ${formatDuration(nowMs - t.createdMs)}`, 'dim'));
+  if (t.createdMs !== null && t.milestones[3]?.atMs === null)
+    out.push(line(`  elapsed so far       ${formatDuration(nowMs - t.createdMs)}`, 'dim'));
   out.push(line(''));
   out.push(line('roles                       scheduled             ready', 'group'));
   for (const r of t.roles) {
     const tone: Tone = r.ready >= r.desired && r.desired > 0 ? 'ok' : r.scheduled < r.desired ? 'warn' : 'normal';
-    out.push(line(`  ${sanitize(r.role).padEnd(24).slice(0, 24)} ${progressBar(r.scheduled, r.desired, 10)} ${`${r.scheduled}/${r.desired}`.padEnd(6)} ${progressBar(r.ready, r.desired, 10)} ${r.ready}/${r.desired}`, tone));
+    out.push(
+      line(
+        `  ${sanitise(r.role).padEnd(24).slice(0, 24)} ${progressBar(r.scheduled, r.desired, 10)} ${`${r.scheduled}/${r.desired}`.padEnd(6)} ${progressBar(r.ready, r.desired, 10)} ${r.ready}/${r.desired}`,
+        tone,
+      ),
+    );
   }
   if (t.gangs.length) {
     out.push(line(''));
     out.push(line('gangs', 'group'));
     for (const g of t.gangs) {
-      out.push(line(`  ${sanitize(g.name)} ${sanitize(g.key)}: ${g.scheduled}/${g.members} scheduled, ${g.ready}/${g.members} ready`, g.blocked ? 'warn' : g.ready === g.members ? 'ok' : 'normal'));
-      if (g.blocked) out.push(line(`    ${sanitize(g.blocked)}`, 'error'));
+      out.push(
+        line(
+          `  ${sanitise(g.name)} ${sanitise(g.key)}: ${g.scheduled}/${g.members} scheduled, ${g.ready}/${g.members} ready`,
+          g.blocked ? 'warn' : g.ready === g.members ? 'ok' : 'normal',
+        ),
+      );
+      if (g.blocked) out.push(line(`    ${sanitise(g.blocked)}`, 'error'));
     }
   }
   out.push(line(''));
   out.push(line('pods (slowest first)             sched     pull      start     ready     total', 'group'));
   for (const p of t.pods) {
-    const rel = (x: number | null, from: number | null) => (x !== null && from !== null ? `+${formatDuration(Math.max(0, x - from))}` : '-');
+    const rel = (x: number | null, from: number | null) =>
+      x !== null && from !== null ? `+${formatDuration(Math.max(0, x - from))}` : '-';
     const pull = p.pullSeconds !== null ? formatDuration(p.pullSeconds * 1000) : '-';
     const cells = [
-      sanitize(p.name).padEnd(32).slice(0, 32),
+      sanitise(p.name).padEnd(32).slice(0, 32),
       rel(p.scheduledMs, p.createdMs).padEnd(9),
       pull.padEnd(9),
       rel(p.startedMs, p.createdMs).padEnd(9),
@@ -137,7 +168,12 @@ export function timelineLines(t: StartupTimeline, nowMs: number): TextLine[] {
       formatDuration(p.totalMs),
     ];
     out.push({ text: cells.join(' '), tone: p.done ? 'normal' : 'warn', pods: [p.name] });
-    out.push(line(`    ${sanitize(p.role)}${p.node ? ` on ${sanitize(p.node)}` : ''}${p.waiting ? ` — waiting: ${sanitize(p.waiting)}` : ''}`, p.waiting ? 'warn' : 'dim'));
+    out.push(
+      line(
+        `    ${sanitise(p.role)}${p.node ? ` on ${sanitise(p.node)}` : ''}${p.waiting ? ` — waiting: ${sanitise(p.waiting)}` : ''}`,
+        p.waiting ? 'warn' : 'dim',
+      ),
+    );
   }
   return out;
 }
@@ -166,7 +202,16 @@ export function dedupeEvents(events: readonly KubeObject[]): EventRow[] {
       row.count += f.count;
       if ((f.lastMs ?? 0) > (row.lastMs ?? 0)) row.lastMs = f.lastMs;
       if (f.firstMs !== null && (row.firstMs === null || f.firstMs < row.firstMs)) row.firstMs = f.firstMs;
-    } else byKey.set(key, { type: f.type, reason: f.reason, object, message: f.message, count: f.count, lastMs: f.lastMs, firstMs: f.firstMs });
+    } else
+      byKey.set(key, {
+        type: f.type,
+        reason: f.reason,
+        object,
+        message: f.message,
+        count: f.count,
+        lastMs: f.lastMs,
+        firstMs: f.firstMs,
+      });
   }
   return [...byKey.values()].sort((a, b) => (b.lastMs ?? 0) - (a.lastMs ?? 0) || (a.object < b.object ? -1 : 1));
 }
@@ -179,12 +224,17 @@ function ago(msValue: number | null, nowMs: number): string {
 
 export function eventLines(rows: readonly EventRow[], nowMs: number, withObject: boolean): TextLine[] {
   if (!rows.length) return [line('no events (the API server keeps them about an hour)', 'dim')];
-  const out: TextLine[] = [line(`${'LAST'.padEnd(6)}${'TYPE'.padEnd(9)}${'REASON'.padEnd(20)}${withObject ? 'OBJECT'.padEnd(36) : ''}MESSAGE`, 'group')];
+  const out: TextLine[] = [
+    line(
+      `${'LAST'.padEnd(6)}${'TYPE'.padEnd(9)}${'REASON'.padEnd(20)}${withObject ? 'OBJECT'.padEnd(36) : ''}MESSAGE`,
+      'group',
+    ),
+  ];
   for (const r of rows) {
     const count = r.count > 1 ? ` (x${r.count} over ${ago(r.firstMs, nowMs)})` : '';
     out.push(
       line(
-        `${ago(r.lastMs, nowMs).padEnd(6)}${sanitize(r.type).padEnd(9)}${sanitize(r.reason).padEnd(20).slice(0, 20)}${withObject ? sanitize(r.object).padEnd(36).slice(0, 36) : ''}${sanitize(r.message)}${count}`,
+        `${ago(r.lastMs, nowMs).padEnd(6)}${sanitise(r.type).padEnd(9)}${sanitise(r.reason).padEnd(20).slice(0, 20)}${withObject ? sanitise(r.object).padEnd(36).slice(0, 36) : ''}${sanitise(r.message)}${count}`,
         r.type === 'Warning' ? 'warn' : 'normal',
       ),
     );
@@ -201,7 +251,7 @@ export function yamlLines(object: unknown): TextLine[] {
   } catch (err) {
     text = `# cannot show as YAML: ${(err as Error).message}\n${JSON.stringify(object, null, 2)}`;
   }
-  return sanitizeMultiline(text)
+  return sanitiseMultiline(text)
     .replace(/\n$/, '')
     .split('\n')
     .map((t) => line(t.replace(/\t/g, '  ')));
@@ -213,7 +263,8 @@ function stateText(s: ContainerState | undefined): string {
   if (!s) return '-';
   if (s.running) return `Running (started ${s.running.startedAt ?? '?'})`;
   if (s.waiting) return `Waiting: ${s.waiting.reason ?? ''}${s.waiting.message ? ` (${s.waiting.message})` : ''}`;
-  if (s.terminated) return `Terminated: ${s.terminated.reason ?? ''} exit ${s.terminated.exitCode ?? '?'} (${s.terminated.startedAt ?? '?'} → ${s.terminated.finishedAt ?? '?'})`;
+  if (s.terminated)
+    return `Terminated: ${s.terminated.reason ?? ''} exit ${s.terminated.exitCode ?? '?'} (${s.terminated.startedAt ?? '?'} → ${s.terminated.finishedAt ?? '?'})`;
   return '-';
 }
 
@@ -221,19 +272,30 @@ function resourcesText(resources: unknown, gpuResources: readonly string[]): str
   const r = (resources ?? {}) as { requests?: Record<string, unknown>; limits?: Record<string, unknown> };
   const fmt = (m: Record<string, unknown> | undefined) =>
     Object.entries(m ?? {})
-      .map(([k, v]) => `${sanitize(k)}=${sanitize(v)}`)
+      .map(([k, v]) => `${sanitise(k)}=${sanitise(v)}`)
       .join(' ') || '-';
   const gpus = gpuResources.map((g) => containerRequest(resources, g)).reduce((a, b) => a + b, 0);
   return [`Requests: ${fmt(r.requests)}`, `Limits:   ${fmt(r.limits)}`, `GPUs:     ${gpus}`];
 }
 
 /** Like `kubectl describe pod`: identity, node, conditions, containers (states, resources with GPUs), events. */
-export function describePodLines(pod: KubeObject, summary: PodSummary | null, events: readonly EventRow[], nowMs: number, gpuResources: readonly string[] = ['nvidia.com/gpu', 'amd.com/gpu']): TextLine[] {
+export function describePodLines(
+  pod: KubeObject,
+  summary: PodSummary | null,
+  events: readonly EventRow[],
+  nowMs: number,
+  gpuResources: readonly string[] = ['nvidia.com/gpu', 'amd.com/gpu'],
+): TextLine[] {
   const m = pod.metadata;
-  const spec = (pod.spec ?? {}) as { containers?: Array<{ name: string; image?: string; resources?: unknown }>; initContainers?: Array<{ name: string; image?: string; resources?: unknown }>; priorityClassName?: string };
+  const spec = (pod.spec ?? {}) as {
+    containers?: Array<{ name: string; image?: string; resources?: unknown }>;
+    initContainers?: Array<{ name: string; image?: string; resources?: unknown }>;
+    priorityClassName?: string;
+  };
   const status = (pod.status ?? {}) as { phase?: string; podIP?: string; qosClass?: string; startTime?: string };
   const out: TextLine[] = [];
-  const kv = (k: string, v: unknown, tone: Tone = 'normal') => out.push(line(`${k.padEnd(16)}${sanitize(v ?? '-')}`, tone));
+  const kv = (k: string, v: unknown, tone: Tone = 'normal') =>
+    out.push(line(`${k.padEnd(16)}${sanitise(v ?? '-')}`, tone));
   kv('Name:', m.name);
   kv('Namespace:', m.namespace);
   kv('Node:', nodeNameOf(pod) ?? '<none>');
@@ -257,10 +319,21 @@ export function describePodLines(pod: KubeObject, summary: PodSummary | null, ev
     const statuses = containerStatuses(pod, init);
     for (const c of list) {
       const cs = statuses.find((s) => s.name === c.name);
-      out.push(line(`  ${sanitize(c.name)}:`, 'group'));
-      out.push(line(`    Image:        ${sanitize(c.image)}`));
-      out.push(line(`    State:        ${sanitize(stateText(cs?.state))}`, cs?.state?.waiting || cs?.state?.terminated?.exitCode ? 'warn' : 'normal'));
-      if (cs?.lastState && Object.keys(cs.lastState).length) out.push(line(`    Last State:   ${sanitize(stateText(cs.lastState))}`, cs.lastState.terminated?.exitCode ? 'warn' : 'normal'));
+      out.push(line(`  ${sanitise(c.name)}:`, 'group'));
+      out.push(line(`    Image:        ${sanitise(c.image)}`));
+      out.push(
+        line(
+          `    State:        ${sanitise(stateText(cs?.state))}`,
+          cs?.state?.waiting || cs?.state?.terminated?.exitCode ? 'warn' : 'normal',
+        ),
+      );
+      if (cs?.lastState && Object.keys(cs.lastState).length)
+        out.push(
+          line(
+            `    Last State:   ${sanitise(stateText(cs.lastState))}`,
+            cs.lastState.terminated?.exitCode ? 'warn' : 'normal',
+          ),
+        );
       out.push(line(`    Ready:        ${cs?.ready ? 'True' : 'False'}`));
       out.push(line(`    Restarts:     ${cs?.restartCount ?? 0}`, (cs?.restartCount ?? 0) > 0 ? 'warn' : 'normal'));
       for (const r of resourcesText(c.resources, gpuResources)) out.push(line(`    ${r}`));
@@ -269,16 +342,27 @@ export function describePodLines(pod: KubeObject, summary: PodSummary | null, ev
   out.push(line('Conditions:', 'group'));
   for (const c of podConditions(pod)) {
     const bad = c.type !== 'DisruptionTarget' && c.status !== 'True';
-    out.push(line(`  ${sanitize(c.type).padEnd(28)}${sanitize(c.status).padEnd(7)}${c.reason ? sanitize(c.reason) : ''}${c.message ? `: ${sanitize(c.message)}` : ''}`, bad ? 'warn' : 'normal'));
+    out.push(
+      line(
+        `  ${sanitise(c.type).padEnd(28)}${sanitise(c.status).padEnd(7)}${c.reason ? sanitise(c.reason) : ''}${c.message ? `: ${sanitise(c.message)}` : ''}`,
+        bad ? 'warn' : 'normal',
+      ),
+    );
   }
   out.push(line('Events:', 'group'));
   out.push(...eventLines(events, nowMs, false).map((l) => ({ ...l, text: `  ${l.text}` })));
   return out;
 }
 
-export function describeWorkloadLines(w: WorkloadTree, object: KubeObject | null, events: readonly EventRow[], nowMs: number): TextLine[] {
+export function describeWorkloadLines(
+  w: WorkloadTree,
+  object: KubeObject | null,
+  events: readonly EventRow[],
+  nowMs: number,
+): TextLine[] {
   const out: TextLine[] = [];
-  const kv = (k: string, v: unknown, tone: Tone = 'normal') => out.push(line(`${k.padEnd(16)}${sanitize(v ?? '-')}`, tone));
+  const kv = (k: string, v: unknown, tone: Tone = 'normal') =>
+    out.push(line(`${k.padEnd(16)}${sanitise(v ?? '-')}`, tone));
   kv('Name:', w.name);
   kv('Namespace:', w.namespace);
   kv('Kind:', `${w.kind} (${w.apiVersion})`);
@@ -289,16 +373,35 @@ export function describeWorkloadLines(w: WorkloadTree, object: KubeObject | null
   kv('Definition:', `${w.definition} (${w.definitionSource})`);
   kv('Created:', w.createdAt);
   const labels = object?.metadata.labels ?? {};
-  kv('Labels:', Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(' ') || '<none>');
-  const conds = ((object?.status as { conditions?: unknown } | undefined)?.conditions ?? []) as Array<{ type?: string; status?: string; reason?: string; message?: string }>;
+  kv(
+    'Labels:',
+    Object.entries(labels)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ') || '<none>',
+  );
+  const conds = ((object?.status as { conditions?: unknown } | undefined)?.conditions ?? []) as Array<{
+    type?: string;
+    status?: string;
+    reason?: string;
+    message?: string;
+  }>;
   if (Array.isArray(conds) && conds.length) {
     out.push(line('Conditions:', 'group'));
-    for (const c of conds) out.push(line(`  ${sanitize(c.type).padEnd(24)}${sanitize(c.status).padEnd(7)}${c.reason ? sanitize(c.reason) : ''}${c.message ? `: ${sanitize(c.message)}` : ''}`));
+    for (const c of conds)
+      out.push(
+        line(
+          `  ${sanitise(c.type).padEnd(24)}${sanitise(c.status).padEnd(7)}${c.reason ? sanitise(c.reason) : ''}${c.message ? `: ${sanitise(c.message)}` : ''}`,
+        ),
+      );
   }
   out.push(line('Roles:', 'group'));
   const walk = (roles: WorkloadTree['roles'], depth: number) => {
     for (const r of roles) {
-      out.push(line(`${'  '.repeat(depth + 1)}${sanitize(r.component)}${r.instance !== null && r.instance !== r.component ? `/${sanitize(r.instance)}` : ''}${r.replica !== null ? ` #${sanitize(r.replica)}` : ''}: ready ${r.replicas.ready}/${r.replicas.desired}, GPUs ${r.gpus.allocated}/${r.gpus.desired}${r.nodes.length ? `, nodes ${sanitize(r.nodes.join(','))}` : ''}`));
+      out.push(
+        line(
+          `${'  '.repeat(depth + 1)}${sanitise(r.component)}${r.instance !== null && r.instance !== r.component ? `/${sanitise(r.instance)}` : ''}${r.replica !== null ? ` #${sanitise(r.replica)}` : ''}: ready ${r.replicas.ready}/${r.replicas.desired}, GPUs ${r.gpus.allocated}/${r.gpus.desired}${r.nodes.length ? `, nodes ${sanitise(r.nodes.join(','))}` : ''}`,
+        ),
+      );
       walk(r.roles, depth + 1);
     }
   };
@@ -308,20 +411,39 @@ export function describeWorkloadLines(w: WorkloadTree, object: KubeObject | null
   return out;
 }
 
-export function describeNodeLines(n: NodeSummary | null, object: KubeObject | null, events: readonly EventRow[], nowMs: number): TextLine[] {
+export function describeNodeLines(
+  n: NodeSummary | null,
+  object: KubeObject | null,
+  events: readonly EventRow[],
+  nowMs: number,
+): TextLine[] {
   const out: TextLine[] = [];
-  const kv = (k: string, v: unknown, tone: Tone = 'normal') => out.push(line(`${k.padEnd(16)}${sanitize(v ?? '-')}`, tone));
+  const kv = (k: string, v: unknown, tone: Tone = 'normal') =>
+    out.push(line(`${k.padEnd(16)}${sanitise(v ?? '-')}`, tone));
   const name = n?.name ?? object?.metadata.name ?? '?';
   kv('Name:', name);
   if (n) {
     kv('Ready:', n.ready ? 'True' : 'False', n.ready ? 'ok' : 'error');
     kv('Schedulable:', n.unschedulable ? 'False (cordoned)' : 'True', n.unschedulable ? 'warn' : 'normal');
-    kv('GPUs:', `capacity ${n.gpuCapacity}, allocatable ${n.gpuAllocatable}, requested ${n.gpuRequested}, free ${Math.max(0, n.gpuAllocatable - n.gpuRequested)}`);
+    kv(
+      'GPUs:',
+      `capacity ${n.gpuCapacity}, allocatable ${n.gpuAllocatable}, requested ${n.gpuRequested}, free ${Math.max(0, n.gpuAllocatable - n.gpuRequested)}`,
+    );
     kv('Pods:', n.pods);
     out.push(line('Conditions:', 'group'));
-    for (const c of n.conditions) out.push(line(`  ${sanitize(c.type).padEnd(24)}${sanitize(c.status).padEnd(7)}${c.reason ? sanitize(c.reason) : ''}${c.message ? `: ${sanitize(c.message)}` : ''}`, (c.type === 'Ready') !== (c.status === 'True') ? 'warn' : 'normal'));
-    out.push(line(`Taints:         ${n.taints.map((t) => `${sanitize(t.key)}${t.value ? `=${sanitize(t.value)}` : ''}:${sanitize(t.effect)}`).join(' ') || '<none>'}`));
-    out.push(line(`Workloads:      ${sanitize(n.workloads.join(', ')) || '<none>'}`));
+    for (const c of n.conditions)
+      out.push(
+        line(
+          `  ${sanitise(c.type).padEnd(24)}${sanitise(c.status).padEnd(7)}${c.reason ? sanitise(c.reason) : ''}${c.message ? `: ${sanitise(c.message)}` : ''}`,
+          (c.type === 'Ready') !== (c.status === 'True') ? 'warn' : 'normal',
+        ),
+      );
+    out.push(
+      line(
+        `Taints:         ${n.taints.map((t) => `${sanitise(t.key)}${t.value ? `=${sanitise(t.value)}` : ''}:${sanitise(t.effect)}`).join(' ') || '<none>'}`,
+      ),
+    );
+    out.push(line(`Workloads:      ${sanitise(n.workloads.join(', ')) || '<none>'}`));
   }
   out.push(line('Events:', 'group'));
   out.push(...eventLines(events, nowMs, false).map((l) => ({ ...l, text: `  ${l.text}` })));

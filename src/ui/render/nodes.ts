@@ -1,6 +1,6 @@
 // Nodes (`:nodes`) and the node view's pods grouped by workload.
 import type { NodeSummary, NodePodEntry } from '../../model/types.js';
-import { sanitize } from '../../text/sanitize.js';
+import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
 import { parseTime, statusTone, statusRank } from './format.js';
 import { podRow, POD_COLUMNS } from './pods.js';
@@ -26,7 +26,7 @@ export function nodeFree(n: NodeSummary): number {
 export function nodeTable(nodes: readonly NodeSummary[]): TableData {
   const rows: Row[] = nodes.map((n) => {
     const status = nodeStatus(n);
-    const name = sanitize(n.name);
+    const name = sanitise(n.name);
     return {
       key: n.name,
       cells: [
@@ -35,7 +35,7 @@ export function nodeTable(nodes: readonly NodeSummary[]): TableData {
         `${n.gpuRequested}/${n.gpuAllocatable}`,
         String(nodeFree(n)),
         String(n.pods),
-        sanitize(n.workloads.join(',')) || '-',
+        sanitise(n.workloads.join(',')) || '-',
         '',
       ],
       tone: !n.ready ? 'error' : n.unschedulable ? 'warn' : statusTone(status),
@@ -55,25 +55,29 @@ export function nodePodTable(entries: readonly NodePodEntry[]): TableData {
     let g = groups.get(key);
     if (!g) {
       g = {
-        title: e.workload ? `${sanitize(e.workload.kind)} ${sanitize(e.workload.namespace)}/${sanitize(e.workload.name)}` : '(no workload)',
+        title: e.workload
+          ? `${sanitise(e.workload.kind)} ${sanitise(e.workload.namespace)}/${sanitise(e.workload.name)}`
+          : '(no workload)',
         entries: [],
       };
       groups.set(key, g);
     }
     g.entries.push(e);
   }
-  const ordered = [...groups.entries()].sort(([a, ga], [b, gb]) => (a === '' ? 1 : b === '' ? -1 : ga.title < gb.title ? -1 : ga.title > gb.title ? 1 : 0));
+  const ordered = [...groups.entries()].sort(([a, ga], [b, gb]) =>
+    a === '' ? 1 : b === '' ? -1 : ga.title < gb.title ? -1 : ga.title > gb.title ? 1 : 0,
+  );
   const rows: Row[] = [];
   for (const [key, g] of ordered) {
     const gpus = g.entries.reduce((s, e) => s + e.pod.gpus, 0);
-    const wl = g.entries[0]!.workload;
+    const wl = g.entries[0].workload;
     rows.push({
       key: `group:${key}`,
       cells: [g.title, '', '', '', String(gpus), '', '', `${g.entries.length} pod${g.entries.length === 1 ? '' : 's'}`],
       tone: 'group',
       createdMs: null,
       sort: { name: g.title, status: '', gpus },
-      target: wl ? { kind: 'workload', uid: wl.uid, label: sanitize(wl.name) } : undefined,
+      target: wl ? { kind: 'workload', uid: wl.uid, label: sanitise(wl.name) } : undefined,
       workloadUid: wl?.uid,
     });
     for (const e of g.entries) {
@@ -81,7 +85,9 @@ export function nodePodTable(entries: readonly NodePodEntry[]): TableData {
       rows.push({
         ...base,
         cells: ['  ' + base.cells[0], ...base.cells.slice(1)],
-        target: e.workload ? { kind: 'podInWorkload', workloadUid: e.workload.uid, podUid: e.pod.uid, label: sanitize(e.pod.name) } : undefined,
+        target: e.workload
+          ? { kind: 'podInWorkload', workloadUid: e.workload.uid, podUid: e.pod.uid, label: sanitise(e.pod.name) }
+          : undefined,
       });
     }
   }

@@ -1,7 +1,7 @@
 // Detail lines above the table: the workload's status, definition and gangs;
 // the node's GPU figures, conditions and taints.
 import type { NodeSummary, WorkloadTree } from '../../model/types.js';
-import { sanitize } from '../../text/sanitize.js';
+import { sanitise } from '../../text/sanitise.js';
 import type { Tone } from './table.js';
 import { worstTone } from './format.js';
 import { gangLines } from './roles.js';
@@ -16,14 +16,15 @@ export interface PanelLine {
 export function workloadPanel(w: WorkloadTree): PanelLine[] {
   const lines: PanelLine[] = [
     {
-      text: `${sanitize(w.kind)} ${sanitize(w.namespace)}/${sanitize(w.name)}  ${workloadStatusText(w)}  ready ${w.replicas.ready}/${w.replicas.desired}  GPUs ${w.gpus.allocated}/${w.gpus.desired}  nodes ${workloadNodes(w).length}  def ${sanitize(w.definition)} (${w.definitionSource})`,
+      text: `${sanitise(w.kind)} ${sanitise(w.namespace)}/${sanitise(w.name)}  ${workloadStatusText(w)}  ready ${w.replicas.ready}/${w.replicas.desired}  GPUs ${w.gpus.allocated}/${w.gpus.desired}  nodes ${workloadNodes(w).length}  def ${sanitise(w.definition)} (${w.definitionSource})`,
       tone: worstTone(w.status.length ? w.status : ['Undefined']),
     },
   ];
-  if (w.statusMessage) lines.push({ text: `message: ${sanitize(w.statusMessage)}`, tone: 'normal' });
+  if (w.statusMessage) lines.push({ text: `message: ${sanitise(w.statusMessage)}`, tone: 'normal' });
   const gangs = gangLines(w);
-  if (gangs.length) lines.push({ text: gangs.join('; '), tone: w.gangs.some((g) => g.scheduled < g.members) ? 'warn' : 'normal' });
-  for (const e of w.errors.slice(0, 2)) lines.push({ text: `error: ${sanitize(e)}`, tone: 'error' });
+  if (gangs.length)
+    lines.push({ text: gangs.join('; '), tone: w.gangs.some((g) => g.scheduled < g.members) ? 'warn' : 'normal' });
+  for (const e of w.errors.slice(0, 2)) lines.push({ text: `error: ${sanitise(e)}`, tone: 'error' });
   if (w.errors.length > 2) lines.push({ text: `… ${w.errors.length - 2} more errors`, tone: 'error' });
   return lines;
 }
@@ -37,13 +38,17 @@ export function nodePanel(n: NodeSummary): PanelLine[] {
   const status = nodeStatus(n);
   const lines: PanelLine[] = [
     {
-      text: `node ${sanitize(n.name)}  ${status}  GPUs capacity ${n.gpuCapacity}  allocatable ${n.gpuAllocatable}  requested ${n.gpuRequested}  free ${nodeFree(n)}  pods ${n.pods}`,
+      text: `node ${sanitise(n.name)}  ${status}  GPUs capacity ${n.gpuCapacity}  allocatable ${n.gpuAllocatable}  requested ${n.gpuRequested}  free ${nodeFree(n)}  pods ${n.pods}`,
       tone: !n.ready ? 'error' : n.unschedulable ? 'warn' : 'ok',
     },
   ];
-  const conds = n.conditions.map((c) => `${sanitize(c.type)}=${sanitize(c.status)}${abnormal(c) && c.reason ? `(${sanitize(c.reason)})` : ''}`);
+  const conds = n.conditions.map(
+    (c) => `${sanitise(c.type)}=${sanitise(c.status)}${abnormal(c) && c.reason ? `(${sanitise(c.reason)})` : ''}`,
+  );
   lines.push({ text: `conditions: ${conds.join(' ') || '-'}`, tone: n.conditions.some(abnormal) ? 'warn' : 'normal' });
-  const taints = n.taints.map((t) => `${sanitize(t.key)}${t.value ? '=' + sanitize(t.value) : ''}:${sanitize(t.effect)}`);
+  const taints = n.taints.map(
+    (t) => `${sanitise(t.key)}${t.value ? '=' + sanitise(t.value) : ''}:${sanitise(t.effect)}`,
+  );
   lines.push({ text: `taints: ${taints.join(' ') || '-'}`, tone: 'normal' });
   return lines;
 }

@@ -1,6 +1,6 @@
 // Pods of a role, of a workload (`p`), or of every workload (`:pods`).
 import type { PodSummary, WorkloadTree } from '../../model/types.js';
-import { sanitize } from '../../text/sanitize.js';
+import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
 import { parseTime, statusTone, statusRank } from './format.js';
 import { workloadPods } from './workloads.js';
@@ -23,7 +23,7 @@ export const ALL_POD_COLUMNS: Column[] = [{ name: 'NAMESPACE', min: 9, max: 20, 
 /** Why a pod is not running, as one line: reason and message. */
 export function podReason(p: PodSummary): string {
   const parts = [p.reason, p.message].filter((x): x is string => !!x);
-  return sanitize(parts.join(': '));
+  return sanitise(parts.join(': '));
 }
 
 // Rows are immutable and pods keep their identity across snapshots when the
@@ -38,7 +38,7 @@ export function podRowStats(): { built: number } {
 }
 
 export function podRow(p: PodSummary, workloadUid: string | undefined, withNamespace: boolean): Row {
-  const cache = rowCache[withNamespace ? 1 : 0]!;
+  const cache = rowCache[withNamespace ? 1 : 0];
   const hit = cache.get(p);
   if (hit && hit.workloadUid === workloadUid) return hit;
   const row = buildPodRow(p, workloadUid, withNamespace);
@@ -48,24 +48,28 @@ export function podRow(p: PodSummary, workloadUid: string | undefined, withNames
 }
 
 function buildPodRow(p: PodSummary, workloadUid: string | undefined, withNamespace: boolean): Row {
-  const name = sanitize(p.name);
+  const name = sanitise(p.name);
   const cells = [
     name,
-    sanitize(p.status),
-    sanitize(p.readyContainers),
+    sanitise(p.status),
+    sanitise(p.readyContainers),
     String(p.restarts),
     String(p.gpus),
-    p.node ? sanitize(p.node) : '<none>',
+    p.node ? sanitise(p.node) : '<none>',
     '',
     podReason(p),
   ];
   return {
     key: p.uid,
-    cells: withNamespace ? [sanitize(p.namespace), ...cells] : cells,
+    cells: withNamespace ? [sanitise(p.namespace), ...cells] : cells,
     tone: p.status === 'Running' && !p.ready ? 'warn' : statusTone(p.status),
     createdMs: parseTime(p.createdAt),
-    sort: { name: withNamespace ? `${p.namespace}/${p.name}` : p.name, status: String(statusRank(p.status)) + p.status, gpus: p.gpus },
-    target: p.node ? { kind: 'node', name: p.node, label: sanitize(p.node) } : undefined,
+    sort: {
+      name: withNamespace ? `${p.namespace}/${p.name}` : p.name,
+      status: String(statusRank(p.status)) + p.status,
+      gpus: p.gpus,
+    },
+    target: p.node ? { kind: 'node', name: p.node, label: sanitise(p.node) } : undefined,
     workloadUid,
   };
 }
@@ -125,11 +129,11 @@ function patchAllPods(last: AllPods, workloads: readonly WorkloadTree[], namespa
   let rows: Row[] | null = null;
   const prev = last.workloads;
   for (let i = 0; i < workloads.length; i++) {
-    const w = workloads[i]!;
-    const old = prev[i]!;
+    const w = workloads[i];
+    const old = prev[i];
     if (w === old) continue;
     if (w.uid !== old.uid || w.namespace !== old.namespace) return null;
-    const start = last.starts[i]!;
+    const start = last.starts[i];
     if (start < 0) continue;
     const before = workloadRowsCache.get(old);
     const next = workloadPodRows(w);

@@ -1,7 +1,7 @@
 // Workload view: the role tree (components, instances, replica groups) as
 // indented, expandable rows, plus the workload's unattributed pods.
 import type { WorkloadTree, RoleTree, PodSummary } from '../../model/types.js';
-import { sanitize } from '../../text/sanitize.js';
+import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData, Tone } from './table.js';
 import { statusTone, ratio, statusRank } from './format.js';
 
@@ -100,18 +100,18 @@ export function roleTable(w: WorkloadTree, collapsed: ReadonlySet<string>): Tabl
       const hasChildren = r.roles.length > 0;
       const isCollapsed = collapsed.has(treeKey);
       const marker = hasChildren ? (isCollapsed ? '▸ ' : '▾ ') : '  ';
-      const label = sanitize(roleLabel(r));
+      const label = sanitise(roleLabel(r));
       const status = roleStatus(r);
       const pods = rolePods(r);
       rows.push({
         key: treeKey,
         cells: [
           '  '.repeat(depth) + marker + label,
-          sanitize(status),
+          sanitise(status),
           ratio(r.replicas.ready, r.replicas.desired),
           String(pods.length),
           ratio(r.gpus.allocated, r.gpus.desired),
-          sanitize(r.nodes.join(',')) || '-',
+          sanitise(r.nodes.join(',')) || '-',
         ],
         tone: tone(status),
         createdMs: null,
@@ -132,7 +132,14 @@ export function roleTable(w: WorkloadTree, collapsed: ReadonlySet<string>): Tabl
     const gpus = w.unattributedPods.reduce((s, p) => s + (p.node ? p.gpus : 0), 0);
     rows.push({
       key: UNATTRIBUTED,
-      cells: ['  ' + UNATTRIBUTED, '-', ratio(ready, w.unattributedPods.length), String(w.unattributedPods.length), String(gpus), sanitize(nodes.join(',')) || '-'],
+      cells: [
+        '  ' + UNATTRIBUTED,
+        '-',
+        ratio(ready, w.unattributedPods.length),
+        String(w.unattributedPods.length),
+        String(gpus),
+        sanitise(nodes.join(',')) || '-',
+      ],
       tone: 'dim',
       createdMs: null,
       sort: { name: UNATTRIBUTED, status: '', gpus },
@@ -145,5 +152,8 @@ export function roleTable(w: WorkloadTree, collapsed: ReadonlySet<string>): Tabl
 
 /** One line per gang: `worker gang 0: 3/8 scheduled, 3 ready`. */
 export function gangLines(w: WorkloadTree): string[] {
-  return w.gangs.map((g) => `gang ${sanitize(g.name)}${g.key ? ` ${sanitize(g.key)}` : ''}: ${g.scheduled}/${g.members} scheduled, ${g.ready} ready`);
+  return w.gangs.map(
+    (g) =>
+      `gang ${sanitise(g.name)}${g.key ? ` ${sanitise(g.key)}` : ''}: ${g.scheduled}/${g.members} scheduled, ${g.ready} ready`,
+  );
 }

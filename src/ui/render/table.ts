@@ -1,7 +1,7 @@
 // The generic table model every view renders through: columns, rows of
 // already-sanitised cells, and the text layout (widths, truncation, padding).
 // Views never build strings from cluster data themselves; their renderers in
-// this folder do, through src/text/sanitize.ts.
+// this folder do, through src/text/sanitise.ts.
 
 export type Tone = 'normal' | 'ok' | 'warn' | 'error' | 'dim' | 'group';
 
@@ -167,20 +167,21 @@ function computeLayout(columns: Column[], rows: readonly Row[], width: number): 
     for (let i = 0; i < natural.length; i++) {
       if (done[i]) continue;
       const v = cw[i] ?? 0;
-      if (v > natural[i]!) natural[i] = Math.min(v, caps[i]!);
-      if (natural[i]! >= caps[i]!) {
+      if (v > natural[i]) natural[i] = Math.min(v, caps[i]);
+      if (natural[i] >= caps[i]) {
         done[i] = true;
         open--;
       }
     }
   }
   let shown = columns.map((_, i) => i);
-  const minTotal = (idx: number[]) => idx.reduce((s, i) => s + Math.max(columns[i]!.min, displayWidth(columns[i]!.name)), 0) + GAP * (idx.length - 1);
+  const minTotal = (idx: number[]) =>
+    idx.reduce((s, i) => s + Math.max(columns[i].min, displayWidth(columns[i].name)), 0) + GAP * (idx.length - 1);
   while (minTotal(shown) > width) {
     let drop = -1;
     let best = 0;
     for (const i of shown) {
-      const p = columns[i]!.dropPriority ?? 0;
+      const p = columns[i].dropPriority ?? 0;
       if (p > best) {
         best = p;
         drop = i;
@@ -189,23 +190,23 @@ function computeLayout(columns: Column[], rows: readonly Row[], width: number): 
     if (drop < 0) break;
     shown = shown.filter((i) => i !== drop);
   }
-  const widths = shown.map((i) => natural[i]!);
+  const widths = shown.map((i) => natural[i]);
   const total = () => widths.reduce((s, w) => s + w, 0) + GAP * (widths.length - 1);
   // Shrink the widest non-minimal columns until it fits.
   while (total() > width) {
     let widest = -1;
     for (let k = 0; k < widths.length; k++) {
-      const min = Math.max(columns[shown[k]!]!.min, 1);
-      if (widths[k]! > min && (widest < 0 || widths[k]! > widths[widest]!)) widest = k;
+      const min = Math.max(columns[shown[k]].min, 1);
+      if (widths[k] > min && (widest < 0 || widths[k] > widths[widest])) widest = k;
     }
     if (widest < 0) break;
-    widths[widest] = widths[widest]! - 1;
+    widths[widest] = widths[widest] - 1;
   }
-  const flexAt = shown.findIndex((i) => columns[i]!.flex);
+  const flexAt = shown.findIndex((i) => columns[i].flex);
   const spare = width - total();
   if (spare > 0) {
-    if (flexAt >= 0) widths[flexAt] = widths[flexAt]! + spare;
-    else if (widths.length) widths[widths.length - 1] = widths[widths.length - 1]! + spare;
+    if (flexAt >= 0) widths[flexAt] = widths[flexAt] + spare;
+    else if (widths.length) widths[widths.length - 1] = widths[widths.length - 1] + spare;
   }
   return { shown, widths };
 }
@@ -214,7 +215,7 @@ function computeLayout(columns: Column[], rows: readonly Row[], width: number): 
 export function formatLine(cells: readonly string[], columns: Column[], layout: Layout): string {
   const parts: string[] = [];
   layout.shown.forEach((ci, k) => {
-    parts.push(fit(cells[ci] ?? '', layout.widths[k]!, columns[ci]!.align));
+    parts.push(fit(cells[ci] ?? '', layout.widths[k], columns[ci].align));
   });
   return parts.join(' '.repeat(GAP));
 }

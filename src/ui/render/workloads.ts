@@ -1,6 +1,6 @@
 // Workloads (home view): every workload of every defined kind.
 import type { WorkloadTree, RoleTree, PodSummary } from '../../model/types.js';
-import { sanitize } from '../../text/sanitize.js';
+import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
 import { parseTime, worstTone, ratio, statusRank } from './format.js';
 
@@ -52,13 +52,13 @@ export function workloadRow(w: WorkloadTree): Row {
 
 function buildWorkloadRow(w: WorkloadTree): Row {
   const status = workloadStatusText(w);
-  const name = sanitize(w.name);
+  const name = sanitise(w.name);
   return {
     key: w.uid,
     cells: [
-      sanitize(w.namespace),
+      sanitise(w.namespace),
       name,
-      sanitize(w.kind),
+      sanitise(w.kind),
       status + (w.errors.length ? '!' : ''),
       ratio(w.replicas.ready, w.replicas.desired),
       ratio(w.gpus.allocated, w.gpus.desired),
@@ -67,7 +67,11 @@ function buildWorkloadRow(w: WorkloadTree): Row {
     ],
     tone: worstTone(w.status.length ? w.status : ['Undefined']),
     createdMs: parseTime(w.createdAt),
-    sort: { name: `${w.namespace}/${w.name}`, status: String(Math.min(...w.status.map(statusRank), 9)) + status, gpus: w.gpus.allocated },
+    sort: {
+      name: `${w.namespace}/${w.name}`,
+      status: String(Math.min(...w.status.map(statusRank), 9)) + status,
+      gpus: w.gpus.allocated,
+    },
     target: { kind: 'workload', uid: w.uid, label: name },
     workloadUid: w.uid,
   };

@@ -64,13 +64,16 @@ export function parseCommand(text: string): Command {
     case '':
       return { kind: 'error', message: 'empty command' };
     default:
-      return { kind: 'error', message: `unknown command "${name}" (Tab completes; try :workloads :nodes :pods :defs :ns :ctx :q)` };
+      return {
+        kind: 'error',
+        message: `unknown command "${name}" (Tab completes; try :workloads :nodes :pods :defs :ns :ctx :q)`,
+      };
   }
 }
 
 function commonPrefix(words: string[]): string {
   if (!words.length) return '';
-  let p = words[0]!;
+  let p = words[0];
   for (const w of words) while (!w.startsWith(p)) p = p.slice(0, -1);
   return p;
 }
@@ -80,13 +83,17 @@ function commonPrefix(words: string[]): string {
  * completed (with a trailing space for commands taking an argument); several
  * are completed to their common prefix.
  */
-export function completeCommand(text: string, namespaces: readonly string[], contexts: readonly string[]): { text: string; candidates: string[] } {
+export function completeCommand(
+  text: string,
+  namespaces: readonly string[],
+  contexts: readonly string[],
+): { text: string; candidates: string[] } {
   const m = /^(\S*)(\s+)?(.*)$/.exec(text) ?? ['', '', undefined, ''];
   const name = m[1] ?? '';
   if (m[2] === undefined) {
     const all = COMMANDS.flatMap((c) => c.names.map((n) => ({ n, spec: c })));
     const hits = all.filter((x) => x.n.startsWith(name.toLowerCase()));
-    if (hits.length === 1) return { text: hits[0]!.n + (hits[0]!.spec.arg ? ' ' : ''), candidates: [hits[0]!.n] };
+    if (hits.length === 1) return { text: hits[0].n + (hits[0].spec.arg ? ' ' : ''), candidates: [hits[0].n] };
     const names = hits.map((h) => h.n);
     return { text: commonPrefix(names) || name, candidates: names };
   }

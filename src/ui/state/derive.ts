@@ -56,7 +56,11 @@ export function tableForFrame(
     case 'node': {
       if (frame.nodeName === undefined) return { ...EMPTY, sortable: false };
       const t = nodePodTable(getNodePods(frame.nodeName));
-      return { ...t, sortable: false, missing: findNode(snapshot, frame.nodeName) ? undefined : 'node no longer exists' };
+      return {
+        ...t,
+        sortable: false,
+        missing: findNode(snapshot, frame.nodeName) ? undefined : 'node no longer exists',
+      };
     }
     case 'defs':
       return { ...definitionTable(snapshot.definitions), sortable: false };
@@ -104,12 +108,18 @@ export function sortRows(rows: readonly Row[], sort: SortState | null, sortable:
  * lengths, too many changes, or a moved row that ties with a neighbour, whose
  * place a stable sort decides by input order).
  */
-export function resortRows(prevIn: readonly Row[], prevOut: readonly Row[], rows: readonly Row[], sort: SortState, limit = 256): readonly Row[] | null {
+export function resortRows(
+  prevIn: readonly Row[],
+  prevOut: readonly Row[],
+  rows: readonly Row[],
+  sort: SortState,
+  limit = 256,
+): readonly Row[] | null {
   if (prevIn.length !== rows.length || prevOut.length !== rows.length) return null;
   const replaced = new Map<Row, Row>();
   for (let i = 0; i < rows.length; i++) {
     if (rows[i] !== prevIn[i]) {
-      replaced.set(prevIn[i]!, rows[i]!);
+      replaced.set(prevIn[i], rows[i]);
       if (replaced.size > limit) return null;
     }
   }
@@ -127,10 +137,11 @@ export function resortRows(prevIn: readonly Row[], prevOut: readonly Row[], rows
     let hi = out.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compare(out[mid]!, n, sort) < 0) lo = mid + 1;
+      if (compare(out[mid], n, sort) < 0) lo = mid + 1;
       else hi = mid;
     }
-    if ((lo > 0 && compare(out[lo - 1]!, n, sort) === 0) || (lo < out.length && compare(n, out[lo]!, sort) === 0)) return null;
+    if ((lo > 0 && compare(out[lo - 1], n, sort) === 0) || (lo < out.length && compare(n, out[lo], sort) === 0))
+      return null;
     out.splice(lo, 0, n);
   }
   return out;

@@ -3,7 +3,7 @@
 // pod's owner workload, `n` the pod's node. Pure: returns the frames to push
 // (or a flash message), so the App only dispatches.
 import type { ModelSnapshot, NodePodEntry, WorkloadTree } from '../../model/types.js';
-import { sanitize } from '../../text/sanitize.js';
+import { sanitise } from '../../text/sanitise.js';
 import type { Row } from '../render/table.js';
 import { findPodRolePath, findRole, roleLabel, UNATTRIBUTED } from '../render/roles.js';
 import type { PanelLine } from '../render/panels.js';
@@ -37,23 +37,43 @@ export function targetOf(
     case 'workload': {
       if (!frame.workloadUid) return null;
       const t = row?.target;
-      if (t?.kind === 'pods' && t.rolePath && t.rolePath[0] !== UNATTRIBUTED) return { kind: 'role', workloadUid: frame.workloadUid, rolePath: t.rolePath };
+      if (t?.kind === 'pods' && t.rolePath && t.rolePath[0] !== UNATTRIBUTED)
+        return { kind: 'role', workloadUid: frame.workloadUid, rolePath: t.rolePath };
       return { kind: 'workload', workloadUid: frame.workloadUid };
     }
     case 'pods': {
       if (!row) return null;
       const found = findPodSummary(snapshot, row.key);
-      return found ? { kind: 'pod', namespace: found.pod.namespace, name: found.pod.name, uid: found.pod.uid, workloadUid: found.workload.uid } : null;
+      return found
+        ? {
+            kind: 'pod',
+            namespace: found.pod.namespace,
+            name: found.pod.name,
+            uid: found.pod.uid,
+            workloadUid: found.workload.uid,
+          }
+        : null;
     }
     case 'node': {
       const t = row?.target;
       if (t?.kind === 'podInWorkload') {
         const found = findPodSummary(snapshot, t.podUid);
-        return found ? { kind: 'pod', namespace: found.pod.namespace, name: found.pod.name, uid: found.pod.uid, workloadUid: found.workload.uid } : null;
+        return found
+          ? {
+              kind: 'pod',
+              namespace: found.pod.namespace,
+              name: found.pod.name,
+              uid: found.pod.uid,
+              workloadUid: found.workload.uid,
+            }
+          : null;
       }
       if (t?.kind === 'workload') return { kind: 'workload', workloadUid: t.uid };
       // A pod no workload owns (a debug pod, a bare pod): still describable, with logs and events.
-      const bare = row && frame.nodeName ? getNodePods?.(frame.nodeName).find((e) => e.pod.uid === row.key && !e.workload) : undefined;
+      const bare =
+        row && frame.nodeName
+          ? getNodePods?.(frame.nodeName).find((e) => e.pod.uid === row.key && !e.workload)
+          : undefined;
       return bare ? { kind: 'pod', namespace: bare.pod.namespace, name: bare.pod.name, uid: bare.pod.uid } : null;
     }
     case 'nodes':
@@ -64,7 +84,7 @@ export function targetOf(
 }
 
 function frameOfWorkload(w: WorkloadTree): FrameInit {
-  return { kind: 'workload', workloadUid: w.uid, label: sanitize(w.name) };
+  return { kind: 'workload', workloadUid: w.uid, label: sanitise(w.name) };
 }
 
 /** The frames an incident key pushes from the current frame and row. */
@@ -88,16 +108,23 @@ export function incidentNavigation(
     return {
       frames: [
         frameOfWorkload(w),
-        { kind: 'pods', workloadUid: w.uid, rolePath: path, label: role ? sanitize(roleLabel(role)) : 'pods', selectedKey: found.pod.uid },
+        {
+          kind: 'pods',
+          workloadUid: w.uid,
+          rolePath: path,
+          label: role ? sanitise(roleLabel(role)) : 'pods',
+          selectedKey: found.pod.uid,
+        },
       ],
     };
   }
   if (action === 'node') {
-    if (target.kind === 'node') return { frames: [{ kind: 'node', nodeName: target.name, label: sanitize(target.name) }] };
+    if (target.kind === 'node')
+      return { frames: [{ kind: 'node', nodeName: target.name, label: sanitise(target.name) }] };
     if (target.kind !== 'pod') return { flash: 'n jumps from a pod to its node' };
     const node = findPodSummary(snapshot, target.uid)?.pod.node ?? (frame.kind === 'node' ? frame.nodeName : undefined);
     if (!node) return { flash: 'the pod is not bound to a node yet' };
-    return { frames: [{ kind: 'node', nodeName: node, label: sanitize(node) }] };
+    return { frames: [{ kind: 'node', nodeName: node, label: sanitise(node) }] };
   }
   const view = VIEW_OF[action];
   let t: IncidentTarget = target;
@@ -105,20 +132,36 @@ export function incidentNavigation(
     const uid = t.workloadUid ?? findPodSummary(snapshot, t.kind === 'pod' ? t.uid : '')?.workload.uid;
     if (uid) t = { kind: 'workload', workloadUid: uid };
   }
-  if (view === 'timeline' && t.kind !== 'workload') return { flash: 's shows a workload’s startup: open it on a workload' };
-  if ((view === 'yaml' || view === 'describe') && t.kind === 'role') t = { kind: 'workload', workloadUid: t.workloadUid };
+  if (view === 'timeline' && t.kind !== 'workload')
+    return { flash: 's shows a workload’s startup: open it on a workload' };
+  if ((view === 'yaml' || view === 'describe') && t.kind === 'role')
+    t = { kind: 'workload', workloadUid: t.workloadUid };
   if (view === 'logs' && t.kind === 'node') return { flash: 'logs are per pod: open the node (Enter) and pick a pod' };
-  if (view === 'why' && t.kind === 'node') return { flash: 'w explains workloads, roles and pods; d describes the node' };
-  return { frames: [{ kind: view, label: `${view} ${sanitize(targetLabel(snapshot, t))}`, incident: t }] };
+  if (view === 'why' && t.kind === 'node')
+    return { flash: 'w explains workloads, roles and pods; d describes the node' };
+  return { frames: [{ kind: view, label: `${view} ${sanitise(targetLabel(snapshot, t))}`, incident: t }] };
 }
 
 /** Frames for the why view's digit keys: the workload's pods, filtered to the named ones. */
 export function jumpToPods(snapshot: ModelSnapshot, target: IncidentTarget, names: readonly string[]): FrameInit[] {
-  const uid = target.kind === 'pod' ? (target.workloadUid ?? findPodSummary(snapshot, target.uid)?.workload.uid) : target.kind === 'node' ? undefined : target.workloadUid;
+  const uid =
+    target.kind === 'pod'
+      ? (target.workloadUid ?? findPodSummary(snapshot, target.uid)?.workload.uid)
+      : target.kind === 'node'
+        ? undefined
+        : target.workloadUid;
   const w = uid ? snapshot.workloads.find((x) => x.uid === uid) : undefined;
   if (!w) return [];
   const escaped = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return [{ kind: 'pods', workloadUid: w.uid, rolePath: null, label: `${sanitize(w.name)} pods`, filter: `^(${escaped.join('|')}) ` }];
+  return [
+    {
+      kind: 'pods',
+      workloadUid: w.uid,
+      rolePath: null,
+      label: `${sanitise(w.name)} pods`,
+      filter: `^(${escaped.join('|')}) `,
+    },
+  ];
 }
 
 /** Initializing longer than this counts as stuck for the why line. */
@@ -149,7 +192,16 @@ export function whyPanelLines(w: WorkloadTree, nowMs: number, stuckMs = STUCK_IN
   };
   visit(w.roles);
   walk(w.unattributedPods);
-  const parts = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${n} ${sanitize(r)}`);
-  const head = w.status.includes('Failed') ? 'Failed' : w.status.includes('Degraded') ? 'Degraded' : 'Initializing for a while';
-  return [{ text: `why ${head}: ${parts.length ? parts.join(', ') : sanitize(w.statusMessage ?? 'see w')} — press w for the why-panel`, tone: w.status.includes('Failed') ? 'error' : 'warn' }];
+  const parts = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${n} ${sanitise(r)}`);
+  const head = w.status.includes('Failed')
+    ? 'Failed'
+    : w.status.includes('Degraded')
+      ? 'Degraded'
+      : 'Initializing for a while';
+  return [
+    {
+      text: `why ${head}: ${parts.length ? parts.join(', ') : sanitise(w.statusMessage ?? 'see w')} — press w for the why-panel`,
+      tone: w.status.includes('Failed') ? 'error' : 'warn',
+    },
+  ];
 }

@@ -2,7 +2,7 @@
 // about, and the loaders that gather their data through the model source's
 // read-only `access` (fresh objects, events, logs) and its snapshot, then hand
 // plain objects to the model's pure functions (src/model/why.ts, timeline.ts).
-import type { KubeObject, ModelSnapshot, ObjectAccess, PodSummary, RoleTree, WorkloadTree } from '../../model/types.js';
+import type { KubeObject, ModelSnapshot, ObjectAccess, PodSummary, WorkloadTree } from '../../model/types.js';
 import { explainWhy } from '../../model/why.js';
 import { buildTimeline, containerStatuses } from '../../model/timeline.js';
 import { findRole, rolePods } from '../render/roles.js';
@@ -36,7 +36,10 @@ export function isIncidentKind(kind: string): kind is IncidentKind {
 }
 
 /** The pod with this uid and the workload holding it. */
-export function findPodSummary(snapshot: ModelSnapshot, uid: string): { pod: PodSummary; workload: WorkloadTree } | null {
+export function findPodSummary(
+  snapshot: ModelSnapshot,
+  uid: string,
+): { pod: PodSummary; workload: WorkloadTree } | null {
   for (const w of snapshot.workloads) {
     const p = workloadPods(w).find((x) => x.uid === uid);
     if (p) return { pod: p, workload: w };
@@ -46,7 +49,10 @@ export function findPodSummary(snapshot: ModelSnapshot, uid: string): { pod: Pod
 
 export function targetWorkload(snapshot: ModelSnapshot, t: IncidentTarget): WorkloadTree | null {
   if (t.kind === 'node') return null;
-  if (t.kind === 'pod') return t.workloadUid ? (snapshot.workloads.find((w) => w.uid === t.workloadUid) ?? null) : (findPodSummary(snapshot, t.uid)?.workload ?? null);
+  if (t.kind === 'pod')
+    return t.workloadUid
+      ? (snapshot.workloads.find((w) => w.uid === t.workloadUid) ?? null)
+      : (findPodSummary(snapshot, t.uid)?.workload ?? null);
   return snapshot.workloads.find((w) => w.uid === t.workloadUid) ?? null;
 }
 
@@ -75,7 +81,9 @@ export function targetLabel(snapshot: ModelSnapshot, t: IncidentTarget): string 
     default: {
       const w = targetWorkload(snapshot, t);
       const base = w ? `${w.kind.toLowerCase()}/${w.namespace}/${w.name}` : 'workload';
-      return t.kind === 'role' ? `${base} role ${t.rolePath.map((k) => k.split('\u0000').filter(Boolean).join('/')).join(' › ')}` : base;
+      return t.kind === 'role'
+        ? `${base} role ${t.rolePath.map((k) => k.split('\u0000').filter(Boolean).join('/')).join(' › ')}`
+        : base;
     }
   }
 }
@@ -84,7 +92,11 @@ export function targetLabel(snapshot: ModelSnapshot, t: IncidentTarget): string 
 export async function freshPods(access: ObjectAccess, pods: readonly PodSummary[]): Promise<KubeObject[]> {
   // A few pods: one GET each (a namespace can hold thousands); more: one list per namespace.
   if (pods.length <= 10) {
-    const got = await Promise.all(pods.map((p) => access.getObject({ apiVersion: 'v1', kind: 'Pod', namespace: p.namespace, name: p.name }).catch(() => null)));
+    const got = await Promise.all(
+      pods.map((p) =>
+        access.getObject({ apiVersion: 'v1', kind: 'Pod', namespace: p.namespace, name: p.name }).catch(() => null),
+      ),
+    );
     return got.filter((p): p is KubeObject => p !== null && pods.some((s) => s.uid === p.metadata.uid));
   }
   const namespaces = [...new Set(pods.map((p) => p.namespace))];
@@ -94,13 +106,21 @@ export async function freshPods(access: ObjectAccess, pods: readonly PodSummary[
 }
 
 /** Owners of pods (Jobs, StatefulSets, ReplicaSets): uid and reference. */
-function podOwners(pods: readonly KubeObject[]): Map<string, { apiVersion: string; kind: string; name: string; namespace: string }> {
+function podOwners(
+  pods: readonly KubeObject[],
+): Map<string, { apiVersion: string; kind: string; name: string; namespace: string }> {
   const out = new Map<string, { apiVersion: string; kind: string; name: string; namespace: string }>();
-  for (const p of pods) for (const o of p.metadata.ownerReferences ?? []) out.set(o.uid, { apiVersion: o.apiVersion, kind: o.kind, name: o.name, namespace: p.metadata.namespace ?? '' });
+  for (const p of pods)
+    for (const o of p.metadata.ownerReferences ?? [])
+      out.set(o.uid, { apiVersion: o.apiVersion, kind: o.kind, name: o.name, namespace: p.metadata.namespace ?? '' });
   return out;
 }
 
-async function eventsFor(access: ObjectAccess, namespaces: readonly string[], uids: readonly string[]): Promise<KubeObject[]> {
+async function eventsFor(
+  access: ObjectAccess,
+  namespaces: readonly string[],
+  uids: readonly string[],
+): Promise<KubeObject[]> {
   const lists = await Promise.all(namespaces.map((ns) => access.listEvents(ns, { uids })));
   return lists.flat();
 }
@@ -127,7 +147,8 @@ export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx
 
   if (target.kind === 'node') {
     const node = snapshot.nodes.find((n) => n.name === target.name) ?? null;
-    if (kind === 'yaml') return yamlLines(await access.getObject({ apiVersion: 'v1', kind: 'Node', name: target.name }));
+    if (kind === 'yaml')
+      return yamlLines(await access.getObject({ apiVersion: 'v1', kind: 'Node', name: target.name }));
     const events = dedupeEvents(await access.listEvents(null, { names: [{ kind: 'Node', name: target.name }] }));
     if (kind === 'events') return eventLines(events, nowMs, false);
     if (kind === 'describe') return describeNodeLines(node, null, events, nowMs);
@@ -135,14 +156,23 @@ export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx
   }
 
   if (kind === 'yaml') {
-    if (target.kind === 'pod') return yamlLines(await access.getObject({ apiVersion: 'v1', kind: 'Pod', namespace: target.namespace, name: target.name }));
+    if (target.kind === 'pod')
+      return yamlLines(
+        await access.getObject({ apiVersion: 'v1', kind: 'Pod', namespace: target.namespace, name: target.name }),
+      );
     if (!w) return [{ text: 'the workload no longer exists', tone: 'error' }];
-    return yamlLines(await access.getObject({ apiVersion: w.apiVersion, kind: w.kind, namespace: w.namespace, name: w.name }));
+    return yamlLines(
+      await access.getObject({ apiVersion: w.apiVersion, kind: w.kind, namespace: w.namespace, name: w.name }),
+    );
   }
 
   const pods = await freshPods(access, summaries);
   const owners = podOwners(pods);
-  const uids = [...(w && target.kind !== 'pod' ? [w.uid] : []), ...(target.kind !== 'pod' ? [...owners.keys()] : []), ...summaries.map((p) => p.uid)];
+  const uids = [
+    ...(w && target.kind !== 'pod' ? [w.uid] : []),
+    ...(target.kind !== 'pod' ? [...owners.keys()] : []),
+    ...summaries.map((p) => p.uid),
+  ];
   const rawEvents = await eventsFor(access, namespaces, uids);
 
   switch (kind) {
@@ -150,11 +180,15 @@ export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx
       return eventLines(dedupeEvents(rawEvents), nowMs, target.kind !== 'pod');
     case 'describe': {
       if (target.kind === 'pod') {
-        const pod = pods[0] ?? (await access.getObject({ apiVersion: 'v1', kind: 'Pod', namespace: target.namespace, name: target.name }));
+        const pod =
+          pods[0] ??
+          (await access.getObject({ apiVersion: 'v1', kind: 'Pod', namespace: target.namespace, name: target.name }));
         return describePodLines(pod, summaries[0] ?? null, dedupeEvents(rawEvents), nowMs);
       }
       if (!w) return [{ text: 'the workload no longer exists', tone: 'error' }];
-      const obj = await access.getObject({ apiVersion: w.apiVersion, kind: w.kind, namespace: w.namespace, name: w.name }).catch(() => null);
+      const obj = await access
+        .getObject({ apiVersion: w.apiVersion, kind: w.kind, namespace: w.namespace, name: w.name })
+        .catch(() => null);
       return describeWorkloadLines(w, obj, dedupeEvents(rawEvents), nowMs);
     }
     case 'timeline': {
@@ -164,8 +198,12 @@ export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx
     case 'why': {
       // Failed Jobs among the owners, and the last words of crashed containers.
       const jobs = [...owners.values()].filter((o) => o.kind === 'Job').slice(0, 20);
-      const ownerObjects = (await Promise.all(jobs.map((o) => access.getObject(o).catch(() => null)))).filter((o): o is KubeObject => o !== null);
-      const crashed = pods.filter((p) => containerStatuses(p).some((c) => (c.restartCount ?? 0) > 0 && c.lastState?.terminated)).slice(0, 5);
+      const ownerObjects = (await Promise.all(jobs.map((o) => access.getObject(o).catch(() => null)))).filter(
+        (o): o is KubeObject => o !== null,
+      );
+      const crashed = pods
+        .filter((p) => containerStatuses(p).some((c) => (c.restartCount ?? 0) > 0 && c.lastState?.terminated))
+        .slice(0, 5);
       const logTails = new Map<string, string[]>();
       await Promise.all(
         crashed.map(async (p) => {
@@ -178,7 +216,12 @@ export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx
           }
           const lines: string[] = [];
           try {
-            await access.streamLogs(p.metadata.namespace ?? '', p.metadata.name, { container: c?.name, previous: true, tailLines: 3, signal: ctx.signal }, (l) => lines.push(l));
+            await access.streamLogs(
+              p.metadata.namespace ?? '',
+              p.metadata.name,
+              { container: c?.name, previous: true, tailLines: 3, signal: ctx.signal },
+              (l) => lines.push(l),
+            );
           } catch {
             // No previous log (already rotated away): the cause stands without it.
           }
@@ -188,7 +231,14 @@ export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx
           if (lines.length) logTails.set(p.metadata.uid, lines.slice(-3));
         }),
       );
-      const report = explainWhy({ workload: target.kind === 'pod' ? null : w, pods, events: rawEvents, nodes: snapshot.nodes, owners: ownerObjects, logTails });
+      const report = explainWhy({
+        workload: target.kind === 'pod' ? null : w,
+        pods,
+        events: rawEvents,
+        nodes: snapshot.nodes,
+        owners: ownerObjects,
+        logTails,
+      });
       return whyLines(report);
     }
   }

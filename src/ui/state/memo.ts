@@ -10,7 +10,8 @@ class Last<T> {
   private value: T | undefined;
 
   get(deps: readonly unknown[], compute: () => T): T {
-    if (this.deps && this.deps.length === deps.length && this.deps.every((d, i) => Object.is(d, deps[i]))) return this.value as T;
+    if (this.deps && this.deps.length === deps.length && this.deps.every((d, i) => Object.is(d, deps[i])))
+      return this.value as T;
     this.value = compute();
     this.deps = deps;
     return this.value;
@@ -25,7 +26,8 @@ export class ViewMemo {
     return this.tableMemo.get(deps, compute);
   }
 
-  private sortPrev: { rows: readonly Row[]; sortable: boolean; sort: SortState | null; out: readonly Row[] } | null = null;
+  private sortPrev: { rows: readonly Row[]; sortable: boolean; sort: SortState | null; out: readonly Row[] } | null =
+    null;
   /** Full sorts and incremental re-sorts done (tests count work with them). */
   readonly sortStats = { full: 0, incremental: 0 };
 

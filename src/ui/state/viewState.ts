@@ -91,7 +91,7 @@ export function initialState(namespace: string | null = null): UiState {
 }
 
 export function currentFrame(state: UiState): ViewFrame {
-  return state.stack[state.stack.length - 1]!;
+  return state.stack[state.stack.length - 1];
 }
 
 function withTop(frame: ViewFrame, selected: number, count: number, page: number): ViewFrame {
@@ -112,14 +112,21 @@ export function reduce(state: UiState, action: UiAction): UiState {
   const frame = currentFrame(state);
   switch (action.type) {
     case 'move':
-      return replaceTop(state, { ...withTop(frame, frame.selected + action.delta, action.count, action.page), selectedKey: null });
+      return replaceTop(state, {
+        ...withTop(frame, frame.selected + action.delta, action.count, action.page),
+        selectedKey: null,
+      });
     case 'moveTo':
-      return replaceTop(state, { ...withTop(frame, action.where === 'first' ? 0 : action.count - 1, action.count, action.page), selectedKey: null });
+      return replaceTop(state, {
+        ...withTop(frame, action.where === 'first' ? 0 : action.count - 1, action.count, action.page),
+        selectedKey: null,
+      });
     case 'reconcile': {
       // The rows changed under the selection: follow the row (by key) or clamp.
       const next = withTop(frame, action.index, action.count, action.page);
       next.selectedKey = action.key;
-      if (next.selected === frame.selected && next.top === frame.top && next.selectedKey === frame.selectedKey) return state;
+      if (next.selected === frame.selected && next.top === frame.top && next.selectedKey === frame.selectedKey)
+        return state;
       return replaceTop(state, next);
     }
     case 'push':
@@ -139,35 +146,63 @@ export function reduce(state: UiState, action: UiAction): UiState {
     case 'startCommand':
       return { ...state, mode: 'command', input: '' };
     case 'input':
-      if (state.mode === 'filter') return replaceTop(state, { ...frame, filter: frame.filter + action.text, selected: 0, top: 0, selectedKey: null });
+      if (state.mode === 'filter')
+        return replaceTop(state, {
+          ...frame,
+          filter: frame.filter + action.text,
+          selected: 0,
+          top: 0,
+          selectedKey: null,
+        });
       if (state.mode === 'command') return { ...state, input: state.input + action.text };
       return state;
     case 'setInput':
-      if (state.mode === 'filter') return replaceTop(state, { ...frame, filter: action.text, selected: 0, top: 0, selectedKey: null });
+      if (state.mode === 'filter')
+        return replaceTop(state, { ...frame, filter: action.text, selected: 0, top: 0, selectedKey: null });
       return { ...state, input: action.text };
     case 'backspace':
-      if (state.mode === 'filter') return replaceTop(state, { ...frame, filter: [...frame.filter].slice(0, -1).join(''), selected: 0, top: 0, selectedKey: null });
+      if (state.mode === 'filter')
+        return replaceTop(state, {
+          ...frame,
+          filter: [...frame.filter].slice(0, -1).join(''),
+          selected: 0,
+          top: 0,
+          selectedKey: null,
+        });
       if (state.mode === 'command') return { ...state, input: [...state.input].slice(0, -1).join('') };
       return state;
     case 'commitInput':
       return { ...state, mode: 'normal', input: '' };
     case 'cancelInput':
       // Esc in the filter line clears the filter (k9s behaviour).
-      if (state.mode === 'filter') return { ...replaceTop(state, { ...frame, filter: '', selected: 0, top: 0, selectedKey: null }), mode: 'normal' };
+      if (state.mode === 'filter')
+        return {
+          ...replaceTop(state, { ...frame, filter: '', selected: 0, top: 0, selectedKey: null }),
+          mode: 'normal',
+        };
       return { ...state, mode: 'normal', input: '' };
     case 'sort': {
-      const sort: SortState = frame.sort?.key === action.key ? { key: action.key, desc: !frame.sort.desc } : { key: action.key, desc: action.key === 'gpus' };
+      const sort: SortState =
+        frame.sort?.key === action.key
+          ? { key: action.key, desc: !frame.sort.desc }
+          : { key: action.key, desc: action.key === 'gpus' };
       return replaceTop(state, { ...frame, sort, selected: 0, top: 0, selectedKey: null });
     }
     case 'setCollapsed': {
       const has = frame.collapsed.includes(action.treeKey);
       const want = action.collapsed === 'toggle' ? !has : action.collapsed;
       if (want === has) return state;
-      const collapsed = want ? [...frame.collapsed, action.treeKey] : frame.collapsed.filter((k) => k !== action.treeKey);
+      const collapsed = want
+        ? [...frame.collapsed, action.treeKey]
+        : frame.collapsed.filter((k) => k !== action.treeKey);
       return replaceTop(state, { ...frame, collapsed });
     }
     case 'namespace':
-      return { ...state, namespace: action.namespace, stack: state.stack.map((f) => ({ ...f, selected: 0, top: 0, selectedKey: null })) };
+      return {
+        ...state,
+        namespace: action.namespace,
+        stack: state.stack.map((f) => ({ ...f, selected: 0, top: 0, selectedKey: null })),
+      };
     case 'flash':
       return { ...state, flash: action.flash };
     case 'quit':

@@ -20,13 +20,13 @@ function escapeChar(ch: string): string {
 }
 
 /** One line of cluster text: every control character becomes a visible escape. */
-export function sanitize(text: unknown): string {
+export function sanitise(text: unknown): string {
   const s = typeof text === 'string' ? text : text === undefined || text === null ? '' : String(text);
   return s.replace(UNSAFE, escapeChar);
 }
 
 /** Multi-line cluster text (logs, YAML): keeps newlines and tabs, escapes the rest. */
-export function sanitizeMultiline(text: unknown): string {
+export function sanitiseMultiline(text: unknown): string {
   const s = typeof text === 'string' ? text : String(text ?? '');
   return s.replace(UNSAFE, (ch) => (ch === '\n' || ch === '\t' ? ch : escapeChar(ch)));
 }
