@@ -1,7 +1,7 @@
 // Compact sets of uids for the store's indexes. Most keys hold one uid (a
 // Job's or a StatefulSet pod's controller holds one pod, a JobSet one Job per
 // replicatedJob), so a set is a plain string until its second uid: one Set
-// object saved per key (measured: see src/model/README.md).
+// object saved per key.
 
 /** One uid, a Set of two or more, or none. Replaced, not mutated, when it changes shape. */
 type Uids = string | Set<string> | undefined;
