@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import type { Definition } from '../definitions/types.js';
+import { apiVersionOf } from '../definitions/types.js';
 import type { ClusterTotals, NodeSummary, PodSummary, RoleTree, WorkloadTree } from '../model/types.js';
 import { sanitise } from '../text/sanitise.js';
 import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom } from './common.js';
@@ -100,10 +101,6 @@ export function definitionsForType(definitions: Definition[], type: string): Def
   });
 }
 
-function apiVersionOf(d: Definition): string {
-  return d.rootGvk.group ? `${d.rootGvk.group}/${d.rootGvk.version}` : d.rootGvk.version;
-}
-
 interface Loaded {
   /** Short names the server published for kinds (`lws` → LeaderWorkerSet); live only. */
   shortNames?: Map<string, string>;
@@ -141,7 +138,6 @@ async function loadOffline(
   const { parseDump, buildOfflineModel } = await import('../kube/offline.js');
   const { parseLabelSelector } = await import('../kube/selector.js');
   const { loadDefinitions } = await import('../definitions/index.js');
-  const { topLevelWorkloads } = await import('../kube/engine.js');
   const objects: Record<string, unknown>[] = [];
   const problems: string[] = [];
   for (const p of paths) {
@@ -159,11 +155,11 @@ async function loadOffline(
   const model = buildOfflineModel(objects, base, {
     gpuResources: cluster.gpuResources.length ? cluster.gpuResources : undefined,
     labelSelector: selector ? parseLabelSelector(selector) : undefined,
+    includeNested,
   });
-  const all = model.store.workloads();
   return {
     // Nested workloads (a JobSet's Jobs) only when a TYPE asks for them.
-    workloads: includeNested ? all : topLevelWorkloads(all, model.workloadControllers),
+    workloads: model.store.workloads(),
     nodes: model.store.nodes(),
     totals: model.store.totals(),
     definitions: model.definitions.definitions,
@@ -278,7 +274,7 @@ async function get(args: string[]): Promise<number> {
       process.stderr.write(`wlx: no definition covers the type "${sanitise(target.type)}" (see \`wlx definitions\`)\n`);
       return 4;
     }
-    const kinds = new Set(defs.map((d) => `${apiVersionOf(d)}/${d.rootGvk.kind}`));
+    const kinds = new Set(defs.map((d) => `${apiVersionOf(d.rootGvk)}/${d.rootGvk.kind}`));
     workloads = workloads.filter((w) => kinds.has(`${w.apiVersion}/${w.kind}`));
   }
   if (cluster.namespace) workloads = workloads.filter((w) => w.namespace === cluster.namespace);

@@ -8,6 +8,7 @@ import { loadDefinitionPaths, normaliseDefinitionObject, type DefinitionLoadResu
 import { isRecord } from './normalise.js';
 import {
   gvkKey,
+  gvkOf,
   type Definition,
   type DefinitionEntry,
   type DefinitionProblem,
@@ -145,10 +146,7 @@ export class DefinitionSet {
 
   /** The definition in effect for an object's `apiVersion` and `kind`. */
   forObject(apiVersion: string, kind: string): Definition | undefined {
-    const slash = apiVersion.indexOf('/');
-    const group = slash < 0 ? '' : apiVersion.slice(0, slash);
-    const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
-    return this.byGvk({ group, version, kind });
+    return this.byGvk(gvkOf(apiVersion, kind));
   }
 
   /**

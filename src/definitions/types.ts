@@ -203,3 +203,16 @@ export interface DefinitionProblem {
 export function gvkKey(gvk: Gvk): string {
   return `${gvk.group}/${gvk.version}/${gvk.kind}`;
 }
+
+/** `apps/v1` + `StatefulSet` → its Gvk (`v1`: the core group ''). */
+export function gvkOf(apiVersion: string, kind: string): Gvk {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0
+    ? { group: '', version: apiVersion, kind }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind };
+}
+
+/** The apiVersion of a Gvk: `group/version`, or `version` for the core group. */
+export function apiVersionOf(gvk: Pick<Gvk, 'group' | 'version'>): string {
+  return gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version;
+}

@@ -4,18 +4,10 @@
 // the same KubeTransport (and so the same kubeconfig auth) the watches use.
 // Nothing here sanitises: callers display through src/text/sanitise.ts.
 import type { Gvk } from '../definitions/types.js';
-import { gvkKey } from '../definitions/types.js';
+import { gvkKey, gvkOf } from '../definitions/types.js';
 import type { KubeObject, LogOptions, ObjectAccess, ObjectRef } from '../model/types.js';
 import { getJson, type KubeTransport } from './client.js';
 import { Discovery, groupVersionPath } from './discovery.js';
-
-/** `apps/v1` + `StatefulSet` → Gvk. */
-export function gvkOf(apiVersion: string, kind: string): Gvk {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0
-    ? { group: '', version: apiVersion, kind }
-    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind };
-}
 
 /** Path of one object, given its plural resource name. */
 export function objectPath(gvk: Gvk, resource: string, namespace: string | null | undefined, name: string): string {

@@ -39,10 +39,6 @@ export function collectionPath(info: ResourceInfo, namespace: string | null): st
     : `${base}/${info.resource}`;
 }
 
-export function apiVersionOf(gvk: Gvk): string {
-  return gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version;
-}
-
 interface ApiResourceList {
   resources?: Array<{ name?: string; kind?: string; namespaced?: boolean; verbs?: string[]; shortNames?: string[] }>;
 }

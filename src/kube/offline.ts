@@ -5,10 +5,10 @@
 // objects in the dump act as the cluster's definitions.
 import yaml from 'js-yaml';
 import type { Definition } from '../definitions/types.js';
-import { gvkKey } from '../definitions/types.js';
+import { gvkKey, gvkOf } from '../definitions/types.js';
 import type { KubeObject } from '../model/types.js';
-import { ClusterStore } from '../model/store.js';
-import type { DefinitionSetLike, ModelStoreLike, StoreKind } from './engine.js';
+import { ClusterStore, type StoreKind } from '../model/store.js';
+import type { DefinitionSetLike, ModelStoreLike } from './engine-types.js';
 import { trimFor } from './trim.js';
 import { matchesSelector, type Requirement } from './selector.js';
 
@@ -61,16 +61,6 @@ export function parseDump(text: string, sourceName: string): DumpObjects {
   return { objects, problems };
 }
 
-function gvkOf(obj: Record<string, unknown>): { group: string; version: string; kind: string } {
-  const apiVersion = String(obj.apiVersion);
-  const slash = apiVersion.indexOf('/');
-  return {
-    group: slash < 0 ? '' : apiVersion.slice(0, slash),
-    version: slash < 0 ? apiVersion : apiVersion.slice(slash + 1),
-    kind: String(obj.kind),
-  };
-}
-
 export function isKartaObject(obj: Record<string, unknown>): boolean {
   return (
     (obj.apiVersion === 'run.ai/v1alpha1' && obj.kind === 'Karta') ||
@@ -82,26 +72,32 @@ export interface OfflineModel {
   store: ModelStoreLike;
   definitions: DefinitionSetLike;
   problems: string[];
-  /** uid → controller uid of every object with a controller (to hide nested workloads). */
-  workloadControllers: Map<string, string>;
 }
 
 /** Builds the model from dump objects, with the dump's Kartas as cluster definitions. */
 export function buildOfflineModel(
   objects: Record<string, unknown>[],
   base: DefinitionSetLike,
-  options: { gpuResources?: string[]; labelSelector?: Requirement[] } = {},
+  options: {
+    gpuResources?: string[];
+    labelSelector?: Requirement[];
+    /** Default true: nested workloads (a JobSet's Jobs) get trees of their own too. */
+    includeNested?: boolean;
+  } = {},
 ): OfflineModel {
   const { gpuResources, labelSelector } = options;
   const kartas = objects.filter(isKartaObject);
   const definitions = kartas.length ? base.withCluster(kartas.map((k) => trimFor('definition')(k))) : base;
   const roots = new Set(definitions.definitions.map((d: Definition) => gvkKey(d.rootGvk)));
-  const store = new ClusterStore({ definitions: definitions.definitions, gpuResources });
-  const workloadControllers = new Map<string, string>();
+  const store = new ClusterStore({
+    definitions: definitions.definitions,
+    gpuResources,
+    buildNested: options.includeNested !== false,
+  });
   const problems: string[] = [];
   for (const obj of objects) {
     if (isKartaObject(obj)) continue;
-    const gvk = gvkOf(obj);
+    const gvk = gvkOf(String(obj.apiVersion), String(obj.kind));
     const key = gvkKey(gvk);
     let kind: StoreKind;
     if (gvk.group === '' && gvk.kind === 'Pod') kind = 'pod';
@@ -111,10 +107,8 @@ export function buildOfflineModel(
     else kind = 'owner';
     const trimmed: KubeObject = trimFor(kind)(obj);
     if (kind === 'workload' && labelSelector && !matchesSelector(labelSelector, trimmed.metadata.labels)) continue;
-    const ctrl = trimmed.metadata.ownerReferences?.find((r) => r.controller);
-    if (ctrl) workloadControllers.set(trimmed.metadata.uid, ctrl.uid);
     store.apply(kind, 'ADDED', trimmed);
   }
   store.flush();
-  return { store, definitions, problems, workloadControllers };
+  return { store, definitions, problems };
 }

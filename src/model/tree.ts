@@ -338,7 +338,7 @@ export function buildWorkloadTree(input: {
   return tree;
 }
 
-/** Work done by patchTreePod, for the store's stats(). */
+/** Work done by patchTreePod (counted for tests: see WorkCounters). */
 export interface PatchWork {
   rolePatches: number;
 }

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { KubeConfig } from '@kubernetes/client-node';
 import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
 import { HttpKubeTransport } from '../../src/kube/client.js';
-import { createAccess, eventMatches, gvkOf, logQuery, objectPath } from '../../src/kube/access.js';
+import { createAccess, eventMatches, logQuery, objectPath } from '../../src/kube/access.js';
+import { gvkOf } from '../../src/definitions/types.js';
 import type { KubeObject } from '../../src/model/types.js';
 
 function transportFor(cluster: DemoCluster): HttpKubeTransport {

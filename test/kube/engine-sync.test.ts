@@ -214,8 +214,8 @@ test('engine sync: a list is applied page by page but flushed once complete (no 
   let flushes = 0;
   const engine = await startDemoEngine(cluster, transport, {
     reflector: { pageSize: 1 },
-    createStore: (definitions, gpuResources) => {
-      const store = new ClusterStore({ definitions, gpuResources });
+    createStore: (options) => {
+      const store = new ClusterStore(options);
       const apply = store.apply.bind(store);
       const flush = store.flush.bind(store);
       store.apply = (kind, type, object, gvk) => {

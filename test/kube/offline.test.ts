@@ -1,10 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDump, buildOfflineModel } from '../../src/kube/offline.js';
-import { topLevelWorkloads } from '../../src/kube/engine.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import { parseLabelSelector } from '../../src/kube/selector.js';
-import type { WorkloadTree } from '../../src/model/types.js';
 
 test('dumps: multi-document YAML, kubectl Lists, JSON arrays; junk is reported, not fatal', () => {
   const yaml = [
@@ -46,29 +44,6 @@ test('dumps: multi-document YAML, kubectl Lists, JSON arrays; junk is reported, 
     ['b'],
   );
   assert.throws(() => parseDump('{ not: [valid', 'bad.yaml'), /bad\.yaml: not YAML or JSON/);
-});
-
-function w(uid: string, name: string): WorkloadTree {
-  return { uid, name } as WorkloadTree;
-}
-
-test('nested workloads are hidden when a controller chain (through pods too) reaches a listed workload', () => {
-  const lws = w('lws', 'llama-70b');
-  const leaderSts = w('sts0', 'llama-70b');
-  const workerSts = w('sts1', 'llama-70b-0');
-  const lone = w('job', 'standalone');
-  const controllers = new Map([
-    ['sts0', 'lws'], // leader StatefulSet → LWS
-    ['pod-leader', 'sts0'], // leader pod → leader StatefulSet
-    ['sts1', 'pod-leader'], // worker StatefulSet → leader pod
-    ['job', 'cronjob-not-listed'],
-  ]);
-  assert.deepEqual(
-    topLevelWorkloads([lws, leaderSts, workerSts, lone], controllers).map((x) => x.uid),
-    ['lws', 'job'],
-  );
-  const all = [lws, lone];
-  assert.equal(topLevelWorkloads(all, controllers), all, 'identity kept when nothing is hidden');
 });
 
 test("offline model: the dump's Kartas define types (cluster source), -l filters roots only", () => {

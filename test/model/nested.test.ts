@@ -4,11 +4,13 @@
 // the top level as their parents come and go.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClusterStore } from '../../src/model/store.js';
+import type { ClusterStore } from '../../src/model/store.js';
+import { ObservedStore } from './observed-store.js';
 import type { Definition } from '../../src/definitions/types.js';
 import type { KubeObject } from '../../src/model/types.js';
 import {
   definition,
+  JOBSET_GVK,
   jobsetDefinition,
   jobsetWorld,
   lwsDefinition,
@@ -39,7 +41,7 @@ const names = (store: ClusterStore) => store.workloads().map((t) => `${t.kind}/$
 
 test('a JobSet with Jobs of a defined kind builds only the JobSet tree; buildNested builds all', () => {
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 4, gpus: 1 }]);
-  const lazy = new ClusterStore({ definitions: [jobsetDefinition(), jobDefinition()], buildNested: false });
+  const lazy = new ObservedStore({ definitions: [jobsetDefinition(), jobDefinition()], buildNested: false });
   for (let i = 0; i < 4; i++) lazy.apply('node', 'ADDED', node(`node-${i}`, 8));
   feedJobSet(lazy, w);
   const r = lazy.flush();
@@ -65,7 +67,7 @@ test('a JobSet with Jobs of a defined kind builds only the JobSet tree; buildNes
   assert.equal(lazy.stats().treeBuilds, 1);
   assert.equal(lazy.stats().trees, 1);
 
-  const all = new ClusterStore({ definitions: [jobsetDefinition(), jobDefinition()] });
+  const all = new ObservedStore({ definitions: [jobsetDefinition(), jobDefinition()] });
   feedJobSet(all, w);
   all.flush();
   assert.deepEqual(names(all), [
@@ -81,7 +83,7 @@ test('a JobSet with Jobs of a defined kind builds only the JobSet tree; buildNes
 test('nested workloads become top-level when their parent goes, and nested again when it returns', () => {
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 2, gpus: 1 }]);
   const jobUids = w.jobs.map((j) => j.metadata.uid).sort();
-  const store = new ClusterStore({ definitions: [jobsetDefinition(), jobDefinition()], buildNested: false });
+  const store = new ObservedStore({ definitions: [jobsetDefinition(), jobDefinition()], buildNested: false });
   // The Jobs arrive before their JobSet (its kind lists later): top-level for now.
   feedJobSet(store, w, { jobset: false });
   assert.deepEqual([...store.flush().changedWorkloads].sort(), jobUids);
@@ -119,7 +121,7 @@ test('nested workloads become top-level when their parent goes, and nested again
 
 test('definitions hot reload: without the parent kind defined the nested ones are top-level', () => {
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 2, gpus: 1 }]);
-  const store = new ClusterStore({ definitions: [jobsetDefinition(), jobDefinition()], buildNested: false });
+  const store = new ObservedStore({ definitions: [jobsetDefinition(), jobDefinition()], buildNested: false });
   feedJobSet(store, w);
   store.flush();
   assert.deepEqual(names(store), ['JobSet/train:2']);
@@ -136,7 +138,7 @@ test('definitions hot reload: without the parent kind defined the nested ones ar
 
 test('LeaderWorkerSet: StatefulSets below it (also through the leader pod) build no tree; the LWS arriving last removes theirs', () => {
   const w = lwsWorld('vllm', 2, 2, 1);
-  const store = new ClusterStore({ definitions: [lwsDefinition(), statefulsetDefinition()], buildNested: false });
+  const store = new ObservedStore({ definitions: [lwsDefinition(), statefulsetDefinition()], buildNested: false });
   for (const o of w.owners) store.apply('workload', 'ADDED', o);
   for (const p of w.pods) store.apply('pod', 'ADDED', p);
   store.flush();
@@ -154,18 +156,12 @@ test('LeaderWorkerSet: StatefulSets below it (also through the leader pod) build
   );
 });
 
-test('ownerPending: a workload whose owner kind is still listing gets no tree until that kind has listed', () => {
+test('listing kinds: a workload whose owner kind is still listing gets no tree until that kind has listed', () => {
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 2, gpus: 1 }]);
   const orphan = jobsetWorld('gone', [{ name: 'worker', replicas: 1, gpus: 1 }]);
-  let jobsetsListing = true;
-  // As the engine's test: the controller of `uid` is of a kind still listing.
-  const controllerKind = new Map<string, string>();
-  for (const j of [...w.jobs, ...orphan.jobs]) controllerKind.set(j.metadata.uid, 'JobSet');
-  const store = new ClusterStore({
-    definitions: [jobsetDefinition(), jobDefinition()],
-    buildNested: false,
-    ownerPending: () => (jobsetsListing ? (uid) => controllerKind.get(uid) === 'JobSet' : undefined),
-  });
+  // As the engine says while JobSets are in their first list.
+  const store = new ObservedStore({ definitions: [jobsetDefinition(), jobDefinition()], buildNested: false });
+  store.setListingKinds([{ group: JOBSET_GVK.group, kind: JOBSET_GVK.kind }]);
   // Jobs (and their pods) list first: no tree is built for them.
   for (const j of [...w.jobs, ...orphan.jobs]) store.apply('workload', 'ADDED', j);
   for (const p of [...w.pods, ...orphan.pods]) store.apply('pod', 'ADDED', p);
@@ -178,7 +174,7 @@ test('ownerPending: a workload whose owner kind is still listing gets no tree un
   assert.deepEqual(r.changedWorkloads, [w.jobset.metadata.uid]);
   assert.equal(store.stats().treeBuilds, 1);
   // Listing done: the orphan Job is top-level and gets its tree at the next flush.
-  jobsetsListing = false;
+  store.setListingKinds([]);
   r = store.flush();
   assert.deepEqual(r.changedWorkloads, [orphan.jobs[0].metadata.uid]);
   assert.deepEqual(names(store), ['Job/gone-worker-0:1', 'JobSet/train:2']);

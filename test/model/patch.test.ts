@@ -4,7 +4,7 @@
 // role) per changed pod.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClusterStore } from '../../src/model/store.js';
+import { ObservedStore } from './observed-store.js';
 import type { Definition } from '../../src/definitions/types.js';
 import type { KubeObject } from '../../src/model/types.js';
 import {
@@ -26,7 +26,7 @@ function check(
   target: KubeObject,
   rebuilt: number[] = [],
 ) {
-  const live = new ClusterStore({ definitions: definitions() });
+  const live = new ObservedStore({ definitions: definitions() });
   for (const [k, o] of initial) live.apply(k, 'ADDED', o);
   live.flush();
   let current = structuredClone(target);
@@ -39,7 +39,7 @@ function check(
     const before = live.stats();
     live.flush();
     const after = live.stats();
-    const fresh = new ClusterStore({ definitions: definitions() });
+    const fresh = new ObservedStore({ definitions: definitions() });
     for (const [k, o] of initial) fresh.apply(k, 'ADDED', o.metadata.uid === target.metadata.uid ? current : o);
     fresh.flush();
     assert.deepEqual(live.workloads(), fresh.workloads(), `after step ${steps.indexOf(step)}`);
@@ -156,7 +156,7 @@ test('LeaderWorkerSet (replica groups, nested roles) and unattributed pods patch
 });
 
 test('a status change in a 50-pod workload does O(1 role) work', () => {
-  const store = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const store = new ObservedStore({ definitions: [jobsetDefinition()] });
   const w = jobsetWorld('big', [
     { name: 'leader', replicas: 1, gpus: 1 },
     { name: 'worker', replicas: 49, gpus: 1 },
@@ -187,7 +187,7 @@ test('a status change in a 50-pod workload does O(1 role) work', () => {
 });
 
 test('a workload object change that keeps its roles refreshes only the root; one that reshapes them rebuilds', () => {
-  const store = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const store = new ObservedStore({ definitions: [jobsetDefinition()] });
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 3, gpus: 1 }]);
   store.apply('workload', 'ADDED', w.jobset);
   for (const j of w.jobs) store.apply('owner', 'ADDED', j);
@@ -208,7 +208,7 @@ test('a workload object change that keeps its roles refreshes only the root; one
   assert.equal(after.treeRefreshes - before.treeRefreshes, 1);
   const next = store.workloads()[0];
   assert.equal(next.roles, tree.roles, 'roles keep their identity');
-  const fresh = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const fresh = new ObservedStore({ definitions: [jobsetDefinition()] });
   fresh.apply('workload', 'ADDED', failed);
   for (const j of w.jobs) fresh.apply('owner', 'ADDED', j);
   for (const p of w.pods) fresh.apply('pod', 'ADDED', p);

@@ -3,7 +3,7 @@
 // pod status changes as a watch would deliver them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClusterStore } from '../../src/model/store.js';
+import { ObservedStore } from './observed-store.js';
 import type { KubeObject } from '../../src/model/types.js';
 import { jobsetDefinition, object, pod, node, gpuTemplate } from './fixtures.js';
 
@@ -23,7 +23,7 @@ function mb(bytes: number): string {
 
 test('100,000 pods / 2,000 workloads / 5,000 nodes through ClusterStore', () => {
   const heapBefore = process.memoryUsage().heapUsed;
-  const store = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const store = new ObservedStore({ definitions: [jobsetDefinition()] });
   const pods: KubeObject[] = [];
   let t0 = performance.now();
   let c0 = process.cpuUsage();

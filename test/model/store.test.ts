@@ -3,7 +3,8 @@
 // identity of unchanged outputs, robustness against malformed objects.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClusterStore } from '../../src/model/store.js';
+import type { ClusterStore } from '../../src/model/store.js';
+import { ObservedStore } from './observed-store.js';
 import type { KubeObject } from '../../src/model/types.js';
 import {
   jobsetDefinition,
@@ -31,7 +32,7 @@ function feed(
 const clone = <T>(x: T): T => structuredClone(x);
 
 test('pods are attributed, nodes and totals summed', () => {
-  const store = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const store = new ObservedStore({ definitions: [jobsetDefinition()] });
   for (let i = 0; i < 4; i++) store.apply('node', 'ADDED', node(`node-${i}`, 8));
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 3, gpus: 4 }], {
     nodes: (i) => (i < 2 ? 'node-0' : null),
@@ -62,7 +63,7 @@ test('pods are attributed, nodes and totals summed', () => {
 });
 
 test('owners arriving after their pods re-attribute them', () => {
-  const store = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const store = new ObservedStore({ definitions: [jobsetDefinition()] });
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 2, gpus: 1 }]);
   store.apply('workload', 'ADDED', w.jobset);
   for (const p of w.pods) store.apply('pod', 'ADDED', p);
@@ -81,7 +82,7 @@ test('owners arriving after their pods re-attribute them', () => {
 });
 
 test('a workload arriving after its pods and owners picks them up', () => {
-  const store = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const store = new ObservedStore({ definitions: [jobsetDefinition()] });
   const w = jobsetWorld('late', [{ name: 'worker', replicas: 2, gpus: 1 }]);
   for (const o of w.jobs) store.apply('owner', 'ADDED', o);
   for (const p of w.pods) store.apply('pod', 'ADDED', p);
@@ -93,7 +94,7 @@ test('a workload arriving after its pods and owners picks them up', () => {
 });
 
 test('LWS: the leader pod arriving after the worker StatefulSet re-attributes the workers', () => {
-  const store = new ClusterStore({ definitions: [lwsDefinition()] });
+  const store = new ObservedStore({ definitions: [lwsDefinition()] });
   const w = lwsWorld('vllm', 1, 3, 1);
   const [leader, ...workers] = w.pods;
   store.apply('workload', 'ADDED', w.lws);
@@ -112,7 +113,7 @@ test('LWS: the leader pod arriving after the worker StatefulSet re-attributes th
 });
 
 test('a pod moving node updates both nodes; deleting it updates the workload and the node', () => {
-  const store = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const store = new ObservedStore({ definitions: [jobsetDefinition()] });
   store.apply('node', 'ADDED', node('a', 8));
   store.apply('node', 'ADDED', node('b', 8));
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 1, gpus: 4 }], { nodes: () => null });
@@ -154,7 +155,7 @@ test('a pod moving node updates both nodes; deleting it updates the workload and
 });
 
 test('a pod that fails leaves current; its replacement joins it', () => {
-  const store = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const store = new ObservedStore({ definitions: [jobsetDefinition()] });
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 2, gpus: 1 }]);
   feed(store, w);
   store.flush();
@@ -185,7 +186,7 @@ test('a pod that fails leaves current; its replacement joins it', () => {
 });
 
 test('untouched workloads keep their tree identity; unchanged parts of a changed tree are shared', () => {
-  const store = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const store = new ObservedStore({ definitions: [jobsetDefinition()] });
   const a = jobsetWorld('a', [
     { name: 'leader', replicas: 1, gpus: 1 },
     { name: 'worker', replicas: 2, gpus: 1 },
@@ -220,7 +221,7 @@ test('untouched workloads keep their tree identity; unchanged parts of a changed
 });
 
 test('50 events on one workload in a batch: one patch of one role, one change reported, the latest state wins', () => {
-  const store = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const store = new ObservedStore({ definitions: [jobsetDefinition()] });
   const w = jobsetWorld('busy', [{ name: 'worker', replicas: 3, gpus: 1 }]);
   const other = jobsetWorld('quiet', [{ name: 'worker', replicas: 3, gpus: 1 }]);
   feed(store, w);
@@ -250,7 +251,7 @@ test('50 events on one workload in a batch: one patch of one role, one change re
 });
 
 test('workload MODIFIED re-evaluates status and desired; DELETED removes the tree', () => {
-  const store = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const store = new ObservedStore({ definitions: [jobsetDefinition()] });
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 2, gpus: 1 }]);
   feed(store, w);
   store.flush();
@@ -272,7 +273,7 @@ test('workload MODIFIED re-evaluates status and desired; DELETED removes the tre
 });
 
 test('definitions hot reload: changed definition recomputes its workloads only; removed definition removes them', () => {
-  const store = new ClusterStore({ definitions: [jobsetDefinition(), pytorchDefinition()] });
+  const store = new ObservedStore({ definitions: [jobsetDefinition(), pytorchDefinition()] });
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 2, gpus: 1 }]);
   feed(store, w);
   const job = object('kubeflow.org/v1', 'PyTorchJob', 'pt', {
@@ -307,7 +308,7 @@ test('definitions hot reload: changed definition recomputes its workloads only; 
 });
 
 test('a pod in a StatefulSet under a LWS belongs to both; the node view names the outer workload', () => {
-  const store = new ClusterStore({ definitions: [lwsDefinition(), statefulsetDefinition()] });
+  const store = new ObservedStore({ definitions: [lwsDefinition(), statefulsetDefinition()] });
   const w = lwsWorld('vllm', 1, 2, 1);
   store.apply('workload', 'ADDED', w.lws);
   for (const o of w.owners) store.apply('workload', 'ADDED', o);
@@ -322,7 +323,7 @@ test('a pod in a StatefulSet under a LWS belongs to both; the node view names th
 });
 
 test('replaceAll: a relist deletes vanished objects and updates the rest', () => {
-  const store = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const store = new ObservedStore({ definitions: [jobsetDefinition()] });
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 3, gpus: 1 }]);
   feed(store, w);
   store.apply('node', 'ADDED', node('node-0', 8));
@@ -342,7 +343,7 @@ test('replaceAll: a relist deletes vanished objects and updates the rest', () =>
 });
 
 test('malformed objects are reported and skipped, never thrown', () => {
-  const store = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const store = new ObservedStore({ definitions: [jobsetDefinition()] });
   const noUid = pod('x');
   delete (noUid.metadata as { uid?: string }).uid;
   assert.doesNotThrow(() => {
@@ -372,7 +373,7 @@ test('malformed objects are reported and skipped, never thrown', () => {
 test('evaluation problems surface in problems() with the workload, component, field and expression', () => {
   const def = jobsetDefinition();
   def.components[1].scaleDefinition = { replicasPath: '.spec.replicatedJobs[].replicas | tonumber' };
-  const store = new ClusterStore({ definitions: [def] });
+  const store = new ObservedStore({ definitions: [def] });
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 1, gpus: 1 }]);
   (w.jobset.spec!['replicatedJobs'] as { replicas: unknown }[])[0].replicas = 'many';
   feed(store, w);
@@ -390,7 +391,7 @@ test('evaluation problems surface in problems() with the workload, component, fi
 test('an expression that does not compile is a definition problem; other definitions keep working', () => {
   const bad = pytorchDefinition();
   bad.components[1].podSelector = { componentTypeSelector: { keyPath: '.metadata.labels[', value: 'x' } };
-  const store = new ClusterStore({ definitions: [bad, jobsetDefinition()] });
+  const store = new ObservedStore({ definitions: [bad, jobsetDefinition()] });
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 1, gpus: 1 }]);
   feed(store, w);
   store.flush();
@@ -408,7 +409,7 @@ test('an expression that does not compile is a definition problem; other definit
 });
 
 test('custom GPU resource names apply to pods and nodes', () => {
-  const store = new ClusterStore({ definitions: [statefulsetDefinition()], gpuResources: ['habana.ai/gaudi'] });
+  const store = new ObservedStore({ definitions: [statefulsetDefinition()], gpuResources: ['habana.ai/gaudi'] });
   const n = node('g', 0);
   n.status!['capacity'] = { 'habana.ai/gaudi': '8' };
   n.status!['allocatable'] = { 'habana.ai/gaudi': '8' };
@@ -427,7 +428,7 @@ test('custom GPU resource names apply to pods and nodes', () => {
 });
 
 test('a relist replaying objects with unchanged resourceVersions changes nothing', () => {
-  const store = new ClusterStore({ definitions: [jobsetDefinition()] });
+  const store = new ObservedStore({ definitions: [jobsetDefinition()] });
   const w = jobsetWorld('train', [{ name: 'worker', replicas: 2, gpus: 1 }]);
   let rv = 100;
   for (const o of [w.jobset, ...w.jobs, ...w.pods]) o.metadata.resourceVersion = String(rv++);
@@ -447,13 +448,13 @@ test('a relist replaying objects with unchanged resourceVersions changes nothing
 });
 
 test('pods by namespace', () => {
-  const store = new ClusterStore({ definitions: [] });
+  const store = new ObservedStore({ definitions: [] });
   store.apply('pod', 'ADDED', pod('b-10', { namespace: 'x' }));
   store.apply('pod', 'ADDED', pod('b-9', { namespace: 'x' }));
   store.apply('pod', 'ADDED', pod('c', { namespace: 'y' }));
   assert.deepEqual(
-    store.getNamespacePods('x').map((p) => p.name),
+    store.namespacePods('x').map((p) => p.name),
     ['b-9', 'b-10'],
   );
-  assert.deepEqual(store.getNamespacePods('z'), []);
+  assert.deepEqual(store.namespacePods('z'), []);
 });

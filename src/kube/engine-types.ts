@@ -1,0 +1,77 @@
+// What the engine is given and what it offers.
+import type { Definition, DefinitionProblem } from '../definitions/types.js';
+import type { ConnectionInfo, ModelSource } from '../model/types.js';
+import type { ClusterStore, ClusterStoreOptions } from '../model/store.js';
+import type { KubeTransport } from './client.js';
+import type { ResourceInfo } from './discovery.js';
+import type { ReflectorOptions } from './reflector.js';
+
+/** What the engine needs of a definition set (src/definitions' DefinitionSet). */
+export interface DefinitionSetLike {
+  definitions: Definition[];
+  problems: DefinitionProblem[];
+  withCluster(objects: unknown[]): DefinitionSetLike;
+}
+
+/** The part of ClusterStore the engine drives. */
+export type ModelStoreLike = Pick<
+  ClusterStore,
+  | 'setDefinitions'
+  | 'setListingKinds'
+  | 'apply'
+  | 'flush'
+  | 'workloads'
+  | 'nodes'
+  | 'totals'
+  | 'getNodePods'
+  | 'problems'
+>;
+
+export interface EngineOptions {
+  transport: KubeTransport;
+  connection: Omit<ConnectionInfo, 'serverVersion'>;
+  /** Namespace scope; null = all namespaces. */
+  namespace: string | null;
+  /** Built-in + file definitions; cluster Kartas are added by the engine. */
+  definitions: DefinitionSetLike;
+  gpuResources?: string[];
+  /** Applied to the lists/watches of workload roots only (`wlx get -l`). */
+  labelSelector?: string;
+  /** false: list every kind once, no watches (`wlx get`). */
+  watch?: boolean;
+  /** Minimum time between two flushes. */
+  flushIntervalMs?: number;
+  /** Reflector tuning (tests shorten timeouts and back-off). */
+  reflector?: Partial<
+    Pick<
+      ReflectorOptions,
+      | 'pageSize'
+      | 'watchTimeoutSeconds'
+      | 'stallMarginMs'
+      | 'backoff'
+      | 'forbiddenRetryMs'
+      | 'listIdleTimeoutMs'
+      | 'headersTimeoutMs'
+    >
+  >;
+  /**
+   * Also list workloads whose controller is another workload (a JobSet's
+   * Jobs, a LeaderWorkerSet's StatefulSets). Default false: they are parts of
+   * their parent's tree, not workloads of their own.
+   */
+  includeNested?: boolean;
+  /** Store factory (tests); defaults to the model's ClusterStore with these options. */
+  createStore?: (options: ClusterStoreOptions) => ModelStoreLike;
+}
+
+export interface ClusterEngine extends ModelSource {
+  /** Resolves when every kind has been listed once (or found forbidden / not served) and the trees are built. */
+  whenSynced(): Promise<void>;
+  stop(): Promise<void>;
+  /** The current effective definitions (after cluster Kartas). */
+  definitions(): Definition[];
+  /** uid → resourceVersion of every object held, per kind label (for consistency checks). */
+  inventory(): Map<string, Map<string, string>>;
+  /** What discovery said about each watched kind (plural, short names...). */
+  resources(): ResourceInfo[];
+}

@@ -1,0 +1,83 @@
+// When the engine flushes the store: watch events are coalesced into at most
+// one flush per interval, and during the initial sync a kind's list is
+// flushed when it is complete, not page by page (a flush in the middle would
+// build trees whose pods are still arriving, only to build them again).
+
+/**
+ * During the initial sync, a flush asked for only because a kind finished its
+ * list is skipped while more objects than this from lists still in progress
+ * wait unflushed.
+ */
+const SYNC_DEFER_OBJECTS = 5_000;
+
+export class FlushScheduler {
+  private timer: NodeJS.Timeout | undefined;
+  private lastFlush = 0;
+  /** True once every kind has listed: flushes are then at most intervalMs apart. */
+  private synced = false;
+  /** Objects applied from lists in progress since the last flush. */
+  private unflushedListed = 0;
+  /** Everything asked to be flushed since the last flush was progress of the initial sync. */
+  private onlySyncProgress = true;
+  private dirty = false;
+  private stopped = false;
+
+  constructor(
+    private readonly intervalMs: number,
+    private readonly flush: () => void,
+  ) {}
+
+  /** An object of a list still in progress was applied: flushed with the list, not now. */
+  listed(): void {
+    this.dirty = true;
+    this.unflushedListed += 1;
+  }
+
+  /** `syncProgress`: only a kind finishing its list. */
+  markDirty(syncProgress = false): void {
+    this.dirty = true;
+    if (!syncProgress) this.onlySyncProgress = false;
+    if (this.timer || this.stopped) return;
+    // A burst arriving while idle is still given a few ms to gather.
+    const wait = Math.max(5, this.lastFlush + this.intervalMs - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      // A kind done listing while others still list (their pages applied, not
+      // flushed) is not worth a flush that would build the trees of everything
+      // they applied so far, only to build them again at the end of the sync.
+      if (!this.synced && this.onlySyncProgress && this.unflushedListed > SYNC_DEFER_OBJECTS) return;
+      this.flushNow();
+    }, wait);
+  }
+
+  /** Every kind has listed: flush now, and from here on at most once per interval. */
+  syncDone(): void {
+    this.synced = true;
+    this.flushNow();
+  }
+
+  flushNow(): void {
+    if (this.stopped) return;
+    this.lastFlush = Date.now();
+    this.unflushedListed = 0;
+    this.onlySyncProgress = true;
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    this.flush();
+  }
+
+  /** Whether something was marked dirty since the last call (then clears it). */
+  takeDirty(): boolean {
+    const dirty = this.dirty;
+    this.dirty = false;
+    return dirty;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

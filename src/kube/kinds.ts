@@ -1,0 +1,52 @@
+// Which kinds the engine watches, and in which role, for a set of definitions.
+import type { Definition, Gvk } from '../definitions/types.js';
+import { gvkKey } from '../definitions/types.js';
+import type { ResourceInfo } from './discovery.js';
+import type { TrimRole } from './trim.js';
+
+export const KARTA_GVK: Gvk = { group: 'run.ai', version: 'v1alpha1', kind: 'Karta' };
+export const POD_GVK: Gvk = { group: '', version: 'v1', kind: 'Pod' };
+export const NODE_GVK: Gvk = { group: '', version: 'v1', kind: 'Node' };
+/** Controllers between workloads and pods that most workload types use; watched as metadata. */
+export const OWNER_GVKS: Gvk[] = [
+  { group: 'batch', version: 'v1', kind: 'Job' },
+  { group: 'apps', version: 'v1', kind: 'ReplicaSet' },
+  { group: 'apps', version: 'v1', kind: 'StatefulSet' },
+];
+
+export interface WantedKind {
+  gvk: Gvk;
+  role: TrimRole;
+  /**
+   * The kind can sit between another workload and its pods (Jobs under
+   * JobSets): listed whole even with a label selector, or the owner chains
+   * through it would break.
+   */
+  intermediate: boolean;
+}
+
+/** The kinds `definitions` need: their roots as workloads, every child kind as an owner, pods and nodes. */
+export function wantedKinds(definitions: Definition[]): WantedKind[] {
+  const out = new Map<string, WantedKind>();
+  const owners: Gvk[] = [...OWNER_GVKS];
+  for (const d of definitions) {
+    owners.push(...d.additionalChildKinds);
+    for (const c of d.components) if (!c.isRoot && c.kind) owners.push(c.kind);
+  }
+  const intermediate = new Set(owners.map(gvkKey));
+  for (const d of definitions) {
+    out.set(gvkKey(d.rootGvk), { gvk: d.rootGvk, role: 'workload', intermediate: intermediate.has(gvkKey(d.rootGvk)) });
+  }
+  for (const g of owners) {
+    const k = gvkKey(g);
+    if (!out.has(k) && g.kind !== 'Pod') out.set(k, { gvk: g, role: 'owner', intermediate: true });
+  }
+  out.set(gvkKey(POD_GVK), { gvk: POD_GVK, role: 'pod', intermediate: false });
+  out.set(gvkKey(NODE_GVK), { gvk: NODE_GVK, role: 'node', intermediate: false });
+  return [...out.values()];
+}
+
+/** `jobsets.jobset.x-k8s.io`, `pods`: how a kind is named in states and problems. */
+export function kindLabel(info: ResourceInfo): string {
+  return info.gvk.group ? `${info.resource}.${info.gvk.group}` : info.resource;
+}

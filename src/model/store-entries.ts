@@ -1,0 +1,36 @@
+// What the store keeps per object (see src/model/README.md, Incremental store).
+import type { KubeObject, PodSummary } from './types.js';
+import type { DefinitionPlan } from './plan.js';
+import type { WorkloadFacts } from './workload-facts.js';
+import type { Placements } from './placements.js';
+import type { UidSet } from './uid-set.js';
+
+export type StoreKind = 'pod' | 'node' | 'owner' | 'workload';
+export type StoreEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** An object of an owner chain: its controller's uid links it to the object above. */
+export interface LinkEntry {
+  uid: string;
+  obj: KubeObject;
+  controller: string | null;
+}
+
+export interface OwnerEntry extends LinkEntry {
+  gvk: string;
+}
+
+export interface WorkloadEntry extends OwnerEntry {
+  /** Null: its kind has no definition (a nested kind kept for chains). */
+  plan: DefinitionPlan | null;
+  facts: WorkloadFacts | null;
+  pods: UidSet;
+}
+
+/** A pod: a link too (LeaderWorkerSet's worker StatefulSets are controlled by the leader pod). */
+export interface PodEntry extends LinkEntry {
+  /** Workload uids on the controller chain, nearest first. The node is summary.node. */
+  workloads: string[];
+  summary: PodSummary;
+  active: boolean;
+  placed: Placements;
+}
