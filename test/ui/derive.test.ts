@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tableForFrame, sortRows, filterRows } from '../../src/ui/state/derive.js';
-import { roleTable, findPodRolePath, UNATTRIBUTED } from '../../src/ui/render/roles.js';
+import { UNATTRIBUTED } from '../../src/model/role-name.js';
+import { roleTable, findPodRolePath } from '../../src/ui/render/roles.js';
 import { layoutColumns, formatLine, fit, displayWidth } from '../../src/ui/render/table.js';
 import { WORKLOAD_COLUMNS, workloadTable } from '../../src/ui/render/workloads.js';
 import { formatAge } from '../../src/ui/render/format.js';

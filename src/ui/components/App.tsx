@@ -24,7 +24,6 @@ import { tableForFrame, filterRows, findWorkload, findNode, namespacesOf, type V
 import { parseCommand, completeCommand } from '../state/commands.js';
 import { ChangeHighlights } from '../state/highlights.js';
 import { ViewMemo } from '../state/memo.js';
-import { findPodRolePath, roleLabel, findRole, UNATTRIBUTED } from '../render/roles.js';
 import { helpTable } from '../render/help.js';
 import { workloadPanel, nodePanel, type PanelLine } from '../render/panels.js';
 import { layoutColumns, type Row } from '../render/table.js';
@@ -37,7 +36,7 @@ import { CommandLine } from './CommandLine.js';
 import { DetailPanel } from './DetailPanel.js';
 import { IncidentView, type PaneKeyHandler } from './IncidentView.js';
 import { isIncidentKind } from '../state/incident.js';
-import { incidentNavigation, jumpToPods, whyPanelLines } from '../state/incident-nav.js';
+import { framesToPod, incidentNavigation, jumpToPods, whyPanelLines } from '../state/incident-nav.js';
 
 export interface AppProps {
   source: ModelSource;
@@ -371,17 +370,7 @@ export function App(props: AppProps): React.JSX.Element {
           dispatch({ type: 'flash', flash: { text: 'that workload no longer exists', level: 'warn' } });
           return;
         }
-        const path = findPodRolePath(w, target.podUid);
-        const role = path && path[0] !== UNATTRIBUTED ? findRole(w, path) : null;
-        const roleName =
-          path === null ? 'pods' : path[0] === UNATTRIBUTED ? UNATTRIBUTED : role ? sanitise(roleLabel(role)) : 'pods';
-        dispatch({
-          type: 'pushMany',
-          frames: [
-            { kind: 'workload', workloadUid: w.uid, label: sanitise(w.name) },
-            { kind: 'pods', workloadUid: w.uid, rolePath: path, label: roleName, selectedKey: target.podUid },
-          ],
-        });
+        dispatch({ type: 'pushMany', frames: framesToPod(w, target.podUid) });
         return;
       }
     }

@@ -4,7 +4,8 @@ import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
 import { parseTime, statusTone, statusRank } from './format.js';
 import { workloadPods } from './workloads.js';
-import { findRole, rolePods, UNATTRIBUTED } from './roles.js';
+import { UNATTRIBUTED } from '../../model/role-name.js';
+import { findRole, rolePods } from './roles.js';
 
 export const POD_COLUMNS: Column[] = [
   { name: 'NAME', min: 14, max: 50, sortKey: 'name' },
