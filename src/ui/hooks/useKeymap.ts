@@ -2,6 +2,7 @@
 // arriving in one chunk (typed fast, pasted, or sent by tmux) are split so
 // that each is its own key: `/llama⏎` must filter and then press Enter.
 import { useInput } from 'ink';
+import { useCallback, useLayoutEffect, useRef } from 'react';
 import { keyName } from '../keymap.js';
 
 export type KeyHandler = (name: string, input: string) => void;
@@ -27,13 +28,19 @@ export function charKeyName(ch: string): string {
   return ch;
 }
 
+/** Calls the latest `handler` for each key (Ink's input listener is long-lived). */
 export function useKeymap(handler: KeyHandler): void {
-  useInput((input, key) => {
+  const latest = useRef(handler);
+  useLayoutEffect(() => {
+    latest.current = handler;
+  });
+  const onInput = useCallback((input: string, key: Parameters<typeof keyName>[1]) => {
     const name = keyName(input, key);
     if (name === input && [...input].length > 1) {
-      for (const ch of input) handler(charKeyName(ch), ch);
+      for (const ch of input) latest.current(charKeyName(ch), ch);
       return;
     }
-    handler(name, input);
-  });
+    latest.current(name, input);
+  }, []);
+  useInput(onInput);
 }
