@@ -35,6 +35,13 @@ export function useKeymap(handler: KeyHandler): void {
     latest.current = handler;
   });
   const onInput = useCallback((input: string, key: Parameters<typeof keyName>[1]) => {
+    // Ink reads two Escapes in one chunk (a burst from tmux, or fast keys) as one
+    // meta-Escape whose input is the second ESC: each is its own key.
+    if (key.escape && input === '\u001b') {
+      latest.current('esc', '');
+      latest.current('esc', '');
+      return;
+    }
     const name = keyName(input, key);
     if (name === input && [...input].length > 1) {
       for (const ch of input) latest.current(charKeyName(ch), ch);

@@ -146,7 +146,12 @@ export function reduce(state: UiState, action: UiAction): UiState {
       if (state.stack.length > 1) return { ...state, stack: state.stack.slice(0, -1), flash: null };
       return state;
     case 'startFilter':
-      return { ...state, mode: 'filter', filterBefore: frame.filter };
+      // `/` starts a new filter (k9s): the previous text is not reopened.
+      return {
+        ...replaceTop(state, { ...frame, filter: '', selected: 0, top: 0, selectedKey: null }),
+        mode: 'filter',
+        filterBefore: frame.filter,
+      };
     case 'startCommand':
       return { ...state, mode: 'command', input: '', candidates: [] };
     case 'input':
