@@ -15,6 +15,7 @@ import {
   type Gvk,
   type StatusMatcher,
 } from '../definitions/index.js';
+import { formatProblem } from '../definitions/problem.js';
 import { sanitise } from '../text/sanitise.js';
 import { parseCommandArgs, UsageError } from './usage.js';
 
@@ -103,12 +104,9 @@ function loadForCommand(values: { definitions?: string[]; 'no-builtin'?: boolean
   return loadDefinitions({ userPaths: values.definitions ?? [], includeBuiltin: values['no-builtin'] !== true });
 }
 
-/** `file:line: field: message`, with `warning: ` before warnings' messages. */
-export function formatProblem(problem: DefinitionProblem): string {
-  const where = problem.line !== undefined ? `${displayPath(problem.file)}:${problem.line}` : displayPath(problem.file);
-  const field = problem.field ? ` ${problem.field}:` : '';
-  const message = problem.severity === 'warning' ? `warning: ${problem.message}` : problem.message;
-  return sanitise(`${where}:${field} ${message}`);
+/** A problem as the CLI prints it: the shared text form, the file relative to the working directory. */
+function problemLine(problem: DefinitionProblem): string {
+  return sanitise(formatProblem({ ...problem, file: displayPath(problem.file) }));
 }
 
 function displayPath(file: string): string {
@@ -138,7 +136,7 @@ function table(header: string[], rows: string[][]): string {
 }
 
 function reportProblems(set: DefinitionSet): void {
-  for (const problem of set.problems) process.stderr.write(`wlx: ${formatProblem(problem)}\n`);
+  for (const problem of set.problems) process.stderr.write(`wlx: ${problemLine(problem)}\n`);
 }
 
 function listDefinitions(set: DefinitionSet, all: boolean, output: string): number {
@@ -152,7 +150,7 @@ function listDefinitions(set: DefinitionSet, all: boolean, output: string): numb
       location: e.source.location,
       state: entryState(e),
       components: e.definition?.components.map((c) => c.name) ?? [],
-      problems: e.problems.map(formatProblem),
+      problems: e.problems.map(problemLine),
     }));
     process.stdout.write(output === 'json' ? JSON.stringify(data, null, 2) + '\n' : yaml.dump(data));
   } else {
@@ -183,11 +181,11 @@ function validatePaths(paths: string[]): number {
   const results = paths.map((p) => loadDefinitionPath(p, 'file'));
   // One set over everything given, so that two files defining the same kind are flagged too.
   const set = new DefinitionSet(results);
-  for (const problem of set.problems) process.stdout.write(`${formatProblem(problem)}\n`);
+  for (const problem of set.problems) process.stdout.write(`${problemLine(problem)}\n`);
   const files = results.flatMap((r) => r.files);
   for (const file of files) {
     if (!set.entries.some((e) => e.source.location === file) && !set.problems.some((p) => p.file === file)) {
-      process.stdout.write(`${formatProblem({ file, message: 'no definitions in this file', severity: 'warning' })}\n`);
+      process.stdout.write(`${problemLine({ file, message: 'no definitions in this file', severity: 'warning' })}\n`);
     }
   }
   const valid = set.entries.filter((e) => e.valid).length;
@@ -210,7 +208,7 @@ function showDefinition(set: DefinitionSet, name: string, output: string): numbe
     const rejected = set.entries.filter((e) => !e.valid && e.name.toLowerCase() === name.toLowerCase());
     if (rejected.length) {
       process.stderr.write(`wlx: definition "${sanitise(name)}" is invalid:\n`);
-      for (const e of rejected) for (const p of e.problems) process.stderr.write(`  ${formatProblem(p)}\n`);
+      for (const e of rejected) for (const p of e.problems) process.stderr.write(`  ${problemLine(p)}\n`);
       return 1;
     }
     const known = set.definitions.map((d) => d.name).join(', ');

@@ -6,6 +6,8 @@ import yaml from 'js-yaml';
 import type { Definition } from '../definitions/types.js';
 import { apiVersionOf } from '../definitions/types.js';
 import type { ClusterTotals, NodeSummary, PodSummary, RoleTree, WorkloadTree } from '../model/types.js';
+import { formatProblem } from '../definitions/problem.js';
+import { roleName, UNATTRIBUTED } from '../model/role-name.js';
 import { sanitise } from '../text/sanitise.js';
 import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom } from './common.js';
 import { parseCommandArgs, UsageError } from './usage.js';
@@ -165,9 +167,7 @@ async function loadOffline(
     definitions: model.definitions.definitions,
     problems: [
       ...problems,
-      ...model.definitions.problems
-        .filter((p) => p.severity === 'error')
-        .map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.field ? `${p.field}: ` : ''}${p.message}`),
+      ...model.definitions.problems.filter((p) => p.severity === 'error').map(formatProblem),
       ...model.problems,
       ...model.store.problems(),
     ],
@@ -375,11 +375,6 @@ function podStatusText(p: PodSummary): string {
   return p.reason && p.reason !== p.status ? `${word} (${sanitise(p.reason)})` : word;
 }
 
-function roleName(r: RoleTree): string {
-  const base = r.instance ?? r.component;
-  return sanitise(r.replica !== null ? (r.instance ? `${base} [${r.replica}]` : `${r.component} ${r.replica}`) : base);
-}
-
 function roleRows(roles: RoleTree[], unattributed: PodSummary[], prefix: string): Row[] {
   const rows: Row[] = [];
   type Item =
@@ -395,7 +390,7 @@ function roleRows(roles: RoleTree[], unattributed: PodSummary[], prefix: string)
       const gpus = r.gpus.desired || r.gpus.requested;
       rows.push({
         prefix: branch,
-        name: roleName(r),
+        name: sanitise(roleName(r)),
         status: `${r.replicas.ready}/${r.replicas.desired} ready`,
         gpu: `gpu: ${gpus}`,
         nodes: r.nodes.map(sanitise),
@@ -404,7 +399,7 @@ function roleRows(roles: RoleTree[], unattributed: PodSummary[], prefix: string)
     } else if (item.kind === 'unattributed') {
       rows.push({
         prefix: branch,
-        name: '(unattributed)',
+        name: UNATTRIBUTED,
         status: `${item.pods.length} pod${item.pods.length === 1 ? '' : 's'}`,
         gpu: '',
         nodes: [],
@@ -424,7 +419,7 @@ function podAndRoleRows(roles: RoleTree[], pods: PodSummary[], prefix: string): 
     const gpus = r.gpus.desired || r.gpus.requested;
     rows.push({
       prefix: prefix + (last ? '`-- ' : '|-- '),
-      name: roleName(r),
+      name: sanitise(roleName(r)),
       status: `${r.replicas.ready}/${r.replicas.desired} ready`,
       gpu: `gpu: ${gpus}`,
       nodes: r.nodes.map(sanitise),

@@ -1,9 +1,8 @@
 // Entry point of the `wlx` command. Subcommands are imported lazily so that
 // commands that need no UI (`--version`, `definitions`, `eval`) never load ink
 // or react and start fast.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { UsageError } from './usage.js';
+import { packageVersion } from './version.js';
 
 export const SUBCOMMANDS = ['get', 'definitions', 'eval', 'demo'] as const;
 
@@ -22,11 +21,6 @@ Usage:
 
 Run \`wlx <command> --help\` for a command's options.
 `;
-
-export function packageVersion(): string {
-  const path = fileURLToPath(new URL('../../../package.json', import.meta.url));
-  return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
-}
 
 export async function main(argv: string[]): Promise<number> {
   try {

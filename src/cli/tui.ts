@@ -11,7 +11,7 @@ import {
   type ClusterOptions,
 } from './common.js';
 import { parseCommandArgs } from './usage.js';
-import { packageVersion } from './main.js';
+import { packageVersion } from './version.js';
 
 const HINT = 'wlx --help';
 

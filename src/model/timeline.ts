@@ -7,6 +7,7 @@
 // Times come from conditions' transition times, container states and events,
 // so the same code explains a job starting now and one that finished.
 import type { GangSummary, KubeObject, RoleTree, WorkloadTree } from './types.js';
+import { roleName, UNATTRIBUTED } from './role-name.js';
 
 // ---- reading raw objects ---------------------------------------------------
 
@@ -141,14 +142,6 @@ export function pullSeconds(message: string): number | null {
 
 // ---- roles -------------------------------------------------------------------
 
-/** A role's name as users say it (component, instance, replica). */
-export function roleName(r: RoleTree): string {
-  let s = r.component;
-  if (r.instance !== null && r.instance !== r.component) s += `/${r.instance}`;
-  if (r.replica !== null) s += ` #${r.replica}`;
-  return s;
-}
-
 function rolePodUids(r: RoleTree, out: string[] = []): string[] {
   for (const p of r.pods) out.push(p.uid);
   for (const c of r.roles) rolePodUids(c, out);
@@ -159,7 +152,7 @@ function rolePodUids(r: RoleTree, out: string[] = []): string[] {
 export function podRoles(w: WorkloadTree): Map<string, string> {
   const out = new Map<string, string>();
   for (const r of w.roles) for (const uid of rolePodUids(r)) out.set(uid, roleName(r));
-  for (const p of w.unattributedPods) out.set(p.uid, '(unattributed)');
+  for (const p of w.unattributedPods) out.set(p.uid, UNATTRIBUTED);
   return out;
 }
 

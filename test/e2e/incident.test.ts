@@ -64,7 +64,7 @@ test(
         60_000,
       );
       assert.match(screen, /first pod scheduled\s+\d\d:\d\d:\d\d/);
-      assert.match(screen, /replicatedjob\/worker\s+\[#+\] 2\/2\s+\[#+\] 2\/2/);
+      assert.match(screen, /│  worker\s+\[#+\] 2\/2\s+\[#+\] 2\/2/);
       assert.match(screen, /jobset llama-pretrain\/0: 3\/3 scheduled, 3\/3 ready/);
       assert.equal((screen.match(/^│llama-pretrain-\S+/gm) ?? []).length, 3, screen);
       assert.doesNotMatch(screen, /waiting:/);

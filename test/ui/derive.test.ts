@@ -2,11 +2,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tableForFrame, sortRows, filterRows } from '../../src/ui/state/derive.js';
-import { roleTable, findPodRolePath, UNATTRIBUTED } from '../../src/ui/render/roles.js';
+import { UNATTRIBUTED } from '../../src/model/role-name.js';
+import { roleTable, findPodRolePath } from '../../src/ui/render/roles.js';
 import { layoutColumns, formatLine, fit, displayWidth } from '../../src/ui/render/table.js';
 import { WORKLOAD_COLUMNS, workloadTable } from '../../src/ui/render/workloads.js';
 import { formatAge } from '../../src/ui/render/format.js';
-import { summariseConnection } from '../../src/ui/components/Header.js';
+import { summariseConnection } from '../../src/ui/render/header.js';
 import { defaultSnapshot, FakeSource, pod, role, workload, HOSTILE_NAME } from './fixtures.js';
 
 const frame = (over: object) => ({ kind: 'workloads' as const, collapsed: [], ...over });

@@ -5,8 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ModelSnapshot, PodSummary } from '../../src/model/types.js';
-import { podRowStats, allPodsStats } from '../../src/ui/render/pods.js';
-import { layoutStats } from '../../src/ui/render/table.js';
+import { newWorkCounters } from '../../src/ui/render/row-cache.js';
 import { mountApp, sleep, KEY } from './helpers.js';
 import { FakeSource, defaultSnapshot, manyPodsSnapshot, pod } from './fixtures.js';
 
@@ -31,7 +30,8 @@ function withPod(s: ModelSnapshot, wi: number, pi: number, over: Partial<PodSumm
 test('a snapshot changing an off-screen pod draws nothing; a visible pod is redrawn; only its row is rebuilt', async () => {
   let s = bigSnapshot();
   const source = new FakeSource(s);
-  const h = await mountApp({ source, size: { columns: 120, rows: 30 } });
+  const work = newWorkCounters();
+  const h = await mountApp({ source, size: { columns: 120, rows: 30 }, work });
   try {
     await h.press(':', 'p', 'o', 'd', 's', KEY.enter);
     await h.waitFor((f) => f.includes(`pods(all)[${WORKLOADS * PODS}]`), 'all pods');
@@ -39,24 +39,24 @@ test('a snapshot changing an off-screen pod draws nothing; a visible pod is redr
 
     // Off screen: the last workload's pods are rows 980..999; 21 rows are visible.
     const frames = h.frames.length;
-    const built = podRowStats().built;
-    const measured = layoutStats().cellMeasures;
-    const lists = allPodsStats();
+    const built = work.podRowsBuilt;
+    const measured = work.cellMeasures;
+    const lists = { ...work };
     s = withPod(s, WORKLOADS - 1, 3, { restarts: 41 });
     source.publish(s);
     await sleep(200);
     assert.equal(h.frames.length, frames, 'no frame for a change nobody can see');
-    assert.equal(podRowStats().built - built, 1, 'one pod changed: one row rebuilt');
-    assert.equal(layoutStats().cellMeasures - measured, 9, 'one row re-measured (9 cells)');
-    assert.equal(allPodsStats().rebuilds, lists.rebuilds, 'the 1,000-row list is not rebuilt');
-    assert.equal(allPodsStats().patches - lists.patches, 1, 'it is patched once, in place');
+    assert.equal(work.podRowsBuilt - built, 1, 'one pod changed: one row rebuilt');
+    assert.equal(work.cellMeasures - measured, 9, 'one row re-measured (9 cells)');
+    assert.equal(work.allPodsRebuilds, lists.allPodsRebuilds, 'the 1,000-row list is not rebuilt');
+    assert.equal(work.allPodsPatches - lists.allPodsPatches, 1, 'it is patched once, in place');
 
     // On screen: the first pod's restarts appear on its row.
     s = withPod(s, 0, 0, { restarts: 42 });
     source.publish(s);
     const f = await h.waitFor((x) => /wl-00-pod-00\s+Running\s+1\/1\s+42\b/.test(x), 'the visible pod redrawn');
     assert.match(f, /wl-00-pod-01\s+Running\s+1\/1\s+0\b/, 'its neighbour unchanged');
-    assert.equal(podRowStats().built - built, 2, 'two pods changed in all: two rows rebuilt');
+    assert.equal(work.podRowsBuilt - built, 2, 'two pods changed in all: two rows rebuilt');
   } finally {
     h.unmount();
   }

@@ -3,93 +3,18 @@
 // the watches (live / syncing / reconnecting since … / forbidden kinds).
 import type React from 'react';
 import { Box, Text } from 'ink';
-import type { ConnectionInfo, KindState, ModelSnapshot } from '../../model/types.js';
 import { sanitise } from '../../text/sanitise.js';
+import type { HeaderModel } from '../render/header.js';
 import { fit } from '../render/table.js';
 import { accent, type TextStyle } from './theme.js';
 
 export interface HeaderProps {
-  snapshot: ModelSnapshot;
-  connection: ConnectionInfo;
-  namespace: string | null;
+  model: HeaderModel;
   wlxVersion: string;
   width: number;
   /** 1 = compact one-line header for very short terminals. */
   lines: number;
   noColor: boolean;
-}
-
-export interface ConnectionSummary {
-  text: string;
-  level: 'ok' | 'warn' | 'error';
-}
-
-function clock(iso: string): string {
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return sanitise(iso);
-  return new Date(t).toISOString().slice(11, 19);
-}
-
-/** One phrase for the state of all watched kinds. */
-export function summariseConnection(kinds: readonly KindState[]): ConnectionSummary {
-  if (!kinds.length) return { text: 'connecting…', level: 'warn' };
-  const parts: string[] = [];
-  let level: ConnectionSummary['level'] = 'ok';
-  const reconnecting = kinds.filter((k) => k.state === 'reconnecting' || k.state === 'error');
-  const syncing = kinds.filter((k) => k.state === 'syncing');
-  const forbidden = kinds.filter((k) => k.state === 'forbidden');
-  if (reconnecting.length) {
-    const oldest = reconnecting.reduce((a, b) => (a.since <= b.since ? a : b));
-    parts.push(`reconnecting ${reconnecting.map((k) => sanitise(k.resource)).join(',')} since ${clock(oldest.since)}`);
-    level = 'warn';
-  } else if (syncing.length) {
-    parts.push(`syncing ${kinds.length - syncing.length}/${kinds.length}`);
-    level = 'warn';
-  } else {
-    parts.push('live');
-  }
-  if (forbidden.length) {
-    parts.push(`forbidden: ${forbidden.map((k) => sanitise(k.resource)).join(',')}`);
-    if (level === 'ok') level = 'warn';
-  }
-  return { text: parts.join('  '), level };
-}
-
-/** `7 workloads: 4 Running 1 Failed …` — each status a workload holds counts once. */
-export function workloadCounts(snapshot: ModelSnapshot, namespace: string | null): string {
-  // Asked by the render and by the screen signature of each snapshot: once per snapshot and scope.
-  let memo = countsMemo.get(snapshot);
-  if (!memo) countsMemo.set(snapshot, (memo = new Map()));
-  let text = memo.get(namespace);
-  if (text === undefined) memo.set(namespace, (text = computeWorkloadCounts(snapshot, namespace)));
-  return text;
-}
-
-const countsMemo = new WeakMap<ModelSnapshot, Map<string | null, string>>();
-
-function computeWorkloadCounts(snapshot: ModelSnapshot, namespace: string | null): string {
-  const counts = new Map<string, number>();
-  let n = 0;
-  for (const w of snapshot.workloads) {
-    if (namespace !== null && w.namespace !== namespace) continue;
-    n++;
-    for (const s of w.status.length ? w.status : ['Undefined']) counts.set(s, (counts.get(s) ?? 0) + 1);
-  }
-  const order = [
-    'Running',
-    'Failed',
-    'Degraded',
-    'Initializing',
-    'Suspended',
-    'Suspending',
-    'Resuming',
-    'Completed',
-    'Undefined',
-  ];
-  const parts = [...counts.entries()]
-    .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
-    .map(([s, c]) => `${c} ${s}`);
-  return `${n}${parts.length ? '  ' + parts.join(' ') : ''}`;
 }
 
 function Pair(props: { label: string; value: string; width: number; style?: TextStyle }): React.JSX.Element {
@@ -103,11 +28,10 @@ function Pair(props: { label: string; value: string; width: number; style?: Text
 }
 
 export function Header(props: HeaderProps): React.JSX.Element {
-  const { snapshot, connection: c, width, noColor } = props;
-  const t = snapshot.totals;
-  const conn = summariseConnection(snapshot.kinds);
+  const { model, width, noColor } = props;
+  const { connection: c, totals: t, summary: conn } = model;
   const connStyle = noColor ? {} : { color: conn.level === 'ok' ? 'green' : conn.level === 'warn' ? 'yellow' : 'red' };
-  const ns = props.namespace === null ? 'all' : sanitise(props.namespace);
+  const ns = model.namespace === null ? 'all' : sanitise(model.namespace);
   const gpus = `${t.gpuRequested}/${t.gpuAllocatable} req/alloc  free ${t.gpuFree}  pending ${t.gpuPending}`;
   if (props.lines <= 1) {
     return (
@@ -133,12 +57,7 @@ export function Header(props: HeaderProps): React.JSX.Element {
         <Box width={left + 1}>
           <Pair label="Cluster:" value={sanitise(c.cluster)} width={left} style={accent(noColor)} />
         </Box>
-        <Pair
-          label="Workloads:"
-          value={workloadCounts(snapshot, props.namespace)}
-          width={right}
-          style={accent(noColor)}
-        />
+        <Pair label="Workloads:" value={model.workloads} width={right} style={accent(noColor)} />
       </Box>
       <Box>
         <Box width={left + 1}>

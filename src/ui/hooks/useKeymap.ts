@@ -2,6 +2,7 @@
 // arriving in one chunk (typed fast, pasted, or sent by tmux) are split so
 // that each is its own key: `/llama⏎` must filter and then press Enter.
 import { useInput } from 'ink';
+import { useCallback, useLayoutEffect, useRef } from 'react';
 import { keyName } from '../keymap.js';
 
 export type KeyHandler = (name: string, input: string) => void;
@@ -27,13 +28,26 @@ export function charKeyName(ch: string): string {
   return ch;
 }
 
+/** Calls the latest `handler` for each key (Ink's input listener is long-lived). */
 export function useKeymap(handler: KeyHandler): void {
-  useInput((input, key) => {
-    const name = keyName(input, key);
-    if (name === input && [...input].length > 1) {
-      for (const ch of input) handler(charKeyName(ch), ch);
+  const latest = useRef(handler);
+  useLayoutEffect(() => {
+    latest.current = handler;
+  });
+  const onInput = useCallback((input: string, key: Parameters<typeof keyName>[1]) => {
+    // Ink reads two Escapes in one chunk (a burst from tmux, or fast keys) as one
+    // meta-Escape whose input is the second ESC: each is its own key.
+    if (key.escape && input === '\u001b') {
+      latest.current('esc', '');
+      latest.current('esc', '');
       return;
     }
-    handler(name, input);
-  });
+    const name = keyName(input, key);
+    if (name === input && [...input].length > 1) {
+      for (const ch of input) latest.current(charKeyName(ch), ch);
+      return;
+    }
+    latest.current(name, input);
+  }, []);
+  useInput(onInput);
 }

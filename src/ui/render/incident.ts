@@ -15,6 +15,7 @@ import {
   type ContainerState,
 } from '../../model/timeline.js';
 import { containerRequest } from '../../model/gpu.js';
+import { roleName } from '../../model/role-name.js';
 import { sanitise, sanitiseMultiline } from '../../text/sanitise.js';
 import { displayWidth, type Tone } from './table.js';
 import { statusTone } from './format.js';
@@ -399,7 +400,7 @@ export function describeWorkloadLines(
     for (const r of roles) {
       out.push(
         line(
-          `${'  '.repeat(depth + 1)}${sanitise(r.component)}${r.instance !== null && r.instance !== r.component ? `/${sanitise(r.instance)}` : ''}${r.replica !== null ? ` #${sanitise(r.replica)}` : ''}: ready ${r.replicas.ready}/${r.replicas.desired}, GPUs ${r.gpus.allocated}/${r.gpus.desired}${r.nodes.length ? `, nodes ${sanitise(r.nodes.join(','))}` : ''}`,
+          `${'  '.repeat(depth + 1)}${sanitise(roleName(r))}: ready ${r.replicas.ready}/${r.replicas.desired}, GPUs ${r.gpus.allocated}/${r.gpus.desired}${r.nodes.length ? `, nodes ${sanitise(r.nodes.join(','))}` : ''}`,
         ),
       );
       walk(r.roles, depth + 1);

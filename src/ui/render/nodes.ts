@@ -3,7 +3,7 @@ import type { NodeSummary, NodePodEntry } from '../../model/types.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
 import { parseTime, statusTone, statusRank } from './format.js';
-import { podRow, POD_COLUMNS } from './pods.js';
+import { podRow, POD_COLUMNS, type PodRowOf } from './pods.js';
 
 export const NODE_COLUMNS: Column[] = [
   { name: 'NAME', min: 12, max: 40, flex: true, sortKey: 'name' },
@@ -48,7 +48,7 @@ export function nodeTable(nodes: readonly NodeSummary[]): TableData {
 }
 
 /** The node view's list: a group row per workload (unowned pods last), its pods under it. */
-export function nodePodTable(entries: readonly NodePodEntry[]): TableData {
+export function nodePodTable(entries: readonly NodePodEntry[], rowOf: PodRowOf = podRow): TableData {
   const groups = new Map<string, { title: string; entries: NodePodEntry[] }>();
   for (const e of entries) {
     const key = e.workload ? e.workload.uid : '';
@@ -81,7 +81,7 @@ export function nodePodTable(entries: readonly NodePodEntry[]): TableData {
       workloadUid: wl?.uid,
     });
     for (const e of g.entries) {
-      const base = podRow(e.pod, e.workload?.uid, false);
+      const base = rowOf(e.pod, e.workload?.uid, false);
       rows.push({
         ...base,
         cells: ['  ' + base.cells[0], ...base.cells.slice(1)],

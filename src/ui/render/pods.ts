@@ -4,7 +4,8 @@ import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
 import { parseTime, statusTone, statusRank } from './format.js';
 import { workloadPods } from './workloads.js';
-import { findRole, rolePods, UNATTRIBUTED } from './roles.js';
+import { UNATTRIBUTED } from '../../model/role-name.js';
+import { findRole, rolePods } from './roles.js';
 
 export const POD_COLUMNS: Column[] = [
   { name: 'NAME', min: 14, max: 50, sortKey: 'name' },
@@ -26,28 +27,10 @@ export function podReason(p: PodSummary): string {
   return sanitise(parts.join(': '));
 }
 
-// Rows are immutable and pods keep their identity across snapshots when the
-// model shares unchanged objects, so a row is built once per pod object: a
-// 100,000-pod list re-derives in a fraction of the time when few pods changed.
-const rowCache = [new WeakMap<PodSummary, Row>(), new WeakMap<PodSummary, Row>()];
-let podRowsBuilt = 0;
-
-/** Pod rows built since the process started (tests count work with it). */
-export function podRowStats(): { built: number } {
-  return { built: podRowsBuilt };
-}
+/** Builds (or finds) the row of a pod: plain builders here, memoised ones in row-cache.ts. */
+export type PodRowOf = (p: PodSummary, workloadUid: string | undefined, withNamespace: boolean) => Row;
 
 export function podRow(p: PodSummary, workloadUid: string | undefined, withNamespace: boolean): Row {
-  const cache = rowCache[withNamespace ? 1 : 0];
-  const hit = cache.get(p);
-  if (hit && hit.workloadUid === workloadUid) return hit;
-  const row = buildPodRow(p, workloadUid, withNamespace);
-  podRowsBuilt++;
-  cache.set(p, row);
-  return row;
-}
-
-function buildPodRow(p: PodSummary, workloadUid: string | undefined, withNamespace: boolean): Row {
   const name = sanitise(p.name);
   const cells = [
     name,
@@ -82,88 +65,25 @@ export function podsOf(w: WorkloadTree, rolePath: readonly string[] | null): Pod
   return role ? rolePods(role) : null;
 }
 
-export function podTable(w: WorkloadTree, rolePath: readonly string[] | null): TableData | null {
+export function podTable(
+  w: WorkloadTree,
+  rolePath: readonly string[] | null,
+  rowOf: PodRowOf = podRow,
+): TableData | null {
   const pods = podsOf(w, rolePath);
   if (!pods) return null;
-  return { columns: POD_COLUMNS, rows: pods.map((p) => podRow(p, w.uid, false)) };
+  return { columns: POD_COLUMNS, rows: pods.map((p) => rowOf(p, w.uid, false)) };
 }
 
-// `:pods` rows per workload object: a snapshot where few workloads changed
-// rebuilds only theirs, and the list is a concatenation (100,000 pods under
-// churn must not cost 100,000 lookups per frame).
-const workloadRowsCache = new WeakMap<WorkloadTree, Row[]>();
-
-function workloadPodRows(w: WorkloadTree): Row[] {
-  let rows = workloadRowsCache.get(w);
-  if (!rows) {
-    rows = workloadPods(w).map((p) => podRow(p, w.uid, true));
-    workloadRowsCache.set(w, rows);
-  }
-  return rows;
-}
-
-// The last `:pods` list, patched in place: under churn most snapshots change
-// a few workloads out of thousands, and rebuilding a 100,000-row array per
-// snapshot costs more than everything else the explorer does for it. When
-// no workload changed the same array is returned (so sort and filter memos
-// keep their results); when a few changed and kept their pod counts, their
-// segments of a copy are overwritten; anything else rebuilds.
-interface AllPods {
-  workloads: readonly WorkloadTree[];
-  namespace: string | null;
-  rows: Row[];
-  /** Start of each workload's segment in rows (-1 when filtered out by namespace). */
-  starts: number[];
-}
-let lastAllPods: AllPods | null = null;
-let allPodsRebuilds = 0;
-let allPodsPatches = 0;
-
-/** `:pods` list derivations since the process started: full rebuilds and in-place patches (tests count work with it). */
-export function allPodsStats(): { rebuilds: number; patches: number } {
-  return { rebuilds: allPodsRebuilds, patches: allPodsPatches };
-}
-
-function patchAllPods(last: AllPods, workloads: readonly WorkloadTree[], namespace: string | null): Row[] | null {
-  if (last.namespace !== namespace || last.workloads.length !== workloads.length) return null;
-  let rows: Row[] | null = null;
-  const prev = last.workloads;
-  for (let i = 0; i < workloads.length; i++) {
-    const w = workloads[i];
-    const old = prev[i];
-    if (w === old) continue;
-    if (w.uid !== old.uid || w.namespace !== old.namespace) return null;
-    const start = last.starts[i];
-    if (start < 0) continue;
-    const before = workloadRowsCache.get(old);
-    const next = workloadPodRows(w);
-    if (!before || before.length !== next.length) return null;
-    rows ??= last.rows.slice();
-    for (let k = 0; k < next.length; k++) rows[start + k] = next[k]!;
-  }
-  return rows ?? last.rows;
-}
-
-export function allPodsTable(workloads: readonly WorkloadTree[], namespace: string | null): TableData {
-  if (lastAllPods) {
-    const patched = patchAllPods(lastAllPods, workloads, namespace);
-    if (patched) {
-      if (patched !== lastAllPods.rows) allPodsPatches++;
-      lastAllPods = { ...lastAllPods, workloads, rows: patched };
-      return { columns: ALL_POD_COLUMNS, rows: patched };
-    }
-  }
-  allPodsRebuilds++;
+/** `:pods`: every pod of every workload in scope (row-cache.ts patches this list in place under churn). */
+export function allPodsTable(
+  workloads: readonly WorkloadTree[],
+  namespace: string | null,
+  rowOf: PodRowOf = podRow,
+): TableData {
   const rows: Row[] = [];
-  const starts: number[] = [];
-  for (const w of workloads) {
-    if (namespace !== null && w.namespace !== namespace) {
-      starts.push(-1);
-      continue;
-    }
-    starts.push(rows.length);
-    for (const r of workloadPodRows(w)) rows.push(r);
-  }
-  lastAllPods = { workloads, namespace, rows, starts };
+  for (const w of workloads)
+    if (namespace === null || w.namespace === namespace)
+      for (const p of workloadPods(w)) rows.push(rowOf(p, w.uid, true));
   return { columns: ALL_POD_COLUMNS, rows };
 }

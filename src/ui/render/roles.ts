@@ -1,11 +1,10 @@
 // Workload view: the role tree (components, instances, replica groups) as
 // indented, expandable rows, plus the workload's unattributed pods.
 import type { WorkloadTree, RoleTree, PodSummary } from '../../model/types.js';
+import { roleName, UNATTRIBUTED } from '../../model/role-name.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData, Tone } from './table.js';
 import { statusTone, ratio, statusRank } from './format.js';
-
-export const UNATTRIBUTED = '(unattributed)';
 
 export const ROLE_COLUMNS: Column[] = [
   { name: 'ROLE', min: 14, max: 50, flex: true },
@@ -15,16 +14,6 @@ export const ROLE_COLUMNS: Column[] = [
   { name: 'GPUS', min: 5, align: 'right' },
   { name: 'NODES', min: 5, max: 40, dropPriority: 1 },
 ];
-
-/** What a user calls this role: component, then instance / replica when present. */
-export function roleLabel(r: RoleTree): string {
-  if (r.replica !== null && r.instance !== null) return `${r.component}[${r.instance}] #${r.replica}`;
-  if (r.replica !== null) return `${r.component} #${r.replica}`;
-  // Named instances (a JobSet's replicatedJob `worker`) are what users call the
-  // role; numbered ones read better with their component (`group[0]`).
-  if (r.instance !== null) return /^\d+$/.test(r.instance) ? `${r.component}[${r.instance}]` : r.instance;
-  return r.component;
-}
 
 /** Stable key of one role among its siblings. */
 export function roleKey(r: RoleTree): string {
@@ -100,7 +89,7 @@ export function roleTable(w: WorkloadTree, collapsed: ReadonlySet<string>): Tabl
       const hasChildren = r.roles.length > 0;
       const isCollapsed = collapsed.has(treeKey);
       const marker = hasChildren ? (isCollapsed ? '▸ ' : '▾ ') : '  ';
-      const label = sanitise(roleLabel(r));
+      const label = sanitise(roleName(r));
       const status = roleStatus(r);
       const pods = rolePods(r);
       rows.push({

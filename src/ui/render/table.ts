@@ -106,27 +106,6 @@ export function fit(s: string, width: number, align: 'left' | 'right' = 'left'):
   return align === 'right' ? pad + s : s + pad;
 }
 
-// Rows are immutable and keep their identity while their pod or workload is
-// unchanged, so each row's cell widths are measured once: a snapshot that
-// changed a few rows re-measures only those when the layout is recomputed.
-const widthCache = new WeakMap<Row, number[]>();
-let cellMeasures = 0;
-
-function cellWidths(r: Row): number[] {
-  let w = widthCache.get(r);
-  if (w === undefined) {
-    w = r.cells.map(displayWidth);
-    cellMeasures += w.length;
-    widthCache.set(r, w);
-  }
-  return w;
-}
-
-/** Cells measured by layoutColumns since the process started (tests count work with it). */
-export function layoutStats(): { cellMeasures: number } {
-  return { cellMeasures };
-}
-
 export interface Layout {
   /** Indices into the table's columns that are shown. */
   shown: number[];
@@ -135,23 +114,23 @@ export interface Layout {
 
 const GAP = 1;
 
+/** The display width of each of a row's cells. */
+export function cellWidths(r: Row): number[] {
+  return r.cells.map(displayWidth);
+}
+
 /**
  * Column widths for a given inner width: content-driven (from the given rows,
  * capped), minimum widths respected, the flex column takes what is left; when
  * even the minimums do not fit, columns with a drop priority go first.
+ * `widthsOf` measures a row's cells (LayoutMemo remembers them per row).
  */
-/** The last layout computed: the screen signature and the row list ask for the same one each frame. */
-let lastLayout: { columns: Column[]; rows: readonly Row[]; width: number; layout: Layout } | null = null;
-
-export function layoutColumns(columns: Column[], rows: readonly Row[], width: number): Layout {
-  const last = lastLayout;
-  if (last && last.columns === columns && last.rows === rows && last.width === width) return last.layout;
-  const layout = computeLayout(columns, rows, width);
-  lastLayout = { columns, rows, width, layout };
-  return layout;
-}
-
-function computeLayout(columns: Column[], rows: readonly Row[], width: number): Layout {
+export function layoutColumns(
+  columns: Column[],
+  rows: readonly Row[],
+  width: number,
+  widthsOf: (r: Row) => number[] = cellWidths,
+): Layout {
   // Huge lists: measure a sample (head and tail) rather than every row.
   const sample = rows.length > 2000 ? [...rows.slice(0, 1000), ...rows.slice(-1000)] : rows;
   // One pass over the rows (each row's widths are cached), per-column maxima.
@@ -163,7 +142,7 @@ function computeLayout(columns: Column[], rows: readonly Row[], width: number): 
   for (const r of sample) {
     if (open === 0) break;
     if (r.span) continue;
-    const cw = cellWidths(r);
+    const cw = widthsOf(r);
     for (let i = 0; i < natural.length; i++) {
       if (done[i]) continue;
       const v = cw[i] ?? 0;
@@ -218,4 +197,36 @@ export function formatLine(cells: readonly string[], columns: Column[], layout: 
     parts.push(fit(cells[ci] ?? '', layout.widths[k], columns[ci].align));
   });
   return parts.join(' '.repeat(GAP));
+}
+
+/**
+ * One explorer's layouts. Rows are immutable and keep their identity while
+ * their pod or workload is unchanged, so each row's cells are measured once: a
+ * snapshot that changed a few rows re-measures only those. The last layout is
+ * kept, as a frame asks for the same one until its rows or width change.
+ */
+export class LayoutMemo {
+  private readonly widths = new WeakMap<Row, number[]>();
+  private last: { columns: Column[]; rows: readonly Row[]; width: number; layout: Layout } | null = null;
+
+  /** `counters.cellMeasures` counts the cells measured (tests count work with it). */
+  constructor(private readonly counters: { cellMeasures: number } = { cellMeasures: 0 }) {}
+
+  private readonly widthsOf = (r: Row): number[] => {
+    let w = this.widths.get(r);
+    if (w === undefined) {
+      w = cellWidths(r);
+      this.counters.cellMeasures += w.length;
+      this.widths.set(r, w);
+    }
+    return w;
+  };
+
+  layout(columns: Column[], rows: readonly Row[], width: number): Layout {
+    const last = this.last;
+    if (last && last.columns === columns && last.rows === rows && last.width === width) return last.layout;
+    const layout = layoutColumns(columns, rows, width, this.widthsOf);
+    this.last = { columns, rows, width, layout };
+    return layout;
+  }
 }

@@ -39,18 +39,7 @@ export function workloadStatusText(w: WorkloadTree): string {
   return w.status.length ? w.status.join(',') : 'Undefined';
 }
 
-// One row per workload object (immutable; see pods.ts for why).
-const rowCache = new WeakMap<WorkloadTree, Row>();
-
 export function workloadRow(w: WorkloadTree): Row {
-  const hit = rowCache.get(w);
-  if (hit) return hit;
-  const row = buildWorkloadRow(w);
-  rowCache.set(w, row);
-  return row;
-}
-
-function buildWorkloadRow(w: WorkloadTree): Row {
   const status = workloadStatusText(w);
   const name = sanitise(w.name);
   return {
@@ -77,8 +66,12 @@ function buildWorkloadRow(w: WorkloadTree): Row {
   };
 }
 
-export function workloadTable(workloads: readonly WorkloadTree[], namespace: string | null): TableData {
+export function workloadTable(
+  workloads: readonly WorkloadTree[],
+  namespace: string | null,
+  rowOf: (w: WorkloadTree) => Row = workloadRow,
+): TableData {
   const rows: Row[] = [];
-  for (const w of workloads) if (namespace === null || w.namespace === namespace) rows.push(workloadRow(w));
+  for (const w of workloads) if (namespace === null || w.namespace === namespace) rows.push(rowOf(w));
   return { columns: WORKLOAD_COLUMNS, rows };
 }

@@ -8,6 +8,7 @@ import type { Row, TableData } from '../render/table.js';
 import { workloadTable } from '../render/workloads.js';
 import { roleTable } from '../render/roles.js';
 import { podTable, allPodsTable } from '../render/pods.js';
+import type { RowCache } from '../render/row-cache.js';
 import { nodeTable, nodePodTable } from '../render/nodes.js';
 import { definitionTable } from '../render/definitions.js';
 import type { SortState, ViewFrame } from './viewState.js';
@@ -34,20 +35,27 @@ export function tableForFrame(
   frame: Pick<ViewFrame, 'kind' | 'workloadUid' | 'rolePath' | 'nodeName' | 'collapsed'>,
   namespace: string | null,
   getNodePods: (node: string) => NodePodEntry[],
+  /** The explorer's memoised rows; without it every row is built afresh. */
+  cache?: RowCache,
 ): ViewTable {
   switch (frame.kind) {
     case 'workloads':
-      return { ...workloadTable(snapshot.workloads, namespace), sortable: true };
+      return { ...workloadTable(snapshot.workloads, namespace, cache?.workloadRow), sortable: true };
     case 'workload': {
       const w = findWorkload(snapshot, frame.workloadUid);
       if (!w) return { ...EMPTY, sortable: false, missing: 'workload no longer exists' };
       return { ...roleTable(w, new Set(frame.collapsed)), sortable: false };
     }
     case 'pods': {
-      if (frame.workloadUid === undefined) return { ...allPodsTable(snapshot.workloads, namespace), sortable: true };
+      if (frame.workloadUid === undefined) {
+        const all = cache
+          ? cache.allPodsTable(snapshot.workloads, namespace)
+          : allPodsTable(snapshot.workloads, namespace);
+        return { ...all, sortable: true };
+      }
       const w = findWorkload(snapshot, frame.workloadUid);
       if (!w) return { ...EMPTY, sortable: true, missing: 'workload no longer exists' };
-      const t = podTable(w, frame.rolePath ?? null);
+      const t = podTable(w, frame.rolePath ?? null, cache?.podRow);
       if (!t) return { ...EMPTY, sortable: true, missing: 'role no longer exists' };
       return { ...t, sortable: true };
     }
@@ -55,7 +63,7 @@ export function tableForFrame(
       return { ...nodeTable(snapshot.nodes), sortable: true };
     case 'node': {
       if (frame.nodeName === undefined) return { ...EMPTY, sortable: false };
-      const t = nodePodTable(getNodePods(frame.nodeName));
+      const t = nodePodTable(getNodePods(frame.nodeName), cache?.podRow);
       return {
         ...t,
         sortable: false,
@@ -154,19 +162,17 @@ export interface FilterResult {
   inverted: boolean;
 }
 
-// Rows are immutable: their searchable text is joined once, not per keystroke.
-const textCache = new WeakMap<Row, string>();
-function rowText(r: Row): string {
-  let t = textCache.get(r);
-  if (t === undefined) {
-    t = r.cells.join(' ');
-    textCache.set(r, t);
-  }
-  return t;
+/** The text the filter matches a row against. */
+export function searchText(r: Row): string {
+  return r.cells.join(' ');
 }
 
 /** `/regex` keeps matching rows, `/!regex` the others; case-insensitive; an invalid regex matches literally. */
-export function filterRows(rows: readonly Row[], filter: string): FilterResult {
+export function filterRows(
+  rows: readonly Row[],
+  filter: string,
+  textOf: (r: Row) => string = searchText,
+): FilterResult {
   const inverted = filter.startsWith('!');
   const pattern = inverted ? filter.slice(1) : filter;
   if (!pattern) return { rows, inverted };
@@ -180,7 +186,7 @@ export function filterRows(rows: readonly Row[], filter: string): FilterResult {
     const lower = pattern.toLowerCase();
     test = (s) => s.toLowerCase().includes(lower);
   }
-  const out = rows.filter((r) => test(rowText(r)) !== inverted);
+  const out = rows.filter((r) => test(textOf(r)) !== inverted);
   return { rows: out, error, inverted };
 }
 

@@ -5,7 +5,8 @@
 import type { ModelSnapshot, NodePodEntry, WorkloadTree } from '../../model/types.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Row } from '../render/table.js';
-import { findPodRolePath, findRole, roleLabel, UNATTRIBUTED } from '../render/roles.js';
+import { roleName, UNATTRIBUTED } from '../../model/role-name.js';
+import { findPodRolePath, findRole } from '../render/roles.js';
 import type { PanelLine } from '../render/panels.js';
 import type { ViewFrame } from './viewState.js';
 import { findPodSummary, targetLabel, type IncidentKind, type IncidentTarget } from './incident.js';
@@ -83,8 +84,19 @@ export function targetOf(
   }
 }
 
-function frameOfWorkload(w: WorkloadTree): FrameInit {
-  return { kind: 'workload', workloadUid: w.uid, label: sanitise(w.name) };
+/**
+ * A pod shown in its workload: the workload's view, then the pods of the
+ * deepest role holding it (the unattributed group, or all pods when it is in
+ * neither) with the pod selected. Enter on a node's pod and `o` both lead here.
+ */
+export function framesToPod(w: WorkloadTree, podUid: string): FrameInit[] {
+  const path = findPodRolePath(w, podUid);
+  const role = path && path[0] !== UNATTRIBUTED ? findRole(w, path) : null;
+  const label = path?.[0] === UNATTRIBUTED ? UNATTRIBUTED : role ? sanitise(roleName(role)) : 'pods';
+  return [
+    { kind: 'workload', workloadUid: w.uid, label: sanitise(w.name) },
+    { kind: 'pods', workloadUid: w.uid, rolePath: path, label, selectedKey: podUid },
+  ];
 }
 
 /** The frames an incident key pushes from the current frame and row. */
@@ -102,21 +114,7 @@ export function incidentNavigation(
     if (target.kind !== 'pod') return { flash: 'o jumps from a pod to its workload' };
     const found = findPodSummary(snapshot, target.uid);
     if (!found) return { flash: 'the pod belongs to no workload wlx knows' };
-    const w = found.workload;
-    const path = findPodRolePath(w, found.pod.uid);
-    const role = path && path[0] !== UNATTRIBUTED ? findRole(w, path) : null;
-    return {
-      frames: [
-        frameOfWorkload(w),
-        {
-          kind: 'pods',
-          workloadUid: w.uid,
-          rolePath: path,
-          label: role ? sanitise(roleLabel(role)) : 'pods',
-          selectedKey: found.pod.uid,
-        },
-      ],
-    };
+    return { frames: framesToPod(found.workload, found.pod.uid) };
   }
   if (action === 'node') {
     if (target.kind === 'node')

@@ -45,6 +45,8 @@ export interface UiState {
   mode: InputMode;
   /** Text of the command line while in command mode. */
   input: string;
+  /** Command-line completions offered by the last Tab. */
+  candidates: string[];
   /** Filter text before `/` was pressed, restored when the filter is cancelled. */
   filterBefore: string;
   /** Namespace scope: a name, or null for all. */
@@ -65,6 +67,7 @@ export type UiAction =
   | { type: 'startCommand' }
   | { type: 'input'; text: string }
   | { type: 'setInput'; text: string }
+  | { type: 'complete'; text: string; candidates: string[] }
   | { type: 'backspace' }
   | { type: 'commitInput' }
   | { type: 'cancelInput' }
@@ -83,6 +86,7 @@ export function initialState(namespace: string | null = null): UiState {
     stack: [newFrame({ kind: 'workloads', label: 'workloads' })],
     mode: 'normal',
     input: '',
+    candidates: [],
     filterBefore: '',
     namespace,
     flash: null,
@@ -142,9 +146,14 @@ export function reduce(state: UiState, action: UiAction): UiState {
       if (state.stack.length > 1) return { ...state, stack: state.stack.slice(0, -1), flash: null };
       return state;
     case 'startFilter':
-      return { ...state, mode: 'filter', filterBefore: frame.filter };
+      // `/` starts a new filter (k9s): the previous text is not reopened.
+      return {
+        ...replaceTop(state, { ...frame, filter: '', selected: 0, top: 0, selectedKey: null }),
+        mode: 'filter',
+        filterBefore: frame.filter,
+      };
     case 'startCommand':
-      return { ...state, mode: 'command', input: '' };
+      return { ...state, mode: 'command', input: '', candidates: [] };
     case 'input':
       if (state.mode === 'filter')
         return replaceTop(state, {
@@ -160,6 +169,8 @@ export function reduce(state: UiState, action: UiAction): UiState {
       if (state.mode === 'filter')
         return replaceTop(state, { ...frame, filter: action.text, selected: 0, top: 0, selectedKey: null });
       return { ...state, input: action.text };
+    case 'complete':
+      return { ...state, input: action.text, candidates: action.candidates };
     case 'backspace':
       if (state.mode === 'filter')
         return replaceTop(state, {
@@ -172,7 +183,7 @@ export function reduce(state: UiState, action: UiAction): UiState {
       if (state.mode === 'command') return { ...state, input: [...state.input].slice(0, -1).join('') };
       return state;
     case 'commitInput':
-      return { ...state, mode: 'normal', input: '' };
+      return { ...state, mode: 'normal', input: '', candidates: [] };
     case 'cancelInput':
       // Esc in the filter line clears the filter (k9s behaviour).
       if (state.mode === 'filter')
@@ -180,7 +191,7 @@ export function reduce(state: UiState, action: UiAction): UiState {
           ...replaceTop(state, { ...frame, filter: '', selected: 0, top: 0, selectedKey: null }),
           mode: 'normal',
         };
-      return { ...state, mode: 'normal', input: '' };
+      return { ...state, mode: 'normal', input: '', candidates: [] };
     case 'sort': {
       const sort: SortState =
         frame.sort?.key === action.key
@@ -208,4 +219,30 @@ export function reduce(state: UiState, action: UiAction): UiState {
     case 'quit':
       return { ...state, quit: true };
   }
+}
+
+/**
+ * Keeps the selection on the same row (by key) when the rows under it move,
+ * and selection and scroll in range: the action to dispatch, or null.
+ */
+export function followSelection(
+  frame: ViewFrame,
+  rows: readonly { key: string }[],
+  page: number,
+): Extract<UiAction, { type: 'reconcile' }> | null {
+  let index = frame.selected;
+  if (frame.selectedKey !== null && rows[index]?.key !== frame.selectedKey) {
+    const found = rows.findIndex((r) => r.key === frame.selectedKey);
+    if (found >= 0) index = found;
+  }
+  index = Math.max(0, Math.min(index, rows.length - 1));
+  const key = rows[index]?.key ?? null;
+  if (
+    index === frame.selected &&
+    key === frame.selectedKey &&
+    frame.top <= Math.max(0, rows.length - page) &&
+    index < frame.top + page
+  )
+    return null;
+  return { type: 'reconcile', index, key: key ?? frame.selectedKey, count: rows.length, page };
 }

@@ -1,0 +1,12 @@
+// An explicit flash message (a notice, an error) clears itself after a while.
+import { useEffect } from 'react';
+import type { ViewStore } from '../state/store.js';
+import type { Flash } from '../state/viewState.js';
+
+export function useFlashTimeout(flash: Flash | null, store: ViewStore, ms = 4000): void {
+  useEffect(() => {
+    if (!flash) return;
+    const timer = setTimeout(() => store.dispatch({ type: 'flash', flash: null }), ms);
+    return () => clearTimeout(timer);
+  }, [flash, store, ms]);
+}

@@ -1,0 +1,115 @@
+// The screen to draw (src/ui/state/screen.ts) and when to draw it: snapshots
+// arrive coalesced (useModelSnapshot) and are drawn only when the draw gate
+// says the screen changed; the clock ticks once a second for ages and
+// highlights, drawn likewise only when a visible one changed.
+import { useEffect, useReducer, useState } from 'react';
+import type { ModelSnapshot, ModelSource, NodePodEntry } from '../../model/types.js';
+import { DrawGate } from '../state/draw-gate.js';
+import type { WorkCounters } from '../render/row-cache.js';
+import { ScreenModel, type Screen, type ScreenSize } from '../state/screen.js';
+import type { ViewStore } from '../state/store.js';
+import type { UiState } from '../state/viewState.js';
+import { useModelSnapshot } from './useModelSnapshot.js';
+
+/** One App's screen model, draw gate and their timers; long-lived callbacks read its latest inputs. */
+export class ScreenDriver {
+  readonly model: ScreenModel;
+  private readonly gate = new DrawGate();
+  private headerTimer: NodeJS.Timeout | null = null;
+  private snapshot: ModelSnapshot | null = null;
+  private source: ModelSource | null = null;
+  private size: ScreenSize = { columns: 80, rows: 24 };
+  now = Date.now();
+
+  constructor(
+    model: ScreenModel,
+    private readonly store: ViewStore,
+    private readonly redraw: () => void,
+  ) {
+    this.model = model;
+  }
+
+  /** The inputs of the render in progress. */
+  update(snapshot: ModelSnapshot, nowMs: number, size: ScreenSize, source: ModelSource): void {
+    this.snapshot = snapshot;
+    this.now = nowMs;
+    this.size = size;
+    this.source = source;
+  }
+
+  /** The newest snapshot the gate or a render has seen. */
+  latestSnapshot(): ModelSnapshot {
+    return this.snapshot!;
+  }
+
+  /** The pods on a node (the model source's index). */
+  nodePods(node: string): NodePodEntry[] {
+    return this.source!.getNodePods(node);
+  }
+
+  /** The screen of the live view state and the newest snapshot (what keys act on). */
+  live(): Screen {
+    return this.model.screen(this.snapshot!, this.store.getState(), this.now, this.size, this.source!);
+  }
+
+  /** The snapshot is the newest; whether its screen at `nowMs` must be drawn now. */
+  shouldDraw(snapshot: ModelSnapshot, nowMs: number): boolean {
+    this.snapshot = snapshot;
+    const screen = this.model.screen(snapshot, this.store.getState(), nowMs, this.size, this.source!);
+    const decision = this.gate.decide(screen.signature, Date.now());
+    if (decision.kind === 'later') {
+      // Only the header's figures changed: drawn with the next frame, at the latest in waitMs.
+      this.headerTimer ??= setTimeout(() => {
+        this.headerTimer = null;
+        if (!this.gate.isDrawn(this.live().signature)) this.redraw();
+      }, decision.waitMs);
+    }
+    return decision.kind === 'draw';
+  }
+
+  /** The render drew this screen. */
+  drawn(screen: Screen): void {
+    this.gate.markDrawn(screen.signature, Date.now());
+  }
+
+  /** Ticks once a second; `setNow` re-renders when the tick changes something visible. */
+  startClock(setNow: (nowMs: number) => void): () => void {
+    const timer = setInterval(() => {
+      const at = Date.now();
+      if (this.snapshot && this.shouldDraw(this.snapshot, at)) setNow(at);
+    }, 1000);
+    return () => {
+      clearInterval(timer);
+      if (this.headerTimer) clearTimeout(this.headerTimer);
+      this.headerTimer = null;
+    };
+  }
+}
+
+export interface ScreenOptions {
+  frameIntervalMs: number;
+  highlightMs?: number;
+  /** Test seam: counts the work of this App's caches. */
+  work?: WorkCounters;
+}
+
+export function useScreen(
+  source: ModelSource,
+  store: ViewStore,
+  state: UiState,
+  size: ScreenSize,
+  options: ScreenOptions,
+): { screen: Screen; snapshot: ModelSnapshot; driver: ScreenDriver } {
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
+  const [driver] = useState(
+    () =>
+      new ScreenDriver(new ScreenModel({ highlightMs: options.highlightMs, counters: options.work }), store, redraw),
+  );
+  const snapshot = useModelSnapshot(source, options.frameIntervalMs, (next) => driver.shouldDraw(next, driver.now));
+  const [now, setNow] = useState(() => Date.now());
+  driver.update(snapshot, now, size, source);
+  useEffect(() => driver.startClock(setNow), [driver]);
+  const screen = driver.model.screen(snapshot, state, now, size, source);
+  driver.drawn(screen);
+  return { screen, snapshot, driver };
+}

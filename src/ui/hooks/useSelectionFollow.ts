@@ -1,0 +1,14 @@
+// Keeps the selection on the same row (by key) when rows move, and in range.
+import { useEffect } from 'react';
+import type { Screen } from '../state/screen.js';
+import type { ViewStore } from '../state/store.js';
+import { currentFrame, followSelection } from '../state/viewState.js';
+
+export function useSelectionFollow(screen: Screen, store: ViewStore): void {
+  useEffect(() => {
+    // Keys handled since this render changed the view: the next render follows.
+    if (currentFrame(store.getState()) !== screen.frame) return;
+    const action = followSelection(screen.frame, screen.rows, screen.page);
+    if (action) store.dispatch(action);
+  }, [screen, store]);
+}

@@ -1,0 +1,128 @@
+// One explorer's rows, memoised per model object. Rows are immutable and the
+// model shares unchanged pod and workload objects across snapshots, so a row
+// is built once per object: a 100,000-pod list re-derives in a fraction of the
+// time when few pods changed. Each App owns one (no state shared between
+// explorers or tests).
+import type { PodSummary, WorkloadTree } from '../../model/types.js';
+import type { Row, TableData } from './table.js';
+import { ALL_POD_COLUMNS, podRow } from './pods.js';
+import { workloadPods, workloadRow } from './workloads.js';
+
+/** Work done by one explorer's caches, counted for tests (a test seam: the App takes it as a prop). */
+export interface WorkCounters {
+  /** Pod rows built. */
+  podRowsBuilt: number;
+  /** Cells measured for column layouts. */
+  cellMeasures: number;
+  /** `:pods` list derivations: full rebuilds and in-place patches. */
+  allPodsRebuilds: number;
+  allPodsPatches: number;
+}
+
+export function newWorkCounters(): WorkCounters {
+  return { podRowsBuilt: 0, cellMeasures: 0, allPodsRebuilds: 0, allPodsPatches: 0 };
+}
+
+// The last `:pods` list. Under churn most snapshots change a few workloads out
+// of thousands, and rebuilding a 100,000-row array per snapshot costs more than
+// everything else the explorer does for it.
+interface AllPods {
+  workloads: readonly WorkloadTree[];
+  namespace: string | null;
+  rows: Row[];
+  /** Start of each workload's segment in rows (-1 when filtered out by namespace). */
+  starts: number[];
+}
+
+export class RowCache {
+  private readonly podRows = [new WeakMap<PodSummary, Row>(), new WeakMap<PodSummary, Row>()];
+  private readonly workloadRows = new WeakMap<WorkloadTree, Row>();
+  private readonly workloadPodRowLists = new WeakMap<WorkloadTree, Row[]>();
+  private readonly searchTexts = new WeakMap<Row, string>();
+  private lastAllPods: AllPods | null = null;
+
+  constructor(readonly counters: WorkCounters = newWorkCounters()) {}
+
+  readonly podRow = (p: PodSummary, workloadUid: string | undefined, withNamespace: boolean): Row => {
+    const cache = this.podRows[withNamespace ? 1 : 0];
+    const hit = cache.get(p);
+    if (hit && hit.workloadUid === workloadUid) return hit;
+    const row = podRow(p, workloadUid, withNamespace);
+    this.counters.podRowsBuilt++;
+    cache.set(p, row);
+    return row;
+  };
+
+  readonly workloadRow = (w: WorkloadTree): Row => {
+    let row = this.workloadRows.get(w);
+    if (!row) this.workloadRows.set(w, (row = workloadRow(w)));
+    return row;
+  };
+
+  /** A row's searchable text (the filter's), joined once per row rather than per keystroke. */
+  readonly searchText = (r: Row): string => {
+    let t = this.searchTexts.get(r);
+    if (t === undefined) this.searchTexts.set(r, (t = r.cells.join(' ')));
+    return t;
+  };
+
+  /** `:pods` rows of one workload object (with namespaces). */
+  private workloadPodRows(w: WorkloadTree): Row[] {
+    let rows = this.workloadPodRowLists.get(w);
+    if (!rows) {
+      rows = workloadPods(w).map((p) => this.podRow(p, w.uid, true));
+      this.workloadPodRowLists.set(w, rows);
+    }
+    return rows;
+  }
+
+  /**
+   * The `:pods` list. When no workload changed since the last call the same
+   * array is returned (so sort and filter memos keep their results); when a
+   * few changed and kept their pod counts, their segments of a copy are
+   * overwritten; anything else rebuilds.
+   */
+  allPodsTable(workloads: readonly WorkloadTree[], namespace: string | null): TableData {
+    if (this.lastAllPods) {
+      const patched = this.patchAllPods(this.lastAllPods, workloads, namespace);
+      if (patched) {
+        if (patched !== this.lastAllPods.rows) this.counters.allPodsPatches++;
+        this.lastAllPods = { ...this.lastAllPods, workloads, rows: patched };
+        return { columns: ALL_POD_COLUMNS, rows: patched };
+      }
+    }
+    this.counters.allPodsRebuilds++;
+    const rows: Row[] = [];
+    const starts: number[] = [];
+    for (const w of workloads) {
+      if (namespace !== null && w.namespace !== namespace) {
+        starts.push(-1);
+        continue;
+      }
+      starts.push(rows.length);
+      for (const r of this.workloadPodRows(w)) rows.push(r);
+    }
+    this.lastAllPods = { workloads, namespace, rows, starts };
+    return { columns: ALL_POD_COLUMNS, rows };
+  }
+
+  private patchAllPods(last: AllPods, workloads: readonly WorkloadTree[], namespace: string | null): Row[] | null {
+    if (last.namespace !== namespace || last.workloads.length !== workloads.length) return null;
+    let rows: Row[] | null = null;
+    const prev = last.workloads;
+    for (let i = 0; i < workloads.length; i++) {
+      const w = workloads[i];
+      const old = prev[i];
+      if (w === old) continue;
+      if (w.uid !== old.uid || w.namespace !== old.namespace) return null;
+      const start = last.starts[i];
+      if (start < 0) continue;
+      const before = this.workloadPodRowLists.get(old);
+      const next = this.workloadPodRows(w);
+      if (!before || before.length !== next.length) return null;
+      rows ??= last.rows.slice();
+      for (let k = 0; k < next.length; k++) rows[start + k] = next[k]!;
+    }
+    return rows ?? last.rows;
+  }
+}

@@ -1,0 +1,317 @@
+// The screen model: everything the explorer draws for one (snapshot, view
+// state, time, terminal size), computed once. The draw gate compares screens'
+// signatures to skip snapshots that change nothing visible, and the
+// components draw the same screen's lines, so each visible row's text is
+// formatted once per screen. One ScreenModel per App: it owns the memoised
+// rows, layouts, sort / filter results and change highlights.
+import type { ConnectionInfo, ModelSnapshot, ModelSource } from '../../model/types.js';
+import { sanitise } from '../../text/sanitise.js';
+import { KEYMAP } from '../keymap.js';
+import { helpTable } from '../render/help.js';
+import { summariseConnection, workloadCounts, type HeaderModel } from '../render/header.js';
+import { nodePanel, workloadPanel, type PanelLine } from '../render/panels.js';
+import { RowCache, newWorkCounters, type WorkCounters } from '../render/row-cache.js';
+import { formatAge } from '../render/format.js';
+import { fit, formatLine, LayoutMemo, type Column, type Layout, type Row, type Tone } from '../render/table.js';
+import { filterRows, findNode, findWorkload, tableForFrame, type FilterResult, type ViewTable } from './derive.js';
+import { ChangeHighlights } from './highlights.js';
+import { isIncidentKind } from './incident.js';
+import { whyPanelLines } from './incident-nav.js';
+import { ViewMemo } from './memo.js';
+import { currentFrame, type Flash, type UiState, type ViewFrame } from './viewState.js';
+
+export interface ScreenSize {
+  columns: number;
+  rows: number;
+}
+
+/** One visible row of the table, as drawn. */
+export interface ScreenLine {
+  key: string;
+  text: string;
+  tone: Tone;
+  selected: boolean;
+  /** Its workload changed a moment ago (highlighted). */
+  changed: boolean;
+}
+
+/** What a screen shows, as text the draw gate compares: the header's figures apart from the rest. */
+export interface ScreenSignature {
+  header: string;
+  body: string;
+}
+
+export interface Screen {
+  state: UiState;
+  frame: ViewFrame;
+  width: number;
+  headerLines: number;
+  /** Visible data rows of the table (incident views: their height - 1). */
+  page: number;
+  header: HeaderModel;
+  /** Detail lines above the table, cut to what fits. */
+  panel: PanelLine[];
+  table: ViewTable;
+  /** The view's rows, sorted and filtered. */
+  rows: readonly Row[];
+  filterError?: string;
+  title: string;
+  /** The table's column header line. */
+  columnHeader: string;
+  lines: ScreenLine[];
+  /** Shown in place of rows when there are none. */
+  emptyText: string | null;
+  flash: Flash | null;
+  /** null: always drawn (incident views read the cluster in their own ways). */
+  signature: ScreenSignature | null;
+}
+
+export interface DerivedView {
+  table: ViewTable;
+  filtered: FilterResult;
+}
+
+const HEADER_LINES = 4;
+
+/** The text of one data row at the given layout (AGE cells from createdMs at `now`). */
+export function rowText(row: Row, columns: Column[], layout: Layout, inner: number, now: number): string {
+  if (row.span) return fit(row.cells[0] ?? '', inner);
+  const cells = columns.some((c) => c.age)
+    ? columns.map((c, ci) => (c.age ? formatAge(row.createdMs, now) : (row.cells[ci] ?? '')))
+    : row.cells;
+  return formatLine(cells, columns, layout);
+}
+
+function viewTitle(frame: ViewFrame, snapshot: ModelSnapshot, namespace: string | null, count: number, total: number) {
+  const ns = namespace === null ? 'all' : sanitise(namespace);
+  const n = count === total ? `[${count}]` : `[${count}/${total}]`;
+  let t: string;
+  switch (frame.kind) {
+    case 'workloads':
+      t = `workloads(${ns})${n}`;
+      break;
+    case 'workload': {
+      const w = findWorkload(snapshot, frame.workloadUid);
+      t = w ? `${sanitise(w.kind).toLowerCase()}(${sanitise(w.namespace)}/${sanitise(w.name)})${n}` : `workload${n}`;
+      break;
+    }
+    case 'pods':
+      t = frame.workloadUid === undefined ? `pods(${ns})${n}` : `pods(${frame.label})${n}`;
+      break;
+    case 'node':
+      t = `node(${frame.label})${n}`;
+      break;
+    case 'nodes':
+      t = `nodes${n}`;
+      break;
+    case 'defs':
+      t = `definitions${n}`;
+      break;
+    case 'help':
+      t = 'help';
+      break;
+    default:
+      t = frame.label;
+  }
+  if (frame.filter) t += ` </${sanitise(frame.filter)}>`;
+  return ` ${t} `;
+}
+
+function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number): PanelLine[] {
+  if (frame.kind === 'workload') {
+    const w = findWorkload(snapshot, frame.workloadUid);
+    return w
+      ? [...workloadPanel(w), ...whyPanelLines(w, nowMs)]
+      : [{ text: 'workload no longer exists', tone: 'error' }];
+  }
+  if (frame.kind === 'node') {
+    const n = findNode(snapshot, frame.nodeName);
+    return n ? nodePanel(n) : [{ text: 'node no longer exists', tone: 'error' }];
+  }
+  return [];
+}
+
+/** Explicit messages win; otherwise a vanished object, then model problems. */
+function flashFor(state: UiState, table: ViewTable, snapshot: ModelSnapshot): Flash | null {
+  if (state.flash) return state.flash;
+  if (table.missing) return { text: table.missing + ' (Esc goes back)', level: 'warn' };
+  const problems = snapshot.problems;
+  if (!problems.length) return null;
+  const more = problems.length > 1 ? ' (see :defs)' : '';
+  return {
+    text: `${problems.length} problem${problems.length === 1 ? '' : 's'}: ${sanitise(problems[0])}${more}`,
+    level: 'warn',
+  };
+}
+
+function sameConnection(a: ConnectionInfo, b: ConnectionInfo): boolean {
+  return a.context === b.context && a.cluster === b.cluster && a.user === b.user && a.serverVersion === b.serverVersion;
+}
+
+interface ScreenKey {
+  snapshot: ModelSnapshot;
+  state: UiState;
+  nowMs: number;
+  columns: number;
+  rows: number;
+  source: ModelSource;
+  connection: ConnectionInfo;
+}
+
+export class ScreenModel {
+  readonly rows: RowCache;
+  /** Sort and filter results of the last derivation (tests count sorts with views.sortStats). */
+  readonly views = new ViewMemo();
+  private readonly layouts: LayoutMemo;
+  private readonly highlights: ChangeHighlights;
+  private last: { key: ScreenKey; screen: Screen } | null = null;
+  private counts: { snapshot: ModelSnapshot; namespace: string | null; text: string } | null = null;
+
+  constructor(options: { highlightMs?: number; counters?: WorkCounters } = {}) {
+    const counters = options.counters ?? newWorkCounters();
+    this.rows = new RowCache(counters);
+    this.layouts = new LayoutMemo(counters);
+    this.highlights = new ChangeHighlights(options.highlightMs ?? 1500);
+  }
+
+  /**
+   * The table of a state's current view, sorted and filtered; memoised per
+   * step (table: snapshot + the frame's fields; sort; filter), so moving the
+   * cursor recomputes nothing and typing a filter only re-filters.
+   */
+  view(snapshot: ModelSnapshot, state: UiState, source: ModelSource): DerivedView {
+    const f = currentFrame(state);
+    const prev = state.stack.length > 1 ? state.stack[state.stack.length - 2].kind : 'workloads';
+    const table = this.views.table(
+      [snapshot, f.kind, f.workloadUid, f.rolePath, f.nodeName, f.collapsed, state.namespace, prev, source],
+      () =>
+        f.kind === 'help'
+          ? { ...helpTable(KEYMAP[prev]), sortable: false }
+          : tableForFrame(snapshot, f, state.namespace, (n) => source.getNodePods(n), this.rows),
+    );
+    const sorted = this.views.sortedRows(table.rows, table.sortable, f.sort);
+    const filtered = this.views.filtered([sorted, f.filter], () => filterRows(sorted, f.filter, this.rows.searchText));
+    return { table, filtered };
+  }
+
+  private workloadCounts(snapshot: ModelSnapshot, namespace: string | null): string {
+    const c = this.counts;
+    if (c && c.snapshot === snapshot && c.namespace === namespace) return c.text;
+    const text = workloadCounts(snapshot, namespace);
+    this.counts = { snapshot, namespace, text };
+    return text;
+  }
+
+  /** The screen for these inputs (the last one is kept: the gate and the render ask for the same). */
+  screen(snapshot: ModelSnapshot, state: UiState, nowMs: number, size: ScreenSize, source: ModelSource): Screen {
+    const connection = source.getConnectionInfo();
+    const key: ScreenKey = { snapshot, state, nowMs, columns: size.columns, rows: size.rows, source, connection };
+    const l = this.last?.key;
+    if (
+      l &&
+      l.snapshot === snapshot &&
+      l.state === state &&
+      l.nowMs === nowMs &&
+      l.columns === size.columns &&
+      l.rows === size.rows &&
+      l.source === source &&
+      sameConnection(l.connection, connection)
+    )
+      return this.last!.screen;
+    const screen = this.build(key);
+    this.last = { key, screen };
+    return screen;
+  }
+
+  private build({ snapshot, state, nowMs, columns, rows: height, source, connection }: ScreenKey): Screen {
+    const frame = currentFrame(state);
+    this.highlights.note(snapshot.version, snapshot.changedWorkloads, Date.now());
+    const active = this.highlights.active(Date.now());
+    const { table, filtered } = this.view(snapshot, state, source);
+    const rows = filtered.rows;
+
+    const width = Math.max(20, columns);
+    const headerLines = height >= 20 ? HEADER_LINES : 1;
+    const allPanel = panelFor(snapshot, frame, nowMs);
+    const panel = allPanel.slice(0, Math.min(allPanel.length, Math.max(0, height - headerLines - 8)));
+    const page = Math.max(1, height - headerLines - panel.length - 5);
+    const inner = Math.max(10, width - 2);
+
+    const header: HeaderModel = {
+      connection,
+      totals: snapshot.totals,
+      summary: summariseConnection(snapshot.kinds),
+      workloads: this.workloadCounts(snapshot, state.namespace),
+      namespace: state.namespace,
+    };
+    const incident = isIncidentKind(frame.kind);
+    const layout = this.layouts.layout(table.columns, rows, inner);
+    const sort = table.sortable ? frame.sort : null;
+    const columnHeader = incident
+      ? ''
+      : formatLine(
+          table.columns.map((c) => c.name + (sort && c.sortKey === sort.key ? (sort.desc ? '↓' : '↑') : '')),
+          table.columns,
+          layout,
+        );
+    const lines: ScreenLine[] = [];
+    const end = incident ? 0 : Math.min(rows.length, frame.top + page);
+    for (let i = frame.top; i < end; i++) {
+      const r = rows[i];
+      const selected = i === frame.selected;
+      lines.push({
+        key: r.key,
+        text: rowText(r, table.columns, layout, inner, nowMs),
+        tone: r.tone,
+        selected,
+        changed: !selected && r.workloadUid !== undefined && active.has(r.workloadUid),
+      });
+    }
+    const title = viewTitle(frame, snapshot, state.namespace, rows.length, table.rows.length);
+    const flash = flashFor(state, table, snapshot);
+    const emptyText = rows.length
+      ? null
+      : (table.missing ?? (frame.filter ? 'no row matches the filter' : 'nothing to show'));
+
+    let signature: ScreenSignature | null = null;
+    if (!incident && !state.quit) {
+      const c = connection;
+      const body = [
+        title,
+        flash?.text ?? '',
+        String(table.missing),
+        panel.map((p) => `${p.tone}:${p.text}`).join('\n'),
+        columnHeader,
+        `${layout.shown.join(',')}|${layout.widths.join(',')}|${rows.length}|${rows[frame.selected]?.key === frame.selectedKey}`,
+        ...lines.map((x) => `${x.key}|${x.tone}|${x.selected}|${x.changed}|${x.text}`),
+      ];
+      signature = {
+        header: [
+          JSON.stringify(snapshot.totals),
+          JSON.stringify(header.summary),
+          header.workloads,
+          JSON.stringify([c.context, c.cluster, c.user, c.serverVersion]),
+        ].join('\u0000'),
+        body: body.join('\u0000'),
+      };
+    }
+    return {
+      state,
+      frame,
+      width,
+      headerLines,
+      page,
+      header,
+      panel,
+      table,
+      rows,
+      filterError: filtered.error,
+      title,
+      columnHeader,
+      lines,
+      emptyText,
+      flash,
+      signature,
+    };
+  }
+}
