@@ -553,9 +553,14 @@ function yamlFiles(dir: string, out: string[] = []): string[] {
 
 /** Every jq expression in the upstream definitions (unparseable files skipped). */
 export function catalogExpressions(): string[] {
-  if (!existsSync(UPSTREAM_CATALOG)) return [];
+  return expressionsIn(UPSTREAM_CATALOG);
+}
+
+/** Every jq expression in the definitions (YAML files) under `dir`; none when it is missing. */
+export function expressionsIn(dir: string): string[] {
+  if (!existsSync(dir)) return [];
   const out = new Set<string>();
-  for (const file of yamlFiles(UPSTREAM_CATALOG)) {
+  for (const file of yamlFiles(dir)) {
     try {
       yaml.loadAll(readFileSync(file, 'utf8'), (doc) => walkYaml(doc, null, out));
     } catch {
