@@ -23,7 +23,7 @@ export interface EvaluationBudget {
 
 export const DEFAULT_BUDGET: EvaluationBudget = {
   steps: 4_000_000,
-  timeMs: 10_000,
+  timeMs: 5_000,
   stringLength: 64 * 1024 * 1024,
   outputBytes: 256 * 1024 * 1024,
 };
