@@ -18,9 +18,9 @@ per document). Each output is printed as compact JSON on its own line.
 
 Options:
   -n, --null-input   run EXPR once with null as its input; read no input
-      --timeout MS   wall-time budget in ms (default ${DEFAULT_BUDGET.timeMs}) per input, or per file
-                     for expressions that run on jq-wasm; over it, the evaluation fails
-                     with "exceeded the evaluation budget" (exit 5)
+      --timeout MS   wall-time budget in ms (default ${DEFAULT_BUDGET.timeMs}) per input; for expressions
+                     that run on jq-wasm, per file plus ${DEFAULT_BUDGET.batchMsPerInput} ms per further input. Over
+                     it the evaluation fails: "exceeded the evaluation budget" (exit 5)
   -h, --help         show this help
 
 An EXPR that starts with '-' (such as '-(.a)') is taken as the expression, as

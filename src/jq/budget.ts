@@ -13,8 +13,10 @@ export type BudgetLimit = 'steps' | 'time' | 'depth' | 'string' | 'output' | 'me
 export interface EvaluationBudget {
   /** Native evaluator steps per evaluation. */
   readonly steps: number;
-  /** Wall time, ms: per native evaluation, per jq-wasm call (a runMany batch is one call). */
+  /** Wall time, ms: per native evaluation, per jq-wasm call. */
   readonly timeMs: number;
+  /** Wall time added to a jq-wasm call per input after the first, ms (a runMany batch is one call). */
+  readonly batchMsPerInput: number;
   /** Characters of any one string an evaluation builds. */
   readonly stringLength: number;
   /** Bytes of output of one jq-wasm call. */
@@ -24,6 +26,7 @@ export interface EvaluationBudget {
 export const DEFAULT_BUDGET: EvaluationBudget = {
   steps: 4_000_000,
   timeMs: 5_000,
+  batchMsPerInput: 1,
   stringLength: 64 * 1024 * 1024,
   outputBytes: 256 * 1024 * 1024,
 };

@@ -119,9 +119,9 @@ function checkWithJq(expr: string): void {
 }
 
 /** runJq, with a failure of jq-wasm itself (unloadable, aborting twice) as a JqError. */
-function jqOrError(kind: 'compile' | 'runtime', expr: string, input: string, args: string[]) {
+function jqOrError(kind: 'compile' | 'runtime', expr: string, input: string, args: string[], inputs = 1) {
   try {
-    return runJq(input, args);
+    return runJq(input, args, inputs);
   } catch (err) {
     if (err instanceof JqError) {
       err.expression ||= expr;
@@ -292,11 +292,12 @@ class FallbackProgram implements JqProgram {
 
   /**
    * One jq run of `wrapped` over all inputs, or the budget error it ran into:
-   * the batch is one call with one deadline, so that error is every input's.
+   * the batch is one call with one deadline (scaled by its size), so that
+   * error is every input's.
    */
   private batch(inputs: readonly unknown[], wrapped: string): WasmResult | JqError {
     try {
-      return jqOrError('runtime', this.source, inputs.map(toJsonText).join('\n'), ['-c', wrapped]);
+      return jqOrError('runtime', this.source, inputs.map(toJsonText).join('\n'), ['-c', wrapped], inputs.length);
     } catch (err) {
       if (err instanceof JqError && err.exceeded) return err;
       throw err;

@@ -95,17 +95,17 @@ export function prepareWasm(): Promise<void> {
 }
 
 /**
- * Runs `jq ARGS` over `input` (JSON text) within the evaluation budget's wall
- * time and output size; over budget raises the budget JqError, a failure of
+ * Runs `jq ARGS` over `input` (JSON text: `inputs` values) within the
+ * evaluation budget's wall time and output size; over budget raises the budget JqError, a failure of
  * jq-wasm itself an Error.
  */
-export function runJq(input: string, args: string[]): WasmResult {
+export function runJq(input: string, args: string[], inputs = 1): WasmResult {
   const e = readyEngine();
   const budget = evaluationBudget();
   const job: Job = { input: new TextEncoder().encode(input), args, outputBytes: budget.outputBytes };
   wasmStats.calls++;
   e.worker.postMessage(job, [job.input.buffer as ArrayBuffer]);
-  const reply = awaitReply(e, budget.timeMs);
+  const reply = awaitReply(e, budget.timeMs + Math.max(inputs - 1, 0) * budget.batchMsPerInput);
   if (!reply) {
     wasmStats.overruns++;
     stop(e);
