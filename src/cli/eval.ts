@@ -6,7 +6,7 @@
 // 3 expression does not compile, 5 runtime error (after processing every input).
 // No ink/react here: this command must start fast.
 import { readFileSync } from 'node:fs';
-import { compile, formatJson, JqError, type JqProgram } from '../jq/index.js';
+import { compile, DEFAULT_BUDGET, formatJson, JqError, setEvaluationBudget, type JqProgram } from '../jq/index.js';
 import { parseCommandArgs, UsageError } from './usage.js';
 
 const HELP = `Usage: wlx eval [-n] EXPR [FILE...]
@@ -18,7 +18,13 @@ per document). Each output is printed as compact JSON on its own line.
 
 Options:
   -n, --null-input   run EXPR once with null as its input; read no input
+      --timeout MS   wall-time budget in ms (default ${DEFAULT_BUDGET.timeMs}) per input; for expressions
+                     that run on jq-wasm, per file plus ${DEFAULT_BUDGET.batchMsPerInput} ms per further input. Over
+                     it the evaluation fails: "exceeded the evaluation budget" (exit 5)
   -h, --help         show this help
+
+An EXPR that starts with '-' (such as '-(.a)') is taken as the expression, as
+jq does; \`--\` ends the options too.
 
 Exit status: 0 success, 2 usage error or unreadable input, 3 EXPR does not
 compile, 5 EXPR raised an error on some input.
@@ -100,6 +106,33 @@ function errorLine(err: JqError, where: string): string {
   return `jq: error (at ${where}) (not a string): ${formatJson(err.value)}\n`;
 }
 
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  'null-input': { type: 'boolean', short: 'n' },
+  timeout: { type: 'string' },
+} as const;
+
+/**
+ * jq takes an argument in the filter's position that starts with '-' but is
+ * no option as the filter (`jq '-(.a)'`); parseArgs would refuse it. Returns
+ * the arguments without that filter. Letters only (`-x`, `-nc`) and `--name`
+ * still read as options, so a mistyped option is reported as one.
+ */
+function takeDashFilter(args: string[]): { rest: string[]; filter: string | null } {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') return { rest: args, filter: null };
+    if (a === '--timeout') {
+      i++;
+      continue;
+    }
+    if (!a.startsWith('-') || a === '-') return { rest: args, filter: null };
+    if (/^-[A-Za-z]+$/.test(a) || /^--[A-Za-z]/.test(a)) continue;
+    return { rest: [...args.slice(0, i), ...args.slice(i + 1)], filter: a };
+  }
+  return { rest: args, filter: null };
+}
+
 export async function runEval(args: string[]): Promise<number> {
   // main() returns our promise without awaiting it, so a UsageError thrown
   // here would escape its try/catch: report it the same way ourselves.
@@ -120,17 +153,24 @@ async function evaluate(args: string[]): Promise<number> {
     if (err.code === 'EPIPE') process.exit(0);
     throw err;
   });
-  const { values, positionals } = parseCommandArgs(
-    args,
-    { help: { type: 'boolean', short: 'h' }, 'null-input': { type: 'boolean', short: 'n' } },
-    'wlx eval --help',
-  );
+  const { rest, filter } = takeDashFilter(args);
+  const { values, positionals } = parseCommandArgs(rest, OPTIONS, 'wlx eval --help');
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
   }
+  if (filter !== null) positionals.unshift(filter);
   const [expr, ...files] = positionals;
   if (expr === undefined) throw new UsageError('eval needs a jq expression', 'wlx eval --help');
+  if (values.timeout !== undefined) {
+    const ms = Number(values.timeout);
+    if (!/^\d+$/.test(values.timeout) || ms <= 0)
+      throw new UsageError(
+        `--timeout needs a positive number of milliseconds, not '${values.timeout}'`,
+        'wlx eval --help',
+      );
+    setEvaluationBudget({ timeMs: ms });
+  }
 
   let program: JqProgram;
   try {

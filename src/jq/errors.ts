@@ -2,6 +2,8 @@
 // errors (jq exits 3 for them); `runtime` errors are raised while evaluating
 // (jq exits 5). A runtime error carries jq's error value: a message string, or
 // any JSON value given to `error(v)`.
+import type { BudgetLimit } from './budget.js';
+
 export type JqErrorKind = 'compile' | 'runtime';
 
 export class JqError extends Error {
@@ -9,6 +11,8 @@ export class JqError extends Error {
   expression: string;
   /** The jq error value (`try … catch .` sees it); the message for compile errors. */
   readonly value: unknown;
+  /** Set when the evaluation ran over its budget (budget.ts): which limit. No `try` catches it. */
+  exceeded: BudgetLimit | null = null;
 
   constructor(kind: JqErrorKind, message: string, expression = '', value: unknown = message) {
     // Runtime errors are control flow as much as failures: every `.a.b // x`

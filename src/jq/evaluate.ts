@@ -3,6 +3,7 @@
 // (jq's 0..n outputs, in jq's order); nodes that always yield exactly one value
 // also get a direct `(input) => value` form, so the hot path of definitions —
 // `.metadata.labels["k"]`, `.a // 1`, comparisons — is a few property reads.
+import { tick } from './budget.js';
 import { JqError, runtimeError } from './errors.js';
 import { formatJson } from './format.js';
 import type { BinaryOp, Node } from './parser.js';
@@ -42,6 +43,11 @@ export interface Compiled {
   one?: One;
 }
 
+/** Whether jq's `try`, `?` and `//` may catch `err`: runtime errors, but never running over budget. */
+export function isCatchable(err: unknown): err is JqError {
+  return err instanceof JqError && err.kind === 'runtime' && err.exceeded === null;
+}
+
 /** Thrown through a generator to stop it early (first/1, any/2, all/2, …). */
 class Stop {}
 
@@ -68,8 +74,20 @@ function firstOf(gen: Gen, input: unknown): { found: boolean; value: unknown } {
 
 function collect(gen: Gen, input: unknown): unknown[] {
   const out: unknown[] = [];
-  gen(input, (v) => out.push(v));
+  gen(input, (v) => {
+    tick();
+    out.push(v);
+  });
   return out;
+}
+
+/** Emits each item of `items`, one step each. */
+function emitAll(items: unknown[], emit: Emit): void {
+  tick();
+  for (let i = 0; i < items.length; i++) {
+    tick();
+    emit(items[i]);
+  }
 }
 
 const BINARY: Record<BinaryOp, (a: unknown, b: unknown) => unknown> = {
@@ -96,7 +114,7 @@ function step(opt: boolean | undefined, op: () => unknown, emit: Emit): void {
   try {
     v = op();
   } catch (err) {
-    if (err instanceof JqError && err.kind === 'runtime') return;
+    if (isCatchable(err)) return;
     throw err;
   }
   emit(v);
@@ -146,11 +164,7 @@ export function compileNode(node: Node): Compiled {
     case 'iterate': {
       const target = compileNode(node.target);
       return {
-        gen: (x, emit) =>
-          target.gen(x, (tv) => {
-            const items = iterate(tv);
-            for (let i = 0; i < items.length; i++) emit(items[i]);
-          }),
+        gen: (x, emit) => target.gen(x, (tv) => emitAll(iterate(tv), emit)),
       };
     }
     case 'pipe': {
@@ -173,6 +187,7 @@ export function compileNode(node: Node): Compiled {
       const right = compileNode(node.right).gen;
       return {
         gen: (x, emit) => {
+          tick();
           left(x, emit);
           right(x, emit);
         },
@@ -196,7 +211,15 @@ export function compileNode(node: Node): Compiled {
         });
       }
       // The right operand is the outer loop, as in jq.
-      return { gen: (x, emit) => right.gen(x, (b) => left.gen(x, (a) => emit(fn(a, b)))) };
+      return {
+        gen: (x, emit) =>
+          right.gen(x, (b) =>
+            left.gen(x, (a) => {
+              tick();
+              emit(fn(a, b));
+            }),
+          ),
+      };
     }
     case 'neg': {
       const operand = compileNode(node.operand);
@@ -254,10 +277,10 @@ function compileOptional(node: Node & { t: 'field' | 'index' | 'slice' | 'iterat
             try {
               items = iterate(tv);
             } catch (err) {
-              if (err instanceof JqError && err.kind === 'runtime') return;
+              if (isCatchable(err)) return;
               throw err;
             }
-            for (let i = 0; i < items.length; i++) emit(items[i]);
+            emitAll(items, emit);
           }),
       };
   }
@@ -352,6 +375,7 @@ function compileObject(entries: { key: Node; value: Node }[]): Compiled {
   return {
     gen: (x, emit) => {
       const build = (i: number, acc: JsonObject): void => {
+        tick();
         if (i === compiled.length) {
           emit(acc);
           return;
@@ -411,7 +435,7 @@ function compileTry(bodyNode: Node, handlerNode: Node | null): Compiled {
         });
       } catch (err) {
         if (err instanceof Downstream && err.owner === owner) throw err.error;
-        if (!(err instanceof JqError) || err.kind !== 'runtime') throw err;
+        if (!isCatchable(err)) throw err;
         if (handler) handler.gen(err.value, emit);
       }
     },
@@ -497,10 +521,7 @@ function quantifier(want: boolean, gen: Gen, cond: Compiled, x: unknown): boolea
   return want ? decided : !decided;
 }
 
-const iterGen: Gen = (x, emit) => {
-  const items = iterate(x);
-  for (let i = 0; i < items.length; i++) emit(items[i]);
-};
+const iterGen: Gen = (x, emit) => emitAll(iterate(x), emit);
 
 const BUILTINS: Record<string, Builtin> = {
   'empty/0': () => ({ gen: () => {} }),
@@ -524,8 +545,12 @@ const BUILTINS: Record<string, Builtin> = {
   'map/1': ([f]) =>
     single((x) => {
       const out: unknown[] = [];
-      const items = iterate(x);
-      for (const item of items) f.gen(item, (v) => out.push(v));
+      iterGen(x, (item) =>
+        f.gen(item, (v) => {
+          tick();
+          out.push(v);
+        }),
+      );
       return out;
     }),
   'length/0': () => single(lengthOf),
@@ -543,17 +568,30 @@ const BUILTINS: Record<string, Builtin> = {
   'with_entries/1': ([f]) =>
     single((x) => {
       const mapped: unknown[] = [];
-      for (const e of toEntries(x)) f.gen(e, (v) => mapped.push(v));
+      emitAll(toEntries(x), (e) =>
+        f.gen(e, (v) => {
+          tick();
+          mapped.push(v);
+        }),
+      );
       return fromEntries(mapped);
     }),
   'add/0': () =>
     single((x) => {
       let acc: unknown = null;
-      for (const v of iterate(x)) acc = add(acc, v);
+      emitAll(iterate(x), (v) => (acc = add(acc, v)));
       return acc;
     }),
-  'any/0': () => single((x) => iterate(x).reduce<boolean>((acc, v) => acc || isTruthy(v), false)),
-  'all/0': () => single((x) => iterate(x).reduce<boolean>((acc, v) => acc && isTruthy(v), true)),
+  'any/0': () =>
+    single((x) => {
+      tick(lengthOf(x));
+      return iterate(x).reduce<boolean>((acc, v) => acc || isTruthy(v), false);
+    }),
+  'all/0': () =>
+    single((x) => {
+      tick(lengthOf(x));
+      return iterate(x).reduce<boolean>((acc, v) => acc && isTruthy(v), true);
+    }),
   'any/1': ([f]) =>
     single((x) => {
       let acc = false;
@@ -579,7 +617,10 @@ const BUILTINS: Record<string, Builtin> = {
   'last/1': ([f]) =>
     single((x) => {
       let last: unknown = null;
-      f.gen(x, (v) => (last = v));
+      f.gen(x, (v) => {
+        tick();
+        last = v;
+      });
       return last;
     }),
   'type/0': () => single(kindOf),
@@ -602,7 +643,9 @@ const BUILTINS: Record<string, Builtin> = {
   'join/1': ([sep]) =>
     withArg(sep, (x, s) => {
       let acc: unknown = null;
-      for (const item of iterate(x)) {
+      const items = iterate(x);
+      tick(items.length);
+      for (const item of items) {
         const left = acc === null ? '' : add(acc, s);
         const right =
           item === null || item === undefined
@@ -626,6 +669,7 @@ const BUILTINS: Record<string, Builtin> = {
     single((x) => {
       if (!Array.isArray(x))
         throw runtimeError(`${kindOf(x)} (${dumpTrunc(x)}) cannot be sorted, as it is not an array`);
+      tick(x.length);
       return x.slice().sort(compare);
     }),
   'reverse/0': () =>
@@ -647,6 +691,7 @@ const BUILTINS: Record<string, Builtin> = {
 function extreme(x: unknown, sign: number): unknown {
   if (!Array.isArray(x)) throw runtimeError(`${kindOf(x)} (${dumpTrunc(x)}) cannot be sorted, as it is not an array`);
   let best: unknown = null;
+  tick(x.length);
   for (let i = 0; i < x.length; i++) {
     if (i === 0 || compare(x[i], best) * sign >= 0) best = x[i];
   }

@@ -5,6 +5,8 @@
 // insertion order. Beyond jq, C1 controls and bidi overrides are also written
 // as \u escapes: the value is the same JSON, but it cannot drive a terminal.
 
+import { checkStringLength, tick } from './budget.js';
+
 const DBL_MAX = '1.7976931348623157e+308';
 
 export function formatNumber(n: number): string {
@@ -72,17 +74,23 @@ export function formatJson(value: unknown): string {
     case 'string':
       return formatString(value);
     case 'object': {
+      // Counted (budget.ts): shared values make a DAG that prints far larger than it is.
       if (Array.isArray(value)) {
+        tick(value.length + 1);
         let out = '[';
         for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + formatJson(value[i]);
+        checkStringLength(out.length);
         return out + ']';
       }
+      const keys = Object.keys(value);
+      tick(keys.length + 1);
       let out = '{';
       let first = true;
-      for (const key of Object.keys(value)) {
+      for (const key of keys) {
         out += (first ? '' : ',') + formatString(key) + ':' + formatJson((value as Record<string, unknown>)[key]);
         first = false;
       }
+      checkStringLength(out.length);
       return out + '}';
     }
     default:

@@ -12,15 +12,23 @@
 // unsupported or simply invalid — is compiled by jq itself, inside a
 // never-taken branch (`if false then (EXPR) else empty end`, so nothing runs),
 // and jq's verdict decides: a compile error, or a fallback program.
+import { asBudgetError, enter, leave, tick } from './budget.js';
 import { JqError, runtimeError } from './errors.js';
 import { compileNode, type Compiled } from './evaluate.js';
 import { NotNative, parseNative } from './parser.js';
-import { prepareWasm, runJq } from './wasm.js';
+import { prepareWasm, runJq, type WasmResult } from './wasm.js';
 import { tokenise, type Token } from './lexer.js';
 
 export { JqError } from './errors.js';
 export { formatJson, formatNumber } from './format.js';
 export { wasmStats } from './wasm.js';
+export {
+  DEFAULT_BUDGET,
+  evaluationBudget,
+  setEvaluationBudget,
+  type BudgetLimit,
+  type EvaluationBudget,
+} from './budget.js';
 
 export interface JqProgram {
   readonly source: string;
@@ -63,7 +71,8 @@ export function compile(expr: string): JqProgram {
     if (!(err instanceof JqError)) throw err;
     result = err;
   }
-  cache.set(expr, result);
+  // Running out of time while compiling says nothing lasting about the expression.
+  if (!(result instanceof JqError && result.exceeded)) cache.set(expr, result);
   if (result instanceof JqError) throw result;
   return result;
 }
@@ -84,7 +93,8 @@ function compileUncached(expr: string): JqProgram {
   try {
     compiled = compileNode(parseNative(expr));
   } catch (err) {
-    if (!(err instanceof NotNative)) throw err;
+    // Nesting too deep for the native parser's recursion: jq's parser decides.
+    if (!(err instanceof NotNative) && !(err instanceof RangeError)) throw err;
     checkWithJq(expr);
     return new FallbackProgram(expr);
   }
@@ -109,17 +119,22 @@ function checkWithJq(expr: string): void {
 }
 
 /** runJq, with a failure of jq-wasm itself (unloadable, aborting twice) as a JqError. */
-function jqOrError(kind: 'compile' | 'runtime', expr: string, input: string, args: string[]) {
+function jqOrError(kind: 'compile' | 'runtime', expr: string, input: string, args: string[], inputs = 1) {
   try {
-    return runJq(input, args);
+    return runJq(input, args, inputs);
   } catch (err) {
+    if (err instanceof JqError) {
+      err.expression ||= expr;
+      throw err;
+    }
     throw new JqError(kind, `jq-wasm failed on this expression: ${(err as Error).message}`, expr);
   }
 }
 
 function withExpression(err: unknown, expr: string): unknown {
-  if (err instanceof JqError && err.kind === 'runtime' && !err.expression) err.expression = expr;
-  return err;
+  const e = asBudgetError(err);
+  if (e instanceof JqError && e.kind === 'runtime' && !e.expression) e.expression = expr;
+  return e;
 }
 
 class NativeProgram implements JqProgram {
@@ -130,18 +145,25 @@ class NativeProgram implements JqProgram {
   ) {}
 
   run(input: unknown): unknown[] {
+    enter();
     try {
       const one = this.compiled.one;
       if (one) return [one(input)];
       const out: unknown[] = [];
-      this.compiled.gen(input, (v) => out.push(v));
+      this.compiled.gen(input, (v) => {
+        tick();
+        out.push(v);
+      });
       return out;
     } catch (err) {
       throw withExpression(err, this.source);
+    } finally {
+      leave();
     }
   }
 
   first(input: unknown): unknown | undefined {
+    enter();
     try {
       const one = this.compiled.one;
       if (one) return one(input);
@@ -158,14 +180,22 @@ class NativeProgram implements JqProgram {
       return value;
     } catch (err) {
       throw withExpression(err, this.source);
+    } finally {
+      leave();
     }
   }
 
   stream(input: unknown, emit: (value: unknown) => void): void {
+    enter();
     try {
-      this.compiled.gen(input, emit);
+      this.compiled.gen(input, (v) => {
+        tick();
+        emit(v);
+      });
     } catch (err) {
       throw withExpression(err, this.source);
+    } finally {
+      leave();
     }
   }
 
@@ -260,11 +290,26 @@ class FallbackProgram implements JqProgram {
     if (error) throw error;
   }
 
+  /**
+   * One jq run of `wrapped` over all inputs, or the budget error it ran into:
+   * the batch is one call with one deadline (scaled by its size), so that
+   * error is every input's.
+   */
+  private batch(inputs: readonly unknown[], wrapped: string): WasmResult | JqError {
+    try {
+      return jqOrError('runtime', this.source, inputs.map(toJsonText).join('\n'), ['-c', wrapped], inputs.length);
+    } catch (err) {
+      if (err instanceof JqError && err.exceeded) return err;
+      throw err;
+    }
+  }
+
   runMany(inputs: readonly unknown[]): (unknown[] | JqError)[] {
     if (inputs.length === 0) return [];
     // One jq run over the whole stream; each input yields exactly one line.
     const wrapped = `try ([(\n${this.source || '.'}\n)] | {ok: .}) catch {err: .}`;
-    const r = jqOrError('runtime', this.source, inputs.map(toJsonText).join('\n'), ['-c', wrapped]);
+    const r = this.batch(inputs, wrapped);
+    if (r instanceof JqError) return inputs.map(() => r);
     const lines = r.status === 0 ? parseLines(r.stdout) : [];
     if (lines.length !== inputs.length) {
       return inputs.map((input) => {
@@ -293,7 +338,11 @@ class FallbackProgram implements JqProgram {
     if (inputs.length === 0) return;
     // One jq run over the stream: each output tagged {o}, an error {e}, the end of an input {d}.
     const wrapped = `(try ((\n${this.source || '.'}\n) | {o: .}) catch {e: .}), {d: true}`;
-    const r = jqOrError('runtime', this.source, inputs.map(toJsonText).join('\n'), ['-c', wrapped]);
+    const r = this.batch(inputs, wrapped);
+    if (r instanceof JqError) {
+      inputs.forEach((_, i) => fail(i, r));
+      return;
+    }
     if (r.status !== 0) {
       // Not expected (the wrapper catches runtime errors); evaluate one input at a time.
       inputs.forEach((input, i) => {

@@ -1,6 +1,7 @@
 // jq's value semantics over plain JSON values (null, boolean, number, string,
 // array, plain object): kinds, truthiness, the total order, equality,
 // arithmetic and indexing, with jq 1.6's error messages.
+import { checkStringLength, tick } from './budget.js';
 import { runtimeError } from './errors.js';
 import { formatJson } from './format.js';
 
@@ -92,6 +93,7 @@ export function compare(a: unknown, b: unknown): number {
       const x = a as unknown[];
       const y = b as unknown[];
       const n = Math.min(x.length, y.length);
+      tick(n + 1);
       for (let i = 0; i < n; i++) {
         const c = compare(x[i], y[i]);
         if (c) return c;
@@ -103,6 +105,7 @@ export function compare(a: unknown, b: unknown): number {
       const kb = sortedKeys(b as JsonObject);
       const c = compare(ka, kb);
       if (c) return c;
+      tick(ka.length);
       for (const k of ka) {
         const d = compare((a as JsonObject)[k], (b as JsonObject)[k]);
         if (d) return d;
@@ -126,9 +129,16 @@ export function add(a: unknown, b: unknown): unknown {
   if (a === null || a === undefined) return b;
   if (b === null || b === undefined) return a;
   if (typeof a === 'number' && typeof b === 'number') return a + b;
-  if (typeof a === 'string' && typeof b === 'string') return a + b;
-  if (Array.isArray(a) && Array.isArray(b)) return a.concat(b);
+  if (typeof a === 'string' && typeof b === 'string') {
+    checkStringLength(a.length + b.length);
+    return a + b;
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    tick(a.length + b.length);
+    return a.concat(b);
+  }
   if (isObject(a) && isObject(b)) {
+    tick();
     const out: JsonObject = {};
     for (const k of Object.keys(a)) setKey(out, k, a[k]);
     for (const k of Object.keys(b)) setKey(out, k, b[k]);
@@ -139,11 +149,15 @@ export function add(a: unknown, b: unknown): unknown {
 
 export function subtract(a: unknown, b: unknown): unknown {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (Array.isArray(a) && Array.isArray(b)) return a.filter((x) => !b.some((y) => equals(x, y)));
+  if (Array.isArray(a) && Array.isArray(b)) {
+    tick(a.length * (b.length + 1));
+    return a.filter((x) => !b.some((y) => equals(x, y)));
+  }
   throw runtimeError(`${describe(a)} and ${describe(b)} cannot be subtracted`);
 }
 
 function deepMerge(a: JsonObject, b: JsonObject): JsonObject {
+  tick();
   const out: JsonObject = {};
   for (const k of Object.keys(a)) setKey(out, k, a[k]);
   for (const k of Object.keys(b)) {
@@ -162,6 +176,7 @@ export function multiply(a: unknown, b: unknown): unknown {
     // jq 1.6: n = (int)(num - 1); repeat while n > 0; null when n < 0.
     const n = Math.trunc(num - 1);
     if (n < 0 || Number.isNaN(n)) return null;
+    checkStringLength(str.length * (n + 1));
     return str.repeat(n + 1);
   }
   if (isObject(a) && isObject(b)) return deepMerge(a, b);
@@ -307,12 +322,21 @@ export function lengthOf(v: unknown): number {
 }
 
 export function keysOf(v: unknown, sorted: boolean): unknown[] {
-  if (isObject(v)) return sorted ? sortedKeys(v) : Object.keys(v);
-  if (Array.isArray(v)) return v.map((_, i) => i);
+  if (isObject(v)) {
+    const keys = Object.keys(v);
+    tick(keys.length);
+    return sorted ? keys.sort(compareStrings) : keys;
+  }
+  if (Array.isArray(v)) {
+    tick(v.length);
+    return v.map((_, i) => i);
+  }
   throw runtimeError(`${describe(v)} has no keys`);
 }
 
 export function hasKey(v: unknown, k: unknown): boolean {
+  // jq 1.6 and 1.7: null has no keys of any type.
+  if (v === null || v === undefined) return false;
   if (isObject(v) && typeof k === 'string') return Object.prototype.hasOwnProperty.call(v, k);
   if (Array.isArray(v) && typeof k === 'number') return k >= 0 && k < v.length;
   throw runtimeError(`Cannot check whether ${kindOf(v)} has a ${kindOf(k)} key`);

@@ -1,43 +1,16 @@
-// The fallback engine: jq 1.7.1 compiled to WebAssembly (the jq-wasm package),
-// driven synchronously.
-//
-// Why not jq-wasm's own API: it is async only, keeps one Emscripten instance
-// for the whole process, and that instance dies after ~314 calls — every
-// `callMain` leaks its argv strings on the 64 KiB wasm stack, and the build
-// exports no stackRestore to undo it. Its stdin/stdout shims also copy the
-// whole buffer per byte (quadratic: ~20 s for 10,000 small objects).
-//
-// So we load jq-wasm's Emscripten glue ourselves, replacing only its I/O shim
-// (the code between `let stdinString` and `var moduleOverrides`) with linear
-// buffers and a synchronous `wlxRun(input, args)`. The wasm binary (embedded in
-// the glue as base64) is compiled once; each instance is a new
-// `WebAssembly.Instance` of it with its own memory and stack, created
-// synchronously through Emscripten's `instantiateWasm` hook (~5 ms). An
-// instance is retired long before its stack runs out: after MAX_CALLS calls or
-// once the argv bytes it has leaked pass STACK_BUDGET, whichever comes first;
-// if one still aborts, the call is retried once on a fresh instance.
-// Everything is synchronous, so calls are naturally serial.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import vm from 'node:vm';
+// The fallback engine's main-thread side: jq-wasm runs in a worker thread
+// (wasm-worker.ts) so that a call can be cut off. The API stays synchronous:
+// runJq posts the job and blocks in Atomics.wait on a SharedArrayBuffer until
+// the worker signals its reply or the deadline (the evaluation budget's wall
+// time) passes; then the worker is terminated, the next call starts a fresh
+// one, and the call raises the budget JqError. Calls are serial (the main
+// thread blocks), so one worker serves them all.
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { budgetError, evaluationBudget } from './budget.js';
+import type { Job, Reply, WasmModule, WorkerInit } from './wasm-worker.js';
 
-// tsconfig's lib has no DOM, so the WebAssembly global is untyped here: the
-// little of it we use, declared locally.
-type WasmModule = object;
-interface WasmInstance {
-  exports: unknown;
-}
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => WasmModule;
-  Instance: new (module: WasmModule, imports: unknown) => WasmInstance;
-  compile(bytes: Uint8Array): Promise<WasmModule>;
-}
-const WebAssembly = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-
-const MAX_CALLS = 200;
-/** Bytes of leaked argv we allow per instance (the stack is 64 KiB; jq itself needs the rest). */
-const STACK_BUDGET = 16 * 1024;
+/** A new worker must be ready within this (start-up, glue, compiling the wasm on the first one). */
+const START_TIMEOUT_MS = 60_000;
 
 export interface WasmResult {
   status: number;
@@ -45,130 +18,102 @@ export interface WasmResult {
   stderr: string;
 }
 
-interface EmscriptenModule {
-  wlxRun(input: Uint8Array, args: string[]): WasmResult;
-}
-
-type Factory = (moduleArg: Record<string, unknown>) => Promise<unknown>;
-
-const SHIM_START = 'let stdinString = "";';
-const SHIM_END = 'var moduleOverrides = Object.assign({}, Module);';
-const WASM_DATA = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/;
-
-// Replaces jq-wasm's I/O shim. Runs inside the Emscripten factory's scope (it
-// sees `Module`, `FS` and `moduleArg` there).
-const SHIM = `
-let wlxIn = new Uint8Array(0), wlxInPos = 0;
-let wlxOut = new Uint8Array(65536), wlxOutLen = 0;
-let wlxErr = new Uint8Array(4096), wlxErrLen = 0;
-const wlxDecoder = new TextDecoder('utf-8');
-function wlxGrow(b) { const t = new Uint8Array(b.length * 2); t.set(b); return t; }
-Module = { ...Module, noInitialRun: true, noExitRuntime: true,
-  print() {}, printErr() {},
-  preRun() { FS.init(
-    () => (wlxInPos < wlxIn.length ? wlxIn[wlxInPos++] : null),
-    (c) => { if (c == null) return; if (wlxOutLen === wlxOut.length) wlxOut = wlxGrow(wlxOut); wlxOut[wlxOutLen++] = c; },
-    (c) => { if (c == null) return; if (wlxErrLen === wlxErr.length) wlxErr = wlxGrow(wlxErr); wlxErr[wlxErrLen++] = c; }); },
-  wlxRun(input, args) {
-    wlxIn = input; wlxInPos = 0; wlxOutLen = 0; wlxErrLen = 0;
-    const status = Module.callMain(args.slice());
-    return { status, stdout: wlxDecoder.decode(wlxOut.subarray(0, wlxOutLen)), stderr: wlxDecoder.decode(wlxErr.subarray(0, wlxErrLen)) };
-  } };
-moduleArg.wlxModule = Module;
-`;
-
-interface Loaded {
-  factory: Factory;
-  wasm: WasmModule | null;
-  bytes: Uint8Array;
-}
-
-let loaded: Loaded | null = null;
-let instance: EmscriptenModule | null = null;
-let callsOnInstance = 0;
-let stackUsed = 0;
-
 /** Counters for tests and benchmarks. */
-export const wasmStats = { instances: 0, calls: 0, retries: 0 };
+export const wasmStats = { instances: 0, calls: 0, retries: 0, workers: 0, overruns: 0 };
 
-function load(): Loaded {
-  if (loaded) return loaded;
-  const require = createRequire(import.meta.url);
-  const path = require.resolve('jq-wasm/dist/build/jq.js');
-  const src = readFileSync(path, 'utf8');
-  const start = src.indexOf(SHIM_START);
-  const end = src.indexOf(SHIM_END);
-  const data = WASM_DATA.exec(src);
-  if (start < 0 || end < start || !data) {
-    throw new Error(`jq-wasm: unsupported build at ${path} (its I/O shim or embedded wasm was not found)`);
+interface Engine {
+  worker: Worker;
+  port: MessagePort;
+  signal: Int32Array;
+  /** signal[0] as of the last reply read. */
+  seen: number;
+  ready: boolean;
+  /** The worker's cumulative counters as of its last reply. */
+  instances: number;
+  retries: number;
+}
+
+/** The compiled jq wasm, handed to each new worker (compiled by the first). */
+let wasm: WasmModule | null = null;
+let engine: Engine | null = null;
+
+function startEngine(): Engine {
+  const signal = new Int32Array(new SharedArrayBuffer(4));
+  const { port1, port2 } = new MessageChannel();
+  const init: WorkerInit = { wasm, port: port2, signal: signal.buffer };
+  const worker = new Worker(new URL('./wasm-worker.js', import.meta.url), {
+    workerData: init,
+    transferList: [port2],
+  });
+  // Neither may keep the process alive (a CLI exits when its work is done).
+  worker.unref();
+  port1.unref();
+  wasmStats.workers++;
+  return { worker, port: port1, signal, seen: 0, ready: false, instances: 0, retries: 0 };
+}
+
+function stop(e: Engine): void {
+  if (engine === e) engine = null;
+  e.port.close();
+  // terminate() interrupts running wasm too; its promise only reports the exit.
+  e.worker.terminate().catch(() => {});
+}
+
+/** Waits for the worker's next reply; null when `timeoutMs` passes first. */
+function awaitReply(e: Engine, timeoutMs: number): Reply | null {
+  Atomics.wait(e.signal, 0, e.seen, timeoutMs);
+  const now = Atomics.load(e.signal, 0);
+  if (now === e.seen) return null;
+  e.seen = now;
+  const message = receiveMessageOnPort(e.port);
+  if (!message) throw new Error('jq-wasm worker signalled without a reply');
+  const reply = message.message as Reply;
+  wasmStats.instances += reply.instances - e.instances;
+  wasmStats.retries += reply.retries - e.retries;
+  e.instances = reply.instances;
+  e.retries = reply.retries;
+  return reply;
+}
+
+function readyEngine(): Engine {
+  const e = engine ?? (engine = startEngine());
+  if (e.ready) return e;
+  const reply = awaitReply(e, START_TIMEOUT_MS);
+  if (!reply || !reply.ok) {
+    stop(e);
+    throw new Error(`jq-wasm worker did not start: ${reply && 'failure' in reply ? reply.failure : 'timed out'}`);
   }
-  const patched = src.slice(0, start) + SHIM + src.slice(end);
-  const wrapper = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${patched}\n})`, {
-    filename: path,
-  }) as (e: unknown, r: NodeRequire, m: { exports: unknown }, f: string, d: string) => void;
-  const mod: { exports: unknown } = { exports: {} };
-  wrapper(mod.exports, require, mod, path, dirname(path));
-  loaded = { factory: mod.exports as Factory, wasm: null, bytes: Buffer.from(data[1], 'base64') };
-  return loaded;
+  wasm ??= reply.wasm ?? null;
+  e.ready = true;
+  return e;
 }
 
-/** Compiles the wasm off the main thread's critical path; optional (sync use compiles on demand). */
-export async function prepareWasm(): Promise<void> {
-  const l = load();
-  if (!l.wasm) l.wasm = await WebAssembly.compile(l.bytes);
+/** Starts the worker (and compiles the wasm) ahead of the first call; optional. */
+export function prepareWasm(): Promise<void> {
+  engine ??= startEngine();
+  return Promise.resolve();
 }
 
-function freshInstance(): EmscriptenModule {
-  const l = load();
-  l.wasm ??= new WebAssembly.Module(l.bytes);
-  const wasm = l.wasm;
-  const moduleArg: Record<string, unknown> = {
-    instantiateWasm(imports: unknown, receive: (i: WasmInstance, m: WasmModule) => unknown) {
-      const inst = new WebAssembly.Instance(wasm, imports);
-      receive(inst, wasm);
-      return inst.exports;
-    },
-  };
-  // The factory's promise settles later; with a synchronous instantiateWasm the
-  // runtime is already initialised when the factory returns.
-  l.factory(moduleArg).catch(() => {});
-  const module = moduleArg['wlxModule'] as EmscriptenModule | undefined;
-  if (!module) throw new Error('jq-wasm: the instance did not initialise synchronously');
-  wasmStats.instances++;
-  return module;
-}
-
-function argvBytes(args: string[]): number {
-  // Each argv string is 16-byte aligned on the stack, plus the pointer array.
-  let n = 16 + (args.length + 2) * 4;
-  for (const a of args) n += (Buffer.byteLength(a) + 16) & ~15;
-  return n + 32;
-}
-
-/** Runs `jq ARGS` over `input` (JSON text) on a healthy instance. */
-export function runJq(input: string, args: string[]): WasmResult {
-  const bytes = new TextEncoder().encode(input);
-  const cost = argvBytes(args);
-  for (let attempt = 0; ; attempt++) {
-    if (!instance || callsOnInstance >= MAX_CALLS || stackUsed + cost > STACK_BUDGET) {
-      instance = freshInstance();
-      callsOnInstance = 0;
-      stackUsed = 0;
-    }
-    callsOnInstance++;
-    stackUsed += cost;
-    wasmStats.calls++;
-    // Emscripten's quit_ sets process.exitCode to jq's status; it is not ours.
-    const exitCode = process.exitCode;
-    try {
-      return instance.wlxRun(bytes, args);
-    } catch (err) {
-      // An abort kills the instance for good; retry once on a new one.
-      instance = null;
-      if (attempt >= 1) throw new Error(`jq-wasm aborted: ${(err as Error).message}`);
-      wasmStats.retries++;
-    } finally {
-      process.exitCode = exitCode;
-    }
+/**
+ * Runs `jq ARGS` over `input` (JSON text: `inputs` values) within the
+ * evaluation budget's wall time and output size; over budget raises the budget JqError, a failure of
+ * jq-wasm itself an Error.
+ */
+export function runJq(input: string, args: string[], inputs = 1): WasmResult {
+  const e = readyEngine();
+  const budget = evaluationBudget();
+  const job: Job = { input: new TextEncoder().encode(input), args, outputBytes: budget.outputBytes };
+  wasmStats.calls++;
+  e.worker.postMessage(job, [job.input.buffer as ArrayBuffer]);
+  const reply = awaitReply(e, budget.timeMs + Math.max(inputs - 1, 0) * budget.batchMsPerInput);
+  if (!reply) {
+    wasmStats.overruns++;
+    stop(e);
+    throw budgetError('time');
   }
+  if (reply.ok) return reply;
+  if ('exceeded' in reply) {
+    throw budgetError(reply.exceeded);
+  }
+  throw new Error(reply.failure);
 }

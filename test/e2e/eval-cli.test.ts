@@ -14,8 +14,9 @@ import { CASES } from '../jq/corpus.js';
 const JQ = '/usr/bin/jq';
 const WLX = join(process.cwd(), 'bin', 'wlx.js');
 
-function wlx(args: string[], input = '') {
-  return spawnSync(process.execPath, [WLX, 'eval', ...args], { input, encoding: 'utf8' });
+/** The real CLI; killed after `timeout` ms so that a regression fails (signal set) instead of hanging the suite. */
+function wlx(args: string[], input = '', timeout = 60_000) {
+  return spawnSync(process.execPath, [WLX, 'eval', ...args], { input, encoding: 'utf8', timeout });
 }
 
 /** A few dozen corpus cases, spread over the corpus; `if` without `else` is jq 1.7 syntax (jq here is 1.6). */
@@ -96,6 +97,65 @@ test('usage: --help and a missing expression', () => {
   assert.equal(none.status, 2);
   assert.match(none.stderr, /eval needs a jq expression/);
   assert.equal(wlx(['--bogus', '.']).status, 2);
+});
+
+test('an expression that never ends returns promptly with the budget error (default and --timeout)', () => {
+  let t0 = performance.now();
+  const r = wlx(['def f: f; f'], '{}', 30_000);
+  assert.equal(r.signal, null, 'wlx eval was killed: it did not return within 30 s');
+  assert.equal(r.status, 5);
+  assert.match(r.stderr, /^jq: error \(at <stdin>:1\): exceeded the evaluation budget \(5,000 ms\)\n$/);
+  assert.ok(performance.now() - t0 < 20_000);
+  for (const expr of ['repeat(1)', 'range(infinite)', '[recurse(. + 1)]', 'def f: ., f; f', '[range(1e9)]']) {
+    t0 = performance.now();
+    const timed = wlx(['--timeout', '300', expr], '0\n', 30_000);
+    assert.equal(timed.signal, null, `${expr}: killed`);
+    assert.equal(timed.status, 5, `${expr}: ${timed.stderr}`);
+    assert.match(timed.stderr, /exceeded the evaluation budget/, expr);
+    assert.ok(performance.now() - t0 < 15_000, `${expr} took ${(performance.now() - t0).toFixed(0)} ms`);
+  }
+  // Natively evaluated expressions are bounded the same way, input by input.
+  const doubling = `"ab" | ${Array.from({ length: 40 }, () => '. + .').join(' | ')} | length`;
+  const native = wlx([doubling], '1\n2\n', 30_000);
+  assert.equal(native.status, 5);
+  assert.equal(native.stderr.match(/exceeded the evaluation budget \(strings of/g)?.length, 2);
+  const usage = wlx(['--timeout', 'soon', '.'], '{}');
+  assert.equal(usage.status, 2);
+  assert.match(usage.stderr, /--timeout needs a positive number of milliseconds/);
+});
+
+test("a filter starting with '-' is the filter, as jq takes it; `--` still works", (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'wlx-eval-'));
+  try {
+    const file = join(dir, 'a.json');
+    writeFileSync(file, '{"a": 3}');
+    for (const args of [
+      ['-(.a)', file],
+      ['--', '-(.a)', file],
+      ['-n', '-(1)'],
+      ['-(1)', '-n'],
+    ]) {
+      const r = wlx(args, '{"a": 3}');
+      assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stdout, args.includes('-n') ? '-1\n' : '-3\n', args.join(' '));
+    }
+    if (existsSync(JQ)) {
+      const want = spawnSync(JQ, ['-c', '-(.a)', file], { encoding: 'utf8' });
+      assert.equal(wlx(['-(.a)', file]).stdout, want.stdout);
+    } else t.diagnostic('jq missing: compared with the expected text only');
+    // A mistyped option is still reported as one.
+    const unknown = wlx(['-x', file]);
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /Unknown option '-x'/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('null | has(k) is false, as jq prints it', () => {
+  const r = wlx(['has("x"), has(0)'], 'null');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, 'false\nfalse\n');
 });
 
 function medianMs(run: () => void): number {

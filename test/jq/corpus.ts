@@ -476,7 +476,15 @@ export const CASES: JqCase[] = [
     '5 % -3',
     '-5 % 3',
     '5.5 % 2',
+    // null has no keys of any type (jq 1.6 and 1.7 agree: false, not an error).
+    'has("x")',
+    'has(0)',
+    'has(null)',
+    '.missing | has("a")',
+    '[.a?, .b] | map(has("k"))',
   ].map((expr) => ({ expr, input: null })),
+  // Negation of a parenthesised path: `jq '-(.a)'` (the CLI test runs it as an argument).
+  ...['-(.a)', '-(.a) + 1', '[-(.a), -.a]', '-(.missing)'].map((expr) => ({ expr, input: { a: 3 } })),
   // Errors: both must raise (exit 5 / JqError runtime).
   ...[
     '.a',
@@ -553,9 +561,14 @@ function yamlFiles(dir: string, out: string[] = []): string[] {
 
 /** Every jq expression in the upstream definitions (unparseable files skipped). */
 export function catalogExpressions(): string[] {
-  if (!existsSync(UPSTREAM_CATALOG)) return [];
+  return expressionsIn(UPSTREAM_CATALOG);
+}
+
+/** Every jq expression in the definitions (YAML files) under `dir`; none when it is missing. */
+export function expressionsIn(dir: string): string[] {
+  if (!existsSync(dir)) return [];
   const out = new Set<string>();
-  for (const file of yamlFiles(UPSTREAM_CATALOG)) {
+  for (const file of yamlFiles(dir)) {
     try {
       yaml.loadAll(readFileSync(file, 'utf8'), (doc) => walkYaml(doc, null, out));
     } catch {

@@ -169,3 +169,17 @@ test('upstream catalog expressions: wlx agrees with jq on workload and pod input
   if (!cases.length) return t.skip('upstream catalog missing');
   compare(t, cases);
 });
+
+test('where jq 1.6 and jq-wasm (1.7.1) agree, wlx agrees: null | has(k), -(.a)', (t) => {
+  if (!existsSync(JQ)) return t.skip('jq missing');
+  const cases: JqCase[] = [
+    ...['has("x")', 'has(0)', 'has(null)', '.missing | has("a")'].map((expr) => ({ expr, input: null })),
+    ...['-(.a)', '-(.a) + 1', '[-(.a), -.a]'].map((expr) => ({ expr, input: { a: 3 } })),
+  ];
+  for (const c of cases) {
+    const [jq16] = jqOutcomes(c.expr, [c.input]);
+    const jq17 = wlxOutcome(c.expr, c.input, true);
+    assert.deepEqual(jq17, jq16, `the references disagree on ${c.expr}`);
+    assert.deepEqual(wlxOutcome(c.expr, c.input), jq16, c.expr);
+  }
+});
