@@ -150,11 +150,16 @@ async function runDemoCommand(args: string[]): Promise<number> {
   const chosenPath = values['kubeconfig-out'];
   const kubeconfigPath = chosenPath ? resolve(chosenPath) : join(tmpdir(), `wlx-demo-${cluster.port}.kubeconfig`);
   const { writeDemoKubeconfig } = await import('../../demo/server/kubeconfig.js');
-  await writeDemoKubeconfig(kubeconfigPath, cluster.server, values.token);
+  await writeDemoKubeconfig(kubeconfigPath, {
+    server: cluster.server,
+    token: values.token,
+    restrictedToken: cluster.api.restrictedToken,
+  });
   process.stdout.write(
     `wlx demo: simulated cluster (${scenario} scenario) serving at ${cluster.server} (started in ${Date.now() - started} ms)\n` +
       `kubeconfig: ${kubeconfigPath}\n` +
       `export KUBECONFIG=${kubeconfigPath}\n` +
+      'contexts: wlx-demo (admin, current), wlx-demo-restricted (reads namespace training only)\n' +
       (options.allowWrites ? '' : 'read-only: writes answer 405 (use --allow-writes to change that)\n') +
       'Press Ctrl-C to stop.\n',
   );
