@@ -90,6 +90,17 @@ function kubeflowJobCrd(replicaSpecsField: string, replicaTypes: string): CrdFac
           },
         },
         ReplicaStatus: { description: 'Pod counts of one replica type.', fields: replicaStatus },
+        JobCondition: {
+          description: 'A condition of the job.',
+          fields: {
+            type: ['string', 'The kind of condition.'],
+            status: ['string', 'True, False or Unknown.'],
+            reason: ['string', 'The kind and a CamelCase reason, e.g. PyTorchJobRunning.'],
+            message: ['string', 'A human-readable explanation.'],
+            lastUpdateTime: ['time', 'When the condition was last updated.'],
+            lastTransitionTime: ['time', 'When the condition last changed status.'],
+          },
+        },
       },
     },
   };
@@ -439,6 +450,7 @@ export const SERVED_KINDS: readonly ServedKind[] = [
               podIP: ['string', 'The head pod IP.'],
               serviceIP: ['string', 'The head Service IP.'],
               podName: ['string', 'The head pod.'],
+              serviceName: ['string', 'The head Service.'],
             },
           },
         },
