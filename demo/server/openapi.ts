@@ -72,7 +72,12 @@ function groupVersionPath(group: string, version: string): string {
   return group ? `apis/${group}/${version}` : `api/${version}`;
 }
 
-/** Read-only operations (get, list) of each kind, and create for the reviews. */
+/**
+ * The operations of each kind: get and list, and create/patch with the
+ * `fieldValidation` parameter, which tells kubectl (create, apply) that the
+ * server validates fields itself, so it does not fetch /openapi/v2 to validate
+ * on the client.
+ */
 function pathsFor(kinds: ServedKind[], flavour: Flavour): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   const response = (schema: JsonSchema) =>
@@ -82,13 +87,17 @@ function pathsFor(kinds: ServedKind[], flavour: Flavour): Record<string, unknown
   for (const k of kinds) {
     const base = `/${groupVersionPath(k.group, k.version)}`;
     const ref = refTo(flavour, schemaNameOf(k));
-    const op = (action: string, description: string, schema: JsonSchema) => ({
-      description,
-      operationId: `${action}${k.kind}`,
-      responses: { '200': response(schema) },
-      'x-kubernetes-action': action,
-      'x-kubernetes-group-version-kind': gvkOf(k),
-    });
+    const op = (action: string, description: string, schema: JsonSchema) => {
+      const o: Record<string, unknown> = {
+        description,
+        operationId: `${action}${k.kind}`,
+        responses: { '200': response(schema) },
+        'x-kubernetes-action': action,
+        'x-kubernetes-group-version-kind': gvkOf(k),
+      };
+      if (action === 'post' || action === 'patch') o.parameters = [fieldValidation(flavour)];
+      return o;
+    };
     if (k.verbs.length === 1 && k.verbs[0] === 'create') {
       paths[`${base}/${k.plural}`] = { post: op('post', `create a ${k.kind}`, ref) };
       continue;
@@ -98,11 +107,24 @@ function pathsFor(kinds: ServedKind[], flavour: Flavour): Record<string, unknown
       properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, items: { type: 'array', items: ref } },
     };
     const collection = k.namespaced ? `${base}/namespaces/{namespace}/${k.plural}` : `${base}/${k.plural}`;
-    paths[collection] = { get: op('list', `list or watch objects of kind ${k.kind}`, list) };
-    paths[`${collection}/{name}`] = { get: op('get', `read the specified ${k.kind}`, ref) };
+    paths[collection] = {
+      get: op('list', `list or watch objects of kind ${k.kind}`, list),
+      post: op('post', `create a ${k.kind}`, ref),
+    };
+    paths[`${collection}/{name}`] = {
+      get: op('get', `read the specified ${k.kind}`, ref),
+      patch: op('patch', `partially update the specified ${k.kind}`, ref),
+    };
     if (k.namespaced) paths[`${base}/${k.plural}`] = { get: op('list', `list ${k.kind} in all namespaces`, list) };
   }
   return paths;
+}
+
+function fieldValidation(flavour: Flavour): Record<string, unknown> {
+  const description = 'Ignore, Warn or Strict: what the server does with unknown or duplicate fields.';
+  return flavour === 'v2'
+    ? { name: 'fieldValidation', in: 'query', type: 'string', uniqueItems: true, description }
+    : { name: 'fieldValidation', in: 'query', schema: { type: 'string', uniqueItems: true }, description };
 }
 
 const info = { title: 'Kubernetes', version: VERSION_INFO.gitVersion };
