@@ -16,11 +16,14 @@ and wlx can use. Runs until interrupted (Ctrl-C).
 Options:
   --port N                  port to listen on (default: a free port)
   --host 127.0.0.1          listen address; only loopback is allowed
-  --kubeconfig-out FILE     where to write the kubeconfig (default: a temp file)
+  --kubeconfig-out FILE     where to write the kubeconfig (default: a temp file);
+                            contexts wlx-demo (admin) and wlx-demo-restricted
+                            (reads namespace training only)
   --scenario default|scale  what the cluster holds (default: default)
   --seed N                  seed of the simulation's random choices (default 1)
   --speed X                 simulated time runs X times faster (default 1)
   --token T                 require "Authorization: Bearer T" on every request
+                            (the restricted context gets a random token of its own)
   --allow-writes            accept DELETE (graceful for pods), POST, PUT, PATCH;
                             read-only (405) otherwise
   --nodes N --workloads M --pods-per-workload K --churn E
