@@ -7,21 +7,15 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { PODS, pod } from '../demo/server-fixtures.js';
-import { startFixture, type Fixture } from '../demo/server-watch-helpers.js';
-import { kubectl, kubectlEnv } from './kubectl-helpers.js';
+import type { Fixture } from '../demo/server-watch-helpers.js';
+import { kubectl, kubectlFixture } from './kubectl-helpers.js';
 
 const RESTRICTED = ['--context', 'wlx-demo-restricted'];
 
 async function setup(t: TestContext): Promise<{ f: Fixture; env: NodeJS.ProcessEnv }> {
-  const f = await startFixture();
-  f.store.put(PODS, pod('finetune-0', 'training', 'running'));
-  const k = await kubectlEnv();
-  await writeFile(k.kubeconfigPath, f.cluster.kubeconfig());
-  t.after(async () => {
-    await f.cluster.stop();
-    await k.cleanup();
-  });
-  return { f, env: k.env };
+  const fixture = await kubectlFixture(t);
+  fixture.f.store.put(PODS, pod('finetune-0', 'training', 'running'));
+  return fixture;
 }
 
 test('kubectl auth can-i: yes for the admin, no for the restricted user cluster-wide, yes in training', async (t) => {
