@@ -60,7 +60,7 @@ export interface DemoCluster {
   readonly faults: Faults;
   /** The kubeconfig path, when one was written. */
   readonly kubeconfigPath: string | undefined;
-  /** The kubeconfig text for this cluster. */
+  /** The kubeconfig text for this cluster: contexts `wlx-demo` (admin, current) and `wlx-demo-restricted`. */
   kubeconfig(): string;
   /** Every request seen so far (bounded ring), oldest first. */
   requests(): RequestRecord[];
@@ -107,7 +107,8 @@ export async function startDemoCluster(options: DemoClusterOptions = {}): Promis
     throw err;
   }
   const server = api.url;
-  if (options.kubeconfigPath) await writeDemoKubeconfig(options.kubeconfigPath, server, options.token);
+  const kubeconfigOptions = { server, token: options.token, restrictedToken: api.restrictedToken };
+  if (options.kubeconfigPath) await writeDemoKubeconfig(options.kubeconfigPath, kubeconfigOptions);
   let stopped: Promise<void> | undefined;
   return {
     server,
@@ -116,7 +117,7 @@ export async function startDemoCluster(options: DemoClusterOptions = {}): Promis
     api,
     faults: api.faults,
     kubeconfigPath: options.kubeconfigPath,
-    kubeconfig: () => demoKubeconfig(server, options.token),
+    kubeconfig: () => demoKubeconfig(kubeconfigOptions),
     requests: () => api.requests.records(),
     restart: () => api.restart(),
     stop: () => {

@@ -1,10 +1,12 @@
 // The simulated cluster's Kubernetes API server: a real HTTP server on
 // loopback that answers enough of the Kubernetes API (version, discovery,
 // get/list/watch with selectors, paging and resourceVersion semantics,
-// Tables, pods/log, Status errors, bearer-token auth, read-only by default)
-// for the real kubectl and @kubernetes/client-node to work against it
-// unchanged. It reads and writes cluster state only through the ObjectStore.
-import { timingSafeEqual } from 'node:crypto';
+// Tables and metadata-only answers, pods/log, Status errors, RBAC with two
+// users and the self reviews, CRDs, OpenAPI, health checks, bearer-token auth,
+// read-only by default) for the real kubectl, client-go programs (k9s) and
+// @kubernetes/client-node to work against it unchanged. It reads and writes
+// cluster state only through the ObjectStore. Design: demo/server/README.md.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ObjectStore, StoredObject } from '../store.js';
@@ -26,7 +28,23 @@ import {
   type LabelSelector,
 } from './selectors.js';
 import { listObjects, ListSnapshots, objectsAt } from './lists.js';
-import { toTable, type IncludeObject } from './tables.js';
+import { partialObjectMetadata, toTable, type IncludeObject } from './tables.js';
+import { contentTypeOf, negotiate, notAcceptable, unsupportedMediaType, type Negotiated } from './negotiation.js';
+import {
+  ADMIN_USER,
+  authorise,
+  forbiddenFor,
+  RESTRICTED_PATH_PREFIX,
+  RESTRICTED_USER,
+  selfSubjectAccessReview,
+  selfSubjectRulesReview,
+  type DemoUser,
+} from './rbac.js';
+import { installCrds } from './crds.js';
+import { healthAnswer } from './health.js';
+import { openApiV2, openApiV3Document, openApiV3Root } from './openapi.js';
+import { VERSION_INFO } from './version.js';
+import { decodeReview, PROTOBUF_TYPE } from './protobuf.js';
 import { Watcher, WatchHub } from './watch.js';
 import { FaultError, Faults, validateFaults, type FaultConfig } from './faults.js';
 import { RequestLog } from './request-log.js';
@@ -34,7 +52,6 @@ import { parseLogQuery, serveLogs, type LogProvider } from './logs.js';
 import {
   badRequest,
   expired,
-  forbidden,
   invalid,
   methodNotAllowed,
   notFound,
@@ -46,17 +63,7 @@ import {
 
 export const LOOPBACK = '127.0.0.1';
 
-export const VERSION_INFO = {
-  major: '1',
-  minor: '32',
-  gitVersion: 'v1.32.0',
-  gitCommit: '70d3cc986aa8221cd1dfb1121852688902d3bf53',
-  gitTreeState: 'clean',
-  buildDate: '2024-12-11T17:59:15Z',
-  goVersion: 'go1.23.3',
-  compiler: 'gc',
-  platform: 'linux/amd64',
-};
+export { VERSION_INFO };
 
 export interface ApiServerOptions {
   store: ObjectStore;
@@ -66,6 +73,8 @@ export interface ApiServerOptions {
   port?: number;
   /** When set, every API request needs `Authorization: Bearer <token>`. */
   token?: string;
+  /** The restricted user's token in token mode (default: a random one, see `restrictedToken`). */
+  restrictedToken?: string;
   /** Accept DELETE (graceful for pods), POST, PUT and PATCH; otherwise 405. */
   allowWrites?: boolean;
   faults?: Partial<FaultConfig>;
@@ -93,16 +102,21 @@ function isTrue(v: string | null): boolean {
   return v === 'true' || v === '1';
 }
 
-function wantsTable(accept: string | undefined): boolean {
-  if (!accept) return false;
-  const first = accept.split(',')[0] ?? '';
-  return (
-    accept.split(',').some((mt) => {
-      const p = mt.split(';').map((x) => x.trim());
-      return p.includes('as=Table') && p.includes('g=meta.k8s.io');
-    }) && !first.includes('as=PartialObjectMetadata')
-  );
+/** The authorizer's verb for a request (kube-apiserver's RequestInfo). */
+function requestVerb(method: string, name: string | undefined, watch: boolean): string {
+  if (method === 'GET' || method === 'HEAD') return watch ? 'watch' : name === undefined ? 'list' : 'get';
+  if (method === 'POST') return 'create';
+  if (method === 'PUT') return 'update';
+  if (method === 'PATCH') return 'patch';
+  if (method === 'DELETE') return name === undefined ? 'deletecollection' : 'delete';
+  return method.toLowerCase();
 }
+
+/** The self reviews: POSTs that change nothing, so read-only mode answers them. */
+const REVIEWS: Record<string, typeof selfSubjectRulesReview> = {
+  selfsubjectaccessreviews: selfSubjectAccessReview as typeof selfSubjectRulesReview,
+  selfsubjectrulesreviews: selfSubjectRulesReview,
+};
 
 /** Compares the bearer token in constant time. */
 function bearerMatches(header: string | undefined, token: string): boolean {
@@ -111,7 +125,7 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   return got.length === want.length && timingSafeEqual(got, want);
 }
 
-async function readBody(req: IncomingMessage, limit = 4 * 1024 * 1024): Promise<string> {
+async function readBytes(req: IncomingMessage, limit = 4 * 1024 * 1024): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -119,7 +133,11 @@ async function readBody(req: IncomingMessage, limit = 4 * 1024 * 1024): Promise<
     if (size > limit) throw new Error('request body too large');
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readBytes(req)).toString('utf8');
 }
 
 export class ApiServer {
@@ -136,6 +154,8 @@ export class ApiServer {
   private boundPort = 0;
   private stopped = false;
   private logs: LogProvider | undefined;
+  /** The restricted user's bearer token in token mode. */
+  readonly restrictedToken: string | undefined;
 
   constructor(opts: ApiServerOptions) {
     const host = opts.host ?? LOOPBACK;
@@ -145,6 +165,9 @@ export class ApiServer {
     this.store = opts.store;
     this.logs = opts.logs;
     this.faults = new Faults(opts.faults);
+    this.restrictedToken =
+      opts.token === undefined ? undefined : (opts.restrictedToken ?? randomBytes(18).toString('base64url'));
+    installCrds(this.store);
     // Bookmarks every 15 s of simulated time (at least every second of real time).
     this.hub = new WatchHub(this.store, opts.bookmarkIntervalMs ?? Math.max(1000, 15_000 / (opts.speed ?? 1)));
     this.faults.onChange((c) => this.armDropTimer(c));
@@ -252,10 +275,20 @@ export class ApiServer {
   // ---- responses
 
   private send(res: ServerResponse, code: number, body: unknown, contentType = JSON_TYPE): void {
-    const text = JSON.stringify(body);
+    this.sendText(res, code, JSON.stringify(body), contentType);
+  }
+
+  private sendText(
+    res: ServerResponse,
+    code: number,
+    text: string,
+    contentType: string,
+    headers: Record<string, string> = {},
+  ): void {
     res.writeHead(code, {
       'Content-Type': contentType,
       'Cache-Control': 'no-cache, private',
+      ...headers,
       'Content-Length': Buffer.byteLength(text),
     });
     res.end(text);
@@ -267,6 +300,20 @@ export class ApiServer {
 
   // ---- dispatch
 
+  /**
+   * Who is asking: the restricted user under its path prefix, the admin
+   * elsewhere; in token mode the bearer token must be that user's. Returns the
+   * user and the path with the prefix removed, or undefined (401).
+   */
+  private identify(req: IncomingMessage, path: string): { user: DemoUser; path: string } | undefined {
+    const restricted = path === RESTRICTED_PATH_PREFIX || path.startsWith(`${RESTRICTED_PATH_PREFIX}/`);
+    const user = restricted ? RESTRICTED_USER : ADMIN_USER;
+    const rest = restricted ? path.slice(RESTRICTED_PATH_PREFIX.length) || '/' : path;
+    const token = restricted ? this.restrictedToken : this.opts.token;
+    if (token !== undefined && !bearerMatches(req.headers.authorization, token)) return undefined;
+    return { user, path: rest };
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const rec = this.requests.start(method, req.url ?? '/', res);
@@ -275,18 +322,27 @@ export class ApiServer {
     res.on('finish', done);
     res.on('close', done);
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const rawPath = url.pathname.replace(/\/+$/, '') || '/';
+    const readOnlyMethod = method === 'GET' || method === 'HEAD';
 
-    if (path === '/healthz' || path === '/livez' || path === '/readyz') {
-      res.writeHead(200, { 'Content-Type': 'text/plain' });
-      res.end('ok');
-      return;
+    const unprefixed = rawPath.startsWith(`${RESTRICTED_PATH_PREFIX}/`)
+      ? rawPath.slice(RESTRICTED_PATH_PREFIX.length)
+      : rawPath;
+    const health = healthAnswer(unprefixed, url.searchParams);
+    if (health) {
+      if (!readOnlyMethod) return this.sendStatus(res, methodNotAllowed());
+      return this.sendText(res, health.code, health.body, 'text/plain; charset=utf-8', {
+        'X-Content-Type-Options': 'nosniff',
+      });
     }
-    if (this.opts.token !== undefined && !bearerMatches(req.headers.authorization, this.opts.token)) {
+    const who = this.identify(req, rawPath);
+    if (!who) {
       this.sendStatus(res, unauthorized());
       return;
     }
-    if (path.startsWith('/debug/wlx/')) {
+    const { user, path } = who;
+    rec.user = user.name;
+    if (path.startsWith('/debug/wlx/') && user === ADMIN_USER) {
       await this.handleDebug(req, res, path);
       return;
     }
@@ -294,9 +350,12 @@ export class ApiServer {
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     if (res.destroyed) return;
 
-    const readOnlyMethod = method === 'GET' || method === 'HEAD';
     if (path === '/version')
       return readOnlyMethod ? this.send(res, 200, VERSION_INFO) : this.sendStatus(res, methodNotAllowed());
+    if (path === '/openapi/v2' || path.startsWith('/openapi/v3')) {
+      if (!readOnlyMethod) return this.sendStatus(res, methodNotAllowed());
+      return this.serveOpenApi(req, res, path, url);
+    }
     let segs: string[];
     try {
       segs = path.split('/').filter(Boolean).map(decodeURIComponent);
@@ -312,11 +371,91 @@ export class ApiServer {
       }
       const route = this.route(segs);
       if (!route) return this.sendStatus(res, pathNotFound());
+      const review = REVIEWS[route.kind.plural];
+      if (review && route.kind.group === 'authorization.k8s.io') {
+        if (method !== 'POST' || route.name !== undefined) return this.sendStatus(res, methodNotAllowed());
+        return this.handleReview(req, res, user, review);
+      }
+      if (readOnlyMethod && !route.kind.verbs.includes('get')) return this.sendStatus(res, methodNotAllowed());
+      const watch = readOnlyMethod && isTrue(url.searchParams.get('watch'));
+      const attrs = {
+        verb: requestVerb(method, route.name, watch),
+        group: route.kind.group,
+        resource: route.kind.plural,
+        subresource: route.subresource,
+        namespace: route.namespace,
+        name: route.name,
+      };
+      if (!authorise(user, attrs)) return this.sendStatus(res, forbiddenFor(user, attrs));
+      if (this.faults.isForbidden(qualifiedResource(route.kind)))
+        return this.sendStatus(res, forbiddenFor(user, attrs));
       if (readOnlyMethod) return this.handleRead(req, res, url, route);
       if (!this.opts.allowWrites) return this.sendStatus(res, methodNotAllowed());
       return this.handleWrite(req, res, url, method, route);
     }
     this.sendStatus(res, pathNotFound());
+  }
+
+  private async handleReview(
+    req: IncomingMessage,
+    res: ServerResponse,
+    user: DemoUser,
+    review: typeof selfSubjectRulesReview,
+  ): Promise<void> {
+    let body: Record<string, unknown>;
+    const bytes = await readBytes(req);
+    // kubectl's typed clients POST protobuf; client-node and curl POST JSON.
+    if ((req.headers['content-type'] ?? '').startsWith(PROTOBUF_TYPE)) {
+      try {
+        body = decodeReview(bytes);
+      } catch (err) {
+        return this.sendStatus(
+          res,
+          badRequest(`the request body is not a readable protobuf review: ${(err as Error).message}`),
+        );
+      }
+    } else {
+      try {
+        const parsed: unknown = JSON.parse(bytes.toString('utf8') || '{}');
+        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+        body = parsed as Record<string, unknown>;
+      } catch {
+        return this.sendStatus(res, badRequest('the request body is not valid JSON (only JSON is accepted)'));
+      }
+    }
+    const answer = review(user, body);
+    if (answer.kind === 'Status') return this.sendStatus(res, answer as unknown as StatusObject);
+    this.send(res, 201, answer);
+  }
+
+  /** /openapi/v2 (JSON only), /openapi/v3 and its per-group/version documents. */
+  private serveOpenApi(req: IncomingMessage, res: ServerResponse, path: string, url: URL): void {
+    if (path === '/openapi/v2') {
+      const accept = req.headers.accept ?? '';
+      // client-go asks for protobuf only; JSON is what this server speaks, so say so as kube-apiserver would.
+      if (accept && !/application\/json|\*\/\*/.test(accept)) return this.sendStatus(res, unsupportedMediaType());
+      const doc = openApiV2();
+      return this.sendText(res, 200, doc.body, JSON_TYPE, { ETag: `"${doc.etag}"` });
+    }
+    if (path === '/openapi/v3') return this.send(res, 200, openApiV3Root());
+    const doc = openApiV3Document(path.slice('/openapi/v3/'.length));
+    if (!doc) return this.sendStatus(res, pathNotFound());
+    const hash = url.searchParams.get('hash');
+    if (hash !== null && hash !== doc.hash) {
+      // A stale hash: send the client to the current document, as kube-openapi does.
+      res.writeHead(301, { Location: `${url.pathname}?hash=${doc.hash}`, 'Cache-Control': 'no-cache, private' });
+      res.end();
+      return;
+    }
+    const cache: Record<string, string> =
+      hash === null
+        ? { ETag: `"${doc.hash}"` }
+        : {
+            ETag: `"${doc.hash}"`,
+            'Cache-Control': 'public, immutable',
+            Expires: new Date(Date.now() + 365 * 86400_000).toUTCString(),
+          };
+    this.sendText(res, 200, doc.body, JSON_TYPE, cache);
   }
 
   /** undefined: not a discovery path; null: a discovery path that does not exist. */
@@ -382,16 +521,13 @@ export class ApiServer {
     const { kind, namespace, name, subresource } = route;
     const params = url.searchParams;
     const watch = isTrue(params.get('watch'));
-    if (this.faults.isForbidden(qualifiedResource(kind))) {
-      return this.sendStatus(
-        res,
-        forbidden(name ? 'get' : watch ? 'watch' : 'list', kind.plural, kind.group, namespace, name),
-      );
-    }
     const include = (params.get('includeObject') as IncludeObject | null) ?? 'Metadata';
     if (!['None', 'Metadata', 'Object'].includes(include))
       return this.sendStatus(res, badRequest(`invalid includeObject: ${include}`));
-    const table = wantsTable(req.headers.accept);
+    const logRequest = subresource === 'log' && kind.kind === 'Pod' && name !== undefined;
+    const answer = logRequest ? ({ as: 'json' } as const) : negotiate(req.headers.accept);
+    if (!answer) return this.sendStatus(res, unsupportedMediaType());
+    const contentType = contentTypeOf(answer);
 
     if (name !== undefined) {
       const obj = this.store.get(storeKeyOf(kind), namespace, name);
@@ -406,8 +542,14 @@ export class ApiServer {
       if (subresource !== undefined && !kind.subresources.some((s) => s.name === subresource && s.kind === kind.kind)) {
         return this.sendStatus(res, pathNotFound());
       }
-      if (table)
-        return this.send(res, 200, toTable(kind, [obj], include, { resourceVersion: obj.metadata.resourceVersion }));
+      if (answer.as === 'Table') {
+        const t = toTable(kind, [obj], include, { resourceVersion: obj.metadata.resourceVersion }, answer.version);
+        return this.send(res, 200, t, contentType);
+      }
+      if (answer.as === 'PartialObjectMetadataList')
+        return this.sendStatus(res, notAcceptable(notAListMessage(answer.as, kind)));
+      if (answer.as === 'PartialObjectMetadata')
+        return this.send(res, 200, partialObjectMetadata(obj, answer.version), contentType);
       return this.send(res, 200, obj);
     }
     if (subresource !== undefined) return this.sendStatus(res, pathNotFound());
@@ -415,7 +557,12 @@ export class ApiServer {
     const selectors = this.parseSelectors(kind, params);
     if ('kind' in selectors) return this.sendStatus(res, selectors);
     if (watch)
-      return this.startWatch(req, res, params, kind, namespace, selectors.label, selectors.field, table, include);
+      return this.startWatch(req, res, params, kind, namespace, selectors.label, selectors.field, answer, include);
+    if (answer.as === 'PartialObjectMetadata')
+      return this.sendStatus(
+        res,
+        notAcceptable(`you requested PartialObjectMetadata, but the requested object is a list (*v1.${kind.listKind})`),
+      );
 
     const limitText = params.get('limit');
     const limit = limitText ? Number(limitText) : undefined;
@@ -436,7 +583,17 @@ export class ApiServer {
     };
     if (result.continueToken) metadata.continue = result.continueToken;
     if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
-    if (table) return this.send(res, 200, toTable(kind, result.items, include, metadata));
+    if (answer.as === 'Table')
+      return this.send(res, 200, toTable(kind, result.items, include, metadata, answer.version), contentType);
+    if (answer.as === 'PartialObjectMetadataList') {
+      const list = {
+        kind: 'PartialObjectMetadataList',
+        apiVersion: `meta.k8s.io/${answer.version}`,
+        metadata,
+        items: result.items.map((o) => partialObjectMetadata(o, answer.version)),
+      };
+      return this.send(res, 200, list, contentType);
+    }
     if (result.items.length > LIST_STREAM_THRESHOLD) return this.streamList(res, kind, metadata, result.items);
     this.send(res, 200, { kind: kind.listKind, apiVersion: apiVersionOf(kind), metadata, items: result.items });
   }
@@ -479,7 +636,7 @@ export class ApiServer {
     namespace: string | undefined,
     labelSelector: LabelSelector | undefined,
     fieldSelector: FieldSelector | undefined,
-    table: boolean,
+    answer: Negotiated,
     include: IncludeObject,
   ): void {
     const rvText = params.get('resourceVersion') ?? '';
@@ -526,15 +683,21 @@ export class ApiServer {
     const timeoutSeconds =
       timeoutText !== null && Number(timeoutText) > 0 ? Math.min(Number(timeoutText), maxSeconds) : maxSeconds;
 
+    // A metadata-only watch streams PartialObjectMetadata objects whichever of the two kinds was asked.
+    const format = answer.as === 'json' ? 'json' : answer.as === 'Table' ? 'table' : 'metadata';
+    const metaVersion = answer.as === 'json' ? 'v1' : answer.version;
     res.writeHead(200, {
-      'Content-Type': table ? 'application/json;as=Table;v=v1;g=meta.k8s.io' : JSON_TYPE,
+      'Content-Type':
+        format === 'metadata'
+          ? contentTypeOf({ as: 'PartialObjectMetadata', version: metaVersion })
+          : contentTypeOf(answer),
       'Cache-Control': 'no-cache, private',
       'Transfer-Encoding': 'chunked',
     });
     // client-node's informer waits for the headers before it counts the watch as started.
     res.flushHeaders();
     const w = new Watcher(
-      { kind, namespace, labelSelector, fieldSelector, format: table ? 'table' : 'json', include, bookmarks },
+      { kind, namespace, labelSelector, fieldSelector, format, metaVersion, include, bookmarks },
       res,
       this.faults,
     );
@@ -583,9 +746,6 @@ export class ApiServer {
     route: Route,
   ): Promise<void> {
     const { kind, namespace, name, subresource } = route;
-    if (this.faults.isForbidden(qualifiedResource(kind))) {
-      return this.sendStatus(res, forbidden(method.toLowerCase(), kind.plural, kind.group, namespace, name));
-    }
     if (subresource !== undefined && subresource !== 'status') return this.sendStatus(res, methodNotAllowed());
     const text = await readBody(req);
     let body: Record<string, unknown> = {};
@@ -735,6 +895,11 @@ export class ApiServer {
     }
     this.sendStatus(res, pathNotFound());
   }
+}
+
+/** kube-apiserver's 406 when a list transform is asked of a single object. */
+function notAListMessage(as: string, kind: ServedKind): string {
+  return `you requested ${as}, but the requested object is not a list (*v1.${kind.kind})`;
 }
 
 /** RFC 7386 JSON merge patch (also used for strategic-merge patches, which it approximates). */

@@ -1,30 +1,50 @@
-// The kubeconfig a demo cluster hands out: one cluster (plain http on
-// loopback, insecure-skip-tls-verify so client-node accepts http), one user
-// (with the bearer token when the server wants one), one current context.
+// The kubeconfig a demo cluster hands out: plain http on loopback
+// (insecure-skip-tls-verify so client-node accepts http) with two contexts:
+// `wlx-demo` (the admin, current) and `wlx-demo-restricted` (a user who may
+// only read workloads in namespace `training`). kubectl sends no credentials
+// over http, so the restricted user's cluster entry points at the server's
+// restricted path prefix; in token mode each user also has its own token.
 import { writeFile } from 'node:fs/promises';
 import { dump } from 'js-yaml';
+import { RESTRICTED_NAMESPACE, RESTRICTED_PATH_PREFIX } from './rbac.js';
 
 export const DEMO_CONTEXT = 'wlx-demo';
+export const RESTRICTED_CONTEXT = 'wlx-demo-restricted';
 
-export function demoKubeconfig(server: string, token?: string, namespace?: string): string {
+export interface DemoKubeconfigOptions {
+  /** `http://127.0.0.1:PORT` */
+  server: string;
+  /** The admin's token (token mode). */
+  token?: string;
+  /** The restricted user's token (token mode). */
+  restrictedToken?: string;
+  /** The admin context's namespace. */
+  namespace?: string;
+}
+
+export function demoKubeconfig(o: DemoKubeconfigOptions): string {
+  const entry = (name: string, server: string, token: string | undefined, namespace: string | undefined) => ({
+    cluster: { name, cluster: { server, 'insecure-skip-tls-verify': true } },
+    user: { name, user: token !== undefined ? { token } : {} },
+    context: { name, context: { cluster: name, user: name, ...(namespace ? { namespace } : {}) } },
+  });
+  const entries = [
+    entry(DEMO_CONTEXT, o.server, o.token, o.namespace),
+    entry(RESTRICTED_CONTEXT, `${o.server}${RESTRICTED_PATH_PREFIX}`, o.restrictedToken, RESTRICTED_NAMESPACE),
+  ];
   const config = {
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: DEMO_CONTEXT, cluster: { server, 'insecure-skip-tls-verify': true } }],
-    users: [{ name: DEMO_CONTEXT, user: token !== undefined ? { token } : {} }],
-    contexts: [
-      {
-        name: DEMO_CONTEXT,
-        context: { cluster: DEMO_CONTEXT, user: DEMO_CONTEXT, ...(namespace ? { namespace } : {}) },
-      },
-    ],
+    clusters: entries.map((e) => e.cluster),
+    users: entries.map((e) => e.user),
+    contexts: entries.map((e) => e.context),
     'current-context': DEMO_CONTEXT,
     preferences: {},
   };
   return dump(config);
 }
 
-export async function writeDemoKubeconfig(path: string, server: string, token?: string): Promise<void> {
-  // 0600: the file may hold a token.
-  await writeFile(path, demoKubeconfig(server, token), { mode: 0o600 });
+export async function writeDemoKubeconfig(path: string, options: DemoKubeconfigOptions): Promise<void> {
+  // 0600: the file may hold tokens.
+  await writeFile(path, demoKubeconfig(options), { mode: 0o600 });
 }

@@ -10,6 +10,8 @@ export interface RequestRecord {
   time: string;
   durationMs?: number;
   watch?: boolean;
+  /** The user the request was served as (the admin, or the restricted user). */
+  user?: string;
 }
 
 /** The part of a response the log reads: whether and what it answered so far. */

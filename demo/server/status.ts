@@ -41,24 +41,6 @@ export function pathNotFound(): StatusObject {
   return statusFailure(404, 'NotFound', 'the server could not find the requested resource', {});
 }
 
-export function forbidden(
-  verb: string,
-  plural: string,
-  group: string,
-  namespace: string | undefined,
-  name?: string,
-): StatusObject {
-  const qualified = group ? `${plural}.${group}` : plural;
-  const where = namespace ? `in the namespace "${namespace}"` : 'at the cluster scope';
-  const subject = name ? `${qualified} "${name}"` : qualified;
-  return statusFailure(
-    403,
-    'Forbidden',
-    `${subject} is forbidden: User "system:anonymous" cannot ${verb} resource "${plural}" in API group "${group}" ${where}`,
-    { ...(name ? { name } : {}), ...(group ? { group } : {}), kind: plural },
-  );
-}
-
 export function unauthorized(): StatusObject {
   return statusFailure(401, 'Unauthorized', 'Unauthorized');
 }

@@ -5,6 +5,7 @@
 // the wide (priority 1) columns and kubectl hides them unless `-o wide`.
 import type { StoredObject } from '../store.js';
 import type { ServedKind } from '../kinds.js';
+import { evalJsonPath, printerColumnsOf } from './crds.js';
 
 export interface ColumnDefinition {
   name: string;
@@ -20,9 +21,12 @@ export interface TableRow {
   conditions?: Array<{ type: string; status: string }>;
 }
 
+/** The meta.k8s.io version a client asked its Table or PartialObjectMetadata in. */
+export type MetaVersion = 'v1' | 'v1beta1';
+
 export interface Table {
   kind: 'Table';
-  apiVersion: 'meta.k8s.io/v1';
+  apiVersion: `meta.k8s.io/${MetaVersion}`;
   metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
   columnDefinitions?: ColumnDefinition[];
   rows: TableRow[];
@@ -241,23 +245,32 @@ function crdCell(value: unknown, type: string, now: number): unknown {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-function lastCondition(o: Obj): Obj | undefined {
-  const cs = arr(get(o, 'status', 'conditions'));
-  return cs[cs.length - 1];
-}
-
-function crdPrinter(
-  columns: Array<{ name: string; type: string; priority?: number; description?: string; value: (o: Obj) => unknown }>,
-): Printer {
+/** A custom kind's columns: Name, then its CRD's additionalPrinterColumns. */
+function crdPrinter(kind: ServedKind): Printer {
+  const columns = printerColumnsOf(kind);
   return {
     columns: [
-      NAME,
+      { ...NAME, description: 'Name must be unique within a namespace.' },
       ...columns.map((c) => col(c.name, c.type, c.priority ?? 0, '', c.description ?? '')),
-      col('Age', 'date'),
     ],
-    cells: (o, now) => [o.metadata.name, ...columns.map((c) => crdCell(c.value(o), c.type, now)), age(o, now)],
+    cells: (o, now) => [o.metadata.name, ...columns.map((c) => crdCell(evalJsonPath(o, c.jsonPath), c.type, now))],
   };
 }
+
+/** apiserver's default table convertor (kinds without a printer of their own, e.g. CustomResourceDefinition). */
+const DEFAULT_PRINTER: Printer = {
+  columns: [
+    NAME,
+    col(
+      'Created At',
+      'date',
+      0,
+      '',
+      'CreationTimestamp is a timestamp representing the server time when this object was created.',
+    ),
+  ],
+  cells: (o) => [o.metadata.name, o.metadata.creationTimestamp],
+};
 
 const PRINTERS: Record<string, Printer> = {
   Pod: {
@@ -477,54 +490,40 @@ const PRINTERS: Record<string, Printer> = {
       ];
     },
   },
-  JobSet: crdPrinter([
-    {
-      name: 'TerminalState',
-      type: 'string',
-      description: 'Final state of JobSet',
-      value: (o) => get(o, 'status', 'terminalState'),
-    },
-    { name: 'Restarts', type: 'string', description: 'Number of restarts', value: (o) => get(o, 'status', 'restarts') },
-    {
-      name: 'Completed',
-      type: 'string',
-      description: 'JobSet Completed',
-      value: (o) => arr(get(o, 'status', 'conditions')).find((c) => c.type === 'Completed')?.status,
-    },
-    { name: 'Suspended', type: 'string', description: 'JobSet suspended', value: (o) => get(o, 'spec', 'suspend') },
-  ]),
-  PyTorchJob: crdPrinter([{ name: 'State', type: 'string', value: (o) => lastCondition(o)?.type }]),
-  TFJob: crdPrinter([{ name: 'State', type: 'string', value: (o) => lastCondition(o)?.type }]),
-  LeaderWorkerSet: crdPrinter([]),
-  RayCluster: crdPrinter([
-    { name: 'desired workers', type: 'integer', value: (o) => get(o, 'status', 'desiredWorkerReplicas') },
-    { name: 'available workers', type: 'integer', value: (o) => get(o, 'status', 'availableWorkerReplicas') },
-    { name: 'cpus', type: 'string', value: (o) => get(o, 'status', 'desiredCPU') },
-    { name: 'memory', type: 'string', value: (o) => get(o, 'status', 'desiredMemory') },
-    { name: 'gpus', type: 'string', value: (o) => get(o, 'status', 'desiredGPU') },
-    { name: 'status', type: 'string', value: (o) => get(o, 'status', 'state') },
-    { name: 'head pod IP', type: 'string', priority: 1, value: (o) => get(o, 'status', 'head', 'podIP') },
-    { name: 'head service IP', type: 'string', priority: 1, value: (o) => get(o, 'status', 'head', 'serviceIP') },
-  ]),
-  Karta: crdPrinter([]),
 };
 
+const crdPrinters = new Map<ServedKind, Printer>();
+
 function printerFor(kind: ServedKind): Printer {
-  return PRINTERS[kind.kind] ?? crdPrinter([]);
+  if (!kind.crd) return PRINTERS[kind.kind] ?? DEFAULT_PRINTER;
+  let p = crdPrinters.get(kind);
+  if (!p) crdPrinters.set(kind, (p = crdPrinter(kind)));
+  return p;
 }
 
 export function tableColumns(kind: ServedKind): ColumnDefinition[] {
   return printerFor(kind).columns;
 }
 
-function rowObject(o: StoredObject, include: IncludeObject): unknown {
-  if (include === 'None') return null;
-  if (include === 'Object') return o;
-  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata };
+/** An object reduced to its metadata, as metadata-only clients and Table rows receive it. */
+export function partialObjectMetadata(o: StoredObject, version: MetaVersion): Record<string, unknown> {
+  return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${version}`, metadata: o.metadata };
 }
 
-export function tableRow(kind: ServedKind, o: StoredObject, include: IncludeObject, now = Date.now()): TableRow {
-  const row: TableRow = { cells: printerFor(kind).cells(o, now), object: rowObject(o, include) };
+function rowObject(o: StoredObject, include: IncludeObject, version: MetaVersion): unknown {
+  if (include === 'None') return null;
+  if (include === 'Object') return o;
+  return partialObjectMetadata(o, version);
+}
+
+export function tableRow(
+  kind: ServedKind,
+  o: StoredObject,
+  include: IncludeObject,
+  version: MetaVersion = 'v1',
+  now = Date.now(),
+): TableRow {
+  const row: TableRow = { cells: printerFor(kind).cells(o, now), object: rowObject(o, include, version) };
   if (kind.kind === 'Pod') {
     const phase = get(o, 'status', 'phase');
     if (phase === 'Succeeded') row.conditions = [{ type: 'Completed', status: 'True' }];
@@ -538,11 +537,12 @@ export function toTable(
   objects: StoredObject[],
   include: IncludeObject,
   metadata: Table['metadata'],
+  version: MetaVersion = 'v1',
   withColumns = true,
 ): Table {
   const now = Date.now();
-  const t: Table = { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, rows: [] };
+  const t: Table = { kind: 'Table', apiVersion: `meta.k8s.io/${version}`, metadata, rows: [] };
   if (withColumns) t.columnDefinitions = tableColumns(kind);
-  t.rows = objects.map((o) => tableRow(kind, o, include, now));
+  t.rows = objects.map((o) => tableRow(kind, o, include, version, now));
   return t;
 }

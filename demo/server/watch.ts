@@ -8,20 +8,23 @@ import type { ServerResponse } from 'node:http';
 import type { ObjectStore, StoreEvent, StoredObject } from '../store.js';
 import { apiVersionOf, storeKeyOf, type ServedKind } from '../kinds.js';
 import type { FieldSelector, LabelSelector } from './selectors.js';
-import { tableColumns, tableRow, type IncludeObject } from './tables.js';
+import { partialObjectMetadata, tableColumns, tableRow, type IncludeObject, type MetaVersion } from './tables.js';
 import { objectSortKey } from './lists.js';
 import type { Faults } from './faults.js';
 import type { StatusObject } from './status.js';
 
 export type WatchEventKind = 'ADDED' | 'MODIFIED' | 'DELETED';
+export type WatchFormat = 'json' | 'table' | 'metadata';
 
 export interface WatchOptions {
   kind: ServedKind;
   namespace?: string;
   labelSelector?: LabelSelector;
   fieldSelector?: FieldSelector;
-  /** Table rows (kubectl get -w) or plain objects. */
-  format: 'json' | 'table';
+  /** Plain objects, Table rows (kubectl get -w) or PartialObjectMetadata (metadata informers). */
+  format: WatchFormat;
+  /** The meta.k8s.io version of Tables and PartialObjectMetadata. */
+  metaVersion: MetaVersion;
   include: IncludeObject;
   bookmarks: boolean;
 }
@@ -38,11 +41,11 @@ class EventLines {
     private readonly object: StoredObject,
   ) {}
 
-  line(type: WatchEventKind, format: 'json' | 'table', include: IncludeObject): string {
-    const key = `${type}|${format}|${include}`;
+  line(type: WatchEventKind, format: WatchFormat, version: MetaVersion, include: IncludeObject): string {
+    const key = `${type}|${format}|${version}|${include}`;
     let l = this.lines.get(key);
     if (l === undefined) {
-      l = serialiseEvent(this.kind, type, this.object, format, include, false);
+      l = serialiseEvent(this.kind, type, this.object, format, version, include, false);
       this.lines.set(key, l);
     }
     return l;
@@ -53,18 +56,20 @@ function serialiseEvent(
   kind: ServedKind,
   type: WatchEventKind,
   object: StoredObject,
-  format: 'json' | 'table',
+  format: WatchFormat,
+  version: MetaVersion,
   include: IncludeObject,
   withColumns: boolean,
 ): string {
   if (format === 'json') return `${JSON.stringify({ type, object })}\n`;
+  if (format === 'metadata') return `${JSON.stringify({ type, object: partialObjectMetadata(object, version) })}\n`;
   const table: Record<string, unknown> = {
     kind: 'Table',
-    apiVersion: 'meta.k8s.io/v1',
+    apiVersion: `meta.k8s.io/${version}`,
     metadata: { resourceVersion: object.metadata.resourceVersion },
   };
   if (withColumns) table.columnDefinitions = tableColumns(kind);
-  table.rows = [tableRow(kind, object, include)];
+  table.rows = [tableRow(kind, object, include, version)];
   return `${JSON.stringify({ type, object: table })}\n`;
 }
 
@@ -163,14 +168,14 @@ export class Watcher {
   }
 
   private send(type: WatchEventKind, o: StoredObject, lines?: EventLines): void {
-    const { format, include, kind } = this.opts;
+    const { format, metaVersion, include, kind } = this.opts;
     if (format === 'table' && !this.sentColumns) {
       this.sentColumns = true;
-      this.writeLazy(() => serialiseEvent(kind, type, o, format, include, true));
+      this.writeLazy(() => serialiseEvent(kind, type, o, format, metaVersion, include, true));
     } else if (lines) {
-      this.writeLazy(() => lines.line(type, format, include));
+      this.writeLazy(() => lines.line(type, format, metaVersion, include));
     } else {
-      this.writeLazy(() => serialiseEvent(kind, type, o, format, include, false));
+      this.writeLazy(() => serialiseEvent(kind, type, o, format, metaVersion, include, false));
     }
   }
 

@@ -16,11 +16,14 @@ and wlx can use. Runs until interrupted (Ctrl-C).
 Options:
   --port N                  port to listen on (default: a free port)
   --host 127.0.0.1          listen address; only loopback is allowed
-  --kubeconfig-out FILE     where to write the kubeconfig (default: a temp file)
+  --kubeconfig-out FILE     where to write the kubeconfig (default: a temp file);
+                            contexts wlx-demo (admin) and wlx-demo-restricted
+                            (reads namespace training only)
   --scenario default|scale  what the cluster holds (default: default)
   --seed N                  seed of the simulation's random choices (default 1)
   --speed X                 simulated time runs X times faster (default 1)
   --token T                 require "Authorization: Bearer T" on every request
+                            (the restricted context gets a random token of its own)
   --allow-writes            accept DELETE (graceful for pods), POST, PUT, PATCH;
                             read-only (405) otherwise
   --nodes N --workloads M --pods-per-workload K --churn E
@@ -150,11 +153,16 @@ async function runDemoCommand(args: string[]): Promise<number> {
   const chosenPath = values['kubeconfig-out'];
   const kubeconfigPath = chosenPath ? resolve(chosenPath) : join(tmpdir(), `wlx-demo-${cluster.port}.kubeconfig`);
   const { writeDemoKubeconfig } = await import('../../demo/server/kubeconfig.js');
-  await writeDemoKubeconfig(kubeconfigPath, cluster.server, values.token);
+  await writeDemoKubeconfig(kubeconfigPath, {
+    server: cluster.server,
+    token: values.token,
+    restrictedToken: cluster.api.restrictedToken,
+  });
   process.stdout.write(
     `wlx demo: simulated cluster (${scenario} scenario) serving at ${cluster.server} (started in ${Date.now() - started} ms)\n` +
       `kubeconfig: ${kubeconfigPath}\n` +
       `export KUBECONFIG=${kubeconfigPath}\n` +
+      'contexts: wlx-demo (admin, current), wlx-demo-restricted (reads namespace training only)\n' +
       (options.allowWrites ? '' : 'read-only: writes answer 405 (use --allow-writes to change that)\n') +
       'Press Ctrl-C to stop.\n',
   );

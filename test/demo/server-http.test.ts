@@ -348,7 +348,7 @@ test('faults: forbid, expire next watch, malformed lines, drop watches, delay', 
   assert.equal(forbidden.status, 403);
   assert.match(
     String(forbidden.body.message),
-    /jobsets.jobset.x-k8s.io is forbidden: User "system:anonymous" cannot list resource "jobsets"/,
+    /jobsets.jobset.x-k8s.io is forbidden: User "kubernetes-admin" cannot list resource "jobsets"/,
   );
   const disc = await getJson(f.url('/apis/jobset.x-k8s.io/v1alpha2'));
   assert.equal(disc.status, 200, 'a forbidden kind stays in discovery');

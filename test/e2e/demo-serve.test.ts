@@ -89,6 +89,16 @@ test('wlx demo serve: starts fast and small, writes a kubeconfig kubectl uses, s
   );
   assert.ok(pods.stdout.trim().split('\n').length > 5, pods.stdout);
   assert.equal(kartas.code, 0, kartas.stderr);
+  // The second context: a user who may only read namespace training.
+  assert.match(s.stdout(), /wlx-demo-restricted/);
+  const restricted = ['--context', 'wlx-demo-restricted'];
+  const [training, everywhere] = await Promise.all([
+    kubectl(s.env, [...restricted, 'get', 'pods']),
+    kubectl(s.env, [...restricted, 'get', 'pods', '-A']),
+  ]);
+  assert.equal(training.code, 0, training.stderr);
+  assert.match(training.stdout, /bert-finetune/);
+  assert.match(everywhere.stderr, /\(Forbidden\): pods is forbidden: User "researcher" cannot list resource "pods"/);
   const rss = await rssMiB(s.child.pid!);
   assert.ok(rss < 150, `RSS ${rss.toFixed(1)} MiB`);
   t.diagnostic(`startup ${s.startupMs} ms, RSS ${rss.toFixed(1)} MiB`);

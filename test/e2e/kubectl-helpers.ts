@@ -1,9 +1,11 @@
 // Runs the real /usr/bin/kubectl against a demo cluster: a kubeconfig in a tmp
 // file and a fresh discovery cache directory per cluster.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { TestContext } from 'node:test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startFixture, type Fixture } from '../demo/server-watch-helpers.js';
 
 export interface KubectlEnv {
   env: NodeJS.ProcessEnv;
@@ -22,6 +24,21 @@ export async function kubectlEnv(): Promise<KubectlEnv> {
     NO_COLOR: '1',
   };
   return { env, kubeconfigPath, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A fixture cluster with a kubeconfig and discovery cache of its own, both removed when the test ends. */
+export async function kubectlFixture(
+  t: TestContext,
+  options: Parameters<typeof startFixture>[0] = {},
+): Promise<{ f: Fixture; env: NodeJS.ProcessEnv }> {
+  const f = await startFixture(options);
+  const k = await kubectlEnv();
+  await writeFile(k.kubeconfigPath, f.cluster.kubeconfig());
+  t.after(async () => {
+    await f.cluster.stop();
+    await k.cleanup();
+  });
+  return { f, env: k.env };
 }
 
 export interface KubectlResult {

@@ -2,27 +2,13 @@
 // -o json/yaml/wide, selectors, -A, --show-labels, get all, api-resources,
 // describe with events, logs (-f, --previous), get -w, 405 on delete, and the
 // token rule. Each test has its own server, kubeconfig and discovery cache.
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
 import { load } from 'js-yaml';
 import { PODS, pod } from '../demo/server-fixtures.js';
-import { startFixture, type Fixture } from '../demo/server-watch-helpers.js';
-import { kubectl, kubectlEnv, kubectlStream } from './kubectl-helpers.js';
+import { kubectl, kubectlFixture, kubectlStream } from './kubectl-helpers.js';
 
-async function setup(
-  t: TestContext,
-  options: Parameters<typeof startFixture>[0] = {},
-): Promise<{ f: Fixture; env: NodeJS.ProcessEnv }> {
-  const f = await startFixture(options);
-  const k = await kubectlEnv();
-  await writeFile(k.kubeconfigPath, f.cluster.kubeconfig());
-  t.after(async () => {
-    await f.cluster.stop();
-    await k.cleanup();
-  });
-  return { f, env: k.env };
-}
+const setup = kubectlFixture;
 
 function lines(s: string): string[][] {
   return s
