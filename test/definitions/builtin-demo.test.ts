@@ -36,7 +36,10 @@ test('every top-level workload of the demo has all its pods in roles, with no ev
     };
     // Top-level workloads: of a defined kind and not controlled by another object (a JobSet's Jobs
     // and a LeaderWorkerSet's StatefulSets are parts of those, not workloads of their own).
-    const topLevel = (all: KubeObject[]) => all.filter((o) => definitionOf(o) && !o.metadata.ownerReferences?.some((r) => r.controller));
+    // The demo's bare pods are not workloads until the model can take a pod as its own workload
+    // (pod-v1, see NEEDS_MODEL in builtin.test.ts).
+    const topLevel = (all: KubeObject[]) =>
+      all.filter((o) => o.kind !== 'Pod' && definitionOf(o) && !o.metadata.ownerReferences?.some((r) => r.controller));
 
     const treesNow = () => {
       const all = snapshot();

@@ -35,6 +35,10 @@ function entry(name: string): { definition: Definition; fixture: Fixture } {
   return e;
 }
 
+type Json = Record<string, unknown>;
+/** A status condition, as controllers write them. */
+const c = (type: string, status: string, reason?: string, message?: string): Json => ({ type, status, ...(reason ? { reason } : {}), ...(message ? { message } : {}) });
+
 const EXPECTED_TYPES = [
   'batch/v1/Job',
   'apps/v1/Deployment',
@@ -53,6 +57,13 @@ const EXPECTED_TYPES = [
   'milvus.io/v1beta1/Milvus',
   'grove.io/v1alpha1/PodCliqueSet',
   'nvidia.com/v1alpha1/DynamoGraphDeployment',
+  'batch/v1/CronJob',
+  'v1/Pod',
+  'serving.kserve.io/v1alpha1/LLMInferenceService',
+  'serving.kserve.io/v1alpha2/LLMInferenceService',
+  'apps.nvidia.com/v1alpha1/NIMCache',
+  'nvidia.com/v1beta1/DynamoGraphDeployment',
+  'agents.x-k8s.io/v1beta1/Sandbox',
 ];
 
 describe('built-in catalog: loading', () => {
@@ -220,6 +231,18 @@ describe('built-in catalog: jq expressions on the fixtures', () => {
     },
     'grove.io-podcliqueset-v1alpha1': { replica: { replicas: [9] }, clique: { ids: ['router', 'decode', 'pleader', 'pworker'], replicas: [1, 2, 2, 4] } },
     'nvidia.com-dynamographdeployment-v1alpha1': { service: { ids: ['Frontend', 'VllmDecodeWorker', 'VllmPrefillWorker'], replicas: [1, 1, 2] } },
+    'nvidia.com-dynamographdeployment-v1beta1': { component: { ids: ['frontend', 'decode', 'prefill'], replicas: [1, 1, 2] } },
+    // The Jobs running now are the instances; finished runs expect nothing more.
+    'batch-cronjob-v1': { job: { ids: ['hourly-eval-29937000'], replicas: [1] } },
+    'pod-v1': { pod: { replicas: [1] } },
+    'agents.x-k8s.io-sandbox-v1beta1': { pod: { replicas: [1] } },
+    'apps.nvidia.com-nimcache-v1alpha1': { caching: { replicas: [1] }, manifest: { replicas: [0] } },
+    'serving.kserve.io-llminferenceservice-v1alpha2': {
+      main: { replicas: [2] }, prefill: { replicas: [1] }, leader: { replicas: [0] }, worker: { replicas: [0] }, 'prefill-leader': { replicas: [0] }, 'prefill-worker': { replicas: [0] }, scheduler: { replicas: [1] },
+    },
+    'serving.kserve.io-llminferenceservice-v1alpha1': {
+      main: { replicas: [0] }, prefill: { replicas: [0] }, leader: { replicas: [1] }, worker: { replicas: [1] }, 'prefill-leader': { replicas: [0] }, 'prefill-worker': { replicas: [0] }, scheduler: { replicas: [0] },
+    },
   };
   test('instance ids and desired replicas per component', () => {
     assert.deepEqual(Object.keys(desired).sort(), [...loaded.keys()].sort());
@@ -267,6 +290,21 @@ describe('built-in catalog: desired replicas follow the spec', () => {
     ['grove.io-podcliqueset-v1alpha1', { 'spec.replicas': 2 }, 'replica', [9]],
     ['grove.io-podcliqueset-v1alpha1', { 'spec.template.podCliqueScalingGroups': undefined }, 'clique', [1, 2, 1, 2]],
     ['nvidia.com-dynamographdeployment-v1alpha1', { 'spec.services.VllmDecodeWorker.multinode': { nodeCount: 2 } }, 'service', [1, 2, 2]],
+    ['batch-cronjob-v1', { 'status.active': [] }, 'job', []],
+    ['batch-cronjob-v1', { 'status.active': [{ name: 'a' }, { name: 'b' }], 'spec.jobTemplate.spec.parallelism': 4, 'spec.jobTemplate.spec.completions': 3 }, 'job', [3, 3]],
+    ['agents.x-k8s.io-sandbox-v1beta1', { 'spec.operatingMode': 'Suspended' }, 'pod', [0]],
+    ['agents.x-k8s.io-sandbox-v1beta1', { 'status.conditions': [c('Ready', 'False', 'SandboxExpired')] }, 'pod', [0]],
+    ['apps.nvidia.com-nimcache-v1alpha1', { 'status.state': 'Ready' }, 'caching', [0]],
+    ['apps.nvidia.com-nimcache-v1alpha1', { 'status.state': 'PVC-Created' }, 'caching', [0]],
+    ['apps.nvidia.com-nimcache-v1alpha1', { 'status.state': 'PVC-Created' }, 'manifest', [1]],
+    ['serving.kserve.io-llminferenceservice-v1alpha2', { 'metadata.annotations': { 'serving.kserve.io/stop': 'true' } }, 'main', [0]],
+    ['serving.kserve.io-llminferenceservice-v1alpha2', { 'spec.replicas': undefined, 'spec.scaling': { minReplicas: 3, maxReplicas: 8 } }, 'main', [3]],
+    ['serving.kserve.io-llminferenceservice-v1alpha2', { 'spec.router.scheduler.pool': { ref: { name: 'shared-pool' } } }, 'scheduler', [0]],
+    ['serving.kserve.io-llminferenceservice-v1alpha1', { 'spec.replicas': 2, 'spec.parallelism': { tensor: 8, pipeline: 4 } }, 'worker', [6]],
+    ['serving.kserve.io-llminferenceservice-v1alpha1', { 'spec.parallelism': { data: 8, dataLocal: 2 } }, 'worker', [3]],
+    ['serving.kserve.io-llminferenceservice-v1alpha1', { 'spec.template': undefined }, 'worker', [2]],
+    ['serving.kserve.io-llminferenceservice-v1alpha1', { 'spec.template': undefined }, 'leader', [0]],
+    ['nvidia.com-dynamographdeployment-v1beta1', { 'spec.components': [{ name: 'worker', replicas: 2, multinode: { nodeCount: 4 } }, { name: 'frontend' }] }, 'component', [8, 1]],
   ];
   test('per component and instance', () => {
     for (const [name, changes, comp, want] of CASES) {
@@ -327,6 +365,61 @@ describe('built-in catalog: gangs', () => {
 // launcher: 0/1), Succeeded ones included (TrainJob's finished initializers: 1/1); requested GPUs
 // exclude finished pods but include terminating ones, which still hold their devices.
 const TREES: Record<string, string[]> = {
+  // The running Job is the one instance; the kept finished Jobs are roles expecting nothing more (the
+  // completed run's pod still counts as current: 2/1; the OOM-killed one does not).
+  'batch-cronjob-v1': [
+    'Running 2/1 ready 1 gpus 1/1/1',
+    'job[hourly-eval-29937000] 1/1 ready 1 gpus 1/1/1 nodes gpu-l40s-22',
+    '  hourly-eval-29937000-pzqmk Running gpus 1 node gpu-l40s-22',
+    'job[hourly-eval-29936880] 1/0 ready 0 gpus 0/0/0 nodes gpu-l40s-21',
+    '  hourly-eval-29936880-qnls4 Completed gpus 1 node gpu-l40s-21',
+    'job[hourly-eval-29936940] 0/0 ready 0 gpus 0/0/0 nodes gpu-l40s-21',
+    '  hourly-eval-29936940-qqltd OOMKilled gpus 1 node gpu-l40s-21',
+  ],
+  'agents.x-k8s.io-sandbox-v1beta1': [
+    'Running 1/1 ready 1 gpus 1/1/1',
+    'pod 1/1 ready 1 gpus 1/1/1 nodes gpu-l4-11',
+    '  code-interpreter-alice Running gpus 1 node gpu-l4-11',
+  ],
+  'apps.nvidia.com-nimcache-v1alpha1': [
+    'Running 1/1 ready 1 gpus 0/0/0',
+    'caching 1/1 ready 1 gpus 0/0/0 nodes cpu-09',
+    '  llama-3-1-8b-instruct-job-5n58j Running gpus 0 node cpu-09',
+  ],
+  'serving.kserve.io-llminferenceservice-v1alpha1': [
+    'Initializing 2/2 ready 1 gpus 16/16/16',
+    'leader 1/1 ready 1 gpus 8/8/8 nodes gpu-h200-11',
+    '  deepseek-r1-kserve-mn-0 Running gpus 8 node gpu-h200-11',
+    'worker 1/1 ready 0 gpus 8/8/8 nodes gpu-h200-12',
+    '  deepseek-r1-kserve-mn-0-1 Running gpus 8 node gpu-h200-12',
+    'gang multinode deepseek-r1-kserve-mn/0 members 2 scheduled 2 ready 1',
+  ],
+  'serving.kserve.io-llminferenceservice-v1alpha2': [
+    'Initializing 4/4 ready 3 gpus 6/6/6',
+    'main 2/2 ready 2 gpus 4/4/4 nodes gpu-h100-21,gpu-h100-22',
+    '  qwen3-32b-kserve-6f9d8c7b54-9cgjb Running gpus 2 node gpu-h100-22',
+    '  qwen3-32b-kserve-6f9d8c7b54-45jtk Running gpus 2 node gpu-h100-21',
+    'prefill 1/1 ready 0 gpus 2/2/2 nodes gpu-h100-23',
+    '  qwen3-32b-kserve-prefill-7c4b9f6d58-6877d Running gpus 2 node gpu-h100-23',
+    'scheduler 1/1 ready 1 gpus 0/0/0 nodes cpu-10',
+    '  qwen3-32b-kserve-router-scheduler-5d8f7c9b46-scr8x Running gpus 0 node cpu-10',
+  ],
+  'nvidia.com-dynamographdeployment-v1beta1': [
+    'Running 4/4 ready 4 gpus 3/3/3',
+    'component[frontend] 1/1 ready 1 gpus 0/0/0 nodes cpu-08',
+    '  qwen-disagg-frontend-852d8cf2d9-dq5pv Running gpus 0 node cpu-08',
+    'component[decode] 1/1 ready 1 gpus 1/1/1 nodes gpu-h100-02',
+    '  qwen-disagg-decode-3e8883882c-6dstd Running gpus 1 node gpu-h100-02',
+    'component[prefill] 2/2 ready 2 gpus 2/2/2 nodes gpu-h100-03,gpu-h100-04',
+    '  qwen-disagg-prefill-2887ef6b88-w57gg Running gpus 1 node gpu-h100-04',
+    '  qwen-disagg-prefill-2887ef6b88-z9wxh Running gpus 1 node gpu-h100-03',
+  ],
+  // The pod is the workload and its only pod.
+  'pod-v1': [
+    'Running 1/1 ready 1 gpus 1/1/1',
+    'pod 1/1 ready 1 gpus 1/1/1 nodes gpu-a100-11',
+    '  jupyter-alice Running gpus 1 node gpu-a100-11',
+  ],
   'apps-deployment-v1': [
     'Failed 3/3 ready 2 gpus 3/3/3',
     'deployment 3/3 ready 2 gpus 3/3/3 nodes gpu-l4-01,gpu-l4-02,gpu-l4-03',
@@ -500,9 +593,19 @@ const TREES: Record<string, string[]> = {
   ],
 };
 
+/**
+ * Trees the model cannot build yet, with why. A Pod as its own workload needs the model to (1) take an
+ * object of a definition's root kind v1/Pod as a workload as well as a pod (today pods only ever go to
+ * the pod index), (2) attribute that pod to itself (ownership chains start at the pod's controller, so a
+ * pod never reaches its own uid), and (3) make only pods with no controller ownerReference workloads.
+ */
+const NEEDS_MODEL: Record<string, string> = {
+  'pod-v1': 'the model cannot yet take a pod as its own workload (see NEEDS_MODEL)',
+};
+
 describe('built-in catalog: workload trees of the fixtures', () => {
   for (const name of Object.keys(TREES)) {
-    test(name, () => {
+    test(name, { skip: NEEDS_MODEL[name] ?? false }, () => {
       const { definition, fixture } = entry(name);
       const tree = buildWorkloadTree({ definition, workload: fixture.workload, pods: fixture.pods, owners: fixture.owners });
       assert.deepEqual(tree.errors, []);
@@ -554,9 +657,6 @@ function podsIn(r: RoleTree): number {
 
 // ---------------------------------------------------------------------------------------------
 // Status mappings over each controller's lifecycle, by patching the fixture's workload.
-
-type Json = Record<string, unknown>;
-const c = (type: string, status: string, reason?: string, message?: string): Json => ({ type, status, ...(reason ? { reason } : {}), ...(message ? { message } : {}) });
 
 /** Sets `path` (dotted) on a copy of the workload; `undefined` deletes it. */
 function patched(workload: KubeObject, changes: Record<string, unknown>): KubeObject {
@@ -676,6 +776,53 @@ const LIFECYCLE: Record<string, [string, Record<string, unknown>, string[]][]> =
     ['starting', { 'status.availableReplicas': 0 }, ['Initializing']],
     ['one of two replicas available', { 'spec.replicas': 2, 'status.availableReplicas': 1 }, ['Degraded']],
     ['a clique below minAvailable', { 'status.conditions': [c('MinAvailableBreached', 'True', 'InsufficientReadyPods')] }, ['Degraded', 'Running']],
+  ],
+  'batch-cronjob-v1': [
+    ['never scheduled', { status: {} }, ['Initializing']],
+    ['between runs, the last one succeeded', { status: { lastScheduleTime: '2026-12-02T14:00:00Z', lastSuccessfulTime: '2026-12-02T14:21:40Z' } }, ['Completed']],
+    ['between runs, the last one failed', { status: { lastScheduleTime: '2026-12-02T14:00:00Z', lastSuccessfulTime: '2026-12-02T12:21:10Z' } }, ['Degraded']],
+    ['never succeeded', { status: { lastScheduleTime: '2026-12-02T14:00:00Z' } }, ['Degraded']],
+    ['suspended', { 'spec.suspend': true, 'status.active': [] }, ['Suspended']],
+    ['suspended while a run goes on', { 'spec.suspend': true }, ['Suspended', 'Running']],
+  ],
+  'agents.x-k8s.io-sandbox-v1beta1': [
+    ['pod starting', { 'status.conditions': [c('Ready', 'False', 'DependenciesNotReady', 'Pod is Running but not Ready'), c('Suspended', 'False', 'NotSuspended')] }, ['Initializing']],
+    ['pod succeeded', { 'status.conditions': [c('Ready', 'False', 'PodSucceeded'), c('Finished', 'True', 'PodSucceeded')] }, ['Completed']],
+    ['pod failed', { 'status.conditions': [c('Ready', 'False', 'PodFailed'), c('Finished', 'True', 'PodFailed')] }, ['Failed']],
+    ['expired', { 'status.conditions': [c('Ready', 'False', 'SandboxExpired')] }, ['Completed']],
+    ['controller error', { 'status.conditions': [c('Ready', 'False', 'ReconcilerError', 'Error seen: services "x" is forbidden')] }, ['Degraded']],
+    ['suspending', { 'spec.operatingMode': 'Suspended', 'status.conditions': [c('Ready', 'False', 'SandboxSuspended'), c('Suspended', 'False', 'PodTerminating')] }, ['Suspending']],
+    ['suspended', { 'spec.operatingMode': 'Suspended', 'status.conditions': [c('Ready', 'False', 'SandboxSuspended'), c('Suspended', 'True', 'PodTerminated')] }, ['Suspended']],
+    ['resumed, pod not back yet', { 'spec.operatingMode': 'Running', 'status.conditions': [c('Ready', 'False', 'SandboxSuspended'), c('Suspended', 'True', 'PodTerminated')] }, ['Resuming']],
+  ],
+  'apps.nvidia.com-nimcache-v1alpha1': [
+    ['PVC created', { status: { state: 'PVC-Created' } }, ['Initializing']],
+    ['Job created', { 'status.state': 'Started' }, ['Initializing']],
+    ['cached', { 'status.state': 'Ready' }, ['Completed']],
+    ['caching failed', { 'status.state': 'Failed' }, ['Failed']],
+    ['reconcile error', { 'status.state': 'NotReady' }, ['Degraded']],
+  ],
+  'serving.kserve.io-llminferenceservice-v1alpha2': [
+    ['ready', { 'status.conditions': [c('PresetsCombined', 'True'), c('WorkloadsReady', 'True'), c('RouterReady', 'True'), c('Ready', 'True')] }, ['Running']],
+    ['serving, routes not ready', { 'status.conditions': [c('PresetsCombined', 'True'), c('WorkloadsReady', 'True'), c('RouterReady', 'False', 'GatewayNotFound'), c('Ready', 'False', 'GatewayNotFound')] }, ['Degraded']],
+    ['bad configuration', { 'status.conditions': [c('PresetsCombined', 'False', 'CombineBaseError', 'LLMInferenceServiceConfig "x" not found'), c('Ready', 'False', 'CombineBaseError')] }, ['Failed']],
+    ['rollout gave up', { 'status.conditions': [c('MainWorkloadReady', 'False', 'ProgressDeadlineExceeded'), c('WorkloadsReady', 'False', 'ProgressDeadlineExceeded'), c('Ready', 'False', 'ProgressDeadlineExceeded')] }, ['Failed']],
+    ['stopped', { 'metadata.annotations': { 'serving.kserve.io/stop': 'true' }, 'status.conditions': [c('Ready', 'False', 'Stopped')] }, ['Suspended']],
+  ],
+  'serving.kserve.io-llminferenceservice-v1alpha1': [
+    ['ready', { 'status.conditions': [c('PresetsCombined', 'True'), c('WorkloadsReady', 'True'), c('RouterReady', 'True'), c('Ready', 'True')] }, ['Running']],
+  ],
+  'nvidia.com-dynamographdeployment-v1beta1': [
+    ['initializing', { status: { state: 'initializing' } }, ['Initializing']],
+    ['pending', { 'status.state': 'pending', 'status.conditions': [c('Ready', 'False')] }, ['Initializing']],
+    ['failed', { 'status.state': 'failed', 'status.conditions': [c('Ready', 'False', 'some_resources_are_not_ready')] }, ['Failed']],
+  ],
+  'pod-v1': [
+    ['pending', { status: { phase: 'Pending' } }, ['Initializing']],
+    ['starting', { 'status.conditions': [c('Ready', 'False', 'ContainersNotReady')] }, ['Initializing']],
+    ['crash loop', { 'status.conditions': [c('Ready', 'False', 'ContainersNotReady')], 'status.containerStatuses': [{ name: 'notebook', ready: false, restartCount: 5, state: { waiting: { reason: 'CrashLoopBackOff' } } }] }, ['Degraded']],
+    ['succeeded', { 'status.phase': 'Succeeded', 'status.conditions': [c('Ready', 'False', 'PodCompleted')] }, ['Completed']],
+    ['failed', { 'status.phase': 'Failed', 'status.conditions': [c('Ready', 'False', 'PodFailed')] }, ['Failed']],
   ],
   'nvidia.com-dynamographdeployment-v1alpha1': [
     ['new', { status: {} }, ['Initializing']],
