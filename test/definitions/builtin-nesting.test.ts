@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import { buildOfflineModel } from '../../src/kube/offline.js';
-import { topLevelWorkloads } from '../../src/kube/engine.js';
 import type { WorkloadTree } from '../../src/model/types.js';
 import { fixturesDir } from './builtin-fixtures.js';
 
@@ -19,9 +18,10 @@ function fixtureObjects(file: string): Obj[] {
 }
 
 function topLevel(objects: Obj[]): { all: WorkloadTree[]; top: WorkloadTree[] } {
-  const model = buildOfflineModel(objects, loadDefinitions({ includeBuiltin: true, envPaths: '' }));
-  const all = model.store.workloads();
-  return { all, top: topLevelWorkloads(all, model.workloadControllers) };
+  const definitions = loadDefinitions({ includeBuiltin: true, envPaths: '' });
+  const all = buildOfflineModel(objects, definitions, { includeNested: true }).store.workloads();
+  const top = buildOfflineModel(objects, definitions, { includeNested: false }).store.workloads();
+  return { all, top };
 }
 
 const podNames = (t: WorkloadTree): string[] => {
