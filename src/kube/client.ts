@@ -8,6 +8,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { ConnectionCause } from '../model/types.js';
 
 /** An API answer that was not 2xx, with the Kubernetes Status when there was one. */
 export class KubeApiError extends Error {
@@ -21,15 +22,74 @@ export class KubeApiError extends Error {
   }
 }
 
-/** A failure to reach the server at all (refused, reset, TLS, timeout). */
+/** A failure to reach the server at all (refused, reset, TLS, timeout, credentials plugin). */
 export class KubeConnectionError extends Error {
   constructor(
     message: string,
     readonly code: string | null,
+    /** The underlying error's own text (no context label, no path). */
+    readonly detail: string = message,
   ) {
     super(message);
     this.name = 'KubeConnectionError';
   }
+}
+
+/** Code of a KubeConnectionError raised when the credentials could not be obtained (exec plugin, OIDC refresh). */
+export const CREDENTIALS_FAILED = 'ECREDENTIALS';
+
+const TLS_CODE = /^(EPROTO|ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_(GET|VERIFY)_)/;
+
+/** Why a request failed, in a few words for the header and flash line. */
+export function describeFailure(err: unknown): ConnectionCause {
+  if (err instanceof KubeApiError) {
+    if (err.status === 401) return { kind: 'unauthorized', text: 'unauthorized (401): the credentials were rejected' };
+    if (err.status === 403) return { kind: 'forbidden', text: 'forbidden (403)' };
+    return { kind: 'server', text: err.status ? `server answered ${err.status}` : 'server answered invalid data' };
+  }
+  if (err instanceof KubeConnectionError) {
+    const code = err.code ?? '';
+    if (code === CREDENTIALS_FAILED) return { kind: 'credentials', text: `credentials failed: ${err.detail}` };
+    if (code === 'ECONNREFUSED') return { kind: 'unreachable', text: 'connection refused' };
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'unreachable', text: 'server name not found' };
+    if (code === 'ECONNRESET' || code === 'EPIPE') return { kind: 'unreachable', text: 'connection reset' };
+    if (TLS_CODE.test(code)) {
+      const plain = /wrong version number|packet length too long/i.test(err.detail);
+      return { kind: 'tls', text: plain ? 'TLS failed: the server does not speak TLS' : `TLS failed: ${err.detail}` };
+    }
+    return { kind: 'unreachable', text: code ? `server unreachable (${code})` : 'server unreachable' };
+  }
+  if (err instanceof Error && err.name === 'StalledError') return { kind: 'stalled', text: 'server stopped answering' };
+  return { kind: 'server', text: err instanceof Error ? err.message : String(err) };
+}
+
+const BEARER = /\b(Bearer|Basic)\s+[^\s"',;]+/gi;
+
+/** Text with every secret (and any bearer or basic credential) replaced by <redacted>. */
+export function redactSecrets(text: string, secrets: Iterable<string>): string {
+  let out = text.replace(BEARER, '$1 <redacted>');
+  for (const s of secrets) if (s.length >= 4) out = out.split(s).join('<redacted>');
+  return out;
+}
+
+/** The credentials a request options object carries: header values, client key, passphrase. */
+function secretsOf(opts: https.RequestOptions): string[] {
+  const out: string[] = [];
+  const add = (v: unknown) => {
+    if (typeof v === 'string') out.push(v);
+    else if (Buffer.isBuffer(v)) out.push(v.toString('utf8'));
+    else if (Array.isArray(v)) v.forEach(add);
+  };
+  const headers = (opts.headers ?? {}) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.toLowerCase() !== 'authorization') continue;
+    add(value);
+    if (typeof value === 'string') add(value.replace(/^\S+\s+/, ''));
+  }
+  add(opts.key);
+  add(opts.passphrase);
+  add(opts.auth);
+  return out;
 }
 
 export interface GetOptions {
@@ -109,7 +169,14 @@ export class HttpKubeTransport implements KubeTransport {
       headers: { Accept: options.accept ?? 'application/json', 'User-Agent': 'wlx' },
     };
     // Applied per request: exec plugins and OIDC refresh their tokens here.
-    await this.kubeConfig.applyToHTTPSOptions(opts);
+    try {
+      await this.kubeConfig.applyToHTTPSOptions(opts);
+    } catch (err) {
+      const detail = this.redact((err as Error).message, secretsOf(opts));
+      throw new KubeConnectionError(`${this.label}: credentials: ${detail}`, CREDENTIALS_FAILED, detail);
+    }
+    // Every error text below passes through redact: servers and proxies may echo headers.
+    const secrets = secretsOf(opts);
     // client-node makes a new agent per call; keep the first one so
     // connections (and TLS sessions) are reused.
     if (this.agent) opts.agent = this.agent;
@@ -134,17 +201,28 @@ export class HttpKubeTransport implements KubeTransport {
         readBody(res).then(
           (body) => {
             const { message, reason } = statusMessage(status, body);
-            reject(new KubeApiError(`${this.label}: GET ${path}: ${message}`, status, reason));
+            reject(new KubeApiError(this.redact(`${this.label}: GET ${path}: ${message}`, secrets), status, reason));
           },
-          (err: Error) => reject(new KubeConnectionError(`${this.label}: GET ${path}: ${err.message}`, null)),
+          (err: Error) => reject(this.connectionError(path, err, secrets)),
         );
       });
       req.on('error', (err: NodeJS.ErrnoException) => {
         if (err.name === 'AbortError') reject(err);
-        else reject(new KubeConnectionError(`${this.label}: GET ${path}: ${err.message}`, err.code ?? null));
+        else reject(this.connectionError(path, err, secrets));
       });
       req.end();
     });
+  }
+
+  private redact(text: string, secrets: string[]): string {
+    const user = this.kubeConfig.getCurrentUser();
+    const known = [user?.token, user?.password, user?.keyData].filter((v): v is string => !!v);
+    return redactSecrets(text, [...secrets, ...known]);
+  }
+
+  private connectionError(path: string, err: NodeJS.ErrnoException, secrets: string[]): KubeConnectionError {
+    const detail = this.redact(err.message, secrets);
+    return new KubeConnectionError(`${this.label}: GET ${path}: ${detail}`, err.code ?? null, detail);
   }
 
   /** Closes idle keep-alive connections. */

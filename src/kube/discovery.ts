@@ -5,7 +5,8 @@
 // forbidden / not served: they are reported and skipped, the rest works.
 import type { Gvk } from '../definitions/types.js';
 import { gvkKey } from '../definitions/types.js';
-import { KubeApiError, getJson, type KubeTransport } from './client.js';
+import type { ConnectionCause } from '../model/types.js';
+import { KubeApiError, describeFailure, getJson, type KubeTransport } from './client.js';
 
 export interface ResourceInfo {
   gvk: Gvk;
@@ -20,6 +21,8 @@ export interface Unserved {
   gvk: Gvk;
   state: 'forbidden' | 'not-served' | 'error';
   message: string;
+  /** Why, when the server could not be asked ('error'). */
+  cause?: ConnectionCause;
 }
 
 export interface DiscoveryResult {
@@ -44,7 +47,8 @@ interface ApiResourceList {
 }
 
 type GroupVersionAnswer =
-  { ok: true; list: ApiResourceList } | { ok: false; state: Unserved['state']; message: string };
+  | { ok: true; list: ApiResourceList }
+  | { ok: false; state: Unserved['state']; message: string; cause?: ConnectionCause };
 
 /** Caches group-version documents for the life of an engine (hot-reloaded definitions add kinds). */
 export class Discovery {
@@ -59,12 +63,13 @@ export class Discovery {
       answer = getJson(this.transport, groupVersionPath(group, version)).then(
         (list): GroupVersionAnswer => ({ ok: true, list: list as ApiResourceList }),
         (err: Error): GroupVersionAnswer => {
-          if (err instanceof KubeApiError && (err.status === 403 || err.status === 401))
+          if (err instanceof KubeApiError && err.status === 403)
             return { ok: false, state: 'forbidden', message: err.message };
           if (err instanceof KubeApiError && err.status === 404) {
             return { ok: false, state: 'not-served', message: `${group ? `${group}/` : ''}${version} is not served` };
           }
-          return { ok: false, state: 'error', message: err.message };
+          // Unreachable, or 401 (credentials can be refreshed): asked again later.
+          return { ok: false, state: 'error', message: err.message, cause: describeFailure(err) };
         },
       );
       this.cache.set(key, answer);
@@ -85,7 +90,7 @@ export class Discovery {
       [...unique.values()].map(async (gvk) => {
         const answer = await this.groupVersion(gvk.group, gvk.version);
         if (!answer.ok) {
-          missing.set(gvkKey(gvk), { gvk, state: answer.state, message: answer.message });
+          missing.set(gvkKey(gvk), { gvk, state: answer.state, message: answer.message, cause: answer.cause });
           return;
         }
         const r = (answer.list.resources ?? []).find((x) => x.kind === gvk.kind && x.name && !x.name.includes('/'));

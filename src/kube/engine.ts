@@ -10,15 +10,23 @@
 // builtin, decided by the definitions module) and may start new reflectors.
 import type { Definition } from '../definitions/types.js';
 import { gvkKey } from '../definitions/types.js';
-import type { ConnectionInfo, KubeObject, ModelSnapshot, NodePodEntry, WorkloadTree } from '../model/types.js';
+import type {
+  ClusterConnection,
+  ConnectionInfo,
+  KubeObject,
+  ModelSnapshot,
+  NodePodEntry,
+  WorkloadTree,
+} from '../model/types.js';
 import { ClusterStore } from '../model/store.js';
 import { Discovery, serverVersion, type ResourceInfo } from './discovery.js';
 import { Backoff, type WatchEventType } from './reflector.js';
+import { describeFailure } from './client.js';
 import { matchesSelector, parseLabelSelector, type Requirement } from './selector.js';
 import { KARTA_GVK, wantedKinds } from './kinds.js';
 import { KindWatchers, type EnsureResult, type Watched } from './kind-watchers.js';
 import { FlushScheduler } from './flush-scheduler.js';
-import { ProblemLog, assembleSnapshot } from './snapshot.js';
+import { ProblemLog, assembleSnapshot, summariseConnection, type PendingConnection } from './snapshot.js';
 import type { ClusterEngine, DefinitionSetLike, EngineOptions, ModelStoreLike } from './engine-types.js';
 
 export type { ClusterEngine, DefinitionSetLike, EngineOptions, ModelStoreLike } from './engine-types.js';
@@ -53,6 +61,9 @@ class Engine implements ClusterEngine {
   private syncing: Promise<void> | undefined;
   private readonly pauses = new Set<() => void>();
   private kindsStarted = false;
+  /** Discovery's failure while it is retried (before or besides the reflectors'). */
+  private pending: PendingConnection | null = null;
+  private connection: ClusterConnection | null = null;
 
   constructor(private readonly options: EngineOptions) {
     this.discovery = new Discovery(options.transport);
@@ -137,7 +148,7 @@ class Engine implements ClusterEngine {
       // In list-only mode an unreachable server is an error; live, discovery
       // and the reflectors keep retrying (the UI shows the state meanwhile).
       if (!watch) throw err;
-      this.addProblem((err as Error).message);
+      this.pending = { cause: describeFailure(err), since: new Date().toISOString() };
     }
     this.syncing = this.bootstrap();
     if (!watch) {
@@ -158,9 +169,10 @@ class Engine implements ClusterEngine {
       const miss = result.missing.get(gvkKey(KARTA_GVK));
       if (!miss || miss.state !== 'error') break;
       if (this.options.watch === false) throw new Error(miss.message);
-      await this.pause(backoff.next());
+      await this.retryDiscovery(miss.cause, backoff.next());
       if (this.stopped) return;
     }
+    this.settleDiscovery();
     if (kartaInfo) {
       const kartaError = await this.watchers.watch(kartaInfo, 'definition').reflector.firstSync;
       if (kartaError && !this.stopped) throw kartaError;
@@ -171,17 +183,36 @@ class Engine implements ClusterEngine {
     backoff.reset();
     this.kindsStarted = true;
     for (;;) {
-      const { started, retry } = await this.ensureKinds();
+      const { started, retry, cause } = await this.ensureKinds();
       syncs.push(...started);
       if (!retry || this.stopped) break;
-      await this.pause(backoff.next());
+      await this.retryDiscovery(cause, backoff.next());
     }
+    this.settleDiscovery();
     if (this.serverVersionText === null && !this.stopped) {
       this.serverVersionText = await serverVersion(this.options.transport).catch(() => null);
     }
     const errors = (await Promise.all(syncs)).filter((e): e is Error => e !== null);
     if (errors.length && !this.stopped) throw errors[0];
     this.scheduler.syncDone();
+  }
+
+  /** Discovery failed: shown (cause, next attempt) while the engine waits to ask again. */
+  private async retryDiscovery(cause: PendingConnection['cause'] | undefined, delayMs: number): Promise<void> {
+    const now = new Date();
+    this.pending = {
+      cause: cause ?? this.pending?.cause ?? { kind: 'unreachable', text: 'server unreachable' },
+      since: this.pending?.since ?? now.toISOString(),
+      retryAt: new Date(now.getTime() + delayMs).toISOString(),
+    };
+    this.scheduler.markDirty();
+    await this.pause(delayMs);
+  }
+
+  private settleDiscovery(): void {
+    if (!this.pending) return;
+    this.pending = null;
+    this.scheduler.markDirty();
   }
 
   /** Sleeps, ending early when the engine stops. */
@@ -300,11 +331,19 @@ class Engine implements ClusterEngine {
   private buildSnapshot(changed: string[]): ModelSnapshot {
     const workloads = this.visibleWorkloads();
     this.version += 1;
+    const kinds = this.watchers.states();
+    const previous = this.connection;
+    const connection = summariseConnection(kinds, this.pending, new Date().toISOString());
+    // A state keeps the time it began (the summary of a failure computes its own).
+    if (previous && previous.state === connection.state && connection.state !== 'retrying')
+      connection.since = previous.since;
+    this.connection = connection;
     return assembleSnapshot({
       version: this.version,
       workloads,
       store: this.store,
-      kinds: this.watchers.states(),
+      kinds,
+      connection,
       definitions: this.defs.definitions,
       definitionProblems: this.defs.problems,
       engineProblems: this.problems,

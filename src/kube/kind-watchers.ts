@@ -3,7 +3,7 @@
 // reloads may overlap), and the state of each for the snapshot.
 import type { Gvk } from '../definitions/types.js';
 import { apiVersionOf, gvkKey } from '../definitions/types.js';
-import type { KindState, KubeObject } from '../model/types.js';
+import type { ConnectionCause, KindState, KubeObject } from '../model/types.js';
 import { collectionPath, type Discovery, type ResourceInfo } from './discovery.js';
 import { Reflector, type ReflectorState, type WatchEventType } from './reflector.js';
 import { trimFor, type TrimRole } from './trim.js';
@@ -33,6 +33,8 @@ export interface EnsureResult {
   started: Promise<Error | null>[];
   /** Discovery failed for some kinds (server unreachable): ask again. */
   retry: boolean;
+  /** Why discovery failed, when it did. */
+  cause?: ConnectionCause;
 }
 
 export class KindWatchers {
@@ -72,6 +74,7 @@ export class KindWatchers {
     if (this.stopped) return { started: [], retry: false };
     const syncs: Promise<Error | null>[] = [];
     let retry = false;
+    let cause: ConnectionCause | undefined;
     for (const w of wanted) {
       const key = gvkKey(w.gvk);
       const info = result.found.get(key);
@@ -85,6 +88,7 @@ export class KindWatchers {
       if (miss.state === 'error') {
         if (this.options.watch === false) syncs.push(Promise.resolve(new Error(miss.message)));
         else retry = true;
+        cause ??= miss.cause;
       }
       // Only report kinds a definition (or a pod/node view) really depends on.
       const optional = w.role === 'owner';
@@ -96,11 +100,12 @@ export class KindWatchers {
           since: new Date().toISOString(),
           message: miss.message,
           count: 0,
+          cause: miss.cause,
         });
       }
     }
     this.handlers.onKindsChanged();
-    return { started: syncs, retry };
+    return { started: syncs, retry, cause };
   }
 
   /** Starts the reflector of one kind (see WantedKind.intermediate: the selector is then applied by the engine). */
@@ -150,6 +155,8 @@ export class KindWatchers {
         since: w.reflector.since.toISOString(),
         message: w.reflector.message,
         count: w.reflector.count,
+        cause: w.reflector.cause,
+        retryAt: w.reflector.retryAt?.toISOString(),
       });
     }
     out.push(...this.unserved.values());

@@ -12,16 +12,18 @@
 // - 410 Expired (as an HTTP status or as an ERROR event) → relist, and the
 //   relist emits DELETED for objects that vanished while we were not watching
 //   (and nothing for objects whose resourceVersion did not change);
-// - connection errors → exponential back-off with jitter, state 'reconnecting';
+// - connection errors → exponential back-off with jitter, state 'reconnecting',
+//   with the cause and the time of the next attempt (for the header and flash);
 // - stall detection: a response that sends no byte for longer than the watch
 //   timeout plus a margin is cut and restarted (silent half-open connections);
 // - a malformed watch line is reported (kind, first bytes) and skipped;
 // - 403 → state 'forbidden' (retried slowly, permissions can be granted);
+//   401 → 'forbidden' too, retried with back-off (a token can be refreshed);
 //   404 → 'not-served' (stops).
 import type http from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
-import type { KubeObject, KindState, ObjectMeta } from '../model/types.js';
-import { KubeApiError, KubeConnectionError, type KubeTransport } from './client.js';
+import type { ConnectionCause, KubeObject, KindState, ObjectMeta } from '../model/types.js';
+import { KubeApiError, KubeConnectionError, describeFailure, type KubeTransport } from './client.js';
 import { withTypeMeta } from './trim.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -166,6 +168,8 @@ export class Reflector {
   private currentState: ReflectorState = 'syncing';
   private stateSince = new Date();
   private stateMessage: string | undefined;
+  private failureCause: ConnectionCause | undefined;
+  private nextAttempt: Date | undefined;
   private running: Promise<void> | undefined;
   private syncedResolve!: (err: Error | null) => void;
   /** Settles once: null after the first complete list (or forbidden / not served), an Error when list-only mode failed. */
@@ -204,6 +208,14 @@ export class Reflector {
   get message(): string | undefined {
     return this.stateMessage;
   }
+  /** Why the last attempt failed, while retrying. */
+  get cause(): ConnectionCause | undefined {
+    return this.failureCause;
+  }
+  /** When the next attempt starts, while retrying. */
+  get retryAt(): Date | undefined {
+    return this.nextAttempt;
+  }
 
   start(): this {
     this.running ??= this.run();
@@ -218,12 +230,26 @@ export class Reflector {
   }
 
   private setState(state: ReflectorState, message?: string): void {
+    if (state === 'live' || state === 'syncing') {
+      this.failureCause = undefined;
+      this.nextAttempt = undefined;
+    }
     if (state === this.currentState && message === this.stateMessage) return;
     // "reconnecting since T" keeps its first T while retries continue.
     if (state !== this.currentState) this.stateSince = new Date();
     this.currentState = state;
     this.stateMessage = message;
     this.handlers.onState?.(state, message);
+  }
+
+  /** A failed attempt: the state with its cause and the next attempt's time (reported each time), then the wait. */
+  private async retryAfter(state: ReflectorState, err: unknown, delayMs: number, signal: AbortSignal): Promise<void> {
+    this.failureCause = describeFailure(err);
+    this.nextAttempt = new Date(Date.now() + delayMs);
+    const message = (err as Error).message;
+    if (state === this.currentState && message === this.stateMessage) this.handlers.onState?.(state, message);
+    else this.setState(state, message);
+    await sleep(delayMs, signal);
   }
 
   private query(extra: Record<string, string>): string {
@@ -269,7 +295,9 @@ export class Reflector {
           this.syncedResolve(null);
           if (!watch) return;
           needList = true;
-          await sleep(this.options.forbiddenRetryMs ?? 60_000, signal);
+          // Permissions are granted rarely; an expired token is often refreshed soon (exec plugins).
+          const delay = err.status === 403 ? (this.options.forbiddenRetryMs ?? 60_000) : this.backoff.next();
+          await this.retryAfter('forbidden', err, delay, signal);
           continue;
         }
         if (err instanceof KubeApiError && err.status === 404) {
@@ -283,8 +311,7 @@ export class Reflector {
           this.syncedResolve(err as Error);
           return;
         }
-        this.setState('reconnecting', message);
-        await sleep(this.backoff.next(), signal);
+        await this.retryAfter('reconnecting', err, this.backoff.next(), signal);
       }
     }
   }

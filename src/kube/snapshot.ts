@@ -2,7 +2,14 @@
 // every watched kind, the definitions in effect and every problem.
 import type { Definition, DefinitionProblem } from '../definitions/types.js';
 import { formatProblem } from '../definitions/problem.js';
-import type { DefinitionInfo, KindState, ModelSnapshot, WorkloadTree } from '../model/types.js';
+import type {
+  ClusterConnection,
+  ConnectionCause,
+  DefinitionInfo,
+  KindState,
+  ModelSnapshot,
+  WorkloadTree,
+} from '../model/types.js';
 import type { ModelStoreLike } from './engine-types.js';
 
 const MAX_ENGINE_PROBLEMS = 50;
@@ -49,11 +56,73 @@ export function definitionInfos(
   });
 }
 
+/** The engine's own failure before kinds are watched (discovery), or null. */
+export interface PendingConnection {
+  cause: ConnectionCause;
+  since: string;
+  retryAt?: string;
+}
+
+/** When several causes are seen at once, the one to name: the one a user must act on first. */
+const CAUSE_ORDER: ConnectionCause['kind'][] = [
+  'credentials',
+  'unauthorized',
+  'tls',
+  'unreachable',
+  'forbidden',
+  'server',
+  'stalled',
+];
+
+/** A kind that cannot be read and is being retried (403 counts only when nothing can be read). */
+function isFailing(k: KindState, allForbidden: boolean): boolean {
+  if (k.state === 'reconnecting' || (k.state === 'error' && k.cause)) return true;
+  return k.state === 'forbidden' && (allForbidden || (k.cause !== undefined && k.cause.kind !== 'forbidden'));
+}
+
+/** One connection state for the whole cluster: one cause, the earliest next retry. */
+export function summariseConnection(
+  kinds: readonly KindState[],
+  pending: PendingConnection | null,
+  since: string,
+): ClusterConnection {
+  const readable = kinds.filter((k) => k.state !== 'not-served');
+  const allForbidden = readable.length > 0 && readable.every((k) => k.state === 'forbidden');
+  const failing = readable.filter((k) => isFailing(k, allForbidden));
+  const forbidden = readable.filter((k) => k.state === 'forbidden' && !isFailing(k, allForbidden));
+  const synced = readable.filter((k) => k.state !== 'syncing').length;
+  const base = {
+    synced,
+    total: readable.length,
+    forbidden: forbidden.map((k) => k.resource),
+  };
+  const causes = failing.map((k) => ({ cause: k.cause, retryAt: k.retryAt, since: k.since }));
+  if (pending) causes.push({ cause: pending.cause, retryAt: pending.retryAt, since: pending.since });
+  if (causes.length) {
+    const rank = (c: ConnectionCause) => CAUSE_ORDER.indexOf(c.kind);
+    const named = causes
+      .map((c) => c.cause)
+      .reduce<ConnectionCause | undefined>((a, b) => (!b ? a : !a || rank(b) < rank(a) ? b : a), undefined);
+    const retries = causes.map((c) => c.retryAt).filter((t): t is string => !!t);
+    return {
+      ...base,
+      state: 'retrying',
+      cause: named,
+      retryAt: retries.length ? retries.reduce((a, b) => (a <= b ? a : b)) : undefined,
+      since: causes.map((c) => c.since).reduce((a, b) => (a <= b ? a : b)),
+      failing: failing.length < readable.length ? failing.map((k) => k.resource) : [],
+    };
+  }
+  const state = !readable.length ? 'connecting' : synced < readable.length ? 'syncing' : 'live';
+  return { ...base, state, since, failing: [] };
+}
+
 export interface SnapshotInput {
   version: number;
   workloads: WorkloadTree[];
   store: ModelStoreLike;
   kinds: KindState[];
+  connection: ClusterConnection;
   definitions: Definition[];
   definitionProblems: DefinitionProblem[];
   engineProblems: ProblemLog;
@@ -63,9 +132,10 @@ export interface SnapshotInput {
 export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
   const problems = [
     ...input.definitionProblems.map(formatProblem),
-    // Kinds that cannot be read are problems for as long as they last.
+    // Kinds that cannot be read are problems for as long as they last (a
+    // connection failure is told once, by input.connection, not per kind).
     ...input.kinds
-      .filter((k) => k.state === 'forbidden' || k.state === 'error')
+      .filter((k) => (k.state === 'forbidden' || k.state === 'error') && (!k.cause || k.cause.kind === 'forbidden'))
       .map((k) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`),
     ...input.engineProblems.messages(),
     ...input.store.problems(),
@@ -76,6 +146,7 @@ export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
     nodes: input.store.nodes(),
     totals: input.store.totals(),
     kinds: input.kinds,
+    connection: input.connection,
     definitions: definitionInfos(input.definitions, input.definitionProblems, input.workloads),
     problems,
     changedWorkloads: input.changedWorkloads,

@@ -145,6 +145,38 @@ export interface KindState {
   since: string; // ISO time of the last state change
   message?: string;
   count: number;
+  /** Why the last request failed, while it is retried (credential-free). */
+  cause?: ConnectionCause;
+  /** ISO time of the next attempt while retrying. */
+  retryAt?: string;
+}
+
+/** Why the server could not be used, classified once (src/kube/client.ts describeFailure). */
+export interface ConnectionCause {
+  kind: 'unreachable' | 'tls' | 'unauthorized' | 'forbidden' | 'credentials' | 'stalled' | 'server';
+  /** Short and free of credentials, e.g. "connection refused". */
+  text: string;
+}
+
+/**
+ * The connection to the cluster summarised once from every kind (and from
+ * discovery before any kind is watched): one state, one cause, one retry time.
+ */
+export interface ClusterConnection {
+  /** connecting: nothing answered yet; retrying: failing, retried with back-off. */
+  state: 'connecting' | 'syncing' | 'live' | 'retrying';
+  cause?: ConnectionCause;
+  /** ISO time of the earliest next attempt while retrying. */
+  retryAt?: string;
+  /** ISO time the current state began (the first failure while retrying). */
+  since: string;
+  /** Kinds that have completed their first list, of all watched. */
+  synced: number;
+  total: number;
+  /** Kinds failing while others are live (empty when all fail). */
+  failing: string[];
+  /** Kinds answered 403 while the rest works. */
+  forbidden: string[];
 }
 
 export interface DefinitionInfo {
@@ -170,6 +202,7 @@ export interface ModelSnapshot {
   nodes: NodeSummary[];
   totals: ClusterTotals;
   kinds: KindState[];
+  connection: ClusterConnection;
   definitions: DefinitionInfo[];
   /** Load/evaluation problems to show in the flash line / :defs. */
   problems: string[];

@@ -8,10 +8,11 @@ import assert from 'node:assert/strict';
 import { KubeConfig } from '@kubernetes/client-node';
 import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
 import { HttpKubeTransport, getJson } from '../../src/kube/client.js';
-import { startEngine, type ClusterEngine } from '../../src/kube/engine.js';
+import { startEngine } from '../../src/kube/engine.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import type { RoleTree, PodSummary } from '../../src/model/types.js';
 import { KEYS, putPod } from '../kube/fixtures.js';
+import { converge } from './inventory.js';
 
 const DURATION_MS = Number(process.env.WLX_FAULTS_MS ?? 60_000);
 
@@ -27,39 +28,6 @@ interface ListItem {
   metadata: { uid: string; resourceVersion: string; name: string; namespace?: string };
   spec?: { nodeName?: string };
   status?: { containerStatuses?: Array<{ restartCount?: number }> };
-}
-
-/** Every kind the engine watches, listed fresh from the server: label → uid → resourceVersion. */
-async function serverInventory(
-  transport: HttpKubeTransport,
-  engine: ClusterEngine,
-): Promise<Map<string, Map<string, string>>> {
-  const out = new Map<string, Map<string, string>>();
-  for (const k of engine.getSnapshot().kinds) {
-    if (k.state === 'forbidden' || k.state === 'not-served') continue;
-    const base = k.gvk.group ? `/apis/${k.gvk.group}/${k.gvk.version}` : `/api/${k.gvk.version}`;
-    const plural = k.resource.split('.')[0];
-    const list = (await getJson(transport, `${base}/${plural}`)) as { items: ListItem[] };
-    out.set(k.resource, new Map(list.items.map((i) => [i.metadata.uid, i.metadata.resourceVersion])));
-  }
-  return out;
-}
-
-function diff(engine: Map<string, Map<string, string>>, server: Map<string, Map<string, string>>): string[] {
-  const problems: string[] = [];
-  for (const [kind, want] of server) {
-    const have = engine.get(kind);
-    if (!have) {
-      problems.push(`${kind}: not held at all`);
-      continue;
-    }
-    for (const [uid, rv] of want) {
-      if (!have.has(uid)) problems.push(`${kind} ${uid}: missing`);
-      else if (have.get(uid) !== rv) problems.push(`${kind} ${uid}: stale (${have.get(uid)} vs ${rv})`);
-    }
-    for (const uid of have.keys()) if (!want.has(uid)) problems.push(`${kind} ${uid}: ghost`);
-  }
-  return problems;
 }
 
 function transportFor(cluster: DemoCluster): HttpKubeTransport {
@@ -169,14 +137,9 @@ test(
 
     // Converged: poll until the engine holds exactly the server's objects (a
     // watch may still be reconnecting after the last drop), then compare.
-    let problems: string[] = [];
     const convergeStart = Date.now();
     // 45 s: a request left without response headers is cut after 30 s.
-    const deadline = Date.now() + 45_000;
-    do {
-      await sleep(500);
-      problems = diff(engine.inventory(), await serverInventory(transport, engine));
-    } while (problems.length && Date.now() < deadline);
+    const problems = await converge(transport, engine, 45_000);
     process.stdout.write(`# converged check after ${Date.now() - convergeStart} ms (${problems.length} differences)\n`);
     if (problems.length) {
       // Diagnostics: what each reflector thinks, and the server's last requests per kind.

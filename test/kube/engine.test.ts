@@ -198,13 +198,12 @@ test('engine (live): a server unreachable at start is retried until it answers',
   });
   t.after(() => engine.stop());
   assert.equal(engine.getConnectionInfo().serverVersion, null);
-  await until(
-    () =>
-      /context "late" \(server http:\/\/127\.0\.0\.1:\d+\).*ECONNREFUSED/.test(
-        engine.getSnapshot().problems.join('\n'),
-      ),
-    'the connection problem reported',
-  );
+  // The cause and the next attempt, once for the cluster (not a problem line per kind).
+  await until(() => engine.getSnapshot().connection.retryAt !== undefined, 'the connection state reported');
+  const failing = engine.getSnapshot().connection;
+  assert.equal(failing.state, 'retrying');
+  assert.deepEqual(failing.cause, { kind: 'unreachable', text: 'connection refused' });
+  assert.ok(Date.parse(failing.retryAt!) > Date.now() - 1000);
   await new Promise((r) => setTimeout(r, 300));
   const cluster = await startDemoCluster({ simulate: false, port });
   t.after(() => cluster.stop());
@@ -213,6 +212,9 @@ test('engine (live): a server unreachable at start is retried until it answers',
   await until(() => engine.getSnapshot().nodes.length === 1, 'the node after the server came up');
   assert.equal(engine.getConnectionInfo().serverVersion, 'v1.32.0');
   assert.ok(engine.getSnapshot().kinds.some((k) => k.resource === 'pods' && k.state === 'live'));
+  await until(() => engine.getSnapshot().connection.state === 'live', 'the connection live again');
+  assert.equal(engine.getSnapshot().connection.cause, undefined);
+  assert.doesNotMatch(engine.getSnapshot().problems.join('\n'), /ECONNREFUSED/);
 });
 
 test('engine: -l on a kind that can be nested is applied locally, and owner chains through unselected objects still work', async (t) => {

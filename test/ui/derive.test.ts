@@ -7,7 +7,9 @@ import { roleTable, findPodRolePath } from '../../src/ui/render/roles.js';
 import { layoutColumns, formatLine, fit, displayWidth } from '../../src/ui/render/table.js';
 import { WORKLOAD_COLUMNS, workloadTable } from '../../src/ui/render/workloads.js';
 import { formatAge } from '../../src/ui/render/format.js';
-import { summariseConnection } from '../../src/ui/render/header.js';
+import { connectionHeadline } from '../../src/ui/render/header.js';
+import { summariseConnection } from '../../src/kube/snapshot.js';
+import type { KindState } from '../../src/model/types.js';
 import { defaultSnapshot, FakeSource, pod, role, workload, HOSTILE_NAME } from './fixtures.js';
 
 const frame = (over: object) => ({ kind: 'workloads' as const, collapsed: [], ...over });
@@ -175,11 +177,11 @@ test('age and connection state', () => {
     since: '2026-01-02T03:04:05Z',
     count: 0,
   });
-  assert.deepEqual(summariseConnection([k('live', 'pods')]), { text: 'live', level: 'ok' });
-  assert.equal(
-    summariseConnection([k('live', 'pods'), k('reconnecting', 'jobsets')]).text,
-    'reconnecting jobsets since 03:04:05',
-  );
-  assert.equal(summariseConnection([k('live', 'pods'), k('forbidden', 'tfjobs')]).text, 'live  forbidden: tfjobs');
-  assert.equal(summariseConnection([k('syncing', 'pods'), k('live', 'nodes')]).text, 'syncing 1/2');
+  const T = '2026-01-02T03:04:05Z';
+  const headline = (kinds: KindState[]) => connectionHeadline(summariseConnection(kinds, null, T));
+  assert.deepEqual(headline([k('live', 'pods')]), { text: 'live', level: 'ok' });
+  assert.equal(headline([k('live', 'pods'), k('reconnecting', 'jobsets')]).text, 'reconnecting jobsets since 03:04:05');
+  assert.equal(headline([k('live', 'pods'), k('forbidden', 'tfjobs')]).text, 'live  forbidden: tfjobs');
+  assert.equal(headline([k('syncing', 'pods'), k('live', 'nodes')]).text, 'syncing 1/2');
+  assert.equal(headline([]).text, 'connecting…');
 });

@@ -206,6 +206,7 @@ export function defaultSnapshot(version = 1): ModelSnapshot {
     nodes,
     totals: { gpuCapacity: 48, gpuAllocatable: 48, gpuRequested: 28, gpuFree: 20, gpuPending: 16, pods: 12, nodes: 6 },
     kinds,
+    connection: { state: 'live', since: T0, synced: kinds.length, total: kinds.length, failing: [], forbidden: [] },
     definitions: [
       {
         name: 'jobset',

@@ -1,6 +1,7 @@
 // The header: where we are (context, cluster, user, namespace, versions),
 // cluster GPU totals, workload counts by status and the connection state of
-// the watches (live / syncing / reconnecting since … / forbidden kinds).
+// the cluster (live / syncing / unreachable since … / forbidden kinds; see
+// render/header.ts connectionHeadline).
 import type React from 'react';
 import { Box, Text } from 'ink';
 import { sanitise } from '../../text/sanitise.js';

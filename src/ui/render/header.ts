@@ -1,6 +1,13 @@
 // The header's figures as text: the connection state of the watches (live /
-// syncing / reconnecting since … / forbidden kinds) and workload counts by status.
-import type { ConnectionInfo, ClusterTotals, KindState, ModelSnapshot } from '../../model/types.js';
+// syncing / unreachable since … / forbidden kinds), the flash line's cause and
+// retry countdown, and workload counts by status.
+import type {
+  ClusterConnection,
+  ConnectionCause,
+  ConnectionInfo,
+  ClusterTotals,
+  ModelSnapshot,
+} from '../../model/types.js';
 import { sanitise } from '../../text/sanitise.js';
 
 /** What the header shows, computed once per screen (src/ui/state/screen.ts). */
@@ -24,29 +31,58 @@ function clock(iso: string): string {
   return new Date(t).toISOString().slice(11, 19);
 }
 
-/** One phrase for the state of all watched kinds. */
-export function summariseConnection(kinds: readonly KindState[]): ConnectionSummary {
-  if (!kinds.length) return { text: 'connecting…', level: 'warn' };
+/** The header's word for a failure of the whole cluster. */
+const FAILURE_WORD: Record<ConnectionCause['kind'], string> = {
+  unreachable: 'unreachable',
+  tls: 'TLS failure',
+  unauthorized: 'unauthorized',
+  forbidden: 'forbidden',
+  credentials: 'credentials failed',
+  stalled: 'reconnecting',
+  server: 'server error',
+};
+
+/** Failures a user must act on (as opposed to waiting for the server). */
+function needsAction(cause: ConnectionCause | undefined): boolean {
+  return !!cause && ['tls', 'unauthorized', 'forbidden', 'credentials'].includes(cause.kind);
+}
+
+/** One phrase for the cluster's connection (src/kube/snapshot.ts summariseConnection). */
+export function connectionHeadline(c: ClusterConnection): ConnectionSummary {
   const parts: string[] = [];
   let level: ConnectionSummary['level'] = 'ok';
-  const reconnecting = kinds.filter((k) => k.state === 'reconnecting' || k.state === 'error');
-  const syncing = kinds.filter((k) => k.state === 'syncing');
-  const forbidden = kinds.filter((k) => k.state === 'forbidden');
-  if (reconnecting.length) {
-    const oldest = reconnecting.reduce((a, b) => (a.since <= b.since ? a : b));
-    parts.push(`reconnecting ${reconnecting.map((k) => sanitise(k.resource)).join(',')} since ${clock(oldest.since)}`);
+  if (c.state === 'retrying') {
+    const what = c.failing.length
+      ? `reconnecting ${c.failing.map(sanitise).join(',')}`
+      : c.cause
+        ? FAILURE_WORD[c.cause.kind]
+        : 'reconnecting';
+    parts.push(`${what} since ${clock(c.since)}`);
+    level = needsAction(c.cause) && !c.failing.length ? 'error' : 'warn';
+  } else if (c.state === 'connecting') {
+    parts.push('connecting…');
     level = 'warn';
-  } else if (syncing.length) {
-    parts.push(`syncing ${kinds.length - syncing.length}/${kinds.length}`);
+  } else if (c.state === 'syncing') {
+    parts.push(`syncing ${c.synced}/${c.total}`);
     level = 'warn';
   } else {
     parts.push('live');
   }
-  if (forbidden.length) {
-    parts.push(`forbidden: ${forbidden.map((k) => sanitise(k.resource)).join(',')}`);
+  if (c.forbidden.length) {
+    parts.push(`forbidden: ${c.forbidden.map(sanitise).join(',')}`);
     if (level === 'ok') level = 'warn';
   }
   return { text: parts.join('  '), level };
+}
+
+/** The flash line while the connection fails: the cause and the countdown to the next attempt. */
+export function connectionFlash(c: ClusterConnection, nowMs: number): { text: string; level: 'warn' | 'error' } | null {
+  if (c.state !== 'retrying' || !c.cause) return null;
+  const at = c.retryAt ? Date.parse(c.retryAt) : NaN;
+  const seconds = Math.ceil((at - nowMs) / 1000);
+  const next = Number.isNaN(at) ? '' : seconds > 0 ? ` — retry in ${seconds} s` : ' — retrying…';
+  const which = c.failing.length ? `${c.failing.map(sanitise).join(',')}: ` : '';
+  return { text: `${which}${sanitise(c.cause.text)}${next}`, level: needsAction(c.cause) ? 'error' : 'warn' };
 }
 
 /** `7  4 Running 1 Failed …`: workloads in scope, then each status a workload holds (counted once per workload). */

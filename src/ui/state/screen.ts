@@ -8,7 +8,7 @@ import type { ConnectionInfo, ModelSnapshot, ModelSource } from '../../model/typ
 import { sanitise } from '../../text/sanitise.js';
 import { KEYMAP } from '../keymap.js';
 import { helpTable } from '../render/help.js';
-import { summariseConnection, workloadCounts, type HeaderModel } from '../render/header.js';
+import { connectionFlash, connectionHeadline, workloadCounts, type HeaderModel } from '../render/header.js';
 import { nodePanel, workloadPanel, type PanelLine } from '../render/panels.js';
 import { RowCache, newWorkCounters, type WorkCounters } from '../render/row-cache.js';
 import { formatAge } from '../render/format.js';
@@ -132,9 +132,12 @@ function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number): Pan
 }
 
 /** Explicit messages win; otherwise a vanished object, then model problems. */
-function flashFor(state: UiState, table: ViewTable, snapshot: ModelSnapshot): Flash | null {
+function flashFor(state: UiState, table: ViewTable, snapshot: ModelSnapshot, nowMs: number): Flash | null {
   if (state.flash) return state.flash;
   if (table.missing) return { text: table.missing + ' (Esc goes back)', level: 'warn' };
+  // A failing connection outranks the problems: it explains them (and most of the screen).
+  const connection = connectionFlash(snapshot.connection, nowMs);
+  if (connection) return connection;
   const problems = snapshot.problems;
   if (!problems.length) return null;
   const more = problems.length > 1 ? ' (see :defs)' : '';
@@ -240,7 +243,7 @@ export class ScreenModel {
     const header: HeaderModel = {
       connection,
       totals: snapshot.totals,
-      summary: summariseConnection(snapshot.kinds),
+      summary: connectionHeadline(snapshot.connection),
       workloads: this.workloadCounts(snapshot, state.namespace),
       namespace: state.namespace,
     };
@@ -268,7 +271,7 @@ export class ScreenModel {
       });
     }
     const title = viewTitle(frame, snapshot, state.namespace, rows.length, table.rows.length);
-    const flash = flashFor(state, table, snapshot);
+    const flash = flashFor(state, table, snapshot, nowMs);
     const emptyText = rows.length
       ? null
       : (table.missing ?? (frame.filter ? 'no row matches the filter' : 'nothing to show'));
