@@ -112,7 +112,7 @@ test('wlx get -A -o json on the default scenario', async (t) => {
     ['LeaderWorkerSet/llama-70b'],
   );
   assert.equal(tree.code, 0, tree.stderr);
-  for (const line of tree.stdout.split('\n')) assert.ok(line.length <= 80, `too wide: ${JSON.stringify(line)}`);
+  assert.doesNotMatch(tree.stdout, /…/, 'piped: nothing is cut');
   assert.doesNotMatch(tree.stdout + tree.stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
   assert.match(tree.stdout, /^JobSet\/llama-pretrain\s+namespace: training\s+status: Running/m);
   assert.match(tree.stdout, /^\|-- leader\s+1\/1 ready\s+gpu: 4\s+gpu-node-\d\d$/m);
