@@ -52,3 +52,14 @@ test('layout memo: each row measured once, the same layout for the same rows and
   memo.layout(COLUMNS, rows, 80);
   assert.equal(counters.cellMeasures, measured, 'a resize measures nothing again');
 });
+
+test('layout: a kept column (the name) shrinks only after the others reach their minimum', () => {
+  const columns: Column[] = [
+    { name: 'NAME', min: 6, max: 40, keep: true },
+    { name: 'STATUS', min: 6, max: 30 },
+  ];
+  const rows = [row('a', 'broken-finetune', 'Initializing (Unschedulable)')];
+  // 15 + 1 + 28 = 44: STATUS gives up 10 first.
+  assert.deepEqual(layoutColumns(columns, rows, 34).widths, [15, 18]);
+  assert.deepEqual(layoutColumns(columns, rows, 20).widths, [13, 6]);
+});

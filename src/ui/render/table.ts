@@ -46,6 +46,8 @@ export interface Column {
   max?: number;
   /** When cut, takes spare width before the other cut columns (at most one per table). */
   flex?: boolean;
+  /** Shrinks only once the other columns are at their minimum (the column a row is known by). */
+  keep?: boolean;
   align?: 'left' | 'right';
   /** The AGE column: drawn from row.createdMs. */
   age?: boolean;
@@ -167,14 +169,20 @@ export function layoutColumns(
   const full = shown.map((i) => longest[i]);
   const widths = shown.map((i) => Math.min(longest[i], Math.max(columns[i].max ?? 60, columns[i].min)));
   const total = () => widths.reduce((s, w) => s + w, 0) + GAP * (widths.length - 1);
-  // Shrink the widest non-minimal columns until it fits.
+  // Shrink the widest non-minimal columns until it fits (kept columns last).
   let used = total();
-  while (used > width) {
+  const widestAboveMin = (kept: boolean) => {
     let widest = -1;
     for (let k = 0; k < widths.length; k++) {
-      const min = Math.max(columns[shown[k]].min, 1);
-      if (widths[k] > min && (widest < 0 || widths[k] > widths[widest])) widest = k;
+      const c = columns[shown[k]];
+      if (!!c.keep !== kept) continue;
+      if (widths[k] > Math.max(c.min, 1) && (widest < 0 || widths[k] > widths[widest])) widest = k;
     }
+    return widest;
+  };
+  while (used > width) {
+    let widest = widestAboveMin(false);
+    if (widest < 0) widest = widestAboveMin(true);
     if (widest < 0) break;
     widths[widest] = widths[widest] - 1;
     used--;
