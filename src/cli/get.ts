@@ -53,6 +53,11 @@ const OPTIONS = {
 
 export const WIDTH = 80;
 
+/** The tree's width: a terminal's own; unlimited when piped (as kubectl: scripts and grep see whole names). */
+export function outputWidth(out: { isTTY?: boolean; columns?: number }): number {
+  return out.isTTY ? out.columns || WIDTH : Infinity;
+}
+
 interface Target {
   type: string | null;
   name: string | null;
@@ -294,7 +299,7 @@ async function get(args: string[]): Promise<number> {
       yaml.dump({ workloads, nodes: loaded.nodes }, { noRefs: true, lineWidth: -1, sortKeys: false }),
     );
   } else {
-    process.stdout.write(renderTrees(workloads, loaded.totals, Date.now()));
+    process.stdout.write(renderTrees(workloads, loaded.totals, Date.now(), outputWidth(process.stdout)));
     for (const p of loaded.problems.slice(0, 20)) process.stderr.write(`wlx: warning: ${sanitise(p)}\n`);
   }
   return 0;
@@ -330,14 +335,18 @@ function fit(text: string, width: number): string {
   return `${text.slice(0, head)}…${tail > 0 ? text.slice(text.length - tail) : ''}`;
 }
 
-/** Joins parts with three spaces, wrapping onto indented lines so no line exceeds the width. */
+/**
+ * Joins parts with three spaces, wrapping onto indented lines so no line
+ * exceeds the width (an unlimited width wraps at WIDTH and cuts nothing).
+ */
 function wrapParts(parts: string[], indent: string, width = WIDTH): string[] {
+  const wrapAt = Number.isFinite(width) ? width : WIDTH;
   const lines: string[] = [];
   let cur = '';
   for (const p of parts) {
     const piece = fit(p, width - indent.length);
     if (!cur) cur = piece;
-    else if (cur.length + 3 + piece.length <= width) cur += `   ${piece}`;
+    else if (cur.length + 3 + piece.length <= wrapAt) cur += `   ${piece}`;
     else {
       lines.push(cur);
       cur = indent + piece;
@@ -441,7 +450,8 @@ function podAndRoleRows(roles: RoleTree[], pods: PodSummary[], prefix: string): 
 
 function renderRows(rows: Row[], width = WIDTH): string[] {
   if (!rows.length) return [];
-  const statusW = Math.min(26, Math.max(...rows.map((r) => r.status.length)));
+  const statusLongest = Math.max(...rows.map((r) => r.status.length));
+  const statusW = Number.isFinite(width) ? Math.min(26, statusLongest) : statusLongest;
   const gpuW = Math.max(...rows.map((r) => r.gpu.length));
   // Names get the room first; the node list shrinks to one name and "+N".
   const nodeMin = Math.max(7, ...rows.map((r) => (r.nodes.length ? r.nodes[0].length : 6)));

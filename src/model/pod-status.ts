@@ -209,6 +209,15 @@ export function isTerminalPhase(pod: KubeObject): boolean {
   return phase === 'Succeeded' || phase === 'Failed';
 }
 
+/** What a container last died of (OOMKilled, Error, …), kept while the pod restarts or backs off. */
+function lastFailure(pod: KubeObject): string | null {
+  for (const c of arr(obj(pod.status)?.containerStatuses)) {
+    const t = state(c, 'state').terminated ?? state(c, 'lastState').terminated;
+    if (t && num(t.exitCode) !== 0) return terminatedWord(t, '');
+  }
+  return null;
+}
+
 /** A plain summary of a pod for trees, node views and `wlx get -o json`. */
 export function summarisePod(pod: KubeObject, gpuResources: readonly string[] = DEFAULT_GPU_RESOURCES): PodSummary {
   const printed = printPod(pod);
@@ -230,6 +239,7 @@ export function summarisePod(pod: KubeObject, gpuResources: readonly string[] = 
     message: word.message,
     createdAt: typeof createdAt === 'string' ? createdAt : null,
     lastRestartAt: printed.lastRestartAt,
+    lastFailure: lastFailure(pod),
   };
 }
 

@@ -66,6 +66,8 @@ export interface PodSummary {
   createdAt: string | null;
   /** ISO time of the last restart, when known. */
   lastRestartAt?: string | null;
+  /** What a container last died of (OOMKilled, Error, …), when one failed. */
+  lastFailure?: string | null;
 }
 
 export interface RoleTree {

@@ -61,6 +61,12 @@ export interface WhyInput {
   /** pod uid → last lines of the crashed container's previous log. */
   logTails?: ReadonlyMap<string, string[]>;
   gpuResources?: readonly string[];
+  /**
+   * The part of the workload the user selected (a role): `pods` cover the
+   * whole workload, the causes touching these pods come first, and the summary
+   * says when the part itself has nothing wrong.
+   */
+  focus?: { name: string; podUids: ReadonlySet<string> };
 }
 
 export interface WhyReport {
@@ -315,9 +321,21 @@ export function explainWhy(input: WhyInput): WhyReport {
     if (c.kind === 'job-failed') c.title = `${names[c.kind]}: ${plural(c.details.length, 'job')}`;
     else c.title = `${names[c.kind]}: ${plural(c.pods.length, 'pod')}`;
   }
-  const summary = causes.length
+  const focus = input.focus;
+  let focusClear = false;
+  if (focus) {
+    const touches = (c: Cause) => c.pods.some((p) => focus.podUids.has(p.uid));
+    const first = causes.filter(touches);
+    focusClear = first.length === 0;
+    const rest = causes.filter((c) => !touches(c));
+    causes.length = 0;
+    causes.push(...first, ...rest);
+  }
+  const all = causes.length
     ? `${plural(causes.length, 'cause')}: ${causes.map((c) => c.title).join('; ')}`
     : 'nothing wrong found';
+  const summary =
+    focus && focusClear && causes.length ? `${focus.name}: nothing wrong found; the workload has ${all}` : all;
   return { causes, summary };
 }
 

@@ -192,3 +192,45 @@ test('freeGpuLines: nodes that would fit, cordoned and NotReady nodes left out',
   );
   assert.deepEqual(lines, ['1 node with 4 free GPUs would fit: a', 'free GPUs per node: a 8, b 2']);
 });
+
+test('why with a focus (the selected role): its causes first; a healthy role says so and still shows the workload', () => {
+  const oom = pod('w-0', {
+    node: 'n1',
+    containerStatuses: [
+      {
+        name: 'main',
+        restartCount: 1,
+        state: { waiting: { reason: 'CrashLoopBackOff' } },
+        lastState: { terminated: { reason: 'OOMKilled', exitCode: 137 } },
+      },
+    ],
+  });
+  const stuck = pod('m-0', { conditions: [unschedulableCond] });
+  const healthy = pod('h-0', {
+    node: 'n1',
+    containerStatuses: [{ name: 'main', restartCount: 0, state: { running: {} } }],
+  });
+  const pods = [stuck, oom, healthy];
+  const plain = explainWhy({ pods });
+  assert.deepEqual(
+    plain.causes.map((c) => c.kind),
+    ['unschedulable', 'oom-killed'],
+  );
+  const onWorker = explainWhy({ pods, focus: { name: 'worker', podUids: new Set(['uid-w-0']) } });
+  assert.deepEqual(
+    onWorker.causes.map((c) => c.kind),
+    ['oom-killed', 'unschedulable'],
+    'the selected role’s cause first',
+  );
+  assert.match(onWorker.summary, /^2 causes: OOMKilled: 1 pod; Unschedulable: 1 pod$/);
+  const onHealthy = explainWhy({ pods, focus: { name: 'master', podUids: new Set(['uid-h-0']) } });
+  assert.equal(onHealthy.causes.length, 2, 'the workload’s causes, not "nothing wrong"');
+  assert.equal(
+    onHealthy.summary,
+    'master: nothing wrong found; the workload has 2 causes: Unschedulable: 1 pod; OOMKilled: 1 pod',
+  );
+  assert.equal(
+    explainWhy({ pods: [healthy], focus: { name: 'master', podUids: new Set(['uid-h-0']) } }).summary,
+    'nothing wrong found',
+  );
+});

@@ -140,7 +140,7 @@ test('cluster text is sanitised in every cell', () => {
   assert.ok(tables[1].rows.some((r) => r.cells.some((c) => c.includes('\\e[31mred'))));
 });
 
-test('layout: columns fit the width, the flex column takes the rest, low-priority columns drop when narrow', () => {
+test('layout: lines fill the width, low-priority columns drop when narrow', () => {
   const rows = workloadTable(defaultSnapshot().workloads, null).rows;
   for (const width of [60, 78, 118, 200]) {
     const layout = layoutColumns(WORKLOAD_COLUMNS, rows, width);

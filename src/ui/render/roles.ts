@@ -7,7 +7,7 @@ import type { Column, Row, TableData, Tone } from './table.js';
 import { statusTone, ratio, statusRank } from './format.js';
 
 export const ROLE_COLUMNS: Column[] = [
-  { name: 'ROLE', min: 14, max: 50, flex: true },
+  { name: 'ROLE', min: 14, max: 50, flex: true, keep: true },
   { name: 'STATUS', min: 9, max: 20 },
   { name: 'READY', min: 5, align: 'right' },
   { name: 'PODS', min: 4, align: 'right', dropPriority: 2 },

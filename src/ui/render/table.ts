@@ -42,10 +42,12 @@ export interface Column {
   name: string;
   /** Minimum width; the column never shrinks below it. */
   min: number;
-  /** Cap for content-driven growth. */
+  /** Cap for content-driven growth while columns compete for width (spare width may go past it). */
   max?: number;
-  /** Takes the leftover width (at most one per table). */
+  /** When cut, takes spare width before the other cut columns (at most one per table). */
   flex?: boolean;
+  /** Shrinks only once the other columns are at their minimum (the column a row is known by). */
+  keep?: boolean;
   align?: 'left' | 'right';
   /** The AGE column: drawn from row.createdMs. */
   age?: boolean;
@@ -110,6 +112,8 @@ export interface Layout {
   /** Indices into the table's columns that are shown. */
   shown: number[];
   widths: number[];
+  /** The width laid out for: lines are padded to it after the last column. */
+  width: number;
 }
 
 const GAP = 1;
@@ -120,9 +124,12 @@ export function cellWidths(r: Row): number[] {
 }
 
 /**
- * Column widths for a given inner width: content-driven (from the given rows,
- * capped), minimum widths respected, the flex column takes what is left; when
- * even the minimums do not fit, columns with a drop priority go first.
+ * Column widths for a given inner width. Each column first gets its longest
+ * value (or its header, or its minimum), capped at `max`; when even the
+ * minimums do not fit, columns with a drop priority go first, then the widest
+ * columns shrink. Spare width then goes to the columns still cut (the flex
+ * column first), up to their longest value: no column is wider than its
+ * longest value (the rest of the line stays blank after the last column).
  * `widthsOf` measures a row's cells (LayoutMemo remembers them per row).
  */
 export function layoutColumns(
@@ -133,24 +140,14 @@ export function layoutColumns(
 ): Layout {
   // Huge lists: measure a sample (head and tail) rather than every row.
   const sample = rows.length > 2000 ? [...rows.slice(0, 1000), ...rows.slice(-1000)] : rows;
-  // One pass over the rows (each row's widths are cached), per-column maxima.
-  const natural = columns.map((c) => Math.max(c.min, displayWidth(c.name) + (c.sortKey ? 1 : 0)));
-  const caps = columns.map((c) => c.max ?? 60);
-  // A column is done once it reaches its cap (the age column is never measured).
-  const done = columns.map((c) => !!c.age);
-  let open = done.filter((d) => !d).length;
+  // The age column's cells are drawn at frame time, so it keeps its header width.
+  const longest = columns.map((c) => Math.max(c.min, displayWidth(c.name) + (c.sortKey ? 1 : 0)));
   for (const r of sample) {
-    if (open === 0) break;
     if (r.span) continue;
     const cw = widthsOf(r);
-    for (let i = 0; i < natural.length; i++) {
-      if (done[i]) continue;
+    for (let i = 0; i < longest.length; i++) {
       const v = cw[i] ?? 0;
-      if (v > natural[i]) natural[i] = Math.min(v, caps[i]);
-      if (natural[i] >= caps[i]) {
-        done[i] = true;
-        open--;
-      }
+      if (v > longest[i] && !columns[i].age) longest[i] = v;
     }
   }
   let shown = columns.map((_, i) => i);
@@ -169,34 +166,59 @@ export function layoutColumns(
     if (drop < 0) break;
     shown = shown.filter((i) => i !== drop);
   }
-  const widths = shown.map((i) => natural[i]);
+  const full = shown.map((i) => longest[i]);
+  const widths = shown.map((i) => Math.min(longest[i], Math.max(columns[i].max ?? 60, columns[i].min)));
   const total = () => widths.reduce((s, w) => s + w, 0) + GAP * (widths.length - 1);
-  // Shrink the widest non-minimal columns until it fits.
-  while (total() > width) {
+  // Shrink the widest non-minimal columns until it fits (kept columns last).
+  let used = total();
+  const widestAboveMin = (kept: boolean) => {
     let widest = -1;
     for (let k = 0; k < widths.length; k++) {
-      const min = Math.max(columns[shown[k]].min, 1);
-      if (widths[k] > min && (widest < 0 || widths[k] > widths[widest])) widest = k;
+      const c = columns[shown[k]];
+      if (!!c.keep !== kept) continue;
+      if (widths[k] > Math.max(c.min, 1) && (widest < 0 || widths[k] > widths[widest])) widest = k;
     }
+    return widest;
+  };
+  while (used > width) {
+    let widest = widestAboveMin(false);
+    if (widest < 0) widest = widestAboveMin(true);
     if (widest < 0) break;
     widths[widest] = widths[widest] - 1;
+    used--;
   }
+  // Spare width to the cut columns: the flex column first, then the others evenly.
+  let spare = width - used;
   const flexAt = shown.findIndex((i) => columns[i].flex);
-  const spare = width - total();
-  if (spare > 0) {
-    if (flexAt >= 0) widths[flexAt] = widths[flexAt] + spare;
-    else if (widths.length) widths[widths.length - 1] = widths[widths.length - 1] + spare;
+  if (flexAt >= 0 && widths[flexAt] < full[flexAt]) {
+    const grow = Math.min(spare, full[flexAt] - widths[flexAt]);
+    widths[flexAt] += grow;
+    spare -= grow;
   }
-  return { shown, widths };
+  while (spare > 0) {
+    let grew = false;
+    for (let k = 0; k < widths.length && spare > 0; k++) {
+      if (widths[k] < full[k]) {
+        widths[k]++;
+        spare--;
+        grew = true;
+      }
+    }
+    if (!grew) break;
+  }
+  return { shown, widths, width };
 }
 
-/** One table line (header or row) laid out to the given widths. */
+/** One table line (header or row) laid out to the given widths, padded to the layout's width. */
 export function formatLine(cells: readonly string[], columns: Column[], layout: Layout): string {
   const parts: string[] = [];
+  let used = 0;
   layout.shown.forEach((ci, k) => {
     parts.push(fit(cells[ci] ?? '', layout.widths[k], columns[ci].align));
+    used += layout.widths[k] + (k ? GAP : 0);
   });
-  return parts.join(' '.repeat(GAP));
+  const line = parts.join(' '.repeat(GAP));
+  return used < layout.width ? line + ' '.repeat(layout.width - used) : line;
 }
 
 /**

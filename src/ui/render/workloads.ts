@@ -1,12 +1,13 @@
 // Workloads (home view): every workload of every defined kind.
 import type { WorkloadTree, RoleTree, PodSummary } from '../../model/types.js';
+import { workloadTrouble, type WorkloadTrouble } from '../../model/trouble.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
 import { parseTime, worstTone, ratio, statusRank } from './format.js';
 
 export const WORKLOAD_COLUMNS: Column[] = [
   { name: 'NAMESPACE', min: 9, max: 20, dropPriority: 1 },
-  { name: 'NAME', min: 12, max: 40, flex: true, sortKey: 'name' },
+  { name: 'NAME', min: 12, max: 40, flex: true, keep: true, sortKey: 'name' },
   { name: 'KIND', min: 6, max: 22, dropPriority: 2 },
   { name: 'STATUS', min: 9, max: 22, sortKey: 'status' },
   { name: 'READY', min: 5, align: 'right' },
@@ -39,26 +40,40 @@ export function workloadStatusText(w: WorkloadTree): string {
   return w.status.length ? w.status.join(',') : 'Undefined';
 }
 
+/** The status word with the pods' worst trouble beside it: `Running (OOMKilled)`, `Running (OOMKilled+1)`. */
+export function troubleMarker(t: WorkloadTrouble): string {
+  const [first, ...more] = t.counts;
+  return first ? ` (${sanitise(first.reason)}${more.length ? `+${more.length}` : ''})` : '';
+}
+
 export function workloadRow(w: WorkloadTree): Row {
   const status = workloadStatusText(w);
   const name = sanitise(w.name);
+  const trouble = workloadTrouble(w);
+  const statusTone = worstTone(w.status.length ? w.status : ['Undefined']);
+  // Coloured by the worst of the status word and its pods' trouble (as k9s), marked in text for NO_COLOR.
+  const tone =
+    trouble.severity === 'error' || (trouble.severity === 'warn' && statusTone !== 'error')
+      ? trouble.severity
+      : statusTone;
+  const rank = Math.min(...w.status.map(statusRank), trouble.severity === 'error' ? 0 : trouble.severity ? 1 : 9, 9);
   return {
     key: w.uid,
     cells: [
       sanitise(w.namespace),
       name,
       sanitise(w.kind),
-      status + (w.errors.length ? '!' : ''),
+      status + troubleMarker(trouble) + (w.errors.length ? '!' : ''),
       ratio(w.replicas.ready, w.replicas.desired),
       ratio(w.gpus.allocated, w.gpus.desired),
       String(workloadNodes(w).length),
       '',
     ],
-    tone: worstTone(w.status.length ? w.status : ['Undefined']),
+    tone,
     createdMs: parseTime(w.createdAt),
     sort: {
       name: `${w.namespace}/${w.name}`,
-      status: String(Math.min(...w.status.map(statusRank), 9)) + status,
+      status: String(rank) + status,
       gpus: w.gpus.allocated,
     },
     target: { kind: 'workload', uid: w.uid, label: name },

@@ -6,6 +6,7 @@ import type { KubeObject, ModelSnapshot, ObjectAccess, PodSummary, WorkloadTree 
 import { explainWhy } from '../../model/why.js';
 import { buildTimeline, containerStatuses } from '../../model/timeline.js';
 import { findRole, rolePods } from '../render/roles.js';
+import { roleName } from '../../model/role-name.js';
 import { workloadPods } from '../render/workloads.js';
 
 // Re-exported for callers that think of it as part of the incident state.
@@ -142,7 +143,10 @@ export interface LoadContext {
 export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx: LoadContext): Promise<TextLine[]> {
   const { access, snapshot, target, nowMs } = ctx;
   const w = targetWorkload(snapshot, target);
-  const summaries = targetPods(snapshot, target);
+  // Why on a role explains the whole workload, the role's causes first: a
+  // healthy role under the cursor must not hide a crash loop next to it.
+  const role = kind === 'why' && target.kind === 'role' && w ? findRole(w, target.rolePath) : null;
+  const summaries = role && w ? workloadPods(w) : targetPods(snapshot, target);
   const namespaces = [...new Set([...(w ? [w.namespace] : []), ...summaries.map((p) => p.namespace)])];
 
   if (target.kind === 'node') {
@@ -238,6 +242,7 @@ export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx
         nodes: snapshot.nodes,
         owners: ownerObjects,
         logTails,
+        focus: role ? { name: roleName(role), podUids: new Set(rolePods(role).map((p) => p.uid)) } : undefined,
       });
       return whyLines(report);
     }

@@ -4,7 +4,8 @@
 // components draw the same screen's lines, so each visible row's text is
 // formatted once per screen. One ScreenModel per App: it owns the memoised
 // rows, layouts, sort / filter results and change highlights.
-import type { ConnectionInfo, ModelSnapshot, ModelSource } from '../../model/types.js';
+import type { ConnectionInfo, ModelSnapshot, ModelSource, WorkloadTree } from '../../model/types.js';
+import { troubleText, workloadTrouble } from '../../model/trouble.js';
 import { sanitise } from '../../text/sanitise.js';
 import { KEYMAP } from '../keymap.js';
 import { helpTable } from '../render/help.js';
@@ -117,12 +118,19 @@ function viewTitle(frame: ViewFrame, snapshot: ModelSnapshot, namespace: string 
   return ` ${t} `;
 }
 
+/** The pods' trouble under a status word that does not show it (the why line covers Failed and Degraded). */
+function troublePanelLines(w: WorkloadTree): PanelLine[] {
+  const t = workloadTrouble(w);
+  if (!t.severity) return [];
+  return [{ text: `${sanitise(troubleText(t))} — w for why`, tone: t.severity }];
+}
+
 function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number): PanelLine[] {
   if (frame.kind === 'workload') {
     const w = findWorkload(snapshot, frame.workloadUid);
-    return w
-      ? [...workloadPanel(w), ...whyPanelLines(w, nowMs)]
-      : [{ text: 'workload no longer exists', tone: 'error' }];
+    if (!w) return [{ text: 'workload no longer exists', tone: 'error' }];
+    const why = whyPanelLines(w, nowMs);
+    return [...workloadPanel(w), ...(why.length ? why : troublePanelLines(w))];
   }
   if (frame.kind === 'node') {
     const n = findNode(snapshot, frame.nodeName);

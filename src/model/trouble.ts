@@ -1,0 +1,84 @@
+// Trouble a workload's status word does not show: a JobSet is Running while
+// one of its pods is OOMKilled in a crash loop, a PyTorchJob is Running with a
+// worker that cannot pull its image. Pure over the tree; memoised per tree
+// object, which the store keeps while the workload is unchanged, so the
+// explorer computes it once per change rather than per frame.
+import type { PodSummary, RoleTree, WorkloadTree } from './types.js';
+
+export type TroubleSeverity = 'error' | 'warn';
+
+export interface TroubleCount {
+  /** OOMKilled, CrashLoopBackOff, ImagePullBackOff, Unschedulable, … */
+  reason: string;
+  pods: number;
+  severity: TroubleSeverity;
+}
+
+export interface WorkloadTrouble {
+  /** The worst of the counts; null when no pod is in trouble. */
+  severity: TroubleSeverity | null;
+  /** Most severe first, then most pods. */
+  counts: TroubleCount[];
+  /** Restarts of the pods in trouble. */
+  restarts: number;
+}
+
+// Waiting and terminated words that mean a container cannot run (kubectl's words).
+const FAILING =
+  /^(Init:)?(CrashLoopBackOff|OOMKilled|ImagePullBackOff|ErrImagePull|InvalidImageName|ErrImageNeverPull|CreateContainerError|CreateContainerConfigError|RunContainerError|PreStartHookError|PostStartHookError|ContainerStatusUnknown|Error|Evicted|Signal:\d+|ExitCode:\d+)$/;
+
+/** What is wrong with one pod, or null: the reason a user searches for (OOMKilled over CrashLoopBackOff). */
+export function podTrouble(p: PodSummary): { reason: string; severity: TroubleSeverity } | null {
+  if (p.reason === 'Unschedulable') return { reason: 'Unschedulable', severity: 'warn' };
+  const failing = FAILING.test(p.status);
+  // Between crashes the pod reads Running (not ready yet): its last death still counts.
+  const restarting = !p.ready && p.restarts > 0 && !!p.lastFailure && p.status === 'Running';
+  if (!failing && !restarting) return null;
+  const reason = p.lastFailure === 'OOMKilled' ? 'OOMKilled' : failing ? p.status : (p.lastFailure ?? p.status);
+  return { reason, severity: 'error' };
+}
+
+function collectPods(roles: readonly RoleTree[], out: PodSummary[]): PodSummary[] {
+  for (const r of roles) {
+    out.push(...r.pods);
+    collectPods(r.roles, out);
+  }
+  return out;
+}
+
+const NONE: WorkloadTrouble = { severity: null, counts: [], restarts: 0 };
+const memo = new WeakMap<WorkloadTree, WorkloadTrouble>();
+
+/** The pods in trouble in a workload, counted by reason (memoised per tree object). */
+export function workloadTrouble(w: WorkloadTree): WorkloadTrouble {
+  const hit = memo.get(w);
+  if (hit) return hit;
+  const counts = new Map<string, TroubleCount>();
+  let restarts = 0;
+  for (const p of collectPods(w.roles, [...w.unattributedPods])) {
+    const t = podTrouble(p);
+    if (!t) continue;
+    restarts += p.restarts;
+    const c = counts.get(t.reason);
+    if (c) c.pods++;
+    else counts.set(t.reason, { reason: t.reason, pods: 1, severity: t.severity });
+  }
+  const sorted = [...counts.values()].sort(
+    (a, b) =>
+      (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1) ||
+      b.pods - a.pods ||
+      (a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0),
+  );
+  const result: WorkloadTrouble = sorted.length
+    ? { severity: sorted.some((c) => c.severity === 'error') ? 'error' : 'warn', counts: sorted, restarts }
+    : NONE;
+  memo.set(w, result);
+  return result;
+}
+
+/** `1 pod OOMKilled, 2 pods Unschedulable, 4 restarts` (empty when no trouble). */
+export function troubleText(t: WorkloadTrouble): string {
+  const parts = t.counts.map((c) => `${c.pods} pod${c.pods === 1 ? '' : 's'} ${c.reason}`);
+  if (t.restarts) parts.push(`${t.restarts} restart${t.restarts === 1 ? '' : 's'}`);
+  return parts.join(', ');
+}

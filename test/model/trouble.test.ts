@@ -1,0 +1,89 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { podTrouble, troubleText, workloadTrouble } from '../../src/model/trouble.js';
+import { summarisePod } from '../../src/model/pod-status.js';
+import type { KubeObject } from '../../src/model/types.js';
+import { pod, role, workload } from '../ui/fixtures.js';
+import { workloadRow } from '../../src/ui/render/workloads.js';
+
+function crashLooping(waiting: string | null): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'w-1', namespace: 'training', uid: 'u1' },
+    spec: { nodeName: 'n1', containers: [{ name: 'main' }] },
+    status: {
+      phase: 'Running',
+      containerStatuses: [
+        {
+          name: 'main',
+          ready: false,
+          restartCount: 3,
+          state: waiting ? { waiting: { reason: waiting } } : { running: {} },
+          lastState: { terminated: { reason: 'OOMKilled', exitCode: 137 } },
+        },
+      ],
+    },
+  };
+}
+
+test('pod trouble: an OOMKilled crash loop reads OOMKilled in back-off and between crashes', () => {
+  const backingOff = summarisePod(crashLooping('CrashLoopBackOff'));
+  assert.equal(backingOff.status, 'CrashLoopBackOff');
+  assert.equal(backingOff.lastFailure, 'OOMKilled');
+  assert.deepEqual(podTrouble(backingOff), { reason: 'OOMKilled', severity: 'error' });
+  const running = summarisePod(crashLooping(null));
+  assert.equal(running.status, 'Running');
+  assert.deepEqual(podTrouble(running), { reason: 'OOMKilled', severity: 'error' });
+  assert.equal(podTrouble(pod('fine')), null);
+  assert.equal(podTrouble(pod('old-crash', { restarts: 2, lastFailure: 'Error' })), null, 'ready again: no trouble');
+  assert.equal(podTrouble(pod('creating', { status: 'ContainerCreating', ready: false })), null);
+  assert.deepEqual(podTrouble(pod('img', { status: 'ImagePullBackOff', reason: 'ImagePullBackOff', ready: false })), {
+    reason: 'ImagePullBackOff',
+    severity: 'error',
+  });
+  assert.deepEqual(podTrouble(pod('p', { status: 'Pending', reason: 'Unschedulable', ready: false, node: null })), {
+    reason: 'Unschedulable',
+    severity: 'warn',
+  });
+});
+
+test('workload trouble: counted by reason, worst first, restarts of the troubled pods; memoised per tree', () => {
+  const w = workload('ft', [
+    role('master', [pod('m-0', { restarts: 5, lastFailure: 'Error' })]),
+    role('worker', [
+      pod('w-0'),
+      pod('w-1', {
+        status: 'CrashLoopBackOff',
+        reason: 'CrashLoopBackOff',
+        ready: false,
+        restarts: 1,
+        lastFailure: 'OOMKilled',
+      }),
+      pod('w-2', { status: 'Pending', reason: 'Unschedulable', ready: false, node: null }),
+      pod('w-3', { status: 'Pending', reason: 'Unschedulable', ready: false, node: null }),
+    ]),
+  ]);
+  const t = workloadTrouble(w);
+  assert.equal(t.severity, 'error');
+  assert.deepEqual(
+    t.counts.map((c) => [c.reason, c.pods]),
+    [
+      ['OOMKilled', 1],
+      ['Unschedulable', 2],
+    ],
+  );
+  assert.equal(troubleText(t), '1 pod OOMKilled, 2 pods Unschedulable, 1 restart');
+  assert.equal(workloadTrouble(w), t, 'the same tree object: computed once');
+  const healthy = workload('ok', [role('worker', [pod('a'), pod('b')])]);
+  assert.equal(workloadTrouble(healthy).severity, null);
+  assert.equal(troubleText(workloadTrouble(healthy)), '');
+
+  // The row: Running, marked and coloured by its worst pod.
+  const row = workloadRow(w);
+  assert.equal(row.cells[3], 'Running (OOMKilled+1)');
+  assert.equal(row.tone, 'error');
+  assert.equal(workloadRow(healthy).cells[3], 'Running');
+  assert.equal(workloadRow(healthy).tone, 'ok');
+  assert.ok(row.sort.status < workloadRow(healthy).sort.status, 'sorts with the errors');
+});
