@@ -6,9 +6,10 @@ import { Reflector, peekContinue, type WatchEventType } from '../../src/kube/ref
 import type { KubeTransport } from '../../src/kube/client.js';
 import { Trimmer } from '../../src/kube/trim.js';
 
-const trimOwner = new Trimmer().for('owner');
 import type { KubeObject } from '../../src/model/types.js';
 import { FakeApi } from './fake-api.js';
+
+const trimOwner = new Trimmer().for('owner');
 
 test('peekContinue reads the token from the metadata before the items only', () => {
   assert.equal(

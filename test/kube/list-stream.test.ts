@@ -7,9 +7,10 @@ import { Reflector, type WatchEventType } from '../../src/kube/reflector.js';
 import { KubeApiError, type KubeTransport } from '../../src/kube/client.js';
 import { Trimmer } from '../../src/kube/trim.js';
 
-const trimOwner = new Trimmer().for('owner');
 import type { KubeObject } from '../../src/model/types.js';
 import { FakeApi } from './fake-api.js';
+
+const trimOwner = new Trimmer().for('owner');
 
 interface Seen {
   type: WatchEventType;

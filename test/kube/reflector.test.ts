@@ -6,9 +6,10 @@ import { Reflector, Backoff, type ReflectorOptions, type WatchEventType } from '
 import { HttpKubeTransport } from '../../src/kube/client.js';
 import { Trimmer } from '../../src/kube/trim.js';
 
-const trimOwner = new Trimmer().for('owner');
 import type { KubeObject } from '../../src/model/types.js';
 import { FakeApi } from './fake-api.js';
+
+const trimOwner = new Trimmer().for('owner');
 
 interface Recorded {
   type: WatchEventType;
