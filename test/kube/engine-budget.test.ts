@@ -104,10 +104,9 @@ test('engine: a looping cluster Karta breaks only its own definition; the explor
   );
 
   // Everything else keeps working: a new JobSet and its pods appear; a new TFJob
-  // shows the error without paying the budget again.
+  // shows the error too (without evaluating: test/model/expr-budget.test.ts).
   const { jobs } = putJobSet(cluster.store, 'training', 'llama', ['worker'], 1);
   putJobSetPods(cluster.store, 'llama', jobs);
-  const started = Date.now();
   putTfJob(cluster, 'gpt');
   await until(
     () =>
@@ -115,5 +114,4 @@ test('engine: a looping cluster Karta breaks only its own definition; the explor
       engine.getSnapshot().workloads.some((w) => w.name === 'gpt' && w.errors.some((e) => /test-tfjob/.test(e))),
     'the JobSet and the new TFJob',
   );
-  assert.ok(Date.now() - started < 2000);
 });
