@@ -16,6 +16,8 @@
 // - stall detection: a response that sends no byte for longer than the watch
 //   timeout plus a margin is cut and restarted (silent half-open connections);
 // - a malformed watch line is reported (kind, first bytes) and skipped;
+// - a watch line or list page over its size bound, and invalid UTF-8, are
+//   reported with the object's name (README.md);
 // - 403 → state 'forbidden' (retried slowly, permissions can be granted);
 //   404 → 'not-served' (stops).
 import type http from 'node:http';
@@ -120,11 +122,6 @@ class StalledError extends Error {
  */
 type Known = ObjectMeta;
 
-/**
- * A list page's continue token, read from the text before it is parsed: API
- * servers write the list's metadata before its items. Empty when it is not
- * found there (the caller then waits for the parsed page).
- */
 /** Bounds on what one response may make wlx hold (see README.md). */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_MAX_PAGE_BYTES = 128 * 1024 * 1024;
@@ -155,6 +152,11 @@ function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
+/**
+ * A list page's continue token, read from the text before it is parsed: API
+ * servers write the list's metadata before its items. Empty when it is not
+ * found there (the caller then waits for the parsed page).
+ */
 export function peekContinue(text: string): string {
   const itemsAt = text.indexOf('"items"');
   const head = itemsAt < 0 ? text.slice(0, 4096) : text.slice(0, itemsAt);
@@ -703,11 +705,15 @@ export class Reflector {
    */
   private reportInvalidUtf8(text: string): void {
     const names: string[] = [];
-    for (let at = text.indexOf('\uFFFD'); at >= 0 && names.length < 5; at = text.indexOf('\uFFFD', at + 1)) {
-      // The object is the one whose metadata precedes the bad byte most closely.
+    let at = text.indexOf('\uFFFD');
+    while (at >= 0 && names.length < 5) {
+      // The object is the one whose metadata precedes the bad byte most closely;
+      // the search goes on from the next object's metadata (one pass over the text).
       const meta = text.lastIndexOf('"metadata"', at);
       const name = objectNameIn(meta < 0 ? text.slice(0, HEAD_BYTES) : text.slice(meta, meta + HEAD_BYTES));
       if (name && !names.includes(name)) names.push(name);
+      const next = text.indexOf('"metadata"', at);
+      at = next < 0 ? -1 : text.indexOf('\uFFFD', next);
     }
     this.handlers.onProblem?.(
       `${this.label}: invalid UTF-8 (shown as U+FFFD) in ${names.length ? `${this.options.kind} ${names.join(', ')}` : 'a response'}`,
