@@ -9,10 +9,12 @@ import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
 import { HttpKubeTransport } from '../../src/kube/client.js';
 import { startEngine } from '../../src/kube/engine.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
-import { prepareFallback, setEvaluationBudget } from '../../src/jq/index.js';
+import { compile, prepareFallback, setEvaluationBudget } from '../../src/jq/index.js';
 import { KEYS, putJobSet, putJobSetPods, putNode, putPod, tfjobKarta } from './fixtures.js';
 
-async function until(cond: () => boolean, what: string, ms = 8000): Promise<void> {
+const LOOP = 'def f: f; f';
+
+async function until(cond: () => boolean, what: string, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
@@ -41,8 +43,12 @@ function putTfJob(cluster: DemoCluster, name: string): void {
 }
 
 test('engine: a looping cluster Karta breaks only its own definition; the explorer keeps updating', async (t) => {
-  await prepareFallback(); // jq-wasm loaded under the default budget; evaluations get a short one
-  const previous = setEvaluationBudget({ timeMs: 300, batchMsPerInput: 0 });
+  // jq-wasm loaded and the expression checked by jq (compile() caches it) under
+  // the default budget, so that a loaded machine cannot fail the check itself;
+  // evaluations then get a short deadline.
+  await prepareFallback();
+  assert.equal(compile(LOOP).native, false);
+  const previous = setEvaluationBudget({ timeMs: 1000, batchMsPerInput: 0 });
   t.after(() => setEvaluationBudget(previous));
   const cluster = await startDemoCluster({ simulate: false, allowWrites: true });
   t.after(() => cluster.stop());
@@ -64,7 +70,7 @@ test('engine: a looping cluster Karta breaks only its own definition; the explor
   const root = (karta.spec as { structureDefinition: { rootComponent: Record<string, unknown> } }).structureDefinition
     .rootComponent;
   root.statusDefinition = {
-    phaseDefinition: { path: 'def f: f; f' },
+    phaseDefinition: { path: LOOP },
     statusMappings: { running: [{ byPhase: 'Running' }] },
   };
   const posted = await fetch(`${cluster.server}/apis/run.ai/v1alpha1/kartas`, {
@@ -86,7 +92,7 @@ test('engine: a looping cluster Karta breaks only its own definition; the explor
       (p) =>
         p.severity === 'error' &&
         p.field === 'statusDefinition.phaseDefinition.path' &&
-        /`def f: f; f`: exceeded the evaluation budget \(300 ms\)/.test(p.message),
+        /`def f: f; f`: exceeded the evaluation budget \(1,000 ms\)/.test(p.message),
     ),
     JSON.stringify(def.problems),
   );
