@@ -40,6 +40,80 @@ export function eventMatches(
   return false;
 }
 
+/** What the access layer keeps of unbounded answers (see README.md). */
+export interface AccessBounds {
+  /** Events kept of one events read: the newest. */
+  maxEvents: number;
+  /** Characters kept of one log line; the rest of the line is dropped, and said so. */
+  maxLogLineChars: number;
+}
+
+export const DEFAULT_ACCESS_BOUNDS: AccessBounds = { maxEvents: 1000, maxLogLineChars: 16 * 1024 };
+
+/** When an event last happened, for keeping the newest (RFC 3339 strings compare in time order). */
+function eventTime(e: KubeObject): string {
+  const o = e as { lastTimestamp?: unknown; eventTime?: unknown; firstTimestamp?: unknown };
+  for (const t of [o.lastTimestamp, o.eventTime, o.firstTimestamp, e.metadata.creationTimestamp])
+    if (typeof t === 'string' && t) return t;
+  return '';
+}
+
+/** The newest `max` events, in the order they came (an incident is about what happened last). */
+export function newestEvents(events: KubeObject[], max: number): KubeObject[] {
+  if (events.length <= max) return events;
+  const keep = new Set(
+    events
+      .map((e, i) => ({ t: eventTime(e), i }))
+      .sort((a, b) => (a.t < b.t ? 1 : a.t > b.t ? -1 : b.i - a.i))
+      .slice(0, max)
+      .map((x) => x.i),
+  );
+  return events.filter((_, i) => keep.has(i));
+}
+
+/** Splits a log stream into lines, each cut at `maxChars` (a log with no newline must not grow without end). */
+export class LogLineSplitter {
+  private partial = '';
+  /** Characters of the current line dropped so far (it is over the bound). */
+  private dropped = 0;
+
+  constructor(
+    private readonly maxChars: number,
+    private readonly onLine: (line: string) => void,
+  ) {}
+
+  write(chunk: string): void {
+    let from = 0;
+    for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', from)) {
+      this.add(chunk.slice(from, nl));
+      this.end();
+      from = nl + 1;
+    }
+    this.add(chunk.slice(from));
+  }
+
+  /** The last line, when the stream ends without a newline. */
+  close(): void {
+    if (this.partial || this.dropped) this.end();
+  }
+
+  private add(text: string): void {
+    const room = this.maxChars - this.partial.length;
+    if (text.length <= room) this.partial += text;
+    else {
+      this.partial += text.slice(0, Math.max(room, 0));
+      this.dropped += text.length - Math.max(room, 0);
+    }
+  }
+
+  private end(): void {
+    const line = this.dropped ? `${this.partial}… (${this.dropped} more characters not kept)` : this.partial;
+    this.partial = '';
+    this.dropped = 0;
+    this.onLine(line);
+  }
+}
+
 function isAbort(err: unknown): boolean {
   return err instanceof Error && (err.name === 'AbortError' || (err as NodeJS.ErrnoException).code === 'ABORT_ERR');
 }
@@ -58,7 +132,10 @@ const WELL_KNOWN: Record<string, { resource: string; namespaced: boolean }> = {
 class TransportAccess implements ObjectAccess {
   private readonly discovery: Discovery;
 
-  constructor(private readonly transport: KubeTransport) {
+  constructor(
+    private readonly transport: KubeTransport,
+    private readonly bounds: AccessBounds,
+  ) {
     this.discovery = new Discovery(transport);
   }
 
@@ -100,7 +177,10 @@ class TransportAccess implements ObjectAccess {
     else if (one?.names?.length)
       path += `?fieldSelector=${encodeURIComponent(`involvedObject.kind=${one.names[0].kind},involvedObject.name=${one.names[0].name}`)}`;
     const list = (await getJson(this.transport, path)) as { items?: KubeObject[] };
-    return (list.items ?? []).filter((e) => eventMatches(e, filter));
+    return newestEvents(
+      (list.items ?? []).filter((e) => eventMatches(e, filter)),
+      this.bounds.maxEvents,
+    );
   }
 
   async streamLogs(namespace: string, pod: string, options: LogOptions, onLine: (line: string) => void): Promise<void> {
@@ -113,18 +193,13 @@ class TransportAccess implements ObjectAccess {
       if (isAbort(err)) return;
       throw err;
     }
-    let partial = '';
+    const lines = new LogLineSplitter(this.bounds.maxLogLineChars, onLine);
     const onAbort = () => res.destroy();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       res.setEncoding('utf8');
-      for await (const chunk of res) {
-        const text = partial + (chunk as string);
-        const lines = text.split('\n');
-        partial = lines.pop() ?? '';
-        for (const l of lines) onLine(l);
-      }
-      if (partial) onLine(partial);
+      for await (const chunk of res) lines.write(chunk as string);
+      lines.close();
     } catch (err) {
       if (!isAbort(err) && !options.signal?.aborted) throw err;
     } finally {
@@ -135,6 +210,6 @@ class TransportAccess implements ObjectAccess {
 }
 
 /** Read-only on-demand access over a transport. */
-export function createAccess(transport: KubeTransport): ObjectAccess {
-  return new TransportAccess(transport);
+export function createAccess(transport: KubeTransport, bounds: Partial<AccessBounds> = {}): ObjectAccess {
+  return new TransportAccess(transport, { ...DEFAULT_ACCESS_BOUNDS, ...bounds });
 }

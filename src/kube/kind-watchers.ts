@@ -6,7 +6,7 @@ import { apiVersionOf, gvkKey } from '../definitions/types.js';
 import type { ConnectionCause, KindState, KubeObject } from '../model/types.js';
 import { collectionPath, type Discovery, type ResourceInfo } from './discovery.js';
 import { Reflector, type ReflectorState, type WatchEventType } from './reflector.js';
-import { trimFor, type TrimRole } from './trim.js';
+import { Trimmer, type TrimRole } from './trim.js';
 import { kindLabel, type WantedKind } from './kinds.js';
 import type { EngineOptions } from './engine-types.js';
 
@@ -43,6 +43,8 @@ export class KindWatchers {
   private readonly unserved = new Map<string, KindState>();
   private ensureChain: Promise<unknown> = Promise.resolve();
   private stopped = false;
+  /** This engine's trimmer: its sharing tables serve only the objects of this engine. */
+  private readonly trimmer = new Trimmer();
 
   constructor(
     private readonly options: Pick<EngineOptions, 'transport' | 'namespace' | 'labelSelector' | 'watch' | 'reflector'>,
@@ -122,7 +124,7 @@ export class KindWatchers {
         kind: info.gvk.kind,
         label,
         labelSelector: role === 'workload' && !intermediate ? this.options.labelSelector : undefined,
-        trim: trimFor(role),
+        trim: this.trimmer.for(role, (message) => this.handlers.onProblem(w, message)),
         watch: this.options.watch !== false,
       },
       {

@@ -9,7 +9,7 @@ import { gvkKey, gvkOf } from '../definitions/types.js';
 import type { KubeObject } from '../model/types.js';
 import { ClusterStore, type StoreKind } from '../model/store.js';
 import type { DefinitionSetLike, ModelStoreLike } from './engine-types.js';
-import { trimFor } from './trim.js';
+import { Trimmer } from './trim.js';
 import { matchesSelector, type Requirement } from './selector.js';
 
 export interface DumpObjects {
@@ -87,14 +87,16 @@ export function buildOfflineModel(
 ): OfflineModel {
   const { gpuResources, labelSelector } = options;
   const kartas = objects.filter(isKartaObject);
-  const definitions = kartas.length ? base.withCluster(kartas.map((k) => trimFor('definition')(k))) : base;
+  const problems: string[] = [];
+  const trimmer = new Trimmer();
+  const report = (message: string) => problems.push(message);
+  const definitions = kartas.length ? base.withCluster(kartas.map((k) => trimmer.for('definition', report)(k))) : base;
   const roots = new Set(definitions.definitions.map((d: Definition) => gvkKey(d.rootGvk)));
   const store = new ClusterStore({
     definitions: definitions.definitions,
     gpuResources,
     buildNested: options.includeNested !== false,
   });
-  const problems: string[] = [];
   for (const obj of objects) {
     if (isKartaObject(obj)) continue;
     const gvk = gvkOf(String(obj.apiVersion), String(obj.kind));
@@ -105,7 +107,7 @@ export function buildOfflineModel(
     else if (roots.has(key)) kind = 'workload';
     // Anything else (known owner kinds or not) may sit in an owner chain: metadata only.
     else kind = 'owner';
-    const trimmed: KubeObject = trimFor(kind)(obj);
+    const trimmed: KubeObject = trimmer.for(kind, report)(obj);
     if (kind === 'workload' && labelSelector && !matchesSelector(labelSelector, trimmed.metadata.labels)) continue;
     store.apply(kind, 'ADDED', trimmed);
   }

@@ -17,10 +17,13 @@
 // - stall detection: a response that sends no byte for longer than the watch
 //   timeout plus a margin is cut and restarted (silent half-open connections);
 // - a malformed watch line is reported (kind, first bytes) and skipped;
+// - a watch line or list page over its size bound, and invalid UTF-8, are
+//   reported with the object's name (README.md);
 // - 403 → state 'forbidden' (retried slowly, permissions can be granted);
 //   401 → 'forbidden' too, retried with back-off (a token can be refreshed);
 //   404 → 'not-served' (stops).
 import type http from 'node:http';
+import { isUtf8 } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import type { ConnectionCause, KubeObject, KindState, ObjectMeta } from '../model/types.js';
 import { KubeApiError, KubeConnectionError, describeFailure, type KubeTransport } from './client.js';
@@ -62,6 +65,10 @@ export interface ReflectorOptions {
   watchTimeoutSeconds?: [number, number];
   /** Extra silence tolerated beyond the watch timeout before a stream counts as stalled. */
   stallMarginMs?: number;
+  /** A watch line (one event) longer than this is reported and skipped (bytes; default 16 MiB). */
+  maxLineBytes?: number;
+  /** A list page longer than this is fetched again an object per page; an object over it is reported and skipped (default 128 MiB). */
+  maxPageBytes?: number;
   /** No byte for this long during a list → the request is cut and retried. */
   listIdleTimeoutMs?: number;
   /** No response headers for this long → the request is cut and retried (API servers answer at once, watches included). */
@@ -116,6 +123,36 @@ class StalledError extends Error {
  * `namespace/name` string per object.
  */
 type Known = ObjectMeta;
+
+/** Bounds on what one response may make wlx hold (see README.md). */
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_PAGE_BYTES = 128 * 1024 * 1024;
+/** Bytes kept of a response over its bound: enough for its list metadata and the first object's names. */
+const HEAD_BYTES = 64 * 1024;
+
+/** A list page over maxPageBytes: its first bytes only. */
+class PageTooLargeError extends Error {
+  constructor(
+    readonly head: string,
+    readonly bytes: number,
+  ) {
+    super(`list page over ${bytes} bytes`);
+    this.name = 'PageTooLargeError';
+  }
+}
+
+/** "namespace/name" of the first object in the first bytes of a line or page, for reports; '' when not found. */
+export function objectNameIn(head: string): string {
+  const meta = head.indexOf('"metadata"', head.indexOf('"items"') + 1);
+  const from = meta < 0 ? head : head.slice(meta);
+  const name = /"name"\s*:\s*"([^"\\]{1,253})"/.exec(from)?.[1];
+  const ns = /"namespace"\s*:\s*"([^"\\]{1,63})"/.exec(from)?.[1];
+  return name ? (ns ? `${ns}/${name}` : name) : '';
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
 
 /**
  * A list page's continue token, read from the text before it is parsed: API
@@ -378,31 +415,66 @@ export class Reflector {
     // token is read with peekContinue), so the server serialises page n+1
     // while we parse and trim page n: on a 2-core machine the list takes
     // max(server, client) instead of their sum.
-    let ahead: { cont: string; body: Promise<Buffer>; abort: AbortController } | undefined;
-    const fetchPage = (token: string) => {
+    let ahead: { cont: string; limit: number; body: Promise<Buffer>; abort: AbortController } | undefined;
+    // A page over maxPageBytes is fetched again an object per page, for as many
+    // objects as a page holds: only an object over the bound itself is skipped.
+    const maxPageBytes = this.options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES;
+    let singlesLeft = 0;
+    const fetchPage = (token: string, limit: number) => {
       const abort = new AbortController();
       const onAbort = () => abort.abort();
       signal.addEventListener('abort', onAbort, { once: true });
       const chunks: Buffer[] = [];
-      const path = this.query(token ? { limit: String(pageSize), continue: token } : { limit: String(pageSize) });
-      const body = this.openWithIdle(path, abort.signal, idleMs, (c) => chunks.push(c))
-        .then(() => Buffer.concat(chunks))
+      let bytes = 0;
+      let over = false;
+      const path = this.query(token ? { limit: String(limit), continue: token } : { limit: String(limit) });
+      const body = this.openWithIdle(path, abort.signal, idleMs, (c) => {
+        if (over) return;
+        bytes += c.length;
+        if (bytes <= maxPageBytes) return void chunks.push(c);
+        over = true;
+        abort.abort();
+      })
+        .catch((err: unknown) => {
+          if (!over) throw err;
+        })
+        .then(() => {
+          const all = Buffer.concat(chunks);
+          if (over) throw new PageTooLargeError(all.subarray(0, HEAD_BYTES).toString('utf8'), bytes);
+          return all;
+        })
         .finally(() => signal.removeEventListener('abort', onAbort));
       body.catch(() => undefined); // awaited below, or abandoned (aborted)
-      return { cont: token, body, abort };
+      return { cont: token, limit, body, abort };
     };
     try {
       for (;;) {
-        if (ahead && ahead.cont !== cont) {
+        const limit = singlesLeft > 0 ? 1 : pageSize;
+        if (ahead && (ahead.cont !== cont || ahead.limit !== limit)) {
           ahead.abort.abort();
           ahead = undefined;
         }
-        const current = ahead ?? fetchPage(cont);
+        const current = ahead ?? fetchPage(cont, limit);
         ahead = undefined;
-        let text: string;
+        let body: Buffer;
         try {
-          text = (await current.body).toString('utf8');
+          body = await current.body;
         } catch (err) {
+          if (err instanceof PageTooLargeError) {
+            if (limit > 1) {
+              singlesLeft = pageSize;
+              continue;
+            }
+            // One object over the bound: reported, skipped; the list goes on after it.
+            const name = objectNameIn(err.head);
+            this.handlers.onProblem?.(
+              `${this.label}: ${name ? `${this.options.kind} ${name}` : 'an object'} of over ${megabytes(err.bytes)} (the limit) skipped`,
+            );
+            singlesLeft -= 1;
+            cont = peekContinue(err.head);
+            if (!cont) break;
+            continue;
+          }
           if (cont && !restarted && err instanceof KubeApiError && err.status === 410) {
             // The continue token expired between pages: list again from the
             // start; what the first pages applied is held now, so whatever the
@@ -414,8 +486,11 @@ export class Reflector {
           }
           throw err;
         }
+        const text = body.toString('utf8');
+        if (limit === 1) singlesLeft -= 1;
+        if (!isUtf8(body)) this.reportInvalidUtf8(text);
         const next = peekContinue(text);
-        if (next) ahead = fetchPage(next);
+        if (next) ahead = fetchPage(next, singlesLeft > 0 ? 1 : pageSize);
         let page: unknown;
         try {
           page = JSON.parse(text);
@@ -515,7 +590,16 @@ export class Reflector {
       timeoutSeconds: String(timeoutSeconds),
     });
     const decoder = new StringDecoder('utf8');
+    const maxLine = this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     let partial = '';
+    // A line over maxLine: its first bytes (to name the object) and its length so far, until its newline.
+    let skipping = null as { head: string; length: number } | null;
+    const skipped = (head: string, length: number) => {
+      const name = objectNameIn(head);
+      this.handlers.onProblem?.(
+        `${this.label}: watch event${name ? ` for ${this.options.kind} ${name}` : ''} of ${megabytes(length)} over the limit of ${megabytes(maxLine)} skipped`,
+      );
+    };
     let events = 0;
     let failure: Error | undefined;
     const attempt = new AbortController();
@@ -532,11 +616,30 @@ export class Reflector {
         idleMs,
         (chunk) => {
           if (failure) return;
-          const text = partial + decoder.write(chunk);
+          let text = decoder.write(chunk);
+          if (skipping) {
+            const nl = text.indexOf('\n');
+            if (nl < 0) {
+              skipping.length += text.length;
+              return;
+            }
+            skipped(skipping.head, skipping.length + nl);
+            skipping = null;
+            text = text.slice(nl + 1);
+          }
+          text = partial + text;
           const lines = text.split('\n');
           partial = lines.pop() ?? '';
+          if (partial.length > maxLine) {
+            skipping = { head: partial.slice(0, HEAD_BYTES), length: partial.length };
+            partial = '';
+          }
           for (const line of lines) {
             if (!line.trim()) continue;
+            if (line.length > maxLine) {
+              skipped(line.slice(0, HEAD_BYTES), line.length);
+              continue;
+            }
             try {
               if (this.handleLine(line)) events += 1;
             } catch (err) {
@@ -556,6 +659,7 @@ export class Reflector {
       signal.removeEventListener('abort', onAbort);
     }
     if (failure) throw failure;
+    if (skipping) skipped(skipping.head, skipping.length);
     if (partial.trim()) this.handleLine(partial);
     // Headers arrived and the stream ended cleanly: we were live.
     if (this.currentState !== 'live') this.setState('live');
@@ -577,6 +681,7 @@ export class Reflector {
     }
     const object = event.object;
     const meta = isRecord(object.metadata) ? object.metadata : {};
+    if (line.includes('\uFFFD')) this.reportInvalidUtf8(line);
     switch (event.type) {
       case 'BOOKMARK':
         if (typeof meta.resourceVersion === 'string' && meta.resourceVersion) this.rv = meta.resourceVersion;
@@ -619,6 +724,27 @@ export class Reflector {
         this.handlers.onProblem?.(`${this.label}: unknown watch event type skipped: ${linePreview(line)}`);
         return false;
     }
+  }
+
+  /**
+   * Bytes that are not UTF-8 were decoded as U+FFFD (kept that way: the
+   * terminal never sees raw bytes); which objects had them is reported.
+   */
+  private reportInvalidUtf8(text: string): void {
+    const names: string[] = [];
+    let at = text.indexOf('\uFFFD');
+    while (at >= 0 && names.length < 5) {
+      // The object is the one whose metadata precedes the bad byte most closely;
+      // the search goes on from the next object's metadata (one pass over the text).
+      const meta = text.lastIndexOf('"metadata"', at);
+      const name = objectNameIn(meta < 0 ? text.slice(0, HEAD_BYTES) : text.slice(meta, meta + HEAD_BYTES));
+      if (name && !names.includes(name)) names.push(name);
+      const next = text.indexOf('"metadata"', at);
+      at = next < 0 ? -1 : text.indexOf('\uFFFD', next);
+    }
+    this.handlers.onProblem?.(
+      `${this.label}: invalid UTF-8 (shown as U+FFFD) in ${names.length ? `${this.options.kind} ${names.join(', ')}` : 'a response'}`,
+    );
   }
 
   /** A DELETED-style stub of every object held (to take them out of a store). */

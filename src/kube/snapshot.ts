@@ -10,6 +10,7 @@ import type {
   ModelSnapshot,
   WorkloadTree,
 } from '../model/types.js';
+import type { ExprError } from '../model/expr.js';
 import type { ModelStoreLike } from './engine-types.js';
 
 const MAX_ENGINE_PROBLEMS = 50;
@@ -39,11 +40,21 @@ export function definitionInfos(
   definitions: Definition[],
   problems: DefinitionProblem[],
   workloads: WorkloadTree[],
+  broken: ReadonlyMap<string, ExprError> = new Map(),
 ): DefinitionInfo[] {
   const counts = new Map<string, number>();
   for (const w of workloads) counts.set(w.definition, (counts.get(w.definition) ?? 0) + 1);
   return definitions.map((d) => {
     const own = problems.filter((p) => p.file === d.source.location);
+    // Over the jq budget while evaluating: broken until the definition changes (model/expr.ts).
+    const failure = broken.get(d.name);
+    if (failure)
+      own.push({
+        file: d.source.location,
+        field: failure.expr.field,
+        message: `\`${failure.expr.source}\`: ${failure.message}`,
+        severity: 'error',
+      });
     return {
       name: d.name,
       kind: `${d.rootGvk.group}/${d.rootGvk.version}/${d.rootGvk.kind}`,
@@ -147,7 +158,12 @@ export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
     totals: input.store.totals(),
     kinds: input.kinds,
     connection: input.connection,
-    definitions: definitionInfos(input.definitions, input.definitionProblems, input.workloads),
+    definitions: definitionInfos(
+      input.definitions,
+      input.definitionProblems,
+      input.workloads,
+      input.store.brokenDefinitions(),
+    ),
     problems,
     changedWorkloads: input.changedWorkloads,
   });

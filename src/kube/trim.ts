@@ -18,18 +18,18 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 const MAX_ANNOTATION_VALUE = 1024;
 /** Container state messages longer than this are cut (termination messages can be 4 KB+). */
 export const MAX_MESSAGE = 256;
+/** Label values are at most 63 characters in Kubernetes; longer ones are dropped. */
+const MAX_LABEL_VALUE = 1024;
+/** Entries kept of any list of a pod, node or owner (containers, conditions, owners...). */
+export const MAX_LIST = 256;
+/** Nesting levels kept of a whole object (a workload root, a Karta): deeper values become null. */
+export const MAX_DEPTH = 64;
+/** Characters kept of any one string of a whole object (a 5 MB annotation is cut). */
+export const MAX_WHOLE_STRING = 64 * 1024;
+/** Elements kept of any one list of a whole object. */
+export const MAX_WHOLE_ARRAY = 10_000;
 
 type Json = Record<string, unknown>;
-
-// Sharing. Pods of one template repeat the same containers, resources,
-// tolerations, conditions and label values; JSON.parse gives each pod its own
-// copies. Identical small values are shared (hash-consed by their JSON text)
-// and frozen so nobody can change one pod's copy under another pod. Both
-// tables are bounded: when full they are simply cleared (old values stay
-// shared by whoever holds them).
-const MAX_SHARED = 50_000;
-const sharedValues = new Map<string, unknown>();
-const sharedStrings = new Map<string, string>();
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
@@ -37,73 +37,6 @@ function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
-}
-
-/**
- * The last value shared per slot (containers, tolerations, conditions...):
- * list pages come in name order, so the pods of one template arrive one after
- * another, and comparing with the previous pod's value (a few field reads)
- * finds nearly every repeat without building a JSON key.
- */
-const recent = new Map<string, unknown>();
-
-/**
- * One shared, frozen instance per distinct JSON value. `slot` names where the
- * value sits (e.g. 'containers'): the previous value shared there is tried
- * first, then the table keyed by the JSON text.
- */
-export function share<T>(value: T, slot?: string): T {
-  if (value === undefined || value === null || typeof value !== 'object') return value;
-  const last = slot === undefined ? undefined : recentEqual(value, slot);
-  return last ?? shareByJson(value, slot);
-}
-
-/** The previous value shared in `slot` when it equals `value`. */
-function recentEqual<T>(value: T, slot: string): T | undefined {
-  const last = recent.get(slot);
-  return last !== undefined && deepEqual(last, value) ? (last as T) : undefined;
-}
-
-/**
- * Shares `value` only when it equals the previous value of its slot (values
- * that repeat among siblings, e.g. the ownerReferences of the pods of one
- * Job, but seldom across them: no JSON key is built and no table entry kept).
- */
-export function shareRecent<T>(value: T, slot: string): T {
-  if (value === undefined || value === null || typeof value !== 'object') return value;
-  const last = recentEqual(value, slot);
-  if (last !== undefined) return last;
-  recent.set(slot, deepFreeze(value));
-  return value;
-}
-
-function shareByJson<T>(value: T, slot: string | undefined): T {
-  const key = JSON.stringify(value);
-  if (key.length > 4096) return value;
-  let out = sharedValues.get(key) as T | undefined;
-  if (out === undefined) {
-    if (sharedValues.size >= MAX_SHARED) sharedValues.clear();
-    sharedValues.set(key, deepFreeze(value));
-    out = value;
-  }
-  if (slot !== undefined) recent.set(slot, out);
-  return out;
-}
-
-/** One shared copy per distinct short string (label values, node names, images, times). */
-export function intern(value: unknown): unknown {
-  if (typeof value !== 'string' || value.length > 256) return value;
-  const hit = sharedStrings.get(value);
-  if (hit !== undefined) return hit;
-  if (sharedStrings.size >= MAX_SHARED) sharedStrings.clear();
-  sharedStrings.set(value, value);
-  return value;
-}
-
-function internRecord(rec: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(rec)) if (typeof v === 'string') out[k] = intern(v) as string;
-  return out;
 }
 
 function isObject(v: unknown): v is Json {
@@ -130,51 +63,6 @@ function truncate(text: unknown, max = MAX_MESSAGE): unknown {
   return Buffer.from(`${text.slice(0, max)}... (${text.length - max} more characters)`, 'utf8').toString('utf8');
 }
 
-function trimAnnotations(annotations: unknown, dropBig: boolean): Record<string, string> | undefined {
-  if (!isObject(annotations)) return undefined;
-  const out: Record<string, string> = {};
-  let any = false;
-  for (const [k, v] of Object.entries(annotations)) {
-    if (k === LAST_APPLIED) continue;
-    if (typeof v !== 'string') continue;
-    if (dropBig && v.length > MAX_ANNOTATION_VALUE) continue;
-    out[k] = intern(v) as string;
-    any = true;
-  }
-  return any ? out : undefined;
-}
-
-function trimOwnerReferences(refs: unknown): ObjectMeta['ownerReferences'] {
-  if (!Array.isArray(refs)) return undefined;
-  return refs.filter(isObject).map((r) => {
-    const ref: NonNullable<ObjectMeta['ownerReferences']>[number] = {
-      apiVersion: intern(String(r.apiVersion ?? '')) as string,
-      kind: intern(String(r.kind ?? '')) as string,
-      name: intern(String(r.name ?? '')) as string,
-      uid: intern(String(r.uid ?? '')) as string,
-    };
-    if (r.controller === true) ref.controller = true;
-    return ref;
-  });
-}
-
-/** Metadata wlx reads: identity, times, labels, annotations (minus blobs), owners. */
-export function trimMetadata(meta: unknown, dropBigAnnotations = true): ObjectMeta {
-  const m = isObject(meta) ? meta : {};
-  const out: ObjectMeta = { name: String(m.name ?? ''), uid: String(m.uid ?? '') };
-  if (typeof m.namespace === 'string') out.namespace = intern(m.namespace) as string;
-  if (typeof m.resourceVersion === 'string') out.resourceVersion = m.resourceVersion;
-  if (typeof m.creationTimestamp === 'string') out.creationTimestamp = intern(m.creationTimestamp) as string;
-  if (typeof m.deletionTimestamp === 'string') out.deletionTimestamp = m.deletionTimestamp;
-  if (typeof m.generation === 'number') out.generation = m.generation;
-  if (isObject(m.labels)) out.labels = internRecord(m.labels);
-  const annotations = trimAnnotations(m.annotations, dropBigAnnotations);
-  if (annotations) out.annotations = annotations;
-  const owners = trimOwnerReferences(m.ownerReferences);
-  if (owners && owners.length) out.ownerReferences = shareRecent(owners, 'ownerReferences');
-  return out;
-}
-
 const CONTAINER_KEYS = ['name', 'image', 'resources', 'restartPolicy'] as const;
 const POD_SPEC_KEYS = [
   'nodeName',
@@ -185,59 +73,8 @@ const POD_SPEC_KEYS = [
   'nodeSelector',
   'tolerations',
 ] as const;
+const CONDITION_KEYS = ['type', 'status', 'reason', 'message', 'lastTransitionTime'] as const;
 const STATE_KEYS = ['reason', 'exitCode', 'startedAt', 'finishedAt', 'message', 'signal'] as const;
-
-function trimContainers(list: unknown, slot: string): Json[] | undefined {
-  if (!Array.isArray(list)) return undefined;
-  return share(
-    list.map((c) => pick(c, CONTAINER_KEYS) ?? {}),
-    slot,
-  );
-}
-
-function trimContainerState(state: unknown): Json | undefined {
-  if (!isObject(state)) return undefined;
-  const out: Json = {};
-  for (const phase of ['waiting', 'running', 'terminated'] as const) {
-    const s = pick(state[phase], STATE_KEYS);
-    if (s) {
-      if (s.message !== undefined) s.message = truncate(s.message);
-      if (typeof s.reason === 'string') s.reason = intern(s.reason);
-      if (typeof s.startedAt === 'string') s.startedAt = intern(s.startedAt);
-      if (typeof s.finishedAt === 'string') s.finishedAt = intern(s.finishedAt);
-      out[phase] = s;
-    } else if (isObject(state[phase])) {
-      out[phase] = {};
-    }
-  }
-  return out;
-}
-
-function trimContainerStatuses(list: unknown): Json[] | undefined {
-  if (!Array.isArray(list)) return undefined;
-  return list.filter(isObject).map((cs) => {
-    const out: Json = { name: intern(cs.name), ready: cs.ready, restartCount: cs.restartCount };
-    if (cs.started !== undefined) out.started = cs.started;
-    const state = trimContainerState(cs.state);
-    if (state) out.state = state;
-    const last = trimContainerState(cs.lastState);
-    if (last && Object.keys(last).length) out.lastState = last;
-    return out;
-  });
-}
-
-// lastTransitionTime is kept (a view may say "not ready for 5m"); heartbeat times are not.
-function trimConditions(list: unknown, slot: string): Json[] | undefined {
-  if (!Array.isArray(list)) return undefined;
-  return share(
-    list.filter(isObject).map((c) => {
-      const out = pick(c, ['type', 'status', 'reason', 'message', 'lastTransitionTime']) ?? {};
-      if (out.message !== undefined) out.message = truncate(out.message);
-      return out;
-    }),
-    slot,
-  );
-}
 
 const POD_SPEC_SLOTS = {
   overhead: 'pod.overhead',
@@ -246,71 +83,375 @@ const POD_SPEC_SLOTS = {
   tolerations: 'pod.tolerations',
 } as const;
 
-export function trimPod(obj: unknown): KubeObject {
-  const o = isObject(obj) ? obj : {};
-  const spec = isObject(o.spec) ? o.spec : {};
-  const status = isObject(o.status) ? o.status : {};
-  const outSpec: Json = pick(spec, POD_SPEC_KEYS) ?? {};
-  for (const k of ['nodeName', 'priorityClassName', 'schedulerName'] as const)
-    if (outSpec[k] !== undefined) outSpec[k] = intern(outSpec[k]);
-  for (const k of ['overhead', 'resources', 'nodeSelector', 'tolerations'] as const)
-    if (outSpec[k] !== undefined) outSpec[k] = share(outSpec[k], POD_SPEC_SLOTS[k]);
-  const containers = trimContainers(spec.containers, 'pod.containers');
-  if (containers) outSpec.containers = containers;
-  const init = trimContainers(spec.initContainers, 'pod.initContainers');
-  if (init && init.length) outSpec.initContainers = init;
-  const outStatus: Json = pick(status, ['phase', 'reason', 'hostIP', 'podIP', 'startTime', 'nominatedNodeName']) ?? {};
-  for (const k of ['phase', 'reason', 'hostIP', 'startTime'] as const)
-    if (outStatus[k] !== undefined) outStatus[k] = intern(outStatus[k]);
-  if (status.message !== undefined) outStatus.message = truncate(status.message);
-  const conditions = trimConditions(status.conditions, 'pod.conditions');
-  if (conditions) outStatus.conditions = conditions;
-  const cs = trimContainerStatuses(status.containerStatuses);
-  if (cs) outStatus.containerStatuses = shareRecent(cs, 'pod.containerStatuses');
-  const ics = trimContainerStatuses(status.initContainerStatuses);
-  if (ics && ics.length) outStatus.initContainerStatuses = ics;
-  return {
-    apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : 'v1',
-    kind: 'Pod',
-    metadata: trimMetadata(o.metadata),
-    spec: outSpec,
-    status: outStatus,
-  };
+/** Reports what a bound cut from an object ("Pod training/llama-0: 9,744 containers beyond 256 dropped"). */
+export type TrimReport = (message: string) => void;
+
+// Sharing. Pods of one template repeat the same containers, resources,
+// tolerations, conditions and label values; JSON.parse gives each pod its own
+// copies. Identical small values are shared (hash-consed by their JSON text)
+// and frozen so nobody can change one pod's copy under another pod. Both
+// tables are bounded: when full they are simply cleared (old values stay
+// shared by whoever holds them). The tables belong to one Trimmer, owned by
+// one engine or offline model: two engines in a process share nothing.
+const MAX_SHARED = 50_000;
+
+/** Trims objects for what wlx keeps of them, sharing repeated values among the objects it trimmed. */
+export class Trimmer {
+  private readonly sharedValues = new Map<string, unknown>();
+  private readonly sharedStrings = new Map<string, string>();
+  /**
+   * The last value shared per slot (containers, tolerations, conditions...):
+   * list pages come in name order, so the pods of one template arrive one after
+   * another, and comparing with the previous pod's value (a few field reads)
+   * finds nearly every repeat without building a JSON key.
+   */
+  private readonly recent = new Map<string, unknown>();
+
+  /** The trim function of `role`; what a bound cuts is told to `report`. */
+  for(role: TrimRole, report: TrimReport = () => undefined): (obj: unknown) => KubeObject {
+    switch (role) {
+      case 'pod':
+        return (obj) => this.pod(obj, report);
+      case 'node':
+        return (obj) => this.node(obj, report);
+      case 'owner':
+        return (obj) => this.owner(obj, report);
+      case 'workload':
+      case 'definition':
+        return (obj) => trimWhole(obj, report);
+    }
+  }
+
+  /**
+   * One shared, frozen instance per distinct JSON value. `slot` names where the
+   * value sits (e.g. 'containers'): the previous value shared there is tried
+   * first, then the table keyed by the JSON text.
+   */
+  share<T>(value: T, slot?: string): T {
+    if (value === undefined || value === null || typeof value !== 'object') return value;
+    const last = slot === undefined ? undefined : this.recentEqual(value, slot);
+    return last ?? this.shareByJson(value, slot);
+  }
+
+  /** The previous value shared in `slot` when it equals `value`. */
+  private recentEqual<T>(value: T, slot: string): T | undefined {
+    const last = this.recent.get(slot);
+    return last !== undefined && deepEqual(last, value) ? (last as T) : undefined;
+  }
+
+  /**
+   * Shares `value` only when it equals the previous value of its slot (values
+   * that repeat among siblings, e.g. the ownerReferences of the pods of one
+   * Job, but seldom across them: no JSON key is built and no table entry kept).
+   */
+  shareRecent<T>(value: T, slot: string): T {
+    if (value === undefined || value === null || typeof value !== 'object') return value;
+    const last = this.recentEqual(value, slot);
+    if (last !== undefined) return last;
+    this.recent.set(slot, deepFreeze(value));
+    return value;
+  }
+
+  private shareByJson<T>(value: T, slot: string | undefined): T {
+    const key = JSON.stringify(value);
+    if (key.length > 4096) return value;
+    let out = this.sharedValues.get(key) as T | undefined;
+    if (out === undefined) {
+      if (this.sharedValues.size >= MAX_SHARED) this.sharedValues.clear();
+      this.sharedValues.set(key, deepFreeze(value));
+      out = value;
+    }
+    if (slot !== undefined) this.recent.set(slot, out);
+    return out;
+  }
+
+  /** One shared copy per distinct short string (label values, node names, images, times). */
+  intern(value: unknown): unknown {
+    if (typeof value !== 'string' || value.length > 256) return value;
+    const hit = this.sharedStrings.get(value);
+    if (hit !== undefined) return hit;
+    if (this.sharedStrings.size >= MAX_SHARED) this.sharedStrings.clear();
+    this.sharedStrings.set(value, value);
+    return value;
+  }
+
+  private internLabels(rec: Json, cut: Cuts): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(rec)) {
+      if (typeof v !== 'string') continue;
+      if (v.length > MAX_LABEL_VALUE) cut.note(`label ${k} of ${v.length.toLocaleString('en')} characters dropped`);
+      else out[k] = this.intern(v) as string;
+    }
+    return out;
+  }
+
+  private annotations(annotations: unknown): Record<string, string> | undefined {
+    if (!isObject(annotations)) return undefined;
+    const out: Record<string, string> = {};
+    let any = false;
+    for (const [k, v] of Object.entries(annotations)) {
+      if (k === LAST_APPLIED) continue;
+      if (typeof v !== 'string') continue;
+      // Config blobs, not labels: dropped silently, as they always were (no view reads them).
+      if (v.length > MAX_ANNOTATION_VALUE) continue;
+      out[k] = this.intern(v) as string;
+      any = true;
+    }
+    return any ? out : undefined;
+  }
+
+  private ownerReferences(refs: unknown): ObjectMeta['ownerReferences'] {
+    if (!Array.isArray(refs)) return undefined;
+    return refs.filter(isObject).map((r) => {
+      const ref: NonNullable<ObjectMeta['ownerReferences']>[number] = {
+        apiVersion: this.intern(String(r.apiVersion ?? '')) as string,
+        kind: this.intern(String(r.kind ?? '')) as string,
+        name: this.intern(String(r.name ?? '')) as string,
+        uid: this.intern(String(r.uid ?? '')) as string,
+      };
+      if (r.controller === true) ref.controller = true;
+      return ref;
+    });
+  }
+
+  /** Metadata wlx reads: identity, times, labels, annotations (minus blobs), owners. */
+  metadata(meta: unknown, cut: Cuts = NO_CUTS): ObjectMeta {
+    const m = isObject(meta) ? meta : {};
+    const out: ObjectMeta = { name: String(m.name ?? ''), uid: String(m.uid ?? '') };
+    if (typeof m.namespace === 'string') out.namespace = this.intern(m.namespace) as string;
+    if (typeof m.resourceVersion === 'string') out.resourceVersion = m.resourceVersion;
+    if (typeof m.creationTimestamp === 'string') out.creationTimestamp = this.intern(m.creationTimestamp) as string;
+    if (typeof m.deletionTimestamp === 'string') out.deletionTimestamp = m.deletionTimestamp;
+    if (typeof m.generation === 'number') out.generation = m.generation;
+    if (isObject(m.labels)) out.labels = this.internLabels(m.labels, cut);
+    const annotations = this.annotations(m.annotations);
+    if (annotations) out.annotations = annotations;
+    const owners = this.ownerReferences(m.ownerReferences);
+    if (owners && owners.length) {
+      if (owners.length > MAX_LIST) cut.note(`${owners.length - MAX_LIST} ownerReferences beyond ${MAX_LIST} dropped`);
+      out.ownerReferences = this.shareRecent(owners.slice(0, MAX_LIST), 'ownerReferences');
+    }
+    return out;
+  }
+
+  private containers(list: unknown, slot: string, cut: Cuts, what: string): Json[] | undefined {
+    if (!Array.isArray(list)) return undefined;
+    if (list.length > MAX_LIST) cut.note(`${list.length - MAX_LIST} ${what} beyond ${MAX_LIST} dropped`);
+    return this.share(
+      list.slice(0, MAX_LIST).map((c) => pick(c, CONTAINER_KEYS) ?? {}),
+      slot,
+    );
+  }
+
+  private containerState(state: unknown): Json | undefined {
+    if (!isObject(state)) return undefined;
+    const out: Json = {};
+    for (const phase of ['waiting', 'running', 'terminated'] as const) {
+      const s = pick(state[phase], STATE_KEYS);
+      if (s) {
+        if (s.message !== undefined) s.message = truncate(s.message);
+        if (typeof s.reason === 'string') s.reason = this.intern(truncate(s.reason));
+        if (typeof s.startedAt === 'string') s.startedAt = this.intern(s.startedAt);
+        if (typeof s.finishedAt === 'string') s.finishedAt = this.intern(s.finishedAt);
+        out[phase] = s;
+      } else if (isObject(state[phase])) {
+        out[phase] = {};
+      }
+    }
+    return out;
+  }
+
+  private containerStatuses(list: unknown, cut: Cuts, what: string): Json[] | undefined {
+    if (!Array.isArray(list)) return undefined;
+    if (list.length > MAX_LIST) cut.note(`${list.length - MAX_LIST} ${what} beyond ${MAX_LIST} dropped`);
+    return list
+      .slice(0, MAX_LIST)
+      .filter(isObject)
+      .map((cs) => {
+        const out: Json = { name: this.intern(truncate(cs.name)), ready: cs.ready, restartCount: cs.restartCount };
+        if (cs.started !== undefined) out.started = cs.started;
+        const state = this.containerState(cs.state);
+        if (state) out.state = state;
+        const last = this.containerState(cs.lastState);
+        if (last && Object.keys(last).length) out.lastState = last;
+        return out;
+      });
+  }
+
+  // lastTransitionTime is kept (a view may say "not ready for 5m"); heartbeat times are not.
+  private conditions(list: unknown, slot: string, cut: Cuts): Json[] | undefined {
+    if (!Array.isArray(list)) return undefined;
+    if (list.length > MAX_LIST) cut.note(`${list.length - MAX_LIST} conditions beyond ${MAX_LIST} dropped`);
+    return this.share(
+      list
+        .slice(0, MAX_LIST)
+        .filter(isObject)
+        .map((c) => {
+          const out = pick(c, CONDITION_KEYS) ?? {};
+          for (const k of CONDITION_KEYS) if (out[k] !== undefined) out[k] = truncate(out[k]);
+          return out;
+        }),
+      slot,
+    );
+  }
+
+  pod(obj: unknown, report: TrimReport = () => undefined): KubeObject {
+    const o = isObject(obj) ? obj : {};
+    const cut = new Cuts();
+    const spec = isObject(o.spec) ? o.spec : {};
+    const status = isObject(o.status) ? o.status : {};
+    const outSpec: Json = pick(spec, POD_SPEC_KEYS) ?? {};
+    for (const k of ['nodeName', 'priorityClassName', 'schedulerName'] as const)
+      if (outSpec[k] !== undefined) outSpec[k] = this.intern(truncate(outSpec[k]));
+    for (const k of ['overhead', 'resources', 'nodeSelector', 'tolerations'] as const)
+      if (outSpec[k] !== undefined) outSpec[k] = this.share(outSpec[k], POD_SPEC_SLOTS[k]);
+    if (Array.isArray(outSpec.tolerations) && outSpec.tolerations.length > MAX_LIST) {
+      cut.note(`${outSpec.tolerations.length - MAX_LIST} tolerations beyond ${MAX_LIST} dropped`);
+      outSpec.tolerations = outSpec.tolerations.slice(0, MAX_LIST);
+    }
+    const containers = this.containers(spec.containers, 'pod.containers', cut, 'containers');
+    if (containers) outSpec.containers = containers;
+    const init = this.containers(spec.initContainers, 'pod.initContainers', cut, 'initContainers');
+    if (init && init.length) outSpec.initContainers = init;
+    const outStatus: Json =
+      pick(status, ['phase', 'reason', 'hostIP', 'podIP', 'startTime', 'nominatedNodeName']) ?? {};
+    for (const k of ['phase', 'reason', 'hostIP', 'startTime'] as const)
+      if (outStatus[k] !== undefined) outStatus[k] = this.intern(truncate(outStatus[k]));
+    for (const k of ['podIP', 'nominatedNodeName'] as const)
+      if (outStatus[k] !== undefined) outStatus[k] = truncate(outStatus[k]);
+    if (status.message !== undefined) outStatus.message = truncate(status.message);
+    const conditions = this.conditions(status.conditions, 'pod.conditions', cut);
+    if (conditions) outStatus.conditions = conditions;
+    const cs = this.containerStatuses(status.containerStatuses, cut, 'containerStatuses');
+    if (cs) outStatus.containerStatuses = this.shareRecent(cs, 'pod.containerStatuses');
+    const ics = this.containerStatuses(status.initContainerStatuses, cut, 'initContainerStatuses');
+    if (ics && ics.length) outStatus.initContainerStatuses = ics;
+    const metadata = this.metadata(o.metadata, cut);
+    cut.reportTo(report, 'Pod', metadata);
+    return {
+      apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : 'v1',
+      kind: 'Pod',
+      metadata,
+      spec: outSpec,
+      status: outStatus,
+    };
+  }
+
+  node(obj: unknown, report: TrimReport = () => undefined): KubeObject {
+    const o = isObject(obj) ? obj : {};
+    const cut = new Cuts();
+    const spec = isObject(o.spec) ? o.spec : {};
+    const status = isObject(o.status) ? o.status : {};
+    const meta = this.metadata(o.metadata, cut);
+    // Node annotations are controller bookkeeping (volumes attached, CSI, ...): none is read.
+    delete meta.annotations;
+    const outSpec = pick(spec, ['taints', 'unschedulable', 'providerID']) ?? {};
+    const outStatus = pick(status, ['capacity', 'allocatable', 'addresses']) ?? {};
+    for (const [where, list] of [
+      ['taints', outSpec],
+      ['addresses', outStatus],
+    ] as const) {
+      const v = list[where];
+      if (Array.isArray(v) && v.length > MAX_LIST) {
+        cut.note(`${v.length - MAX_LIST} ${where} beyond ${MAX_LIST} dropped`);
+        list[where] = v.slice(0, MAX_LIST);
+      }
+    }
+    const nodeInfo = pick(status.nodeInfo, [
+      'kubeletVersion',
+      'containerRuntimeVersion',
+      'osImage',
+      'kernelVersion',
+      'architecture',
+    ]);
+    if (nodeInfo) outStatus.nodeInfo = nodeInfo;
+    // capacity, allocatable and nodeInfo are maps of any size: bounded like a whole object.
+    const kept = boundWhole({ apiVersion: 'v1', kind: 'Node', metadata: meta, spec: outSpec, status: outStatus }, cut);
+    // Shared (frozen) after the walk, which changes values in place.
+    const conditions = this.conditions(status.conditions, 'node.conditions', cut);
+    if (conditions) outStatus.conditions = conditions;
+    cut.reportTo(report, 'Node', meta);
+    return kept;
+  }
+
+  owner(obj: unknown, report: TrimReport = () => undefined): KubeObject {
+    const o = isObject(obj) ? obj : {};
+    const cut = new Cuts();
+    const metadata = this.metadata(o.metadata, cut);
+    const kind = typeof o.kind === 'string' ? o.kind : undefined;
+    cut.reportTo(report, kind ?? 'object', metadata);
+    return { apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : undefined, kind, metadata };
+  }
 }
 
-export function trimNode(obj: unknown): KubeObject {
-  const o = isObject(obj) ? obj : {};
-  const spec = isObject(o.spec) ? o.spec : {};
-  const status = isObject(o.status) ? o.status : {};
-  const meta = trimMetadata(o.metadata);
-  // Node annotations are controller bookkeeping (volumes attached, CSI, ...): none is read.
-  delete meta.annotations;
-  const outSpec = pick(spec, ['taints', 'unschedulable', 'providerID']) ?? {};
-  const outStatus = pick(status, ['capacity', 'allocatable', 'addresses']) ?? {};
-  const conditions = trimConditions(status.conditions, 'node.conditions');
-  if (conditions) outStatus.conditions = conditions;
-  const nodeInfo = pick(status.nodeInfo, [
-    'kubeletVersion',
-    'containerRuntimeVersion',
-    'osImage',
-    'kernelVersion',
-    'architecture',
-  ]);
-  if (nodeInfo) outStatus.nodeInfo = nodeInfo;
-  return { apiVersion: 'v1', kind: 'Node', metadata: meta, spec: outSpec, status: outStatus };
+/** What the bounds cut from one object, reported once per object. */
+class Cuts {
+  private readonly notes: string[] = [];
+  note(what: string): void {
+    if (this.notes.length < 5) this.notes.push(what);
+  }
+  get any(): boolean {
+    return this.notes.length > 0;
+  }
+  reportTo(report: TrimReport, kind: string, meta: ObjectMeta): void {
+    if (!this.notes.length) return;
+    const name = meta.namespace ? `${meta.namespace}/${meta.name}` : meta.name;
+    report(`${kind} ${name}: ${this.notes.join('; ')} (over wlx's bounds)`);
+  }
 }
 
-export function trimOwner(obj: unknown): KubeObject {
-  const o = isObject(obj) ? obj : {};
-  return {
-    apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : undefined,
-    kind: typeof o.kind === 'string' ? o.kind : undefined,
-    metadata: trimMetadata(o.metadata),
-  };
+const NO_CUTS = new Cuts();
+
+/**
+ * Bounds a whole object in place: values nested deeper than MAX_DEPTH become
+ * null, strings longer than MAX_WHOLE_STRING are cut, arrays beyond
+ * MAX_WHOLE_ARRAY dropped, numbers that are not finite become null. One walk,
+ * iterative (a deeply nested object must not overflow the stack here).
+ */
+function boundWhole(obj: KubeObject, cut: Cuts): KubeObject {
+  let deep = 0;
+  let longStrings = 0;
+  let longArrays = 0;
+  let numbers = 0;
+  const stack: { holder: Json | unknown[]; depth: number }[] = [{ holder: obj, depth: 1 }];
+  while (stack.length) {
+    const { holder, depth } = stack.pop()!;
+    if (Object.isFrozen(holder)) continue; // shared by the trimmer: bounded when it was made
+    if (Array.isArray(holder) && holder.length > MAX_WHOLE_ARRAY) {
+      longArrays++;
+      holder.length = MAX_WHOLE_ARRAY;
+    }
+    const keys = Array.isArray(holder) ? holder.keys() : Object.keys(holder).values();
+    for (const k of keys) {
+      const v = (holder as Json)[k as string];
+      if (typeof v === 'string') {
+        if (v.length > MAX_WHOLE_STRING) {
+          longStrings++;
+          (holder as Json)[k as string] = truncate(v, MAX_WHOLE_STRING);
+        }
+      } else if (typeof v === 'number') {
+        if (!Number.isFinite(v)) {
+          numbers++;
+          (holder as Json)[k as string] = null;
+        }
+      } else if (typeof v === 'object' && v !== null) {
+        if (depth >= MAX_DEPTH) {
+          deep++;
+          (holder as Json)[k as string] = null;
+        } else stack.push({ holder: v as Json, depth: depth + 1 });
+      }
+    }
+  }
+  if (deep) cut.note(`${deep} values nested deeper than ${MAX_DEPTH} levels dropped`);
+  if (longStrings)
+    cut.note(`${longStrings} strings longer than ${MAX_WHOLE_STRING.toLocaleString('en')} characters cut`);
+  if (longArrays) cut.note(`${longArrays} lists longer than ${MAX_WHOLE_ARRAY.toLocaleString('en')} cut`);
+  if (numbers) cut.note(`${numbers} numbers out of range dropped`);
+  return obj;
 }
 
-/** A workload root or a Karta: everything but managedFields and the last-applied annotation. */
-export function trimWhole(obj: unknown): KubeObject {
+/** A workload root or a Karta: everything but managedFields and the last-applied annotation, within the bounds. */
+export function trimWhole(obj: unknown, report: TrimReport = () => undefined): KubeObject {
   const o = isObject(obj) ? obj : {};
   const meta: Json = isObject(o.metadata) ? { ...o.metadata } : {};
   delete meta.managedFields;
@@ -319,21 +460,10 @@ export function trimWhole(obj: unknown): KubeObject {
     delete a[LAST_APPLIED];
     meta.annotations = a;
   }
-  return { ...o, metadata: meta as ObjectMeta };
-}
-
-export function trimFor(role: TrimRole): (obj: unknown) => KubeObject {
-  switch (role) {
-    case 'pod':
-      return trimPod;
-    case 'node':
-      return trimNode;
-    case 'owner':
-      return trimOwner;
-    case 'workload':
-    case 'definition':
-      return trimWhole;
-  }
+  const cut = new Cuts();
+  const kept = boundWhole({ ...o, metadata: meta as ObjectMeta }, cut);
+  cut.reportTo(report, kept.kind ?? 'object', kept.metadata);
+  return kept;
 }
 
 /**

@@ -2,7 +2,7 @@
 // once (never per pod or per event), the component tree as indexes, and which
 // components can hold pods. Built when definitions are (re)loaded.
 import type { Definition, Component, StatusName, StatusKey, ConditionMatcher } from '../definitions/types.js';
-import { compileExpr, type Expr } from './expr.js';
+import { compileExpr, newDefinitionHealth, type DefinitionHealth, type Expr } from './expr.js';
 
 /**
  * Where a component's pod template is: a whole pod template or pod spec, or
@@ -94,6 +94,8 @@ export interface DefinitionPlan {
   /** Non-native (jq-wasm) expressions run against pods / against the workload: prefetched in batches. */
   slowPodExprs: Expr[];
   slowWorkloadExprs: Expr[];
+  /** Shared by all its expressions: broken once one runs over the jq budget (expr.ts). */
+  health: DefinitionHealth;
 }
 
 /** Chips are ordered by severity (the Headlamp design), not upstream kli's order. */
@@ -120,10 +122,16 @@ const STATUS_KEY: Record<Exclude<StatusName, 'Undefined'>, StatusKey> = {
   Completed: 'completed',
 };
 
-function planComponent(c: Component, index: number, problems: string[], name: string): ComponentPlan {
+function planComponent(
+  c: Component,
+  index: number,
+  problems: string[],
+  name: string,
+  health: DefinitionHealth,
+): ComponentPlan {
   const compile = (src: string | undefined, field: string): Expr | null => {
     if (src === undefined || src === '') return null;
-    const e = compileExpr(src, field, c.name);
+    const e = compileExpr(src, field, c.name, health);
     if (e.compileError)
       problems.push(`definition ${name}: component ${c.name}: ${field} \`${src}\`: ${e.compileError}`);
     return e;
@@ -178,7 +186,8 @@ function planComponent(c: Component, index: number, problems: string[], name: st
 export function planDefinition(definition: Definition): DefinitionPlan {
   const problems: string[] = [];
   const name = definition.name;
-  const components = definition.components.map((c, i) => planComponent(c, i, problems, name));
+  const health = newDefinitionHealth(name);
+  const components = definition.components.map((c, i) => planComponent(c, i, problems, name, health));
   const byName = new Map<string, number>();
   components.forEach((c, i) => {
     if (!byName.has(c.name)) byName.set(c.name, i);
@@ -221,7 +230,7 @@ export function planDefinition(definition: Definition): DefinitionPlan {
   if (sd) {
     const root = definition.root.name;
     const compile = (src: string, field: string): Expr => {
-      const e = compileExpr(src, field, root);
+      const e = compileExpr(src, field, root, health);
       if (e.compileError)
         problems.push(`definition ${name}: component ${root}: ${field} \`${src}\`: ${e.compileError}`);
       return e;
@@ -279,7 +288,7 @@ export function planDefinition(definition: Definition): DefinitionPlan {
         return;
       }
       const compileGang = (src: string, field: string): Expr => {
-        const e = compileExpr(src, `gangs.${g.name}.members[${mi}].${field}`, m.componentName);
+        const e = compileExpr(src, `gangs.${g.name}.members[${mi}].${field}`, m.componentName, health);
         if (e.compileError) problems.push(`definition ${name}: gang ${g.name}: ${field} \`${src}\`: ${e.compileError}`);
         return e;
       };
@@ -319,6 +328,7 @@ export function planDefinition(definition: Definition): DefinitionPlan {
     podExprsReadMetadataOnly,
     slowPodExprs,
     slowWorkloadExprs,
+    health,
   };
 }
 

@@ -6,6 +6,7 @@ import type { Definition, Gvk } from '../definitions/types.js';
 import { gvkKey, gvkOf } from '../definitions/types.js';
 import type { KubeObject, WorkloadTree, NodeSummary, ClusterTotals, NodePodEntry } from './types.js';
 import { planDefinition, type DefinitionPlan } from './plan.js';
+import { describeFailure, type ExprError } from './expr.js';
 import { summarisePod, isTerminalPhase } from './pod-status.js';
 import { naturalCompare } from './tree.js';
 import { controllerUidOf } from './ownership.js';
@@ -420,11 +421,40 @@ export class ClusterStore {
 
   /** Recompute only what the applied events touched since the last flush; returns what changed. */
   flush(): FlushResult {
-    const { changed, removed } = this.trees.flush();
+    let { changed, removed } = this.trees.flush();
+    if (this.reevaluateBroken()) {
+      const again = this.trees.flush();
+      changed = [...new Set([...changed, ...again.changed])];
+      removed = [...removed, ...again.removed];
+    }
     const nodesChanged = this.nodeSummaries.flush((name) => this.nodeLoads(name));
     const totals = totalsOf(this.nodes(), this.graph.pods.size, this.pendingGpus);
     if (!this.totalsCache || !deepEqual(this.totalsCache, totals)) this.totalsCache = totals;
     return { changedWorkloads: changed, removedWorkloads: removed, nodesChanged };
+  }
+
+  // A definition broken during this flush (over the jq budget, expr.ts): its
+  // workloads are evaluated once more, failing at once, so every one shows why.
+  private readonly reevaluated = new WeakSet<DefinitionPlan>();
+  private reevaluateBroken(): boolean {
+    let any = false;
+    for (const plan of this.currentPlans) {
+      if (!plan.health.broken || this.reevaluated.has(plan)) continue;
+      this.reevaluated.add(plan);
+      for (const uid of this.workloadsByGvk.get(gvkKey(plan.definition.rootGvk)) ?? []) {
+        this.graph.workloads.get(uid)!.facts = null;
+        this.trees.definitionChanged(uid);
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  /** Definitions broken by an evaluation over the jq budget: name → the failure. */
+  brokenDefinitions(): Map<string, ExprError> {
+    const out = new Map<string, ExprError>();
+    for (const plan of this.currentPlans) if (plan.health.broken) out.set(plan.definition.name, plan.health.broken);
+    return out;
   }
 
   /** The outermost defined workload a pod belongs to (LWS rather than its StatefulSet). */
@@ -499,6 +529,8 @@ export class ClusterStore {
   problems(): string[] {
     if (!this.problemList || this.problemsErrorsVersion !== this.trees.errorsVersion) {
       const list = [...this.definitionProblems];
+      for (const [name, err] of this.brokenDefinitions())
+        list.push(describeFailure(`definition ${name}`, err.expr, err.message));
       for (const t of this.workloads()) list.push(...t.errors);
       list.push(...this.malformed);
       this.problemList = list;

@@ -38,7 +38,9 @@ export class FakeApi {
   /** The next N watches answer a 410 ERROR event. */
   expireWatches = 0;
   /** Lines written at the start of the next watch (e.g. malformed ones). */
-  injectLines: string[] = [];
+  injectLines: (string | Buffer)[] = [];
+  /** Rewrites each list answer's bytes (e.g. to put invalid UTF-8 in it). */
+  rawList: ((body: string) => Buffer) | null = null;
   /** Watches get headers and then silence (no end, no events). */
   stallWatches = false;
   /** Requests get no answer at all (not even headers). */
@@ -52,15 +54,15 @@ export class FakeApi {
   put(name: string, extra: Record<string, unknown> = {}, namespace = 'ns'): FakeObject {
     const existing = this.objects.get(name);
     this.rv += 1;
-    const obj: FakeObject = {
-      ...extra,
-      metadata: {
-        name,
-        namespace,
-        uid: existing?.metadata.uid ?? `uid-${name}-${this.rv}`,
-        resourceVersion: String(this.rv),
-      },
+    // metadata first, as the API server writes it (the reflector names objects over its bounds from their first bytes)
+    const metadata = {
+      name,
+      namespace,
+      uid: existing?.metadata.uid ?? `uid-${name}-${this.rv}`,
+      resourceVersion: String(this.rv),
     };
+    const obj: FakeObject = { metadata, ...extra };
+    obj.metadata = metadata;
     this.objects.set(name, obj);
     this.emit({ type: existing ? 'MODIFIED' : 'ADDED', object: obj, rv: this.rv });
     return obj;
@@ -168,7 +170,8 @@ export class FakeApi {
     }
     res.writeHead(200, { 'Content-Type': 'application/json' });
     // Items carry no kind/apiVersion, as in real lists.
-    res.end(JSON.stringify({ kind: 'ThingList', apiVersion: 'v1', metadata: meta, items: page }));
+    const body = JSON.stringify({ kind: 'ThingList', apiVersion: 'v1', metadata: meta, items: page });
+    res.end(this.rawList ? this.rawList(body) : body);
   }
 
   private watch(url: URL, res: http.ServerResponse, matches: (o: FakeObject) => boolean): void {
@@ -194,7 +197,7 @@ export class FakeApi {
       return;
     }
     if (this.stallWatches) return; // headers, then nothing at all
-    for (const line of this.injectLines.splice(0)) res.write(line + '\n');
+    for (const line of this.injectLines.splice(0)) res.write(Buffer.concat([Buffer.from(line), Buffer.from('\n')]));
     if (this.bookmarkOnStart) {
       res.write(
         JSON.stringify({

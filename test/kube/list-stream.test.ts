@@ -5,9 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Reflector, type WatchEventType } from '../../src/kube/reflector.js';
 import { KubeApiError, type KubeTransport } from '../../src/kube/client.js';
-import { trimOwner } from '../../src/kube/trim.js';
+import { Trimmer } from '../../src/kube/trim.js';
+
 import type { KubeObject } from '../../src/model/types.js';
 import { FakeApi } from './fake-api.js';
+
+const trimOwner = new Trimmer().for('owner');
 
 interface Seen {
   type: WatchEventType;

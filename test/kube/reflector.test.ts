@@ -4,9 +4,12 @@ import net from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Reflector, Backoff, type ReflectorOptions, type WatchEventType } from '../../src/kube/reflector.js';
 import { HttpKubeTransport } from '../../src/kube/client.js';
-import { trimOwner } from '../../src/kube/trim.js';
+import { Trimmer } from '../../src/kube/trim.js';
+
 import type { KubeObject } from '../../src/model/types.js';
 import { FakeApi } from './fake-api.js';
+
+const trimOwner = new Trimmer().for('owner');
 
 interface Recorded {
   type: WatchEventType;

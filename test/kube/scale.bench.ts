@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HttpKubeTransport } from '../../src/kube/client.js';
 import { Reflector } from '../../src/kube/reflector.js';
-import { trimPod } from '../../src/kube/trim.js';
+import { Trimmer } from '../../src/kube/trim.js';
 import { startEngine } from '../../src/kube/engine.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import type { KubeObject } from '../../src/model/types.js';
@@ -80,7 +80,7 @@ try {
   const kept: KubeObject[] = [];
   let t0 = Date.now();
   const r = new Reflector(
-    { transport, path: '/api/v1/pods', apiVersion: 'v1', kind: 'Pod', trim: trimPod, watch: false },
+    { transport, path: '/api/v1/pods', apiVersion: 'v1', kind: 'Pod', trim: new Trimmer().for('pod'), watch: false },
     { onEvent: (_type, o) => kept.push(o) },
   );
   r.start();

@@ -2,8 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { trimPod, trimNode, trimOwner, trimWhole, MAX_MESSAGE } from '../../src/kube/trim.js';
+import { Trimmer, trimWhole, MAX_MESSAGE } from '../../src/kube/trim.js';
 import { realisticPod } from './pod-fixture.js';
+
+const trimmer = new Trimmer();
+const trimPod = trimmer.for('pod');
+const trimNode = trimmer.for('node');
+const trimOwner = trimmer.for('owner');
 
 test('pods keep what views and pod-side expressions read', () => {
   const raw = realisticPod(3);

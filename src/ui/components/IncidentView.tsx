@@ -19,6 +19,7 @@ import {
   type IncidentTarget,
 } from '../state/incident.js';
 import { toneStyle, accent } from './theme.js';
+import { DEFAULT_LOG_LINES, Ring } from '../state/incident-logs.js';
 
 export type PaneKeyHandler = (name: string, input: string) => boolean;
 
@@ -38,9 +39,9 @@ export interface IncidentViewProps {
   /** Why view: jump to these pods (names) in the workload. */
   onJumpToPods?: (names: string[]) => void;
   refreshMs?: number;
+  /** Log lines kept (the newest); default DEFAULT_LOG_LINES. */
+  maxLogLines?: number;
 }
-
-const MAX_LOG_LINES = 5000;
 
 function searchTest(search: string): ((s: string) => boolean) | null {
   if (!search) return null;
@@ -83,6 +84,7 @@ interface LogState {
 
 export function IncidentView(props: IncidentViewProps): React.JSX.Element {
   const { kind, target, source, width, height, noColor } = props;
+  const maxLogLines = props.maxLogLines ?? DEFAULT_LOG_LINES;
   const inner = Math.max(10, width - 2);
   const [lines, setLines] = useState<TextLine[]>([]);
   const [status, setStatus] = useState<string>('loading…');
@@ -169,12 +171,12 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
   }, [kind, access, JSON.stringify(target)]);
 
   // Logs, step 2: stream (one pod's container, or every pod prefixed).
-  const buffer = useRef<TextLine[]>([]);
+  const buffer = useRef(new Ring<TextLine>(maxLogLines));
   useEffect(() => {
     if (kind !== 'logs' || !access || !logPods || !logPods.length || log.picking) return;
     if (target.kind === 'pod' && log.container === null) return;
     const abort = new AbortController();
-    buffer.current = [];
+    buffer.current = new Ring<TextLine>(maxLogLines);
     setLines([]);
     let flushTimer: NodeJS.Timeout | undefined;
     const push = (text: string) => {
@@ -182,11 +184,10 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
         text: sanitise(text),
         tone: /\b(error|fatal|killed|traceback|exception)\b/i.test(text) ? 'warn' : 'normal',
       });
-      if (buffer.current.length > MAX_LOG_LINES) buffer.current.splice(0, buffer.current.length - MAX_LOG_LINES);
       if (!flushTimer) {
         flushTimer = setTimeout(() => {
           flushTimer = undefined;
-          if (!abort.signal.aborted) setLines([...buffer.current]);
+          if (!abort.signal.aborted) setLines(buffer.current.toArray());
         }, 50);
       }
     };

@@ -1,0 +1,123 @@
+// A cluster Karta whose status expression never ends (`def f: f; f`), POSTed to
+// the demo API server with writes allowed, must not stop the explorer: the
+// engine keeps streaming snapshots for other workloads, the Karta's workloads
+// show the budget error, and the definition is reported broken (`:defs`).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { KubeConfig } from '@kubernetes/client-node';
+import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
+import { HttpKubeTransport } from '../../src/kube/client.js';
+import { startEngine } from '../../src/kube/engine.js';
+import { loadDefinitions } from '../../src/definitions/index.js';
+import { compile, prepareFallback, setEvaluationBudget } from '../../src/jq/index.js';
+import { KEYS, putJobSet, putJobSetPods, putNode, putPod, tfjobKarta } from './fixtures.js';
+
+const LOOP = 'def f: f; f';
+
+async function until(cond: () => boolean, what: string, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function transportFor(cluster: DemoCluster): HttpKubeTransport {
+  const kc = new KubeConfig();
+  kc.loadFromString(cluster.kubeconfig());
+  return new HttpKubeTransport(kc, cluster.server, kc.getCurrentContext());
+}
+
+function putTfJob(cluster: DemoCluster, name: string): void {
+  const tf = cluster.store.put(KEYS.tfjobs, {
+    apiVersion: 'kubeflow.org/v1',
+    kind: 'TFJob',
+    metadata: { name, namespace: 'research', uid: '', resourceVersion: '', creationTimestamp: '' },
+    spec: { tfReplicaSpecs: { Worker: { replicas: 1, template: { spec: { containers: [{ name: 'tf' }] } } } } },
+    status: { conditions: [{ type: 'Running', status: 'True' }] },
+  });
+  putPod(cluster.store, 'research', `${name}-worker-0`, tf, {
+    'training.kubeflow.org/job-name': name,
+    'training.kubeflow.org/replica-type': 'worker',
+  });
+}
+
+test('engine: a looping cluster Karta breaks only its own definition; the explorer keeps updating', async (t) => {
+  // jq-wasm loaded and the expression checked by jq (compile() caches it) under
+  // the default budget, so that a loaded machine cannot fail the check itself;
+  // evaluations then get a short deadline.
+  await prepareFallback();
+  assert.equal(compile(LOOP).native, false);
+  const previous = setEvaluationBudget({ timeMs: 1000, batchMsPerInput: 0 });
+  t.after(() => setEvaluationBudget(previous));
+  const cluster = await startDemoCluster({ simulate: false, allowWrites: true });
+  t.after(() => cluster.stop());
+  putNode(cluster.store, 'gpu-node-01', 8);
+  putTfJob(cluster, 'resnet');
+  putTfJob(cluster, 'bert');
+  const engine = await startEngine({
+    transport: transportFor(cluster),
+    connection: { context: 'demo', cluster: 'demo', user: 'demo', server: cluster.server, namespace: null },
+    namespace: null,
+    definitions: loadDefinitions({ envPaths: '' }),
+    flushIntervalMs: 20,
+  });
+  t.after(() => engine.stop());
+  await engine.whenSynced();
+
+  // The Karta arrives through the API, as `kubectl apply` would send it.
+  const karta = tfjobKarta();
+  const root = (karta.spec as { structureDefinition: { rootComponent: Record<string, unknown> } }).structureDefinition
+    .rootComponent;
+  root.statusDefinition = {
+    phaseDefinition: { path: LOOP },
+    statusMappings: { running: [{ byPhase: 'Running' }] },
+  };
+  const posted = await fetch(`${cluster.server}/apis/run.ai/v1alpha1/kartas`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(karta),
+  });
+  assert.equal(posted.status, 201, await posted.text());
+
+  await until(() => {
+    const d = engine.getSnapshot().definitions.find((x) => x.name === 'test-tfjob');
+    return d !== undefined && !d.valid;
+  }, 'the Karta reported broken');
+  const snap = engine.getSnapshot();
+  const def = snap.definitions.find((x) => x.name === 'test-tfjob')!;
+  assert.equal(def.source, 'cluster');
+  assert.ok(
+    def.problems.some(
+      (p) =>
+        p.severity === 'error' &&
+        p.field === 'statusDefinition.phaseDefinition.path' &&
+        /`def f: f; f`: exceeded the evaluation budget \(1,000 ms\)/.test(p.message),
+    ),
+    JSON.stringify(def.problems),
+  );
+  await until(
+    () =>
+      engine
+        .getSnapshot()
+        .workloads.filter((w) => w.kind === 'TFJob')
+        .every((w) => w.errors.some((e) => /def f: f; f.*exceeded the evaluation budget.*test-tfjob/.test(e))) &&
+      engine.getSnapshot().workloads.filter((w) => w.kind === 'TFJob').length === 2,
+    'both TFJobs showing the budget error',
+  );
+  assert.ok(
+    engine.getSnapshot().problems.some((p) => /^definition test-tfjob: .*exceeded the evaluation budget/.test(p)),
+  );
+
+  // Everything else keeps working: a new JobSet and its pods appear; a new TFJob
+  // shows the error too (without evaluating: test/model/expr-budget.test.ts).
+  const { jobs } = putJobSet(cluster.store, 'training', 'llama', ['worker'], 1);
+  putJobSetPods(cluster.store, 'llama', jobs);
+  putTfJob(cluster, 'gpt');
+  await until(
+    () =>
+      engine.getSnapshot().workloads.some((w) => w.kind === 'JobSet' && w.name === 'llama') &&
+      engine.getSnapshot().workloads.some((w) => w.name === 'gpt' && w.errors.some((e) => /test-tfjob/.test(e))),
+    'the JobSet and the new TFJob',
+  );
+});
