@@ -62,7 +62,7 @@ async function demoCluster(t: { after(fn: () => unknown): void }): Promise<strin
 const OOM_ROW = /broken-finet\S*\s+PyTorchJob\s+Running \(OOMK/;
 
 test(
-  '160×45: columns no wider than their values, :nodes WORKLOADS uncut, trouble coloured, broken-finetune → Enter → w shows OOMKilled',
+  '160×45: columns no wider than their values, :nodes WORKLOADS uncut, trouble coloured, broken-finetune → Enter → w shows OOMKilled, three fast Escapes return home, / starts a new filter',
   { skip: !hasTmux(), timeout: 180_000 },
   async (t) => {
     const kubeconfig = await demoCluster(t);
@@ -102,6 +102,21 @@ test(
       assert.match(screen, /why pytorchjob\/training\/broken-finetune role master/);
       assert.match(screen, /master: nothing wrong found; the workload has \d+ causes?: OOMKilled: 1 pod/);
       assert.match(screen, /broken-finetune-worker-1 on gpu-node-\d+: container \S+: OOMKilled, exit 137/);
+
+      // Three Escapes in one burst (as tmux sends them) back out three levels: why → workload → home, whose
+      // filter the third clears.
+      tmux.keys('Escape', 'Escape', 'Escape');
+      await tmux.waitFor(/workloads\(all\)\[7\]/, 'home, unfiltered, after three fast Escapes');
+      // `/` starts a new filter: the second replaces the first instead of appending to it.
+      tmux.keys('/');
+      tmux.type('llama');
+      tmux.keys('Enter');
+      await tmux.waitFor(/workloads\(all\)\[2\/7\]/, 'the llama filter');
+      tmux.keys('/');
+      tmux.type('bert');
+      tmux.keys('Enter');
+      screen = await tmux.waitFor(/workloads\(all\)\[1\/7\]/, 'the bert filter replacing the llama one');
+      assert.match(screen, /bert-finetune/);
     } finally {
       tmux.kill();
     }
