@@ -265,7 +265,7 @@ test(':ns scopes to a namespace, 0 goes back to all; unknown commands flash', as
     await h.press(':', 'd', 'e', KEY.tab, KEY.enter);
     f = await h.waitFor((x) => x.includes('definitions['), 'defs view');
     assert.match(f, /broken-def\s+example\.com\/v1\/Thing\s+file x\.yaml\s+NO/);
-    assert.match(f, /✗ x\.yaml:3 spec\.structure\.rootComponent: missing kind/);
+    assert.match(f, /✗ x\.yaml:3: spec\.structure\.rootComponent: missing kind/);
   } finally {
     h.unmount();
   }

@@ -2,6 +2,7 @@
 // where, whether they are valid, and their problems as rows under them.
 import type { DefinitionInfo } from '../../model/types.js';
 import { sanitise } from '../../text/sanitise.js';
+import { formatProblem } from '../../definitions/problem.js';
 import type { Column, Row, TableData } from './table.js';
 
 export const DEFINITION_COLUMNS: Column[] = [
@@ -31,10 +32,9 @@ export function definitionTable(defs: readonly DefinitionInfo[]): TableData {
       sort: { name: d.name, status: d.valid ? '1' : '0', gpus: d.workloads },
     });
     d.problems.forEach((p, i) => {
-      const where = `${sanitise(p.file)}${p.line ? ':' + p.line : ''}${p.field ? ' ' + sanitise(p.field) : ''}`;
       rows.push({
         key: `def:${d.source}:${d.name}:${d.kind}:problem:${i}`,
-        cells: [`  ${p.severity === 'error' ? '✗' : '!'} ${where}: ${sanitise(p.message)}`, '', '', '', ''],
+        cells: [`  ${p.severity === 'error' ? '✗' : '!'} ${sanitise(formatProblem(p))}`, '', '', '', ''],
         span: true,
         tone: p.severity === 'error' ? 'error' : 'warn',
         createdMs: null,
