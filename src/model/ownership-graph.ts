@@ -9,6 +9,14 @@ import { MAX_OWNER_HOPS, walkControllerChain } from './ownership.js';
 import { UidIndex, addTo, removeFrom } from './uid-set.js';
 import type { LinkEntry, OwnerEntry, PodEntry, WorkloadEntry } from './store-entries.js';
 
+export const POD_GVK: Gvk = { group: '', version: 'v1', kind: 'Pod' };
+/** Controllers between workloads and pods that most workload types use (the engine watches them as metadata). */
+export const OWNER_GVKS: Gvk[] = [
+  { group: 'batch', version: 'v1', kind: 'Job' },
+  { group: 'apps', version: 'v1', kind: 'ReplicaSet' },
+  { group: 'apps', version: 'v1', kind: 'StatefulSet' },
+];
+
 /** Where a workload stands: its own tree, part of another's, or not known yet (an owner's kind is still listing). */
 export type ChainPlace = 'top-level' | 'nested' | 'owner-listing';
 

@@ -14,7 +14,7 @@ import { deepEqual } from './equal.js';
 import { DEFAULT_GPU_RESOURCES } from './gpu.js';
 import { UidSet, addTo, removeFrom } from './uid-set.js';
 import { carriedPlacements } from './placements.js';
-import { OwnershipGraph } from './ownership-graph.js';
+import { OwnershipGraph, POD_GVK } from './ownership-graph.js';
 import { NodeSummaries } from './node-summaries.js';
 import { TreeMaintenance, workloadName } from './tree-maintenance.js';
 import { newWorkCounters, type WorkCounters } from './work-counters.js';
@@ -40,6 +40,9 @@ export interface ClusterStoreOptions {
   graph?: OwnershipGraph;
 }
 
+const POD_KEY = gvkKey(POD_GVK);
+const NO_WORKLOADS: string[] = [];
+
 /** Most recent malformed-object reports kept for problems(). */
 const MAX_MALFORMED = 50;
 
@@ -57,6 +60,8 @@ function sameList(a: string[], b: string[]): boolean {
 export class ClusterStore {
   private readonly gpuResources: readonly string[];
   private plans = new Map<string, DefinitionPlan>();
+  /** The bare Pod definition's plan: pods nobody controls are then workloads of their own. */
+  private podPlan: DefinitionPlan | null = null;
   private currentPlans = new Set<DefinitionPlan>();
   private definitionProblems: string[] = [];
   private readonly buildNested: boolean;
@@ -120,6 +125,16 @@ export class ClusterStore {
       }
     }
     this.plans = next;
+    const podPlan = next.get(POD_KEY) ?? null;
+    const podWorkloadsChange = (podPlan === null) !== (this.podPlan === null);
+    this.podPlan = podPlan;
+    if (podWorkloadsChange) {
+      for (const e of this.graph.pods.values()) {
+        if (e.controller !== null) continue;
+        this.syncPodWorkload(e, true);
+        this.resolvePod(e);
+      }
+    }
     this.currentPlans = new Set(next.values());
     this.trees.currentPlans = this.currentPlans;
     for (const p of next.values()) problems.push(...p.problems);
@@ -289,6 +304,7 @@ export class ClusterStore {
     };
     this.graph.pods.set(uid, entry);
     this.pendingGpus += this.pendingOf(entry);
+    this.syncPodWorkload(entry, prev?.controller === null);
     this.resolvePod(entry);
     if (prev && sameList(before, entry.workloads)) {
       this.trees.podModified(uid, prev.placed, entry.workloads);
@@ -321,6 +337,7 @@ export class ClusterStore {
       this.graph.workloads.get(w)?.pods.delete(uid);
       this.trees.rebuild(w);
     }
+    if (e.controller === null && this.graph.workloads.has(uid)) this.deleteLink(uid, true);
     if (this.graph.controlsLinks(uid)) this.invalidateBelow(uid);
   }
 
@@ -328,9 +345,24 @@ export class ClusterStore {
     return e.active && e.summary.node === null ? e.summary.gpus : 0;
   }
 
+  /**
+   * With a Pod definition, a pod nobody controls is also a workload (same uid,
+   * same object); adopted or without that definition, it is not. `mayBeOne`:
+   * it may be one now (the only case that looks it up for a controlled pod).
+   */
+  private syncPodWorkload(e: PodEntry, mayBeOne: boolean): void {
+    if (e.controller === null && this.podPlan !== null) this.upsertWorkload(e.obj, POD_GVK);
+    else if (mayBeOne && this.graph.workloads.has(e.uid)) this.deleteLink(e.uid, true);
+  }
+
   /** Re-reads which workloads the pod's controller chain reaches; moves it between workloads if that changed. */
   private resolvePod(e: PodEntry): void {
-    const next = e.controller ? this.graph.chainWorkloads(e.controller) : [];
+    // A bare Pod workload holds itself: its chain starts above it and never reaches its uid.
+    const next = e.controller
+      ? this.graph.chainWorkloads(e.controller)
+      : this.graph.workloads.has(e.uid)
+        ? [e.uid]
+        : NO_WORKLOADS;
     if (sameList(next, e.workloads)) {
       for (const w of next) this.graph.workloads.get(w)?.pods.add(e.uid);
       return;
