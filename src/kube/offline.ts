@@ -21,6 +21,33 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** A plain scalar YAML's default schema reads as a timestamp, as that Date (else null). */
+function yamlTimestamp(data: string): Date | null {
+  if (!/^\d{4}-\d\d?-\d\d?/.test(data)) return null;
+  const v: unknown = yaml.load(data);
+  return v instanceof Date ? v : null;
+}
+
+/**
+ * Unquoted timestamps (valid YAML, common in hand-edited dumps) read as the
+ * strings the quoted form gives, not Date objects: RFC 3339 text as written,
+ * YAML's other spellings as the same instant in ISO form.
+ */
+const DUMP_SCHEMA = yaml.DEFAULT_SCHEMA.extend({
+  implicit: [
+    new yaml.Type('tag:yaml.org,2002:timestamp', {
+      kind: 'scalar',
+      resolve: (data: string) => yamlTimestamp(data) !== null,
+      construct: (data: string) =>
+        /^\d{4}-\d\d-\d\d([Tt][^ ]*)?$/.test(data) ? data : yamlTimestamp(data)!.toISOString(),
+    }),
+  ],
+});
+
+function loadAllYaml(text: string): unknown[] {
+  return yaml.loadAll(text, undefined, { schema: DUMP_SCHEMA });
+}
+
 /** Every object in a dump: documents, with `List`s (kind ending in List, with items) expanded. */
 export function parseDump(text: string, sourceName: string): DumpObjects {
   const objects: Record<string, unknown>[] = [];
@@ -29,10 +56,10 @@ export function parseDump(text: string, sourceName: string): DumpObjects {
   const trimmed = text.trimStart();
   try {
     // JSON first: it is YAML too, but JSON.parse is much faster on big dumps.
-    docs = trimmed.startsWith('{') || trimmed.startsWith('[') ? [JSON.parse(text)] : yaml.loadAll(text);
+    docs = trimmed.startsWith('{') || trimmed.startsWith('[') ? [JSON.parse(text)] : loadAllYaml(text);
   } catch (err) {
     try {
-      docs = yaml.loadAll(text);
+      docs = loadAllYaml(text);
     } catch {
       throw new Error(`${sourceName}: not YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
     }

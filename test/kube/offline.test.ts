@@ -103,3 +103,42 @@ test("offline model: the dump's Kartas define types (cluster source), -l filters
   assert.equal(workloads[0].gpus.requested, 2);
   assert.equal(model.store.totals().pods, 1);
 });
+
+test('dumps: unquoted YAML timestamps read as the same instants as quoted ones (the age is kept)', () => {
+  const dump = (ts: (s: string) => string) =>
+    [
+      'apiVersion: batch/v1',
+      'kind: Job',
+      `metadata: {name: j, namespace: ns, uid: j1, creationTimestamp: ${ts('2019-03-01T08:00:00Z')}}`,
+      'spec: {parallelism: 1}',
+      `status: {startTime: ${ts('2019-03-01T08:00:01Z')}}`,
+      '---',
+      'apiVersion: v1',
+      'kind: Pod',
+      'metadata:',
+      '  name: j-abcde',
+      '  namespace: ns',
+      '  uid: p1',
+      `  creationTimestamp: ${ts('2019-03-01T08:00:02Z')}`,
+      '  labels: {day: 2019-03-01}',
+      '  ownerReferences: [{apiVersion: batch/v1, kind: Job, name: j, uid: j1, controller: true}]',
+      'spec: {containers: [{name: c}]}',
+      'status:',
+      '  phase: Running',
+      `  startTime: ${ts('2019-03-01 08:00:03 +1')}`,
+    ].join('\n');
+  const plain = parseDump(
+    dump((s) => s),
+    'plain.yaml',
+  );
+  const quoted = parseDump(
+    dump((s) => `"${s.includes(' ') ? '2019-03-01T07:00:03.000Z' : s}"`),
+    'quoted.yaml',
+  );
+  assert.deepEqual(plain, quoted);
+  const pod = plain.objects[1] as { metadata: { labels: Record<string, string> } };
+  assert.equal(pod.metadata.labels.day, '2019-03-01');
+  const w = buildOfflineModel(plain.objects, loadDefinitions({ includeBuiltin: true, envPaths: '' })).store.workloads();
+  assert.equal(w[0].createdAt, '2019-03-01T08:00:00Z');
+  assert.equal(w[0].roles[0].pods[0].createdAt, '2019-03-01T08:00:02Z');
+});
