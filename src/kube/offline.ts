@@ -5,7 +5,7 @@
 // objects in the dump act as the cluster's definitions.
 import yaml from 'js-yaml';
 import type { Definition } from '../definitions/types.js';
-import { gvkKey, gvkOf } from '../definitions/types.js';
+import { gvkOf } from '../definitions/types.js';
 import type { KubeObject } from '../model/types.js';
 import { ClusterStore, type StoreKind } from '../model/store.js';
 import type { DefinitionSetLike, ModelStoreLike } from './engine-types.js';
@@ -115,7 +115,8 @@ export function buildOfflineModel(
   const { gpuResources, labelSelector } = options;
   const kartas = objects.filter(isKartaObject);
   const definitions = kartas.length ? base.withCluster(kartas.map((k) => trimFor('definition')(k))) : base;
-  const roots = new Set(definitions.definitions.map((d: Definition) => gvkKey(d.rootGvk)));
+  // By kind, any version: an object at another version of a defined kind falls back to its definition (the store warns).
+  const rootKinds = new Set(definitions.definitions.map((d: Definition) => `${d.rootGvk.group}/${d.rootGvk.kind}`));
   const store = new ClusterStore({
     definitions: definitions.definitions,
     gpuResources,
@@ -125,11 +126,10 @@ export function buildOfflineModel(
   for (const obj of objects) {
     if (isKartaObject(obj)) continue;
     const gvk = gvkOf(String(obj.apiVersion), String(obj.kind));
-    const key = gvkKey(gvk);
     let kind: StoreKind;
     if (gvk.group === '' && gvk.kind === 'Pod') kind = 'pod';
     else if (gvk.group === '' && gvk.kind === 'Node') kind = 'node';
-    else if (roots.has(key)) kind = 'workload';
+    else if (rootKinds.has(`${gvk.group}/${gvk.kind}`)) kind = 'workload';
     // Anything else (known owner kinds or not) may sit in an owner chain: metadata only.
     else kind = 'owner';
     const trimmed: KubeObject = trimFor(kind)(obj);

@@ -3,7 +3,7 @@
 // exactly that (src/model/README.md, Incremental store). It composes the
 // ownership graph, tree maintenance and node summaries.
 import type { Definition, Gvk } from '../definitions/types.js';
-import { gvkKey, gvkOf } from '../definitions/types.js';
+import { apiVersionOf, gvkKey, gvkOf } from '../definitions/types.js';
 import type { KubeObject, WorkloadTree, NodeSummary, ClusterTotals, NodePodEntry } from './types.js';
 import { planDefinition, type DefinitionPlan } from './plan.js';
 import { summarisePod, isTerminalPhase } from './pod-status.js';
@@ -51,6 +51,26 @@ function gvkOfObject(obj: KubeObject): string | null {
   return gvkKey(gvkOf(obj.apiVersion, obj.kind));
 }
 
+/** Kubernetes' version order (v1 > v1beta2 > v1beta1 > v1alpha1 > anything else): a higher rank sorts first. */
+function versionRank(version: string): number[] {
+  const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(version);
+  if (!m) return [-1, 0, 0];
+  return [m[2] === undefined ? 2 : m[2] === 'beta' ? 1 : 0, Number(m[1]), Number(m[3] ?? 0)];
+}
+
+function newerVersion(a: string, b: string): boolean {
+  const ra = versionRank(a);
+  const rb = versionRank(b);
+  for (let i = 0; i < ra.length; i++) if (ra[i] !== rb[i]) return ra[i] > rb[i];
+  return a < b;
+}
+
+/** `group/Kind` of a `group/version/Kind` key. */
+function kindOfKey(key: string): string {
+  const [group, , kind] = key.split('/');
+  return `${group}/${kind}`;
+}
+
 function sameList(a: string[], b: string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -60,6 +80,10 @@ function sameList(a: string[], b: string[]): boolean {
 export class ClusterStore {
   private readonly gpuResources: readonly string[];
   private plans = new Map<string, DefinitionPlan>();
+  /** Per `group/Kind`, the plan at its newest version: objects at a version no definition names fall back to it. */
+  private plansByKind = new Map<string, DefinitionPlan>();
+  /** One warning per object version read with another version's definition. */
+  private versionFallbacks = new Map<string, string>();
   /** The bare Pod definition's plan: pods nobody controls are then workloads of their own. */
   private podPlan: DefinitionPlan | null = null;
   private currentPlans = new Set<DefinitionPlan>();
@@ -111,20 +135,30 @@ export class ClusterStore {
       // Keep the compiled plan (and every cached placement) when the definition is unchanged.
       next.set(key, old && (old.definition === def || deepEqual(old.definition, def)) ? old : planDefinition(def));
     }
+    const byKind = new Map<string, DefinitionPlan>();
+    for (const [key, plan] of next) {
+      const kindKey = kindOfKey(key);
+      const taken = byKind.get(kindKey);
+      if (!taken || newerVersion(plan.definition.rootGvk.version, taken.definition.rootGvk.version))
+        byKind.set(kindKey, plan);
+    }
+    this.plans = next;
+    this.plansByKind = byKind;
+    this.versionFallbacks = new Map();
     let changed = false;
-    for (const key of new Set([...this.plans.keys(), ...next.keys()])) {
-      const before = this.plans.get(key) ?? null;
-      const after = next.get(key) ?? null;
-      if (before === after) continue;
-      changed = true;
-      for (const uid of this.workloadsByGvk.get(key) ?? []) {
+    for (const [key, uids] of this.workloadsByGvk) {
+      const after = this.planFor(key);
+      for (const uid of uids) {
         const e = this.graph.workloads.get(uid)!;
+        if (e.plan === after) continue;
+        changed = true;
         e.plan = after;
         e.facts = null;
         this.trees.definitionChanged(uid);
       }
     }
-    this.plans = next;
+    if (next.size !== this.currentPlans.size || [...next.values()].some((p) => !this.currentPlans.has(p)))
+      changed = true;
     const podPlan = next.get(POD_KEY) ?? null;
     const podWorkloadsChange = (podPlan === null) !== (this.podPlan === null);
     this.podPlan = podPlan;
@@ -398,7 +432,7 @@ export class ClusterStore {
     const key = gvk ? gvkKey(gvk) : (gvkOfObject(obj) ?? prev?.gvk ?? '');
     if (prev && prev.gvk !== key) removeFrom(this.workloadsByGvk, prev.gvk, uid);
     addTo(this.workloadsByGvk, key, uid);
-    const plan = this.plans.get(key) ?? null;
+    const plan = this.planFor(key);
     // Same definition and links: only the object changed (status churn). Its facts are
     // re-evaluated at flush, and the tree is rebuilt only if what shapes it changed.
     const refresh = !!prev && prev.plan === plan && prev.controller === controller && prev.facts !== null;
@@ -416,6 +450,28 @@ export class ClusterStore {
     else this.trees.rebuild(uid);
     // A new workload changes the chains below it even if its controller did not.
     if (!prev || prev.controller !== controller) this.relink(uid, prev?.controller ?? null, controller, true);
+  }
+
+  /**
+   * The plan for objects of `key` (`group/version/Kind`): its definition, else
+   * (an older or newer version of a defined kind) the kind's definition at
+   * another version, with one warning.
+   */
+  private planFor(key: string): DefinitionPlan | null {
+    const exact = this.plans.get(key);
+    if (exact) return exact;
+    const other = this.plansByKind.get(kindOfKey(key));
+    if (!other) return null;
+    if (!this.versionFallbacks.has(key)) {
+      const [group, version, kind] = key.split('/');
+      const d = other.definition;
+      this.versionFallbacks.set(
+        key,
+        `${kind} ${apiVersionOf({ group, version })}: no definition at this version; read with definition ${d.name} (${apiVersionOf(d.rootGvk)})`,
+      );
+      this.problemList = null;
+    }
+    return other;
   }
 
   private deleteLink(uid: string, isWorkload: boolean): void {
@@ -530,7 +586,7 @@ export class ClusterStore {
    */
   problems(): string[] {
     if (!this.problemList || this.problemsErrorsVersion !== this.trees.errorsVersion) {
-      const list = [...this.definitionProblems];
+      const list = [...this.definitionProblems, ...this.versionFallbacks.values()];
       for (const t of this.workloads()) list.push(...t.errors);
       list.push(...this.malformed);
       this.problemList = list;
