@@ -25,6 +25,7 @@ export type ModelStoreLike = Pick<
   | 'totals'
   | 'getNodePods'
   | 'problems'
+  | 'orphanPods'
 >;
 
 export interface EngineOptions {

@@ -4,7 +4,7 @@
 // ownership graph, tree maintenance and node summaries.
 import type { Definition, Gvk } from '../definitions/types.js';
 import { apiVersionOf, gvkKey, gvkOf } from '../definitions/types.js';
-import type { KubeObject, WorkloadTree, NodeSummary, ClusterTotals, NodePodEntry } from './types.js';
+import type { KubeObject, WorkloadTree, NodeSummary, ClusterTotals, NodePodEntry, OrphanPod } from './types.js';
 import { planDefinition, type DefinitionPlan } from './plan.js';
 import { summarisePod, isTerminalPhase } from './pod-status.js';
 import { naturalCompare } from './tree.js';
@@ -14,7 +14,7 @@ import { deepEqual } from './equal.js';
 import { DEFAULT_GPU_RESOURCES } from './gpu.js';
 import { UidSet, addTo, removeFrom } from './uid-set.js';
 import { carriedPlacements } from './placements.js';
-import { OwnershipGraph, POD_GVK } from './ownership-graph.js';
+import { OWNER_GVKS, OwnershipGraph, POD_GVK, refKindKey } from './ownership-graph.js';
 import { NodeSummaries } from './node-summaries.js';
 import { TreeMaintenance, workloadName } from './tree-maintenance.js';
 import { newWorkCounters, type WorkCounters } from './work-counters.js';
@@ -84,6 +84,12 @@ export class ClusterStore {
   private plansByKind = new Map<string, DefinitionPlan>();
   /** One warning per object version read with another version's definition. */
   private versionFallbacks = new Map<string, string>();
+  /** `group/Kind` of every kind the definitions put between workloads and pods, roots included. */
+  private chainKinds = new Set<string>();
+  /** Pods with a controller whose chain reaches no workload: orphans when that chain ends at a missing owner. */
+  private readonly unplacedPods = new Set<string>();
+  /** orphanPods() as of the last change that may alter it; null: work it out again. */
+  private orphans: OrphanPod[] | null = [];
   /** The bare Pod definition's plan: pods nobody controls are then workloads of their own. */
   private podPlan: DefinitionPlan | null = null;
   private currentPlans = new Set<DefinitionPlan>();
@@ -144,6 +150,14 @@ export class ClusterStore {
     }
     this.plans = next;
     this.plansByKind = byKind;
+    const chainKinds = new Set(OWNER_GVKS.map((g) => `${g.group}/${g.kind}`));
+    for (const d of definitions) {
+      chainKinds.add(`${d.rootGvk.group}/${d.rootGvk.kind}`);
+      for (const g of d.additionalChildKinds) chainKinds.add(`${g.group}/${g.kind}`);
+      for (const c of d.components) if (c.kind) chainKinds.add(`${c.kind.group}/${c.kind.kind}`);
+    }
+    this.chainKinds = chainKinds;
+    this.orphans = null;
     this.versionFallbacks = new Map();
     let changed = false;
     for (const [key, uids] of this.workloadsByGvk) {
@@ -185,6 +199,7 @@ export class ClusterStore {
    */
   setListingKinds(kinds: Iterable<Pick<Gvk, 'group' | 'kind'>>): void {
     this.graph.setListingKinds(kinds);
+    if (this.unplacedPods.size > 0) this.orphans = null;
   }
 
   // ---------------------------------------------------------------- events
@@ -340,6 +355,7 @@ export class ClusterStore {
     this.pendingGpus += this.pendingOf(entry);
     this.syncPodWorkload(entry, prev?.controller === null);
     this.resolvePod(entry);
+    if (this.unplacedPods.has(uid)) this.orphans = null;
     if (prev && sameList(before, entry.workloads)) {
       this.trees.podModified(uid, prev.placed, entry.workloads);
     } else {
@@ -372,6 +388,7 @@ export class ClusterStore {
       this.trees.rebuild(w);
     }
     if (e.controller === null && this.graph.workloads.has(uid)) this.deleteLink(uid, true);
+    if (this.unplacedPods.delete(uid)) this.orphans = null;
     if (this.graph.controlsLinks(uid)) this.invalidateBelow(uid);
   }
 
@@ -397,6 +414,12 @@ export class ClusterStore {
       : this.graph.workloads.has(e.uid)
         ? [e.uid]
         : NO_WORKLOADS;
+    if (next.length === 0 && e.controller !== null) {
+      if (!this.unplacedPods.has(e.uid)) {
+        this.unplacedPods.add(e.uid);
+        this.orphans = null;
+      }
+    } else if (this.unplacedPods.size > 0 && this.unplacedPods.delete(e.uid)) this.orphans = null;
     if (sameList(next, e.workloads)) {
       for (const w of next) this.graph.workloads.get(w)?.pods.add(e.uid);
       return;
@@ -497,6 +520,8 @@ export class ClusterStore {
 
   /** Chains through `uid` changed: the pods below are resolved again, the workloads below rebuilt. */
   private invalidateBelow(uid: string): void {
+    // An owner came or went: an unplaced pod's chain may now end elsewhere.
+    if (this.unplacedPods.size > 0) this.orphans = null;
     const pods = this.graph.invalidateBelow(uid, (w) => this.trees.rebuild(w));
     for (const p of pods) {
       const e = this.graph.pods.get(p);
@@ -553,6 +578,32 @@ export class ClusterStore {
   totals(): ClusterTotals {
     if (!this.totalsCache) this.totalsCache = totalsOf(this.nodes(), this.graph.pods.size, this.pendingGpus);
     return this.totalsCache;
+  }
+
+  /**
+   * Pods no workload shows because an owner on their controller chain is not
+   * visible (absent, or its kind forbidden or not served), by namespace and
+   * name. Only chains through kinds the definitions use count (a DaemonSet's
+   * pods are no one's workload, not orphans), and none while such a kind is
+   * still in its first list (owners may be on their way; during the initial
+   * sync most pods are briefly unplaced, so nothing is worked out then).
+   */
+  orphanPods(): OrphanPod[] {
+    if (this.orphans) return this.orphans;
+    if (this.graph.anyListing(this.chainKinds)) return [];
+    const out: OrphanPod[] = [];
+    for (const uid of this.unplacedPods) {
+      const p = this.graph.pods.get(uid);
+      if (!p || p.workloads.length > 0) continue;
+      const ref = this.graph.missingOwner(p);
+      if (!ref) continue;
+      const kindKey = refKindKey(ref);
+      if (!this.chainKinds.has(kindKey)) continue;
+      out.push({ ...p.summary, owner: { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name } });
+    }
+    out.sort((a, b) => naturalCompare(a.namespace, b.namespace) || naturalCompare(a.name, b.name));
+    this.orphans = out;
+    return out;
   }
 
   /** Pods bound to a node, with the outermost defined workload each belongs to. */

@@ -236,6 +236,7 @@ export function defaultSnapshot(version = 1): ModelSnapshot {
     ],
     problems: [],
     changedWorkloads: [],
+    orphanPods: [],
   };
 }
 
