@@ -6,6 +6,14 @@ import type { TrimRole } from './trim.js';
 import { OWNER_GVKS, POD_GVK } from '../model/ownership-graph.js';
 
 export const KARTA_GVK: Gvk = { group: 'run.ai', version: 'v1alpha1', kind: 'Karta' };
+/** The older name of the same format (src/definitions/normalise.ts reads both). */
+export const RESOURCE_INTERFACE_GVK: Gvk = {
+  group: 'optimization.nvidia.com',
+  version: 'v1alpha1',
+  kind: 'ResourceInterface',
+};
+/** Kinds whose objects are cluster definitions, watched before any other kind. */
+export const DEFINITION_GVKS: Gvk[] = [KARTA_GVK, RESOURCE_INTERFACE_GVK];
 export const NODE_GVK: Gvk = { group: '', version: 'v1', kind: 'Node' };
 
 export interface WantedKind {

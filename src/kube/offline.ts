@@ -5,7 +5,8 @@
 // objects in the dump act as the cluster's definitions.
 import yaml from 'js-yaml';
 import type { Definition } from '../definitions/types.js';
-import { gvkOf } from '../definitions/types.js';
+import { apiVersionOf, gvkOf } from '../definitions/types.js';
+import { DEFINITION_GVKS } from './kinds.js';
 import type { KubeObject } from '../model/types.js';
 import { ClusterStore, type StoreKind } from '../model/store.js';
 import type { DefinitionSetLike, ModelStoreLike } from './engine-types.js';
@@ -88,11 +89,9 @@ export function parseDump(text: string, sourceName: string): DumpObjects {
   return { objects, problems };
 }
 
+/** A Karta or an older ResourceInterface: a cluster definition. */
 export function isKartaObject(obj: Record<string, unknown>): boolean {
-  return (
-    (obj.apiVersion === 'run.ai/v1alpha1' && obj.kind === 'Karta') ||
-    (obj.apiVersion === 'optimization.nvidia.com/v1alpha1' && obj.kind === 'ResourceInterface')
-  );
+  return DEFINITION_GVKS.some((g) => obj.apiVersion === apiVersionOf(g) && obj.kind === g.kind);
 }
 
 export interface OfflineModel {
