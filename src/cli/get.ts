@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import type { Definition } from '../definitions/types.js';
-import { apiVersionOf } from '../definitions/types.js';
-import type { ClusterTotals, NodeSummary, PodSummary, RoleTree, WorkloadTree } from '../model/types.js';
+import { apiVersionOf, gvkOf } from '../definitions/types.js';
+import type { ClusterTotals, NodeSummary, OrphanPod, PodSummary, RoleTree, WorkloadTree } from '../model/types.js';
 import { formatProblem } from '../definitions/problem.js';
 import { roleName, UNATTRIBUTED } from '../model/role-name.js';
 import { sanitise } from '../text/sanitise.js';
@@ -112,6 +112,8 @@ interface Loaded {
   /** Short names the server published for kinds (`lws` → LeaderWorkerSet); live only. */
   shortNames?: Map<string, string>;
   workloads: WorkloadTree[];
+  /** Pods whose owner is not visible (absent from the dump, its kind forbidden or not served). */
+  orphanPods: OrphanPod[];
   nodes: NodeSummary[];
   totals: ClusterTotals;
   definitions: Definition[];
@@ -167,6 +169,7 @@ async function loadOffline(
   return {
     // Nested workloads (a JobSet's Jobs) only when a TYPE asks for them.
     workloads: model.store.workloads(),
+    orphanPods: model.store.orphanPods(),
     nodes: model.store.nodes(),
     totals: model.store.totals(),
     definitions: model.definitions.definitions,
@@ -201,6 +204,7 @@ async function loadLive(
     return {
       shortNames,
       workloads: snap.workloads,
+      orphanPods: snap.orphanPods,
       nodes: snap.nodes,
       totals: snap.totals,
       definitions: source.definitions(),
@@ -271,6 +275,7 @@ async function get(args: string[]): Promise<number> {
   }
 
   let workloads = loaded.workloads;
+  let orphanPods = loaded.orphanPods;
   if (target.type) {
     let defs = definitionsForType(loaded.definitions, target.type);
     const short = loaded.shortNames?.get(target.type.toLowerCase());
@@ -281,11 +286,20 @@ async function get(args: string[]): Promise<number> {
     }
     const kinds = new Set(defs.map((d) => `${apiVersionOf(d.rootGvk)}/${d.rootGvk.kind}`));
     workloads = workloads.filter((w) => kinds.has(`${w.apiVersion}/${w.kind}`));
+    // An orphan's owner is of the type at any version (it is not there to say which).
+    const ownerKinds = new Set(defs.map((d) => `${d.rootGvk.group}/${d.rootGvk.kind}`));
+    orphanPods = orphanPods.filter((p) =>
+      ownerKinds.has(`${gvkOf(p.owner.apiVersion, p.owner.kind).group}/${p.owner.kind}`),
+    );
   }
-  if (cluster.namespace) workloads = workloads.filter((w) => w.namespace === cluster.namespace);
+  if (cluster.namespace) {
+    workloads = workloads.filter((w) => w.namespace === cluster.namespace);
+    orphanPods = orphanPods.filter((p) => p.namespace === cluster.namespace);
+  }
   if (target.name) {
     workloads = workloads.filter((w) => w.name === target.name);
-    if (!workloads.length) {
+    orphanPods = orphanPods.filter((p) => p.owner.name === target.name);
+    if (!workloads.length && !orphanPods.length) {
       const where = cluster.namespace ? ` in namespace ${cluster.namespace}` : '';
       process.stderr.write(`wlx: ${sanitise(target.type)}/${sanitise(target.name)} not found${sanitise(where)}\n`);
       return 3;
@@ -293,13 +307,13 @@ async function get(args: string[]): Promise<number> {
   }
 
   if (output === 'json') {
-    process.stdout.write(JSON.stringify({ workloads, nodes: loaded.nodes }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify({ workloads, nodes: loaded.nodes, orphanPods }, null, 2) + '\n');
   } else if (output === 'yaml') {
     process.stdout.write(
-      yaml.dump({ workloads, nodes: loaded.nodes }, { noRefs: true, lineWidth: -1, sortKeys: false }),
+      yaml.dump({ workloads, nodes: loaded.nodes, orphanPods }, { noRefs: true, lineWidth: -1, sortKeys: false }),
     );
   } else {
-    process.stdout.write(renderTrees(workloads, loaded.totals, Date.now(), outputWidth(process.stdout)));
+    process.stdout.write(renderTrees(workloads, loaded.totals, Date.now(), outputWidth(process.stdout), orphanPods));
     for (const p of loaded.problems.slice(0, 20)) process.stderr.write(`wlx: warning: ${sanitise(p)}\n`);
   }
   return 0;
@@ -505,10 +519,39 @@ function countPods(roles: RoleTree[]): PodSummary[] {
   return roles.flatMap((r) => [...r.pods, ...countPods(r.roles)]);
 }
 
-export function renderTrees(workloads: WorkloadTree[], totals: ClusterTotals, now: number, width = WIDTH): string {
-  if (!workloads.length) return 'No workloads found.\n';
+/** Orphan pods grouped under their owner that is not visible, as the workloads' trees are. */
+export function renderOrphans(orphans: OrphanPod[], width = WIDTH): string[] {
+  const byOwner = new Map<string, OrphanPod[]>();
+  for (const p of orphans) {
+    const key = `${p.namespace}\u0000${p.owner.kind}\u0000${p.owner.name}`;
+    const list = byOwner.get(key);
+    if (list) list.push(p);
+    else byOwner.set(key, [p]);
+  }
+  const blocks: string[] = [];
+  for (const pods of byOwner.values()) {
+    const { owner, namespace } = pods[0];
+    const head = wrapParts(
+      [`${sanitise(owner.kind)}/${sanitise(owner.name)}`, `namespace: ${sanitise(namespace)}`, 'owner not visible'],
+      '  ',
+      width,
+    );
+    blocks.push([...head, ...renderRows(podAndRoleRows([], pods, ''), width)].join('\n'));
+  }
+  return blocks;
+}
+
+export function renderTrees(
+  workloads: WorkloadTree[],
+  totals: ClusterTotals,
+  now: number,
+  width = WIDTH,
+  orphans: OrphanPod[] = [],
+): string {
+  if (!workloads.length && !orphans.length) return 'No workloads found.\n';
   const blocks = workloads.map((w) => renderWorkload(w, now, width).join('\n'));
-  const pods = workloads.flatMap((w) => [...countPods(w.roles), ...w.unattributedPods]);
+  if (orphans.length) blocks.push(`Pods whose owner is not visible:\n\n${renderOrphans(orphans, width).join('\n\n')}`);
+  const pods = [...workloads.flatMap((w) => [...countPods(w.roles), ...w.unattributedPods]), ...orphans];
   const running = pods.filter((p) => p.status === 'Running').length;
   const requested = workloads.reduce((n, w) => n + w.gpus.requested, 0);
   const allocated = workloads.reduce((n, w) => n + w.gpus.allocated, 0);

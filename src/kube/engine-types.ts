@@ -26,6 +26,7 @@ export type ModelStoreLike = Pick<
   | 'getNodePods'
   | 'problems'
   | 'brokenDefinitions'
+  | 'orphanPods'
 >;
 
 export interface EngineOptions {

@@ -23,7 +23,7 @@ import { Discovery, serverVersion, type ResourceInfo } from './discovery.js';
 import { Backoff, type WatchEventType } from './reflector.js';
 import { describeFailure } from './client.js';
 import { matchesSelector, parseLabelSelector, type Requirement } from './selector.js';
-import { KARTA_GVK, wantedKinds } from './kinds.js';
+import { DEFINITION_GVKS, wantedKinds } from './kinds.js';
 import { KindWatchers, type EnsureResult, type Watched } from './kind-watchers.js';
 import { FlushScheduler } from './flush-scheduler.js';
 import { ProblemLog, assembleSnapshot, summariseConnection, type PendingConnection } from './snapshot.js';
@@ -162,21 +162,21 @@ class Engine implements ClusterEngine {
   /** Karta definitions first (so their kinds are watched from the start), then every wanted kind. */
   private async bootstrap(): Promise<void> {
     const backoff = new Backoff({ initialMs: 500, maxMs: 30_000, factor: 2, jitter: 0.3 });
-    let kartaInfo: ResourceInfo | undefined;
+    let definitionInfos: ResourceInfo[] = [];
     for (;;) {
-      const result = await this.discovery.resolve([KARTA_GVK]);
-      kartaInfo = result.found.get(gvkKey(KARTA_GVK));
-      const miss = result.missing.get(gvkKey(KARTA_GVK));
-      if (!miss || miss.state !== 'error') break;
+      const result = await this.discovery.resolve(DEFINITION_GVKS);
+      definitionInfos = DEFINITION_GVKS.flatMap((g) => result.found.get(gvkKey(g)) ?? []);
+      const miss = [...result.missing.values()].find((m) => m.state === 'error');
+      if (!miss) break;
       if (this.options.watch === false) throw new Error(miss.message);
       await this.retryDiscovery(miss.cause, backoff.next());
       if (this.stopped) return;
     }
     this.settleDiscovery();
-    if (kartaInfo) {
-      const kartaError = await this.watchers.watch(kartaInfo, 'definition').reflector.firstSync;
-      if (kartaError && !this.stopped) throw kartaError;
-    }
+    // Kartas and the older ResourceInterfaces alike (the engine keeps both by uid).
+    const firstSyncs = definitionInfos.map((info) => this.watchers.watch(info, 'definition').reflector.firstSync);
+    const kartaError = (await Promise.all(firstSyncs)).find((e) => e !== null);
+    if (kartaError && !this.stopped) throw kartaError;
     this.kartaSynced = true;
     if (this.kartas.size) this.reloadDefinitions();
     const syncs: Promise<Error | null>[] = [];

@@ -41,6 +41,8 @@ export class KindWatchers {
   private readonly watched = new Map<string, Watched>();
   /** Kinds wanted but not watchable (forbidden or not served at discovery). */
   private readonly unserved = new Map<string, KindState>();
+  /** Wanted `group/version/Kind` → the key it is watched at (another version of the kind, see Discovery.resolve). */
+  private readonly servedAt = new Map<string, string>();
   private ensureChain: Promise<unknown> = Promise.resolve();
   private stopped = false;
   /** This engine's trimmer: its sharing tables serve only the objects of this engine. */
@@ -63,14 +65,15 @@ export class KindWatchers {
     // A kind watched in another role (an owner that a new cluster Karta now
     // defines as a workload, or the reverse): take its objects out of the
     // store and watch it again in its new role.
+    const watchedKey = (w: WantedKind) => this.servedAt.get(gvkKey(w.gvk)) ?? gvkKey(w.gvk);
     for (const w of all) {
-      const current = this.watched.get(gvkKey(w.gvk));
+      const current = this.watched.get(watchedKey(w));
       if (!current || current.role === w.role || current.role === 'definition') continue;
       this.watched.delete(current.key);
       await current.reflector.stop();
       this.handlers.onRoleChange(current.role, current.reflector.tombstones());
     }
-    const wanted = all.filter((w) => !this.watched.has(gvkKey(w.gvk)));
+    const wanted = all.filter((w) => !this.watched.has(watchedKey(w)));
     if (!wanted.length) return { started: [], retry: false };
     const result = await this.discovery.resolve(wanted.map((w) => w.gvk));
     if (this.stopped) return { started: [], retry: false };
@@ -82,7 +85,15 @@ export class KindWatchers {
       const info = result.found.get(key);
       if (info) {
         this.unserved.delete(key);
-        syncs.push(this.watch(info, w.role, w.intermediate).reflector.firstSync);
+        const served = gvkKey(info.gvk);
+        if (served !== key) this.servedAt.set(key, served);
+        // Another wanted version of the kind is watched at this one already.
+        if (this.watched.has(served)) continue;
+        const watched = this.watch(info, w.role, w.intermediate);
+        syncs.push(watched.reflector.firstSync);
+        // Warn only when no definition names the served version itself.
+        const fallback = result.versionFallbacks.get(key);
+        if (fallback && !all.some((x) => gvkKey(x.gvk) === served)) this.handlers.onProblem(watched, fallback);
         continue;
       }
       const miss = result.missing.get(key);

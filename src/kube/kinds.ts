@@ -3,16 +3,18 @@ import type { Definition, Gvk } from '../definitions/types.js';
 import { gvkKey } from '../definitions/types.js';
 import type { ResourceInfo } from './discovery.js';
 import type { TrimRole } from './trim.js';
+import { OWNER_GVKS, POD_GVK } from '../model/ownership-graph.js';
 
 export const KARTA_GVK: Gvk = { group: 'run.ai', version: 'v1alpha1', kind: 'Karta' };
-export const POD_GVK: Gvk = { group: '', version: 'v1', kind: 'Pod' };
+/** The older name of the same format (src/definitions/normalise.ts reads both). */
+export const RESOURCE_INTERFACE_GVK: Gvk = {
+  group: 'optimization.nvidia.com',
+  version: 'v1alpha1',
+  kind: 'ResourceInterface',
+};
+/** Kinds whose objects are cluster definitions, watched before any other kind. */
+export const DEFINITION_GVKS: Gvk[] = [KARTA_GVK, RESOURCE_INTERFACE_GVK];
 export const NODE_GVK: Gvk = { group: '', version: 'v1', kind: 'Node' };
-/** Controllers between workloads and pods that most workload types use; watched as metadata. */
-export const OWNER_GVKS: Gvk[] = [
-  { group: 'batch', version: 'v1', kind: 'Job' },
-  { group: 'apps', version: 'v1', kind: 'ReplicaSet' },
-  { group: 'apps', version: 'v1', kind: 'StatefulSet' },
-];
 
 export interface WantedKind {
   gvk: Gvk;
@@ -35,6 +37,8 @@ export function wantedKinds(definitions: Definition[]): WantedKind[] {
   }
   const intermediate = new Set(owners.map(gvkKey));
   for (const d of definitions) {
+    // A Pod definition's workloads are the pods nobody controls: the pod watch feeds them (one watch).
+    if (d.rootGvk.group === '' && d.rootGvk.kind === 'Pod') continue;
     out.set(gvkKey(d.rootGvk), { gvk: d.rootGvk, role: 'workload', intermediate: intermediate.has(gvkKey(d.rootGvk)) });
   }
   for (const g of owners) {

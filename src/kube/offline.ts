@@ -5,7 +5,8 @@
 // objects in the dump act as the cluster's definitions.
 import yaml from 'js-yaml';
 import type { Definition } from '../definitions/types.js';
-import { gvkKey, gvkOf } from '../definitions/types.js';
+import { apiVersionOf, gvkOf } from '../definitions/types.js';
+import { DEFINITION_GVKS } from './kinds.js';
 import type { KubeObject } from '../model/types.js';
 import { ClusterStore, type StoreKind } from '../model/store.js';
 import type { DefinitionSetLike, ModelStoreLike } from './engine-types.js';
@@ -21,6 +22,33 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** A plain scalar YAML's default schema reads as a timestamp, as that Date (else null). */
+function yamlTimestamp(data: string): Date | null {
+  if (!/^\d{4}-\d\d?-\d\d?/.test(data)) return null;
+  const v: unknown = yaml.load(data);
+  return v instanceof Date ? v : null;
+}
+
+/**
+ * Unquoted timestamps (valid YAML, common in hand-edited dumps) read as the
+ * strings the quoted form gives, not Date objects: RFC 3339 text as written,
+ * YAML's other spellings as the same instant in ISO form.
+ */
+const DUMP_SCHEMA = yaml.DEFAULT_SCHEMA.extend({
+  implicit: [
+    new yaml.Type('tag:yaml.org,2002:timestamp', {
+      kind: 'scalar',
+      resolve: (data: string) => yamlTimestamp(data) !== null,
+      construct: (data: string) =>
+        /^\d{4}-\d\d-\d\d([Tt][^ ]*)?$/.test(data) ? data : yamlTimestamp(data)!.toISOString(),
+    }),
+  ],
+});
+
+function loadAllYaml(text: string): unknown[] {
+  return yaml.loadAll(text, undefined, { schema: DUMP_SCHEMA });
+}
+
 /** Every object in a dump: documents, with `List`s (kind ending in List, with items) expanded. */
 export function parseDump(text: string, sourceName: string): DumpObjects {
   const objects: Record<string, unknown>[] = [];
@@ -29,10 +57,10 @@ export function parseDump(text: string, sourceName: string): DumpObjects {
   const trimmed = text.trimStart();
   try {
     // JSON first: it is YAML too, but JSON.parse is much faster on big dumps.
-    docs = trimmed.startsWith('{') || trimmed.startsWith('[') ? [JSON.parse(text)] : yaml.loadAll(text);
+    docs = trimmed.startsWith('{') || trimmed.startsWith('[') ? [JSON.parse(text)] : loadAllYaml(text);
   } catch (err) {
     try {
-      docs = yaml.loadAll(text);
+      docs = loadAllYaml(text);
     } catch {
       throw new Error(`${sourceName}: not YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
     }
@@ -61,11 +89,9 @@ export function parseDump(text: string, sourceName: string): DumpObjects {
   return { objects, problems };
 }
 
+/** A Karta or an older ResourceInterface: a cluster definition. */
 export function isKartaObject(obj: Record<string, unknown>): boolean {
-  return (
-    (obj.apiVersion === 'run.ai/v1alpha1' && obj.kind === 'Karta') ||
-    (obj.apiVersion === 'optimization.nvidia.com/v1alpha1' && obj.kind === 'ResourceInterface')
-  );
+  return DEFINITION_GVKS.some((g) => obj.apiVersion === apiVersionOf(g) && obj.kind === g.kind);
 }
 
 export interface OfflineModel {
@@ -91,7 +117,8 @@ export function buildOfflineModel(
   const trimmer = new Trimmer();
   const report = (message: string) => problems.push(message);
   const definitions = kartas.length ? base.withCluster(kartas.map((k) => trimmer.for('definition', report)(k))) : base;
-  const roots = new Set(definitions.definitions.map((d: Definition) => gvkKey(d.rootGvk)));
+  // By kind, any version: an object at another version of a defined kind falls back to its definition (the store warns).
+  const rootKinds = new Set(definitions.definitions.map((d: Definition) => `${d.rootGvk.group}/${d.rootGvk.kind}`));
   const store = new ClusterStore({
     definitions: definitions.definitions,
     gpuResources,
@@ -100,11 +127,10 @@ export function buildOfflineModel(
   for (const obj of objects) {
     if (isKartaObject(obj)) continue;
     const gvk = gvkOf(String(obj.apiVersion), String(obj.kind));
-    const key = gvkKey(gvk);
     let kind: StoreKind;
     if (gvk.group === '' && gvk.kind === 'Pod') kind = 'pod';
     else if (gvk.group === '' && gvk.kind === 'Node') kind = 'node';
-    else if (roots.has(key)) kind = 'workload';
+    else if (rootKinds.has(`${gvk.group}/${gvk.kind}`)) kind = 'workload';
     // Anything else (known owner kinds or not) may sit in an owner chain: metadata only.
     else kind = 'owner';
     const trimmed: KubeObject = trimmer.for(kind, report)(obj);

@@ -155,6 +155,7 @@ export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
     version: input.version,
     workloads: input.workloads,
     nodes: input.store.nodes(),
+    orphanPods: input.store.orphanPods(),
     totals: input.store.totals(),
     kinds: input.kinds,
     connection: input.connection,

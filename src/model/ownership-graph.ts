@@ -4,10 +4,18 @@
 // it through ClusterStore.
 import type { Gvk } from '../definitions/types.js';
 import { gvkOf } from '../definitions/types.js';
-import type { KubeObject } from './types.js';
+import type { KubeObject, OwnerReference } from './types.js';
 import { MAX_OWNER_HOPS, walkControllerChain } from './ownership.js';
 import { UidIndex, addTo, removeFrom } from './uid-set.js';
 import type { LinkEntry, OwnerEntry, PodEntry, WorkloadEntry } from './store-entries.js';
+
+export const POD_GVK: Gvk = { group: '', version: 'v1', kind: 'Pod' };
+/** Controllers between workloads and pods that most workload types use (the engine watches them as metadata). */
+export const OWNER_GVKS: Gvk[] = [
+  { group: 'batch', version: 'v1', kind: 'Job' },
+  { group: 'apps', version: 'v1', kind: 'ReplicaSet' },
+  { group: 'apps', version: 'v1', kind: 'StatefulSet' },
+];
 
 /** Where a workload stands: its own tree, part of another's, or not known yet (an owner's kind is still listing). */
 export type ChainPlace = 'top-level' | 'nested' | 'owner-listing';
@@ -17,15 +25,21 @@ function ownerKindKey(group: string, kind: string): string {
   return `${group}/${kind}`;
 }
 
-function controllerKindKey(obj: KubeObject): string | null {
+function controllerRef(obj: KubeObject): OwnerReference | null {
   const refs = obj.metadata.ownerReferences;
   if (!Array.isArray(refs)) return null;
-  for (const r of refs) {
-    if (r && r.controller === true && typeof r.apiVersion === 'string') {
-      return ownerKindKey(gvkOf(r.apiVersion, r.kind).group, r.kind);
-    }
-  }
+  for (const r of refs) if (r && r.controller === true && typeof r.apiVersion === 'string') return r;
   return null;
+}
+
+/** `group/Kind` of a reference's kind. */
+export function refKindKey(r: Pick<OwnerReference, 'apiVersion' | 'kind'>): string {
+  return ownerKindKey(gvkOf(r.apiVersion, r.kind).group, r.kind);
+}
+
+function controllerKindKey(obj: KubeObject): string | null {
+  const r = controllerRef(obj);
+  return r ? refKindKey(r) : null;
 }
 
 export class OwnershipGraph {
@@ -147,6 +161,27 @@ export class OwnershipGraph {
       cur = this.linkOf(cur.controller);
     }
     return 'top-level';
+  }
+
+  /** Whether some kind of `kindKeys` (`group/Kind`, see refKindKey) is still in its first list. */
+  anyListing(kindKeys: ReadonlySet<string>): boolean {
+    for (const k of this.listingKinds) if (kindKeys.has(k)) return true;
+    return false;
+  }
+
+  /**
+   * The reference to the first object missing on `pod`'s controller chain
+   * (not in the store: absent, or its kind not visible), or null when the
+   * chain ends at an object nobody controls (or loops).
+   */
+  missingOwner(pod: PodEntry): OwnerReference | null {
+    let cur: LinkEntry = pod;
+    for (let hop = 0; cur.controller && hop < MAX_OWNER_HOPS; hop++) {
+      const next = this.linkOf(cur.controller);
+      if (!next) return controllerRef(cur.obj);
+      cur = next;
+    }
+    return null;
   }
 
   /** Part of another workload's tree (see place). */

@@ -37,6 +37,8 @@ export function walkControllerChain(
 
 /** Whether the pod's controller chain, through `owners`, reaches `workloadUid`. */
 export function isOwnedBy(pod: KubeObject, workloadUid: string, ownersByUid: Map<string, KubeObject>): boolean {
+  // A bare Pod workload (no controller) is its own pod.
+  if (pod.metadata.uid === workloadUid) return controllerUidOf(pod) === null;
   return walkControllerChain(controllerUidOf(pod), (uid) => {
     const o = ownersByUid.get(uid);
     return o ? controllerUidOf(o) : undefined;

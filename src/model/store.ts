@@ -3,8 +3,8 @@
 // exactly that (src/model/README.md, Incremental store). It composes the
 // ownership graph, tree maintenance and node summaries.
 import type { Definition, Gvk } from '../definitions/types.js';
-import { gvkKey, gvkOf } from '../definitions/types.js';
-import type { KubeObject, WorkloadTree, NodeSummary, ClusterTotals, NodePodEntry } from './types.js';
+import { apiVersionOf, gvkKey, gvkOf } from '../definitions/types.js';
+import type { KubeObject, WorkloadTree, NodeSummary, ClusterTotals, NodePodEntry, OrphanPod } from './types.js';
 import { planDefinition, type DefinitionPlan } from './plan.js';
 import { describeFailure, type ExprError } from './expr.js';
 import { summarisePod, isTerminalPhase } from './pod-status.js';
@@ -15,7 +15,7 @@ import { deepEqual } from './equal.js';
 import { DEFAULT_GPU_RESOURCES } from './gpu.js';
 import { UidSet, addTo, removeFrom } from './uid-set.js';
 import { carriedPlacements } from './placements.js';
-import { OwnershipGraph } from './ownership-graph.js';
+import { OWNER_GVKS, OwnershipGraph, POD_GVK, refKindKey } from './ownership-graph.js';
 import { NodeSummaries } from './node-summaries.js';
 import { TreeMaintenance, workloadName } from './tree-maintenance.js';
 import { newWorkCounters, type WorkCounters } from './work-counters.js';
@@ -41,12 +41,35 @@ export interface ClusterStoreOptions {
   graph?: OwnershipGraph;
 }
 
+const POD_KEY = gvkKey(POD_GVK);
+const NO_WORKLOADS: string[] = [];
+
 /** Most recent malformed-object reports kept for problems(). */
 const MAX_MALFORMED = 50;
 
 function gvkOfObject(obj: KubeObject): string | null {
   if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') return null;
   return gvkKey(gvkOf(obj.apiVersion, obj.kind));
+}
+
+/** Kubernetes' version order (v1 > v1beta2 > v1beta1 > v1alpha1 > anything else): a higher rank sorts first. */
+function versionRank(version: string): number[] {
+  const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(version);
+  if (!m) return [-1, 0, 0];
+  return [m[2] === undefined ? 2 : m[2] === 'beta' ? 1 : 0, Number(m[1]), Number(m[3] ?? 0)];
+}
+
+function newerVersion(a: string, b: string): boolean {
+  const ra = versionRank(a);
+  const rb = versionRank(b);
+  for (let i = 0; i < ra.length; i++) if (ra[i] !== rb[i]) return ra[i] > rb[i];
+  return a < b;
+}
+
+/** `group/Kind` of a `group/version/Kind` key. */
+function kindOfKey(key: string): string {
+  const [group, , kind] = key.split('/');
+  return `${group}/${kind}`;
 }
 
 function sameList(a: string[], b: string[]): boolean {
@@ -58,6 +81,18 @@ function sameList(a: string[], b: string[]): boolean {
 export class ClusterStore {
   private readonly gpuResources: readonly string[];
   private plans = new Map<string, DefinitionPlan>();
+  /** Per `group/Kind`, the plan at its newest version: objects at a version no definition names fall back to it. */
+  private plansByKind = new Map<string, DefinitionPlan>();
+  /** One warning per object version read with another version's definition. */
+  private versionFallbacks = new Map<string, string>();
+  /** `group/Kind` of every kind the definitions put between workloads and pods, roots included. */
+  private chainKinds = new Set<string>();
+  /** Pods with a controller whose chain reaches no workload: orphans when that chain ends at a missing owner. */
+  private readonly unplacedPods = new Set<string>();
+  /** orphanPods() as of the last change that may alter it; null: work it out again. */
+  private orphans: OrphanPod[] | null = [];
+  /** The bare Pod definition's plan: pods nobody controls are then workloads of their own. */
+  private podPlan: DefinitionPlan | null = null;
   private currentPlans = new Set<DefinitionPlan>();
   private definitionProblems: string[] = [];
   private readonly buildNested: boolean;
@@ -107,20 +142,48 @@ export class ClusterStore {
       // Keep the compiled plan (and every cached placement) when the definition is unchanged.
       next.set(key, old && (old.definition === def || deepEqual(old.definition, def)) ? old : planDefinition(def));
     }
+    const byKind = new Map<string, DefinitionPlan>();
+    for (const [key, plan] of next) {
+      const kindKey = kindOfKey(key);
+      const taken = byKind.get(kindKey);
+      if (!taken || newerVersion(plan.definition.rootGvk.version, taken.definition.rootGvk.version))
+        byKind.set(kindKey, plan);
+    }
+    this.plans = next;
+    this.plansByKind = byKind;
+    const chainKinds = new Set(OWNER_GVKS.map((g) => `${g.group}/${g.kind}`));
+    for (const d of definitions) {
+      chainKinds.add(`${d.rootGvk.group}/${d.rootGvk.kind}`);
+      for (const g of d.additionalChildKinds) chainKinds.add(`${g.group}/${g.kind}`);
+      for (const c of d.components) if (c.kind) chainKinds.add(`${c.kind.group}/${c.kind.kind}`);
+    }
+    this.chainKinds = chainKinds;
+    this.orphans = null;
+    this.versionFallbacks = new Map();
     let changed = false;
-    for (const key of new Set([...this.plans.keys(), ...next.keys()])) {
-      const before = this.plans.get(key) ?? null;
-      const after = next.get(key) ?? null;
-      if (before === after) continue;
-      changed = true;
-      for (const uid of this.workloadsByGvk.get(key) ?? []) {
+    for (const [key, uids] of this.workloadsByGvk) {
+      const after = this.planFor(key);
+      for (const uid of uids) {
         const e = this.graph.workloads.get(uid)!;
+        if (e.plan === after) continue;
+        changed = true;
         e.plan = after;
         e.facts = null;
         this.trees.definitionChanged(uid);
       }
     }
-    this.plans = next;
+    if (next.size !== this.currentPlans.size || [...next.values()].some((p) => !this.currentPlans.has(p)))
+      changed = true;
+    const podPlan = next.get(POD_KEY) ?? null;
+    const podWorkloadsChange = (podPlan === null) !== (this.podPlan === null);
+    this.podPlan = podPlan;
+    if (podWorkloadsChange) {
+      for (const e of this.graph.pods.values()) {
+        if (e.controller !== null) continue;
+        this.syncPodWorkload(e, true);
+        this.resolvePod(e);
+      }
+    }
     this.currentPlans = new Set(next.values());
     this.trees.currentPlans = this.currentPlans;
     for (const p of next.values()) problems.push(...p.problems);
@@ -137,6 +200,7 @@ export class ClusterStore {
    */
   setListingKinds(kinds: Iterable<Pick<Gvk, 'group' | 'kind'>>): void {
     this.graph.setListingKinds(kinds);
+    if (this.unplacedPods.size > 0) this.orphans = null;
   }
 
   // ---------------------------------------------------------------- events
@@ -290,7 +354,9 @@ export class ClusterStore {
     };
     this.graph.pods.set(uid, entry);
     this.pendingGpus += this.pendingOf(entry);
+    this.syncPodWorkload(entry, prev?.controller === null);
     this.resolvePod(entry);
+    if (this.unplacedPods.has(uid)) this.orphans = null;
     if (prev && sameList(before, entry.workloads)) {
       this.trees.podModified(uid, prev.placed, entry.workloads);
     } else {
@@ -322,6 +388,8 @@ export class ClusterStore {
       this.graph.workloads.get(w)?.pods.delete(uid);
       this.trees.rebuild(w);
     }
+    if (e.controller === null && this.graph.workloads.has(uid)) this.deleteLink(uid, true);
+    if (this.unplacedPods.delete(uid)) this.orphans = null;
     if (this.graph.controlsLinks(uid)) this.invalidateBelow(uid);
   }
 
@@ -329,9 +397,30 @@ export class ClusterStore {
     return e.active && e.summary.node === null ? e.summary.gpus : 0;
   }
 
+  /**
+   * With a Pod definition, a pod nobody controls is also a workload (same uid,
+   * same object); adopted or without that definition, it is not. `mayBeOne`:
+   * it may be one now (the only case that looks it up for a controlled pod).
+   */
+  private syncPodWorkload(e: PodEntry, mayBeOne: boolean): void {
+    if (e.controller === null && this.podPlan !== null) this.upsertWorkload(e.obj, POD_GVK);
+    else if (mayBeOne && this.graph.workloads.has(e.uid)) this.deleteLink(e.uid, true);
+  }
+
   /** Re-reads which workloads the pod's controller chain reaches; moves it between workloads if that changed. */
   private resolvePod(e: PodEntry): void {
-    const next = e.controller ? this.graph.chainWorkloads(e.controller) : [];
+    // A bare Pod workload holds itself: its chain starts above it and never reaches its uid.
+    const next = e.controller
+      ? this.graph.chainWorkloads(e.controller)
+      : this.graph.workloads.has(e.uid)
+        ? [e.uid]
+        : NO_WORKLOADS;
+    if (next.length === 0 && e.controller !== null) {
+      if (!this.unplacedPods.has(e.uid)) {
+        this.unplacedPods.add(e.uid);
+        this.orphans = null;
+      }
+    } else if (this.unplacedPods.size > 0 && this.unplacedPods.delete(e.uid)) this.orphans = null;
     if (sameList(next, e.workloads)) {
       for (const w of next) this.graph.workloads.get(w)?.pods.add(e.uid);
       return;
@@ -367,7 +456,7 @@ export class ClusterStore {
     const key = gvk ? gvkKey(gvk) : (gvkOfObject(obj) ?? prev?.gvk ?? '');
     if (prev && prev.gvk !== key) removeFrom(this.workloadsByGvk, prev.gvk, uid);
     addTo(this.workloadsByGvk, key, uid);
-    const plan = this.plans.get(key) ?? null;
+    const plan = this.planFor(key);
     // Same definition and links: only the object changed (status churn). Its facts are
     // re-evaluated at flush, and the tree is rebuilt only if what shapes it changed.
     const refresh = !!prev && prev.plan === plan && prev.controller === controller && prev.facts !== null;
@@ -385,6 +474,28 @@ export class ClusterStore {
     else this.trees.rebuild(uid);
     // A new workload changes the chains below it even if its controller did not.
     if (!prev || prev.controller !== controller) this.relink(uid, prev?.controller ?? null, controller, true);
+  }
+
+  /**
+   * The plan for objects of `key` (`group/version/Kind`): its definition, else
+   * (an older or newer version of a defined kind) the kind's definition at
+   * another version, with one warning.
+   */
+  private planFor(key: string): DefinitionPlan | null {
+    const exact = this.plans.get(key);
+    if (exact) return exact;
+    const other = this.plansByKind.get(kindOfKey(key));
+    if (!other) return null;
+    if (!this.versionFallbacks.has(key)) {
+      const [group, version, kind] = key.split('/');
+      const d = other.definition;
+      this.versionFallbacks.set(
+        key,
+        `${kind} ${apiVersionOf({ group, version })}: no definition at this version; read with definition ${d.name} (${apiVersionOf(d.rootGvk)})`,
+      );
+      this.problemList = null;
+    }
+    return other;
   }
 
   private deleteLink(uid: string, isWorkload: boolean): void {
@@ -410,6 +521,8 @@ export class ClusterStore {
 
   /** Chains through `uid` changed: the pods below are resolved again, the workloads below rebuilt. */
   private invalidateBelow(uid: string): void {
+    // An owner came or went: an unplaced pod's chain may now end elsewhere.
+    if (this.unplacedPods.size > 0) this.orphans = null;
     const pods = this.graph.invalidateBelow(uid, (w) => this.trees.rebuild(w));
     for (const p of pods) {
       const e = this.graph.pods.get(p);
@@ -497,6 +610,32 @@ export class ClusterStore {
     return this.totalsCache;
   }
 
+  /**
+   * Pods no workload shows because an owner on their controller chain is not
+   * visible (absent, or its kind forbidden or not served), by namespace and
+   * name. Only chains through kinds the definitions use count (a DaemonSet's
+   * pods are no one's workload, not orphans), and none while such a kind is
+   * still in its first list (owners may be on their way; during the initial
+   * sync most pods are briefly unplaced, so nothing is worked out then).
+   */
+  orphanPods(): OrphanPod[] {
+    if (this.orphans) return this.orphans;
+    if (this.graph.anyListing(this.chainKinds)) return [];
+    const out: OrphanPod[] = [];
+    for (const uid of this.unplacedPods) {
+      const p = this.graph.pods.get(uid);
+      if (!p || p.workloads.length > 0) continue;
+      const ref = this.graph.missingOwner(p);
+      if (!ref) continue;
+      const kindKey = refKindKey(ref);
+      if (!this.chainKinds.has(kindKey)) continue;
+      out.push({ ...p.summary, owner: { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name } });
+    }
+    out.sort((a, b) => naturalCompare(a.namespace, b.namespace) || naturalCompare(a.name, b.name));
+    this.orphans = out;
+    return out;
+  }
+
   /** Pods bound to a node, with the outermost defined workload each belongs to. */
   getNodePods(nodeName: string): NodePodEntry[] {
     const out: NodePodEntry[] = [];
@@ -528,7 +667,7 @@ export class ClusterStore {
    */
   problems(): string[] {
     if (!this.problemList || this.problemsErrorsVersion !== this.trees.errorsVersion) {
-      const list = [...this.definitionProblems];
+      const list = [...this.definitionProblems, ...this.versionFallbacks.values()];
       for (const [name, err] of this.brokenDefinitions())
         list.push(describeFailure(`definition ${name}`, err.expr, err.message));
       for (const t of this.workloads()) list.push(...t.errors);

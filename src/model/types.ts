@@ -70,6 +70,15 @@ export interface PodSummary {
   lastFailure?: string | null;
 }
 
+/**
+ * A pod whose owner is not visible (its kind forbidden or not served, or the
+ * object absent: a namespace's pods dumped alone): shown, never dropped.
+ * `owner` is the first object missing on its controller chain.
+ */
+export interface OrphanPod extends PodSummary {
+  owner: { apiVersion: string; kind: string; name: string };
+}
+
 export interface RoleTree {
   component: string;
   instance: string | null;
@@ -210,6 +219,8 @@ export interface ModelSnapshot {
   problems: string[];
   /** uids of workloads whose tree changed in the last batch (for row highlighting). */
   changedWorkloads: string[];
+  /** Pods whose owner is not visible, by namespace and name (see OrphanPod). */
+  orphanPods: OrphanPod[];
 }
 
 /** What the UI reads. Implemented by the cluster engine (src/kube/engine.ts). */

@@ -43,7 +43,6 @@ test("a CronJob's Jobs are nested in its tree, not workloads of their own", () =
 
 test(
   'a bare Pod definition makes workloads of unowned pods only',
-  { skip: 'the model cannot yet take a pod as its own workload (NEEDS_MODEL in builtin.test.ts)' },
   () => {
     const bare = fixtureObjects('pod-v1.yaml');
     const job = fixtureObjects('batch-job-v1.yaml');

@@ -103,7 +103,7 @@ test('wlx get against a live API server and from a kubectl dump', async (t) => {
   // -o json: the contract.
   assert.equal(json.code, 0, json.stderr);
   const doc = JSON.parse(json.stdout) as { workloads: WorkloadTree[]; nodes: NodeSummary[] };
-  assert.deepEqual(Object.keys(doc), ['workloads', 'nodes']);
+  assert.deepEqual(Object.keys(doc), ['workloads', 'nodes', 'orphanPods']);
   assert.deepEqual(doc.workloads.map((w) => `${w.kind}/${w.namespace}/${w.name}`).sort(), [
     'JobSet/research/hostile',
     'JobSet/training/llama-pretrain',
@@ -239,4 +239,84 @@ test('wlx get against a live API server and from a kubectl dump', async (t) => {
   assert.match(stdin.stdout, /^JobSet\/llama-pretrain/);
   const offMissing = await wlx(['get', 'tfjob/resnet', '--from', dumpFile], {});
   assert.equal(offMissing.code, 4, 'without --definitions nothing covers TFJob');
+});
+
+// A Ray head pod as pasted in an issue thread (`kubectl get pod -o yaml` of one namespace's
+// pod, unquoted timestamps as hand-edited YAML has them): it restarted after an OOMKill and its
+// RayCluster is not in the dump. It is shown, under its owner that is not visible.
+const RAY_HEAD_POD = `apiVersion: v1
+kind: Pod
+metadata:
+  name: ray-head-owner-head-8kq2x
+  namespace: research
+  uid: 6c1f3a52-8d0e-4d2b-9a57-0f3e7b1c9d44
+  creationTimestamp: 2024-11-04T16:20:11Z
+  labels:
+    ray.io/cluster: ray-head-owner
+    ray.io/node-type: head
+    ray.io/group: headgroup
+  ownerReferences:
+  - apiVersion: ray.io/v1
+    kind: RayCluster
+    name: ray-head-owner
+    uid: 2b7d9e10-5f4c-4a8e-b1d3-7c6a9f0e2d18
+    controller: true
+    blockOwnerDeletion: true
+spec:
+  nodeName: gpu-node-07
+  containers:
+  - name: ray-head
+    image: rayproject/ray-ml:2.9.0-gpu
+    resources:
+      limits: {nvidia.com/gpu: 1, memory: 16Gi}
+status:
+  phase: Running
+  startTime: 2024-11-04T16:20:12Z
+  conditions:
+  - {type: Ready, status: "False", lastTransitionTime: 2024-11-04T17:02:40Z}
+  containerStatuses:
+  - name: ray-head
+    ready: false
+    restartCount: 3
+    state:
+      waiting: {reason: CrashLoopBackOff, message: back-off 40s restarting failed container}
+    lastState:
+      terminated: {exitCode: 137, reason: OOMKilled, startedAt: 2024-11-04T16:58:01Z, finishedAt: 2024-11-04T17:02:39Z}
+`;
+
+test('wlx get --from: a pod whose owner is not in the dump is shown, tree and JSON', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wlx-orphan-'));
+  try {
+    const file = join(dir, 'ray-head.yaml');
+    writeFileSync(file, RAY_HEAD_POD);
+    const [tree, json, typed, other] = await Promise.all([
+      wlx(['get', '--from', file], {}),
+      wlx(['get', '--from', file, '-o', 'json'], {}),
+      wlx(['get', 'raycluster', 'ray-head-owner', '--from', file, '-o', 'json'], {}),
+      wlx(['get', 'jobset', '--from', file, '-o', 'json'], {}),
+    ]);
+    assert.equal(tree.code, 0, tree.stderr);
+    assert.doesNotMatch(tree.stdout, /No workloads found/);
+    assert.match(tree.stdout, /^Pods whose owner is not visible:$/m);
+    assert.match(tree.stdout, /^RayCluster\/ray-head-owner\s+namespace: research\s+owner not visible$/m);
+    assert.match(tree.stdout, /^`-- ray-head-owner-head-8kq2x\s+CrashLoopBackOff\s+gpu: 1\s+gpu-node-07$/m);
+    assert.match(tree.stdout, /^0 workloads, 1 pods \(0 running\)/m);
+    assert.equal(json.code, 0, json.stderr);
+    const doc = JSON.parse(json.stdout) as { workloads: WorkloadTree[]; orphanPods: Array<Record<string, unknown>> };
+    assert.deepEqual(doc.workloads, []);
+    assert.equal(doc.orphanPods.length, 1);
+    const pod = doc.orphanPods[0];
+    assert.deepEqual(pod.owner, { apiVersion: 'ray.io/v1', kind: 'RayCluster', name: 'ray-head-owner' });
+    assert.equal(pod.name, 'ray-head-owner-head-8kq2x');
+    assert.equal(pod.namespace, 'research');
+    assert.equal(pod.restarts, 3);
+    assert.equal(pod.createdAt, '2024-11-04T16:20:11Z');
+    // Asked for by its owner's type and name, it is found; another type does not show it.
+    assert.equal(typed.code, 0, typed.stderr);
+    assert.equal((JSON.parse(typed.stdout) as { orphanPods: unknown[] }).orphanPods.length, 1);
+    assert.equal(other.code, 0, other.stderr);
+    assert.deepEqual((JSON.parse(other.stdout) as { orphanPods: unknown[] }).orphanPods, []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

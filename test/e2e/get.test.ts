@@ -138,7 +138,9 @@ test('wlx get --demo starts the simulated cluster in the background, reads it ov
   const r = await wlx(['get', '--demo', '-o', 'json'], { KUBECONFIG: '/nonexistent', WLX_DEFINITIONS: '' });
   assert.equal(r.code, 0, r.stderr);
   const doc = JSON.parse(r.stdout) as Doc;
+  // The demo's bare pod (nobody controls it) is a workload of the built-in Pod definition.
   assert.deepEqual(doc.workloads.map((w) => `${w.namespace}/${w.name}`).sort(), [
+    'default/innocent-looking',
     'inference/llama-70b',
     'research/ray-tune',
     'research/resnet-tf',

@@ -283,3 +283,70 @@ test('engine: a cluster Karta that makes a watched owner kind a workload type re
   const js = snap.workloads.find((w) => w.kind === 'JobSet')!;
   assert.deepEqual(allPods(js), ['llama-worker-0-0-abcde'], 'the JobSet still reaches its pods through the Job');
 });
+
+test('engine: a definition at a version the server does not serve watches the served version, with warnings; one watch per kind', async (t) => {
+  const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const cluster = await startDemoCluster({ simulate: false });
+  t.after(() => cluster.stop());
+  putNode(cluster.store, 'gpu-node-01', 8);
+  const { jobs } = putJobSet(cluster.store, 'training', 'llama', ['leader', 'worker'], 2);
+  const pods = putJobSetPods(cluster.store, 'llama', jobs);
+  // The built-in JobSet definition moved to a version the demo does not serve (v1alpha2 is served).
+  const root = new URL('../../../', import.meta.url).pathname;
+  const builtin = readFileSync(`${root}definitions/jobset.x-k8s.io-jobset-v1alpha2.yaml`, 'utf8');
+  const dir = mkdtempSync(join(tmpdir(), 'wlx-version-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'jobset-v1beta9.yaml');
+  writeFileSync(
+    file,
+    builtin.replace(/version: v1alpha2/g, 'version: v1beta9').replace(/name: jobset\S*/, 'name: jobset-future'),
+  );
+  const only = loadDefinitions({ includeBuiltin: false, envPaths: '', userPaths: [file] });
+  assert.deepEqual(
+    only.definitions.map((d) => d.rootGvk.version),
+    ['v1beta9'],
+  );
+  const engine = await engineFor(cluster, { definitions: only });
+  t.after(() => engine.stop());
+  await engine.whenSynced();
+  const snap = engine.getSnapshot();
+  assert.deepEqual(
+    snap.workloads.map((w) => `${w.apiVersion} ${w.kind}/${w.name} ${w.definition}`),
+    ['jobset.x-k8s.io/v1alpha2 JobSet/llama jobset-future'],
+  );
+  assert.equal(allPods(snap.workloads[0]).length, pods.length);
+  const jobsetKinds = snap.kinds.filter((k) => k.gvk.kind === 'JobSet');
+  assert.deepEqual(
+    jobsetKinds.map((k) => `${k.gvk.version} ${k.state}`),
+    ['v1alpha2 live'],
+  );
+  assert.ok(
+    snap.problems.includes('JobSet jobset.x-k8s.io/v1beta9 is not served; watching jobset.x-k8s.io/v1alpha2 instead'),
+    JSON.stringify(snap.problems),
+  );
+  assert.ok(
+    snap.problems.some((p) =>
+      p.startsWith(
+        'JobSet jobset.x-k8s.io/v1alpha2: no definition at this version; read with definition jobset-future',
+      ),
+    ),
+  );
+
+  // Both definitions (the served version's and the other): one watch, the served version's definition.
+  const both = loadDefinitions({ envPaths: '', userPaths: [file] });
+  const engine2 = await engineFor(cluster, { definitions: both });
+  t.after(() => engine2.stop());
+  await engine2.whenSynced();
+  const snap2 = engine2.getSnapshot();
+  assert.deepEqual(
+    snap2.kinds.filter((k) => k.gvk.kind === 'JobSet').map((k) => k.gvk.version),
+    ['v1alpha2'],
+  );
+  assert.deepEqual(
+    snap2.workloads.filter((w) => w.kind === 'JobSet').map((w) => w.definition),
+    ['jobset.x-k8s.io-jobset-v1alpha2'],
+  );
+  assert.ok(!snap2.problems.some((p) => /v1beta9|no definition at this version/.test(p)), snap2.problems.join('\n'));
+});

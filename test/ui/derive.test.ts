@@ -185,3 +185,37 @@ test('age and connection state', () => {
   assert.equal(headline([k('syncing', 'pods'), k('live', 'nodes')]).text, 'syncing 1/2');
   assert.equal(headline([]).text, 'connecting…');
 });
+
+test('orphan pods: their owner that is not visible is a workloads row holding them; :pods lists them', () => {
+  const s = defaultSnapshot();
+  const head = pod('ray-head-owner-head-8kq2x', {
+    namespace: 'research',
+    status: 'CrashLoopBackOff',
+    restarts: 3,
+    gpus: 1,
+  });
+  const snapshot = {
+    ...s,
+    orphanPods: [{ ...head, owner: { apiVersion: 'ray.io/v1', kind: 'RayCluster', name: 'ray-head-owner' } }],
+  };
+  const rows = tableForFrame(snapshot, frame({}), null, () => []).rows;
+  assert.equal(rows.length, 6);
+  const owner = rows.find((r) => r.cells[1] === 'ray-head-owner (not visible)')!;
+  assert.deepEqual(owner.cells.slice(0, 3), ['research', 'ray-head-owner (not visible)', 'RayCluster']);
+  // Enter: its pods, as a workload's unattributed pods (the row `p` opens).
+  const opened = tableForFrame(
+    snapshot,
+    { kind: 'workload', workloadUid: owner.workloadUid, collapsed: [] },
+    null,
+    () => [],
+  );
+  assert.equal(opened.missing, undefined);
+  assert.deepEqual(
+    opened.rows.map((r) => r.cells.slice(0, 3)),
+    [[`  ${UNATTRIBUTED}`, '-', '1/1']],
+  );
+  const allPods = tableForFrame(snapshot, { kind: 'pods', collapsed: [] }, null, () => []);
+  assert.ok(allPods.rows.some((r) => r.cells[1] === 'ray-head-owner-head-8kq2x'));
+  // Without orphans, the list is the snapshot's own.
+  assert.equal(tableForFrame(s, frame({}), null, () => []).rows.length, 5);
+});

@@ -237,6 +237,7 @@ export function defaultSnapshot(version = 1): ModelSnapshot {
     ],
     problems: [],
     changedWorkloads: [],
+    orphanPods: [],
   };
 }
 

@@ -3,7 +3,7 @@
 // pure function so the App can memoise them separately (keyed on the
 // snapshot version and the frame's fields): moving the cursor recomputes
 // nothing, and typing a filter only re-filters the already sorted rows.
-import type { ModelSnapshot, NodePodEntry, NodeSummary, WorkloadTree } from '../../model/types.js';
+import type { ModelSnapshot, NodePodEntry, NodeSummary, OrphanPod, WorkloadTree } from '../../model/types.js';
 import type { Row, TableData } from '../render/table.js';
 import { workloadTable } from '../render/workloads.js';
 import { roleTable } from '../render/roles.js';
@@ -20,8 +20,60 @@ export interface ViewTable extends TableData {
   missing?: string;
 }
 
+/** Suffix of the entry standing for an owner that is not visible (see explorerWorkloads). */
+export const NOT_VISIBLE = ' (not visible)';
+
+/** An entry for the owner of orphan pods: its kind and name, its pods unattributed, nothing expected. */
+function notVisibleOwner(pods: OrphanPod[]): WorkloadTree {
+  const { owner, namespace } = pods[0];
+  const live = pods.filter((p) => p.phase !== 'Succeeded' && p.phase !== 'Failed');
+  const gpus = live.reduce((n, p) => n + p.gpus, 0);
+  return {
+    apiVersion: owner.apiVersion,
+    kind: owner.kind,
+    namespace,
+    name: owner.name + NOT_VISIBLE,
+    uid: `not-visible/${namespace}/${owner.apiVersion}/${owner.kind}/${owner.name}`,
+    definition: '',
+    definitionSource: 'cluster',
+    status: ['Undefined'],
+    replicas: { desired: 0, current: live.length, ready: live.filter((p) => p.ready).length },
+    gpus: { desired: 0, requested: gpus, allocated: live.reduce((n, p) => n + (p.node ? p.gpus : 0), 0) },
+    roles: [],
+    unattributedPods: pods,
+    gangs: [],
+    createdAt: null,
+    statusMessage: `${owner.kind} ${owner.name} is not visible (absent, or its kind forbidden or not served)`,
+    errors: [],
+  };
+}
+
+const explorerLists = new WeakMap<ModelSnapshot, readonly WorkloadTree[]>();
+
+/**
+ * The workloads the explorer lists: the snapshot's, then one entry per owner
+ * of orphan pods that is not visible (so those pods are in the workloads view,
+ * `:pods` and a workload view, never dropped). Same array per snapshot.
+ */
+export function explorerWorkloads(snapshot: ModelSnapshot): readonly WorkloadTree[] {
+  if (snapshot.orphanPods.length === 0) return snapshot.workloads;
+  let list = explorerLists.get(snapshot);
+  if (!list) {
+    const byOwner = new Map<string, OrphanPod[]>();
+    for (const p of snapshot.orphanPods) {
+      const key = `${p.namespace}/${p.owner.apiVersion}/${p.owner.kind}/${p.owner.name}`;
+      const group = byOwner.get(key);
+      if (group) group.push(p);
+      else byOwner.set(key, [p]);
+    }
+    list = [...snapshot.workloads, ...[...byOwner.values()].map(notVisibleOwner)];
+    explorerLists.set(snapshot, list);
+  }
+  return list;
+}
+
 export function findWorkload(snapshot: ModelSnapshot, uid: string | undefined): WorkloadTree | undefined {
-  return uid === undefined ? undefined : snapshot.workloads.find((w) => w.uid === uid);
+  return uid === undefined ? undefined : explorerWorkloads(snapshot).find((w) => w.uid === uid);
 }
 
 export function findNode(snapshot: ModelSnapshot, name: string | undefined): NodeSummary | undefined {
@@ -40,7 +92,7 @@ export function tableForFrame(
 ): ViewTable {
   switch (frame.kind) {
     case 'workloads':
-      return { ...workloadTable(snapshot.workloads, namespace, cache?.workloadRow), sortable: true };
+      return { ...workloadTable(explorerWorkloads(snapshot), namespace, cache?.workloadRow), sortable: true };
     case 'workload': {
       const w = findWorkload(snapshot, frame.workloadUid);
       if (!w) return { ...EMPTY, sortable: false, missing: 'workload no longer exists' };
@@ -48,9 +100,8 @@ export function tableForFrame(
     }
     case 'pods': {
       if (frame.workloadUid === undefined) {
-        const all = cache
-          ? cache.allPodsTable(snapshot.workloads, namespace)
-          : allPodsTable(snapshot.workloads, namespace);
+        const workloads = explorerWorkloads(snapshot);
+        const all = cache ? cache.allPodsTable(workloads, namespace) : allPodsTable(workloads, namespace);
         return { ...all, sortable: true };
       }
       const w = findWorkload(snapshot, frame.workloadUid);
