@@ -173,7 +173,7 @@ test(
       // Six workloads, the bare pod, and the TFJob that cannot be read, holding its pods.
       let screen = await t.waitFor(/workloads\(all\)\[8\]/, 'the workloads', 60_000);
       screen = await t.waitFor(/Conn: .*forbidden: \S*tfjobs/, 'the forbidden kind in the header');
-      assert.match(screen, /resnet-tf \(no\S*\s+TFJob\s+Undefined/);
+      assert.match(screen, /resnet-tf \(not?[ v\S]*\s+TFJob\s+Undefined/);
       const lines = screen.split('\n');
       assert.ok(
         lines.some((l) => l.startsWith('Context:')),
