@@ -14,6 +14,7 @@ import {
   type DefinitionSource,
   type Gvk,
   type StatusMatcher,
+  STATUS_KEYS,
 } from '../definitions/index.js';
 import { formatProblem } from '../definitions/problem.js';
 import { sanitise } from '../text/sanitise.js';
@@ -230,17 +231,6 @@ function sanitiseLines(text: string): string {
     .join('\n');
 }
 
-const STATUS_ORDER = [
-  'initializing',
-  'running',
-  'completed',
-  'failed',
-  'degraded',
-  'suspended',
-  'suspending',
-  'resuming',
-] as const;
-
 /** The readable form of `show`: components as a tree with their paths, status rules, gangs. */
 export function describeDefinition(definition: Definition, set?: DefinitionSet): string {
   const out: string[] = [];
@@ -291,7 +281,7 @@ export function describeDefinition(definition: Definition, set?: DefinitionSet):
       const fields = `type=${c.typeFieldName} status=${c.statusFieldName} message=${c.messageFieldName}${c.reasonFieldName ? ` reason=${c.reasonFieldName}` : ''}`;
       out.push(`  conditions:  ${c.path}  (${fields})`);
     }
-    for (const key of STATUS_ORDER) {
+    for (const key of STATUS_KEYS) {
       const matchers = status.statusMappings[key];
       if (!matchers?.length) continue;
       const label = key[0].toUpperCase() + key.slice(1);
