@@ -44,30 +44,12 @@ export function targetOf(
     }
     case 'pods': {
       if (!row) return null;
-      const found = findPodSummary(snapshot, row.key);
-      return found
-        ? {
-            kind: 'pod',
-            namespace: found.pod.namespace,
-            name: found.pod.name,
-            uid: found.pod.uid,
-            workloadUid: found.workload.uid,
-          }
-        : null;
+      return podTarget(snapshot, row.key);
     }
     case 'node': {
       const t = row?.target;
       if (t?.kind === 'podInWorkload') {
-        const found = findPodSummary(snapshot, t.podUid);
-        return found
-          ? {
-              kind: 'pod',
-              namespace: found.pod.namespace,
-              name: found.pod.name,
-              uid: found.pod.uid,
-              workloadUid: found.workload.uid,
-            }
-          : null;
+        return podTarget(snapshot, t.podUid);
       }
       if (t?.kind === 'workload') return { kind: 'workload', workloadUid: t.uid };
       // A pod no workload owns (a debug pod, a bare pod): still describable, with logs and events.
@@ -202,4 +184,18 @@ export function whyPanelLines(w: WorkloadTree, nowMs: number, stuckMs = STUCK_IN
       tone: w.status.includes('Failed') ? 'error' : 'warn',
     },
   ];
+}
+
+/** The incident target of a pod in its workload, by uid; null when no workload holds it. */
+function podTarget(snapshot: ModelSnapshot, uid: string): IncidentTarget | null {
+  const found = findPodSummary(snapshot, uid);
+  return found
+    ? {
+        kind: 'pod',
+        namespace: found.pod.namespace,
+        name: found.pod.name,
+        uid: found.pod.uid,
+        workloadUid: found.workload.uid,
+      }
+    : null;
 }
