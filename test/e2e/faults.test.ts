@@ -5,14 +5,14 @@
 // ghost or stale object), report each problem, and never send anything but GETs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KubeConfig } from '@kubernetes/client-node';
-import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
-import { HttpKubeTransport, getJson } from '../../src/kube/client.js';
+import { startDemoCluster } from '../../demo/index.js';
+import { getJson } from '../../src/kube/client.js';
 import { startEngine } from '../../src/kube/engine.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import type { RoleTree, PodSummary } from '../../src/model/types.js';
 import { KEYS, putPod } from '../kube/fixtures.js';
 import { converge } from './inventory.js';
+import { transportFor } from '../kube/helpers.js';
 
 const DURATION_MS = Number(process.env.WLX_FAULTS_MS ?? 60_000);
 
@@ -28,12 +28,6 @@ interface ListItem {
   metadata: { uid: string; resourceVersion: string; name: string; namespace?: string };
   spec?: { nodeName?: string };
   status?: { containerStatuses?: Array<{ restartCount?: number }> };
-}
-
-function transportFor(cluster: DemoCluster): HttpKubeTransport {
-  const kc = new KubeConfig();
-  kc.loadFromString(cluster.kubeconfig());
-  return new HttpKubeTransport(kc, cluster.server, kc.getCurrentContext());
 }
 
 test(

@@ -4,18 +4,11 @@
 // container, and nothing but GETs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KubeConfig } from '@kubernetes/client-node';
-import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
-import { HttpKubeTransport } from '../../src/kube/client.js';
+import { startDemoCluster } from '../../demo/index.js';
 import { createAccess, eventMatches, logQuery, objectPath } from '../../src/kube/access.js';
 import { gvkOf } from '../../src/definitions/types.js';
 import type { KubeObject } from '../../src/model/types.js';
-
-function transportFor(cluster: DemoCluster): HttpKubeTransport {
-  const kc = new KubeConfig();
-  kc.loadFromString(cluster.kubeconfig());
-  return new HttpKubeTransport(kc, cluster.server, kc.getCurrentContext());
-}
+import { transportFor } from './helpers.js';
 
 async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const end = Date.now() + timeoutMs;

@@ -4,29 +4,17 @@
 // show the budget error, and the definition is reported broken (`:defs`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KubeConfig } from '@kubernetes/client-node';
 import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
-import { HttpKubeTransport } from '../../src/kube/client.js';
 import { startEngine } from '../../src/kube/engine.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import { compile, prepareFallback, setEvaluationBudget } from '../../src/jq/index.js';
 import { KEYS, putJobSet, putJobSetPods, putNode, putPod, tfjobKarta } from './fixtures.js';
+import { until as waitUntil, transportFor } from './helpers.js';
 
 const LOOP = 'def f: f; f';
 
-async function until(cond: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-function transportFor(cluster: DemoCluster): HttpKubeTransport {
-  const kc = new KubeConfig();
-  kc.loadFromString(cluster.kubeconfig());
-  return new HttpKubeTransport(kc, cluster.server, kc.getCurrentContext());
-}
+/** The engine under a short jq budget can be slow on a loaded machine: a longer default wait. */
+const until = (cond: () => boolean, what: string, ms = 20_000): Promise<void> => waitUntil(cond, what, ms);
 
 function putTfJob(cluster: DemoCluster, name: string): void {
   const tf = cluster.store.put(KEYS.tfjobs, {

@@ -13,14 +13,7 @@ import { startEngine, type ClusterEngine, type EngineOptions } from '../../src/k
 import { loadDefinitions } from '../../src/definitions/index.js';
 import { ClusterStore } from '../../src/model/store.js';
 import { KEYS, putJobSet, putJobSetPods, putNode, putPod } from './fixtures.js';
-
-async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { until } from './helpers.js';
 
 /** A transport whose first LIST of the collections matching `held` waits until release(). */
 /** The engine on the demo cluster through `transport`, built-in definitions, 10 ms flushes; `extra` overrides. */

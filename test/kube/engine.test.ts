@@ -9,20 +9,7 @@ import { startEngine, type ClusterEngine, type EngineOptions } from '../../src/k
 import { loadDefinitions } from '../../src/definitions/index.js';
 import type { ModelSnapshot, WorkloadTree, RoleTree } from '../../src/model/types.js';
 import { KEYS, putJobSet, putJobSetPods, putNode, putPod, tfjobKarta } from './fixtures.js';
-
-async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-function transportFor(cluster: DemoCluster): HttpKubeTransport {
-  const kc = new KubeConfig();
-  kc.loadFromString(cluster.kubeconfig());
-  return new HttpKubeTransport(kc, cluster.server, kc.getCurrentContext());
-}
+import { until, transportFor } from './helpers.js';
 
 async function engineFor(cluster: DemoCluster, extra: Partial<EngineOptions> = {}): Promise<ClusterEngine> {
   return startEngine({

@@ -7,14 +7,7 @@ import { Reflector, type ReflectorOptions } from '../../src/kube/reflector.js';
 import { Trimmer } from '../../src/kube/trim.js';
 import type { KubeObject } from '../../src/model/types.js';
 import { FakeApi } from './fake-api.js';
-
-async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+import { until } from './helpers.js';
 
 function reflect(api: FakeApi, extra: Partial<ReflectorOptions> = {}) {
   const held = new Map<string, KubeObject>();

@@ -8,6 +8,7 @@ import { Trimmer } from '../../src/kube/trim.js';
 
 import type { KubeObject } from '../../src/model/types.js';
 import { FakeApi } from './fake-api.js';
+import { until } from './helpers.js';
 
 const trimOwner = new Trimmer().for('owner');
 
@@ -40,14 +41,6 @@ const FAST: Partial<ReflectorOptions> = {
   watchTimeoutSeconds: [30, 30],
   forbiddenRetryMs: 50,
 };
-
-async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 function reflectorFor(
   api: FakeApi,
