@@ -59,8 +59,10 @@ function meta(rng: Random, name: string, at: string, namespace?: string): Stored
 
 /**
  * A pod as the kubelet leaves it after a while: Running and Ready since `at`
- * on `node`, with an address high in the node's pod CIDR (the kubelet hands
- * them out from the bottom).
+ * on `node`. Kubelet.settle does the same with the runtime's PRNG and its own
+ * address counter; here both are the extras' own (an address high in the
+ * node's pod CIDR, the kubelet hands them out from the bottom), so the
+ * default scenario's pods keep their container ids and addresses.
  */
 function settle(rt: Runtime, pod: Pod, node: string, at: string, rng: Random): Pod {
   const n = rt.store.get(R.nodes, undefined, node) as NodeObject | undefined;
