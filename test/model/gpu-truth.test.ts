@@ -5,8 +5,8 @@ import { gpuResourceMatcher } from '../../src/model/gpu.js';
 import { draCapacity, type DraLookup } from '../../src/model/dra.js';
 import { groupGpuTruth, nodeGpuTruth, podGpuTruth, type GpuTruthContext } from '../../src/model/gpu-truth.js';
 import { indexReadings, type GpuReading } from '../../src/model/utilisation.js';
+import { GiB, gpuReading } from './gpu-fixtures.js';
 
-const GiB = 1024 ** 3;
 const NOW = 10_000_000;
 
 function pod(name: string, spec: Record<string, unknown>): KubeObject {
@@ -30,32 +30,6 @@ const sharedClaim: KubeObject = {
 const lookup: DraLookup = (kind, ns, name) =>
   kind === 'ResourceClaim' && ns === 'ml' && name === 'shared' ? sharedClaim : undefined;
 
-function reading(
-  key: string,
-  node: string,
-  utilisation: number,
-  pods: string[],
-  lowSince: number | null = null,
-): GpuReading {
-  return {
-    key,
-    node,
-    uuid: key,
-    index: null,
-    model: null,
-    migProfile: null,
-    migInstance: null,
-    utilisation,
-    memoryUsedBytes: 10 * GiB,
-    memoryTotalBytes: 80 * GiB,
-    powerWatts: null,
-    xid: null,
-    pods: pods.map((name) => ({ namespace: 'ml', name, container: 'main' })),
-    at: NOW,
-    lowSince,
-  };
-}
-
 const ctx = (readings: GpuReading[]): GpuTruthContext => ({
   matches: gpuResourceMatcher(),
   readings: indexReadings(readings),
@@ -64,10 +38,10 @@ const ctx = (readings: GpuReading[]): GpuTruthContext => ({
 });
 
 test('a pod: util and memory from its GPUs, resources by name with its DRA claims; null without readings', () => {
-  const c = ctx([reading('n1/a', 'n1', 80, ['trainer']), reading('n1/b', 'n1', 60, ['trainer'])]);
+  const c = ctx([gpuReading('n1/a', 80, ['ml/trainer']), gpuReading('n1/b', 60, ['ml/trainer'])]);
   assert.deepEqual(podGpuTruth(pod('trainer', limits({ 'nvidia.com/gpu': 2 })), c), {
     gpuUtilization: 70,
-    gpuMemoryUsedBytes: 20 * GiB,
+    gpuMemoryUsedBytes: 80 * GiB,
     gpuResources: { 'nvidia.com/gpu': 2 },
     draClaims: [],
   });
@@ -89,9 +63,9 @@ test('a group: MIG and whole GPUs by name, a shared claim once, mean and idle ov
   const g = groupGpuTruth(
     pods,
     ctx([
-      reading('m/a', 'm', 3, ['a'], NOW - 120_000),
-      reading('n/b', 'n', 91, ['b']),
-      reading('d/0', 'd', 50, ['b', 'c']),
+      gpuReading('m/a', 3, ['ml/a'], NOW - 120_000),
+      gpuReading('n/b', 91, ['ml/b']),
+      gpuReading('d/0', 50, ['ml/b', 'ml/c']),
     ]),
   );
   assert.deepEqual(g.resources, { 'nvidia.com/mig-1g.10gb': 1, 'nvidia.com/gpu': 1, 'dra:gpu.nvidia.com': 1 });
@@ -125,7 +99,7 @@ test('a node: device-plugin and DRA capacity, requested by its pods, the model, 
       pod('b', { ...limits({ 'nvidia.com/gpu': 1 }), resourceClaims: withClaim('shared').resourceClaims }),
       pod('c', withClaim('shared')),
     ],
-    ctx([reading('dra-1/x', 'dra-1', 40, ['b']), reading('dra-1/y', 'dra-1', 0, [])]),
+    ctx([gpuReading('dra-1/x', 40, ['ml/b']), gpuReading('dra-1/y', 0, [])]),
     draCapacity([slice], []),
   );
   assert.deepEqual(truth, {

@@ -10,30 +10,10 @@ import {
   rollupGpus,
   roughDuration,
   stragglers,
-  type GpuReading,
 } from '../../src/model/utilisation.js';
+import { GiB, gpuReading } from './gpu-fixtures.js';
 
-const GiB = 1024 ** 3;
-
-function gpu(key: string, utilisation: number | null, pods: string[], lowSince: number | null = null): GpuReading {
-  return {
-    key,
-    node: key.split('/')[0],
-    uuid: key,
-    index: null,
-    model: null,
-    migProfile: null,
-    migInstance: null,
-    utilisation,
-    memoryUsedBytes: utilisation === null ? null : 40 * GiB,
-    memoryTotalBytes: utilisation === null ? null : 80 * GiB,
-    powerWatts: null,
-    xid: null,
-    pods: pods.map((p) => ({ namespace: p.split('/')[0], name: p.split('/')[1], container: null })),
-    at: 0,
-    lowSince,
-  };
-}
+const gpu = gpuReading;
 
 const NOW = 1_000_000;
 
