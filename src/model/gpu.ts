@@ -156,3 +156,144 @@ export function nodeGpuAmount(resourceMap: unknown, gpuResources: readonly strin
   for (const r of gpuResources) total += parseQuantity(m[r]);
   return total;
 }
+
+// ---- GPU kinds counted by resource name (MIG, shared, AMD, Intel) ----------
+
+/**
+ * Resource names that are GPUs (or slices of one) without configuration: the
+ * NVIDIA device plugin's whole GPUs, MIG slices (mixed strategy) and
+ * time-sliced GPUs renamed by `renameByDefault`; AMD; Intel's i915 and xe
+ * devices. Not Intel's fractional resources (`gpu.intel.com/millicores`,
+ * `memory.max`, `tiles`: 1000 millicores are one GPU, not a thousand). A
+ * trailing `*` matches any suffix.
+ */
+export const GPU_RESOURCE_PATTERNS: readonly string[] = [
+  'nvidia.com/gpu',
+  'nvidia.com/gpu.shared',
+  'nvidia.com/mig-*',
+  'amd.com/gpu',
+  'gpu.intel.com/i915',
+  'gpu.intel.com/xe',
+];
+
+/** Which resource names count as GPUs; by name, so each kind keeps its own count. */
+export type GpuResourceMatcher = (resourceName: string) => boolean;
+
+/**
+ * The matcher for the built-in patterns plus a `--gpu-resource` list (names,
+ * or prefixes ending in `*`, e.g. a time-slicing rename `nvidia.com/gpu-shared`).
+ */
+export function gpuResourceMatcher(configured: readonly string[] = []): GpuResourceMatcher {
+  const exact = new Set<string>();
+  const prefixes: string[] = [];
+  for (const p of [...GPU_RESOURCE_PATTERNS, ...configured]) {
+    if (p.endsWith('*')) prefixes.push(p.slice(0, -1));
+    else exact.add(p);
+  }
+  return (name) => exact.has(name) || prefixes.some((p) => name.startsWith(p) && name.length > p.length);
+}
+
+/** What one GPU resource name is. */
+export interface GpuResourceKind {
+  vendor: 'nvidia' | 'amd' | 'intel' | 'other';
+  /** gpu: a whole device; mig: a MIG slice; shared: a time-sliced share of a device. */
+  kind: 'gpu' | 'mig' | 'shared';
+  /** The MIG profile of a slice (`1g.10gb`), else null. */
+  migProfile: string | null;
+}
+
+export function gpuResourceKind(resourceName: string): GpuResourceKind {
+  const slash = resourceName.indexOf('/');
+  const domain = slash >= 0 ? resourceName.slice(0, slash) : '';
+  const name = slash >= 0 ? resourceName.slice(slash + 1) : resourceName;
+  const vendor =
+    domain === 'nvidia.com' ? 'nvidia' : domain === 'amd.com' ? 'amd' : domain === 'gpu.intel.com' ? 'intel' : 'other';
+  if (vendor === 'nvidia' && name.startsWith('mig-')) return { vendor, kind: 'mig', migProfile: name.slice(4) };
+  if (/(^|[.-])shared$/.test(name)) return { vendor, kind: 'shared', migProfile: null };
+  return { vendor, kind: 'gpu', migProfile: null };
+}
+
+function addResourceNames(into: Set<string>, resources: unknown, matches: GpuResourceMatcher): void {
+  const r = asObj(resources);
+  if (!r) return;
+  for (const m of [asObj(r.requests), asObj(r.limits)])
+    if (m) for (const k of Object.keys(m)) if (matches(k)) into.add(k);
+}
+
+/** The GPU resource names a pod spec mentions anywhere the scheduler counts requests. */
+export function podGpuResourceNames(podSpec: unknown, matches: GpuResourceMatcher): string[] {
+  const spec = asObj(podSpec);
+  if (!spec) return [];
+  const names = new Set<string>();
+  for (const c of [...asArray(spec.containers), ...asArray(spec.initContainers)])
+    addResourceNames(names, asObj(c)?.resources, matches);
+  addResourceNames(names, spec.resources, matches);
+  for (const k of Object.keys(asObj(spec.overhead) ?? {})) if (matches(k)) names.add(k);
+  return [...names].sort();
+}
+
+/**
+ * A pod's effective request per GPU resource name (`{"nvidia.com/mig-1g.10gb": 1}`),
+ * each by the scheduler's rule (podResourceRequest); names it requests 0 of are left out.
+ */
+export function podGpuResources(podSpec: unknown, matches: GpuResourceMatcher): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const name of podGpuResourceNames(podSpec, matches)) {
+    const n = podResourceRequest(podSpec, name);
+    if (n > 0) out[name] = n;
+  }
+  return out;
+}
+
+/** Capacity and allocatable of one GPU resource on a node. */
+export interface NodeGpuResource {
+  capacity: number;
+  allocatable: number;
+}
+
+/** A node's GPU resources by name, from status.capacity / status.allocatable. */
+export function nodeGpuResources(nodeStatus: unknown, matches: GpuResourceMatcher): Record<string, NodeGpuResource> {
+  const status = asObj(nodeStatus);
+  const capacity = asObj(status?.capacity) ?? {};
+  const allocatable = asObj(status?.allocatable) ?? {};
+  const out: Record<string, NodeGpuResource> = {};
+  for (const name of new Set([...Object.keys(capacity), ...Object.keys(allocatable)])) {
+    if (!matches(name)) continue;
+    const c = parseQuantity(capacity[name]);
+    const a = parseQuantity(allocatable[name]);
+    if (c > 0 || a > 0) out[name] = { capacity: c, allocatable: a };
+  }
+  return out;
+}
+
+/** Adds `{name: count}` maps (role and workload rollups, node requested). */
+export function addGpuResources(into: Record<string, number>, add: Readonly<Record<string, number>>): void {
+  for (const [k, v] of Object.entries(add)) into[k] = (into[k] ?? 0) + v;
+}
+
+/** The GPU model and MIG set-up GPU feature discovery labels a node with. */
+export interface NodeGpuModel {
+  /** `nvidia.com/gpu.product` (MIG nodes: `NVIDIA-A100-SXM4-80GB-MIG-1g.10gb` under the single strategy). */
+  product: string | null;
+  /** `nvidia.com/mig.strategy`: none, single or mixed. */
+  migStrategy: string | null;
+  /** `nvidia.com/gpu.count`: physical GPUs (a MIG node's slices are more). */
+  count: number | null;
+  /** `nvidia.com/gpu.memory` in MiB. */
+  memoryMiB: number | null;
+}
+
+const countLabel = (v: string | undefined): number | null => {
+  if (v === undefined || !/^\d+$/.test(v)) return null;
+  return Number(v);
+};
+
+export function nodeGpuModel(labels: Readonly<Record<string, string>> | undefined): NodeGpuModel {
+  const l = labels ?? {};
+  return {
+    product: l['nvidia.com/gpu.product'] || l['amd.com/gpu.product-name'] || l['gpu.intel.com/product'] || null,
+    migStrategy: l['nvidia.com/mig.strategy'] || null,
+    count: countLabel(l['nvidia.com/gpu.count']),
+    memoryMiB: countLabel(l['nvidia.com/gpu.memory']),
+  };
+}

@@ -1,0 +1,252 @@
+// GPU utilisation rolled up the tree: per pod, role, workload, node and the
+// cluster, from per-GPU readings (src/metrics/dcgm.ts makes them from
+// dcgm-exporter scrapes). Pure functions over plain objects. Unknown is
+// `null`, never 0: a GPU without a reading is not an idle GPU.
+
+/** A pod a GPU is assigned to, as the exporter's pod mapping names it. */
+export interface GpuPodRef {
+  namespace: string;
+  name: string;
+  container: string | null;
+}
+
+/** One GPU (or MIG instance) as last scraped, with how long it has been under the idle threshold. */
+export interface GpuReading {
+  /** `node/UUID`, `/GPU_I_ID` appended for a MIG instance: one key per device for as long as it exists. */
+  key: string;
+  node: string | null;
+  uuid: string | null;
+  /** The exporter's `gpu` label (the device index on its node). */
+  index: string | null;
+  model: string | null;
+  /** MIG profile (`1g.10gb`) and GPU instance id when this is a MIG instance. */
+  migProfile: string | null;
+  migInstance: string | null;
+  /** 0–100. */
+  utilisation: number | null;
+  memoryUsedBytes: number | null;
+  /** Used + free (+ reserved when the exporter reports it). */
+  memoryTotalBytes: number | null;
+  powerWatts: number | null;
+  /** The last XID error the driver reported (0: none since the exporter started). */
+  xid: number | null;
+  /** Pods the GPU is assigned to (several for a time-sliced GPU; none for a free one). */
+  pods: GpuPodRef[];
+  /** When it was scraped (ms). */
+  at: number;
+  /**
+   * Since when (ms) every scrape has read it under the idle threshold, or null
+   * when the last one did not (or none said).
+   */
+  lowSince: number | null;
+}
+
+export interface IdleRule {
+  /** Utilisation under this (%) counts as idle. */
+  thresholdPercent: number;
+  /** …for at least this long, in scrapes (`--idle-after`). */
+  windowMs: number;
+}
+
+export const DEFAULT_IDLE_RULE: IdleRule = { thresholdPercent: 5, windowMs: 60_000 };
+
+/** Allocated (assigned to a pod) and under the threshold for the whole window. */
+export function isIdle(gpu: GpuReading, now: number, rule: IdleRule = DEFAULT_IDLE_RULE): boolean {
+  return gpu.pods.length > 0 && gpu.lowSince !== null && now - gpu.lowSince >= rule.windowMs;
+}
+
+/** How long an idle GPU has been idle (ms), else null. */
+export function idleForMs(gpu: GpuReading, now: number, rule: IdleRule = DEFAULT_IDLE_RULE): number | null {
+  return isIdle(gpu, now, rule) && gpu.lowSince !== null ? now - gpu.lowSince : null;
+}
+
+function mean(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  let sum = 0;
+  for (const v of values) sum += v;
+  return sum / values.length;
+}
+
+function known<T>(values: readonly (T | null)[]): T[] {
+  return values.filter((v): v is T => v !== null);
+}
+
+/** What a set of GPUs says together (a pod's, a node's, the cluster's). */
+export interface GpuRollup {
+  /** GPUs with a reading. */
+  gpus: number;
+  /** Mean utilisation (%) over those that report it; null when none does. */
+  utilisation: number | null;
+  memoryUsedBytes: number | null;
+  memoryTotalBytes: number | null;
+  powerWatts: number | null;
+  /** Idle by the rule. */
+  idle: number;
+  /** The longest any of them has been idle (ms); null when none is idle. */
+  idleForMs: number | null;
+  /** GPUs whose last XID error is not 0. */
+  xidErrors: number;
+}
+
+function sumOrNull(values: readonly (number | null)[]): number | null {
+  const k = known(values);
+  return k.length ? k.reduce((a, b) => a + b, 0) : null;
+}
+
+/** Rolls up a set of GPUs; each GPU once, whatever number of pods share it. */
+export function rollupGpus(gpus: readonly GpuReading[], now: number, rule: IdleRule = DEFAULT_IDLE_RULE): GpuRollup {
+  const seen = new Map<string, GpuReading>();
+  for (const g of gpus) seen.set(g.key, g);
+  const list = [...seen.values()];
+  let idle = 0;
+  let longest: number | null = null;
+  for (const g of list) {
+    const d = idleForMs(g, now, rule);
+    if (d === null) continue;
+    idle++;
+    longest = longest === null ? d : Math.max(longest, d);
+  }
+  return {
+    gpus: list.length,
+    utilisation: mean(known(list.map((g) => g.utilisation))),
+    memoryUsedBytes: sumOrNull(list.map((g) => g.memoryUsedBytes)),
+    memoryTotalBytes: sumOrNull(list.map((g) => g.memoryTotalBytes)),
+    powerWatts: sumOrNull(list.map((g) => g.powerWatts)),
+    idle,
+    idleForMs: longest,
+    xidErrors: list.filter((g) => g.xid !== null && g.xid !== 0).length,
+  };
+}
+
+/** `namespace/name`: how readings and the tree name a pod. */
+export function podKeyOf(p: { namespace: string; name: string }): string {
+  return `${p.namespace}/${p.name}`;
+}
+
+/** Readings by the pods they are assigned to (a shared GPU under each of its pods) and by node. */
+export interface ReadingIndex {
+  byPod: Map<string, GpuReading[]>;
+  byNode: Map<string, GpuReading[]>;
+}
+
+export function indexReadings(readings: Iterable<GpuReading>): ReadingIndex {
+  const byPod = new Map<string, GpuReading[]>();
+  const byNode = new Map<string, GpuReading[]>();
+  const add = (m: Map<string, GpuReading[]>, k: string, r: GpuReading) => {
+    const list = m.get(k);
+    if (list) list.push(r);
+    else m.set(k, [r]);
+  };
+  for (const r of readings) {
+    const pods = new Set(r.pods.map(podKeyOf));
+    for (const p of pods) add(byPod, p, r);
+    if (r.node !== null) add(byNode, r.node, r);
+  }
+  return { byPod, byNode };
+}
+
+/** One pod of a group (a role with its sub-roles, a workload) and its utilisation. */
+export interface PodUtilisationEntry {
+  /** `namespace/name`. */
+  pod: string;
+  utilisation: number | null;
+}
+
+/** A group's mean and its least busy pod ("min rank": the one to look at first). */
+export interface GroupUtilisation {
+  /** Mean over the group's GPUs (each GPU once). */
+  utilisation: number | null;
+  /** The pod with the lowest utilisation, when any pod reports one. */
+  lowest: PodUtilisationEntry | null;
+  idle: number;
+  idleForMs: number | null;
+}
+
+/** A group's rollup: the GPUs of all its pods (each once), and its lowest pod. */
+export function groupUtilisation(
+  pods: readonly string[],
+  index: ReadingIndex,
+  now: number,
+  rule: IdleRule = DEFAULT_IDLE_RULE,
+): GroupUtilisation {
+  const gpus: GpuReading[] = [];
+  let lowest: PodUtilisationEntry | null = null;
+  for (const pod of pods) {
+    const readings = index.byPod.get(pod) ?? [];
+    gpus.push(...readings);
+    const u = rollupGpus(readings, now, rule).utilisation;
+    if (u !== null && (lowest === null || u < (lowest.utilisation ?? Infinity))) lowest = { pod, utilisation: u };
+  }
+  const r = rollupGpus(gpus, now, rule);
+  return { utilisation: r.utilisation, lowest, idle: r.idle, idleForMs: r.idleForMs };
+}
+
+/** When a pod counts as a straggler of its group. */
+export interface StragglerRule {
+  /** Pods reporting utilisation, at least (the median of one pod says nothing). */
+  minPods: number;
+  /** Under this fraction of the group's median… */
+  ratio: number;
+  /** …and at least this many points under it (10 % of a 12 % median is noise, not a straggler). */
+  minGapPoints: number;
+}
+
+export const DEFAULT_STRAGGLER_RULE: StragglerRule = { minPods: 2, ratio: 0.5, minGapPoints: 20 };
+
+export interface Straggler extends PodUtilisationEntry {
+  utilisation: number;
+  median: number;
+}
+
+function median(sorted: readonly number[]): number {
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * Pods far below their group's median: under `ratio` × median and at least
+ * `minGapPoints` below it. Synchronous training runs at the pace of its
+ * slowest rank, so one such pod holds the whole group back. Pods without a
+ * reading are neither counted nor flagged.
+ */
+export function stragglers(
+  pods: readonly PodUtilisationEntry[],
+  rule: StragglerRule = DEFAULT_STRAGGLER_RULE,
+): Straggler[] {
+  const reporting: { pod: string; utilisation: number }[] = [];
+  for (const p of pods) if (p.utilisation !== null) reporting.push({ pod: p.pod, utilisation: p.utilisation });
+  if (reporting.length < rule.minPods) return [];
+  const m = median(reporting.map((p) => p.utilisation).sort((a, b) => a - b));
+  return reporting
+    .filter((p) => p.utilisation < m * rule.ratio && m - p.utilisation >= rule.minGapPoints)
+    .map((p) => ({ pod: p.pod, utilisation: p.utilisation, median: m }));
+}
+
+/** Mean over every GPU that reports (the header's cluster figure). */
+export function clusterUtilisation(readings: Iterable<GpuReading>): number | null {
+  const values: number[] = [];
+  for (const r of readings) if (r.utilisation !== null) values.push(r.utilisation);
+  return mean(values);
+}
+
+/** `45 s`, `4 min`, `2 h 5 min`: scrapes are seconds apart, so no finer. */
+export function roughDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const min = Math.floor(s / 60);
+  if (min < 60) return `${min} min`;
+  const h = Math.floor(min / 60);
+  return min % 60 ? `${h} h ${min % 60} min` : `${h} h`;
+}
+
+/** The why-panel line: "3 GPUs of training/broken-finetune allocated and idle for 4 min". */
+export function idleSentence(workload: string, idle: number, idleFor: number | null): string | null {
+  if (idle <= 0) return null;
+  const what = `${idle} GPU${idle === 1 ? '' : 's'} of ${workload} allocated and idle`;
+  return idleFor === null ? what : `${what} for ${roughDuration(idleFor)}`;
+}
+
+/** The why-panel line for a straggler. */
+export function stragglerSentence(s: Straggler): string {
+  return `${s.pod} at ${Math.round(s.utilisation)} % GPU, its role's median ${Math.round(s.median)} %: a straggler`;
+}
