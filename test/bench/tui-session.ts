@@ -7,8 +7,9 @@
 // child → parent: {type:'ready', syncMs, podCount, visible:[{namespace,name}], keyMs:[...]}
 //                 {type:'seen', marker, t}    (t: epoch ms with fractions)
 // parent → child: {type:'expect', namespace, name, marker}, {type:'quit'}
-// and for the soak (test/soak): {type:'key', id, key} → {type:'key', id, ms}
-// (key → next frame, NaN after 5 s); {type:'view', id, pods} → {type:'view', id, view}.
+// and for the soak (test/soak): {type:'key', id, key, timeoutMs} → {type:'key', id, ms}
+// (key → next frame, NaN after timeoutMs, default 5 s); {type:'view', id, pods} → {type:'view', id, view};
+// {type:'memory', id} → {type:'memory', id, rss, heapUsed} (bytes, after a full GC under --expose-gc).
 import { EventEmitter } from 'node:events';
 import type { ReactElement } from 'react';
 import type { ModelSnapshot, PodSummary } from '../../src/model/types.js';
@@ -227,18 +228,31 @@ async function main(): Promise<void> {
     check(text, t);
     keyFrame?.(t);
   };
-  const pressKey = async (key: string): Promise<number> => {
+  const pressKey = async (key: string, timeoutMs = 5000): Promise<number> => {
     const sent = now();
     const frame = new Promise<number>((resolve) => (keyFrame = resolve));
     stdin.write(key);
-    const t = await Promise.race([frame, sleep(5000).then(() => NaN)]);
+    const t = await Promise.race([frame, sleep(timeoutMs).then(() => NaN)]);
     keyFrame = undefined;
     return t - sent;
   };
-  type Request = { type: string; id?: number; key?: string; pods?: boolean; name?: string; marker?: string };
+  type Request = {
+    type: string;
+    id?: number;
+    key?: string;
+    timeoutMs?: number;
+    pods?: boolean;
+    name?: string;
+    marker?: string;
+  };
   process.on('message', (msg: Request) => {
     if (msg.type === 'key' && msg.key) {
-      void pressKey(msg.key).then((ms) => process.send!({ type: 'key', id: msg.id, ms }));
+      void pressKey(msg.key, msg.timeoutMs).then((ms) => process.send!({ type: 'key', id: msg.id, ms }));
+    } else if (msg.type === 'memory') {
+      // What is retained, not what awaits collection: the soak's RSS slope is about leaks.
+      globalThis.gc?.();
+      const { rss, heapUsed } = process.memoryUsage();
+      process.send!({ type: 'memory', id: msg.id, rss, heapUsed });
     } else if (msg.type === 'view') {
       process.send!({ type: 'view', id: msg.id, view: sessionView(source.getSnapshot(), msg.pods === true) });
     } else if (msg.type === 'expect' && msg.name && msg.marker) {

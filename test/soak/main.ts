@@ -36,7 +36,7 @@ export interface KartaCycle {
   clearedAfterS: number;
   /** Key → frame of the keys pressed while the Karta was applied. */
   keyMs: number[];
-  /** Every key pressed then got a frame within 5 s. */
+  /** Every key pressed then got a frame within KARTA_KEY_TIMEOUT_MS. */
   keysAnswered: boolean;
   /** The problem line wlx showed; when none, what the definition last showed instead. */
   error: string;
@@ -54,7 +54,9 @@ export interface SoakResult {
     rss_slope_mb_per_min: number;
     rss_mb_after_warmup: number;
     rss_mb_end: number;
-    rss_mb_max: number;
+    /** The highest RSS of the run, transients included (VmHWM). */
+    rss_mb_peak: number;
+    heap_slope_mb_per_min: number;
     event_to_frame_ms_p50: number;
     event_to_frame_ms_p99: number;
     /** Events made while an over-budget Karta was applied (not in the two above). */
@@ -78,7 +80,9 @@ export interface SoakResult {
   /** Simulation stopped → the diff empty (or the deadline). */
   settleS: number;
   events: { sent: number; missed: number; skipped: number };
+  /** After a full GC: [minutes into the run, MB]. */
   rssSamples: [minutes: number, mb: number][];
+  heapSamples: [minutes: number, mb: number][];
   setup: Record<string, unknown>;
 }
 
@@ -97,9 +101,10 @@ export function slope(points: readonly (readonly [number, number])[]): number {
   return den ? num / den : NaN;
 }
 
-function rssMb(pid: number): number {
+/** The process's peak RSS so far (VmHWM), MB. */
+function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? NaN) / 1024;
+  return Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1] ?? NaN) / 1024;
 }
 
 /** A Karta for the scale scenario's PyTorchJobs whose phase expression is over budget. */
@@ -131,6 +136,8 @@ interface Options {
   churn: number;
   /** Seconds between Karta + hostile-object cycles. */
   cycleEvery: number;
+  /** At most this many cycles (the suite's short run keeps them before the RSS window). */
+  cycles: number;
   dropEvery: number;
   expireEvery: number;
   restartEvery: number;
@@ -148,6 +155,7 @@ export function parseSoakArgs(argv: string[]): Options & { json?: string } {
       workloads: { type: 'string', default: '400' },
       churn: { type: 'string', default: '200' },
       'cycle-every': { type: 'string', default: '180' },
+      cycles: { type: 'string', default: 'Infinity' },
       'drop-watches-every': { type: 'string', default: '60' },
       'expire-every': { type: 'string', default: '90' },
       'restart-every': { type: 'string', default: '300' },
@@ -168,6 +176,7 @@ export function parseSoakArgs(argv: string[]): Options & { json?: string } {
     workloads: num('workloads', 1),
     churn: num('churn', 0),
     cycleEvery: num('cycle-every', 10),
+    cycles: values.cycles === 'Infinity' ? Infinity : num('cycles', 0),
     dropEvery: num('drop-watches-every', 1),
     expireEvery: num('expire-every', 1),
     restartEvery: num('restart-every', 1),
@@ -192,21 +201,18 @@ async function every(seconds: number, firstAfter: number, running: () => boolean
   }
 }
 
+/** How long a key may wait for its frame while a Karta is applied: twice the jq deadline (see README.md). */
+export const KARTA_KEY_TIMEOUT_MS = 10_000;
+
 async function kartaCycle(
   cluster: SoakCluster,
   session: ExplorerSession,
   n: number,
-  pressKey: () => Promise<number>,
+  pressKey: (timeoutMs?: number) => Promise<number>,
 ): Promise<KartaCycle> {
   const expression = OVER_BUDGET[n % OVER_BUDGET.length];
   const name = `soak-over-budget-${n}`;
   const url = `${cluster.url}/apis/run.ai/v1alpha1/kartas`;
-  const posted = await apiFetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(overBudgetKarta(name, expression)),
-  });
-  if (posted.status !== 201) throw new Error(`POST Karta ${name}: HTTP ${posted.status} ${await posted.text()}`);
   const cycle: KartaCycle = {
     expression,
     brokenAfterS: NaN,
@@ -215,33 +221,49 @@ async function kartaCycle(
     keysAnswered: false,
     error: '',
   };
-  const t0 = now();
-  // Keys keep being pressed (and must be answered) until the error shows, 90 s at most.
-  while (now() - t0 < 90_000) {
-    cycle.keyMs.push(await pressKey());
-    const view = await session.view(false);
-    const def = view.definitions.find((d) => d.name === name);
-    const error = def && !def.valid ? def.problems.find((p) => /exceeded the evaluation budget/.test(p)) : undefined;
-    if (error) {
-      cycle.brokenAfterS = (now() - t0) / 1000;
-      cycle.error = error;
-      break;
+  // Keys are pressed every 250 ms from before the Karta is applied until its error has cleared.
+  let pressing = true;
+  const keys = (async () => {
+    while (pressing) {
+      cycle.keyMs.push(await pressKey(KARTA_KEY_TIMEOUT_MS));
+      await sleep(250);
     }
-    cycle.error = def ? `not broken: ${def.problems.join('; ') || 'no problems'}` : 'the definition not loaded';
-    await sleep(250);
-  }
-  const deleted = await apiFetch(`${url}/${name}`, { method: 'DELETE' });
-  if (!deleted.ok) throw new Error(`DELETE Karta ${name}: HTTP ${deleted.status}`);
-  await deleted.arrayBuffer();
-  const t1 = now();
-  while (now() - t1 < 60_000) {
-    cycle.keyMs.push(await pressKey());
-    const view = await session.view(false);
-    if (!view.definitions.some((d) => d.name === name) && !view.problems.some((p) => p.includes(name))) {
-      cycle.clearedAfterS = (now() - t1) / 1000;
-      break;
+  })();
+  try {
+    const posted = await apiFetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(overBudgetKarta(name, expression)),
+    });
+    if (posted.status !== 201) throw new Error(`POST Karta ${name}: HTTP ${posted.status} ${await posted.text()}`);
+    const t0 = now();
+    while (now() - t0 < 90_000) {
+      const view = await session.view(false);
+      const def = view.definitions.find((d) => d.name === name);
+      const error = def && !def.valid ? def.problems.find((p) => /exceeded the evaluation budget/.test(p)) : undefined;
+      if (error) {
+        cycle.brokenAfterS = (now() - t0) / 1000;
+        cycle.error = error;
+        break;
+      }
+      cycle.error = def ? `not broken: ${def.problems.join('; ') || 'no problems'}` : 'the definition not loaded';
+      await sleep(250);
     }
-    await sleep(250);
+    const deleted = await apiFetch(`${url}/${name}`, { method: 'DELETE' });
+    if (!deleted.ok) throw new Error(`DELETE Karta ${name}: HTTP ${deleted.status}`);
+    await deleted.arrayBuffer();
+    const t1 = now();
+    while (now() - t1 < 60_000) {
+      const view = await session.view(false);
+      if (!view.definitions.some((d) => d.name === name) && !view.problems.some((p) => p.includes(name))) {
+        cycle.clearedAfterS = (now() - t1) / 1000;
+        break;
+      }
+      await sleep(250);
+    }
+  } finally {
+    pressing = false;
+    await keys;
   }
   cycle.keysAnswered = cycle.keyMs.every(Number.isFinite);
   return cycle;
@@ -286,13 +308,14 @@ export async function runSoak(argv: string[]): Promise<SoakResult> {
     // Keys are pressed by one loop at a time (a key's frame is told apart from the next one's by order).
     let keyTurn: Promise<unknown> = Promise.resolve();
     let keyCount = 0;
-    const pressKey = () => {
-      const press = keyTurn.then(() => s.key(keyCount++ % 2 ? 'k' : 'j'));
+    const pressKey = (timeoutMs?: number) => {
+      const press = keyTurn.then(() => s.key(keyCount++ % 2 ? 'k' : 'j', timeoutMs));
       keyTurn = press.catch(() => undefined);
       return press;
     };
 
     const rssSamples: [number, number][] = [];
+    const heapSamples: [number, number][] = [];
     const keyMs: number[] = [];
     const eventMs: number[] = [];
     // Events made while an over-budget Karta was applied: its evaluations hold back the flushes they are part of.
@@ -311,8 +334,11 @@ export async function runSoak(argv: string[]): Promise<SoakResult> {
       }
     };
     const loops = [
-      every(o.minutes >= 10 ? 5 : 2, 0, running, async () => {
-        rssSamples.push([minutes(), rssMb(s.pid)]);
+      // After a full GC (a pause of the explorer: every 10 s at the hour's scale, every 2 s in short runs).
+      every(o.minutes >= 10 ? 10 : 2, 0, running, async () => {
+        const m = await s.memory();
+        rssSamples.push([minutes(), m.rssMb]);
+        heapSamples.push([minutes(), m.heapMb]);
       }),
       every(1, 1, running, async () => {
         keyMs.push(await pressKey());
@@ -352,6 +378,7 @@ export async function runSoak(argv: string[]): Promise<SoakResult> {
       every(o.expireEvery, o.expireEvery, running, () => fault('expiriesRequested', { expireNextWatches: 3 }, 3)),
       every(o.restartEvery, o.restartEvery, running, () => fault('restarts', { restart: true })),
       every(o.cycleEvery, Math.min(20, o.cycleEvery), running, async () => {
+        if (faults.kartaCycles >= o.cycles) return;
         const n = faults.kartaCycles++;
         kartaApplied = true;
         const k = await kartaCycle(cluster, s, n, pressKey);
@@ -382,13 +409,15 @@ export async function runSoak(argv: string[]): Promise<SoakResult> {
     const settleS = (now() - t1) / 1000;
 
     const steady = rssSamples.filter(([m]) => m * 60 >= o.warmup);
+    const rssPeak = peakRssMb(s.pid);
     const kartaKeys = kartaCycles.flatMap((k) => k.keyMs);
     return {
       figures: {
         rss_slope_mb_per_min: slope(steady),
         rss_mb_after_warmup: steady[0]?.[1] ?? NaN,
         rss_mb_end: rssSamples.at(-1)?.[1] ?? NaN,
-        rss_mb_max: Math.max(...rssSamples.map(([, mb]) => mb)),
+        rss_mb_peak: rssPeak,
+        heap_slope_mb_per_min: slope(heapSamples.filter(([m]) => m * 60 >= o.warmup)),
         event_to_frame_ms_p50: percentile(eventMs, 50),
         event_to_frame_ms_p99: percentile(eventMs, 99),
         event_to_frame_ms_p99_karta: percentile(eventMsKarta, 99),
@@ -405,6 +434,7 @@ export async function runSoak(argv: string[]): Promise<SoakResult> {
       settleS,
       events,
       rssSamples,
+      heapSamples,
       setup: {
         started,
         command: `npm run soak -- ${argv.join(' ')}`.trim(),

@@ -15,6 +15,7 @@ type Reply =
   | Ready
   | { type: 'key'; id: number; ms: number | null }
   | { type: 'view'; id: number; view: SessionView }
+  | { type: 'memory'; id: number; rss: number; heapUsed: number }
   | { type: 'expecting'; marker: string }
   | { type: 'seen'; marker: string; t: number };
 
@@ -23,9 +24,11 @@ export interface ExplorerSession {
   syncMs: number;
   /** Pods on the explorer's screen when it was ready (the event → frame targets). */
   visible: { namespace: string; name: string }[];
-  /** Key → next frame in ms; NaN when no frame came within 5 s. */
-  key(key: string): Promise<number>;
+  /** Key sent → its frame drawn, in ms; NaN when no frame came within timeoutMs (default 5 s). */
+  key(key: string, timeoutMs?: number): Promise<number>;
   view(withPods: boolean): Promise<SessionView>;
+  /** RSS and heap in MB after a full garbage collection (the session runs with --expose-gc). */
+  memory(): Promise<{ rssMb: number; heapMb: number }>;
   /** Registers a marker; `seen` resolves with the time (epoch ms) the marker's row is drawn, or undefined after timeoutMs. */
   expect(
     pod: { namespace: string; name: string },
@@ -37,14 +40,11 @@ export interface ExplorerSession {
 }
 
 export async function startExplorerSession(kubeconfigPath: string): Promise<ExplorerSession> {
-  const child = spawn(
-    process.execPath,
-    [fileURLToPath(new URL('../bench/tui-session.js', import.meta.url)), kubeconfigPath],
-    {
-      // Its stdout is Ink's terminal restore on exit, nothing to show.
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    },
-  );
+  const script = fileURLToPath(new URL('../bench/tui-session.js', import.meta.url));
+  const child = spawn(process.execPath, ['--expose-gc', script, kubeconfigPath], {
+    // Its stdout is Ink's terminal restore on exit, nothing to show.
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   let alive = true;
   const exit = new Promise<void>((r) =>
     child.once('exit', () => {
@@ -94,9 +94,17 @@ export async function startExplorerSession(kubeconfigPath: string): Promise<Expl
     pid: child.pid!,
     syncMs: ready.syncMs,
     visible: ready.visible,
-    async key(key) {
-      const m = await ask<Extract<Reply, { type: 'key' }>>({ type: 'key', key }, 30_000);
-      return m.ms ?? NaN;
+    async key(key, timeoutMs = 5000) {
+      // Timed here, not in the child: a child whose event loop is blocked reads the request late, as it
+      // would read a keystroke from its terminal late.
+      const sent = performance.now();
+      const m = await ask<Extract<Reply, { type: 'key' }>>({ type: 'key', key, timeoutMs }, timeoutMs + 30_000);
+      const ms = performance.now() - sent;
+      return m.ms === null || ms > timeoutMs ? NaN : ms;
+    },
+    async memory() {
+      const m = await ask<Extract<Reply, { type: 'memory' }>>({ type: 'memory' }, 30_000);
+      return { rssMb: m.rss / 1048576, heapMb: m.heapUsed / 1048576 };
     },
     async view(withPods) {
       return (await ask<Extract<Reply, { type: 'view' }>>({ type: 'view', pods: withPods }, 60_000)).view;
