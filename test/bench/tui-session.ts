@@ -7,8 +7,71 @@
 // child → parent: {type:'ready', syncMs, podCount, visible:[{namespace,name}], keyMs:[...]}
 //                 {type:'seen', marker, t}    (t: epoch ms with fractions)
 // parent → child: {type:'expect', namespace, name, marker}, {type:'quit'}
+// and for the soak (test/soak): {type:'key', id, key, timeoutMs} → {type:'key', id, ms}
+// (key → next frame, NaN after timeoutMs, default 5 s); {type:'view', id, pods} → {type:'view', id, view};
+// {type:'memory', id} → {type:'memory', id, rss, heapUsed} (bytes, after a full GC under --expose-gc).
 import { EventEmitter } from 'node:events';
 import type { ReactElement } from 'react';
+import type { ModelSnapshot, PodSummary } from '../../src/model/types.js';
+
+/** What the model holds, for the soak's model-vs-server diff and its checks. */
+export interface SessionView {
+  /** Every pod the model shows (in workload trees and orphans); empty unless asked for. */
+  pods: Pick<
+    PodSummary,
+    'uid' | 'namespace' | 'name' | 'status' | 'phase' | 'ready' | 'restarts' | 'readyContainers' | 'node'
+  >[];
+  workloads: { uid: string; apiVersion: string; kind: string; namespace: string; name: string }[];
+  nodes: string[];
+  kinds: { resource: string; group: string; version: string; kind: string; state: string; count: number }[];
+  definitions: { name: string; valid: boolean; problems: string[] }[];
+  problems: string[];
+  connection: string;
+  totalPods: number;
+}
+
+function sessionView(snapshot: ModelSnapshot, withPods: boolean): SessionView {
+  const pods: SessionView['pods'] = [];
+  const add = (list: readonly PodSummary[]) => {
+    for (const p of list) {
+      const { uid, namespace, name, status, phase, ready, restarts, readyContainers, node } = p;
+      pods.push({ uid, namespace, name, status, phase, ready, restarts, readyContainers, node });
+    }
+  };
+  if (withPods) {
+    const walk = (roles: ModelSnapshot['workloads'][number]['roles']): void => {
+      for (const r of roles) {
+        add(r.pods);
+        walk(r.roles);
+      }
+    };
+    for (const w of snapshot.workloads) {
+      walk(w.roles);
+      add(w.unattributedPods);
+    }
+    add(snapshot.orphanPods);
+  }
+  return {
+    pods,
+    workloads: snapshot.workloads.map(({ uid, apiVersion, kind, namespace, name }) => ({
+      uid,
+      apiVersion,
+      kind,
+      namespace,
+      name,
+    })),
+    nodes: snapshot.nodes.map((n) => n.name),
+    kinds: snapshot.kinds.map((k) => ({ ...k.gvk, resource: k.resource, state: k.state, count: k.count })),
+    definitions: snapshot.definitions.map((d) => ({
+      name: d.name,
+      valid: d.valid,
+      problems: d.problems.map((p) => `${p.field ?? ''}: ${p.message}`),
+    })),
+    problems: snapshot.problems,
+    connection: snapshot.connection.state,
+    totalPods: snapshot.totals.pods,
+  };
+}
 
 process.env.NODE_ENV ??= 'production';
 delete process.env.CI;
@@ -160,9 +223,39 @@ async function main(): Promise<void> {
       }
     }
   };
-  stdout.onFrame = check;
-  process.on('message', (msg: { type: string; namespace?: string; name?: string; marker?: string }) => {
-    if (msg.type === 'expect' && msg.name && msg.marker) {
+  let keyFrame: ((t: number) => void) | undefined;
+  stdout.onFrame = (text, t) => {
+    check(text, t);
+    keyFrame?.(t);
+  };
+  const pressKey = async (key: string, timeoutMs = 5000): Promise<number> => {
+    const sent = now();
+    const frame = new Promise<number>((resolve) => (keyFrame = resolve));
+    stdin.write(key);
+    const t = await Promise.race([frame, sleep(timeoutMs).then(() => NaN)]);
+    keyFrame = undefined;
+    return t - sent;
+  };
+  type Request = {
+    type: string;
+    id?: number;
+    key?: string;
+    timeoutMs?: number;
+    pods?: boolean;
+    name?: string;
+    marker?: string;
+  };
+  process.on('message', (msg: Request) => {
+    if (msg.type === 'key' && msg.key) {
+      void pressKey(msg.key, msg.timeoutMs).then((ms) => process.send!({ type: 'key', id: msg.id, ms }));
+    } else if (msg.type === 'memory') {
+      // What is retained, not what awaits collection: the soak's RSS slope is about leaks.
+      globalThis.gc?.();
+      const { rss, heapUsed } = process.memoryUsage();
+      process.send!({ type: 'memory', id: msg.id, rss, heapUsed });
+    } else if (msg.type === 'view') {
+      process.send!({ type: 'view', id: msg.id, view: sessionView(source.getSnapshot(), msg.pods === true) });
+    } else if (msg.type === 'expect' && msg.name && msg.marker) {
       expected.set(msg.marker, { name: msg.name, marker: msg.marker });
       process.send!({ type: 'expecting', marker: msg.marker });
     } else if (msg.type === 'quit') {
