@@ -1,6 +1,6 @@
 // The simulated Kueue and KAI of the default scenario: training jobs admitted
 // at start within gpu-cluster-queue's quota and unsuspended, queued-sft and
-// llama-eval pending in order with Kueue's quota message, queue status, quota
+// mmlu-eval pending in order with Kueue's quota message, queue status, quota
 // released when a job finishes, a job admitted when quota frees up, and the
 // KAI gang's PodGroup verdict.
 import { test } from 'node:test';
@@ -24,7 +24,7 @@ function workloadOf(store: ObjectStore, namespace: string, job: string): Workloa
   return w;
 }
 
-test('training jobs are admitted at start in gpu-cluster-queue and run; queued-sft and llama-eval wait in order', async (t) => {
+test('training jobs are admitted at start in gpu-cluster-queue and run; queued-sft and mmlu-eval wait in order', async (t) => {
   const f = startSim(t);
   for (const [ns, job] of [
     ['training', 'bert-finetune'],
@@ -80,7 +80,7 @@ test('training jobs are admitted at start in gpu-cluster-queue and run; queued-s
     0,
     'no pods while suspended',
   );
-  assert.match(condition(workloadOf(f.store, 'research', 'llama-eval'), 'QuotaReserved')!.message!, /8 more needed$/);
+  assert.match(condition(workloadOf(f.store, 'research', 'mmlu-eval'), 'QuotaReserved')!.message!, /8 more needed$/);
 
   const pending = pendingInClusterQueue(f.store, 'gpu-cluster-queue')!;
   assert.deepEqual(

@@ -481,7 +481,7 @@ function createQueues(rt: ControlPlane['rt'], createdAt: string): void {
 }
 
 /**
- * Jobs that wait: training/queued-sft (2 × 8 GPUs) and research/llama-eval
+ * Jobs that wait: training/queued-sft (2 × 8 GPUs) and research/mmlu-eval
  * (8 GPUs) queue behind the full ClusterQueue at positions 0 and 1, and
  * research/vlm-pretrain is a KAI gang of 8 pods × 8 GPUs that never fits.
  */
@@ -516,7 +516,7 @@ function createQueuedJobs(rt: ControlPlane['rt'], now: string, image: string): v
     );
   };
   queued('training', 'queued-sft', 'training-queue', 2, { team: 'nlp' });
-  queued('research', 'llama-eval', 'research-queue', 1, { team: 'research' });
+  queued('research', 'mmlu-eval', 'research-queue', 1, { team: 'research' });
 
   const kai = (): PodTemplate =>
     gpuTemplate(
