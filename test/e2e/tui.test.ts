@@ -16,8 +16,8 @@ test(
     const t = new Tmux(wlxCommand('--demo'), 120, 40);
     try {
       const started = Date.now();
-      // Seven workloads and the bare pod nobody controls (the built-in Pod definition's).
-      let screen = await t.waitFor(/workloads\(all\)\[8\]/, 'the default scenario', 60_000);
+      // Ten workloads (three of them queued or gang-held) and the bare pod nobody controls (the built-in Pod definition's).
+      let screen = await t.waitFor(/workloads\(all\)\[11\]/, 'the default scenario', 60_000);
       const firstSeenMs = Date.now() - started;
       assert.match(screen, /GPUs: \d+\/96 req\/alloc\s+free \d+\s+pending \d+/);
       assert.match(screen, /Context: \S+/);
@@ -170,8 +170,8 @@ test(
     const t = new Tmux(wlxCommand(`--kubeconfig ${shellQuote(demo.kubeconfig)}`), 80, 24);
     try {
       // TFJobs answer 403: reported in the header, everything else works.
-      // Six workloads, the bare pod, and the TFJob that cannot be read, holding its pods.
-      let screen = await t.waitFor(/workloads\(all\)\[8\]/, 'the workloads', 60_000);
+      // Nine workloads, the bare pod, and the TFJob that cannot be read, holding its pods.
+      let screen = await t.waitFor(/workloads\(all\)\[11\]/, 'the workloads', 60_000);
       screen = await t.waitFor(/Conn: .*forbidden: \S*tfjobs/, 'the forbidden kind in the header');
       assert.match(screen, /resnet-tf \(not?[ v\S]*\s+TFJob\s+Undefined/);
       const lines = screen.split('\n');
