@@ -135,6 +135,7 @@ test('KAI gang research/vlm-pretrain: a PodGroup with minMember, queue and the U
   }
   const kaiQueue = f.get(R.kaiqueues, undefined, 'research')!;
   assert.equal((kaiQueue.spec as { resources: { gpu: { quota: number } } }).resources.gpu.quota, 16);
+  assert.deepEqual((kaiQueue['status'] as { requested: unknown }).requested, { 'nvidia.com/gpu': '64' });
 });
 
 /** A control plane with one ClusterQueue of `gpus` and jobs the test creates. */
