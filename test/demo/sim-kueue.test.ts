@@ -212,7 +212,7 @@ test('admission in order while quota fits (BestEffortFIFO), and a finished job f
   const first = store.get(R.pytorchjobs, 'team', 'first')!;
   plane.rt.update(R.pytorchjobs, first, {
     status: { conditions: [{ type: 'Succeeded', status: 'True', reason: 'PyTorchJobSucceeded', message: 'done' }] },
-  } as Partial<StoredObject>);
+  });
   plane.rt.flush();
   assert.equal(condition(workloadOf(store, 'team', 'first'), 'Finished')?.status, 'True');
   assert.equal(admitted('too-big'), true);
