@@ -199,9 +199,12 @@ export class KueueController implements Controller {
   readonly resource = R.clusterqueues;
 
   constructor(private readonly rt: Runtime) {
-    const watched = new Set([...INTEGRATIONS.map((i) => i.resource), R.localqueues, R.workloads]);
+    const jobs = new Set(INTEGRATIONS.map((i) => i.resource));
+    // Only queued jobs matter: the scale scenario's thousands of unlabelled jobs cost no pass.
     rt.hook((e) => {
-      if (watched.has(e.resourceKey)) rt.enqueue(this.resource, undefined, '*');
+      const queued = jobs.has(e.resourceKey) && e.object.metadata.labels?.[QUEUE_NAME_LABEL] !== undefined;
+      if (queued || e.resourceKey === R.localqueues || e.resourceKey === R.workloads)
+        rt.enqueue(this.resource, undefined, '*');
     });
   }
 
