@@ -3,10 +3,13 @@
 // columns and short names as Kueue's kubebuilder markers declare), Kueue's
 // visibility API (an aggregated API whose resources are only reachable through
 // their `pendingworkloads` subresource), and NVIDIA KAI Scheduler's PodGroup
-// (scheduling.run.ai/v2alpha2) and Queue (scheduling.run.ai/v2). demo/kinds.ts
+// (scheduling.run.ai/v2alpha2) and Queue (scheduling.run.ai/v2). Kueue's CRDs
+// are also served as the deprecated v1beta1, converted from the v1beta2
+// objects as Kueue's conversion webhook does. demo/kinds.ts
 // lists them with the other kinds. Schemas are in our own words.
 import type { KindSpec, PrinterColumn } from './kinds.js';
 import { conditionFields, type Field } from './schemas.js';
+import type { StoredObject } from './store.js';
 
 export const KUEUE_GROUP = 'kueue.x-k8s.io';
 export const KUEUE_VERSION = 'v1beta2';
@@ -61,7 +64,8 @@ const queueCounts: Record<string, Field> = {
   conditions: ['[]Condition', 'Active.'],
 };
 
-export const QUEUEING_KINDS: KindSpec[] = [
+/** Kueue's CRDs in v1beta2, the storage version. */
+const KUEUE_KINDS: KindSpec[] = [
   {
     group: KUEUE_GROUP,
     version: KUEUE_VERSION,
@@ -292,6 +296,80 @@ export const QUEUEING_KINDS: KindSpec[] = [
       },
     },
   },
+];
+
+type Json = Record<string, unknown>;
+
+/** A shorthand field list with one field renamed (v1beta1 spelled some fields differently). */
+function renamed(fields: Record<string, Field>, from: string, to: string): Record<string, Field> {
+  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k === from ? to : k, v]));
+}
+
+/** One section (spec or status) of an object with a field renamed, as Kueue's conversion webhook does. */
+function renameIn(obj: StoredObject, section: 'spec' | 'status', from: string, to: string): StoredObject {
+  const part = obj[section] as Json | undefined;
+  if (!part || !(from in part)) return obj;
+  const { [from]: value, ...others } = part;
+  return { ...obj, [section]: { ...others, [to]: value } };
+}
+
+/** v1beta1 spellings of the v1beta2 fields the simulated objects use. */
+const V1BETA1: Record<string, { section: 'spec' | 'status'; from: string; to: string } | undefined> = {
+  ClusterQueue: { section: 'spec', from: 'cohortName', to: 'cohort' },
+  LocalQueue: { section: 'status', from: 'flavorsUsage', to: 'flavorUsage' },
+};
+
+/** Workload v1beta1 names its priority class by name and source instead of a reference. */
+function workloadToV1beta1(obj: StoredObject): StoredObject {
+  const spec = obj['spec'] as Json & { priorityClassRef?: { group?: string; name?: string } };
+  if (!spec.priorityClassRef) return obj;
+  const { priorityClassRef: ref, ...others } = spec;
+  const source = ref.group === KUEUE_GROUP ? 'kueue.x-k8s.io/workloadpriorityclass' : 'scheduling.k8s.io/priorityclass';
+  return { ...obj, spec: { ...others, priorityClassName: ref.name, priorityClassSource: source } };
+}
+
+/** The deprecated v1beta1 of a Kueue CRD, served from the v1beta2 objects. */
+function v1beta1Of(k: KindSpec): KindSpec {
+  const rename = V1BETA1[k.kind];
+  const crd = k.crd!;
+  let schema = crd.schema;
+  let printerColumns = crd.printerColumns;
+  if (rename) {
+    schema = { ...schema, [rename.section]: renamed(schema[rename.section], rename.from, rename.to) };
+    printerColumns = printerColumns.map((c) =>
+      c.jsonPath === `.${rename.section}.${rename.from}` ? { ...c, jsonPath: `.${rename.section}.${rename.to}` } : c,
+    );
+  }
+  if (k.kind === 'Workload') {
+    const { priorityClassRef: _ref, ...spec } = schema.spec;
+    schema = {
+      ...schema,
+      spec: {
+        ...spec,
+        priorityClassName: ['string', 'The priority class.'],
+        priorityClassSource: ['string', 'Where the priority class is: a PriorityClass or a WorkloadPriorityClass.'],
+      },
+    };
+  }
+  return {
+    ...k,
+    version: 'v1beta1',
+    crd: { ...crd, schema, printerColumns },
+    servedFrom: {
+      version: KUEUE_VERSION,
+      convert: (obj) =>
+        k.kind === 'Workload'
+          ? workloadToV1beta1(obj)
+          : rename
+            ? renameIn(obj, rename.section, rename.from, rename.to)
+            : obj,
+    },
+  };
+}
+
+export const QUEUEING_KINDS: KindSpec[] = [
+  ...KUEUE_KINDS,
+  ...KUEUE_KINDS.map(v1beta1Of),
   {
     group: KAI_GROUP,
     version: 'v2alpha2',

@@ -5,7 +5,7 @@
 // keys) read this list. Custom kinds carry their CRD facts (printer columns,
 // schema) here: the served CustomResourceDefinitions, the OpenAPI documents and
 // the `kubectl get` columns all come from them.
-import { resourceKey } from './store.js';
+import { resourceKey, type StoredObject } from './store.js';
 import type { CrdSchemaFacts, Field } from './schemas.js';
 import { QUEUEING_KINDS } from './kinds-queueing.js';
 
@@ -41,6 +41,12 @@ export interface ServedKind {
   fieldSelectors: string[];
   /** Set on custom kinds: what their CustomResourceDefinition declares. */
   crd?: CrdFacts;
+  /**
+   * Set on a kind served from the objects of another (the storage) version of
+   * the same CRD: that version, and the object as it reads in this one (what a
+   * conversion webhook answers).
+   */
+  servedFrom?: { version: string; convert(obj: StoredObject): StoredObject };
 }
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -520,7 +526,12 @@ export function apiVersionOf(k: ServedKind): string {
 }
 
 export function storeKeyOf(k: ServedKind): string {
-  return resourceKey(k.group, k.version, k.plural);
+  return resourceKey(k.group, k.servedFrom?.version ?? k.version, k.plural);
+}
+
+/** A stored object as a client of `k` reads it: converted when `k` is served from another version. */
+export function present(k: ServedKind, obj: StoredObject): StoredObject {
+  return k.servedFrom ? k.servedFrom.convert({ ...obj, apiVersion: apiVersionOf(k) }) : obj;
 }
 
 /** `plural` for core kinds, `plural.group` otherwise: how RBAC messages and the forbid fault name a kind. */

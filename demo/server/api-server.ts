@@ -10,7 +10,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ObjectStore, StoredObject } from '../store.js';
-import { apiVersionOf, findKind, qualifiedResource, storeKeyOf, type ServedKind } from '../kinds.js';
+import { apiVersionOf, findKind, present, qualifiedResource, storeKeyOf, type ServedKind } from '../kinds.js';
 import {
   AGGREGATED_CONTENT_TYPE,
   aggregatedDiscovery,
@@ -570,7 +570,7 @@ export class ApiServer {
         return this.sendStatus(res, notAcceptable(notAListMessage(answer.as, kind)));
       if (answer.as === 'PartialObjectMetadata')
         return this.send(res, 200, partialObjectMetadata(obj, answer.version), contentType);
-      return this.send(res, 200, obj);
+      return this.send(res, 200, present(kind, obj));
     }
     if (subresource !== undefined) return this.sendStatus(res, pathNotFound());
 
@@ -614,8 +614,9 @@ export class ApiServer {
       };
       return this.send(res, 200, list, contentType);
     }
-    if (result.items.length > LIST_STREAM_THRESHOLD) return this.streamList(res, kind, metadata, result.items);
-    this.send(res, 200, { kind: kind.listKind, apiVersion: apiVersionOf(kind), metadata, items: result.items });
+    const items = kind.servedFrom ? result.items.map((o) => present(kind, o)) : result.items;
+    if (items.length > LIST_STREAM_THRESHOLD) return this.streamList(res, kind, metadata, items);
+    this.send(res, 200, { kind: kind.listKind, apiVersion: apiVersionOf(kind), metadata, items });
   }
 
   /** A big list written in slices, so no single huge string is built and the first bytes go out at once. */

@@ -67,6 +67,26 @@ test('discovery, CRDs and the visibility API over HTTP', async (t) => {
     ['Queue', 'Reserved in', 'Admitted', 'Finished', 'Age'],
   );
 
+  // v1beta1, deprecated, served from the same objects in its own spelling.
+  assert.deepEqual(
+    (crd.spec as { versions: Json[] }).versions.map((v) => [v.name, v.storage, v.deprecated ?? false]),
+    [
+      ['v1beta2', true, false],
+      ['v1beta1', false, true],
+    ],
+  );
+  const old = (await get(c, '/apis/kueue.x-k8s.io/v1beta1/namespaces/training/workloads')).body;
+  assert.equal(old.apiVersion, 'kueue.x-k8s.io/v1beta1');
+  const stuck = (old.items as Json[]).find((w) => (w.metadata as Json).name?.toString().startsWith('jobset-stuck-'))!;
+  assert.equal(stuck.apiVersion, 'kueue.x-k8s.io/v1beta1');
+  const stuckSpec = stuck.spec as Json;
+  assert.deepEqual(
+    [stuckSpec.priorityClassName, stuckSpec.priorityClassSource, stuckSpec.priorityClassRef],
+    ['preemptible', 'scheduling.k8s.io/priorityclass', undefined],
+  );
+  const lqV1 = (await get(c, '/apis/kueue.x-k8s.io/v1beta1/namespaces/research/localqueues/research-queue')).body;
+  assert.ok('flavorUsage' in (lqV1.status as Json) && !('flavorsUsage' in (lqV1.status as Json)));
+
   const cq = await get(c, CQ_PENDING);
   assert.equal(cq.status, 200);
   assert.equal(cq.body.kind, 'PendingWorkloadsSummary');
