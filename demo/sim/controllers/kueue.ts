@@ -293,16 +293,7 @@ export class KueueController implements Controller {
       if (!isAdmitted(w)) continue;
       const byFlavor = out.get(w.status!.admission!.clusterQueue) ?? new Map<string, Resources>();
       out.set(w.status!.admission!.clusterQueue, byFlavor);
-      for (const a of w.status!.admission!.podSetAssignments) {
-        const flavors = (a['flavors'] ?? {}) as Record<string, string>;
-        for (const [res, q] of Object.entries((a['resourceUsage'] ?? {}) as Record<string, string>)) {
-          const f = flavors[res];
-          if (!f) continue;
-          const r = byFlavor.get(f) ?? {};
-          byFlavor.set(f, r);
-          r[res] = (r[res] ?? 0) + parseQuantity(q);
-        }
-      }
+      addAdmittedUsage(byFlavor, w);
     }
     return out;
   }
@@ -334,11 +325,7 @@ export class KueueController implements Controller {
           if (cq.spec.queueingStrategy === 'StrictFIFO') break;
           continue;
         }
-        for (const [flavor, r] of attempt.add) {
-          const into = used.get(flavor) ?? {};
-          used.set(flavor, into);
-          for (const [res, v] of Object.entries(r)) into[res] = (into[res] ?? 0) + v;
-        }
+        for (const [flavor, r] of attempt.add) for (const [res, v] of Object.entries(r)) addTo(used, flavor, res, v);
         let conditions = rt.setCondition(w.status?.conditions, {
           type: 'QuotaReserved',
           status: 'True',
@@ -420,17 +407,9 @@ export class KueueController implements Controller {
         (w) => w.metadata.namespace === lq.metadata.namespace && w.spec.queueName === lq.metadata.name,
       );
       const lqUsage = new Map<string, Resources>();
-      for (const w of mine.filter(isAdmitted))
-        for (const a of w.status!.admission!.podSetAssignments) {
-          const flavorOf = (a['flavors'] ?? {}) as Record<string, string>;
-          for (const [res, q] of Object.entries((a['resourceUsage'] ?? {}) as Record<string, string>)) {
-            const r = lqUsage.get(flavorOf[res]) ?? {};
-            lqUsage.set(flavorOf[res], r);
-            r[res] = (r[res] ?? 0) + parseQuantity(q);
-          }
-        }
+      for (const w of mine.filter(isAdmitted)) addAdmittedUsage(lqUsage, w);
       const cq = rt.store.get(R.clusterqueues, undefined, lq.spec.clusterQueue) as ClusterQueueObject | undefined;
-      const flavors = cq ? flavorUsage(cq, lqUsage).map(({ name, resources }) => ({ name, resources })) : [];
+      const flavors = cq ? flavorUsage(cq, lqUsage) : [];
       rt.putStatus(R.localqueues, lq, {
         ...counts(mine),
         flavorsReservation: flavors,
@@ -448,6 +427,22 @@ export class KueueController implements Controller {
         ),
       });
     }
+  }
+}
+
+/** Adds `value` of `resource` to what `flavor` uses. */
+function addTo(usage: Map<string, Resources>, flavor: string, resource: string, value: number): void {
+  const r = usage.get(flavor) ?? {};
+  usage.set(flavor, r);
+  r[resource] = (r[resource] ?? 0) + value;
+}
+
+/** Adds an admitted workload's resourceUsage, per assigned flavor. */
+function addAdmittedUsage(usage: Map<string, Resources>, w: WorkloadObject): void {
+  for (const a of w.status!.admission!.podSetAssignments) {
+    const flavors = (a['flavors'] ?? {}) as Record<string, string>;
+    for (const [res, q] of Object.entries((a['resourceUsage'] ?? {}) as Record<string, string>))
+      if (flavors[res]) addTo(usage, flavors[res], res, parseQuantity(q));
   }
 }
 
@@ -511,11 +506,7 @@ function assignFlavors(
           message: `couldn't assign flavors to pod set ${ps.name}: insufficient unused quota for ${res} in flavor ${shortfall.flavor}, ${formatQuantity(res, shortfall.more)} more needed`,
         };
     }
-    for (const [res, flavor] of Object.entries(flavors)) {
-      const r = add.get(flavor) ?? {};
-      add.set(flavor, r);
-      r[res] = (r[res] ?? 0) + need[res];
-    }
+    for (const [res, flavor] of Object.entries(flavors)) addTo(add, flavor, res, need[res]);
     assignments.push({ name: ps.name, flavors, resourceUsage: quantities(need), count: ps.count });
   }
   return { assignments, add };
