@@ -5,8 +5,9 @@
 // keys) read this list. Custom kinds carry their CRD facts (printer columns,
 // schema) here: the served CustomResourceDefinitions, the OpenAPI documents and
 // the `kubectl get` columns all come from them.
-import { resourceKey } from './store.js';
+import { resourceKey, type StoredObject } from './store.js';
 import type { CrdSchemaFacts, Field } from './schemas.js';
+import { QUEUEING_KINDS } from './kinds-queueing.js';
 
 /** A CRD additionalPrinterColumn (apiextensions.k8s.io/v1). */
 export interface PrinterColumn {
@@ -40,6 +41,12 @@ export interface ServedKind {
   fieldSelectors: string[];
   /** Set on custom kinds: what their CustomResourceDefinition declares. */
   crd?: CrdFacts;
+  /**
+   * Set on a kind served from the objects of another (the storage) version of
+   * the same CRD: that version, and the object as it reads in this one (what a
+   * conversion webhook answers).
+   */
+  servedFrom?: { version: string; convert(obj: StoredObject): StoredObject };
 }
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -106,10 +113,14 @@ function kubeflowJobCrd(replicaSpecsField: string, replicaTypes: string): CrdFac
   };
 }
 
-function kind(
-  k: Omit<ServedKind, 'listKind' | 'verbs' | 'subresources' | 'fieldSelectors' | 'categories' | 'shortNames'> &
-    Partial<ServedKind>,
-): ServedKind {
+/** A kind as listed: what `kind()` does not default. */
+export type KindSpec = Omit<
+  ServedKind,
+  'listKind' | 'verbs' | 'subresources' | 'fieldSelectors' | 'categories' | 'shortNames'
+> &
+  Partial<ServedKind>;
+
+function kind(k: KindSpec): ServedKind {
   return {
     listKind: `${k.kind}List`,
     verbs: ALL_VERBS,
@@ -476,6 +487,7 @@ export const SERVED_KINDS: readonly ServedKind[] = [
       },
     },
   }),
+  ...QUEUEING_KINDS.map(kind),
   // Served by the API machinery itself, not stored by the simulation.
   kind({
     group: 'apiextensions.k8s.io',
@@ -514,7 +526,12 @@ export function apiVersionOf(k: ServedKind): string {
 }
 
 export function storeKeyOf(k: ServedKind): string {
-  return resourceKey(k.group, k.version, k.plural);
+  return resourceKey(k.group, k.servedFrom?.version ?? k.version, k.plural);
+}
+
+/** A stored object as a client of `k` reads it: converted when `k` is served from another version. */
+export function present(k: ServedKind, obj: StoredObject): StoredObject {
+  return k.servedFrom ? k.servedFrom.convert({ ...obj, apiVersion: apiVersionOf(k) }) : obj;
 }
 
 /** `plural` for core kinds, `plural.group` otherwise: how RBAC messages and the forbid fault name a kind. */

@@ -10,7 +10,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ObjectStore, StoredObject } from '../store.js';
-import { apiVersionOf, findKind, qualifiedResource, storeKeyOf, type ServedKind } from '../kinds.js';
+import { apiVersionOf, findKind, present, qualifiedResource, storeKeyOf, type ServedKind } from '../kinds.js';
 import {
   AGGREGATED_CONTENT_TYPE,
   aggregatedDiscovery,
@@ -38,12 +38,15 @@ import {
   RESTRICTED_USER,
   selfSubjectAccessReview,
   selfSubjectRulesReview,
+  type AccessAttributes,
   type DemoUser,
 } from './rbac.js';
 import { installCrds } from './crds.js';
 import { healthAnswer } from './health.js';
 import { openApiV2, openApiV3Document, openApiV3Root } from './openapi.js';
 import { VERSION_INFO } from './version.js';
+import { pendingWorkloads } from './visibility.js';
+import { VISIBILITY_GROUP } from '../kinds-queueing.js';
 import { decodeReview, PROTOBUF_TYPE } from './protobuf.js';
 import { Watcher, WatchHub } from './watch.js';
 import { FaultError, Faults, validateFaults, type FaultConfig } from './faults.js';
@@ -376,7 +379,6 @@ export class ApiServer {
         if (method !== 'POST' || route.name !== undefined) return this.sendStatus(res, methodNotAllowed());
         return this.handleReview(req, res, user, review);
       }
-      if (readOnlyMethod && !route.kind.verbs.includes('get')) return this.sendStatus(res, methodNotAllowed());
       const watch = readOnlyMethod && isTrue(url.searchParams.get('watch'));
       const attrs = {
         verb: requestVerb(method, route.name, watch),
@@ -386,6 +388,8 @@ export class ApiServer {
         namespace: route.namespace,
         name: route.name,
       };
+      if (route.kind.group === VISIBILITY_GROUP) return this.handleVisibility(res, url, method, user, route, attrs);
+      if (readOnlyMethod && !route.kind.verbs.includes('get')) return this.sendStatus(res, methodNotAllowed());
       if (!authorise(user, attrs)) return this.sendStatus(res, forbiddenFor(user, attrs));
       if (this.faults.isForbidden(qualifiedResource(route.kind)))
         return this.sendStatus(res, forbiddenFor(user, attrs));
@@ -394,6 +398,22 @@ export class ApiServer {
       return this.handleWrite(req, res, url, method, route);
     }
     this.sendStatus(res, pathNotFound());
+  }
+
+  /** Kueue's visibility API: GETs of pendingworkloads only, authorised as any other request. */
+  private handleVisibility(
+    res: ServerResponse,
+    url: URL,
+    method: string,
+    user: DemoUser,
+    route: Route,
+    attrs: AccessAttributes,
+  ): void {
+    if (method !== 'GET' && method !== 'HEAD') return this.sendStatus(res, methodNotAllowed());
+    if (!authorise(user, attrs)) return this.sendStatus(res, forbiddenFor(user, attrs));
+    const answer = pendingWorkloads(this.store, route, url.searchParams);
+    if (answer.kind === 'Status') return this.sendStatus(res, answer as StatusObject);
+    this.send(res, 200, answer);
   }
 
   private async handleReview(
@@ -550,7 +570,7 @@ export class ApiServer {
         return this.sendStatus(res, notAcceptable(notAListMessage(answer.as, kind)));
       if (answer.as === 'PartialObjectMetadata')
         return this.send(res, 200, partialObjectMetadata(obj, answer.version), contentType);
-      return this.send(res, 200, obj);
+      return this.send(res, 200, present(kind, obj));
     }
     if (subresource !== undefined) return this.sendStatus(res, pathNotFound());
 
@@ -594,8 +614,9 @@ export class ApiServer {
       };
       return this.send(res, 200, list, contentType);
     }
-    if (result.items.length > LIST_STREAM_THRESHOLD) return this.streamList(res, kind, metadata, result.items);
-    this.send(res, 200, { kind: kind.listKind, apiVersion: apiVersionOf(kind), metadata, items: result.items });
+    const items = kind.servedFrom ? result.items.map((o) => present(kind, o)) : result.items;
+    if (items.length > LIST_STREAM_THRESHOLD) return this.streamList(res, kind, metadata, items);
+    this.send(res, 200, { kind: kind.listKind, apiVersion: apiVersionOf(kind), metadata, items });
   }
 
   /** A big list written in slices, so no single huge string is built and the first bytes go out at once. */

@@ -21,10 +21,11 @@ function names(k: ServedKind): Record<string, unknown> {
 
 /** The CustomResourceDefinition of a custom kind, as `kubectl get crd X -o yaml` shows it. */
 export function crdFor(k: ServedKind, createdAt: string): StoredObject {
-  const facts = k.crd!;
-  const subresources: Record<string, unknown> = {};
-  if (k.subresources.some((s) => s.name === 'status')) subresources.status = {};
-  if (facts.scale) subresources.scale = facts.scale;
+  // Every served version of the CRD, the storage version first.
+  const versions = customKinds()
+    .filter((v) => crdName(v) === crdName(k))
+    .sort((a, b) => Number(!!a.servedFrom) - Number(!!b.servedFrom));
+  const storage = versions[0];
   const condition = (type: string, reason: string, message: string) => ({
     type,
     status: 'True',
@@ -40,17 +41,19 @@ export function crdFor(k: ServedKind, createdAt: string): StoredObject {
       group: k.group,
       names: names(k),
       scope: k.namespaced ? 'Namespaced' : 'Cluster',
-      versions: [
-        {
-          name: k.version,
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: crdOpenApiSchema(k.kind, facts.schema) },
-          subresources,
-          additionalPrinterColumns: printerColumnsOf(k),
-        },
-      ],
-      conversion: { strategy: 'None' },
+      versions: versions.map(crdVersion),
+      conversion:
+        versions.length > 1
+          ? {
+              strategy: 'Webhook',
+              webhook: {
+                conversionReviewVersions: ['v1'],
+                clientConfig: {
+                  service: { name: 'webhook-service', namespace: 'kueue-system', path: '/convert', port: 443 },
+                },
+              },
+            }
+          : { strategy: 'None' },
     },
     status: {
       conditions: [
@@ -58,8 +61,26 @@ export function crdFor(k: ServedKind, createdAt: string): StoredObject {
         condition('Established', 'InitialNamesAccepted', 'the initial names have been accepted'),
       ],
       acceptedNames: names(k),
-      storedVersions: [k.version],
+      storedVersions: [storage.version],
     },
+  };
+}
+
+function crdVersion(k: ServedKind): Record<string, unknown> {
+  const facts = k.crd!;
+  const subresources: Record<string, unknown> = {};
+  if (k.subresources.some((s) => s.name === 'status')) subresources.status = {};
+  if (facts.scale) subresources.scale = facts.scale;
+  return {
+    name: k.version,
+    served: true,
+    storage: !k.servedFrom,
+    ...(k.servedFrom
+      ? { deprecated: true, deprecationWarning: `This version is deprecated. Use ${k.servedFrom.version} instead.` }
+      : {}),
+    schema: { openAPIV3Schema: crdOpenApiSchema(k.kind, facts.schema) },
+    subresources,
+    additionalPrinterColumns: printerColumnsOf(k),
   };
 }
 

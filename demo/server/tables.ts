@@ -4,7 +4,7 @@
 // each CRD's additionalPrinterColumns for custom ones; the server always sends
 // the wide (priority 1) columns and kubectl hides them unless `-o wide`.
 import type { StoredObject } from '../store.js';
-import type { ServedKind } from '../kinds.js';
+import { present, type ServedKind } from '../kinds.js';
 import { evalJsonPath, printerColumnsOf } from './crds.js';
 
 export interface ColumnDefinition {
@@ -523,7 +523,8 @@ export function tableRow(
   version: MetaVersion = 'v1',
   now = Date.now(),
 ): TableRow {
-  const row: TableRow = { cells: printerFor(kind).cells(o, now), object: rowObject(o, include, version) };
+  const served = present(kind, o);
+  const row: TableRow = { cells: printerFor(kind).cells(served, now), object: rowObject(served, include, version) };
   if (kind.kind === 'Pod') {
     const phase = get(o, 'status', 'phase');
     if (phase === 'Succeeded') row.conditions = [{ type: 'Completed', status: 'True' }];

@@ -6,7 +6,7 @@
 // DELETED and one that starts matching as ADDED, as the real apiserver does.
 import type { ServerResponse } from 'node:http';
 import type { ObjectStore, StoreEvent, StoredObject } from '../store.js';
-import { apiVersionOf, storeKeyOf, type ServedKind } from '../kinds.js';
+import { apiVersionOf, present, storeKeyOf, type ServedKind } from '../kinds.js';
 import type { FieldSelector, LabelSelector } from './selectors.js';
 import { partialObjectMetadata, tableColumns, tableRow, type IncludeObject, type MetaVersion } from './tables.js';
 import { objectSortKey } from './lists.js';
@@ -61,7 +61,7 @@ function serialiseEvent(
   include: IncludeObject,
   withColumns: boolean,
 ): string {
-  if (format === 'json') return `${JSON.stringify({ type, object })}\n`;
+  if (format === 'json') return `${JSON.stringify({ type, object: present(kind, object) })}\n`;
   if (format === 'metadata') return `${JSON.stringify({ type, object: partialObjectMetadata(object, version) })}\n`;
   const table: Record<string, unknown> = {
     kind: 'Table',
@@ -320,9 +320,13 @@ export class WatchHub {
   private onEvent(e: StoreEvent): void {
     const set = this.byKey.get(e.resourceKey);
     if (!set || !set.size) return;
-    const kind = set.values().next().value!.opts.kind;
-    const lines = new EventLines(kind, e.object);
-    for (const w of set) w.deliver(e.type, e.object, lines);
+    // Lines are shared per served version (two versions of a CRD watch the same objects).
+    const linesOf = new Map<ServedKind, EventLines>();
+    for (const w of set) {
+      let lines = linesOf.get(w.opts.kind);
+      if (!lines) linesOf.set(w.opts.kind, (lines = new EventLines(w.opts.kind, e.object)));
+      w.deliver(e.type, e.object, lines);
+    }
   }
 
   private sendDueBookmarks(): void {
