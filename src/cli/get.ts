@@ -5,7 +5,16 @@ import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import type { Definition } from '../definitions/types.js';
 import { apiVersionOf, gvkOf } from '../definitions/types.js';
-import type { ClusterTotals, NodeSummary, OrphanPod, PodSummary, RoleTree, WorkloadTree } from '../model/types.js';
+import type {
+  AccessScope,
+  ClusterTotals,
+  NodeSummary,
+  OrphanPod,
+  PodSummary,
+  RoleTree,
+  WorkloadTree,
+} from '../model/types.js';
+import { gangsWithVerdicts, type SchedulingView } from '../model/scheduling.js';
 import { formatProblem } from '../definitions/problem.js';
 import { roleName, UNATTRIBUTED } from '../model/role-name.js';
 import { sanitise } from '../text/sanitise.js';
@@ -118,6 +127,32 @@ interface Loaded {
   totals: ClusterTotals;
   definitions: Definition[];
   problems: string[];
+  /** Queues and gang verdicts per workload. */
+  scheduling: SchedulingView;
+  access: AccessScope;
+  /** Told once on stderr whatever the output: cluster-wide lists were forbidden, namespaces read instead. */
+  notice: string | null;
+}
+
+const EMPTY_SCHEDULING: SchedulingView = { queues: new Map(), gangs: new Map(), clusterQueues: [], active: false };
+const FULL_ACCESS: AccessScope = { clusterWide: true, namespaces: [], forbidden: [] };
+
+/** The `-o json|yaml` contract: workloads with `queue` and gangs' verdicts, nodes, orphan pods, access. */
+export function jsonDocument(
+  workloads: readonly WorkloadTree[],
+  loaded: Pick<Loaded, 'nodes' | 'scheduling' | 'access'>,
+  orphanPods: readonly OrphanPod[],
+): Record<string, unknown> {
+  return {
+    workloads: workloads.map((w) => ({
+      ...w,
+      gangs: gangsWithVerdicts(w, loaded.scheduling.gangs.get(w.uid)),
+      queue: loaded.scheduling.queues.get(w.uid) ?? null,
+    })),
+    nodes: loaded.nodes,
+    orphanPods,
+    access: loaded.access,
+  };
 }
 
 function readSource(path: string): string {
@@ -173,6 +208,9 @@ async function loadOffline(
     nodes: model.store.nodes(),
     totals: model.store.totals(),
     definitions: model.definitions.definitions,
+    scheduling: model.scheduling.view(model.store.workloads()),
+    access: FULL_ACCESS,
+    notice: null,
     problems: [
       ...problems,
       ...model.definitions.problems.filter((p) => p.severity === 'error').map(formatProblem),
@@ -196,8 +234,13 @@ async function loadLive(
   }
   try {
     await source.whenSynced();
+    await source.refreshQueuePositions();
     const snap = source.getSnapshot();
-    const unavailable = snap.kinds.filter((k) => k.state === 'forbidden' || k.state === 'error');
+    const access = snap.access ?? FULL_ACCESS;
+    const notice = snap.accessNotice ?? null;
+    const scoped = notice !== null;
+    // A namespace-scoped user's forbidden kinds are told once, by the notice.
+    const unavailable = snap.kinds.filter((k) => (k.state === 'forbidden' && !scoped) || k.state === 'error');
     const shortNames = new Map<string, string>();
     for (const r of source.resources())
       for (const n of r.shortNames) shortNames.set(n.toLowerCase(), `${r.gvk.group}/${r.gvk.version}/${r.gvk.kind}`);
@@ -208,9 +251,12 @@ async function loadLive(
       nodes: snap.nodes,
       totals: snap.totals,
       definitions: source.definitions(),
+      scheduling: snap.scheduling ?? EMPTY_SCHEDULING,
+      access,
+      notice: scoped ? notice : null,
       problems: [
         ...unavailable.map((k) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`),
-        ...snap.problems,
+        ...snap.problems.filter((p) => !scoped || p !== notice),
       ],
     };
   } catch (err) {
@@ -292,25 +338,29 @@ async function get(args: string[]): Promise<number> {
       ownerKinds.has(`${gvkOf(p.owner.apiVersion, p.owner.kind).group}/${p.owner.kind}`),
     );
   }
-  if (cluster.namespace) {
-    workloads = workloads.filter((w) => w.namespace === cluster.namespace);
-    orphanPods = orphanPods.filter((p) => p.namespace === cluster.namespace);
+  const namespaces = new Set(
+    cluster.namespaces?.length ? cluster.namespaces : cluster.namespace ? [cluster.namespace] : [],
+  );
+  if (namespaces.size) {
+    workloads = workloads.filter((w) => namespaces.has(w.namespace));
+    orphanPods = orphanPods.filter((p) => namespaces.has(p.namespace));
   }
   if (target.name) {
     workloads = workloads.filter((w) => w.name === target.name);
     orphanPods = orphanPods.filter((p) => p.owner.name === target.name);
     if (!workloads.length && !orphanPods.length) {
-      const where = cluster.namespace ? ` in namespace ${cluster.namespace}` : '';
+      const where = namespaces.size ? ` in namespace ${[...namespaces].join(', ')}` : '';
       process.stderr.write(`wlx: ${sanitise(target.type)}/${sanitise(target.name)} not found${sanitise(where)}\n`);
       return 3;
     }
   }
 
+  if (loaded.notice) process.stderr.write(`wlx: ${sanitise(loaded.notice)}\n`);
   if (output === 'json') {
-    process.stdout.write(JSON.stringify({ workloads, nodes: loaded.nodes, orphanPods }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify(jsonDocument(workloads, loaded, orphanPods), null, 2) + '\n');
   } else if (output === 'yaml') {
     process.stdout.write(
-      yaml.dump({ workloads, nodes: loaded.nodes, orphanPods }, { noRefs: true, lineWidth: -1, sortKeys: false }),
+      yaml.dump(jsonDocument(workloads, loaded, orphanPods), { noRefs: true, lineWidth: -1, sortKeys: false }),
     );
   } else {
     process.stdout.write(renderTrees(workloads, loaded.totals, Date.now(), outputWidth(process.stdout), orphanPods));

@@ -5,6 +5,7 @@ import type { ClusterStore, ClusterStoreOptions } from '../model/store.js';
 import type { KubeTransport } from './client.js';
 import type { ResourceInfo } from './discovery.js';
 import type { ReflectorOptions } from './reflector.js';
+import type { SchedulingReader } from '../model/scheduling.js';
 
 /** What the engine needs of a definition set (src/definitions' DefinitionSet). */
 export interface DefinitionSetLike {
@@ -34,6 +35,13 @@ export interface EngineOptions {
   connection: Omit<ConnectionInfo, 'serverVersion'>;
   /** Namespace scope; null = all namespaces. */
   namespace: string | null;
+  /** `-n` given more than once: each namespace listed on its own (namespace is then the first). */
+  namespaces?: string[];
+  /**
+   * Where to read when a cluster-wide list is forbidden (the context's
+   * namespace, or the `-n` ones): a namespace-scoped user's view.
+   */
+  fallbackNamespaces?: string[];
   /** Built-in + file definitions; cluster Kartas are added by the engine. */
   definitions: DefinitionSetLike;
   gpuResources?: string[];
@@ -76,4 +84,8 @@ export interface ClusterEngine extends ModelSource {
   inventory(): Map<string, Map<string, string>>;
   /** What discovery said about each watched kind (plural, short names...). */
   resources(): ResourceInfo[];
+  scheduling: SchedulingReader;
+  holdQueuePositions(): () => void;
+  /** Asks Kueue's visibility API for positions once and flushes (`wlx get`). */
+  refreshQueuePositions(): Promise<void>;
 }
