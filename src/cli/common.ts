@@ -169,7 +169,6 @@ export async function openModelSource(options: OpenOptions): Promise<OpenedModel
       getNodePods: (n) => engine.getNodePods(n),
       getConnectionInfo: () => engine.getConnectionInfo(),
       access: createAccess(transport),
-      scheduling: engine.scheduling,
       holdQueuePositions: () => engine.holdQueuePositions(),
       refreshQueuePositions: () => engine.refreshQueuePositions(),
       whenSynced: () => engine.whenSynced(),

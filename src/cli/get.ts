@@ -14,7 +14,7 @@ import type {
   RoleTree,
   WorkloadTree,
 } from '../model/types.js';
-import { gangsWithVerdicts, type SchedulingView } from '../model/scheduling.js';
+import { EMPTY_SCHEDULING, gangsWithVerdicts, type SchedulingView } from '../model/scheduling.js';
 import { formatProblem } from '../definitions/problem.js';
 import { roleName, UNATTRIBUTED } from '../model/role-name.js';
 import { sanitise } from '../text/sanitise.js';
@@ -134,7 +134,6 @@ interface Loaded {
   notice: string | null;
 }
 
-const EMPTY_SCHEDULING: SchedulingView = { queues: new Map(), gangs: new Map(), clusterQueues: [], active: false };
 const FULL_ACCESS: AccessScope = { clusterWide: true, namespaces: [], forbidden: [] };
 
 /** The `-o json|yaml` contract: workloads with `queue` and gangs' verdicts, nodes, orphan pods, access. */

@@ -5,7 +5,6 @@ import type { ClusterStore, ClusterStoreOptions } from '../model/store.js';
 import type { KubeTransport } from './client.js';
 import type { ResourceInfo } from './discovery.js';
 import type { ReflectorOptions } from './reflector.js';
-import type { SchedulingReader } from '../model/scheduling.js';
 
 /** What the engine needs of a definition set (src/definitions' DefinitionSet). */
 export interface DefinitionSetLike {
@@ -84,7 +83,6 @@ export interface ClusterEngine extends ModelSource {
   inventory(): Map<string, Map<string, string>>;
   /** What discovery said about each watched kind (plural, short names...). */
   resources(): ResourceInfo[];
-  scheduling: SchedulingReader;
   holdQueuePositions(): () => void;
   /** Asks Kueue's visibility API for positions once and flushes (`wlx get`). */
   refreshQueuePositions(): Promise<void>;

@@ -19,7 +19,7 @@ import type {
   WorkloadTree,
 } from '../model/types.js';
 import { ClusterStore } from '../model/store.js';
-import { SchedulingIndex, type SchedulingReader } from '../model/scheduling.js';
+import { SchedulingIndex } from '../model/scheduling.js';
 import { QueuePositions } from './queue-positions.js';
 import { Discovery, serverVersion, type ResourceInfo } from './discovery.js';
 import { Backoff, type WatchEventType } from './reflector.js';
@@ -137,10 +137,6 @@ class Engine implements ClusterEngine {
 
   definitions(): Definition[] {
     return this.defs.definitions;
-  }
-
-  get scheduling(): SchedulingReader {
-    return this.schedulingIndex;
   }
 
   holdQueuePositions(): () => void {

@@ -402,29 +402,34 @@ function controllerUid(o: KubeObject): string | null {
   return (refs.find((r) => r.controller) ?? refs[0])?.uid ?? null;
 }
 
-/** What views ask of the queue objects (SchedulingIndex; the engine and a dump's model offer it). */
-export interface SchedulingReader {
-  queueFacts(tree: Pick<WorkloadTree, 'uid' | 'name' | 'namespace'>): QueueFacts | null;
-  pendingIn(clusterQueue: string, owners: ReadonlyMap<string, { name: string }>): PendingEntry[];
-}
-
 export interface SchedulingView {
   /** Per wlx workload uid. */
   queues: ReadonlyMap<string, WorkloadQueue>;
   gangs: ReadonlyMap<string, GangVerdict[]>;
   clusterQueues: ClusterQueueSummary[];
+  /** Per ClusterQueue, its pending workloads in line (see pendingIn). */
+  pending: ReadonlyMap<string, PendingEntry[]>;
+  /** Per wlx workload uid held by Kueue: the why-panel's facts. */
+  facts: ReadonlyMap<string, QueueFacts>;
   /** Whether any queue or gang kind holds objects (the QUEUE column shows only then). */
   active: boolean;
 }
 
-const EMPTY_VIEW: SchedulingView = { queues: new Map(), gangs: new Map(), clusterQueues: [], active: false };
+export const EMPTY_SCHEDULING: SchedulingView = {
+  queues: new Map(),
+  gangs: new Map(),
+  clusterQueues: [],
+  pending: new Map(),
+  facts: new Map(),
+  active: false,
+};
 
 /**
  * The queue and gang objects, kept by kind and uid. `view()` is recomputed
  * only after a change (the objects are few: one per job, not per pod), and
  * each workload's `WorkloadQueue` keeps its identity while unchanged.
  */
-export class SchedulingIndex implements SchedulingReader {
+export class SchedulingIndex {
   private readonly kueueWorkloads = new Map<string, KubeObject>();
   private readonly localQueues = new Map<string, KubeObject>();
   private readonly clusterQueues = new Map<string, KubeObject>();
@@ -433,7 +438,7 @@ export class SchedulingIndex implements SchedulingReader {
   private readonly apiWorkloads = new Map<string, KubeObject>();
   /** Per ClusterQueue, `ns/name` of a Kueue Workload → its position (visibility API). */
   private readonly positionsByQueue = new Map<string, Map<string, PendingPosition>>();
-  private cached: SchedulingView | null = EMPTY_VIEW;
+  private cached: SchedulingView | null = EMPTY_SCHEDULING;
   private previousQueues = new Map<string, WorkloadQueue>();
   version = 0;
 
@@ -487,6 +492,8 @@ export class SchedulingIndex implements SchedulingReader {
 
   private changed(): void {
     this.cached = null;
+    this.byOwner = null;
+    this.groupIndex = null;
     this.version += 1;
   }
 
@@ -514,15 +521,23 @@ export class SchedulingIndex implements SchedulingReader {
     return null;
   }
 
+  /** Kueue Workloads by their owner's uid; rebuilt after a change. */
+  private byOwner: Map<string, KubeObject> | null = null;
+
   /** The Kueue Workload of a wlx workload (its owner by ownerReferences). */
   private kueueWorkloadFor(uid: string): KubeObject | null {
-    let best: KubeObject | null = null;
-    for (const w of this.kueueWorkloads.values()) {
-      if (controllerUid(w) !== uid) continue;
-      // A job re-queued after a change gets a new Workload: the newest one speaks for it.
-      if (!best || (w.metadata.creationTimestamp ?? '') > (best.metadata.creationTimestamp ?? '')) best = w;
+    if (!this.byOwner) {
+      this.byOwner = new Map();
+      for (const w of this.kueueWorkloads.values()) {
+        const owner = controllerUid(w);
+        if (!owner) continue;
+        const best = this.byOwner.get(owner);
+        // A job re-queued after a change gets a new Workload: the newest one speaks for it.
+        if (!best || (w.metadata.creationTimestamp ?? '') > (best.metadata.creationTimestamp ?? ''))
+          this.byOwner.set(owner, w);
+      }
     }
-    return best;
+    return this.byOwner.get(uid) ?? null;
   }
 
   private queueOfKueue(w: KubeObject): WorkloadQueue {
@@ -551,14 +566,32 @@ export class SchedulingIndex implements SchedulingReader {
     };
   }
 
+  /** PodGroups and Workload API objects by owner uid, and by `ns/name`; rebuilt after a change. */
+  private groupIndex: { byOwner: Map<string, KubeObject[]>; byName: Map<string, KubeObject> } | null = null;
+
+  private groups(): { byOwner: Map<string, KubeObject[]>; byName: Map<string, KubeObject> } {
+    if (this.groupIndex) return this.groupIndex;
+    const byOwner = new Map<string, KubeObject[]>();
+    const byName = new Map<string, KubeObject>();
+    for (const o of [...this.podGroups.values(), ...this.apiWorkloads.values()]) {
+      for (const r of o.metadata.ownerReferences ?? []) {
+        const list = byOwner.get(r.uid) ?? [];
+        list.push(o);
+        byOwner.set(r.uid, list);
+      }
+      if (this.podGroups.has(o.metadata.uid)) byName.set(key(o.metadata.namespace, o.metadata.name), o);
+    }
+    return (this.groupIndex = { byOwner, byName });
+  }
+
   /** PodGroups of a workload: owned by it, or named by KAI's `pg-<name>-<uid>` rule. */
   private podGroupsFor(tree: Pick<WorkloadTree, 'uid' | 'name' | 'namespace'>): KubeObject[] {
-    const out: KubeObject[] = [];
-    for (const pg of this.podGroups.values()) {
-      if (pg.metadata.namespace !== tree.namespace) continue;
-      const owned = (pg.metadata.ownerReferences ?? []).some((r) => r.uid === tree.uid);
-      if (owned || pg.metadata.name === `pg-${tree.name}-${tree.uid}`) out.push(pg);
-    }
+    const { byOwner, byName } = this.groups();
+    const out = (byOwner.get(tree.uid) ?? []).filter(
+      (o) => this.podGroups.has(o.metadata.uid) && o.metadata.namespace === tree.namespace,
+    );
+    const named = byName.get(key(tree.namespace, `pg-${tree.name}-${tree.uid}`));
+    if (named && !out.includes(named)) out.push(named);
     return out.sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
   }
 
@@ -568,8 +601,9 @@ export class SchedulingIndex implements SchedulingReader {
       const q = v.queue ? this.schedulerQueue(groupOf(pg), v.queue) : null;
       return q ? { ...v, queueGpu: schedulerQueueGpu(q, this.gpuResources) } : v;
     });
-    for (const w of this.apiWorkloads.values())
-      if (w.metadata.namespace === tree.namespace && controllerUid(w) === tree.uid) out.push(...workloadApiVerdicts(w));
+    for (const w of this.groups().byOwner.get(tree.uid) ?? [])
+      if (this.apiWorkloads.has(w.metadata.uid) && w.metadata.namespace === tree.namespace)
+        out.push(...workloadApiVerdicts(w));
     return out;
   }
 
@@ -586,12 +620,15 @@ export class SchedulingIndex implements SchedulingReader {
     if (!active) {
       this.cachedFor = workloads;
       this.previousQueues = new Map();
-      return (this.cached = EMPTY_VIEW);
+      return (this.cached = EMPTY_SCHEDULING);
     }
     const queues = new Map<string, WorkloadQueue>();
     const gangs = new Map<string, GangVerdict[]>();
+    const facts = new Map<string, QueueFacts>();
     for (const t of workloads) {
       const kw = this.kueueWorkloadFor(t.uid);
+      const f = kw ? this.queueFacts(t) : null;
+      if (f) facts.set(t.uid, f);
       const verdicts = this.verdictsFor(t);
       if (verdicts.length) gangs.set(t.uid, verdicts);
       let q: WorkloadQueue | null = kw ? this.queueOfKueue(kw) : null;
@@ -616,8 +653,10 @@ export class SchedulingIndex implements SchedulingReader {
     const clusterQueues = [...this.clusterQueues.values()]
       .map((cq) => summariseClusterQueue(cq, this.gpuResources))
       .sort((a, b) => (a.name < b.name ? -1 : 1));
+    const owners = new Map(workloads.map((w) => [w.uid, { name: w.name }]));
+    const pending = new Map(clusterQueues.map((c) => [c.name, this.pendingIn(c.name, owners)]));
     this.cachedFor = workloads;
-    return (this.cached = { queues, gangs, clusterQueues, active: true });
+    return (this.cached = { queues, gangs, clusterQueues, pending, facts, active: true });
   }
 
   private cachedFor: readonly unknown[] | null = null;

@@ -2,7 +2,7 @@
 // `RoleTree`, `PodSummary` and `NodeSummary` are also the `wlx get -o json`
 // contract (see README): change them only compatibly.
 import type { DefinitionSourceKind, StatusName, DefinitionProblem, Gvk } from '../definitions/types.js';
-import type { SchedulingReader, SchedulingView } from './scheduling.js';
+import type { SchedulingView } from './scheduling.js';
 
 /** Any Kubernetes object as plain JSON (trimmed on ingest, see src/kube/trim.ts). */
 export interface KubeObject {
@@ -253,8 +253,6 @@ export interface ModelSource {
   getConnectionInfo(): ConnectionInfo;
   /** On-demand reads (fresh objects, events, logs) for the incident views; absent offline. */
   access?: ObjectAccess;
-  /** Queue facts for the why-panel and the `:queues` view. */
-  scheduling?: SchedulingReader;
   /** Keep queue positions fresh while a view shows them; returns the release. */
   holdQueuePositions?(): () => void;
 }

@@ -47,8 +47,11 @@ function needsAction(cause: ConnectionCause | undefined): boolean {
   return !!cause && ['tls', 'unauthorized', 'forbidden', 'credentials'].includes(cause.kind);
 }
 
-/** One phrase for the cluster's connection (src/kube/snapshot.ts summariseConnection). */
-export function connectionHeadline(c: ClusterConnection): ConnectionSummary {
+/**
+ * One phrase for the cluster's connection (src/kube/snapshot.ts summariseConnection);
+ * `scopedTo`: the namespaces read because cluster-wide lists are forbidden.
+ */
+export function connectionHeadline(c: ClusterConnection, scopedTo?: readonly string[]): ConnectionSummary {
   const parts: string[] = [];
   let level: ConnectionSummary['level'] = 'ok';
   if (c.state === 'retrying') {
@@ -70,6 +73,10 @@ export function connectionHeadline(c: ClusterConnection): ConnectionSummary {
   }
   if (c.forbidden.length) {
     parts.push(`forbidden: ${c.forbidden.map(sanitise).join(',')}`);
+    if (level === 'ok') level = 'warn';
+  }
+  if (scopedTo?.length) {
+    parts.push(`namespace-scoped: ${scopedTo.map(sanitise).join(',')}`);
     if (level === 'ok') level = 'warn';
   }
   return { text: parts.join('  '), level };

@@ -18,6 +18,7 @@ import { filterRows, findNode, findWorkload, tableForFrame, type FilterResult, t
 import { ChangeHighlights } from './highlights.js';
 import { isIncidentKind } from './incident.js';
 import { whyPanelLines } from './incident-nav.js';
+import { queuePanelLines } from '../render/queues.js';
 import { ViewMemo } from './memo.js';
 import { currentFrame, type Flash, type UiState, type ViewFrame } from './viewState.js';
 
@@ -105,6 +106,12 @@ function viewTitle(frame: ViewFrame, snapshot: ModelSnapshot, namespace: string 
     case 'nodes':
       t = `nodes${n}`;
       break;
+    case 'queues':
+      t = `clusterqueues${n}`;
+      break;
+    case 'queue':
+      t = `pending(${frame.label})${n}`;
+      break;
     case 'defs':
       t = `definitions${n}`;
       break;
@@ -129,8 +136,12 @@ function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number): Pan
   if (frame.kind === 'workload') {
     const w = findWorkload(snapshot, frame.workloadUid);
     if (!w) return [{ text: 'workload no longer exists', tone: 'error' }];
-    const why = whyPanelLines(w, nowMs);
-    return [...workloadPanel(w), ...(why.length ? why : troublePanelLines(w))];
+    const s = snapshot.scheduling;
+    const queue = s?.queues.get(w.uid);
+    const held = queuePanelLines(queue, s?.facts.get(w.uid), s?.gangs.get(w.uid));
+    // A queue or PodGroup that holds the job back is the answer; the generic "Initializing for a while" is not.
+    const why = held.length && !w.status.includes('Failed') ? [] : whyPanelLines(w, nowMs);
+    return [...workloadPanel(w, queue), ...held, ...(why.length ? why : held.length ? [] : troublePanelLines(w))];
   }
   if (frame.kind === 'node') {
     const n = findNode(snapshot, frame.nodeName);
@@ -194,7 +205,18 @@ export class ScreenModel {
     const f = currentFrame(state);
     const prev = state.stack.length > 1 ? state.stack[state.stack.length - 2].kind : 'workloads';
     const table = this.views.table(
-      [snapshot, f.kind, f.workloadUid, f.rolePath, f.nodeName, f.collapsed, state.namespace, prev, source],
+      [
+        snapshot,
+        f.kind,
+        f.workloadUid,
+        f.rolePath,
+        f.nodeName,
+        f.queueName,
+        f.collapsed,
+        state.namespace,
+        prev,
+        source,
+      ],
       () =>
         f.kind === 'help'
           ? { ...helpTable(KEYMAP[prev]), sortable: false }
@@ -251,7 +273,7 @@ export class ScreenModel {
     const header: HeaderModel = {
       connection,
       totals: snapshot.totals,
-      summary: connectionHeadline(snapshot.connection),
+      summary: connectionHeadline(snapshot.connection, snapshot.accessNotice ? snapshot.access?.namespaces : undefined),
       workloads: this.workloadCounts(snapshot, state.namespace),
       namespace: state.namespace,
     };
