@@ -7,6 +7,7 @@
 // the `kubectl get` columns all come from them.
 import { resourceKey } from './store.js';
 import type { CrdSchemaFacts, Field } from './schemas.js';
+import { QUEUEING_KINDS } from './kinds-queueing.js';
 
 /** A CRD additionalPrinterColumn (apiextensions.k8s.io/v1). */
 export interface PrinterColumn {
@@ -106,10 +107,14 @@ function kubeflowJobCrd(replicaSpecsField: string, replicaTypes: string): CrdFac
   };
 }
 
-function kind(
-  k: Omit<ServedKind, 'listKind' | 'verbs' | 'subresources' | 'fieldSelectors' | 'categories' | 'shortNames'> &
-    Partial<ServedKind>,
-): ServedKind {
+/** A kind as listed: what `kind()` does not default. */
+export type KindSpec = Omit<
+  ServedKind,
+  'listKind' | 'verbs' | 'subresources' | 'fieldSelectors' | 'categories' | 'shortNames'
+> &
+  Partial<ServedKind>;
+
+function kind(k: KindSpec): ServedKind {
   return {
     listKind: `${k.kind}List`,
     verbs: ALL_VERBS,
@@ -476,6 +481,7 @@ export const SERVED_KINDS: readonly ServedKind[] = [
       },
     },
   }),
+  ...QUEUEING_KINDS.map(kind),
   // Served by the API machinery itself, not stored by the simulation.
   kind({
     group: 'apiextensions.k8s.io',

@@ -44,6 +44,8 @@ import { installCrds } from './crds.js';
 import { healthAnswer } from './health.js';
 import { openApiV2, openApiV3Document, openApiV3Root } from './openapi.js';
 import { VERSION_INFO } from './version.js';
+import { pendingWorkloads } from './visibility.js';
+import { VISIBILITY_GROUP } from '../kinds-queueing.js';
 import { decodeReview, PROTOBUF_TYPE } from './protobuf.js';
 import { Watcher, WatchHub } from './watch.js';
 import { FaultError, Faults, validateFaults, type FaultConfig } from './faults.js';
@@ -376,6 +378,7 @@ export class ApiServer {
         if (method !== 'POST' || route.name !== undefined) return this.sendStatus(res, methodNotAllowed());
         return this.handleReview(req, res, user, review);
       }
+      if (route.kind.group === VISIBILITY_GROUP) return this.handleVisibility(res, url, method, user, route);
       if (readOnlyMethod && !route.kind.verbs.includes('get')) return this.sendStatus(res, methodNotAllowed());
       const watch = readOnlyMethod && isTrue(url.searchParams.get('watch'));
       const attrs = {
@@ -394,6 +397,23 @@ export class ApiServer {
       return this.handleWrite(req, res, url, method, route);
     }
     this.sendStatus(res, pathNotFound());
+  }
+
+  /** Kueue's visibility API: GETs of pendingworkloads only, authorised as any other request. */
+  private handleVisibility(res: ServerResponse, url: URL, method: string, user: DemoUser, route: Route): void {
+    if (method !== 'GET' && method !== 'HEAD') return this.sendStatus(res, methodNotAllowed());
+    const attrs = {
+      verb: 'get',
+      group: route.kind.group,
+      resource: route.kind.plural,
+      subresource: route.subresource,
+      namespace: route.namespace,
+      name: route.name,
+    };
+    if (!authorise(user, attrs)) return this.sendStatus(res, forbiddenFor(user, attrs));
+    const answer = pendingWorkloads(this.store, route, url.searchParams);
+    if (answer.kind === 'Status') return this.sendStatus(res, answer as StatusObject);
+    this.send(res, 200, answer);
   }
 
   private async handleReview(

@@ -17,6 +17,9 @@ import { VERSION_INFO } from './version.js';
 
 type Flavour = 'v2' | 'v3';
 
+/** Kinds with operations of their own; Kueue's visibility resources only have a subresource and no schema here. */
+const DOCUMENTED_KINDS = SERVED_KINDS.filter((k) => k.verbs.length > 0);
+
 function refTo(flavour: Flavour, full: string): JsonSchema {
   return { $ref: flavour === 'v2' ? `#/definitions/${full}` : `#/components/schemas/${full}` };
 }
@@ -134,7 +137,7 @@ let v2: { body: string; etag: string } | undefined;
 /** /openapi/v2 as JSON (every kind in one document). */
 export function openApiV2(): { body: string; etag: string } {
   if (!v2) {
-    const kinds = [...SERVED_KINDS];
+    const kinds = [...DOCUMENTED_KINDS];
     const body = JSON.stringify({
       swagger: '2.0',
       info,
@@ -162,7 +165,8 @@ function v3Documents(): Map<string, V3Document> {
     v3 = new Map();
     for (const { group, versions } of servedGroups()) {
       for (const version of versions) {
-        const kinds = SERVED_KINDS.filter((k) => k.group === group && k.version === version);
+        const kinds = DOCUMENTED_KINDS.filter((k) => k.group === group && k.version === version);
+        if (!kinds.length) continue;
         const body = JSON.stringify({
           openapi: '3.0.0',
           info,

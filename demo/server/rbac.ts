@@ -100,6 +100,7 @@ export const RESTRICTED_USER: DemoUser = {
         { verbs: READ, apiGroups: ['leaderworkerset.x-k8s.io'], resources: ['leaderworkersets'] },
         { verbs: READ, apiGroups: ['ray.io'], resources: ['rayclusters'] },
         { verbs: READ, apiGroups: ['kueue.x-k8s.io'], resources: ['workloads', 'localqueues'] },
+        { verbs: ['get'], apiGroups: ['visibility.kueue.x-k8s.io'], resources: ['localqueues/pendingworkloads'] },
       ],
     },
     ...BASIC_BINDINGS,

@@ -6,6 +6,8 @@ import { Random, SimClock } from './clock.js';
 import { JobController } from './controllers/job.js';
 import { JobSetController } from './controllers/jobset.js';
 import { PYTORCH, TENSORFLOW, TrainingJobController } from './controllers/kubeflow.js';
+import { KaiPodGroupController } from './controllers/kai.js';
+import { KueueController } from './controllers/kueue.js';
 import { LeaderWorkerSetController } from './controllers/lws.js';
 import { RayClusterController } from './controllers/raycluster.js';
 import { StatefulSetController } from './controllers/statefulset.js';
@@ -28,6 +30,7 @@ export interface ControlPlane {
   readonly logs: LogStore;
   readonly scheduler: Scheduler;
   readonly kubelet: Kubelet;
+  readonly kueue: KueueController;
   stop(): void;
 }
 
@@ -43,6 +46,9 @@ export function assembleControlPlane(store: ObjectStore, o: ControlPlaneOptions)
   rt.register(new TrainingJobController(rt, PYTORCH));
   rt.register(new TrainingJobController(rt, TENSORFLOW));
   rt.register(new RayClusterController(rt));
+  const kueue = new KueueController(rt);
+  rt.register(kueue);
+  rt.register(new KaiPodGroupController(rt));
   const scheduler = new Scheduler(rt);
   const kubelet = new Kubelet(rt, logs, o.behaviour ?? (() => undefined), {
     heartbeatMs: 20_000,
@@ -56,6 +62,7 @@ export function assembleControlPlane(store: ObjectStore, o: ControlPlaneOptions)
     logs,
     scheduler,
     kubelet,
+    kueue,
     stop(): void {
       if (stopped) return;
       stopped = true;

@@ -138,6 +138,12 @@ export const R = {
   leaderworkersets: resourceKey('leaderworkerset.x-k8s.io', 'v1', 'leaderworkersets'),
   rayclusters: resourceKey('ray.io', 'v1', 'rayclusters'),
   kartas: resourceKey('run.ai', 'v1alpha1', 'kartas'),
+  resourceflavors: resourceKey('kueue.x-k8s.io', 'v1beta2', 'resourceflavors'),
+  clusterqueues: resourceKey('kueue.x-k8s.io', 'v1beta2', 'clusterqueues'),
+  localqueues: resourceKey('kueue.x-k8s.io', 'v1beta2', 'localqueues'),
+  workloads: resourceKey('kueue.x-k8s.io', 'v1beta2', 'workloads'),
+  podgroups: resourceKey('scheduling.run.ai', 'v2alpha2', 'podgroups'),
+  kaiqueues: resourceKey('scheduling.run.ai', 'v2', 'queues'),
 } as const;
 
 /** apiVersion + kind → resource key, for following ownerReferences. */

@@ -275,12 +275,18 @@ test('CRDs: list, get, watch, Table; the printer columns of kubectl get come fro
   const list = await call(f.url(base));
   const names = (list.body.items as Json[]).map((c) => (c.metadata as Json).name);
   assert.deepEqual(names, [
+    'clusterqueues.kueue.x-k8s.io',
     'jobsets.jobset.x-k8s.io',
     'kartas.run.ai',
     'leaderworkersets.leaderworkerset.x-k8s.io',
+    'localqueues.kueue.x-k8s.io',
+    'podgroups.scheduling.run.ai',
     'pytorchjobs.kubeflow.org',
+    'queues.scheduling.run.ai',
     'rayclusters.ray.io',
+    'resourceflavors.kueue.x-k8s.io',
     'tfjobs.kubeflow.org',
+    'workloads.kueue.x-k8s.io',
   ]);
   const js = await call(f.url(`${base}/jobsets.jobset.x-k8s.io`));
   const spec = js.body.spec as {
@@ -442,7 +448,7 @@ test('a recorded k9s session replayed: version, discovery, SSAR, CRD list, v1bet
       accept: 'application/json',
       check: (a) => {
         assert.equal(a.body.kind, 'CustomResourceDefinitionList');
-        assert.equal((a.body.items as Json[]).length, 6);
+        assert.equal((a.body.items as Json[]).length, 12);
       },
     },
     {

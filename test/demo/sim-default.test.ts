@@ -56,7 +56,10 @@ test('the cluster: 12 GPU nodes × 8 H100s, 2 CPU nodes, the namespaces and the 
 
 test('llama-70b, ray-tune and resnet-tf have been running for hours: Ready at once, backdated, no expired events', (t) => {
   const f = startSim(t);
-  const settled = [...f.pods('inference'), ...f.pods('research')];
+  // research/vlm-pretrain is the KAI gang that waits, not one of the settled workloads.
+  const settled = [...f.pods('inference'), ...f.pods('research')].filter(
+    (p) => !p.metadata.name.startsWith('vlm-pretrain-'),
+  );
   assert.equal(settled.length, 4 + 3 + 3);
   // The live ones are not ready yet.
   assert.ok(f.pods('training').every((p) => !isReady(p)));

@@ -5,6 +5,8 @@
 // conditions with reasons <Kind><Reason>, replicaStatuses, startTime,
 // completionTime. runPolicy.backoffLimit counts container restarts of
 // OnFailure pods, as the operator does; cleanPodPolicy None keeps pods.
+// runPolicy.suspend (set by Kueue until admission): no pods, a Suspended
+// condition and no startTime until resumed.
 import type { StoredObject } from '../../store.js';
 import type { Controller, Runtime } from '../runtime.js';
 import { R, type Condition, type Pod, type PodTemplate } from '../types.js';
@@ -118,7 +120,27 @@ export class TrainingJobController implements Controller {
       { type: 'Created', status: 'True', reason: `${f.kind}Created`, message: `${f.kind} ${name} is created.` },
       ['lastTransitionTime', 'lastUpdateTime'],
     );
-    if (!finished) {
+    const suspended = !!job.spec.runPolicy?.suspend;
+    const wasSuspended = conditions.some((c) => c.type === 'Suspended' && c.status === 'True');
+    if (!finished && (suspended || wasSuspended))
+      conditions = rt.setCondition(
+        conditions,
+        suspended
+          ? {
+              type: 'Suspended',
+              status: 'True',
+              reason: `${f.kind}Suspended`,
+              message: `${f.kind} ${name} is suspended.`,
+            }
+          : {
+              type: 'Suspended',
+              status: 'False',
+              reason: `${f.kind}Resumed`,
+              message: `${f.kind} ${name} is resumed.`,
+            },
+        ['lastTransitionTime', 'lastUpdateTime'],
+      );
+    if (!finished && !suspended) {
       const expected = types.reduce((a, [, s]) => a + (s.replicas ?? 1), 0);
       const counts = countPods(all);
       const restarts = all.reduce(
@@ -188,7 +210,7 @@ export class TrainingJobController implements Controller {
     rt.putStatus(f.resource, current, {
       conditions,
       replicaStatuses,
-      startTime: current.status?.startTime ?? now,
+      ...(suspended && !current.status?.startTime ? {} : { startTime: current.status?.startTime ?? now }),
       ...(completionTime ? { completionTime } : {}),
       lastReconcileTime: current.status?.['lastReconcileTime'] ?? now,
     });

@@ -27,6 +27,7 @@ import type { ControlPlane } from '../assemble.js';
 import { R, type PodTemplate } from '../types.js';
 import { buildNode, createNamespaces, GPU_SELECTOR, GPU_TOLERATIONS, guaranteed } from './cluster.js';
 import { tfJobKarta } from './karta.js';
+import { KAI_QUEUE_LABEL, KAI_SCHEDULER_NAME, QUEUE_NAME_LABEL } from '../../kinds-queueing.js';
 
 export const DEFAULT_NAMESPACES = ['default', 'kube-system', 'training', 'inference', 'research'];
 
@@ -98,6 +99,7 @@ export function createDefaultScenario(plane: ControlPlane): void {
     rt.create(R.nodes, buildNode(rt, { name: `cpu-node-0${i}`, index: 100 + i, gpus: 0, zone: 'us-east-1a' }, hourAgo));
   createNamespaces(rt, DEFAULT_NAMESPACES, hourAgo);
   rt.create(R.kartas, tfJobKarta(hourAgo));
+  createQueues(rt, hourAgo);
 
   const nemo = 'nvcr.io/nvidia/nemo:24.07';
   const pytorch = 'nvcr.io/nvidia/pytorch:24.07-py3';
@@ -201,7 +203,7 @@ export function createDefaultScenario(plane: ControlPlane): void {
       'bert-finetune',
       now,
       {
-        runPolicy: { cleanPodPolicy: 'None', backoffLimit: 10 },
+        runPolicy: { cleanPodPolicy: 'None', suspend: true, backoffLimit: 10 },
         pytorchReplicaSpecs: {
           Master: {
             replicas: 1,
@@ -215,7 +217,7 @@ export function createDefaultScenario(plane: ControlPlane): void {
           },
         },
       },
-      { team: 'nlp' },
+      { team: 'nlp', [QUEUE_NAME_LABEL]: 'training-queue' },
     ),
   );
   rt.create(
@@ -231,7 +233,7 @@ export function createDefaultScenario(plane: ControlPlane): void {
         successPolicy: { operator: 'All', targetReplicatedJobs: [] },
         network: { enableDNSHostnames: true, subdomain: 'llama-pretrain', publishNotReadyAddresses: true },
         startupPolicy: { startupPolicyOrder: 'AnyOrder' },
-        suspend: false,
+        suspend: true,
         replicatedJobs: [
           {
             name: 'leader',
@@ -259,7 +261,7 @@ export function createDefaultScenario(plane: ControlPlane): void {
           },
         ],
       },
-      { team: 'foundation-models' },
+      { team: 'foundation-models', [QUEUE_NAME_LABEL]: 'training-queue' },
     ),
   );
 
@@ -272,7 +274,7 @@ export function createDefaultScenario(plane: ControlPlane): void {
       'broken-finetune',
       now,
       {
-        runPolicy: { cleanPodPolicy: 'None', backoffLimit: 4 },
+        runPolicy: { cleanPodPolicy: 'None', suspend: true, backoffLimit: 4 },
         pytorchReplicaSpecs: {
           Master: {
             replicas: 1,
@@ -286,7 +288,7 @@ export function createDefaultScenario(plane: ControlPlane): void {
           },
         },
       },
-      { team: 'nlp' },
+      { team: 'nlp', [QUEUE_NAME_LABEL]: 'training-queue' },
     ),
   );
 
@@ -302,7 +304,7 @@ export function createDefaultScenario(plane: ControlPlane): void {
         failurePolicy: { maxRestarts: 0 },
         successPolicy: { operator: 'All', targetReplicatedJobs: [] },
         network: { enableDNSHostnames: true, subdomain: 'stuck-pretrain', publishNotReadyAddresses: true },
-        suspend: false,
+        suspend: true,
         replicatedJobs: [
           {
             name: 'worker',
@@ -322,9 +324,14 @@ export function createDefaultScenario(plane: ControlPlane): void {
           },
         ],
       },
-      { team: 'foundation-models' },
+      { team: 'foundation-models', [QUEUE_NAME_LABEL]: 'training-queue' },
     ),
   );
+
+  // Kueue admits the training jobs above now, before their controllers first
+  // see them, so they start as they would without a queue.
+  plane.kueue.sync();
+  createQueuedJobs(rt, now, pytorch);
 
   // The hostile pod: no controller, escape sequences in an annotation, its
   // termination message, a readiness-gate condition message and an event.
@@ -391,3 +398,156 @@ export const defaultBehaviour: BehaviourFor = (pod) => {
   }
   return undefined;
 };
+
+/** GPUs of the ClusterQueue's nominal quota: exactly what the admitted training jobs use (4 + 12 + 3 + 64). */
+export const TRAINING_GPU_QUOTA = 83;
+
+function clusterObject(
+  apiVersion: string,
+  kind: string,
+  name: string,
+  createdAt: string,
+  spec: unknown,
+  namespace?: string,
+): StoredObject {
+  return {
+    apiVersion,
+    kind,
+    metadata: {
+      name,
+      ...(namespace ? { namespace } : {}),
+      uid: '',
+      resourceVersion: '',
+      creationTimestamp: createdAt,
+      generation: 1,
+    },
+    spec,
+  };
+}
+
+/** Kueue's flavor, ClusterQueue and LocalQueues, and KAI's research queue, set up by the admins long ago. */
+function createQueues(rt: ControlPlane['rt'], createdAt: string): void {
+  const kueue = 'kueue.x-k8s.io/v1beta2';
+  rt.create(R.resourceflavors, clusterObject(kueue, 'ResourceFlavor', 'h100', createdAt, {}));
+  rt.create(
+    R.clusterqueues,
+    clusterObject(kueue, 'ClusterQueue', 'gpu-cluster-queue', createdAt, {
+      namespaceSelector: {},
+      queueingStrategy: 'BestEffortFIFO',
+      stopPolicy: 'None',
+      resourceGroups: [
+        {
+          coveredResources: ['cpu', 'memory', 'nvidia.com/gpu'],
+          flavors: [
+            {
+              name: 'h100',
+              resources: [
+                { name: 'cpu', nominalQuota: '1500' },
+                { name: 'memory', nominalQuota: '16Ti' },
+                { name: 'nvidia.com/gpu', nominalQuota: String(TRAINING_GPU_QUOTA) },
+              ],
+            },
+          ],
+        },
+      ],
+    }),
+  );
+  for (const [namespace, name] of [
+    ['training', 'training-queue'],
+    ['research', 'research-queue'],
+  ])
+    rt.create(
+      R.localqueues,
+      clusterObject(
+        kueue,
+        'LocalQueue',
+        name,
+        createdAt,
+        { clusterQueue: 'gpu-cluster-queue', stopPolicy: 'None' },
+        namespace,
+      ),
+    );
+  rt.create(
+    R.kaiqueues,
+    clusterObject('scheduling.run.ai/v2', 'Queue', 'research', createdAt, {
+      displayName: 'Research',
+      resources: {
+        gpu: { quota: 16, limit: 32, overQuotaWeight: 1 },
+        cpu: { quota: -1, limit: -1, overQuotaWeight: 1 },
+        memory: { quota: -1, limit: -1, overQuotaWeight: 1 },
+      },
+    }),
+  );
+}
+
+/**
+ * Jobs that wait: training/queued-sft (2 × 8 GPUs) and research/llama-eval
+ * (8 GPUs) queue behind the full ClusterQueue at positions 0 and 1, and
+ * research/vlm-pretrain is a KAI gang of 8 pods × 8 GPUs that never fits.
+ */
+function createQueuedJobs(rt: ControlPlane['rt'], now: string, image: string): void {
+  const queued = (
+    namespace: string,
+    name: string,
+    queue: string,
+    workers: number,
+    labels: Record<string, string>,
+  ): void => {
+    rt.create(
+      R.pytorchjobs,
+      workload<TrainingJobObject>(
+        'kubeflow.org/v1',
+        'PyTorchJob',
+        namespace,
+        name,
+        now,
+        {
+          runPolicy: { cleanPodPolicy: 'None', suspend: true, backoffLimit: 3 },
+          pytorchReplicaSpecs: {
+            Worker: {
+              replicas: workers,
+              restartPolicy: 'OnFailure',
+              template: gpuTemplate('pytorch', image, 8, '48', '512Gi'),
+            },
+          },
+        },
+        { ...labels, [QUEUE_NAME_LABEL]: queue },
+      ),
+    );
+  };
+  queued('training', 'queued-sft', 'training-queue', 2, { team: 'nlp' });
+  queued('research', 'llama-eval', 'research-queue', 1, { team: 'research' });
+
+  const kai = (): PodTemplate =>
+    gpuTemplate(
+      'trainer',
+      image,
+      8,
+      '64',
+      '768Gi',
+      { schedulerName: KAI_SCHEDULER_NAME },
+      { [KAI_QUEUE_LABEL]: 'research' },
+    );
+  rt.create(
+    R.pytorchjobs,
+    workload<TrainingJobObject>(
+      'kubeflow.org/v1',
+      'PyTorchJob',
+      'research',
+      'vlm-pretrain',
+      now,
+      {
+        runPolicy: {
+          cleanPodPolicy: 'None',
+          backoffLimit: 3,
+          schedulingPolicy: { minAvailable: 8, queue: 'research' },
+        },
+        pytorchReplicaSpecs: {
+          Master: { replicas: 1, restartPolicy: 'OnFailure', template: kai() },
+          Worker: { replicas: 7, restartPolicy: 'OnFailure', template: kai() },
+        },
+      },
+      { team: 'research', [KAI_QUEUE_LABEL]: 'research' },
+    ),
+  );
+}
