@@ -14,7 +14,14 @@ import type {
   RoleTree,
   WorkloadTree,
 } from '../model/types.js';
-import { EMPTY_SCHEDULING, gangsWithVerdicts, type SchedulingView } from '../model/scheduling.js';
+import type { PodNode } from '../model/pod-nodes.js';
+import {
+  EMPTY_SCHEDULING,
+  gangsWithVerdicts,
+  statusWithQueue,
+  type SchedulingView,
+  type WorkloadQueue,
+} from '../model/scheduling.js';
 import { formatProblem } from '../definitions/problem.js';
 import { roleName, UNATTRIBUTED } from '../model/role-name.js';
 import { sanitise } from '../text/sanitise.js';
@@ -130,6 +137,8 @@ interface Loaded {
   /** Queues and gang verdicts per workload. */
   scheduling: SchedulingView;
   access: AccessScope;
+  /** Node objects not readable: the nodes as the pods see them. */
+  podNodes?: PodNode[];
   /** Told once on stderr whatever the output: cluster-wide lists were forbidden, namespaces read instead. */
   notice: string | null;
 }
@@ -139,7 +148,7 @@ const FULL_ACCESS: AccessScope = { clusterWide: true, namespaces: [], forbidden:
 /** The `-o json|yaml` contract: workloads with `queue` and gangs' verdicts, nodes, orphan pods, access. */
 export function jsonDocument(
   workloads: readonly WorkloadTree[],
-  loaded: Pick<Loaded, 'nodes' | 'scheduling' | 'access'>,
+  loaded: Pick<Loaded, 'nodes' | 'podNodes' | 'scheduling' | 'access'>,
   orphanPods: readonly OrphanPod[],
 ): Record<string, unknown> {
   return {
@@ -148,7 +157,10 @@ export function jsonDocument(
       gangs: gangsWithVerdicts(w, loaded.scheduling.gangs.get(w.uid)),
       queue: loaded.scheduling.queues.get(w.uid) ?? null,
     })),
-    nodes: loaded.nodes,
+    // Without node access: the nodes the pods are on, capacity unknown (null, never 0).
+    nodes: loaded.podNodes
+      ? loaded.podNodes.map((n) => ({ ...n, ready: null, gpuCapacity: null, gpuAllocatable: null }))
+      : loaded.nodes,
     orphanPods,
     access: loaded.access,
   };
@@ -252,6 +264,7 @@ async function loadLive(
       definitions: source.definitions(),
       scheduling: snap.scheduling ?? EMPTY_SCHEDULING,
       access,
+      podNodes: snap.podNodes,
       notice: scoped ? notice : null,
       problems: [
         ...unavailable.map((k) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`),
@@ -362,7 +375,17 @@ async function get(args: string[]): Promise<number> {
       yaml.dump(jsonDocument(workloads, loaded, orphanPods), { noRefs: true, lineWidth: -1, sortKeys: false }),
     );
   } else {
-    process.stdout.write(renderTrees(workloads, loaded.totals, Date.now(), outputWidth(process.stdout), orphanPods));
+    process.stdout.write(
+      renderTrees(
+        workloads,
+        loaded.totals,
+        Date.now(),
+        outputWidth(process.stdout),
+        orphanPods,
+        loaded.scheduling,
+        loaded.podNodes,
+      ),
+    );
     for (const p of loaded.problems.slice(0, 20)) process.stderr.write(`wlx: warning: ${sanitise(p)}\n`);
   }
   return 0;
@@ -528,9 +551,9 @@ function renderRows(rows: Row[], width = WIDTH): string[] {
   });
 }
 
-export function renderWorkload(w: WorkloadTree, now: number, width = WIDTH): string[] {
+export function renderWorkload(w: WorkloadTree, now: number, width = WIDTH, queue?: WorkloadQueue): string[] {
   const lines: string[] = [];
-  const status = w.status.join(',');
+  const status = statusWithQueue(w.status, queue).join(',');
   lines.push(
     ...wrapParts(
       [
@@ -557,6 +580,12 @@ export function renderWorkload(w: WorkloadTree, now: number, width = WIDTH): str
       width,
     ),
   );
+  if (queue) {
+    const where = [queue.name, queue.clusterQueue].filter((x): x is string => !!x).join(' -> ');
+    const pos = queue.position !== null ? `, position ${queue.position}` : '';
+    lines.push(`  queue: ${fit(sanitise(`${queue.system} ${where || '-'}: ${queue.state}${pos}`), width - 9)}`);
+    if (queue.message && queue.state !== 'Admitted') lines.push(`    ${fit(sanitise(queue.message), width - 4)}`);
+  }
   if (w.statusMessage && !w.status.includes('Running'))
     lines.push(`  message: ${fit(sanitise(w.statusMessage), width - 11)}`);
   for (const e of w.errors) lines.push(`  ! ${fit(sanitise(e), width - 4)}`);
@@ -596,9 +625,11 @@ export function renderTrees(
   now: number,
   width = WIDTH,
   orphans: OrphanPod[] = [],
+  scheduling: SchedulingView = EMPTY_SCHEDULING,
+  podNodes?: PodNode[],
 ): string {
   if (!workloads.length && !orphans.length) return 'No workloads found.\n';
-  const blocks = workloads.map((w) => renderWorkload(w, now, width).join('\n'));
+  const blocks = workloads.map((w) => renderWorkload(w, now, width, scheduling.queues.get(w.uid)).join('\n'));
   if (orphans.length) blocks.push(`Pods whose owner is not visible:\n\n${renderOrphans(orphans, width).join('\n\n')}`);
   const pods = [...workloads.flatMap((w) => [...countPods(w.roles), ...w.unattributedPods]), ...orphans];
   const running = pods.filter((p) => p.status === 'Running').length;
@@ -608,7 +639,9 @@ export function renderTrees(
     [
       `${workloads.length} workload${workloads.length === 1 ? '' : 's'}, ${pods.length} pods (${running} running)`,
       `gpu: ${allocated} allocated, ${requested} requested`,
-      `cluster: ${totals.nodes} nodes, ${totals.gpuAllocatable} gpu allocatable, ${totals.gpuFree} free, ${totals.gpuPending} pending`,
+      podNodes
+        ? `cluster: nodes not readable; pods are on ${podNodes.length} nodes, gpu capacity unknown, ${totals.gpuPending} pending`
+        : `cluster: ${totals.nodes} nodes, ${totals.gpuAllocatable} gpu allocatable, ${totals.gpuFree} free, ${totals.gpuPending} pending`,
     ],
     '',
     width,

@@ -20,6 +20,7 @@ import type {
 } from '../model/types.js';
 import { ClusterStore } from '../model/store.js';
 import { SchedulingIndex } from '../model/scheduling.js';
+import { nodesFromPods, type PodNode } from '../model/pod-nodes.js';
 import { QueuePositions } from './queue-positions.js';
 import { Discovery, serverVersion, type ResourceInfo } from './discovery.js';
 import { Backoff, type WatchEventType } from './reflector.js';
@@ -365,6 +366,16 @@ class Engine implements ClusterEngine {
     return out;
   }
 
+  private podNodesMemo: { from: WorkloadTree[]; out: PodNode[] } | null = null;
+
+  /** Nodes as the pods see them (node objects forbidden); the same array while the workloads are. */
+  private podNodes(workloads: WorkloadTree[]): PodNode[] {
+    if (this.podNodesMemo?.from === workloads) return this.podNodesMemo.out;
+    const out = nodesFromPods(workloads, this.store.orphanPods());
+    this.podNodesMemo = { from: workloads, out };
+    return out;
+  }
+
   private buildSnapshot(changed: string[]): ModelSnapshot {
     const workloads = this.visibleWorkloads();
     this.version += 1;
@@ -379,6 +390,9 @@ class Engine implements ClusterEngine {
     const access = this.watchers.access();
     return assembleSnapshot({
       accessNotice: this.watchers.fellBackToNamespaces() ? namespaceNotice(access) : null,
+      podNodes: kinds.some((k) => k.gvk.kind === 'Node' && k.gvk.group === '' && k.state === 'forbidden')
+        ? this.podNodes(workloads)
+        : undefined,
       scheduling: this.schedulingIndex.view(workloads),
       access,
       version: this.version,

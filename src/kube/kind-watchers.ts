@@ -225,7 +225,7 @@ export class KindWatchers {
     const namespaces = new Set<string>();
     for (const w of this.watched.values()) if (w.namespace !== null && w.info.namespaced) namespaces.add(w.namespace);
     const forbidden = new Set<string>();
-    for (const w of this.watched.values()) if (w.reflector.state === 'forbidden') forbidden.add(w.label);
+    for (const w of this.watched.values()) if (w.reflector.state === 'forbidden') forbidden.add(kindLabel(w.info));
     for (const u of this.unserved.values()) if (u.state === 'forbidden') forbidden.add(u.resource);
     const singleNamespace = this.options.namespace !== null && !this.fellBack.size;
     return {

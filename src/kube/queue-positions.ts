@@ -1,7 +1,9 @@
-// Positions in line from Kueue's visibility API (a GET per ClusterQueue with
-// pending workloads: `/apis/visibility.kueue.x-k8s.io/<v>/clusterqueues/<cq>/pendingworkloads`).
-// Asked while a view that shows positions holds it (and once by `wlx get`):
-// the list is computed by Kueue on each request, so it is not polled idly.
+// Positions in line from Kueue's visibility API: a GET per ClusterQueue with
+// pending workloads (`/apis/visibility.kueue.x-k8s.io/<v>/clusterqueues/<cq>/pendingworkloads`),
+// or, when that is forbidden (a namespace-scoped user), per LocalQueue
+// (`…/namespaces/<ns>/localqueues/<lq>/pendingworkloads`; its items carry the
+// ClusterQueue position too). Asked while a view that shows positions holds
+// it (and once by `wlx get`): Kueue computes the list on each request.
 import type { SchedulingIndex } from '../model/scheduling.js';
 import { parsePendingWorkloads } from '../model/scheduling.js';
 import { KubeApiError, getJson, type KubeTransport } from './client.js';
@@ -13,11 +15,19 @@ export function pendingWorkloadsPath(version: string, clusterQueue: string): str
   return `/apis/${VISIBILITY_GROUP}/${version}/clusterqueues/${encodeURIComponent(clusterQueue)}/pendingworkloads`;
 }
 
+export function localPendingWorkloadsPath(version: string, namespace: string, localQueue: string): string {
+  return `/apis/${VISIBILITY_GROUP}/${version}/namespaces/${encodeURIComponent(namespace)}/localqueues/${encodeURIComponent(localQueue)}/pendingworkloads`;
+}
+
+type Answer = { ok: true; body: unknown } | { ok: false; forbidden: boolean; unserved: boolean };
+
 export class QueuePositions {
   /** The version that answered; null until one did. */
   private version: string | null = null;
-  /** Not served or forbidden: not asked again (positions stay unknown). */
+  /** Set when positions cannot be had (not served, or forbidden per LocalQueue too): not asked again. */
   private unavailable: string | null = null;
+  /** ClusterQueue lists are forbidden: ask per LocalQueue. */
+  private perLocalQueue = false;
   private holds = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
   private running: Promise<void> | null = null;
@@ -29,11 +39,6 @@ export class QueuePositions {
     private readonly onProblem: (message: string) => void,
     private readonly intervalMs = 5_000,
   ) {}
-
-  /** Why positions are unknown (told once), or null. */
-  get problem(): string | null {
-    return this.unavailable;
-  }
 
   /** Refresh while held; returns the release. */
   hold(): () => void {
@@ -69,35 +74,51 @@ export class QueuePositions {
 
   private async refreshNow(): Promise<void> {
     if (this.unavailable) return;
-    for (const cq of this.index.clusterQueuesWithPending()) {
-      const body = await this.get(cq);
-      if (body === undefined) return;
-      this.index.setPositions(cq, parsePendingWorkloads(body));
+    if (!this.perLocalQueue) {
+      for (const cq of this.index.clusterQueuesWithPending()) {
+        const a = await this.get((v) => pendingWorkloadsPath(v, cq));
+        if (!a.ok && a.forbidden) {
+          this.perLocalQueue = true;
+          break;
+        }
+        if (!a.ok) return this.settle(a);
+        this.index.setPositions(cq, parsePendingWorkloads(a.body));
+      }
+    }
+    if (this.perLocalQueue) {
+      for (const lq of this.index.localQueuesWithPending()) {
+        const a = await this.get((v) => localPendingWorkloadsPath(v, lq.namespace, lq.name));
+        if (!a.ok) return this.settle(a);
+        this.index.setPositions(`${lq.namespace}/${lq.name}`, parsePendingWorkloads(a.body));
+      }
     }
     this.onChange();
   }
 
-  /** The pending workloads of one ClusterQueue; undefined when the API cannot be used. */
-  private async get(clusterQueue: string): Promise<unknown> {
+  /** A failed round: forbidden or not served is final (told once); anything else is tried next round. */
+  private settle(a: Extract<Answer, { ok: false }>): void {
+    if (a.unserved) this.unavailable = `queue positions: ${VISIBILITY_GROUP} is not served`;
+    else if (a.forbidden) {
+      this.unavailable = `queue positions: ${VISIBILITY_GROUP} pendingworkloads is forbidden`;
+      this.onProblem(this.unavailable);
+    }
+  }
+
+  private async get(path: (version: string) => string): Promise<Answer> {
     const versions = this.version ? [this.version] : VERSIONS;
     for (const v of versions) {
       try {
-        const body = await getJson(this.transport, pendingWorkloadsPath(v, clusterQueue));
+        const body = await getJson(this.transport, path(v));
         this.version = v;
-        return body;
+        return { ok: true, body };
       } catch (err) {
-        if (err instanceof KubeApiError && err.status === 404 && !this.version) continue;
-        if (err instanceof KubeApiError && err.status === 404) return { items: [] };
-        if (err instanceof KubeApiError && (err.status === 403 || err.status === 401)) {
-          this.unavailable = `queue positions: ${VISIBILITY_GROUP} forbidden: ${err.message}`;
-          this.onProblem(this.unavailable);
-          return undefined;
-        }
-        // Unreachable or a server error: try again next round.
-        return undefined;
+        const status = err instanceof KubeApiError ? err.status : 0;
+        if (status === 404 && !this.version) continue;
+        // The queue went away between the watch and this GET.
+        if (status === 404) return { ok: true, body: { items: [] } };
+        return { ok: false, forbidden: status === 403 || status === 401, unserved: false };
       }
     }
-    this.unavailable = `queue positions: ${VISIBILITY_GROUP} is not served`;
-    return undefined;
+    return { ok: false, forbidden: false, unserved: true };
   }
 }

@@ -13,6 +13,7 @@ import type {
 } from '../model/types.js';
 import type { ExprError } from '../model/expr.js';
 import type { SchedulingView } from '../model/scheduling.js';
+import type { PodNode } from '../model/pod-nodes.js';
 import type { ModelStoreLike } from './engine-types.js';
 
 const MAX_ENGINE_PROBLEMS = 50;
@@ -147,6 +148,8 @@ export interface SnapshotInput {
    * instead: the one notice that replaces a forbidden line per kind.
    */
   accessNotice?: string | null;
+  /** The nodes as pods see them, when node objects are not readable. */
+  podNodes?: PodNode[];
 }
 
 /** `namespace-scoped access: showing training (not readable: nodes, clusterqueues.kueue.x-k8s.io)`. */
@@ -191,5 +194,6 @@ export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
     scheduling: input.scheduling,
     access: input.access,
     ...(notice ? { accessNotice: notice } : {}),
+    ...(input.podNodes ? { podNodes: input.podNodes } : {}),
   });
 }

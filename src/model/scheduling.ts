@@ -510,6 +510,18 @@ export class SchedulingIndex {
     return [...out].sort();
   }
 
+  /** LocalQueues with pending workloads (asked one by one when the ClusterQueue's list is forbidden). */
+  localQueuesWithPending(): { namespace: string; name: string }[] {
+    const out = new Map<string, { namespace: string; name: string }>();
+    for (const w of this.kueueWorkloads.values()) {
+      const lq = str(obj(w.spec).queueName);
+      const state = kueueState(w);
+      if (lq && (state === 'Pending' || state === 'Evicted' || state === 'Preempted'))
+        out.set(key(w.metadata.namespace, lq), { namespace: w.metadata.namespace ?? '', name: lq });
+    }
+    return [...out.values()];
+  }
+
   /** The ClusterQueue a Kueue workload is admitted to, else the one its LocalQueue points at. */
   private clusterQueueOf(w: KubeObject): string | null {
     const admitted = str(obj(obj(w.status).admission).clusterQueue);
@@ -746,6 +758,16 @@ function sameQueue(a: WorkloadQueue, b: WorkloadQueue): boolean {
     a.reason === b.reason &&
     a.message === b.message
   );
+}
+
+/** Status words a queue's own word replaces: the job is waiting for the queue, not initialising. */
+const WAITING_WORDS = new Set(['Initializing', 'Suspended', 'Pending', 'Undefined', 'Unknown']);
+
+/** A workload's status words, with the queue's (Queued, Evicted, Preempted, Unschedulable) when a queue holds the job. */
+export function statusWithQueue(status: readonly string[], queue: WorkloadQueue | null | undefined): string[] {
+  const words = status.length ? [...status] : ['Undefined'];
+  const held = queueStatusWord(queue ?? undefined);
+  return held && words.every((s) => WAITING_WORDS.has(s)) ? [held] : words;
 }
 
 /** The workloads view's status word when a queue holds the job (a suspended job waiting for quota is Queued, not Initializing). */

@@ -3,6 +3,7 @@
 // contract (see README): change them only compatibly.
 import type { DefinitionSourceKind, StatusName, DefinitionProblem, Gvk } from '../definitions/types.js';
 import type { SchedulingView } from './scheduling.js';
+import type { PodNode } from './pod-nodes.js';
 
 /** Any Kubernetes object as plain JSON (trimmed on ingest, see src/kube/trim.ts). */
 export interface KubeObject {
@@ -230,6 +231,11 @@ export interface ModelSnapshot {
   scheduling?: SchedulingView;
   /** What the user may read; absent: everything (offline, tests). */
   access?: AccessScope;
+  /**
+   * Set when node objects cannot be read: the nodes as the pods see them
+   * (src/model/pod-nodes.ts), capacity unknown.
+   */
+  podNodes?: PodNode[];
   /** Set when cluster-wide lists were forbidden and namespaces are read instead: the one notice (also first in problems). */
   accessNotice?: string;
 }

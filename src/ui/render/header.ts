@@ -17,6 +17,8 @@ export interface HeaderModel {
   summary: ConnectionSummary;
   /** workloadCounts for the namespace in scope. */
   workloads: string;
+  /** The GPU figures (gpuHeadline). */
+  gpus: string;
   namespace: string | null;
 }
 
@@ -90,6 +92,19 @@ export function connectionFlash(c: ClusterConnection, nowMs: number): { text: st
   const next = Number.isNaN(at) ? '' : seconds > 0 ? ` — retry in ${seconds} s` : ' — retrying…';
   const which = c.failing.length ? `${c.failing.map(sanitise).join(',')}: ` : '';
   return { text: `${which}${sanitise(c.cause.text)}${next}`, level: needsAction(c.cause) ? 'error' : 'warn' };
+}
+
+/**
+ * `48/64 req/alloc  free 16  pending 8`; without node access what the pods
+ * request and that capacity is unknown (never 0).
+ */
+export function gpuHeadline(snapshot: Pick<ModelSnapshot, 'totals' | 'podNodes'>): string {
+  const t = snapshot.totals;
+  if (snapshot.podNodes) {
+    const requested = snapshot.podNodes.reduce((n, x) => n + x.gpuRequested, 0);
+    return `${requested} req on ${snapshot.podNodes.length} nodes  capacity unknown (nodes not readable)  pending ${t.gpuPending}`;
+  }
+  return `${t.gpuRequested}/${t.gpuAllocatable} req/alloc  free ${t.gpuFree}  pending ${t.gpuPending}`;
 }
 
 /** `7  4 Running 1 Failed …`: workloads in scope, then each status a workload holds (counted once per workload). */

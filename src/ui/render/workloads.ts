@@ -1,7 +1,7 @@
 // Workloads (home view): every workload of every defined kind.
 import type { WorkloadTree, RoleTree, PodSummary } from '../../model/types.js';
 import { workloadTrouble, type WorkloadTrouble } from '../../model/trouble.js';
-import { queueStatusWord, type SchedulingView, type WorkloadQueue } from '../../model/scheduling.js';
+import { statusWithQueue, type SchedulingView, type WorkloadQueue } from '../../model/scheduling.js';
 import { queueCell } from './queues.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
@@ -25,9 +25,6 @@ export const WORKLOAD_COLUMNS_WITH_QUEUE: Column[] = [
   ...WORKLOAD_COLUMNS.slice(3),
 ];
 
-/** Status words a queue's own word replaces: the job is waiting for the queue, not initialising. */
-const WAITING_WORDS = new Set(['Initializing', 'Suspended', 'Pending', 'Undefined', 'Unknown']);
-
 /** Every pod of a workload: its roles' pods (recursively) and the unattributed ones. */
 export function workloadPods(w: WorkloadTree): PodSummary[] {
   const out: PodSummary[] = [];
@@ -50,9 +47,7 @@ export function workloadNodes(w: WorkloadTree): string[] {
 
 /** The status words, with the queue's (Queued, Evicted, Preempted, Unschedulable) when a queue holds the job. */
 export function workloadStatusWords(w: WorkloadTree, queue?: WorkloadQueue | null): string[] {
-  const words = w.status.length ? w.status : ['Undefined'];
-  const held = queueStatusWord(queue ?? undefined);
-  return held && words.every((s) => WAITING_WORDS.has(s)) ? [held] : words;
+  return statusWithQueue(w.status, queue);
 }
 
 export function workloadStatusText(w: WorkloadTree, queue?: WorkloadQueue | null): string {

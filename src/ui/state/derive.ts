@@ -9,7 +9,7 @@ import { workloadTable } from '../render/workloads.js';
 import { roleTable } from '../render/roles.js';
 import { podTable, allPodsTable } from '../render/pods.js';
 import type { RowCache } from '../render/row-cache.js';
-import { nodeTable, nodePodTable } from '../render/nodes.js';
+import { nodeTable, nodePodTable, podNodeTable } from '../render/nodes.js';
 import { definitionTable } from '../render/definitions.js';
 import { clusterQueueTable, pendingTable } from '../render/queues.js';
 import type { SortState, ViewFrame } from './viewState.js';
@@ -115,7 +115,7 @@ export function tableForFrame(
       return { ...t, sortable: true };
     }
     case 'nodes':
-      return { ...nodeTable(snapshot.nodes), sortable: true };
+      return { ...(snapshot.podNodes ? podNodeTable(snapshot.podNodes) : nodeTable(snapshot.nodes)), sortable: true };
     case 'node': {
       if (frame.nodeName === undefined) return { ...EMPTY, sortable: false };
       const t = nodePodTable(getNodePods(frame.nodeName), cache?.podRow);

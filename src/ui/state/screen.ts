@@ -9,7 +9,13 @@ import { troubleText, workloadTrouble } from '../../model/trouble.js';
 import { sanitise } from '../../text/sanitise.js';
 import { KEYMAP } from '../keymap.js';
 import { helpTable } from '../render/help.js';
-import { connectionFlash, connectionHeadline, workloadCounts, type HeaderModel } from '../render/header.js';
+import {
+  connectionFlash,
+  connectionHeadline,
+  gpuHeadline,
+  workloadCounts,
+  type HeaderModel,
+} from '../render/header.js';
 import { nodePanel, workloadPanel, type PanelLine } from '../render/panels.js';
 import { RowCache, newWorkCounters, type WorkCounters } from '../render/row-cache.js';
 import { formatAge } from '../render/format.js';
@@ -275,6 +281,7 @@ export class ScreenModel {
       totals: snapshot.totals,
       summary: connectionHeadline(snapshot.connection, snapshot.accessNotice ? snapshot.access?.namespaces : undefined),
       workloads: this.workloadCounts(snapshot, state.namespace),
+      gpus: gpuHeadline(snapshot),
       namespace: state.namespace,
     };
     const incident = isIncidentKind(frame.kind);
@@ -320,7 +327,7 @@ export class ScreenModel {
       ];
       signature = {
         header: [
-          JSON.stringify(snapshot.totals),
+          header.gpus,
           JSON.stringify(header.summary),
           header.workloads,
           JSON.stringify([c.context, c.cluster, c.user, c.serverVersion]),
