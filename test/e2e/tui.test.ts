@@ -16,8 +16,8 @@ test(
     const t = new Tmux(wlxCommand('--demo'), 120, 40);
     try {
       const started = Date.now();
-      // Seven workloads and the bare pod nobody controls (the built-in Pod definition's).
-      let screen = await t.waitFor(/workloads\(all\)\[8\]/, 'the default scenario', 60_000);
+      // Ten workloads (three queued or gang-held ones) and the bare pod nobody controls (the built-in Pod definition's).
+      let screen = await t.waitFor(/workloads\(all\)\[11\]/, 'the default scenario', 60_000);
       const firstSeenMs = Date.now() - started;
       assert.match(screen, /GPUs: \d+\/96 req\/alloc\s+free \d+\s+pending \d+/);
       assert.match(screen, /Context: \S+/);
@@ -84,7 +84,7 @@ test(
       t.keys('Escape');
       await t.waitFor(/workloads\(all\)\[1\/8\]/, 'back to the filtered list');
       t.keys('Escape');
-      await t.waitFor(/workloads\(all\)\[8\]/, 'the filter cleared');
+      await t.waitFor(/workloads\(all\)\[11\]/, 'the filter cleared');
 
       // Resize: the layout follows the terminal.
       t.tmux('resize-window', '-t', 'main', '-x', '80', '-y', '24');
@@ -171,7 +171,7 @@ test(
     try {
       // TFJobs answer 403: reported in the header, everything else works.
       // Six workloads, the bare pod, and the TFJob that cannot be read, holding its pods.
-      let screen = await t.waitFor(/workloads\(all\)\[8\]/, 'the workloads', 60_000);
+      let screen = await t.waitFor(/workloads\(all\)\[11\]/, 'the workloads', 60_000);
       screen = await t.waitFor(/Conn: .*forbidden: \S*tfjobs/, 'the forbidden kind in the header');
       assert.match(screen, /resnet-tf \(not?[ v\S]*\s+TFJob\s+Undefined/);
       const lines = screen.split('\n');

@@ -9,6 +9,7 @@ import type {
   ModelSnapshot,
 } from '../../model/types.js';
 import { sanitise } from '../../text/sanitise.js';
+import { statusWithQueue } from '../../model/scheduling.js';
 
 /** What the header shows, computed once per screen (src/ui/state/screen.ts). */
 export interface HeaderModel {
@@ -114,13 +115,18 @@ export function workloadCounts(snapshot: ModelSnapshot, namespace: string | null
   for (const w of snapshot.workloads) {
     if (namespace !== null && w.namespace !== namespace) continue;
     n++;
-    for (const s of w.status.length ? w.status : ['Undefined']) counts.set(s, (counts.get(s) ?? 0) + 1);
+    for (const s of statusWithQueue(w.status, snapshot.scheduling?.queues.get(w.uid)))
+      counts.set(s, (counts.get(s) ?? 0) + 1);
   }
   const order = [
     'Running',
     'Failed',
     'Degraded',
     'Initializing',
+    'Queued',
+    'Preempted',
+    'Evicted',
+    'Unschedulable',
     'Suspended',
     'Suspending',
     'Resuming',
