@@ -6,7 +6,7 @@
 // (scheduling.run.ai/v2alpha2) and Queue (scheduling.run.ai/v2). demo/kinds.ts
 // lists them with the other kinds. Schemas are in our own words.
 import type { KindSpec, PrinterColumn } from './kinds.js';
-import type { Field } from './schemas.js';
+import { conditionFields, type Field } from './schemas.js';
 
 export const KUEUE_GROUP = 'kueue.x-k8s.io';
 export const KUEUE_VERSION = 'v1beta2';
@@ -29,12 +29,8 @@ const age = (what: string): PrinterColumn => ({
   description: `Time this ${what} was created`,
 });
 
-const conditionFields: Record<string, Field> = {
-  type: ['string', 'The kind of condition.'],
-  status: ['string', 'True, False or Unknown.'],
-  reason: ['string', 'A CamelCase reason for the last transition.'],
-  message: ['string', 'A human-readable explanation.'],
-  lastTransitionTime: ['time', 'When the condition last changed status.'],
+const kueueConditionFields: Record<string, Field> = {
+  ...conditionFields,
   observedGeneration: ['integer', 'The generation the condition was set for.'],
 };
 
@@ -163,7 +159,7 @@ export const QUEUEING_KINDS: KindSpec[] = [
             },
           },
           ...flavorUsage,
-          Condition: { description: 'A condition.', fields: conditionFields },
+          Condition: { description: 'A condition.', fields: kueueConditionFields },
         },
       },
     },
@@ -198,7 +194,7 @@ export const QUEUEING_KINDS: KindSpec[] = [
           stopPolicy: ['string', 'None, Hold or HoldAndDrain.'],
         },
         status: queueCounts,
-        types: { ...flavorUsage, Condition: { description: 'A condition.', fields: conditionFields } },
+        types: { ...flavorUsage, Condition: { description: 'A condition.', fields: kueueConditionFields } },
       },
     },
   },
@@ -291,7 +287,7 @@ export const QUEUEING_KINDS: KindSpec[] = [
               resources: ['map[string]quantity', 'Total of the pod set.'],
             },
           },
-          Condition: { description: 'A condition.', fields: conditionFields },
+          Condition: { description: 'A condition.', fields: kueueConditionFields },
         },
       },
     },

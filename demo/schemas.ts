@@ -47,7 +47,8 @@ function kindFields(kind: string, spec?: string, status?: string): Record<string
   return f;
 }
 
-const conditionFields: Record<string, Field> = {
+/** The fields of a metav1.Condition-style condition. */
+export const conditionFields: Record<string, Field> = {
   type: ['string', 'The kind of condition.'],
   status: ['string', 'True, False or Unknown.'],
   reason: ['string', 'A one-word CamelCase reason for the last transition.'],

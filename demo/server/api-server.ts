@@ -38,6 +38,7 @@ import {
   RESTRICTED_USER,
   selfSubjectAccessReview,
   selfSubjectRulesReview,
+  type AccessAttributes,
   type DemoUser,
 } from './rbac.js';
 import { installCrds } from './crds.js';
@@ -378,8 +379,6 @@ export class ApiServer {
         if (method !== 'POST' || route.name !== undefined) return this.sendStatus(res, methodNotAllowed());
         return this.handleReview(req, res, user, review);
       }
-      if (route.kind.group === VISIBILITY_GROUP) return this.handleVisibility(res, url, method, user, route);
-      if (readOnlyMethod && !route.kind.verbs.includes('get')) return this.sendStatus(res, methodNotAllowed());
       const watch = readOnlyMethod && isTrue(url.searchParams.get('watch'));
       const attrs = {
         verb: requestVerb(method, route.name, watch),
@@ -389,6 +388,8 @@ export class ApiServer {
         namespace: route.namespace,
         name: route.name,
       };
+      if (route.kind.group === VISIBILITY_GROUP) return this.handleVisibility(res, url, method, user, route, attrs);
+      if (readOnlyMethod && !route.kind.verbs.includes('get')) return this.sendStatus(res, methodNotAllowed());
       if (!authorise(user, attrs)) return this.sendStatus(res, forbiddenFor(user, attrs));
       if (this.faults.isForbidden(qualifiedResource(route.kind)))
         return this.sendStatus(res, forbiddenFor(user, attrs));
@@ -400,16 +401,15 @@ export class ApiServer {
   }
 
   /** Kueue's visibility API: GETs of pendingworkloads only, authorised as any other request. */
-  private handleVisibility(res: ServerResponse, url: URL, method: string, user: DemoUser, route: Route): void {
+  private handleVisibility(
+    res: ServerResponse,
+    url: URL,
+    method: string,
+    user: DemoUser,
+    route: Route,
+    attrs: AccessAttributes,
+  ): void {
     if (method !== 'GET' && method !== 'HEAD') return this.sendStatus(res, methodNotAllowed());
-    const attrs = {
-      verb: 'get',
-      group: route.kind.group,
-      resource: route.kind.plural,
-      subresource: route.subresource,
-      namespace: route.namespace,
-      name: route.name,
-    };
     if (!authorise(user, attrs)) return this.sendStatus(res, forbiddenFor(user, attrs));
     const answer = pendingWorkloads(this.store, route, url.searchParams);
     if (answer.kind === 'Status') return this.sendStatus(res, answer as StatusObject);

@@ -1,6 +1,6 @@
 // The simulated Kueue and KAI of the default scenario: training jobs admitted
 // at start within gpu-cluster-queue's quota and unsuspended, queued-sft and
-// llama-eval pending in order with Kueue's quota message, queue status, quota
+// mmlu-eval pending in order with Kueue's quota message, queue status, quota
 // released when a job finishes, a job admitted when quota frees up, and the
 // KAI gang's PodGroup verdict.
 import { test } from 'node:test';
@@ -24,7 +24,7 @@ function workloadOf(store: ObjectStore, namespace: string, job: string): Workloa
   return w;
 }
 
-test('training jobs are admitted at start in gpu-cluster-queue and run; queued-sft and llama-eval wait in order', async (t) => {
+test('training jobs are admitted at start in gpu-cluster-queue and run; queued-sft and mmlu-eval wait in order', async (t) => {
   const f = startSim(t);
   for (const [ns, job] of [
     ['training', 'bert-finetune'],
@@ -80,7 +80,7 @@ test('training jobs are admitted at start in gpu-cluster-queue and run; queued-s
     0,
     'no pods while suspended',
   );
-  assert.match(condition(workloadOf(f.store, 'research', 'llama-eval'), 'QuotaReserved')!.message!, /8 more needed$/);
+  assert.match(condition(workloadOf(f.store, 'research', 'mmlu-eval'), 'QuotaReserved')!.message!, /8 more needed$/);
 
   const pending = pendingInClusterQueue(f.store, 'gpu-cluster-queue')!;
   assert.deepEqual(
@@ -135,6 +135,7 @@ test('KAI gang research/vlm-pretrain: a PodGroup with minMember, queue and the U
   }
   const kaiQueue = f.get(R.kaiqueues, undefined, 'research')!;
   assert.equal((kaiQueue.spec as { resources: { gpu: { quota: number } } }).resources.gpu.quota, 16);
+  assert.deepEqual((kaiQueue['status'] as { requested: unknown }).requested, { 'nvidia.com/gpu': '64' });
 });
 
 /** A control plane with one ClusterQueue of `gpus` and jobs the test creates. */
@@ -211,7 +212,7 @@ test('admission in order while quota fits (BestEffortFIFO), and a finished job f
   const first = store.get(R.pytorchjobs, 'team', 'first')!;
   plane.rt.update(R.pytorchjobs, first, {
     status: { conditions: [{ type: 'Succeeded', status: 'True', reason: 'PyTorchJobSucceeded', message: 'done' }] },
-  } as Partial<StoredObject>);
+  });
   plane.rt.flush();
   assert.equal(condition(workloadOf(store, 'team', 'first'), 'Finished')?.status, 'True');
   assert.equal(admitted('too-big'), true);

@@ -142,11 +142,14 @@ test('wlx get --demo starts the simulated cluster in the background, reads it ov
   assert.deepEqual(doc.workloads.map((w) => `${w.namespace}/${w.name}`).sort(), [
     'default/innocent-looking',
     'inference/llama-70b',
+    'research/mmlu-eval',
     'research/ray-tune',
     'research/resnet-tf',
+    'research/vlm-pretrain',
     'training/bert-finetune',
     'training/broken-finetune',
     'training/llama-pretrain',
+    'training/queued-sft',
     'training/stuck-pretrain',
   ]);
   assert.equal(doc.nodes.length, 14);

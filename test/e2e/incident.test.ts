@@ -30,11 +30,11 @@ test(
       await t.press('Enter');
     };
     try {
-      await t.waitFor(/workloads\(training\)\[4\]/, 'the training workloads', 60_000);
+      await t.waitFor(/workloads\(training\)\[5\]/, 'the training workloads', 60_000);
 
       // stuck-pretrain: the gang that cannot fit.
       await open('stuck-pretrain');
-      await t.waitFor(/workloads\(training\)\[1\/4\]/, 'filtered to stuck-pretrain');
+      await t.waitFor(/workloads\(training\)\[1\/5\]/, 'filtered to stuck-pretrain');
       await t.press('w');
       let screen = await t.waitFor(/Unschedulable: 4 pods/, 'why on stuck-pretrain');
       assert.match(screen, /0\/14 nodes are available: \d+ Insufficient nvidia\.com\/gpu/);
@@ -44,7 +44,7 @@ test(
 
       // broken-finetune: OOMKilled, with its last log words.
       await open('broken-finetune');
-      await t.waitFor(/workloads\(training\)\[1\/4\]/, 'filtered to broken-finetune');
+      await t.waitFor(/workloads\(training\)\[1\/5\]/, 'filtered to broken-finetune');
       await t.press('w');
       screen = await t.waitFor(/OOMKilled: 1 pod/, 'why on broken-finetune (after the first OOM kill)', 60_000);
       assert.match(
@@ -55,7 +55,7 @@ test(
 
       // llama-pretrain: the startup timeline, all ready.
       await open('llama-pretrain');
-      await t.waitFor(/workloads\(training\)\[1\/4\]/, 'filtered to llama-pretrain');
+      await t.waitFor(/workloads\(training\)\[1\/5\]/, 'filtered to llama-pretrain');
       await t.press('s');
       // Wait for the whole frame (all ready and the three pod rows): a capture can land mid-frame.
       screen = await t.waitFor(
@@ -71,7 +71,7 @@ test(
 
       // One of its pods: logs, events, YAML, describe.
       await t.press('Escape');
-      await t.waitFor(/workloads\(training\)\[1\/4\]/, 'back to the list');
+      await t.waitFor(/workloads\(training\)\[1\/5\]/, 'back to the list');
       await t.press('Enter');
       await t.waitFor(/jobset\(training\/llama-pretrain\)/, 'the workload');
       await t.press('p');

@@ -16,7 +16,7 @@ test(
     const t = new Tmux(wlxCommand('--demo'), 120, 40);
     try {
       const started = Date.now();
-      // Ten workloads (three queued or gang-held ones) and the bare pod nobody controls (the built-in Pod definition's).
+      // Ten workloads (three of them queued or gang-held) and the bare pod nobody controls (the built-in Pod definition's).
       let screen = await t.waitFor(/workloads\(all\)\[11\]/, 'the default scenario', 60_000);
       const firstSeenMs = Date.now() - started;
       assert.match(screen, /GPUs: \d+\/96 req\/alloc\s+free \d+\s+pending \d+/);
@@ -56,7 +56,7 @@ test(
       t.keys('/');
       t.type('llama-pretrain');
       t.keys('Enter');
-      screen = await t.waitFor(/workloads\(all\)\[1\/8\] <\/llama-pretrain>/, 'the filtered list');
+      screen = await t.waitFor(/workloads\(all\)\[1\/11\] <\/llama-pretrain>/, 'the filtered list');
       t.keys('Enter');
       screen = await t.waitFor(/jobset\(training\/llama-pretrain\)\[2\]/, 'the role tree');
       assert.match(screen, /leader\s+Ready\s+1\/1\s+1\s+4\/4/);
@@ -82,7 +82,7 @@ test(
       t.keys('Escape');
       await t.waitFor(/jobset\(training\/llama-pretrain\)/, 'back to the roles');
       t.keys('Escape');
-      await t.waitFor(/workloads\(all\)\[1\/8\]/, 'back to the filtered list');
+      await t.waitFor(/workloads\(all\)\[1\/11\]/, 'back to the filtered list');
       t.keys('Escape');
       await t.waitFor(/workloads\(all\)\[11\]/, 'the filter cleared');
 
@@ -91,7 +91,7 @@ test(
       screen = await t.waitFor(
         (s) =>
           /^└─+┘$/m.test(s) &&
-          /^┌─+ workloads\(all\)\[8\] ─+┐$/m.test(s) &&
+          /^┌─+ workloads\(all\)\[11\] ─+┐$/m.test(s) &&
           s.split('\n').some((l) => l.startsWith('└') && [...l].length === 80),
         'the 80-column layout',
       );
@@ -170,7 +170,7 @@ test(
     const t = new Tmux(wlxCommand(`--kubeconfig ${shellQuote(demo.kubeconfig)}`), 80, 24);
     try {
       // TFJobs answer 403: reported in the header, everything else works.
-      // Six workloads, the bare pod, and the TFJob that cannot be read, holding its pods.
+      // Nine workloads, the bare pod, and the TFJob that cannot be read, holding its pods.
       let screen = await t.waitFor(/workloads\(all\)\[11\]/, 'the workloads', 60_000);
       screen = await t.waitFor(/Conn: .*forbidden: \S*tfjobs/, 'the forbidden kind in the header');
       assert.match(screen, /resnet-tf \(not?[ v\S]*\s+TFJob\s+Undefined/);

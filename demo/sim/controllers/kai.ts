@@ -69,6 +69,7 @@ export class KaiPodGroupController implements Controller {
     }
     this.waitingGangs = gangs.size;
     const free = freeGpus(rt);
+    const perQueue = new Map<string, { requested: number; allocated: number }>();
     for (const { owner, pods } of gangs.values()) {
       const namespace = pods[0].metadata.namespace;
       const name = `pg-${owner.name}-${owner.uid}`;
@@ -108,6 +109,22 @@ export class KaiPodGroupController implements Controller {
             { annotations: { ...(p.metadata.annotations ?? {}), [KAI_POD_GROUP_ANNOTATION]: name } },
           );
       this.judge(pg, pods, free);
+      const q = perQueue.get(pg.spec.queue) ?? { requested: 0, allocated: 0 };
+      perQueue.set(pg.spec.queue, q);
+      for (const p of pods) {
+        const gpus = podRequests(p.spec).gpu;
+        q.requested += gpus;
+        if (p.spec.nodeName) q.allocated += gpus;
+      }
+    }
+    // KAI's queue status: GPUs (in devices) requested and allocated by its gangs.
+    for (const queue of rt.store.list(R.kaiqueues)) {
+      const q = perQueue.get(queue.metadata.name) ?? { requested: 0, allocated: 0 };
+      rt.putStatus(R.kaiqueues, queue, {
+        requested: { 'nvidia.com/gpu': String(q.requested) },
+        allocated: { 'nvidia.com/gpu': String(q.allocated) },
+        allocatedNonPreemptible: { 'nvidia.com/gpu': '0' },
+      });
     }
   }
 

@@ -16,6 +16,19 @@
 // (Unschedulable) for good. Its pods use the `preemptible` PriorityClass so
 // every other workload is scheduled first and a recreated pod of another
 // workload is never starved by it.
+//
+// Queues (Kueue v1beta2, on the same clock): ResourceFlavor h100, ClusterQueue
+// gpu-cluster-queue (BestEffortFIFO; nominal quota cpu 1500, memory 16Ti,
+// nvidia.com/gpu 83 = exactly what the four training jobs use: 4 + 12 + 3 + 64),
+// LocalQueues training/training-queue and research/research-queue. The
+// training jobs carry the queue-name label and are created suspended (as
+// Kueue's webhook leaves them); Kueue admits them at once, so they start as
+// before. training/queued-sft (2 × 8 GPUs) and research/mmlu-eval (8 GPUs)
+// then wait, suspended, at positions 0 and 1 of the ClusterQueue with
+// "insufficient unused quota for nvidia.com/gpu in flavor h100, 16 (8) more
+// needed"; when broken-finetune fails its 3 GPUs are released, still too few.
+// research/vlm-pretrain is a KAI gang (schedulerName kai-scheduler, queue
+// research): 8 pods × 8 GPUs, minMember 8, never placed; its PodGroup says why.
 import type { StoredObject } from '../../store.js';
 import type { JobSetObject } from '../controllers/jobset.js';
 import type { LeaderWorkerSetObject } from '../controllers/lws.js';
@@ -481,7 +494,7 @@ function createQueues(rt: ControlPlane['rt'], createdAt: string): void {
 }
 
 /**
- * Jobs that wait: training/queued-sft (2 × 8 GPUs) and research/llama-eval
+ * Jobs that wait: training/queued-sft (2 × 8 GPUs) and research/mmlu-eval
  * (8 GPUs) queue behind the full ClusterQueue at positions 0 and 1, and
  * research/vlm-pretrain is a KAI gang of 8 pods × 8 GPUs that never fits.
  */
@@ -516,7 +529,7 @@ function createQueuedJobs(rt: ControlPlane['rt'], now: string, image: string): v
     );
   };
   queued('training', 'queued-sft', 'training-queue', 2, { team: 'nlp' });
-  queued('research', 'llama-eval', 'research-queue', 1, { team: 'research' });
+  queued('research', 'mmlu-eval', 'research-queue', 1, { team: 'research' });
 
   const kai = (): PodTemplate =>
     gpuTemplate(
