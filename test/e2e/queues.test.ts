@@ -63,7 +63,7 @@ test('wlx get -o json: queue of queued jobs with positions, the PodGroup verdict
   assert.equal(queued?.state, 'Pending');
   assert.equal(queued?.position, 0, 'first in line (the visibility API)');
   assert.match(queued?.message ?? '', /insufficient unused quota for nvidia\.com\/gpu in flavor h100, \d+ more needed/);
-  assert.equal(byName(doc, 'llama-eval').queue?.position, 1, 'second in line');
+  assert.equal(byName(doc, 'mmlu-eval').queue?.position, 1, 'second in line');
   const admitted = doc.workloads.filter((w) => w.queue?.state === 'Admitted');
   assert.ok(admitted.length > 0, 'running training jobs are admitted');
   assert.ok(
@@ -140,14 +140,14 @@ test(
       assert.match(screen, /gpu-cluster-queue\s+\S+\s+h100 \d+/);
       await tmux.press('Enter');
       screen = await tmux.waitFor(/pending\(gpu-cluster-queue\)\[\d+\]/, 'the pending line');
-      const rows = screen.split('\n').filter((l) => /queued-sft|llama-eval/.test(l));
+      const rows = screen.split('\n').filter((l) => /queued-sft|mmlu-eval/.test(l));
       assert.deepEqual(
-        rows.map((l) => (/queued-sft/.test(l) ? 'queued-sft' : 'llama-eval')),
-        ['queued-sft', 'llama-eval'],
+        rows.map((l) => (/queued-sft/.test(l) ? 'queued-sft' : 'mmlu-eval')),
+        ['queued-sft', 'mmlu-eval'],
         screen,
       );
       assert.match(rows[0], /^\s*│\s*0\s+training\s+queued-sft\s+training-queue\s+0\s+16\b/);
-      assert.match(rows[1], /^\s*│\s*1\s+research\s+llama-eval\s+research-queue\s+0\s+8\b/);
+      assert.match(rows[1], /^\s*│\s*1\s+research\s+mmlu-eval\s+research-queue\s+0\s+8\b/);
       await tmux.press('Enter');
       screen = await tmux.waitFor(/pytorchjob\(training\/queued-sft\)/, 'the workload');
       assert.match(screen, /kueue queue training-queue → gpu-cluster-queue: Pending, position 0/);
