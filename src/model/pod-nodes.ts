@@ -13,11 +13,18 @@ export interface PodNode {
   workloads: string[];
 }
 
-function walk(roles: readonly RoleTree[], visit: (p: PodSummary) => void): void {
-  for (const r of roles) {
-    for (const p of r.pods) visit(p);
-    walk(r.roles, visit);
-  }
+/** Every pod of a workload tree: its roles' pods (recursively), then the unattributed ones. */
+export function treePods(w: Pick<WorkloadTree, 'roles' | 'unattributedPods'>): PodSummary[] {
+  const out: PodSummary[] = [];
+  const walk = (roles: readonly RoleTree[]) => {
+    for (const r of roles) {
+      out.push(...r.pods);
+      walk(r.roles);
+    }
+  };
+  walk(w.roles);
+  out.push(...w.unattributedPods);
+  return out;
 }
 
 /** The nodes the visible pods are bound to, in name order. */
@@ -34,8 +41,7 @@ export function nodesFromPods(workloads: readonly WorkloadTree[], orphans: reado
   };
   for (const w of workloads) {
     const owner = `${w.namespace}/${w.name}`;
-    walk(w.roles, (p) => add(p, owner));
-    for (const p of w.unattributedPods) add(p, owner);
+    for (const p of treePods(w)) add(p, owner);
   }
   for (const p of orphans) add(p, `${p.namespace}/${p.owner.name}`);
   return [...byName.entries()]

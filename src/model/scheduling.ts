@@ -6,7 +6,8 @@
 // those of the projects' CRDs (kueue apis/kueue/v1beta1|v1beta2, KAI
 // scheduling.run.ai v2alpha2 PodGroup / v2 Queue, volcano scheduling v1beta1).
 import type { Gvk } from '../definitions/types.js';
-import type { GangSummary, KubeObject, PodSummary, RoleTree, WorkloadTree } from './types.js';
+import type { GangSummary, KubeObject, WorkloadTree } from './types.js';
+import { treePods } from './pod-nodes.js';
 import { parseQuantity } from './quantity.js';
 import { DEFAULT_GPU_RESOURCES } from './gpu.js';
 
@@ -782,18 +783,6 @@ export function queueStatusWord(q: WorkloadQueue | undefined): string | null {
   if (q.reason && q.state !== 'Running') return 'Unschedulable';
   if (q.state === 'Pending' || q.state === 'Inqueue') return 'Queued';
   return null;
-}
-
-function treePods(w: Pick<WorkloadTree, 'roles' | 'unattributedPods'>): PodSummary[] {
-  const out: PodSummary[] = [...w.unattributedPods];
-  const walk = (roles: readonly RoleTree[]) => {
-    for (const r of roles) {
-      out.push(...r.pods);
-      walk(r.roles);
-    }
-  };
-  walk(w.roles);
-  return out;
 }
 
 /**

@@ -1,8 +1,9 @@
 // Workloads (home view): every workload of every defined kind.
-import type { WorkloadTree, RoleTree, PodSummary } from '../../model/types.js';
+import type { WorkloadTree, PodSummary } from '../../model/types.js';
 import { workloadTrouble, type WorkloadTrouble } from '../../model/trouble.js';
 import { statusWithQueue, type SchedulingView, type WorkloadQueue } from '../../model/scheduling.js';
 import { queueCell } from './queues.js';
+import { treePods } from '../../model/pod-nodes.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
 import { parseTime, worstTone, ratio, statusRank } from './format.js';
@@ -27,16 +28,7 @@ export const WORKLOAD_COLUMNS_WITH_QUEUE: Column[] = [
 
 /** Every pod of a workload: its roles' pods (recursively) and the unattributed ones. */
 export function workloadPods(w: WorkloadTree): PodSummary[] {
-  const out: PodSummary[] = [];
-  const walk = (roles: readonly RoleTree[]) => {
-    for (const r of roles) {
-      out.push(...r.pods);
-      walk(r.roles);
-    }
-  };
-  walk(w.roles);
-  out.push(...w.unattributedPods);
-  return out;
+  return treePods(w);
 }
 
 export function workloadNodes(w: WorkloadTree): string[] {
