@@ -19,10 +19,14 @@ export const WORKLOAD_COLUMNS: Column[] = [
   { name: 'AGE', min: 5, age: true, sortKey: 'age', align: 'right' },
 ];
 
-/** With queues or gang schedulers in the cluster: the QUEUE column after KIND (dropped first when narrow). */
+/**
+ * With queues or gang schedulers in the cluster: the QUEUE column after KIND.
+ * Shown only with room for a queue name (min 15): at 80 columns it is
+ * dropped rather than cutting STATUS and its trouble marker.
+ */
 export const WORKLOAD_COLUMNS_WITH_QUEUE: Column[] = [
   ...WORKLOAD_COLUMNS.slice(0, 3),
-  { name: 'QUEUE', min: 5, max: 20, dropPriority: 4 },
+  { name: 'QUEUE', min: 15, max: 24, dropPriority: 4 },
   ...WORKLOAD_COLUMNS.slice(3),
 ];
 

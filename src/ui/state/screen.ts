@@ -144,10 +144,11 @@ function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number): Pan
     if (!w) return [{ text: 'workload no longer exists', tone: 'error' }];
     const s = snapshot.scheduling;
     const queue = s?.queues.get(w.uid);
-    const held = queuePanelLines(queue, s?.facts.get(w.uid), s?.gangs.get(w.uid));
-    // A queue or PodGroup that holds the job back is the answer; the generic "Initializing for a while" is not.
-    const why = held.length && !w.status.includes('Failed') ? [] : whyPanelLines(w, nowMs);
-    return [...workloadPanel(w, queue), ...held, ...(why.length ? why : held.length ? [] : troublePanelLines(w))];
+    const queueLines = queuePanelLines(queue, s?.facts.get(w.uid), s?.gangs.get(w.uid));
+    // A queue or PodGroup holding the job back (a warning line) is the answer; "Initializing for a while" is not.
+    const held = queueLines.some((l) => l.tone === 'warn') && !w.status.includes('Failed');
+    const why = held ? [] : whyPanelLines(w, nowMs);
+    return [...workloadPanel(w, queue), ...queueLines, ...(why.length ? why : held ? [] : troublePanelLines(w))];
   }
   if (frame.kind === 'node') {
     const n = findNode(snapshot, frame.nodeName);
