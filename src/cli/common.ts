@@ -151,11 +151,12 @@ export async function openModelSource(options: OpenOptions): Promise<OpenedModel
       },
       namespace: options.namespace,
       namespaces: (options.namespaces?.length ?? 0) > 1 ? options.namespaces : undefined,
+      // No guess: a context without a namespace keeps a forbidden kind forbidden (reported as such).
       fallbackNamespaces: options.namespaces?.length
         ? options.namespaces
         : loaded.contextNamespace
           ? [loaded.contextNamespace]
-          : ['default'],
+          : [],
       definitions,
       gpuResources: options.gpuResources.length ? options.gpuResources : undefined,
       labelSelector: options.labelSelector,
