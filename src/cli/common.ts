@@ -2,8 +2,10 @@
 // ModelSource over them.
 //
 // Namespace scope: like k9s (not kubectl), wlx shows ALL namespaces unless
-// `-n NS` is given; `-A` says so explicitly. The context's namespace is not a
-// filter (AI workloads of one team often span namespaces).
+// `-n NS` is given (repeatable: `-n a -n b`); `-A` says so explicitly. The
+// context's namespace is not a filter (AI workloads of one team often span
+// namespaces), but it is where wlx reads when cluster-wide lists are
+// forbidden (a namespace-scoped user), unless `-n` names the namespaces.
 import type { ModelSource } from '../model/types.js';
 import type { Definition } from '../definitions/types.js';
 import type { ResourceInfo } from '../kube/discovery.js';
@@ -13,7 +15,7 @@ import { UsageError } from './usage.js';
 export const CLUSTER_OPTIONS = {
   kubeconfig: { type: 'string' },
   context: { type: 'string' },
-  namespace: { type: 'string', short: 'n' },
+  namespace: { type: 'string', short: 'n', multiple: true },
   'all-namespaces': { type: 'boolean', short: 'A' },
   definitions: { type: 'string', multiple: true },
   'gpu-resource': { type: 'string', multiple: true },
@@ -23,7 +25,9 @@ export const CLUSTER_OPTIONS = {
 export const CLUSTER_OPTIONS_HELP = `Cluster options:
   --kubeconfig FILE       kubeconfig (default: $KUBECONFIG, then ~/.kube/config)
   --context NAME          kubeconfig context (default: current-context)
-  -n, --namespace NS      only this namespace (default: all, like k9s)
+  -n, --namespace NS      only this namespace (repeatable; default: all, like
+                          k9s; when cluster-wide lists are forbidden, these or
+                          the context's namespace are read instead)
   -A, --all-namespaces    all namespaces (the default)
   --definitions PATH      Workload Map definition file or directory (repeatable;
                           also $WLX_DEFINITIONS, ':'-separated)
@@ -35,8 +39,10 @@ export const CLUSTER_OPTIONS_HELP = `Cluster options:
 export interface ClusterOptions {
   kubeconfig?: string;
   context?: string;
-  /** A namespace, or null for all namespaces. */
+  /** A namespace (the first `-n`), or null for all namespaces. */
   namespace: string | null;
+  /** Every `-n` given (empty or absent: all namespaces). */
+  namespaces?: string[];
   /** `--definitions` files/directories, in command-line order. */
   definitionPaths: string[];
   /** The `$WLX_DEFINITIONS` value (':'-separated; read by the definitions loader, lower precedence than --definitions). */
@@ -63,7 +69,7 @@ export function clusterOptionsFrom(
   const v = values as ParsedValues;
   if (v.namespace !== undefined && v['all-namespaces'])
     throw new UsageError('-n/--namespace and -A/--all-namespaces cannot be combined', hint);
-  if (v.namespace === '') throw new UsageError('-n/--namespace needs a namespace name', hint);
+  if (v.namespace?.some((n) => n === '')) throw new UsageError('-n/--namespace needs a namespace name', hint);
   if (v.demo && (v.kubeconfig || v.context))
     throw new UsageError('--demo cannot be combined with --kubeconfig or --context', hint);
   const gpuResources = v['gpu-resource'] ?? [];
@@ -75,7 +81,8 @@ export function clusterOptionsFrom(
   return {
     kubeconfig: v.kubeconfig,
     context: v.context,
-    namespace: v.namespace ?? null,
+    namespace: v.namespace?.[0] ?? null,
+    namespaces: [...new Set(v.namespace ?? [])],
     definitionPaths: v.definitions ?? [],
     definitionsEnv: env.WLX_DEFINITIONS ?? '',
     gpuResources,
@@ -91,6 +98,8 @@ export interface OpenedModelSource extends ModelSource {
   definitions(): Definition[];
   /** Discovery facts of the watched kinds (plural, short names such as `lws`). */
   resources(): ResourceInfo[];
+  /** Asks Kueue's visibility API for queue positions once (`wlx get`). */
+  refreshQueuePositions(): Promise<void>;
   /** Stops watches and the background demo (if any). Idempotent. */
   stop(): Promise<void>;
 }
@@ -141,6 +150,13 @@ export async function openModelSource(options: OpenOptions): Promise<OpenedModel
         namespace: options.namespace,
       },
       namespace: options.namespace,
+      namespaces: (options.namespaces?.length ?? 0) > 1 ? options.namespaces : undefined,
+      // No guess: a context without a namespace keeps a forbidden kind forbidden (reported as such).
+      fallbackNamespaces: options.namespaces?.length
+        ? options.namespaces
+        : loaded.contextNamespace
+          ? [loaded.contextNamespace]
+          : [],
       definitions,
       gpuResources: options.gpuResources.length ? options.gpuResources : undefined,
       labelSelector: options.labelSelector,
@@ -154,6 +170,8 @@ export async function openModelSource(options: OpenOptions): Promise<OpenedModel
       getNodePods: (n) => engine.getNodePods(n),
       getConnectionInfo: () => engine.getConnectionInfo(),
       access: createAccess(transport),
+      holdQueuePositions: () => engine.holdQueuePositions(),
+      refreshQueuePositions: () => engine.refreshQueuePositions(),
       whenSynced: () => engine.whenSynced(),
       definitions: () => engine.definitions(),
       resources: () => engine.resources(),

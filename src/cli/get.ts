@@ -5,7 +5,23 @@ import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import type { Definition } from '../definitions/types.js';
 import { apiVersionOf, gvkOf } from '../definitions/types.js';
-import type { ClusterTotals, NodeSummary, OrphanPod, PodSummary, RoleTree, WorkloadTree } from '../model/types.js';
+import type {
+  AccessScope,
+  ClusterTotals,
+  NodeSummary,
+  OrphanPod,
+  PodSummary,
+  RoleTree,
+  WorkloadTree,
+} from '../model/types.js';
+import type { PodNode } from '../model/pod-nodes.js';
+import {
+  EMPTY_SCHEDULING,
+  gangsWithVerdicts,
+  statusWithQueue,
+  type SchedulingView,
+  type WorkloadQueue,
+} from '../model/scheduling.js';
 import { formatProblem } from '../definitions/problem.js';
 import { roleName, UNATTRIBUTED } from '../model/role-name.js';
 import { sanitise } from '../text/sanitise.js';
@@ -118,6 +134,36 @@ interface Loaded {
   totals: ClusterTotals;
   definitions: Definition[];
   problems: string[];
+  /** Queues and gang verdicts per workload. */
+  scheduling: SchedulingView;
+  access: AccessScope;
+  /** Node objects not readable: the nodes as the pods see them. */
+  podNodes?: PodNode[];
+  /** Told once on stderr whatever the output: cluster-wide lists were forbidden, namespaces read instead. */
+  notice: string | null;
+}
+
+const FULL_ACCESS: AccessScope = { clusterWide: true, namespaces: [], forbidden: [] };
+
+/** The `-o json|yaml` contract: workloads with `queue` and gangs' verdicts, nodes, orphan pods, access. */
+export function jsonDocument(
+  workloads: readonly WorkloadTree[],
+  loaded: Pick<Loaded, 'nodes' | 'podNodes' | 'scheduling' | 'access'>,
+  orphanPods: readonly OrphanPod[],
+): Record<string, unknown> {
+  return {
+    workloads: workloads.map((w) => ({
+      ...w,
+      gangs: gangsWithVerdicts(w, loaded.scheduling.gangs.get(w.uid)),
+      queue: loaded.scheduling.queues.get(w.uid) ?? null,
+    })),
+    // Without node access: the nodes the pods are on, capacity unknown (null, never 0).
+    nodes: loaded.podNodes
+      ? loaded.podNodes.map((n) => ({ ...n, ready: null, gpuCapacity: null, gpuAllocatable: null }))
+      : loaded.nodes,
+    orphanPods,
+    access: loaded.access,
+  };
 }
 
 function readSource(path: string): string {
@@ -173,6 +219,9 @@ async function loadOffline(
     nodes: model.store.nodes(),
     totals: model.store.totals(),
     definitions: model.definitions.definitions,
+    scheduling: model.scheduling.view(model.store.workloads()),
+    access: FULL_ACCESS,
+    notice: null,
     problems: [
       ...problems,
       ...model.definitions.problems.filter((p) => p.severity === 'error').map(formatProblem),
@@ -196,8 +245,13 @@ async function loadLive(
   }
   try {
     await source.whenSynced();
+    await source.refreshQueuePositions();
     const snap = source.getSnapshot();
-    const unavailable = snap.kinds.filter((k) => k.state === 'forbidden' || k.state === 'error');
+    const access = snap.access ?? FULL_ACCESS;
+    const notice = snap.accessNotice ?? null;
+    const scoped = notice !== null;
+    // A namespace-scoped user's forbidden kinds are told once, by the notice.
+    const unavailable = snap.kinds.filter((k) => (k.state === 'forbidden' && !scoped) || k.state === 'error');
     const shortNames = new Map<string, string>();
     for (const r of source.resources())
       for (const n of r.shortNames) shortNames.set(n.toLowerCase(), `${r.gvk.group}/${r.gvk.version}/${r.gvk.kind}`);
@@ -208,9 +262,13 @@ async function loadLive(
       nodes: snap.nodes,
       totals: snap.totals,
       definitions: source.definitions(),
+      scheduling: snap.scheduling ?? EMPTY_SCHEDULING,
+      access,
+      podNodes: snap.podNodes,
+      notice: scoped ? notice : null,
       problems: [
         ...unavailable.map((k) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`),
-        ...snap.problems,
+        ...snap.problems.filter((p) => !scoped || p !== notice),
       ],
     };
   } catch (err) {
@@ -292,28 +350,42 @@ async function get(args: string[]): Promise<number> {
       ownerKinds.has(`${gvkOf(p.owner.apiVersion, p.owner.kind).group}/${p.owner.kind}`),
     );
   }
-  if (cluster.namespace) {
-    workloads = workloads.filter((w) => w.namespace === cluster.namespace);
-    orphanPods = orphanPods.filter((p) => p.namespace === cluster.namespace);
+  const namespaces = new Set(
+    cluster.namespaces?.length ? cluster.namespaces : cluster.namespace ? [cluster.namespace] : [],
+  );
+  if (namespaces.size) {
+    workloads = workloads.filter((w) => namespaces.has(w.namespace));
+    orphanPods = orphanPods.filter((p) => namespaces.has(p.namespace));
   }
   if (target.name) {
     workloads = workloads.filter((w) => w.name === target.name);
     orphanPods = orphanPods.filter((p) => p.owner.name === target.name);
     if (!workloads.length && !orphanPods.length) {
-      const where = cluster.namespace ? ` in namespace ${cluster.namespace}` : '';
+      const where = namespaces.size ? ` in namespace ${[...namespaces].join(', ')}` : '';
       process.stderr.write(`wlx: ${sanitise(target.type)}/${sanitise(target.name)} not found${sanitise(where)}\n`);
       return 3;
     }
   }
 
+  if (loaded.notice) process.stderr.write(`wlx: ${sanitise(loaded.notice)}\n`);
   if (output === 'json') {
-    process.stdout.write(JSON.stringify({ workloads, nodes: loaded.nodes, orphanPods }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify(jsonDocument(workloads, loaded, orphanPods), null, 2) + '\n');
   } else if (output === 'yaml') {
     process.stdout.write(
-      yaml.dump({ workloads, nodes: loaded.nodes, orphanPods }, { noRefs: true, lineWidth: -1, sortKeys: false }),
+      yaml.dump(jsonDocument(workloads, loaded, orphanPods), { noRefs: true, lineWidth: -1, sortKeys: false }),
     );
   } else {
-    process.stdout.write(renderTrees(workloads, loaded.totals, Date.now(), outputWidth(process.stdout), orphanPods));
+    process.stdout.write(
+      renderTrees(
+        workloads,
+        loaded.totals,
+        Date.now(),
+        outputWidth(process.stdout),
+        orphanPods,
+        loaded.scheduling,
+        loaded.podNodes,
+      ),
+    );
     for (const p of loaded.problems.slice(0, 20)) process.stderr.write(`wlx: warning: ${sanitise(p)}\n`);
   }
   return 0;
@@ -479,9 +551,9 @@ function renderRows(rows: Row[], width = WIDTH): string[] {
   });
 }
 
-export function renderWorkload(w: WorkloadTree, now: number, width = WIDTH): string[] {
+export function renderWorkload(w: WorkloadTree, now: number, width = WIDTH, queue?: WorkloadQueue): string[] {
   const lines: string[] = [];
-  const status = w.status.join(',');
+  const status = statusWithQueue(w.status, queue).join(',');
   lines.push(
     ...wrapParts(
       [
@@ -508,6 +580,12 @@ export function renderWorkload(w: WorkloadTree, now: number, width = WIDTH): str
       width,
     ),
   );
+  if (queue) {
+    const where = [queue.name, queue.clusterQueue].filter((x): x is string => !!x).join(' -> ');
+    const pos = queue.position !== null ? `, position ${queue.position}` : '';
+    lines.push(`  queue: ${fit(sanitise(`${queue.system} ${where || '-'}: ${queue.state}${pos}`), width - 9)}`);
+    if (queue.message && queue.state !== 'Admitted') lines.push(`    ${fit(sanitise(queue.message), width - 4)}`);
+  }
   if (w.statusMessage && !w.status.includes('Running'))
     lines.push(`  message: ${fit(sanitise(w.statusMessage), width - 11)}`);
   for (const e of w.errors) lines.push(`  ! ${fit(sanitise(e), width - 4)}`);
@@ -547,9 +625,11 @@ export function renderTrees(
   now: number,
   width = WIDTH,
   orphans: OrphanPod[] = [],
+  scheduling: SchedulingView = EMPTY_SCHEDULING,
+  podNodes?: PodNode[],
 ): string {
   if (!workloads.length && !orphans.length) return 'No workloads found.\n';
-  const blocks = workloads.map((w) => renderWorkload(w, now, width).join('\n'));
+  const blocks = workloads.map((w) => renderWorkload(w, now, width, scheduling.queues.get(w.uid)).join('\n'));
   if (orphans.length) blocks.push(`Pods whose owner is not visible:\n\n${renderOrphans(orphans, width).join('\n\n')}`);
   const pods = [...workloads.flatMap((w) => [...countPods(w.roles), ...w.unattributedPods]), ...orphans];
   const running = pods.filter((p) => p.status === 'Running').length;
@@ -559,7 +639,9 @@ export function renderTrees(
     [
       `${workloads.length} workload${workloads.length === 1 ? '' : 's'}, ${pods.length} pods (${running} running)`,
       `gpu: ${allocated} allocated, ${requested} requested`,
-      `cluster: ${totals.nodes} nodes, ${totals.gpuAllocatable} gpu allocatable, ${totals.gpuFree} free, ${totals.gpuPending} pending`,
+      podNodes
+        ? `cluster: nodes not readable; pods are on ${podNodes.length} nodes, gpu capacity unknown, ${totals.gpuPending} pending`
+        : `cluster: ${totals.nodes} nodes, ${totals.gpuAllocatable} gpu allocatable, ${totals.gpuFree} free, ${totals.gpuPending} pending`,
     ],
     '',
     width,

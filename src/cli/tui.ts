@@ -70,7 +70,8 @@ export async function runTui(args: string[]): Promise<number> {
       exit = await runExplorer({
         source,
         wlxVersion: packageVersion(),
-        initialNamespace: current.namespace,
+        // Several `-n`: each is listed; the view starts on all of them.
+        initialNamespace: (current.namespaces?.length ?? 0) > 1 ? null : current.namespace,
         contexts: contextNames(current, loadContexts),
         canSwitchContext: !current.demo,
       });

@@ -34,6 +34,13 @@ export interface EngineOptions {
   connection: Omit<ConnectionInfo, 'serverVersion'>;
   /** Namespace scope; null = all namespaces. */
   namespace: string | null;
+  /** `-n` given more than once: each namespace listed on its own (namespace is then the first). */
+  namespaces?: string[];
+  /**
+   * Where to read when a cluster-wide list is forbidden (the context's
+   * namespace, or the `-n` ones): a namespace-scoped user's view.
+   */
+  fallbackNamespaces?: string[];
   /** Built-in + file definitions; cluster Kartas are added by the engine. */
   definitions: DefinitionSetLike;
   gpuResources?: string[];
@@ -76,4 +83,7 @@ export interface ClusterEngine extends ModelSource {
   inventory(): Map<string, Map<string, string>>;
   /** What discovery said about each watched kind (plural, short names...). */
   resources(): ResourceInfo[];
+  holdQueuePositions(): () => void;
+  /** Asks Kueue's visibility API for positions once and flushes (`wlx get`). */
+  refreshQueuePositions(): Promise<void>;
 }

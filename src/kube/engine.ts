@@ -19,6 +19,9 @@ import type {
   WorkloadTree,
 } from '../model/types.js';
 import { ClusterStore } from '../model/store.js';
+import { SchedulingIndex } from '../model/scheduling.js';
+import { nodesFromPods, type PodNode } from '../model/pod-nodes.js';
+import { QueuePositions } from './queue-positions.js';
 import { Discovery, serverVersion, type ResourceInfo } from './discovery.js';
 import { Backoff, type WatchEventType } from './reflector.js';
 import { describeFailure } from './client.js';
@@ -26,7 +29,13 @@ import { matchesSelector, parseLabelSelector, type Requirement } from './selecto
 import { DEFINITION_GVKS, wantedKinds } from './kinds.js';
 import { KindWatchers, type EnsureResult, type Watched } from './kind-watchers.js';
 import { FlushScheduler } from './flush-scheduler.js';
-import { ProblemLog, assembleSnapshot, summariseConnection, type PendingConnection } from './snapshot.js';
+import {
+  ProblemLog,
+  assembleSnapshot,
+  namespaceNotice,
+  summariseConnection,
+  type PendingConnection,
+} from './snapshot.js';
 import type { ClusterEngine, DefinitionSetLike, EngineOptions, ModelStoreLike } from './engine-types.js';
 
 export type { ClusterEngine, DefinitionSetLike, EngineOptions, ModelStoreLike } from './engine-types.js';
@@ -40,6 +49,11 @@ export async function startEngine(options: EngineOptions): Promise<ClusterEngine
 class Engine implements ClusterEngine {
   private readonly discovery: Discovery;
   private readonly store: ModelStoreLike;
+  /** Kueue / KAI / Volcano / Workload API objects (few: one per job), beside the store. */
+  private readonly schedulingIndex: SchedulingIndex;
+  private readonly positions: QueuePositions;
+  /** The index's version when the last snapshot was built. */
+  private schedulingVersion = -1;
   private readonly watchers: KindWatchers;
   private readonly scheduler: FlushScheduler;
   private readonly listeners = new Set<(s: ModelSnapshot) => void>();
@@ -76,6 +90,13 @@ class Engine implements ClusterEngine {
     };
     this.store = options.createStore ? options.createStore(storeOptions) : new ClusterStore(storeOptions);
     this.scheduler = new FlushScheduler(options.flushIntervalMs ?? 80, () => this.flushWork());
+    this.schedulingIndex = new SchedulingIndex(options.gpuResources);
+    this.positions = new QueuePositions(
+      options.transport,
+      this.schedulingIndex,
+      () => this.scheduler.markDirty(),
+      (message) => this.addProblem(message),
+    );
     this.watchers = new KindWatchers(options, this.discovery, {
       onEvent: (w, type, object) => this.onEvent(w, type, object),
       onState: (_w, state) => this.scheduler.markDirty(state === 'live'),
@@ -86,7 +107,10 @@ class Engine implements ClusterEngine {
       },
       onRoleChange: (role, tombstones) => {
         if (role === 'definition') return;
-        for (const tomb of tombstones) this.store.apply(role, 'DELETED', tomb);
+        for (const tomb of tombstones)
+          if (role === 'scheduling') this.schedulingIndex.apply('DELETED', tomb);
+          else this.store.apply(role, 'DELETED', tomb);
+        this.scheduler.markDirty();
       },
       onKindsChanged: () => this.scheduler.markDirty(),
     });
@@ -116,6 +140,16 @@ class Engine implements ClusterEngine {
     return this.defs.definitions;
   }
 
+  holdQueuePositions(): () => void {
+    return this.positions.hold();
+  }
+
+  /** Asks the queue positions once (`wlx get`). */
+  async refreshQueuePositions(): Promise<void> {
+    await this.positions.refresh();
+    this.flushWork();
+  }
+
   resources(): ResourceInfo[] {
     return this.watchers.resources();
   }
@@ -134,6 +168,7 @@ class Engine implements ClusterEngine {
     for (const wake of this.pauses) wake();
     this.pauses.clear();
     this.scheduler.stop();
+    this.positions.stop();
     await this.watchers.stop();
     this.listeners.clear();
   }
@@ -174,7 +209,7 @@ class Engine implements ClusterEngine {
     }
     this.settleDiscovery();
     // Kartas and the older ResourceInterfaces alike (the engine keeps both by uid).
-    const firstSyncs = definitionInfos.map((info) => this.watchers.watch(info, 'definition').reflector.firstSync);
+    const firstSyncs = definitionInfos.map((info) => this.watchers.watch(info, 'definition').firstSync);
     const kartaError = (await Promise.all(firstSyncs)).find((e) => e !== null);
     if (kartaError && !this.stopped) throw kartaError;
     this.kartaSynced = true;
@@ -241,6 +276,8 @@ class Engine implements ClusterEngine {
     if (this.stopped) return;
     if (w.role === 'definition') {
       this.onKarta(type, object);
+    } else if (w.role === 'scheduling') {
+      this.schedulingIndex.apply(type, object);
     } else {
       if (w.role === 'workload') this.trackSelection(type, object);
       try {
@@ -306,7 +343,8 @@ class Engine implements ClusterEngine {
     } catch (err) {
       this.addProblem(`model: ${(err as Error).message}`);
     }
-    if (!this.scheduler.takeDirty() && !changed.length && !structural) return;
+    const schedulingChanged = this.schedulingIndex.version !== this.schedulingVersion;
+    if (!this.scheduler.takeDirty() && !changed.length && !structural && !schedulingChanged) return;
     this.snapshot = this.buildSnapshot(changed);
     for (const l of this.listeners) {
       try {
@@ -328,6 +366,16 @@ class Engine implements ClusterEngine {
     return out;
   }
 
+  private podNodesMemo: { from: WorkloadTree[]; out: PodNode[] } | null = null;
+
+  /** Nodes as the pods see them (node objects forbidden); the same array while the workloads are. */
+  private podNodes(workloads: WorkloadTree[]): PodNode[] {
+    if (this.podNodesMemo?.from === workloads) return this.podNodesMemo.out;
+    const out = nodesFromPods(workloads, this.store.orphanPods());
+    this.podNodesMemo = { from: workloads, out };
+    return out;
+  }
+
   private buildSnapshot(changed: string[]): ModelSnapshot {
     const workloads = this.visibleWorkloads();
     this.version += 1;
@@ -338,7 +386,15 @@ class Engine implements ClusterEngine {
     if (previous && previous.state === connection.state && connection.state !== 'retrying')
       connection.since = previous.since;
     this.connection = connection;
+    this.schedulingVersion = this.schedulingIndex.version;
+    const access = this.watchers.access();
     return assembleSnapshot({
+      accessNotice: this.watchers.fellBackToNamespaces() ? namespaceNotice(access) : null,
+      podNodes: kinds.some((k) => k.gvk.kind === 'Node' && k.gvk.group === '' && k.state === 'forbidden')
+        ? this.podNodes(workloads)
+        : undefined,
+      scheduling: this.schedulingIndex.view(workloads),
+      access,
       version: this.version,
       workloads,
       store: this.store,

@@ -3,7 +3,7 @@
 // reloads may overlap), and the state of each for the snapshot.
 import type { Gvk } from '../definitions/types.js';
 import { apiVersionOf, gvkKey } from '../definitions/types.js';
-import type { ConnectionCause, KindState, KubeObject } from '../model/types.js';
+import type { AccessScope, ConnectionCause, KindState, KubeObject } from '../model/types.js';
 import { collectionPath, type Discovery, type ResourceInfo } from './discovery.js';
 import { Reflector, type ReflectorState, type WatchEventType } from './reflector.js';
 import { Trimmer, type TrimRole } from './trim.js';
@@ -16,6 +16,14 @@ export interface Watched {
   role: TrimRole;
   label: string;
   reflector: Reflector;
+  /** The namespace this reflector lists (null: all, or a cluster-scoped kind). */
+  namespace: string | null;
+  /**
+   * Settles after the first list, like the reflector's, but when a
+   * cluster-wide list was forbidden and replaced by per-namespace ones, after
+   * theirs (`wlx get` must not print before the fallback listed).
+   */
+  firstSync: Promise<Error | null>;
 }
 
 export interface KindWatcherHandlers {
@@ -47,9 +55,14 @@ export class KindWatchers {
   private stopped = false;
   /** This engine's trimmer: its sharing tables serve only the objects of this engine. */
   private readonly trimmer = new Trimmer();
+  /** Kinds whose cluster-wide list was forbidden, now listed per namespace (gvk keys). */
+  private readonly fellBack = new Set<string>();
 
   constructor(
-    private readonly options: Pick<EngineOptions, 'transport' | 'namespace' | 'labelSelector' | 'watch' | 'reflector'>,
+    private readonly options: Pick<
+      EngineOptions,
+      'transport' | 'namespace' | 'namespaces' | 'fallbackNamespaces' | 'labelSelector' | 'watch' | 'reflector'
+    >,
     private readonly discovery: Discovery,
     private readonly handlers: KindWatcherHandlers,
   ) {}
@@ -66,6 +79,7 @@ export class KindWatchers {
     // defines as a workload, or the reverse): take its objects out of the
     // store and watch it again in its new role.
     const watchedKey = (w: WantedKind) => this.servedAt.get(gvkKey(w.gvk)) ?? gvkKey(w.gvk);
+    const isWatched = (k: string) => this.watched.has(k) || this.fellBack.has(k) || this.watched.has(`${k}@`);
     for (const w of all) {
       const current = this.watched.get(watchedKey(w));
       if (!current || current.role === w.role || current.role === 'definition') continue;
@@ -73,7 +87,7 @@ export class KindWatchers {
       await current.reflector.stop();
       this.handlers.onRoleChange(current.role, current.reflector.tombstones());
     }
-    const wanted = all.filter((w) => !this.watched.has(watchedKey(w)));
+    const wanted = all.filter((w) => !isWatched(watchedKey(w)));
     if (!wanted.length) return { started: [], retry: false };
     const result = await this.discovery.resolve(wanted.map((w) => w.gvk));
     if (this.stopped) return { started: [], retry: false };
@@ -88,12 +102,13 @@ export class KindWatchers {
         const served = gvkKey(info.gvk);
         if (served !== key) this.servedAt.set(key, served);
         // Another wanted version of the kind is watched at this one already.
-        if (this.watched.has(served)) continue;
-        const watched = this.watch(info, w.role, w.intermediate);
-        syncs.push(watched.reflector.firstSync);
-        // Warn only when no definition names the served version itself.
+        if (isWatched(served)) continue;
+        const watched = this.watchScopes(info, w.role, w.intermediate);
+        syncs.push(...watched.map((x) => x.firstSync));
+        // Warn only when no definition names the served version itself (queue kinds: either version is theirs).
         const fallback = result.versionFallbacks.get(key);
-        if (fallback && !all.some((x) => gvkKey(x.gvk) === served)) this.handlers.onProblem(watched, fallback);
+        if (fallback && w.role !== 'scheduling' && !all.some((x) => gvkKey(x.gvk) === served))
+          this.handlers.onProblem(watched[0], fallback);
         continue;
       }
       const miss = result.missing.get(key);
@@ -103,8 +118,8 @@ export class KindWatchers {
         else retry = true;
         cause ??= miss.cause;
       }
-      // Only report kinds a definition (or a pod/node view) really depends on.
-      const optional = w.role === 'owner';
+      // Only report kinds a definition (or a pod/node view) really depends on; queue kinds only when forbidden.
+      const optional = w.role === 'owner' || w.role === 'scheduling';
       if (!optional || miss.state === 'forbidden') {
         this.unserved.set(key, {
           gvk: w.gvk,
@@ -121,16 +136,37 @@ export class KindWatchers {
     return { started: syncs, retry, cause };
   }
 
-  /** Starts the reflector of one kind (see WantedKind.intermediate: the selector is then applied by the engine). */
-  watch(info: ResourceInfo, role: TrimRole, intermediate = false): Watched {
-    const key = gvkKey(info.gvk);
-    const label = kindLabel(info);
-    const namespace = info.namespaced ? this.options.namespace : null;
+  /** The namespaces a namespaced kind is listed in: `-n` given several times, else one (or all). */
+  private scopes(info: ResourceInfo): (string | null)[] {
+    if (!info.namespaced) return [null];
+    const many = this.options.namespaces;
+    if (many && many.length > 1) return [...many];
+    return [this.options.namespace];
+  }
+
+  private watchScopes(info: ResourceInfo, role: TrimRole, intermediate: boolean): Watched[] {
+    return this.scopes(info).map((ns) => this.watch(info, role, intermediate, ns));
+  }
+
+  /**
+   * Starts the reflector of one kind in one namespace (see
+   * WantedKind.intermediate: the selector is then applied by the engine).
+   * A cluster-wide list answered 403 is replaced by one per fallback
+   * namespace (the context's, or `-n`'s): a namespace-scoped user sees
+   * their namespaces instead of a forbidden cluster.
+   */
+  watch(info: ResourceInfo, role: TrimRole, intermediate = false, namespace?: string | null): Watched {
+    const ns = namespace === undefined ? (info.namespaced ? this.options.namespace : null) : namespace;
+    const base = gvkKey(info.gvk);
+    const perNamespace = ns !== null && (this.scopes(info).length > 1 || ns !== this.options.namespace);
+    const key = perNamespace ? `${base}@${ns}` : base;
+    const label = perNamespace ? `${kindLabel(info)} (${ns})` : kindLabel(info);
+    let fallback: Watched[] | null = null;
     const reflector: Reflector = new Reflector(
       {
         ...this.options.reflector,
         transport: this.options.transport,
-        path: collectionPath(info, namespace),
+        path: collectionPath(info, ns),
         apiVersion: apiVersionOf(info.gvk),
         kind: info.gvk.kind,
         label,
@@ -140,15 +176,68 @@ export class KindWatchers {
       },
       {
         onEvent: (type, object) => this.handlers.onEvent(w, type, object),
-        onState: (state) => this.handlers.onState(w, state),
-        onProblem: (message) => this.handlers.onProblem(w, message),
+        onState: (state) => {
+          if (state === 'forbidden' && !fallback) fallback = this.fallBack(w, intermediate);
+          if (fallback) return;
+          this.handlers.onState(w, state);
+        },
+        onProblem: (message) => {
+          if (!fallback) this.handlers.onProblem(w, message);
+        },
       },
     );
     // The handlers above run only once the reflector has started, after this.
-    const w: Watched = { key, info, role, label, reflector };
+    const w: Watched = {
+      key,
+      info,
+      role,
+      label,
+      reflector,
+      namespace: ns,
+      firstSync: reflector.firstSync.then((err) =>
+        fallback ? Promise.all(fallback.map((f) => f.firstSync)).then((errs) => errs.find((e) => e) ?? null) : err,
+      ),
+    };
     this.watched.set(key, w);
     reflector.start();
     return w;
+  }
+
+  /** A cluster-wide list of a namespaced kind was forbidden: list it in the fallback namespaces instead. */
+  private fallBack(w: Watched, intermediate: boolean): Watched[] | null {
+    const namespaces = (this.options.fallbackNamespaces ?? []).filter((n) => n !== '');
+    if (!w.info.namespaced || w.namespace !== null || !namespaces.length || this.stopped) return null;
+    this.watched.delete(w.key);
+    this.fellBack.add(w.key);
+    void w.reflector.stop();
+    this.handlers.onRoleChange(w.role, w.reflector.tombstones());
+    const out = namespaces.map((ns) => {
+      const key = `${w.key}@${ns}`;
+      const existing = this.watched.get(key);
+      return existing ?? this.watch(w.info, w.role, intermediate, ns);
+    });
+    this.handlers.onKindsChanged();
+    return out;
+  }
+
+  /** What the user may read (see AccessScope). */
+  access(): AccessScope {
+    const namespaces = new Set<string>();
+    for (const w of this.watched.values()) if (w.namespace !== null && w.info.namespaced) namespaces.add(w.namespace);
+    const forbidden = new Set<string>();
+    for (const w of this.watched.values()) if (w.reflector.state === 'forbidden') forbidden.add(kindLabel(w.info));
+    for (const u of this.unserved.values()) if (u.state === 'forbidden') forbidden.add(u.resource);
+    const singleNamespace = this.options.namespace !== null && !this.fellBack.size;
+    return {
+      clusterWide: !this.fellBack.size && !singleNamespace && !forbidden.size,
+      namespaces: this.fellBack.size || (this.options.namespaces?.length ?? 0) > 1 ? [...namespaces].sort() : [],
+      forbidden: [...forbidden].sort(),
+    };
+  }
+
+  /** Whether some kind is read per namespace because its cluster-wide list was forbidden. */
+  fellBackToNamespaces(): boolean {
+    return this.fellBack.size > 0;
   }
 
   /** Kinds still in their first list. */

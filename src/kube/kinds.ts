@@ -4,6 +4,7 @@ import { gvkKey } from '../definitions/types.js';
 import type { ResourceInfo } from './discovery.js';
 import type { TrimRole } from './trim.js';
 import { OWNER_GVKS, POD_GVK } from '../model/ownership-graph.js';
+import { SCHEDULING_GVKS } from '../model/scheduling.js';
 
 export const KARTA_GVK: Gvk = { group: 'run.ai', version: 'v1alpha1', kind: 'Karta' };
 /** The older name of the same format (src/definitions/normalise.ts reads both). */
@@ -47,6 +48,9 @@ export function wantedKinds(definitions: Definition[]): WantedKind[] {
   }
   out.set(gvkKey(POD_GVK), { gvk: POD_GVK, role: 'pod', intermediate: false });
   out.set(gvkKey(NODE_GVK), { gvk: NODE_GVK, role: 'node', intermediate: false });
+  // Queues and gangs: watched when served (a definition of the same kind takes precedence).
+  for (const g of SCHEDULING_GVKS)
+    if (!out.has(gvkKey(g))) out.set(gvkKey(g), { gvk: g, role: 'scheduling', intermediate: true });
   return [...out.values()];
 }
 

@@ -9,6 +9,7 @@ import { apiVersionOf, gvkOf } from '../definitions/types.js';
 import { DEFINITION_GVKS } from './kinds.js';
 import type { KubeObject } from '../model/types.js';
 import { ClusterStore, type StoreKind } from '../model/store.js';
+import { SchedulingIndex } from '../model/scheduling.js';
 import type { DefinitionSetLike, ModelStoreLike } from './engine-types.js';
 import { Trimmer } from './trim.js';
 import { matchesSelector, type Requirement } from './selector.js';
@@ -96,6 +97,8 @@ export function isKartaObject(obj: Record<string, unknown>): boolean {
 
 export interface OfflineModel {
   store: ModelStoreLike;
+  /** Kueue / KAI / Volcano / Workload API objects of the dump (positions unknown: the visibility API is live only). */
+  scheduling: SchedulingIndex;
   definitions: DefinitionSetLike;
   problems: string[];
 }
@@ -124,9 +127,15 @@ export function buildOfflineModel(
     gpuResources,
     buildNested: options.includeNested !== false,
   });
+  const scheduling = new SchedulingIndex(gpuResources);
   for (const obj of objects) {
     if (isKartaObject(obj)) continue;
     const gvk = gvkOf(String(obj.apiVersion), String(obj.kind));
+    // Queue and gang objects (unless a definition makes the kind a workload).
+    if (!rootKinds.has(`${gvk.group}/${gvk.kind}`) && scheduling.holds(obj as unknown as KubeObject)) {
+      scheduling.apply('ADDED', trimmer.for('scheduling', report)(obj));
+      continue;
+    }
     let kind: StoreKind;
     if (gvk.group === '' && gvk.kind === 'Pod') kind = 'pod';
     else if (gvk.group === '' && gvk.kind === 'Node') kind = 'node';
@@ -138,5 +147,5 @@ export function buildOfflineModel(
     store.apply(kind, 'ADDED', trimmed);
   }
   store.flush();
-  return { store, definitions, problems };
+  return { store, scheduling, definitions, problems };
 }

@@ -3,6 +3,7 @@
 import type { Definition, DefinitionProblem } from '../definitions/types.js';
 import { formatProblem } from '../definitions/problem.js';
 import type {
+  AccessScope,
   ClusterConnection,
   ConnectionCause,
   DefinitionInfo,
@@ -11,6 +12,8 @@ import type {
   WorkloadTree,
 } from '../model/types.js';
 import type { ExprError } from '../model/expr.js';
+import type { SchedulingView } from '../model/scheduling.js';
+import type { PodNode } from '../model/pod-nodes.js';
 import type { ModelStoreLike } from './engine-types.js';
 
 const MAX_ENGINE_PROBLEMS = 50;
@@ -138,15 +141,35 @@ export interface SnapshotInput {
   definitionProblems: DefinitionProblem[];
   engineProblems: ProblemLog;
   changedWorkloads: string[];
+  scheduling?: SchedulingView;
+  access?: AccessScope;
+  /**
+   * Set when cluster-wide lists were forbidden and wlx reads namespaces
+   * instead: the one notice that replaces a forbidden line per kind.
+   */
+  accessNotice?: string | null;
+  /** The nodes as pods see them, when node objects are not readable. */
+  podNodes?: PodNode[];
+}
+
+/** `namespace-scoped access: showing training (not readable: nodes, clusterqueues.kueue.x-k8s.io)`. */
+export function namespaceNotice(access: AccessScope): string {
+  const ns = access.namespaces.join(', ');
+  const hidden = access.forbidden.length ? ` (not readable: ${access.forbidden.join(', ')})` : '';
+  return `namespace-scoped access: showing ${access.namespaces.length === 1 ? 'namespace' : 'namespaces'} ${ns}${hidden}`;
 }
 
 export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
+  const notice = input.accessNotice ?? null;
   const problems = [
+    ...(notice ? [notice] : []),
     ...input.definitionProblems.map(formatProblem),
     // Kinds that cannot be read are problems for as long as they last (a
-    // connection failure is told once, by input.connection, not per kind).
+    // connection failure is told once, by input.connection, not per kind;
+    // a namespace-scoped user's forbidden kinds once, by the notice).
     ...input.kinds
       .filter((k) => (k.state === 'forbidden' || k.state === 'error') && (!k.cause || k.cause.kind === 'forbidden'))
+      .filter((k) => !notice || k.state !== 'forbidden')
       .map((k) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`),
     ...input.engineProblems.messages(),
     ...input.store.problems(),
@@ -158,7 +181,8 @@ export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
     orphanPods: input.store.orphanPods(),
     totals: input.store.totals(),
     kinds: input.kinds,
-    connection: input.connection,
+    // The notice names what cannot be read; the header does not list it again.
+    connection: notice ? { ...input.connection, forbidden: [] } : input.connection,
     definitions: definitionInfos(
       input.definitions,
       input.definitionProblems,
@@ -167,5 +191,9 @@ export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
     ),
     problems,
     changedWorkloads: input.changedWorkloads,
+    scheduling: input.scheduling,
+    access: input.access,
+    ...(notice ? { accessNotice: notice } : {}),
+    ...(input.podNodes ? { podNodes: input.podNodes } : {}),
   });
 }

@@ -11,7 +11,8 @@
 import type { KubeObject, ObjectMeta } from '../model/types.js';
 import { deepEqual } from '../model/equal.js';
 
-export type TrimRole = 'pod' | 'node' | 'owner' | 'workload' | 'definition';
+/** `scheduling`: Kueue, KAI, Volcano and Workload API objects (src/model/scheduling.ts), kept whole like workloads. */
+export type TrimRole = 'pod' | 'node' | 'owner' | 'workload' | 'definition' | 'scheduling';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 /** Annotation values longer than this are dropped from pods and owners (they are config blobs, not labels). */
@@ -118,6 +119,7 @@ export class Trimmer {
         return (obj) => this.owner(obj, report);
       case 'workload':
       case 'definition':
+      case 'scheduling':
         return (obj) => trimWhole(obj, report);
     }
   }

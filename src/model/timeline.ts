@@ -198,7 +198,15 @@ export interface GangProgress {
 }
 
 export interface Milestone {
-  label: 'created' | 'first pod scheduled' | 'all scheduled' | 'all ready';
+  label:
+    | 'created'
+    | 'queued'
+    | 'quota reserved'
+    | 'admitted'
+    | 'pods created'
+    | 'first pod scheduled'
+    | 'all scheduled'
+    | 'all ready';
   atMs: number | null;
   /** Since the workload's creation. */
   elapsedMs: number | null;
@@ -364,6 +372,8 @@ export function buildTimeline(
   pods: readonly KubeObject[],
   events: readonly KubeObject[],
   nowMs: number,
+  /** Kueue's steps when it holds the workload: queued → quota reserved → admitted come before the pods. */
+  queueSteps?: readonly { label: 'queued' | 'quota reserved' | 'admitted'; at: string | null }[],
 ): StartupTimeline {
   const roles = podRoles(w);
   const byUid = new Map<string, KubeObject>();
@@ -393,8 +403,15 @@ export function buildTimeline(
     desired > 0 && sched.length >= desired && waterfall.every((p) => p.node !== null) ? sched[sched.length - 1] : null;
   const allReady =
     desired > 0 && ready.length >= desired && waterfall.every((p) => p.done) ? ready[ready.length - 1] : null;
+  const podsCreated = waterfall
+    .map((p) => p.createdMs)
+    .filter((t): t is number => t !== null)
+    .sort((a, b) => a - b)[0];
   const milestones = [
     at('created', created),
+    ...(queueSteps?.length
+      ? [...queueSteps.map((s) => at(s.label, ms(s.at))), at('pods created', podsCreated ?? null)]
+      : []),
     at('first pod scheduled', sched[0] ?? null),
     at('all scheduled', allScheduled),
     at('all ready', allReady),

@@ -2,6 +2,8 @@
 // `RoleTree`, `PodSummary` and `NodeSummary` are also the `wlx get -o json`
 // contract (see README): change them only compatibly.
 import type { DefinitionSourceKind, StatusName, DefinitionProblem, Gvk } from '../definitions/types.js';
+import type { SchedulingView } from './scheduling.js';
+import type { PodNode } from './pod-nodes.js';
 
 /** Any Kubernetes object as plain JSON (trimmed on ingest, see src/kube/trim.ts). */
 export interface KubeObject {
@@ -96,6 +98,10 @@ export interface GangSummary {
   members: number;
   scheduled: number;
   ready: number;
+  /** The gang scheduler whose PodGroup speaks for this gang (`wlx get -o json`; see src/model/scheduling.ts). */
+  scheduler?: 'kai' | 'volcano' | 'workload-api';
+  /** The PodGroup's own verdict: why it cannot be placed, else null. */
+  message?: string | null;
 }
 
 export interface WorkloadTree {
@@ -221,6 +227,26 @@ export interface ModelSnapshot {
   changedWorkloads: string[];
   /** Pods whose owner is not visible, by namespace and name (see OrphanPod). */
   orphanPods: OrphanPod[];
+  /** Queues and gang verdicts per workload, ClusterQueues (src/model/scheduling.ts); absent: none known. */
+  scheduling?: SchedulingView;
+  /** What the user may read; absent: everything (offline, tests). */
+  access?: AccessScope;
+  /**
+   * Set when node objects cannot be read: the nodes as the pods see them
+   * (src/model/pod-nodes.ts), capacity unknown.
+   */
+  podNodes?: PodNode[];
+  /** Set when cluster-wide lists were forbidden and namespaces are read instead: the one notice (also first in problems). */
+  accessNotice?: string;
+}
+
+/** What the user may read: the `access` of `wlx get -o json` and the header's notice. */
+export interface AccessScope {
+  clusterWide: boolean;
+  /** Namespaces read one by one (the fallback, or `-n` given several times); empty: all, or the one `-n`. */
+  namespaces: string[];
+  /** Resources still forbidden (cluster-scoped kinds, or a namespace's kind). */
+  forbidden: string[];
 }
 
 /** What the UI reads. Implemented by the cluster engine (src/kube/engine.ts). */
@@ -233,6 +259,8 @@ export interface ModelSource {
   getConnectionInfo(): ConnectionInfo;
   /** On-demand reads (fresh objects, events, logs) for the incident views; absent offline. */
   access?: ObjectAccess;
+  /** Keep queue positions fresh while a view shows them; returns the release. */
+  holdQueuePositions?(): () => void;
 }
 
 /** Which object to read: apiVersion/kind as in ownerReferences. */

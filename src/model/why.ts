@@ -5,6 +5,7 @@
 // the last log lines the caller fetched.
 import type { KubeObject, NodeSummary, WorkloadTree } from './types.js';
 import { podGpuRequest } from './gpu.js';
+import type { GangVerdict, QueueFacts } from './scheduling.js';
 import {
   containerStatuses,
   eventsByObject,
@@ -25,7 +26,9 @@ export type CauseKind =
   | 'oom-killed'
   | 'crash-loop'
   | 'container-error'
-  | 'node-problem';
+  | 'node-problem'
+  | 'queued'
+  | 'gang-unschedulable';
 
 export interface AffectedPod {
   namespace: string;
@@ -67,6 +70,12 @@ export interface WhyInput {
    * says when the part itself has nothing wrong.
    */
   focus?: { name: string; podUids: ReadonlySet<string> };
+  /** Kueue's facts when it holds the workload (src/model/scheduling.ts). */
+  queue?: QueueFacts | null;
+  /** The PodGroups' own verdicts (KAI, Volcano, Workload API). */
+  gangVerdicts?: readonly GangVerdict[];
+  /** For "waiting 12m". */
+  nowMs?: number;
 }
 
 export interface WhyReport {
@@ -142,9 +151,84 @@ function latest(events: readonly EventFacts[], reason: string): EventFacts | und
   return best;
 }
 
+function amount(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(1);
+}
+
+function minutes(ms: number): string {
+  const m = Math.floor(ms / 60_000);
+  return m < 1 ? `${Math.max(0, Math.floor(ms / 1000))}s` : m < 120 ? `${m}m` : `${Math.floor(m / 60)}h${m % 60}m`;
+}
+
+/** A job Kueue keeps waiting: where it is in line and what quota it lacks. */
+export function queueCause(q: QueueFacts, nowMs: number | undefined): Cause | null {
+  const { queue } = q;
+  if (queue.state !== 'Pending' && queue.state !== 'Evicted' && queue.state !== 'Preempted') return null;
+  const where = `ClusterQueue ${queue.clusterQueue ?? '?'}`;
+  const pos = queue.position === null ? 'position unknown' : `position ${queue.position}`;
+  const title =
+    queue.state === 'Pending'
+      ? `Queued in ${where} (${pos})`
+      : `${queue.state} by Kueue, waiting again in ${where} (${pos})`;
+  const message = q.shortfalls.length
+    ? q.shortfalls
+        .map(
+          (s) =>
+            `needs ${s.more ? `${s.more} more ` : 'more '}${s.resource} of quota${s.flavor ? ` in flavor ${s.flavor}` : ''}`,
+        )
+        .join('; ')
+    : (queue.message ?? null);
+  const details: string[] = [];
+  const since = q.queuedSince ? Date.parse(q.queuedSince) : NaN;
+  details.push(
+    `LocalQueue ${queue.name ?? '-'}${q.positionInLocalQueue !== null ? `, position ${q.positionInLocalQueue} in it` : ''}` +
+      (Number.isNaN(since)
+        ? ''
+        : `; waiting ${nowMs !== undefined ? minutes(nowMs - since) : ''} since ${q.queuedSince}`),
+  );
+  details.push(`asks ${amount(q.gpusAsked)} GPUs (Kueue workload ${q.kueueWorkload})`);
+  for (const f of q.clusterQueue?.gpu ?? [])
+    details.push(
+      `${q.clusterQueue!.name} ${f.flavor} ${f.resource}: usage ${amount(f.usage)} / nominal ${amount(f.nominal)}, borrowed ${amount(f.borrowed)}${f.borrowingLimit !== null ? ` (limit ${amount(f.borrowingLimit)})` : ''}`,
+    );
+  if (q.clusterQueue)
+    details.push(`${q.clusterQueue.name}: ${q.clusterQueue.pending} pending, ${q.clusterQueue.admitted} admitted`);
+  for (const c of q.admissionChecks)
+    details.push(`admission check ${c.name}: ${c.state}${c.message ? ` (${c.message})` : ''}`);
+  if (q.shortfalls.length && queue.message) details.push(`Kueue: ${queue.reason ?? 'Pending'}: ${queue.message}`);
+  for (const h of q.history.slice(-3))
+    details.push(`${h.type} ${h.reason ?? ''}${h.at ? ` at ${h.at}` : ''}${h.message ? `: ${h.message}` : ''}`);
+  return { kind: 'queued', severity: 'warn', title, message, details, pods: [] };
+}
+
+/** A PodGroup that says it cannot be placed. */
+export function gangCause(v: GangVerdict): Cause | null {
+  if (!v.reason && !v.message) return null;
+  const details = [
+    `min members ${v.minMember}${v.running !== null ? `, running ${v.running}` : ''}${v.phase ? `, phase ${v.phase}` : ''}`,
+  ];
+  if (v.queue)
+    details.push(
+      `queue ${v.queue}${v.queueGpu ? `: GPU quota ${v.queueGpu.quota ?? '?'}, in use ${v.queueGpu.usage ?? '?'}` : ''}`,
+    );
+  return {
+    kind: 'gang-unschedulable',
+    severity: 'warn',
+    title: `Gang not placed: PodGroup ${v.name} (${v.scheduler}${v.reason ? `, ${v.reason}` : ''})`,
+    message: v.message,
+    details,
+    pods: [],
+  };
+}
+
 /** Root causes of what is wrong, most severe first. */
 export function explainWhy(input: WhyInput): WhyReport {
   const causes: Cause[] = [];
+  // A queue or gang scheduler holding the job back is the first answer (its pods may not exist yet).
+  const held = [
+    ...(input.queue ? [queueCause(input.queue, input.nowMs)] : []),
+    ...(input.gangVerdicts ?? []).map(gangCause),
+  ].filter((c): c is Cause => c !== null);
   const byObject = eventsByObject(input.events ?? []);
   const w = input.workload ?? null;
 
@@ -289,7 +373,7 @@ export function explainWhy(input: WhyInput): WhyReport {
     }
   }
   const isHead = (c: Cause) => c.kind === 'workload-failed' || c.kind === 'job-failed';
-  const ordered = [...causes.filter(isHead), ...unschedCauses, ...causes.filter((c) => !isHead(c))];
+  const ordered = [...held, ...causes.filter(isHead), ...unschedCauses, ...causes.filter((c) => !isHead(c))];
   causes.length = 0;
   causes.push(...ordered);
 
@@ -315,9 +399,11 @@ export function explainWhy(input: WhyInput): WhyReport {
     'crash-loop': 'Crash loop',
     'container-error': 'Container cannot start',
     'node-problem': 'Node problem',
+    queued: '',
+    'gang-unschedulable': '',
   };
   for (const c of causes) {
-    if (c.kind === 'workload-failed') continue;
+    if (c.kind === 'workload-failed' || c.kind === 'queued' || c.kind === 'gang-unschedulable') continue;
     if (c.kind === 'job-failed') c.title = `${names[c.kind]}: ${plural(c.details.length, 'job')}`;
     else c.title = `${names[c.kind]}: ${plural(c.pods.length, 'pod')}`;
   }

@@ -76,7 +76,12 @@ const MOVE: Binding[] = [
 const GENERAL: Binding[] = [
   { keys: ['esc'], label: 'Esc', help: 'clear the filter, then back', action: 'back' },
   { keys: ['/'], label: '/', help: 'filter by regex (/!re inverts; Esc clears)', action: 'filter' },
-  { keys: [':'], label: ':', help: 'command (:wl :nodes :pods :defs :ns :ctx :q; Tab completes)', action: 'command' },
+  {
+    keys: [':'],
+    label: ':',
+    help: 'command (:wl :nodes :pods :queues :defs :ns :ctx :q; Tab completes)',
+    action: 'command',
+  },
   { keys: ['0'], label: '0', help: 'all namespaces', action: 'allNamespaces' },
   { keys: ['?'], label: '?', help: 'help', action: 'help' },
   { keys: ['q', 'ctrl-c'], label: 'q ctrl-c', help: 'quit', action: 'quit' },
@@ -150,6 +155,8 @@ export const KEYMAP: Record<ViewKind, Binding[]> = {
     SORT_GPUS,
     ...GENERAL,
   ],
+  queues: [enter('its pending workloads, in line'), ...MOVE, SORT_NAME, SORT_STATUS, SORT_GPUS, ...GENERAL],
+  queue: [enter('the workload'), WHY, TIMELINE, ...MOVE, ...GENERAL],
   defs: [...MOVE, ...GENERAL],
   help: [...MOVE, ...GENERAL],
   why: [...INCIDENT_VIEW, TIMELINE, EVENTS, LOGS],

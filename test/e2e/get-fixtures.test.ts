@@ -103,7 +103,7 @@ test('wlx get against a live API server and from a kubectl dump', async (t) => {
   // -o json: the contract.
   assert.equal(json.code, 0, json.stderr);
   const doc = JSON.parse(json.stdout) as { workloads: WorkloadTree[]; nodes: NodeSummary[] };
-  assert.deepEqual(Object.keys(doc), ['workloads', 'nodes', 'orphanPods']);
+  assert.deepEqual(Object.keys(doc), ['workloads', 'nodes', 'orphanPods', 'access']);
   assert.deepEqual(doc.workloads.map((w) => `${w.kind}/${w.namespace}/${w.name}`).sort(), [
     'JobSet/research/hostile',
     'JobSet/training/llama-pretrain',

@@ -59,8 +59,8 @@ async function demoCluster(t: { after(fn: () => unknown): void }): Promise<strin
 }
 
 // The name and the marker may be cut at 80 columns (`Running (OO…`); on a slow machine the job may already
-// have ended Failed, still marked.
-const OOM_ROW = /broken-finet\S*\s+PyTorchJob\s+(Running|Failed) \(OO/;
+// have ended Failed, still marked. Wide enough, the QUEUE column (the demo's Kueue) sits between KIND and STATUS.
+const OOM_ROW = /broken-finet\S*\s+PyTorchJob\s+(?:training-queue\s+)?(Running|Failed) \(OO/;
 
 test(
   '160×45: columns no wider than their values, :nodes WORKLOADS uncut, trouble coloured, broken-finetune → Enter → w shows OOMKilled, three fast Escapes return home, / starts a new filter',

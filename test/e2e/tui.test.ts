@@ -37,14 +37,14 @@ test(
       const readySeen = new Set<string>();
       screen = await t.waitFor(
         (s) => {
-          const m = /llama-pretrain\s+JobSet\s+\S+\s+(\d)\/3\s+(\d+)\/12/.exec(s);
+          const m = /llama-pretrain\s+JobSet\s+(?:training-queue\s+)?\S+\s+(\d)\/3\s+(\d+)\/12/.exec(s);
           if (m) readySeen.add(m[1]);
           return m?.[1] === '3';
         },
         'llama-pretrain 3/3 ready',
         90_000,
       );
-      assert.match(screen, /llama-pretrain\s+JobSet\s+Running\s+3\/3\s+12\/12/);
+      assert.match(screen, /llama-pretrain\s+JobSet\s+(?:training-queue\s+)?Running\s+3\/3\s+12\/12/);
       const coloured = t
         .capture(true)
         .split('\n')

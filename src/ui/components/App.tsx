@@ -13,6 +13,7 @@ import { useScreen } from '../hooks/useScreen.js';
 import { useExplorerKeys } from '../hooks/useExplorerKeys.js';
 import { useSelectionFollow } from '../hooks/useSelectionFollow.js';
 import { useFlashTimeout } from '../hooks/useFlashTimeout.js';
+import { useQueuePositions } from '../hooks/useQueuePositions.js';
 import type { WorkCounters } from '../render/row-cache.js';
 import { isIncidentKind } from '../state/incident.js';
 import { jumpToPods } from '../state/incident-nav.js';
@@ -64,6 +65,7 @@ export function App(props: AppProps): React.JSX.Element {
   useFlashTimeout(state.flash, store);
 
   const { frame, width } = screen;
+  useQueuePositions(source, frame.kind);
   const incidentKind = isIncidentKind(frame.kind) ? frame.kind : null;
   const incident = incidentKind ? frame.incident : undefined;
   const onJumpToPods = useCallback(

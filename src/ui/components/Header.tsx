@@ -33,13 +33,11 @@ export function Header(props: HeaderProps): React.JSX.Element {
   const { connection: c, totals: t, summary: conn } = model;
   const connStyle = noColor ? {} : { color: conn.level === 'ok' ? 'green' : conn.level === 'warn' ? 'yellow' : 'red' };
   const ns = model.namespace === null ? 'all' : sanitise(model.namespace);
-  const gpus = `${t.gpuRequested}/${t.gpuAllocatable} req/alloc  free ${t.gpuFree}  pending ${t.gpuPending}`;
+  const gpus = model.gpus;
   if (props.lines <= 1) {
     return (
       <Text wrap="truncate-end">
-        <Text {...accent(noColor)}>
-          {fit(`${sanitise(c.context)} ns:${ns} GPUs ${t.gpuRequested}/${t.gpuAllocatable} ${conn.text}`, width)}
-        </Text>
+        <Text {...accent(noColor)}>{fit(`${sanitise(c.context)} ns:${ns} GPUs ${gpus} ${conn.text}`, width)}</Text>
       </Text>
     );
   }

@@ -9,6 +9,7 @@ import type {
   ModelSnapshot,
 } from '../../model/types.js';
 import { sanitise } from '../../text/sanitise.js';
+import { statusWithQueue } from '../../model/scheduling.js';
 
 /** What the header shows, computed once per screen (src/ui/state/screen.ts). */
 export interface HeaderModel {
@@ -17,6 +18,8 @@ export interface HeaderModel {
   summary: ConnectionSummary;
   /** workloadCounts for the namespace in scope. */
   workloads: string;
+  /** The GPU figures (gpuHeadline). */
+  gpus: string;
   namespace: string | null;
 }
 
@@ -47,8 +50,11 @@ function needsAction(cause: ConnectionCause | undefined): boolean {
   return !!cause && ['tls', 'unauthorized', 'forbidden', 'credentials'].includes(cause.kind);
 }
 
-/** One phrase for the cluster's connection (src/kube/snapshot.ts summariseConnection). */
-export function connectionHeadline(c: ClusterConnection): ConnectionSummary {
+/**
+ * One phrase for the cluster's connection (src/kube/snapshot.ts summariseConnection);
+ * `scopedTo`: the namespaces read because cluster-wide lists are forbidden.
+ */
+export function connectionHeadline(c: ClusterConnection, scopedTo?: readonly string[]): ConnectionSummary {
   const parts: string[] = [];
   let level: ConnectionSummary['level'] = 'ok';
   if (c.state === 'retrying') {
@@ -72,6 +78,10 @@ export function connectionHeadline(c: ClusterConnection): ConnectionSummary {
     parts.push(`forbidden: ${c.forbidden.map(sanitise).join(',')}`);
     if (level === 'ok') level = 'warn';
   }
+  if (scopedTo?.length) {
+    parts.push(`namespace-scoped: ${scopedTo.map(sanitise).join(',')}`);
+    if (level === 'ok') level = 'warn';
+  }
   return { text: parts.join('  '), level };
 }
 
@@ -85,6 +95,19 @@ export function connectionFlash(c: ClusterConnection, nowMs: number): { text: st
   return { text: `${which}${sanitise(c.cause.text)}${next}`, level: needsAction(c.cause) ? 'error' : 'warn' };
 }
 
+/**
+ * `48/64 req/alloc  free 16  pending 8`; without node access what the pods
+ * request and that capacity is unknown (never 0).
+ */
+export function gpuHeadline(snapshot: Pick<ModelSnapshot, 'totals' | 'podNodes'>): string {
+  const t = snapshot.totals;
+  if (snapshot.podNodes) {
+    const requested = snapshot.podNodes.reduce((n, x) => n + x.gpuRequested, 0);
+    return `${requested} req on ${snapshot.podNodes.length} nodes  capacity unknown (nodes not readable)  pending ${t.gpuPending}`;
+  }
+  return `${t.gpuRequested}/${t.gpuAllocatable} req/alloc  free ${t.gpuFree}  pending ${t.gpuPending}`;
+}
+
 /** `7  4 Running 1 Failed …`: workloads in scope, then each status a workload holds (counted once per workload). */
 export function workloadCounts(snapshot: ModelSnapshot, namespace: string | null): string {
   const counts = new Map<string, number>();
@@ -92,13 +115,18 @@ export function workloadCounts(snapshot: ModelSnapshot, namespace: string | null
   for (const w of snapshot.workloads) {
     if (namespace !== null && w.namespace !== namespace) continue;
     n++;
-    for (const s of w.status.length ? w.status : ['Undefined']) counts.set(s, (counts.get(s) ?? 0) + 1);
+    for (const s of statusWithQueue(w.status, snapshot.scheduling?.queues.get(w.uid)))
+      counts.set(s, (counts.get(s) ?? 0) + 1);
   }
   const order = [
     'Running',
     'Failed',
     'Degraded',
     'Initializing',
+    'Queued',
+    'Preempted',
+    'Evicted',
+    'Unschedulable',
     'Suspended',
     'Suspending',
     'Resuming',

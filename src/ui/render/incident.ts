@@ -128,7 +128,7 @@ export function timelineLines(t: StartupTimeline, nowMs: number): TextLine[] {
       ),
     );
   }
-  if (t.createdMs !== null && t.milestones[3]?.atMs === null)
+  if (t.createdMs !== null && t.milestones.find((m) => m.label === 'all ready')?.atMs === null)
     out.push(line(`  elapsed so far       ${formatDuration(nowMs - t.createdMs)}`, 'dim'));
   out.push(line(''));
   out.push(line('roles                       scheduled             ready', 'group'));

@@ -1,5 +1,6 @@
 // Nodes (`:nodes`) and the node view's pods grouped by workload.
 import type { NodeSummary, NodePodEntry } from '../../model/types.js';
+import type { PodNode } from '../../model/pod-nodes.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
 import { parseTime, statusTone, statusRank } from './format.js';
@@ -41,6 +42,30 @@ export function nodeTable(nodes: readonly NodeSummary[]): TableData {
       tone: !n.ready ? 'error' : n.unschedulable ? 'warn' : statusTone(status),
       createdMs: parseTime(n.createdAt),
       sort: { name: n.name, status: String(statusRank(status)) + status, gpus: n.gpuRequested },
+      target: { kind: 'node', name: n.name, label: name },
+    };
+  });
+  return { columns: NODE_COLUMNS, rows };
+}
+
+/** `:nodes` without node access: the nodes the pods are on, capacity unknown. */
+export function podNodeTable(nodes: readonly PodNode[]): TableData {
+  const rows: Row[] = nodes.map((n) => {
+    const name = sanitise(n.name);
+    return {
+      key: n.name,
+      cells: [
+        name,
+        'unknown (not readable)',
+        `${n.gpuRequested}/?`,
+        '?',
+        String(n.pods),
+        sanitise(n.workloads.join(',')) || '-',
+        '',
+      ],
+      tone: 'dim',
+      createdMs: null,
+      sort: { name: n.name, status: '9', gpus: n.gpuRequested },
       target: { kind: 'node', name: n.name, label: name },
     };
   });

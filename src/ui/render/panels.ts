@@ -1,11 +1,12 @@
 // Detail lines above the table: the workload's status, definition and gangs;
 // the node's GPU figures, conditions and taints.
 import type { NodeSummary, WorkloadTree } from '../../model/types.js';
+import type { WorkloadQueue } from '../../model/scheduling.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Tone } from './table.js';
 import { worstTone } from './format.js';
 import { gangLines } from './roles.js';
-import { workloadStatusText, workloadNodes } from './workloads.js';
+import { workloadStatusText, workloadStatusWords, workloadNodes } from './workloads.js';
 import { nodeFree, nodeStatus } from './nodes.js';
 
 export interface PanelLine {
@@ -13,11 +14,11 @@ export interface PanelLine {
   tone: Tone;
 }
 
-export function workloadPanel(w: WorkloadTree): PanelLine[] {
+export function workloadPanel(w: WorkloadTree, queue?: WorkloadQueue): PanelLine[] {
   const lines: PanelLine[] = [
     {
-      text: `${sanitise(w.kind)} ${sanitise(w.namespace)}/${sanitise(w.name)}  ${workloadStatusText(w)}  ready ${w.replicas.ready}/${w.replicas.desired}  GPUs ${w.gpus.allocated}/${w.gpus.desired}  nodes ${workloadNodes(w).length}  def ${sanitise(w.definition)} (${w.definitionSource})`,
-      tone: worstTone(w.status.length ? w.status : ['Undefined']),
+      text: `${sanitise(w.kind)} ${sanitise(w.namespace)}/${sanitise(w.name)}  ${workloadStatusText(w, queue)}  ready ${w.replicas.ready}/${w.replicas.desired}  GPUs ${w.gpus.allocated}/${w.gpus.desired}  nodes ${workloadNodes(w).length}  def ${sanitise(w.definition)} (${w.definitionSource})`,
+      tone: worstTone(workloadStatusWords(w, queue)),
     },
   ];
   if (w.statusMessage) lines.push({ text: `message: ${sanitise(w.statusMessage)}`, tone: 'normal' });

@@ -4,6 +4,7 @@
 // time when few pods changed. Each App owns one (no state shared between
 // explorers or tests).
 import type { PodSummary, WorkloadTree } from '../../model/types.js';
+import type { WorkloadQueue } from '../../model/scheduling.js';
 import type { Row, TableData } from './table.js';
 import { ALL_POD_COLUMNS, podRow } from './pods.js';
 import { workloadPods, workloadRow } from './workloads.js';
@@ -36,7 +37,8 @@ interface AllPods {
 
 export class RowCache {
   private readonly podRows = [new WeakMap<PodSummary, Row>(), new WeakMap<PodSummary, Row>()];
-  private readonly workloadRows = new WeakMap<WorkloadTree, Row>();
+  /** Per workload object, its row and the queue it was built with (a queue change rebuilds it). */
+  private readonly workloadRows = new WeakMap<WorkloadTree, { row: Row; queue: WorkloadQueue | null | undefined }>();
   private readonly workloadPodRowLists = new WeakMap<WorkloadTree, Row[]>();
   private readonly searchTexts = new WeakMap<Row, string>();
   private lastAllPods: AllPods | null = null;
@@ -53,9 +55,11 @@ export class RowCache {
     return row;
   };
 
-  readonly workloadRow = (w: WorkloadTree): Row => {
-    let row = this.workloadRows.get(w);
-    if (!row) this.workloadRows.set(w, (row = workloadRow(w)));
+  readonly workloadRow = (w: WorkloadTree, queue?: WorkloadQueue | null): Row => {
+    const hit = this.workloadRows.get(w);
+    if (hit && hit.queue === queue) return hit.row;
+    const row = workloadRow(w, queue);
+    this.workloadRows.set(w, { row, queue });
     return row;
   };
 

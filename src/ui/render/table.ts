@@ -13,6 +13,8 @@ export type NavTarget =
   /** rolePath: role keys from the workload's top level down; null = all pods; ['(unattributed)'] = unattributed. */
   | { kind: 'pods'; workloadUid: string; rolePath: string[] | null; label: string }
   | { kind: 'node'; name: string; label: string }
+  /** A Kueue ClusterQueue: its pending workloads in line. */
+  | { kind: 'queue'; name: string; label: string }
   /** A pod listed on a node: jump to it inside its workload. */
   | { kind: 'podInWorkload'; workloadUid: string; podUid: string; label: string }
   /** Expandable tree row without pods of its own to show. */

@@ -1,6 +1,9 @@
 // Workloads (home view): every workload of every defined kind.
-import type { WorkloadTree, RoleTree, PodSummary } from '../../model/types.js';
+import type { WorkloadTree, PodSummary } from '../../model/types.js';
 import { workloadTrouble, type WorkloadTrouble } from '../../model/trouble.js';
+import { statusWithQueue, type SchedulingView, type WorkloadQueue } from '../../model/scheduling.js';
+import { queueCell } from './queues.js';
+import { treePods } from '../../model/pod-nodes.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
 import { parseTime, worstTone, ratio, statusRank } from './format.js';
@@ -16,18 +19,20 @@ export const WORKLOAD_COLUMNS: Column[] = [
   { name: 'AGE', min: 5, age: true, sortKey: 'age', align: 'right' },
 ];
 
+/**
+ * With queues or gang schedulers in the cluster: the QUEUE column after KIND.
+ * Shown only with room for a queue name (min 15): at 80 columns it is
+ * dropped rather than cutting STATUS and its trouble marker.
+ */
+export const WORKLOAD_COLUMNS_WITH_QUEUE: Column[] = [
+  ...WORKLOAD_COLUMNS.slice(0, 3),
+  { name: 'QUEUE', min: 15, max: 24, dropPriority: 4 },
+  ...WORKLOAD_COLUMNS.slice(3),
+];
+
 /** Every pod of a workload: its roles' pods (recursively) and the unattributed ones. */
 export function workloadPods(w: WorkloadTree): PodSummary[] {
-  const out: PodSummary[] = [];
-  const walk = (roles: readonly RoleTree[]) => {
-    for (const r of roles) {
-      out.push(...r.pods);
-      walk(r.roles);
-    }
-  };
-  walk(w.roles);
-  out.push(...w.unattributedPods);
-  return out;
+  return treePods(w);
 }
 
 export function workloadNodes(w: WorkloadTree): string[] {
@@ -36,8 +41,13 @@ export function workloadNodes(w: WorkloadTree): string[] {
   return [...nodes];
 }
 
-export function workloadStatusText(w: WorkloadTree): string {
-  return w.status.length ? w.status.join(',') : 'Undefined';
+/** The status words, with the queue's (Queued, Evicted, Preempted, Unschedulable) when a queue holds the job. */
+export function workloadStatusWords(w: WorkloadTree, queue?: WorkloadQueue | null): string[] {
+  return statusWithQueue(w.status, queue);
+}
+
+export function workloadStatusText(w: WorkloadTree, queue?: WorkloadQueue | null): string {
+  return workloadStatusWords(w, queue).join(',');
 }
 
 /** The status word with the pods' worst trouble beside it: `Running (OOMKilled)`, `Running (OOMKilled+1)`. */
@@ -46,23 +56,26 @@ export function troubleMarker(t: WorkloadTrouble): string {
   return first ? ` (${sanitise(first.reason)}${more.length ? `+${more.length}` : ''})` : '';
 }
 
-export function workloadRow(w: WorkloadTree): Row {
-  const status = workloadStatusText(w);
+/** A workload's row; `queue` undefined: no QUEUE column, null: none holds it. */
+export function workloadRow(w: WorkloadTree, queue?: WorkloadQueue | null): Row {
+  const words = workloadStatusWords(w, queue);
+  const status = words.join(',');
   const name = sanitise(w.name);
   const trouble = workloadTrouble(w);
-  const statusTone = worstTone(w.status.length ? w.status : ['Undefined']);
+  const statusTone = worstTone(words);
   // Coloured by the worst of the status word and its pods' trouble (as k9s), marked in text for NO_COLOR.
   const tone =
     trouble.severity === 'error' || (trouble.severity === 'warn' && statusTone !== 'error')
       ? trouble.severity
       : statusTone;
-  const rank = Math.min(...w.status.map(statusRank), trouble.severity === 'error' ? 0 : trouble.severity ? 1 : 9, 9);
+  const rank = Math.min(...words.map(statusRank), trouble.severity === 'error' ? 0 : trouble.severity ? 1 : 9, 9);
   return {
     key: w.uid,
     cells: [
       sanitise(w.namespace),
       name,
       sanitise(w.kind),
+      ...(queue === undefined ? [] : [queueCell(queue ?? undefined)]),
       status + troubleMarker(trouble) + (w.errors.length ? '!' : ''),
       ratio(w.replicas.ready, w.replicas.desired),
       ratio(w.gpus.allocated, w.gpus.desired),
@@ -84,9 +97,13 @@ export function workloadRow(w: WorkloadTree): Row {
 export function workloadTable(
   workloads: readonly WorkloadTree[],
   namespace: string | null,
-  rowOf: (w: WorkloadTree) => Row = workloadRow,
+  rowOf: (w: WorkloadTree, queue?: WorkloadQueue | null) => Row = workloadRow,
+  scheduling?: SchedulingView,
 ): TableData {
   const rows: Row[] = [];
-  for (const w of workloads) if (namespace === null || w.namespace === namespace) rows.push(rowOf(w));
-  return { columns: WORKLOAD_COLUMNS, rows };
+  const active = scheduling?.active === true;
+  for (const w of workloads)
+    if (namespace === null || w.namespace === namespace)
+      rows.push(active ? rowOf(w, scheduling.queues.get(w.uid) ?? null) : rowOf(w));
+  return { columns: active ? WORKLOAD_COLUMNS_WITH_QUEUE : WORKLOAD_COLUMNS, rows };
 }

@@ -1,7 +1,7 @@
 // The `:` command line: parsing and Tab completion. Pure functions.
 
 export type Command =
-  | { kind: 'view'; view: 'workloads' | 'nodes' | 'pods' | 'defs' }
+  | { kind: 'view'; view: 'workloads' | 'nodes' | 'pods' | 'queues' | 'defs' }
   | { kind: 'namespace'; namespace: string | null }
   | { kind: 'context'; context: string }
   | { kind: 'quit' }
@@ -19,6 +19,7 @@ export const COMMANDS: CommandSpec[] = [
   { names: ['workloads', 'wl'], help: 'all workloads (home)' },
   { names: ['nodes', 'no'], help: 'nodes with GPU capacity and use' },
   { names: ['pods', 'po'], help: 'every pod of every workload' },
+  { names: ['queues', 'cq'], help: 'Kueue ClusterQueues: GPU quota, usage, pending (Enter: the line)' },
   { names: ['defs', 'definitions'], help: 'Workload Map definitions and their problems' },
   { names: ['ns', 'namespace'], arg: 'namespace', help: 'scope to a namespace (`all` for every namespace)' },
   { names: ['ctx', 'context'], arg: 'context', help: 'switch kubeconfig context' },
@@ -42,6 +43,11 @@ export function parseCommand(text: string): Command {
     case 'pod':
     case 'po':
       return { kind: 'view', view: 'pods' };
+    case 'queues':
+    case 'queue':
+    case 'cq':
+    case 'clusterqueues':
+      return { kind: 'view', view: 'queues' };
     case 'defs':
     case 'def':
     case 'definitions':
@@ -66,7 +72,7 @@ export function parseCommand(text: string): Command {
     default:
       return {
         kind: 'error',
-        message: `unknown command "${name}" (Tab completes; try :workloads :nodes :pods :defs :ns :ctx :q)`,
+        message: `unknown command "${name}" (Tab completes; try :workloads :nodes :pods :queues :defs :ns :ctx :q)`,
       };
   }
 }

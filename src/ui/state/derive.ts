@@ -9,8 +9,9 @@ import { workloadTable } from '../render/workloads.js';
 import { roleTable } from '../render/roles.js';
 import { podTable, allPodsTable } from '../render/pods.js';
 import type { RowCache } from '../render/row-cache.js';
-import { nodeTable, nodePodTable } from '../render/nodes.js';
+import { nodeTable, nodePodTable, podNodeTable } from '../render/nodes.js';
 import { definitionTable } from '../render/definitions.js';
+import { clusterQueueTable, pendingTable } from '../render/queues.js';
 import type { SortState, ViewFrame } from './viewState.js';
 
 export interface ViewTable extends TableData {
@@ -84,7 +85,7 @@ const EMPTY: TableData = { columns: [], rows: [] };
 
 export function tableForFrame(
   snapshot: ModelSnapshot,
-  frame: Pick<ViewFrame, 'kind' | 'workloadUid' | 'rolePath' | 'nodeName' | 'collapsed'>,
+  frame: Pick<ViewFrame, 'kind' | 'workloadUid' | 'rolePath' | 'nodeName' | 'queueName' | 'collapsed'>,
   namespace: string | null,
   getNodePods: (node: string) => NodePodEntry[],
   /** The explorer's memoised rows; without it every row is built afresh. */
@@ -92,7 +93,10 @@ export function tableForFrame(
 ): ViewTable {
   switch (frame.kind) {
     case 'workloads':
-      return { ...workloadTable(explorerWorkloads(snapshot), namespace, cache?.workloadRow), sortable: true };
+      return {
+        ...workloadTable(explorerWorkloads(snapshot), namespace, cache?.workloadRow, snapshot.scheduling),
+        sortable: true,
+      };
     case 'workload': {
       const w = findWorkload(snapshot, frame.workloadUid);
       if (!w) return { ...EMPTY, sortable: false, missing: 'workload no longer exists' };
@@ -111,7 +115,7 @@ export function tableForFrame(
       return { ...t, sortable: true };
     }
     case 'nodes':
-      return { ...nodeTable(snapshot.nodes), sortable: true };
+      return { ...(snapshot.podNodes ? podNodeTable(snapshot.podNodes) : nodeTable(snapshot.nodes)), sortable: true };
     case 'node': {
       if (frame.nodeName === undefined) return { ...EMPTY, sortable: false };
       const t = nodePodTable(getNodePods(frame.nodeName), cache?.podRow);
@@ -120,6 +124,17 @@ export function tableForFrame(
         sortable: false,
         missing: findNode(snapshot, frame.nodeName) ? undefined : 'node no longer exists',
       };
+    }
+    case 'queues': {
+      const queues = snapshot.scheduling?.clusterQueues ?? [];
+      const none = 'no ClusterQueue: Kueue is not installed, or its ClusterQueues are not readable';
+      return { ...clusterQueueTable(queues), sortable: true, missing: queues.length ? undefined : none };
+    }
+    case 'queue': {
+      const line = frame.queueName === undefined ? undefined : snapshot.scheduling?.pending.get(frame.queueName);
+      if (!line) return { ...EMPTY, sortable: false, missing: 'ClusterQueue no longer exists' };
+      // In line order: position, not a sort key.
+      return { ...pendingTable(line), sortable: false };
     }
     case 'defs':
       return { ...definitionTable(snapshot.definitions), sortable: false };

@@ -34,6 +34,7 @@ export function targetOf(
 ): IncidentTarget | null {
   switch (frame.kind) {
     case 'workloads':
+    case 'queue':
       return row?.target?.kind === 'workload' ? { kind: 'workload', workloadUid: row.target.uid } : null;
     case 'workload': {
       if (!frame.workloadUid) return null;

@@ -197,7 +197,10 @@ export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx
     }
     case 'timeline': {
       if (!w) return [{ text: 'the workload no longer exists', tone: 'error' }];
-      return timelineLines(buildTimeline(w, pods, rawEvents, nowMs), nowMs);
+      return timelineLines(
+        buildTimeline(w, pods, rawEvents, nowMs, snapshot.scheduling?.facts.get(w.uid)?.steps),
+        nowMs,
+      );
     }
     case 'why': {
       // Failed Jobs among the owners, and the last words of crashed containers.
@@ -243,6 +246,9 @@ export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx
         owners: ownerObjects,
         logTails,
         focus: role ? { name: roleName(role), podUids: new Set(rolePods(role).map((p) => p.uid)) } : undefined,
+        queue: w && target.kind !== 'pod' ? snapshot.scheduling?.facts.get(w.uid) : undefined,
+        gangVerdicts: w && target.kind !== 'pod' ? snapshot.scheduling?.gangs.get(w.uid) : undefined,
+        nowMs,
       });
       return whyLines(report);
     }

@@ -116,6 +116,8 @@ function drill(row: Row | undefined, ctx: KeyContext): UiAction[] {
       ];
     case 'node':
       return [{ type: 'push', frame: { kind: 'node', nodeName: target.name, label: target.label } }];
+    case 'queue':
+      return [{ type: 'push', frame: { kind: 'queue', queueName: target.name, label: target.label } }];
     case 'podInWorkload': {
       const w = findWorkload(ctx.snapshot, target.workloadUid);
       if (!w) return [flash('that workload no longer exists', 'warn')];

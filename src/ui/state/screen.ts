@@ -9,7 +9,13 @@ import { troubleText, workloadTrouble } from '../../model/trouble.js';
 import { sanitise } from '../../text/sanitise.js';
 import { KEYMAP } from '../keymap.js';
 import { helpTable } from '../render/help.js';
-import { connectionFlash, connectionHeadline, workloadCounts, type HeaderModel } from '../render/header.js';
+import {
+  connectionFlash,
+  connectionHeadline,
+  gpuHeadline,
+  workloadCounts,
+  type HeaderModel,
+} from '../render/header.js';
 import { nodePanel, workloadPanel, type PanelLine } from '../render/panels.js';
 import { RowCache, newWorkCounters, type WorkCounters } from '../render/row-cache.js';
 import { formatAge } from '../render/format.js';
@@ -18,6 +24,7 @@ import { filterRows, findNode, findWorkload, tableForFrame, type FilterResult, t
 import { ChangeHighlights } from './highlights.js';
 import { isIncidentKind } from './incident.js';
 import { whyPanelLines } from './incident-nav.js';
+import { queuePanelLines } from '../render/queues.js';
 import { ViewMemo } from './memo.js';
 import { currentFrame, type Flash, type UiState, type ViewFrame } from './viewState.js';
 
@@ -105,6 +112,12 @@ function viewTitle(frame: ViewFrame, snapshot: ModelSnapshot, namespace: string 
     case 'nodes':
       t = `nodes${n}`;
       break;
+    case 'queues':
+      t = `clusterqueues${n}`;
+      break;
+    case 'queue':
+      t = `pending(${frame.label})${n}`;
+      break;
     case 'defs':
       t = `definitions${n}`;
       break;
@@ -129,8 +142,13 @@ function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number): Pan
   if (frame.kind === 'workload') {
     const w = findWorkload(snapshot, frame.workloadUid);
     if (!w) return [{ text: 'workload no longer exists', tone: 'error' }];
-    const why = whyPanelLines(w, nowMs);
-    return [...workloadPanel(w), ...(why.length ? why : troublePanelLines(w))];
+    const s = snapshot.scheduling;
+    const queue = s?.queues.get(w.uid);
+    const queueLines = queuePanelLines(queue, s?.facts.get(w.uid), s?.gangs.get(w.uid));
+    // A queue or PodGroup holding the job back (a warning line) is the answer; "Initializing for a while" is not.
+    const held = queueLines.some((l) => l.tone === 'warn') && !w.status.includes('Failed');
+    const why = held ? [] : whyPanelLines(w, nowMs);
+    return [...workloadPanel(w, queue), ...queueLines, ...(why.length ? why : held ? [] : troublePanelLines(w))];
   }
   if (frame.kind === 'node') {
     const n = findNode(snapshot, frame.nodeName);
@@ -194,7 +212,18 @@ export class ScreenModel {
     const f = currentFrame(state);
     const prev = state.stack.length > 1 ? state.stack[state.stack.length - 2].kind : 'workloads';
     const table = this.views.table(
-      [snapshot, f.kind, f.workloadUid, f.rolePath, f.nodeName, f.collapsed, state.namespace, prev, source],
+      [
+        snapshot,
+        f.kind,
+        f.workloadUid,
+        f.rolePath,
+        f.nodeName,
+        f.queueName,
+        f.collapsed,
+        state.namespace,
+        prev,
+        source,
+      ],
       () =>
         f.kind === 'help'
           ? { ...helpTable(KEYMAP[prev]), sortable: false }
@@ -251,8 +280,9 @@ export class ScreenModel {
     const header: HeaderModel = {
       connection,
       totals: snapshot.totals,
-      summary: connectionHeadline(snapshot.connection),
+      summary: connectionHeadline(snapshot.connection, snapshot.accessNotice ? snapshot.access?.namespaces : undefined),
       workloads: this.workloadCounts(snapshot, state.namespace),
+      gpus: gpuHeadline(snapshot),
       namespace: state.namespace,
     };
     const incident = isIncidentKind(frame.kind);
@@ -298,7 +328,7 @@ export class ScreenModel {
       ];
       signature = {
         header: [
-          JSON.stringify(snapshot.totals),
+          header.gpus,
           JSON.stringify(header.summary),
           header.workloads,
           JSON.stringify([c.context, c.cluster, c.user, c.serverVersion]),

@@ -5,7 +5,8 @@
 import type { SortKey } from '../render/table.js';
 import type { IncidentKind, IncidentTarget } from './incident.js';
 
-export type ViewKind = 'workloads' | 'workload' | 'pods' | 'node' | 'nodes' | 'defs' | 'help' | IncidentKind;
+export type ViewKind =
+  'workloads' | 'workload' | 'pods' | 'node' | 'nodes' | 'queues' | 'queue' | 'defs' | 'help' | IncidentKind;
 
 export interface SortState {
   key: SortKey;
@@ -20,6 +21,8 @@ export interface ViewFrame {
   /** Pods view: role path (keys) inside the workload; null = all pods of the workload (or of all workloads without workloadUid). */
   rolePath?: string[] | null;
   nodeName?: string;
+  /** Queue view: the ClusterQueue whose pending workloads are listed. */
+  queueName?: string;
   selected: number;
   /** Row key of the selection, so a live update that moves rows keeps the same row selected. */
   selectedKey: string | null;
