@@ -98,6 +98,7 @@ export async function startDemoCluster(options: DemoClusterOptions = {}): Promis
       churn: options.churn,
     });
     api.setLogProvider(sim.logs);
+    api.setPodProxyBackend(sim.podProxy);
   }
   try {
     await api.listen();

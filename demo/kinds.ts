@@ -8,6 +8,11 @@
 import { resourceKey, type StoredObject } from './store.js';
 import type { CrdSchemaFacts, Field } from './schemas.js';
 import { QUEUEING_KINDS } from './kinds-queueing.js';
+import { draKinds, draVersionsFor } from './kinds-dra.js';
+import { VERSION_INFO } from './server/version.js';
+
+/** The resource.k8s.io versions this server's minor version serves, preferred first. */
+export const SERVED_DRA_VERSIONS = draVersionsFor(Number(VERSION_INFO.minor));
 
 /** A CRD additionalPrinterColumn (apiextensions.k8s.io/v1). */
 export interface PrinterColumn {
@@ -145,6 +150,8 @@ export const SERVED_KINDS: readonly ServedKind[] = [
     subresources: [
       { name: 'status', kind: 'Pod', verbs: STATUS_VERBS },
       { name: 'log', kind: 'Pod', verbs: ['get'] },
+      // Only GET is served (demo/server/pod-proxy.ts); discovery lists what kube-apiserver does.
+      { name: 'proxy', kind: 'PodProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] },
     ],
     fieldSelectors: [
       'spec.nodeName',
@@ -488,6 +495,7 @@ export const SERVED_KINDS: readonly ServedKind[] = [
     },
   }),
   ...QUEUEING_KINDS.map(kind),
+  ...SERVED_DRA_VERSIONS.flatMap(draKinds),
   // Served by the API machinery itself, not stored by the simulation.
   kind({
     group: 'apiextensions.k8s.io',

@@ -56,6 +56,31 @@ export const conditionFields: Record<string, Field> = {
   lastTransitionTime: ['time', 'When the condition last changed status.'],
 };
 
+/**
+ * resource.k8s.io's top-level kinds at every version demo/kinds-dra.ts knows
+ * (the served ones are picked by SERVED_KINDS). Their bodies differ between
+ * versions (v1beta1's `basic` devices, v1's `exactly` requests), so spec and
+ * status are free-form here rather than one version's shape.
+ */
+function draDefinitions(): Record<string, Definition> {
+  const out: Record<string, Definition> = {};
+  const kinds: Array<[kind: string, description: string, status: boolean]> = [
+    ['DeviceClass', 'A class of devices claims can ask for, chosen by CEL selectors.', false],
+    ['ResourceClaim', 'A request for devices and, once allocated, the devices handed out.', true],
+    ['ResourceClaimTemplate', 'The claim made for each pod that names this template.', false],
+    ['ResourceSlice', "Devices a driver publishes for one pool (usually one node's).", false],
+  ];
+  for (const version of ['v1', 'v1beta2', 'v1beta1'])
+    for (const [kind, description, status] of kinds)
+      out[`io.k8s.api.resource.${version}.${kind}`] = {
+        description,
+        gvk: { group: 'resource.k8s.io', version, kind },
+        required: ['spec'],
+        fields: kindFields(kind, 'object', status ? 'object' : undefined),
+      };
+  return out;
+}
+
 /** Built-in definitions, keyed by their full OpenAPI name. */
 export const BUILTIN_DEFINITIONS: Record<string, Definition> = {
   [`${META}.ObjectMeta`]: {
@@ -556,6 +581,7 @@ export const BUILTIN_DEFINITIONS: Record<string, Definition> = {
       additionalPrinterColumns: ['[]object', 'Columns kubectl get prints.'],
     },
   },
+  ...draDefinitions(),
 };
 
 const BUILTIN_BY_SHORT_NAME = new Map<string, string>(

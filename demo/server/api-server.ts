@@ -9,7 +9,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { ObjectStore, StoredObject } from '../store.js';
+import { resourceKey, type ObjectStore, type StoredObject } from '../store.js';
 import { apiVersionOf, findKind, present, qualifiedResource, storeKeyOf, type ServedKind } from '../kinds.js';
 import {
   AGGREGATED_CONTENT_TYPE,
@@ -52,6 +52,7 @@ import { Watcher, WatchHub } from './watch.js';
 import { FaultError, Faults, validateFaults, type FaultConfig } from './faults.js';
 import { RequestLog } from './request-log.js';
 import { parseLogQuery, serveLogs, type LogProvider } from './logs.js';
+import { parsePodProxyPath, podProxyAttributes, servePodProxy, type PodProxyBackend } from './pod-proxy.js';
 import {
   badRequest,
   expired,
@@ -82,6 +83,8 @@ export interface ApiServerOptions {
   allowWrites?: boolean;
   faults?: Partial<FaultConfig>;
   logs?: LogProvider;
+  /** What answers behind `pods/NAME:PORT/proxy/…` (default: nothing listens, 503). */
+  podProxy?: PodProxyBackend;
   /** Interval of BOOKMARK events on watches that allow them (default 15 s divided by speed, at least 1 s). */
   bookmarkIntervalMs?: number;
   /** The server's own limit on a watch without timeoutSeconds (default 30-60 min, like --min-request-timeout). */
@@ -100,6 +103,9 @@ interface Route {
 const JSON_TYPE = 'application/json';
 /** Lists with more items than this are streamed in slices of this size. */
 const LIST_STREAM_THRESHOLD = 2000;
+
+const NOTHING_LISTENS: PodProxyBackend = () => null;
+const PODS_KEY = resourceKey('', 'v1', 'pods');
 
 function isTrue(v: string | null): boolean {
   return v === 'true' || v === '1';
@@ -157,6 +163,7 @@ export class ApiServer {
   private boundPort = 0;
   private stopped = false;
   private logs: LogProvider | undefined;
+  private podProxy: PodProxyBackend;
   /** The restricted user's bearer token in token mode. */
   readonly restrictedToken: string | undefined;
 
@@ -167,6 +174,7 @@ export class ApiServer {
     this.opts = opts;
     this.store = opts.store;
     this.logs = opts.logs;
+    this.podProxy = opts.podProxy ?? NOTHING_LISTENS;
     this.faults = new Faults(opts.faults);
     this.restrictedToken =
       opts.token === undefined ? undefined : (opts.restrictedToken ?? randomBytes(18).toString('base64url'));
@@ -180,6 +188,11 @@ export class ApiServer {
   /** Lets the simulation's log provider arrive after the server was built. */
   setLogProvider(logs: LogProvider | undefined): void {
     this.logs = logs;
+  }
+
+  /** Lets the simulation's pods proxy backend (its dcgm-exporters) arrive after the server was built. */
+  setPodProxyBackend(backend: PodProxyBackend | undefined): void {
+    this.podProxy = backend ?? NOTHING_LISTENS;
   }
 
   get port(): number {
@@ -371,6 +384,19 @@ export class ApiServer {
         if (!readOnlyMethod) return this.sendStatus(res, methodNotAllowed());
         if (discovery === null) return this.sendStatus(res, pathNotFound());
         return this.send(res, 200, discovery.body, discovery.contentType);
+      }
+      const proxy = parsePodProxyPath(segs);
+      if (proxy !== null) {
+        if ('code' in proxy) return this.sendStatus(res, proxy);
+        // Proxying other methods would write through to the pod: not served (read-only demo).
+        if (!readOnlyMethod) return this.sendStatus(res, methodNotAllowed());
+        const attrs = podProxyAttributes(proxy);
+        if (!authorise(user, attrs) || this.faults.isForbidden('pods/proxy'))
+          return this.sendStatus(res, forbiddenFor(user, attrs));
+        const pod = this.store.get(PODS_KEY, proxy.namespace, proxy.name);
+        const failure = servePodProxy(res, proxy, pod, this.podProxy);
+        if (failure) this.sendStatus(res, failure);
+        return;
       }
       const route = this.route(segs);
       if (!route) return this.sendStatus(res, pathNotFound());

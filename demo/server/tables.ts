@@ -106,6 +106,17 @@ export function since(timestamp: unknown, now: number): string {
   return humanDuration(now - t);
 }
 
+/** A ResourceClaim's STATE as kube-apiserver words it: `deleted`, then `allocated[,reserved]` or `pending`. */
+function claimState(o: StoredObject): string {
+  const states = o.metadata.deletionTimestamp ? ['deleted'] : [];
+  const reserved = get(o, 'status', 'reservedFor');
+  if (get(o, 'status', 'allocation')) {
+    states.push('allocated');
+    if (Array.isArray(reserved) && reserved.length > 0) states.push('reserved');
+  } else if (states.length === 0) states.push('pending');
+  return states.join(',');
+}
+
 function age(o: StoredObject, now: number): string {
   return since(o.metadata.creationTimestamp, now);
 }
@@ -448,6 +459,33 @@ const PRINTERS: Record<string, Printer> = {
       const [names, images] = containerCells(spec.template);
       return [o.metadata.name, `${num(get(o, 'status', 'readyReplicas'))}/${replicas}`, age(o, now), names, images];
     },
+  },
+  // resource.k8s.io, as kube-apiserver 1.32 prints them (pkg/printers: claim state, slice node/driver/pool).
+  DeviceClass: { columns: [NAME, AGE], cells: (o, now) => [o.metadata.name, age(o, now)] },
+  ResourceClaimTemplate: { columns: [NAME, AGE], cells: (o, now) => [o.metadata.name, age(o, now)] },
+  ResourceClaim: {
+    columns: [
+      NAME,
+      col('State', 'string', 0, '', 'A summary of the current state (allocated, pending, reserved, etc.).'),
+      AGE,
+    ],
+    cells: (o, now) => [o.metadata.name, claimState(o), age(o, now)],
+  },
+  ResourceSlice: {
+    columns: [
+      NAME,
+      col('Node', 'string', 0, '', 'The node providing the resources, if local.'),
+      col('Driver', 'string', 0, '', 'The driver providing the resources.'),
+      col('Pool', 'string', 0, '', 'The pool containing the resources.'),
+      AGE,
+    ],
+    cells: (o, now) => [
+      o.metadata.name,
+      str(get(o, 'spec', 'nodeName')),
+      str(get(o, 'spec', 'driver')),
+      str(get(o, 'spec', 'pool', 'name')),
+      age(o, now),
+    ],
   },
   Namespace: {
     columns: [NAME, col('Status', 'string', 0, '', 'The status of the namespace'), AGE],

@@ -158,7 +158,8 @@ export class SimulatedDcgm {
       gpus.push({
         index: d.index,
         uuid: d.uuid ?? simGpuUuid(nodeName, d.index),
-        model,
+        // A DRA node has no device-plugin product label: the driver's slice names the model.
+        model: d.productName ?? model,
         memoryMiB,
         migProfile: null,
         migInstance: null,
@@ -233,8 +234,10 @@ export class SimulatedDcgm {
   }
 
   /** GPU devices ResourceSlices publish for the node (any served DRA version). */
-  private sliceDevices(nodeName: string): { name: string; index: number; uuid: string | null }[] {
-    const out: { name: string; index: number; uuid: string | null }[] = [];
+  private sliceDevices(
+    nodeName: string,
+  ): { name: string; index: number; uuid: string | null; productName: string | null }[] {
+    const out: { name: string; index: number; uuid: string | null; productName: string | null }[] = [];
     for (const v of DRA_VERSIONS)
       for (const slice of this.store.list(resourceKey(DRA_GROUP, v, 'resourceslices'))) {
         const spec = asObj(slice['spec']);
@@ -246,10 +249,12 @@ export class SimulatedDcgm {
           if (asObj(attrs.type)?.string !== 'gpu' || typeof d?.name !== 'string') continue;
           const index = asObj(attrs.index)?.int;
           const uuid = asObj(attrs.uuid)?.string;
+          const productName = asObj(attrs.productName)?.string;
           out.push({
             name: d.name,
             index: typeof index === 'number' ? index : out.length,
             uuid: typeof uuid === 'string' ? uuid : null,
+            productName: typeof productName === 'string' ? productName : null,
           });
         }
       }

@@ -9,6 +9,11 @@ import { assembleControlPlane } from './assemble.js';
 import type { LogLine, LogProvider } from './logs.js';
 import { createDefaultScenario, defaultBehaviour } from './scenarios/default.js';
 import { createScaleScenario, startChurn, type ScaleResult } from './scenarios/scale.js';
+import { addGpuExtras } from './scenarios/gpu-extras.js';
+import { isDcgmExporterPod, SimulatedDcgm } from './dcgm.js';
+import { dcgmExporterBackend, type PodProxyBackend } from '../server/pod-proxy.js';
+import { SERVED_DRA_VERSIONS } from '../kinds.js';
+import { R, type NodeObject } from './types.js';
 
 export type { LogLine, LogProvider };
 export type { ScaleResult };
@@ -27,6 +32,8 @@ export interface SimulationOptions {
 
 export interface Simulation {
   readonly logs: LogProvider;
+  /** What answers the pods proxy: the dcgm-exporters' /metrics (default scenario only). */
+  readonly podProxy?: PodProxyBackend;
   stop(): void;
 }
 
@@ -48,6 +55,7 @@ export function startSimulation(store: ObjectStore, options: SimulationOptions):
   const rt = plane.rt;
   let stopChurn = (): void => {};
   let result: ScaleResult | undefined;
+  let podProxy: PodProxyBackend | undefined;
   if (scale) {
     result = createScaleScenario(rt, {
       nodes: options.nodes ?? 100,
@@ -57,6 +65,14 @@ export function startSimulation(store: ObjectStore, options: SimulationOptions):
     stopChurn = startChurn(rt, result, options.churn ?? 0);
   } else {
     createDefaultScenario(plane);
+    // After the default scenario, so its names, uids and placements stay as they were.
+    const gpuNodes = (rt.store.list(R.nodes) as NodeObject[])
+      .filter((n) => n.status.capacity['nvidia.com/gpu'] !== undefined)
+      .map((n) => n.metadata.name);
+    const draVersion = SERVED_DRA_VERSIONS[0];
+    if (draVersion) addGpuExtras(rt, { seed: options.seed, draVersion, gpuNodes });
+    const dcgm = new SimulatedDcgm(store, rt.clock, options.seed);
+    podProxy = dcgmExporterBackend(isDcgmExporterPod, (node) => dcgm.metricsText(node));
   }
   // Controllers create the first children now, so a server started right
   // after this call already lists them.
@@ -66,6 +82,7 @@ export function startSimulation(store: ObjectStore, options: SimulationOptions):
   return {
     logs: plane.logs,
     ...(result ? { scale: result } : {}),
+    ...(podProxy ? { podProxy } : {}),
     stop(): void {
       if (stopped) return;
       stopped = true;

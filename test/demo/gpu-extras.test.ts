@@ -1,5 +1,6 @@
-// The demo's GPU extras, as new pieces not yet wired into the server or the
-// default scenario: MIG and DRA nodes and pods beside the default scenario
+// The demo's GPU extras as pieces, each built here by hand (gpu-demo.test.ts
+// tests them wired into startSimulation and the API server): MIG and DRA
+// nodes and pods beside the default scenario
 // (whose names, uids and placements they leave as they are), dcgm-exporter
 // metrics made from the simulation, and the pods proxy that serves them,
 // read with wlx's own parser, model and scraper.

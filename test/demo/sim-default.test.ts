@@ -8,11 +8,12 @@ import { R, type Pod } from '../../demo/sim/types.js';
 import { podRequests } from '../../demo/sim/pods.js';
 import { normaliseDefinitionObject } from '../../src/definitions/load.js';
 import { condition, isReady, startSim, until } from './sim-helpers.js';
+import { DRA_NODE, DRA_POD, GPU_OPERATOR_NAMESPACE, MIG_NODES, MIG_POD } from '../../demo/sim/scenarios/gpu-extras.js';
 
 const JS = 'jobset.sigs.k8s.io/';
 const LWS = 'leaderworkerset.sigs.k8s.io/';
 
-test('the cluster: 12 GPU nodes × 8 H100s, 2 CPU nodes, the namespaces and the TFJob Karta', (t) => {
+test('the cluster: 12 GPU nodes × 8 H100s, 2 CPU nodes, the GPU extras nodes, the namespaces and the TFJob Karta', (t) => {
   const f = startSim(t);
   const nodes = f.store.list(R.nodes);
   const names = nodes.map((n) => n.metadata.name).sort();
@@ -22,6 +23,8 @@ test('the cluster: 12 GPU nodes × 8 H100s, 2 CPU nodes, the namespaces and the 
       ...Array.from({ length: 12 }, (_, i) => `gpu-node-${String(i + 1).padStart(2, '0')}`),
       'cpu-node-01',
       'cpu-node-02',
+      ...MIG_NODES,
+      DRA_NODE,
     ].sort(),
   );
   let gpus = 0;
@@ -35,12 +38,14 @@ test('the cluster: 12 GPU nodes × 8 H100s, 2 CPU nodes, the namespaces and the 
     gpus += Number(st.allocatable['nvidia.com/gpu'] ?? 0);
     assert.equal(st.nodeInfo['kubeletVersion'], 'v1.32.0');
     assert.ok(st.addresses.some((a) => a.type === 'InternalIP'));
-    if (n.metadata.name.startsWith('gpu-')) {
+    if (n.metadata.name.startsWith('gpu-node-')) {
       assert.equal(n.metadata.labels?.['nvidia.com/gpu.product'], 'NVIDIA-H100-80GB-HBM3');
       assert.equal(n.metadata.labels?.['nvidia.com/gpu.count'], '8');
       assert.equal(st.capacity['nvidia.com/gpu'], '8');
     } else {
       assert.equal(st.capacity['nvidia.com/gpu'], undefined);
+      // The H100 product label (GPU_SELECTOR) stays on gpu-node-01 … 12 only: the workloads' placement keeps to them.
+      assert.notEqual(n.metadata.labels?.['nvidia.com/gpu.product'], 'NVIDIA-H100-80GB-HBM3', n.metadata.name);
     }
   }
   assert.equal(gpus, 96);
@@ -49,16 +54,20 @@ test('the cluster: 12 GPU nodes × 8 H100s, 2 CPU nodes, the namespaces and the 
       .list(R.namespaces)
       .map((n) => n.metadata.name)
       .sort(),
-    ['default', 'inference', 'kube-system', 'research', 'training'],
+    ['default', GPU_OPERATOR_NAMESPACE, 'inference', 'kube-system', 'research', 'training'],
   );
   assert.ok(f.get(R.kartas, undefined, 'kubeflow-org-tfjob-v1'));
 });
 
 test('llama-70b, ray-tune and resnet-tf have been running for hours: Ready at once, backdated, no expired events', (t) => {
   const f = startSim(t);
-  // research/vlm-pretrain is the KAI gang that waits, not one of the settled workloads.
+  // research/vlm-pretrain is the KAI gang that waits, not one of the settled workloads; the GPU extras' bare
+  // pods (20 minutes old) are checked in gpu-extras.test.ts.
   const settled = [...f.pods('inference'), ...f.pods('research')].filter(
-    (p) => !p.metadata.name.startsWith('vlm-pretrain-'),
+    (p) =>
+      !p.metadata.name.startsWith('vlm-pretrain-') &&
+      p.metadata.name !== MIG_POD.name &&
+      p.metadata.name !== DRA_POD.name,
   );
   assert.equal(settled.length, 4 + 3 + 3);
   // The live ones are not ready yet.
@@ -218,7 +227,7 @@ test('llama-70b: LeaderWorkerSet leader and worker StatefulSets, pods named and 
   assert.equal(st.replicas, 2);
   assert.equal(st.readyReplicas, 2);
   assert.equal(condition(lws, 'Progressing')?.status, 'False');
-  const pods = f.pods('inference');
+  const pods = f.pods('inference').filter((p) => p.metadata.labels?.[`${LWS}name`] === 'llama-70b');
   assert.deepEqual(pods.map((p) => p.metadata.name).sort(), [
     'llama-70b-0',
     'llama-70b-0-1',
@@ -332,9 +341,10 @@ test('stuck-pretrain: half the gang runs, the rest stays Unschedulable with the 
   await until('stuck gang settled', () => stuck().length === 8 && stuck().filter(isReady).length === 4);
   const pending = stuck().filter((p) => !p.spec.nodeName);
   assert.equal(pending.length, 4);
+  // Only gpu-node-01 … 12 carry the H100 product label: the MIG and DRA nodes fail the selector like the CPU nodes.
   const expected =
-    "0/14 nodes are available: 12 Insufficient nvidia.com/gpu, 2 node(s) didn't match Pod's node affinity/selector. " +
-    'preemption: 0/14 nodes are available: 12 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.';
+    "0/17 nodes are available: 12 Insufficient nvidia.com/gpu, 5 node(s) didn't match Pod's node affinity/selector. " +
+    'preemption: 0/17 nodes are available: 12 No preemption victims found for incoming pod, 5 Preemption is not helpful for scheduling.';
   for (const p of pending) {
     assert.equal(p.status.phase, 'Pending');
     const c = p.status.conditions?.find((x) => x.type === 'PodScheduled');

@@ -1,7 +1,9 @@
 // The default scenario (documented; tests and docs rely on it): 12 H100 nodes
-// × 8 GPUs and 2 CPU nodes, five healthy AI workloads of five kinds, a gang
-// that cannot fit, a crash-looping fine-tune that ends Failed, and one hostile
-// pod whose texts carry terminal escapes and bidi controls.
+// × 8 GPUs and 2 CPU nodes (startSimulation then adds issue 12's GPU extras:
+// 2 MIG nodes, 1 DRA node, their 2 pods, 15 dcgm-exporters; gpu-extras.ts),
+// five healthy AI workloads of five kinds, a gang that cannot fit, a
+// crash-looping fine-tune that ends Failed, and one hostile pod whose texts
+// carry terminal escapes and bidi controls.
 //
 // llama-70b, ray-tune and resnet-tf have been running for hours when the
 // simulation starts: they are built settled (bound, Running, Ready,
@@ -15,7 +17,10 @@
 // × 8 GPUs but only gpu-node-09 … -12 are whole: 4 pods run, 4 stay Pending
 // (Unschedulable) for good. Its pods use the `preemptible` PriorityClass so
 // every other workload is scheduled first and a recreated pod of another
-// workload is never starved by it.
+// workload is never starved by it. gpu-node-01 … 12 stay the only nodes with
+// the H100 product label GPU_SELECTOR matches (the extras' MIG and DRA nodes
+// have none), so this arithmetic holds with the extras and the FitError still
+// counts 12 H100 nodes short of GPUs (of 17 nodes).
 //
 // Queues (Kueue v1beta2, on the same clock): ResourceFlavor h100, ClusterQueue
 // gpu-cluster-queue (BestEffortFIFO; nominal quota cpu 1500, memory 16Ti,

@@ -124,7 +124,14 @@ function draNode(rng: Random, at: string): NodeObject {
     return rest;
   };
   node.status = { ...node.status, capacity: strip(node.status.capacity), allocatable: strip(node.status.allocatable) };
-  node.metadata.labels = { ...node.metadata.labels, 'nvidia.com/dra-driver.present': 'true' };
+  // No device plugin here: none of its labels, and above all not the H100 product label the default
+  // scenario's GPU_SELECTOR matches, so stuck-pretrain's FitError still counts 12 whole H100 nodes.
+  const {
+    ['nvidia.com/gpu.product']: _product,
+    ['nvidia.com/gpu.count']: _count,
+    ...labels
+  } = node.metadata.labels ?? {};
+  node.metadata.labels = { ...labels, 'nvidia.com/dra-driver.present': 'true' };
   return node;
 }
 
