@@ -158,11 +158,12 @@ function callJq(call: JqCall): WasmResult {
 function drive<T>(steps: JqSteps<T>): T {
   let step = steps.next();
   while (!step.done) {
+    const call = step.value;
     let result: WasmResult;
     try {
-      result = callJq(step.value);
+      result = runJq(call.input, call.args, call.inputs);
     } catch (err) {
-      step = steps.throw(err);
+      step = steps.throw(callFailure(call, err));
       continue;
     }
     step = steps.next(result);
