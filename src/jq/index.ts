@@ -5,7 +5,8 @@
 //   TypeScript evaluator, compiled to closures;
 // - everything else is valid jq outside that subset and runs on jq 1.7.1 in
 //   WebAssembly (wasm.ts) — synchronously too, so `run`/`first` work for every
-//   program; `runAsync` exists for callers that prefer not to block.
+//   program; `runAsync` and `runManyAsync` run it without blocking the thread
+//   (the same deadline and errors), for callers that must stay responsive.
 //
 // compile() is synchronous and must still reject invalid jq. The native
 // parser only ever *accepts* what it understands; whatever it cannot parse —
@@ -16,7 +17,7 @@ import { asBudgetError, enter, leave, tick } from './budget.js';
 import { JqError, runtimeError } from './errors.js';
 import { compileNode, type Compiled } from './evaluate.js';
 import { NotNative, parseNative } from './parser.js';
-import { prepareWasm, runJq, type WasmResult } from './wasm.js';
+import { prepareWasm, runJq, runJqAsync, type WasmResult } from './wasm.js';
 import { tokenise, type Token } from './lexer.js';
 
 export { JqError } from './errors.js';
@@ -52,7 +53,10 @@ export interface JqProgram {
     emit: (inputIndex: number, value: unknown) => void,
     fail: (inputIndex: number, error: JqError) => void,
   ): void;
+  /** run() without blocking the thread while jq-wasm runs (native programs run at once). */
   runAsync(input: unknown): Promise<unknown[]>;
+  /** runMany() without blocking the thread while jq-wasm runs (native programs run at once). */
+  runManyAsync(inputs: readonly unknown[]): Promise<(unknown[] | JqError)[]>;
 }
 
 const cache = new Map<string, JqProgram | JqError>();
@@ -103,12 +107,12 @@ function compileUncached(expr: string): JqProgram {
 
 function checkWithJq(expr: string): void {
   if (expr.trim() === '') return; // jq treats an empty program as `.`
-  const r = jqOrError('compile', expr, '', ['-n', `if false then (\n${expr}\n) else empty end`]);
+  const r = callJq({ kind: 'compile', expr, input: '', args: ['-n', `if false then (\n${expr}\n) else empty end`] });
   if (r.status === 0) return;
   // The wrapper shifts jq's wording ("unexpected ')'"); compiling the bare
   // expression again gives jq's own message. It fails to compile as well, so
   // nothing runs (and -n gives it no input).
-  const bare = jqOrError('compile', expr, '', ['-n', expr]);
+  const bare = callJq({ kind: 'compile', expr, input: '', args: ['-n', expr] });
   const stderr = bare.status === 3 ? bare.stderr : r.stderr;
   const first = stderr.split('\n').find((l) => l.trim() !== '') ?? `jq exited with status ${r.status}`;
   const message = first
@@ -118,17 +122,69 @@ function checkWithJq(expr: string): void {
   throw new JqError('compile', message, expr);
 }
 
-/** runJq, with a failure of jq-wasm itself (unloadable, aborting twice) as a JqError. */
-function jqOrError(kind: 'compile' | 'runtime', expr: string, input: string, args: string[], inputs = 1) {
-  try {
-    return runJq(input, args, inputs);
-  } catch (err) {
-    if (err instanceof JqError) {
-      err.expression ||= expr;
-      throw err;
-    }
-    throw new JqError(kind, `jq-wasm failed on this expression: ${(err as Error).message}`, expr);
+/** One jq-wasm call an evaluation needs (JSON text of `inputs` values in, jq's output back). */
+interface JqCall {
+  kind: 'compile' | 'runtime';
+  expr: string;
+  input: string;
+  args: string[];
+  inputs?: number;
+}
+
+/**
+ * A fallback evaluation written once as a generator of the jq-wasm calls it
+ * needs; drive() runs them blocking, driveAsync() awaiting, so the two paths
+ * share every rule of how jq's output is read.
+ */
+type JqSteps<T> = Generator<JqCall, T, WasmResult>;
+
+/** A failure of jq-wasm itself (unloadable, aborting twice) as a JqError; a budget JqError names the expression. */
+function callFailure(call: JqCall, err: unknown): JqError {
+  if (err instanceof JqError) {
+    err.expression ||= call.expr;
+    return err;
   }
+  return new JqError(call.kind, `jq-wasm failed on this expression: ${(err as Error).message}`, call.expr);
+}
+
+function callJq(call: JqCall): WasmResult {
+  try {
+    return runJq(call.input, call.args, call.inputs);
+  } catch (err) {
+    throw callFailure(call, err);
+  }
+}
+
+function drive<T>(steps: JqSteps<T>): T {
+  let step = steps.next();
+  while (!step.done) {
+    const call = step.value;
+    let result: WasmResult;
+    try {
+      result = runJq(call.input, call.args, call.inputs);
+    } catch (err) {
+      step = steps.throw(callFailure(call, err));
+      continue;
+    }
+    step = steps.next(result);
+  }
+  return step.value;
+}
+
+async function driveAsync<T>(steps: JqSteps<T>): Promise<T> {
+  let step = steps.next();
+  while (!step.done) {
+    const call = step.value;
+    let result: WasmResult;
+    try {
+      result = await runJqAsync(call.input, call.args, call.inputs);
+    } catch (err) {
+      step = steps.throw(callFailure(call, err));
+      continue;
+    }
+    step = steps.next(result);
+  }
+  return step.value;
 }
 
 function withExpression(err: unknown, expr: string): unknown {
@@ -228,6 +284,10 @@ class NativeProgram implements JqProgram {
   async runAsync(input: unknown): Promise<unknown[]> {
     return this.run(input);
   }
+
+  async runManyAsync(inputs: readonly unknown[]): Promise<(unknown[] | JqError)[]> {
+    return this.runMany(inputs);
+  }
 }
 
 const ERROR_PREFIX = /^jq: error \(at [^)]*\)(?: \(not a string\))?: /;
@@ -260,32 +320,49 @@ function parseLines(stdout: string): unknown[] {
   return out;
 }
 
+interface Outcome {
+  outputs: unknown[];
+  error: JqError | null;
+}
+
+function outputsOf({ outputs, error }: Outcome): unknown[] {
+  if (error) throw error;
+  return outputs;
+}
+
 class FallbackProgram implements JqProgram {
   readonly native = false;
   constructor(readonly source: string) {}
 
-  private exec(input: unknown): { outputs: unknown[]; error: JqError | null } {
-    const r = jqOrError('runtime', this.source, toJsonText(input), ['-c', this.source === '' ? '.' : this.source]);
+  private *exec(input: unknown): JqSteps<Outcome> {
+    const r = yield {
+      kind: 'runtime',
+      expr: this.source,
+      input: toJsonText(input),
+      args: ['-c', this.source === '' ? '.' : this.source],
+    };
     const outputs = parseLines(r.stdout);
     if (r.status === 0) return { outputs, error: null };
     return { outputs, error: parseRuntimeError(r.stderr, this.source) };
   }
 
   run(input: unknown): unknown[] {
-    const { outputs, error } = this.exec(input);
-    if (error) throw error;
-    return outputs;
+    return outputsOf(drive(this.exec(input)));
+  }
+
+  async runAsync(input: unknown): Promise<unknown[]> {
+    return outputsOf(await driveAsync(this.exec(input)));
   }
 
   first(input: unknown): unknown | undefined {
-    const { outputs, error } = this.exec(input);
+    const { outputs, error } = drive(this.exec(input));
     if (outputs.length) return outputs[0];
     if (error) throw error;
     return undefined;
   }
 
   stream(input: unknown, emit: (value: unknown) => void): void {
-    const { outputs, error } = this.exec(input);
+    const { outputs, error } = drive(this.exec(input));
     for (const v of outputs) emit(v);
     if (error) throw error;
   }
@@ -295,31 +372,39 @@ class FallbackProgram implements JqProgram {
    * the batch is one call with one deadline (scaled by its size), so that
    * error is every input's.
    */
-  private batch(inputs: readonly unknown[], wrapped: string): WasmResult | JqError {
+  private *batch(inputs: readonly unknown[], wrapped: string): JqSteps<WasmResult | JqError> {
     try {
-      return jqOrError('runtime', this.source, inputs.map(toJsonText).join('\n'), ['-c', wrapped], inputs.length);
+      return yield {
+        kind: 'runtime',
+        expr: this.source,
+        input: inputs.map(toJsonText).join('\n'),
+        args: ['-c', wrapped],
+        inputs: inputs.length,
+      };
     } catch (err) {
       if (err instanceof JqError && err.exceeded) return err;
       throw err;
     }
   }
 
-  runMany(inputs: readonly unknown[]): (unknown[] | JqError)[] {
+  private *many(inputs: readonly unknown[]): JqSteps<(unknown[] | JqError)[]> {
     if (inputs.length === 0) return [];
     // One jq run over the whole stream; each input yields exactly one line.
     const wrapped = `try ([(\n${this.source || '.'}\n)] | {ok: .}) catch {err: .}`;
-    const r = this.batch(inputs, wrapped);
+    const r = yield* this.batch(inputs, wrapped);
     if (r instanceof JqError) return inputs.map(() => r);
     const lines = r.status === 0 ? parseLines(r.stdout) : [];
     if (lines.length !== inputs.length) {
-      return inputs.map((input) => {
+      const out: (unknown[] | JqError)[] = [];
+      for (const input of inputs) {
         try {
-          return this.run(input);
+          out.push(outputsOf(yield* this.exec(input)));
         } catch (err) {
-          if (err instanceof JqError) return err;
-          throw err;
+          if (!(err instanceof JqError)) throw err;
+          out.push(err);
         }
-      });
+      }
+      return out;
     }
     return lines.map((line) => {
       const l = line as { ok?: unknown[]; err?: unknown };
@@ -330,6 +415,14 @@ class FallbackProgram implements JqProgram {
     });
   }
 
+  runMany(inputs: readonly unknown[]): (unknown[] | JqError)[] {
+    return drive(this.many(inputs));
+  }
+
+  runManyAsync(inputs: readonly unknown[]): Promise<(unknown[] | JqError)[]> {
+    return driveAsync(this.many(inputs));
+  }
+
   streamMany(
     inputs: readonly unknown[],
     emit: (inputIndex: number, value: unknown) => void,
@@ -338,7 +431,7 @@ class FallbackProgram implements JqProgram {
     if (inputs.length === 0) return;
     // One jq run over the stream: each output tagged {o}, an error {e}, the end of an input {d}.
     const wrapped = `(try ((\n${this.source || '.'}\n) | {o: .}) catch {e: .}), {d: true}`;
-    const r = this.batch(inputs, wrapped);
+    const r = drive(this.batch(inputs, wrapped));
     if (r instanceof JqError) {
       inputs.forEach((_, i) => fail(i, r));
       return;
@@ -365,11 +458,6 @@ class FallbackProgram implements JqProgram {
         fail(i, err);
       }
     }
-  }
-
-  async runAsync(input: unknown): Promise<unknown[]> {
-    await prepareWasm();
-    return this.run(input);
   }
 }
 

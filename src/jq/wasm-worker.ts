@@ -22,7 +22,7 @@
 //
 // Protocol (wasm.ts): a job arrives on parentPort; the reply goes to `port`,
 // then signal[0] is incremented and notified (the main thread waits on it
-// with Atomics.wait). The first increment says the worker is ready.
+// with Atomics.wait or Atomics.waitAsync). The first increment says the worker is ready.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';

@@ -1,7 +1,7 @@
 // A definition's jq expression, compiled once with where it came from (which
 // component, which field), so that any failure can be reported as
 // "component worker: scaleDefinition.replicasPath `.spec.x | tonumber`: <error>".
-import { compile, JqError, type JqProgram } from '../jq/index.js';
+import { compile, evaluationBudget, JqError, type EvaluationBudget, type JqProgram } from '../jq/index.js';
 import type { BudgetLimit } from '../jq/budget.js';
 
 export interface Expr {
@@ -21,7 +21,8 @@ export interface Expr {
  * Whether a definition still gets evaluated. The first evaluation of any of its
  * expressions that runs over the jq budget breaks it: from then on every one of
  * its expressions fails at once with that error, so that 10,000 objects do not
- * each pay the budget. A new plan (definitions reloaded with a change) starts healthy.
+ * each pay the budget. A new plan (definitions reloaded with a change) starts healthy,
+ * unless one of its programs is known to be over budget (overBudget below).
  */
 export interface DefinitionHealth {
   readonly definition: string;
@@ -63,10 +64,31 @@ function evaluationFailure(expr: Expr, err: unknown): ExprError {
   return health.broken;
 }
 
-/** Refuses to evaluate an expression of a broken definition. */
+/**
+ * Programs found over the budget off the main thread (prefetchAsync, the
+ * definitions' pre-flight), with the budget they ran under. A plan evaluating
+ * one later breaks at once instead of blocking the thread for the deadline:
+ * the objects it evaluates may have been replaced since (a watch event) and so
+ * are not among the prefetched inputs. Forgotten when the budget changes.
+ */
+const overBudget = new WeakMap<JqProgram, { error: JqError; budget: EvaluationBudget }>();
+
+function knownOverBudget(program: JqProgram): JqError | null {
+  const known = overBudget.get(program);
+  return known && known.budget === evaluationBudget() ? known.error : null;
+}
+
+/** The failure that stops an evaluation before it starts: its definition broken, or its program over budget. */
+function failureBefore(expr: Expr): ExprError | null {
+  if (expr.health?.broken) return expr.health.broken;
+  const known = expr.program && !expr.program.native ? knownOverBudget(expr.program) : null;
+  return known ? evaluationFailure(expr, known) : null;
+}
+
+/** Refuses to evaluate an expression of a broken definition, or one known to be over budget. */
 function checkHealthy(expr: Expr): void {
-  const broken = expr.health?.broken;
-  if (broken) throw broken;
+  const failure = failureBefore(expr);
+  if (failure) throw failure;
 }
 
 export function compileExpr(
@@ -92,35 +114,105 @@ export function compileExpr(
 // are about to evaluate such expressions for many objects (a flush placing
 // thousands of pods) prefetch them in one batch; evaluation then reads the
 // result for that very object (by identity) instead of calling jq again.
-const prefetched = new WeakMap<Expr, WeakMap<object, unknown[] | ExprError>>();
+// Results are kept per program (compile() gives every plan the same program for
+// the same text), so what a pre-flight prefetched serves the plan the store
+// makes afterwards; a failure is kept as thrown and worded for the expression
+// that reads it.
+const prefetched = new WeakMap<JqProgram, WeakMap<object, unknown[] | Error>>();
+
+/** Inputs a prefetchAsync sends to jq-wasm at once: the thread serialises and parses each chunk between awaits. */
+const ASYNC_CHUNK = 1_000;
+
+/** The prefetch memo of `e`'s program when `e` still needs jq-wasm to evaluate, else null. */
+function memoToFill(e: Expr): WeakMap<object, unknown[] | Error> | null {
+  if (!e.program || e.program.native || failureBefore(e)) return null;
+  let memo = prefetched.get(e.program);
+  if (!memo) {
+    memo = new WeakMap();
+    prefetched.set(e.program, memo);
+  }
+  return memo;
+}
+
+/** Records a batch's results; an error over budget breaks `e`'s definition as an evaluation would. */
+function record(
+  e: Expr,
+  memo: WeakMap<object, unknown[] | Error>,
+  inputs: readonly object[],
+  results: readonly (unknown[] | Error)[],
+): void {
+  inputs.forEach((input, i) => {
+    const r = results[i] ?? new Error('no result');
+    if (!Array.isArray(r)) evaluationFailure(e, r);
+    memo.set(input, r);
+  });
+}
+
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+/** Breaks the definitions of expressions known over budget before their batch runs any of the others. */
+function breakKnownOverBudget(exprs: readonly Expr[]): void {
+  for (const e of exprs) failureBefore(e);
+}
 
 /** Evaluates the non-native expressions among `exprs` for all `inputs` in one jq-wasm run each. */
 export function prefetch(exprs: readonly Expr[], inputs: readonly object[]): void {
   if (inputs.length === 0) return;
+  breakKnownOverBudget(exprs);
   for (const e of exprs) {
-    if (!e.program || e.program.native || e.health?.broken) continue;
-    let memo = prefetched.get(e);
-    if (!memo) {
-      memo = new WeakMap();
-      prefetched.set(e, memo);
-    }
+    const memo = memoToFill(e);
+    if (!memo) continue;
     const todo = inputs.filter((i) => !memo.has(i));
     if (todo.length === 0) continue;
-    let results: (unknown[] | ExprError)[];
+    let results: (unknown[] | Error)[];
     try {
-      results = e.program.runMany(todo).map((r) => (r instanceof JqError ? evaluationFailure(e, r) : r));
+      results = e.program!.runMany(todo);
     } catch (err) {
-      const error = evaluationFailure(e, err);
-      results = todo.map(() => error);
+      results = todo.map(() => asError(err));
     }
-    todo.forEach((input, i) => memo.set(input, results[i] ?? new ExprError(e, 'no result')));
+    record(e, memo, todo, results);
+  }
+}
+
+/**
+ * prefetch() off the main thread: jq-wasm runs in a worker while the caller
+ * awaits (an explorer keeps drawing and reading keys), in chunks of
+ * ASYNC_CHUNK inputs. An expression over budget breaks its definition, is
+ * remembered as over budget (see overBudget) and is not sent again.
+ */
+export async function prefetchAsync(exprs: readonly Expr[], inputs: readonly object[]): Promise<void> {
+  if (inputs.length === 0) return;
+  breakKnownOverBudget(exprs);
+  for (const e of exprs) {
+    const memo = memoToFill(e);
+    if (!memo) continue;
+    const program = e.program!;
+    const todo = inputs.filter((i) => !memo.has(i));
+    // Between awaits another evaluation may break the definition: then stop.
+    for (let at = 0; at < todo.length && !failureBefore(e); at += ASYNC_CHUNK) {
+      const chunk = todo.slice(at, at + ASYNC_CHUNK);
+      let results: (unknown[] | Error)[];
+      try {
+        results = await program.runManyAsync(chunk);
+      } catch (err) {
+        results = chunk.map(() => asError(err));
+      }
+      record(e, memo, chunk, results);
+      const exceeded = results.find((r): r is JqError => r instanceof JqError && r.exceeded !== null);
+      if (exceeded) {
+        overBudget.set(program, { error: exceeded, budget: evaluationBudget() });
+        break;
+      }
+    }
   }
 }
 
 function prefetchedFor(expr: Expr, input: unknown): unknown[] | undefined {
-  if (expr.program?.native !== false || typeof input !== 'object' || input === null) return undefined;
-  const hit = prefetched.get(expr)?.get(input);
-  if (hit instanceof ExprError) throw hit;
+  if (!expr.program || expr.program.native || typeof input !== 'object' || input === null) return undefined;
+  const hit = prefetched.get(expr.program)?.get(input);
+  if (hit instanceof Error) throw evaluationFailure(expr, hit);
   return hit;
 }
 

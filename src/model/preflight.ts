@@ -1,0 +1,52 @@
+// The pre-flight of definitions about to be handed to the store (a hot reload
+// of cluster Kartas): their jq-wasm expressions are evaluated off the main
+// thread, over the objects already held, before any synchronous evaluation
+// needs them. One over the budget is found in the worker while the explorer
+// keeps drawing — the store's plan then breaks at its first evaluation
+// without calling jq (expr.ts, overBudget) — and the healthy ones are
+// prefetched, so the flush after the reload reads their results.
+import type { Definition, Gvk } from '../definitions/types.js';
+import { prefetchAsync, type ExprError } from './expr.js';
+import { POD_GVK } from './ownership-graph.js';
+import { planDefinition } from './plan.js';
+
+interface Namespaced {
+  metadata?: { namespace?: string };
+}
+
+/**
+ * The pods that can belong to `workloads`: owner references never cross
+ * namespaces, so pods in their namespaces (all pods when one is cluster-scoped).
+ */
+function podsNear(workloads: readonly object[], pods: readonly object[]): readonly object[] {
+  const namespaces = new Set<string>();
+  for (const w of workloads) {
+    const ns = (w as Namespaced).metadata?.namespace;
+    if (!ns) return pods;
+    namespaces.add(ns);
+  }
+  return pods.filter((p) => namespaces.has((p as Namespaced).metadata?.namespace ?? ''));
+}
+
+/**
+ * Evaluates the non-native expressions of `definitions` off the main thread:
+ * those a plan runs against workloads over `objectsOf(rootGvk)`, those it runs
+ * against pods over the pods in the same namespaces. Resolves with the
+ * definitions found over the budget (name → the failure); none rejects.
+ */
+export async function preflightDefinitions(
+  definitions: readonly Definition[],
+  objectsOf: (gvk: Gvk) => readonly object[],
+): Promise<Map<string, ExprError>> {
+  const broken = new Map<string, ExprError>();
+  for (const definition of definitions) {
+    const plan = planDefinition(definition);
+    if (plan.slowWorkloadExprs.length === 0 && plan.slowPodExprs.length === 0) continue;
+    const workloads = objectsOf(definition.rootGvk);
+    await prefetchAsync(plan.slowWorkloadExprs, workloads);
+    if (plan.slowPodExprs.length > 0 && !plan.health.broken)
+      await prefetchAsync(plan.slowPodExprs, podsNear(workloads, objectsOf(POD_GVK)));
+    if (plan.health.broken) broken.set(definition.name, plan.health.broken);
+  }
+  return broken;
+}
