@@ -8,8 +8,8 @@
 // that types defined only in the cluster (a TFJob Karta, say) are watched from
 // the start. Later Karta changes are hot-reloaded (precedence cluster > file >
 // builtin, decided by the definitions module) and may start new reflectors.
-import type { Definition } from '../definitions/types.js';
-import { gvkKey } from '../definitions/types.js';
+import type { Definition, Gvk } from '../definitions/types.js';
+import { gvkKey, gvkOf } from '../definitions/types.js';
 import type {
   ClusterConnection,
   ConnectionInfo,
@@ -19,6 +19,8 @@ import type {
   WorkloadTree,
 } from '../model/types.js';
 import { ClusterStore } from '../model/store.js';
+import { OwnershipGraph, POD_GVK } from '../model/ownership-graph.js';
+import { preflightDefinitions } from '../model/preflight.js';
 import { SchedulingIndex } from '../model/scheduling.js';
 import { nodesFromPods, type PodNode } from '../model/pod-nodes.js';
 import { QueuePositions } from './queue-positions.js';
@@ -72,6 +74,10 @@ class Engine implements ClusterEngine {
   private version = 0;
   private stopped = false;
   private kartaSynced = false;
+  /** The store's objects, read by the definitions' pre-flight. */
+  private readonly graph = new OwnershipGraph();
+  /** Bumped by every hot reload: a pre-flight overtaken by a newer one is dropped. */
+  private reloads = 0;
   private syncing: Promise<void> | undefined;
   private readonly pauses = new Set<() => void>();
   private kindsStarted = false;
@@ -87,6 +93,7 @@ class Engine implements ClusterEngine {
       definitions: this.defs.definitions,
       gpuResources: options.gpuResources,
       buildNested: options.includeNested === true,
+      graph: this.graph,
     };
     this.store = options.createStore ? options.createStore(storeOptions) : new ClusterStore(storeOptions);
     this.scheduler = new FlushScheduler(options.flushIntervalMs ?? 80, () => this.flushWork());
@@ -308,12 +315,42 @@ class Engine implements ClusterEngine {
     if (type === 'DELETED') this.kartas.delete(object.metadata.uid);
     else this.kartas.set(object.metadata.uid, object);
     // At startup the whole list is applied at once in bootstrap().
-    if (this.kartaSynced) this.reloadDefinitions();
+    if (this.kartaSynced) void this.reloadAfterPreflight();
   }
 
-  private reloadDefinitions(): void {
+  /**
+   * A Karta changed: the new definitions' jq-wasm expressions run in a worker
+   * over the objects held before the store gets them, so one over the jq
+   * budget is found broken there while the explorer keeps drawing and reading keys.
+   */
+  private async reloadAfterPreflight(): Promise<void> {
+    const reload = ++this.reloads;
+    let next: DefinitionSetLike;
     try {
-      this.defs = this.options.definitions.withCluster([...this.kartas.values()]);
+      next = this.options.definitions.withCluster([...this.kartas.values()]);
+    } catch (err) {
+      this.addProblem(`cluster definitions: ${(err as Error).message}`);
+      return;
+    }
+    await preflightDefinitions(next.definitions, (gvk) => this.heldObjects(gvk)).catch(() => undefined);
+    if (this.stopped || reload !== this.reloads) return;
+    this.reloadDefinitions(next);
+    this.scheduler.markDirty();
+  }
+
+  private heldObjects(gvk: Gvk): KubeObject[] {
+    if (gvkKey(gvk) === gvkKey(POD_GVK)) return [...this.graph.pods.values()].map((p) => p.obj);
+    const out: KubeObject[] = [];
+    for (const w of this.graph.workloads.values()) {
+      const held = gvkOf(w.obj.apiVersion ?? '', w.obj.kind ?? '');
+      if (held.group === gvk.group && held.kind === gvk.kind) out.push(w.obj);
+    }
+    return out;
+  }
+
+  private reloadDefinitions(next?: DefinitionSetLike): void {
+    try {
+      this.defs = next ?? this.options.definitions.withCluster([...this.kartas.values()]);
       this.store.setDefinitions(this.defs.definitions);
     } catch (err) {
       this.addProblem(`cluster definitions: ${(err as Error).message}`);

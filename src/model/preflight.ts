@@ -5,7 +5,7 @@
 // keeps drawing — the store's plan then breaks at its first evaluation
 // without calling jq (expr.ts, overBudget) — and the healthy ones are
 // prefetched, so the flush after the reload reads their results.
-import type { Definition, Gvk } from '../definitions/types.js';
+import { apiVersionOf, type Definition, type Gvk } from '../definitions/types.js';
 import { prefetchAsync, type ExprError } from './expr.js';
 import { POD_GVK } from './ownership-graph.js';
 import { planDefinition } from './plan.js';
@@ -29,6 +29,15 @@ function podsNear(workloads: readonly object[], pods: readonly object[]): readon
 }
 
 /**
+ * Stands in for the objects of a kind not watched yet (a Karta for a new kind):
+ * an expression that loops whatever its input (`def f: f; f`, `until(false; .)`)
+ * is still found in the worker before the kind's first list reaches the store.
+ */
+function probeOf(gvk: Gvk): object {
+  return { apiVersion: apiVersionOf(gvk), kind: gvk.kind, metadata: { name: '', namespace: '' }, spec: {}, status: {} };
+}
+
+/**
  * Evaluates the non-native expressions of `definitions` off the main thread:
  * those a plan runs against workloads over `objectsOf(rootGvk)`, those it runs
  * against pods over the pods in the same namespaces. Resolves with the
@@ -42,7 +51,8 @@ export async function preflightDefinitions(
   for (const definition of definitions) {
     const plan = planDefinition(definition);
     if (plan.slowWorkloadExprs.length === 0 && plan.slowPodExprs.length === 0) continue;
-    const workloads = objectsOf(definition.rootGvk);
+    const held = objectsOf(definition.rootGvk);
+    const workloads = held.length > 0 ? held : [probeOf(definition.rootGvk)];
     await prefetchAsync(plan.slowWorkloadExprs, workloads);
     if (plan.slowPodExprs.length > 0 && !plan.health.broken)
       await prefetchAsync(plan.slowPodExprs, podsNear(workloads, objectsOf(POD_GVK)));

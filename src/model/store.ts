@@ -36,7 +36,7 @@ export interface ClusterStoreOptions {
   gpuResources?: string[];
   /** Default true: also build trees of nested workloads (see OwnershipGraph.place). */
   buildNested?: boolean;
-  /** Test seams: counters incremented as the store works, and the graph it keeps (tests read its indexes). */
+  /** Counters incremented as the store works (a test seam), and the graph it keeps (the engine's pre-flight and tests read it). */
   counters?: WorkCounters;
   graph?: OwnershipGraph;
 }
