@@ -134,12 +134,19 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   return got.length === want.length && timingSafeEqual(got, want);
 }
 
+/** A request body over the server's limit: kube-apiserver answers 413 RequestEntityTooLarge. */
+class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`Request entity too large: limit is ${limit}`);
+  }
+}
+
 async function readBytes(req: IncomingMessage, limit = 4 * 1024 * 1024): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new Error('request body too large');
+    if (size > limit) throw new BodyTooLarge(limit);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
@@ -794,7 +801,13 @@ export class ApiServer {
   ): Promise<void> {
     const { kind, namespace, name, subresource } = route;
     if (subresource !== undefined && subresource !== 'status') return this.sendStatus(res, methodNotAllowed());
-    const text = await readBody(req);
+    let text: string;
+    try {
+      text = await readBody(req);
+    } catch (err) {
+      if (!(err instanceof BodyTooLarge)) throw err;
+      return this.sendStatus(res, statusFailure(413, 'RequestEntityTooLarge', err.message));
+    }
     let body: Record<string, unknown> = {};
     if (text.trim()) {
       try {
@@ -830,6 +843,8 @@ export class ApiServer {
         apiVersion: apiVersionOf(kind),
         kind: kind.kind,
         metadata: { ...obj.metadata, namespace, uid: '', resourceVersion: '', creationTimestamp: '' },
+        // kube-apiserver gives a new pod its status (Pending); the simulation's controllers expect one.
+        ...(kind.group === '' && kind.kind === 'Pod' && !obj.status ? { status: { phase: 'Pending' } } : {}),
       };
       return this.send(res, 201, this.store.put(key, fresh));
     }
