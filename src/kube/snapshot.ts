@@ -7,6 +7,7 @@ import type {
   ClusterConnection,
   ConnectionCause,
   DefinitionInfo,
+  GpuMetrics,
   KindState,
   ModelSnapshot,
   WorkloadTree,
@@ -150,6 +151,7 @@ export interface SnapshotInput {
   accessNotice?: string | null;
   /** The nodes as pods see them, when node objects are not readable. */
   podNodes?: PodNode[];
+  gpuMetrics?: GpuMetrics;
 }
 
 /** `namespace-scoped access: showing training (not readable: nodes, clusterqueues.kueue.x-k8s.io)`. */
@@ -195,5 +197,6 @@ export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
     access: input.access,
     ...(notice ? { accessNotice: notice } : {}),
     ...(input.podNodes ? { podNodes: input.podNodes } : {}),
+    ...(input.gpuMetrics ? { gpuMetrics: input.gpuMetrics } : {}),
   });
 }
