@@ -309,7 +309,8 @@ async function loadLive(
       notice: scoped ? notice : null,
       problems: [
         ...unavailable.map((k) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`),
-        ...snap.problems.filter((p) => !scoped || p !== notice),
+        // The access and GPU notices are told once, on their own.
+        ...snap.problems.filter((p) => (!scoped || p !== notice) && p !== snap.gpuMetrics?.notice?.text),
       ],
     };
   } catch (err) {

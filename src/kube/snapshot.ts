@@ -163,8 +163,11 @@ export function namespaceNotice(access: AccessScope): string {
 
 export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
   const notice = input.accessNotice ?? null;
+  const gpuNotice = input.gpuMetrics?.notice?.text;
   const problems = [
     ...(notice ? [notice] : []),
+    // Missing GPU metrics are one line, whatever number of exporters failed.
+    ...(gpuNotice ? [gpuNotice] : []),
     ...input.definitionProblems.map(formatProblem),
     // Kinds that cannot be read are problems for as long as they last (a
     // connection failure is told once, by input.connection, not per kind;

@@ -1,6 +1,7 @@
 // The UTIL (and, for pods, MEM) columns: the DCGM overlay laid over a table
 // already built (row-cache.ts keeps its rows), one new row per row and scrape.
-// `-` where no reading is known: no exporter, forbidden, failed, or no GPU.
+// `-` where no reading is known: no exporter, forbidden, failed, or no GPU;
+// no columns at all before the first scrape (offline dumps, other views).
 import type { GpuMetrics, WorkloadTree } from '../../model/types.js';
 import { podGpuRollup, workloadGpu, type GroupGpu } from '../../model/gpu-overlay.js';
 import type { Column, Row, TableData } from './table.js';
@@ -35,7 +36,8 @@ function insertAfterGpus(
   cellsOf: (row: Row) => { cells: string[]; util: number | null; warn: boolean },
 ): TableData {
   const at = table.columns.findIndex((c) => c.name === 'GPUS') + 1;
-  if (at === 0) return table;
+  // Never scraped (offline, or before the first round): no columns rather than a column of `-`.
+  if (at === 0 || !metrics) return table;
   const rows = table.rows.map((row) => {
     const hit = overlaid.get(row);
     if (hit && hit.metrics === metrics) return hit.row;

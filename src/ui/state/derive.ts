@@ -120,7 +120,12 @@ export function tableForFrame(
       return { ...withPodUtil(t, snapshot.gpuMetrics), sortable: true };
     }
     case 'nodes':
-      return { ...(snapshot.podNodes ? podNodeTable(snapshot.podNodes) : nodeTable(snapshot.nodes)), sortable: true };
+      return {
+        ...(snapshot.podNodes
+          ? podNodeTable(snapshot.podNodes, snapshot.gpuMetrics)
+          : nodeTable(snapshot.nodes, snapshot.gpuMetrics)),
+        sortable: true,
+      };
     case 'node': {
       if (frame.nodeName === undefined) return { ...EMPTY, sortable: false };
       const t = nodePodTable(getNodePods(frame.nodeName), cache?.podRow);
