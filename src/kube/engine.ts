@@ -167,7 +167,16 @@ class Engine implements ClusterEngine {
   }
 
   holdGpuMetrics(): () => void {
-    return this.dcgm.acquire();
+    // Exporters are found among the pods: before they are listed, none would be.
+    let release: (() => void) | undefined;
+    let released = false;
+    void this.whenSynced().then(() => {
+      if (!released && !this.stopped) release = this.dcgm.acquire();
+    });
+    return () => {
+      released = true;
+      release?.();
+    };
   }
 
   async scrapeGpuMetrics(): Promise<void> {
