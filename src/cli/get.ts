@@ -411,7 +411,7 @@ async function get(args: string[]): Promise<number> {
 
   if (loaded.notice) process.stderr.write(`wlx: ${sanitise(loaded.notice)}\n`);
   const gpuNotice = loaded.gpuMetrics?.notice;
-  if (gpuNotice) process.stderr.write(`wlx: ${sanitise(gpuNotice.text)}\n`);
+  if (gpuNotice && !loaded.notice?.includes(gpuNotice.text)) process.stderr.write(`wlx: ${sanitise(gpuNotice.text)}\n`);
   if (output === 'json') {
     process.stdout.write(JSON.stringify(jsonDocument(workloads, loaded, orphanPods), null, 2) + '\n');
   } else if (output === 'yaml') {

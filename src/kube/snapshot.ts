@@ -162,12 +162,13 @@ export function namespaceNotice(access: AccessScope): string {
 }
 
 export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
-  const notice = input.accessNotice ?? null;
-  const gpuNotice = input.gpuMetrics?.notice?.text;
+  // Missing GPU metrics are one line, whatever number of exporters failed; a
+  // namespace-scoped user's is part of the one access notice (the exporters
+  // are out of sight for the same reason).
+  const gpuNotice = input.gpuMetrics?.notice?.text ?? null;
+  const notice = input.accessNotice && gpuNotice ? `${input.accessNotice}; ${gpuNotice}` : (input.accessNotice ?? null);
   const problems = [
-    ...(notice ? [notice] : []),
-    // Missing GPU metrics are one line, whatever number of exporters failed.
-    ...(gpuNotice ? [gpuNotice] : []),
+    ...(notice ? [notice] : gpuNotice ? [gpuNotice] : []),
     ...input.definitionProblems.map(formatProblem),
     // Kinds that cannot be read are problems for as long as they last (a
     // connection failure is told once, by input.connection, not per kind;

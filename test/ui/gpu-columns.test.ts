@@ -21,22 +21,21 @@ const metrics = (rs: ReturnType<typeof gpuReading>[]): GpuMetrics => ({
   idle: DEFAULT_IDLE_RULE,
 });
 
-const pod = (name: string): PodSummary =>
-  ({
-    namespace: 'ml',
-    name,
-    uid: name,
-    status: 'Running',
-    phase: 'Running',
-    ready: true,
-    node: 'n1',
-    gpus: 1,
-    restarts: 0,
-    reason: null,
-    readyContainers: '1/1',
-    message: null,
-    createdAt: null,
-  }) as PodSummary;
+const pod = (name: string): PodSummary => ({
+  namespace: 'ml',
+  name,
+  uid: name,
+  status: 'Running',
+  phase: 'Running',
+  ready: true,
+  node: 'n1',
+  gpus: 1,
+  restarts: 0,
+  reason: null,
+  readyContainers: '1/1',
+  message: null,
+  createdAt: null,
+});
 
 test('pod lists: UTIL and MEM after GPUS, `-` without a reading, idle marked, sorted by util', () => {
   const pods = ['a', 'b', 'c'].map(pod);
