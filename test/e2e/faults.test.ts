@@ -156,7 +156,7 @@ test(
     const pods = (await getJson(transport, '/api/v1/pods')) as { items: ListItem[] };
     const byUid = new Map(pods.items.map((p) => [p.metadata.uid, p]));
     assert.equal(snap.totals.pods, pods.items.length, 'pod count');
-    assert.equal(snap.totals.nodes, 14);
+    assert.equal(snap.totals.nodes, 17);
     for (const w of snap.workloads) {
       for (const p of [...podsOf(w.roles), ...w.unattributedPods]) {
         const live = byUid.get(p.uid);

@@ -95,7 +95,7 @@ test('wlx get -A -o json on the default scenario', async (t) => {
   assert.equal(tf.definitionSource, 'cluster');
   assert.equal(podsOf(tf.roles).length, 3);
 
-  assert.equal(doc.nodes.length, 14);
+  assert.equal(doc.nodes.length, 17);
   assert.equal(
     doc.nodes.reduce((n, x) => n + x.gpuAllocatable, 0),
     96,
@@ -141,7 +141,9 @@ test('wlx get --demo starts the simulated cluster in the background, reads it ov
   // The demo's bare pod (nobody controls it) is a workload of the built-in Pod definition.
   assert.deepEqual(doc.workloads.map((w) => `${w.namespace}/${w.name}`).sort(), [
     'default/innocent-looking',
+    'inference/dra-reranker',
     'inference/llama-70b',
+    'inference/mig-embedder',
     'research/mmlu-eval',
     'research/ray-tune',
     'research/resnet-tf',
@@ -152,7 +154,7 @@ test('wlx get --demo starts the simulated cluster in the background, reads it ov
     'training/queued-sft',
     'training/stuck-pretrain',
   ]);
-  assert.equal(doc.nodes.length, 14);
+  assert.equal(doc.nodes.length, 17);
   // The command returned, so the background cluster did not keep it alive.
   assert.ok(Date.now() - started < 90_000);
 });

@@ -16,8 +16,9 @@ test(
     const t = new Tmux(wlxCommand('--demo'), 120, 40);
     try {
       const started = Date.now();
-      // Ten workloads (three of them queued or gang-held) and the bare pod nobody controls (the built-in Pod definition's).
-      let screen = await t.waitFor(/workloads\(all\)\[11\]/, 'the default scenario', 60_000);
+      // Ten workloads (three of them queued or gang-held) and three bare pods nobody controls (the built-in Pod
+      // definition's): the hostile one and the GPU extras' mig-embedder and dra-reranker.
+      let screen = await t.waitFor(/workloads\(all\)\[13\]/, 'the default scenario', 60_000);
       const firstSeenMs = Date.now() - started;
       assert.match(screen, /GPUs: \d+\/96 req\/alloc\s+free \d+\s+pending \d+/);
       assert.match(screen, /Context: \S+/);
@@ -56,7 +57,7 @@ test(
       t.keys('/');
       t.type('llama-pretrain');
       t.keys('Enter');
-      screen = await t.waitFor(/workloads\(all\)\[1\/11\] <\/llama-pretrain>/, 'the filtered list');
+      screen = await t.waitFor(/workloads\(all\)\[1\/13\] <\/llama-pretrain>/, 'the filtered list');
       t.keys('Enter');
       screen = await t.waitFor(/jobset\(training\/llama-pretrain\)\[2\]/, 'the role tree');
       assert.match(screen, /leader\s+Ready\s+1\/1\s+1\s+4\/4/);
@@ -82,16 +83,16 @@ test(
       t.keys('Escape');
       await t.waitFor(/jobset\(training\/llama-pretrain\)/, 'back to the roles');
       t.keys('Escape');
-      await t.waitFor(/workloads\(all\)\[1\/11\]/, 'back to the filtered list');
+      await t.waitFor(/workloads\(all\)\[1\/13\]/, 'back to the filtered list');
       t.keys('Escape');
-      await t.waitFor(/workloads\(all\)\[11\]/, 'the filter cleared');
+      await t.waitFor(/workloads\(all\)\[13\]/, 'the filter cleared');
 
       // Resize: the layout follows the terminal.
       t.tmux('resize-window', '-t', 'main', '-x', '80', '-y', '24');
       screen = await t.waitFor(
         (s) =>
           /^└─+┘$/m.test(s) &&
-          /^┌─+ workloads\(all\)\[11\] ─+┐$/m.test(s) &&
+          /^┌─+ workloads\(all\)\[13\] ─+┐$/m.test(s) &&
           s.split('\n').some((l) => l.startsWith('└') && [...l].length === 80),
         'the 80-column layout',
       );
@@ -105,7 +106,7 @@ test(
       t.keys(':');
       t.type('nodes');
       t.keys('Enter');
-      screen = await t.waitFor(/nodes\[14\]/, 'the nodes view');
+      screen = await t.waitFor(/nodes\[17\]/, 'the nodes view');
       assert.match(screen, /gpu-node-01\s+Ready\s+\d+\/8\s+\d+\s+\d+/);
       assert.match(screen, /cpu-node-01\s+Ready\s+0\/0/);
 
@@ -113,14 +114,14 @@ test(
       screen = await t.waitFor(/─ help ─/, 'the help view');
       assert.match(screen, /shift-N\s+sort by name/);
       t.keys('Escape');
-      await t.waitFor(/nodes\[14\]/, 'back from help');
+      await t.waitFor(/nodes\[17\]/, 'back from help');
 
       assert.equal(t.display('#{alternate_on}'), '1', 'the explorer runs on the alternate screen');
       t.keys('q');
       screen = await t.waitFor(/WLX-EXITED \d+/, 'wlx to exit', 20_000);
       assert.match(screen, /WLX-EXITED 0/);
       assert.equal(t.display('#{alternate_on}'), '0', 'the alternate screen is left');
-      assert.doesNotMatch(screen, /nodes\[14\]/, 'the shell screen is back, without the explorer on it');
+      assert.doesNotMatch(screen, /nodes\[17\]/, 'the shell screen is back, without the explorer on it');
       assert.match(screen, /starting the simulated cluster/, 'what was on the screen before is restored');
     } finally {
       t.kill();
@@ -171,7 +172,7 @@ test(
     try {
       // TFJobs answer 403: reported in the header, everything else works.
       // Nine workloads, the bare pod, and the TFJob that cannot be read, holding its pods.
-      let screen = await t.waitFor(/workloads\(all\)\[11\]/, 'the workloads', 60_000);
+      let screen = await t.waitFor(/workloads\(all\)\[13\]/, 'the workloads', 60_000);
       screen = await t.waitFor(/Conn: .*forbidden: \S*tfjobs/, 'the forbidden kind in the header');
       assert.match(screen, /resnet-tf \(not?[ v\S]*\s+TFJob\s+Undefined/);
       const lines = screen.split('\n');
@@ -223,11 +224,11 @@ test(
       t.keys(':');
       t.type('nodes');
       t.keys('Enter');
-      await t.waitFor(/nodes\[14\]/, 'the nodes');
+      await t.waitFor(/nodes\[17\]/, 'the nodes');
       t.keys('/');
       t.type(`^${nodeName} `);
       t.keys('Enter');
-      await t.waitFor(/nodes\[1\/14\]/, 'the hostile pod node');
+      await t.waitFor(/nodes\[1\/17\]/, 'the hostile pod node');
       t.keys('Enter');
       screen = await t.waitFor(
         (s) => s.includes('innocent-looking') && s.includes('\\e]0;pwned'),
