@@ -201,7 +201,6 @@ export function jsonDocument(
         })),
     orphanPods: orphanPods.map(pod),
     access: loaded.access,
-    gpuMetricsNotice: metrics?.notice?.text ?? null,
   };
 }
 
