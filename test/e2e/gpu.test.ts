@@ -166,8 +166,8 @@ test(
       await tmux.press('Escape', 'Escape', 'Escape', ':');
       tmux.type('pods');
       await tmux.press('Enter');
-      screen = await tmux.waitFor(/GPUS\s+UTIL\s+MEM/, 'the pods view with UTIL and MEM', 30_000);
-      assert.match(screen, /llama-70b\S*\s+Running\s+\S+\s+\d+\s+8\s+\d+%\s+\d+\/637G/);
+      screen = await tmux.waitFor(/NODE\s+UTIL\s+MEM/, 'the pods view with UTIL and MEM', 30_000);
+      assert.match(screen, /llama-70b\S*\s+Running\s+\S+\s+\d+\s+8\s+gpu-node-\d+\s+\d+%\s+\d+\/637G/);
       tmux.keys('q');
       await tmux.waitFor(/WLX-EXITED 0/, 'a clean exit');
     } finally {

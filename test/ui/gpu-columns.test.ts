@@ -44,7 +44,7 @@ test('pod lists: UTIL and MEM after GPUS, `-` without a reading, idle marked, so
   const m = metrics([gpuReading('n1/0', 80, ['ml/a']), gpuReading('n1/1', 2, ['ml/b'], NOW - 90_000)]);
   const out = withPodUtil(table, m);
   const names = out.columns.map((c) => c.name);
-  assert.deepEqual(names.slice(names.indexOf('GPUS'), names.indexOf('GPUS') + 3), ['GPUS', 'UTIL', 'MEM']);
+  assert.deepEqual(names.slice(names.indexOf('NODE'), names.indexOf('NODE') + 3), ['NODE', 'UTIL', 'MEM']);
   const cell = (i: number, col: string) => out.rows[i].cells[names.indexOf(col)];
   assert.equal(cell(0, 'UTIL'), '80%');
   assert.equal(cell(0, 'MEM'), '40/80G');

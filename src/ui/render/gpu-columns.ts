@@ -34,8 +34,9 @@ function insertAfterGpus(
   metrics: GpuMetrics | undefined,
   columns: Column[],
   cellsOf: (row: Row) => { cells: string[]; util: number | null; warn: boolean },
+  after = 'GPUS',
 ): TableData {
-  const at = table.columns.findIndex((c) => c.name === 'GPUS') + 1;
+  const at = table.columns.findIndex((c) => c.name === after) + 1;
   // Never scraped (offline, or before the first round): no columns rather than a column of `-`.
   if (at === 0 || !metrics) return table;
   const rows = table.rows.map((row) => {
@@ -69,16 +70,22 @@ export function withWorkloadUtil(
   });
 }
 
-/** A pods table with UTIL and MEM (rows carry their pod's `namespace/name`). */
+/** A pods table with UTIL and MEM after NODE (rows carry their pod's `namespace/name`). */
 export function withPodUtil(table: TableData, metrics: GpuMetrics | undefined): TableData {
-  return insertAfterGpus(table, metrics, [UTIL_COLUMN, MEM_COLUMN], (row) => {
-    const r = row.pod ? podGpuRollup(metrics, row.pod) : null;
-    if (!r) return { cells: ['-', '-'], util: null, warn: false };
-    const idle = r.idle > 0;
-    return {
-      cells: [utilText(r.utilisation) + (idle ? ' idle' : ''), memText(r.memoryUsedBytes, r.memoryTotalBytes)],
-      util: r.utilisation,
-      warn: idle,
-    };
-  });
+  return insertAfterGpus(
+    table,
+    metrics,
+    [UTIL_COLUMN, MEM_COLUMN],
+    (row) => {
+      const r = row.pod ? podGpuRollup(metrics, row.pod) : null;
+      if (!r) return { cells: ['-', '-'], util: null, warn: false };
+      const idle = r.idle > 0;
+      return {
+        cells: [utilText(r.utilisation) + (idle ? ' idle' : ''), memText(r.memoryUsedBytes, r.memoryTotalBytes)],
+        util: r.utilisation,
+        warn: idle,
+      };
+    },
+    'NODE',
+  );
 }
