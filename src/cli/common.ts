@@ -10,6 +10,7 @@ import type { ModelSource } from '../model/types.js';
 import type { Definition } from '../definitions/types.js';
 import type { ResourceInfo } from '../kube/discovery.js';
 import { UsageError } from './usage.js';
+import { parseLabelSelector } from '../kube/selector.js';
 
 /** node:util parseArgs option specs of the shared cluster options. */
 export const CLUSTER_OPTIONS = {
@@ -19,6 +20,8 @@ export const CLUSTER_OPTIONS = {
   'all-namespaces': { type: 'boolean', short: 'A' },
   definitions: { type: 'string', multiple: true },
   'gpu-resource': { type: 'string', multiple: true },
+  'dcgm-selector': { type: 'string' },
+  'idle-after': { type: 'string' },
   demo: { type: 'boolean' },
 } as const;
 
@@ -32,7 +35,12 @@ export const CLUSTER_OPTIONS_HELP = `Cluster options:
   --definitions PATH      Workload Map definition file or directory (repeatable;
                           also $WLX_DEFINITIONS, ':'-separated)
   --gpu-resource NAME     extended resource counted as GPUs (repeatable;
-                          default nvidia.com/gpu and amd.com/gpu)
+                          default nvidia.com/gpu and amd.com/gpu); also listed
+                          by name beside the built-in kinds (MIG, shared, Intel)
+  --dcgm-selector SEL     label selector of the dcgm-exporter pods (default:
+                          the GPU Operator's and the Helm chart's labels)
+  --idle-after DURATION   an allocated GPU under 5 % this long is idle
+                          (default 60s; e.g. 90s, 5m)
   --demo                  run the built-in simulated GPU cluster and use it
 `;
 
@@ -49,7 +57,21 @@ export interface ClusterOptions {
   definitionsEnv: string;
   /** Empty = the model's defaults. */
   gpuResources: string[];
+  /** `--dcgm-selector`: the exporter pods' label selector instead of the built-in ones. */
+  dcgmSelector?: string;
+  /** `--idle-after` in ms (default: the model's 60 s). */
+  idleAfterMs?: number;
   demo: boolean;
+}
+
+/** `--idle-after`: `90s`, `5m`, `1h` or plain seconds. */
+export function parseIdleAfter(text: string, hint: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m?.[2] ?? 's'] ?? 1000;
+  const ms = m ? Number(m[1]) * unit : NaN;
+  if (!Number.isFinite(ms) || ms <= 0)
+    throw new UsageError(`--idle-after "${text}" is not a duration (e.g. 60s, 5m)`, hint);
+  return ms;
 }
 
 type ParsedValues = {
@@ -78,8 +100,18 @@ export function clusterOptionsFrom(
       throw new UsageError(`--gpu-resource "${r}" is not a resource name (e.g. nvidia.com/gpu)`, hint);
     }
   }
+  const dcgmSelector = v['dcgm-selector'];
+  if (dcgmSelector !== undefined) {
+    try {
+      if (!parseLabelSelector(dcgmSelector).length) throw new Error('it selects nothing');
+    } catch (err) {
+      throw new UsageError(`--dcgm-selector "${dcgmSelector}": ${(err as Error).message}`, hint);
+    }
+  }
   return {
     kubeconfig: v.kubeconfig,
+    dcgmSelector,
+    idleAfterMs: v['idle-after'] !== undefined ? parseIdleAfter(v['idle-after'], hint) : undefined,
     context: v.context,
     namespace: v.namespace?.[0] ?? null,
     namespaces: [...new Set(v.namespace ?? [])],
@@ -100,6 +132,8 @@ export interface OpenedModelSource extends ModelSource {
   resources(): ResourceInfo[];
   /** Asks Kueue's visibility API for queue positions once (`wlx get`). */
   refreshQueuePositions(): Promise<void>;
+  /** Scrapes the dcgm-exporters once and flushes (`wlx get`). */
+  scrapeGpuMetrics(): Promise<void>;
   /** Stops watches and the background demo (if any). Idempotent. */
   stop(): Promise<void>;
 }
@@ -162,6 +196,8 @@ export async function openModelSource(options: OpenOptions): Promise<OpenedModel
       labelSelector: options.labelSelector,
       watch: options.watch,
       includeNested: options.includeNested,
+      dcgmSelector: options.dcgmSelector,
+      idleAfterMs: options.idleAfterMs,
     });
     let stopped = false;
     return {
@@ -171,6 +207,8 @@ export async function openModelSource(options: OpenOptions): Promise<OpenedModel
       getConnectionInfo: () => engine.getConnectionInfo(),
       access: createAccess(transport),
       holdQueuePositions: () => engine.holdQueuePositions(),
+      holdGpuMetrics: () => engine.holdGpuMetrics(),
+      scrapeGpuMetrics: () => engine.scrapeGpuMetrics(),
       refreshQueuePositions: () => engine.refreshQueuePositions(),
       whenSynced: () => engine.whenSynced(),
       definitions: () => engine.definitions(),

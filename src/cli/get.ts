@@ -8,6 +8,8 @@ import { apiVersionOf, gvkOf } from '../definitions/types.js';
 import type {
   AccessScope,
   ClusterTotals,
+  GpuCounts,
+  GpuMetrics,
   NodeSummary,
   OrphanPod,
   PodSummary,
@@ -15,6 +17,7 @@ import type {
   WorkloadTree,
 } from '../model/types.js';
 import type { PodNode } from '../model/pod-nodes.js';
+import { nodeGpuUtilisation, podGpuRollup, roleGpu, workloadGpu, type GroupGpu } from '../model/gpu-overlay.js';
 import {
   EMPTY_SCHEDULING,
   gangsWithVerdicts,
@@ -141,6 +144,8 @@ interface Loaded {
   podNodes?: PodNode[];
   /** Told once on stderr whatever the output: cluster-wide lists were forbidden, namespaces read instead. */
   notice: string | null;
+  /** One DCGM scrape (live only); absent: utilisation null throughout. */
+  gpuMetrics?: GpuMetrics;
 }
 
 const FULL_ACCESS: AccessScope = { clusterWide: true, namespaces: [], forbidden: [] };
@@ -148,20 +153,53 @@ const FULL_ACCESS: AccessScope = { clusterWide: true, namespaces: [], forbidden:
 /** The `-o json|yaml` contract: workloads with `queue` and gangs' verdicts, nodes, orphan pods, access. */
 export function jsonDocument(
   workloads: readonly WorkloadTree[],
-  loaded: Pick<Loaded, 'nodes' | 'podNodes' | 'scheduling' | 'access'>,
+  loaded: Pick<Loaded, 'nodes' | 'podNodes' | 'scheduling' | 'access' | 'gpuMetrics'>,
   orphanPods: readonly OrphanPod[],
 ): Record<string, unknown> {
+  const metrics = loaded.gpuMetrics;
+  const pod = <P extends PodSummary>(p: P) => {
+    const r = podGpuRollup(metrics, p);
+    return {
+      ...p,
+      gpuUtilization: r?.utilisation ?? null,
+      gpuMemoryUsedBytes: r?.memoryUsedBytes ?? null,
+      gpuResources: p.gpuResources ?? {},
+    };
+  };
+  const gpus = (counts: GpuCounts, g: GroupGpu) => ({ ...counts, utilization: g.utilisation, idle: g.idle });
+  const role = (r: RoleTree): Record<string, unknown> => ({
+    ...r,
+    gpus: gpus(r.gpus, roleGpu(metrics, r)),
+    pods: r.pods.map(pod),
+    roles: r.roles.map(role),
+  });
   return {
     workloads: workloads.map((w) => ({
       ...w,
+      gpus: gpus(w.gpus, workloadGpu(metrics, w)),
+      roles: w.roles.map(role),
+      unattributedPods: w.unattributedPods.map(pod),
       gangs: gangsWithVerdicts(w, loaded.scheduling.gangs.get(w.uid)),
       queue: loaded.scheduling.queues.get(w.uid) ?? null,
     })),
     // Without node access: the nodes the pods are on, capacity unknown (null, never 0).
     nodes: loaded.podNodes
-      ? loaded.podNodes.map((n) => ({ ...n, ready: null, gpuCapacity: null, gpuAllocatable: null }))
-      : loaded.nodes,
-    orphanPods,
+      ? loaded.podNodes.map((n) => ({
+          ...n,
+          ready: null,
+          gpuCapacity: null,
+          gpuAllocatable: null,
+          gpuUtilization: nodeGpuUtilisation(metrics, n),
+          gpuModel: null,
+          gpuResources: {},
+        }))
+      : loaded.nodes.map((n) => ({
+          ...n,
+          gpuUtilization: nodeGpuUtilisation(metrics, n),
+          gpuModel: n.gpuModel ?? null,
+          gpuResources: n.gpuResources ?? {},
+        })),
+    orphanPods: orphanPods.map(pod),
     access: loaded.access,
   };
 }
@@ -246,6 +284,7 @@ async function loadLive(
   try {
     await source.whenSynced();
     await source.refreshQueuePositions();
+    await source.scrapeGpuMetrics();
     const snap = source.getSnapshot();
     const access = snap.access ?? FULL_ACCESS;
     const notice = snap.accessNotice ?? null;
@@ -265,10 +304,12 @@ async function loadLive(
       scheduling: snap.scheduling ?? EMPTY_SCHEDULING,
       access,
       podNodes: snap.podNodes,
+      gpuMetrics: snap.gpuMetrics,
       notice: scoped ? notice : null,
       problems: [
         ...unavailable.map((k) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`),
-        ...snap.problems.filter((p) => !scoped || p !== notice),
+        // The access and GPU notices are told once, on their own.
+        ...snap.problems.filter((p) => (!scoped || p !== notice) && p !== snap.gpuMetrics?.notice?.text),
       ],
     };
   } catch (err) {
@@ -368,6 +409,8 @@ async function get(args: string[]): Promise<number> {
   }
 
   if (loaded.notice) process.stderr.write(`wlx: ${sanitise(loaded.notice)}\n`);
+  const gpuNotice = loaded.gpuMetrics?.notice;
+  if (gpuNotice && !loaded.notice?.includes(gpuNotice.text)) process.stderr.write(`wlx: ${sanitise(gpuNotice.text)}\n`);
   if (output === 'json') {
     process.stdout.write(JSON.stringify(jsonDocument(workloads, loaded, orphanPods), null, 2) + '\n');
   } else if (output === 'yaml') {

@@ -27,7 +27,8 @@ export type ModelStoreLike = Pick<
   | 'problems'
   | 'brokenDefinitions'
   | 'orphanPods'
->;
+> &
+  Partial<Pick<ClusterStore, 'podObjects'>>;
 
 export interface EngineOptions {
   transport: KubeTransport;
@@ -44,6 +45,12 @@ export interface EngineOptions {
   /** Built-in + file definitions; cluster Kartas are added by the engine. */
   definitions: DefinitionSetLike;
   gpuResources?: string[];
+  /** dcgm-exporter pods' label selector (`--dcgm-selector`); default: the operator's and chart's labels. */
+  dcgmSelector?: string;
+  /** How long an allocated GPU must stay under 5 % to count as idle (`--idle-after`). */
+  idleAfterMs?: number;
+  /** DCGM scrape interval (clamped to 5–15 s). */
+  gpuScrapeIntervalMs?: number;
   /** Applied to the lists/watches of workload roots only (`wlx get -l`). */
   labelSelector?: string;
   /** false: list every kind once, no watches (`wlx get`). */
@@ -86,4 +93,7 @@ export interface ClusterEngine extends ModelSource {
   holdQueuePositions(): () => void;
   /** Asks Kueue's visibility API for positions once and flushes (`wlx get`). */
   refreshQueuePositions(): Promise<void>;
+  holdGpuMetrics(): () => void;
+  /** Scrapes the dcgm-exporters once and flushes (`wlx get`). */
+  scrapeGpuMetrics(): Promise<void>;
 }

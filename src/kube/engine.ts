@@ -13,6 +13,7 @@ import { gvkKey, gvkOf } from '../definitions/types.js';
 import type {
   ClusterConnection,
   ConnectionInfo,
+  GpuMetrics,
   KubeObject,
   ModelSnapshot,
   NodePodEntry,
@@ -24,6 +25,8 @@ import { preflightDefinitions } from '../model/preflight.js';
 import { SchedulingIndex } from '../model/scheduling.js';
 import { nodesFromPods, type PodNode } from '../model/pod-nodes.js';
 import { QueuePositions } from './queue-positions.js';
+import { DcgmScraper } from './dcgm-scrape.js';
+import { DEFAULT_IDLE_RULE, indexReadings, type IdleRule } from '../model/utilisation.js';
 import { Discovery, serverVersion, type ResourceInfo } from './discovery.js';
 import { Backoff, type WatchEventType } from './reflector.js';
 import { describeFailure } from './client.js';
@@ -84,6 +87,9 @@ class Engine implements ClusterEngine {
   /** Discovery's failure while it is retried (before or besides the reflectors'). */
   private pending: PendingConnection | null = null;
   private connection: ClusterConnection | null = null;
+  private readonly dcgm: DcgmScraper;
+  /** The last scrape, joined by pod and node (absent before the first). */
+  private gpuMetrics: GpuMetrics | undefined;
 
   constructor(private readonly options: EngineOptions) {
     this.discovery = new Discovery(options.transport);
@@ -103,6 +109,26 @@ class Engine implements ClusterEngine {
       this.schedulingIndex,
       () => this.scheduler.markDirty(),
       (message) => this.addProblem(message),
+    );
+    const idle: IdleRule = { ...DEFAULT_IDLE_RULE, windowMs: options.idleAfterMs ?? DEFAULT_IDLE_RULE.windowMs };
+    this.dcgm = new DcgmScraper(
+      options.transport,
+      () => this.store.podObjects?.() ?? [],
+      (state) => {
+        if (state.scrapedAt === null) return;
+        this.gpuMetrics = {
+          readings: indexReadings(state.readings),
+          notice: state.notice,
+          scrapedAt: state.scrapedAt,
+          idle,
+        };
+        this.scheduler.markDirty();
+      },
+      {
+        selector: options.dcgmSelector,
+        idle,
+        ...(options.gpuScrapeIntervalMs !== undefined ? { intervalMs: options.gpuScrapeIntervalMs } : {}),
+      },
     );
     this.watchers = new KindWatchers(options, this.discovery, {
       onEvent: (w, type, object) => this.onEvent(w, type, object),
@@ -147,6 +173,24 @@ class Engine implements ClusterEngine {
     return this.defs.definitions;
   }
 
+  holdGpuMetrics(): () => void {
+    // Exporters are found among the pods: before they are listed, none would be.
+    let release: (() => void) | undefined;
+    let released = false;
+    void this.whenSynced().then(() => {
+      if (!released && !this.stopped) release = this.dcgm.acquire();
+    });
+    return () => {
+      released = true;
+      release?.();
+    };
+  }
+
+  async scrapeGpuMetrics(): Promise<void> {
+    await this.dcgm.scrapeOnce();
+    this.flushWork();
+  }
+
   holdQueuePositions(): () => void {
     return this.positions.hold();
   }
@@ -176,6 +220,7 @@ class Engine implements ClusterEngine {
     this.pauses.clear();
     this.scheduler.stop();
     this.positions.stop();
+    this.dcgm.stop();
     await this.watchers.stop();
     this.listeners.clear();
   }
@@ -441,6 +486,7 @@ class Engine implements ClusterEngine {
       definitionProblems: this.defs.problems,
       engineProblems: this.problems,
       changedWorkloads: changed,
+      gpuMetrics: this.gpuMetrics,
     });
   }
 }

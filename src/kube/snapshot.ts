@@ -7,6 +7,7 @@ import type {
   ClusterConnection,
   ConnectionCause,
   DefinitionInfo,
+  GpuMetrics,
   KindState,
   ModelSnapshot,
   WorkloadTree,
@@ -150,6 +151,7 @@ export interface SnapshotInput {
   accessNotice?: string | null;
   /** The nodes as pods see them, when node objects are not readable. */
   podNodes?: PodNode[];
+  gpuMetrics?: GpuMetrics;
 }
 
 /** `namespace-scoped access: showing training (not readable: nodes, clusterqueues.kueue.x-k8s.io)`. */
@@ -160,9 +162,13 @@ export function namespaceNotice(access: AccessScope): string {
 }
 
 export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
-  const notice = input.accessNotice ?? null;
+  // Missing GPU metrics are one line, whatever number of exporters failed; a
+  // namespace-scoped user's is part of the one access notice (the exporters
+  // are out of sight for the same reason).
+  const gpuNotice = input.gpuMetrics?.notice?.text ?? null;
+  const notice = input.accessNotice && gpuNotice ? `${input.accessNotice}; ${gpuNotice}` : (input.accessNotice ?? null);
   const problems = [
-    ...(notice ? [notice] : []),
+    ...(notice ? [notice] : gpuNotice ? [gpuNotice] : []),
     ...input.definitionProblems.map(formatProblem),
     // Kinds that cannot be read are problems for as long as they last (a
     // connection failure is told once, by input.connection, not per kind;
@@ -195,5 +201,6 @@ export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
     access: input.access,
     ...(notice ? { accessNotice: notice } : {}),
     ...(input.podNodes ? { podNodes: input.podNodes } : {}),
+    ...(input.gpuMetrics ? { gpuMetrics: input.gpuMetrics } : {}),
   });
 }

@@ -2,6 +2,7 @@
 // flush only for nodes something touched.
 import type { KubeObject, NodeSummary } from './types.js';
 import { summariseNode, type NodePodLoad } from './nodes.js';
+import { gpuResourceMatcher, type GpuResourceMatcher } from './gpu.js';
 import { deepEqual } from './equal.js';
 import { naturalCompare } from './tree.js';
 import { addTo, removeFrom } from './uid-set.js';
@@ -16,10 +17,14 @@ export class NodeSummaries {
   private order: string[] | null = [];
   private list: NodeSummary[] | null = [];
 
+  private readonly gpuKinds: GpuResourceMatcher;
+
   constructor(
     private readonly gpuResources: readonly string[],
     private readonly work: WorkCounters,
-  ) {}
+  ) {
+    this.gpuKinds = gpuResourceMatcher(gpuResources);
+  }
 
   get size(): number {
     return this.objects.size;
@@ -78,7 +83,7 @@ export class NodeSummaries {
         continue;
       }
       this.work.nodeSummaries++;
-      const summary = summariseNode(n, loads(name), this.gpuResources);
+      const summary = summariseNode(n, loads(name), this.gpuResources, this.gpuKinds);
       if (old && deepEqual(old, summary)) continue;
       if (!old) this.order = null;
       this.summaries.set(name, summary);

@@ -2,7 +2,14 @@
 // non-terminal pods bound to it (terminating ones included: they still hold
 // their devices until they are gone).
 import type { KubeObject, NodeSummary, ClusterTotals } from './types.js';
-import { nodeGpuAmount } from './gpu.js';
+import {
+  addGpuResources,
+  gpuResourceMatcher,
+  nodeGpuAmount,
+  nodeGpuModel,
+  nodeGpuResources,
+  type GpuResourceMatcher,
+} from './gpu.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -13,12 +20,15 @@ export interface NodePodLoad {
   active: boolean;
   /** `namespace/name` of the workload it belongs to, if any. */
   workload: string | null;
+  /** Its GPUs by resource name (PodSummary.gpuResources). */
+  resources?: Readonly<Record<string, number>>;
 }
 
 export function summariseNode(
   node: KubeObject,
   pods: Iterable<NodePodLoad>,
   gpuResources: readonly string[],
+  gpuKinds: GpuResourceMatcher = gpuResourceMatcher(gpuResources),
 ): NodeSummary {
   const status = node.status ?? {};
   const conditions = (Array.isArray(status['conditions']) ? (status['conditions'] as unknown[]) : [])
@@ -39,13 +49,20 @@ export function summariseNode(
   let requested = 0;
   let count = 0;
   const workloads = new Set<string>();
+  const requestedByName: Record<string, number> = {};
   for (const p of pods) {
     if (!p.active) continue;
+    if (p.resources) addGpuResources(requestedByName, p.resources);
     requested += p.gpus;
     count++;
     if (p.workload) workloads.add(p.workload);
   }
   const createdAt = node.metadata.creationTimestamp;
+  const byName: NonNullable<NodeSummary['gpuResources']> = {};
+  for (const [name, r] of Object.entries(nodeGpuResources(status, gpuKinds)))
+    byName[name] = { capacity: r.capacity, allocatable: r.allocatable, requested: 0 };
+  for (const [name, n] of Object.entries(requestedByName))
+    (byName[name] ??= { capacity: 0, allocatable: 0, requested: 0 }).requested += n;
   return {
     name: node.metadata.name,
     ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True'),
@@ -59,6 +76,8 @@ export function summariseNode(
     labels: { ...(node.metadata.labels ?? {}) },
     createdAt: typeof createdAt === 'string' ? createdAt : null,
     workloads: [...workloads].sort(),
+    gpuModel: nodeGpuModel(node.metadata.labels).product,
+    gpuResources: byName,
   };
 }
 

@@ -12,7 +12,7 @@ import { naturalCompare } from './tree.js';
 import { controllerUidOf } from './ownership.js';
 import { totalsOf, type NodePodLoad } from './nodes.js';
 import { deepEqual } from './equal.js';
-import { DEFAULT_GPU_RESOURCES } from './gpu.js';
+import { DEFAULT_GPU_RESOURCES, gpuResourceMatcher, podGpuResources, type GpuResourceMatcher } from './gpu.js';
 import { UidSet, addTo, removeFrom } from './uid-set.js';
 import { carriedPlacements } from './placements.js';
 import { OWNER_GVKS, OwnershipGraph, POD_GVK, refKindKey } from './ownership-graph.js';
@@ -80,6 +80,8 @@ function sameList(a: string[], b: string[]): boolean {
 
 export class ClusterStore {
   private readonly gpuResources: readonly string[];
+  /** GPU kinds by resource name: the built-in ones plus `--gpu-resource`'s. */
+  private readonly gpuKinds: GpuResourceMatcher;
   private plans = new Map<string, DefinitionPlan>();
   /** Per `group/Kind`, the plan at its newest version: objects at a version no definition names fall back to it. */
   private plansByKind = new Map<string, DefinitionPlan>();
@@ -116,6 +118,7 @@ export class ClusterStore {
       options.gpuResources && options.gpuResources.length > 0 ? [...options.gpuResources] : [...DEFAULT_GPU_RESOURCES];
     this.graph = options.graph ?? new OwnershipGraph();
     const work = options.counters ?? newWorkCounters();
+    this.gpuKinds = gpuResourceMatcher(options.gpuResources ?? []);
     this.nodeSummaries = new NodeSummaries(this.gpuResources, work);
     this.trees = new TreeMaintenance(this.graph, this.buildNested, this.gpuResources, work, (m) =>
       this.reportMalformed(m),
@@ -332,6 +335,8 @@ export class ClusterStore {
     const uid = obj.metadata.uid;
     const prev = this.graph.pods.get(uid);
     let summary = summarisePod(obj, this.gpuResources);
+    const byName = podGpuResources(obj.spec, this.gpuKinds);
+    if (Object.keys(byName).length) summary.gpuResources = byName;
     if (prev && deepEqual(prev.summary, summary)) summary = prev.summary;
     const controller = controllerUidOf(obj);
     const node = summary.node;
@@ -584,7 +589,12 @@ export class ClusterStore {
       const p = this.graph.pods.get(uid);
       if (!p) continue;
       const w = this.topWorkload(p);
-      yield { gpus: p.summary.gpus, active: p.active, workload: w ? workloadName(w) : null };
+      yield {
+        gpus: p.summary.gpus,
+        active: p.active,
+        workload: w ? workloadName(w) : null,
+        resources: p.summary.gpuResources,
+      };
     }
   }
 
@@ -637,6 +647,11 @@ export class ClusterStore {
   }
 
   /** Pods bound to a node, with the outermost defined workload each belongs to. */
+  /** Every pod object held (the GPU scraper finds its exporters among them). */
+  *podObjects(): Generator<KubeObject> {
+    for (const e of this.graph.pods.values()) yield e.obj;
+  }
+
   getNodePods(nodeName: string): NodePodEntry[] {
     const out: NodePodEntry[] = [];
     for (const uid of this.nodeSummaries.podsOn(nodeName)) {

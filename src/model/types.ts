@@ -4,6 +4,7 @@
 import type { DefinitionSourceKind, StatusName, DefinitionProblem, Gvk } from '../definitions/types.js';
 import type { SchedulingView } from './scheduling.js';
 import type { PodNode } from './pod-nodes.js';
+import type { IdleRule, ReadingIndex } from './utilisation.js';
 
 /** Any Kubernetes object as plain JSON (trimmed on ingest, see src/kube/trim.ts). */
 export interface KubeObject {
@@ -70,6 +71,8 @@ export interface PodSummary {
   lastRestartAt?: string | null;
   /** What a container last died of (OOMKilled, Error, …), when one failed. */
   lastFailure?: string | null;
+  /** GPUs requested by resource name (MIG, shared, AMD, Intel, `--gpu-resource`), DRA claims under `dra:<class>`. */
+  gpuResources?: Record<string, number>;
 }
 
 /**
@@ -141,6 +144,10 @@ export interface NodeSummary {
   createdAt: string | null;
   /** Workloads with pods on this node, as `namespace/name`. */
   workloads: string[];
+  /** `nvidia.com/gpu.product` or the AMD / Intel equivalent label; null when unlabelled. */
+  gpuModel?: string | null;
+  /** Each GPU resource kind by name (MIG profiles, shared, AMD, Intel, DRA `dra:<class>`). */
+  gpuResources?: Record<string, { capacity: number; allocatable: number; requested: number }>;
 }
 
 export interface ClusterTotals {
@@ -238,6 +245,22 @@ export interface ModelSnapshot {
   podNodes?: PodNode[];
   /** Set when cluster-wide lists were forbidden and namespaces are read instead: the one notice (also first in problems). */
   accessNotice?: string;
+  /**
+   * GPU readings from dcgm-exporter (src/model/gpu-overlay.ts rolls them up):
+   * an overlay, not in the trees, since readings change every scrape. Absent:
+   * never scraped (offline, or no view showing GPUs has asked yet).
+   */
+  gpuMetrics?: GpuMetrics;
+}
+
+/** The last DCGM scrape as the views and `wlx get` read it. */
+export interface GpuMetrics {
+  readings: ReadingIndex;
+  /** Why metrics are missing, wholly or in part; null when all is well. */
+  notice: { kind: 'no-exporter' | 'forbidden' | 'failed'; text: string } | null;
+  /** When the last scrape round ended (ms). */
+  scrapedAt: number;
+  idle: IdleRule;
 }
 
 /** What the user may read: the `access` of `wlx get -o json` and the header's notice. */
@@ -261,6 +284,8 @@ export interface ModelSource {
   access?: ObjectAccess;
   /** Keep queue positions fresh while a view shows them; returns the release. */
   holdQueuePositions?(): () => void;
+  /** Scrape GPU metrics while a view that shows them is open; returns the release. */
+  holdGpuMetrics?(): () => void;
 }
 
 /** Which object to read: apiVersion/kind as in ownerReferences. */

@@ -18,6 +18,8 @@ import {
   type EventFacts,
 } from './timeline.js';
 
+import { idleSentence, stragglerSentence, type Straggler } from './utilisation.js';
+
 export type CauseKind =
   | 'workload-failed'
   | 'job-failed'
@@ -28,7 +30,9 @@ export type CauseKind =
   | 'container-error'
   | 'node-problem'
   | 'queued'
-  | 'gang-unschedulable';
+  | 'gang-unschedulable'
+  | 'gpu-idle'
+  | 'gpu-straggler';
 
 export interface AffectedPod {
   namespace: string;
@@ -76,6 +80,8 @@ export interface WhyInput {
   gangVerdicts?: readonly GangVerdict[];
   /** For "waiting 12m". */
   nowMs?: number;
+  /** The DCGM overlay's verdicts on the workload (src/model/gpu-overlay.ts); absent: no metrics. */
+  gpu?: { workload: string; idle: number; idleForMs: number | null; stragglers: readonly Straggler[] };
 }
 
 export interface WhyReport {
@@ -390,6 +396,8 @@ export function explainWhy(input: WhyInput): WhyReport {
     });
   }
 
+  causes.push(...gpuCauses(input.gpu));
+
   const names: Record<CauseKind, string> = {
     'workload-failed': '',
     'job-failed': 'Job failed',
@@ -401,9 +409,12 @@ export function explainWhy(input: WhyInput): WhyReport {
     'node-problem': 'Node problem',
     queued: '',
     'gang-unschedulable': '',
+    'gpu-idle': '',
+    'gpu-straggler': '',
   };
+  const ownTitle = new Set<CauseKind>(['workload-failed', 'queued', 'gang-unschedulable', 'gpu-idle', 'gpu-straggler']);
   for (const c of causes) {
-    if (c.kind === 'workload-failed' || c.kind === 'queued' || c.kind === 'gang-unschedulable') continue;
+    if (ownTitle.has(c.kind)) continue;
     if (c.kind === 'job-failed') c.title = `${names[c.kind]}: ${plural(c.details.length, 'job')}`;
     else c.title = `${names[c.kind]}: ${plural(c.pods.length, 'pod')}`;
   }
@@ -423,6 +434,25 @@ export function explainWhy(input: WhyInput): WhyReport {
   const summary =
     focus && focusClear && causes.length ? `${focus.name}: nothing wrong found; the workload has ${all}` : all;
   return { causes, summary };
+}
+
+/** Idle GPUs and stragglers: warnings, after what stops the pods. */
+export function gpuCauses(gpu: WhyInput['gpu']): Cause[] {
+  if (!gpu) return [];
+  const out: Cause[] = [];
+  const idle = idleSentence(gpu.workload, gpu.idle, gpu.idleForMs);
+  if (idle)
+    out.push({ kind: 'gpu-idle', severity: 'warn', title: `GPUs idle: ${idle}`, message: null, details: [], pods: [] });
+  if (gpu.stragglers.length)
+    out.push({
+      kind: 'gpu-straggler',
+      severity: 'warn',
+      title: `Straggler: ${plural(gpu.stragglers.length, 'pod')}`,
+      message: null,
+      details: gpu.stragglers.map(stragglerSentence),
+      pods: [],
+    });
+  return out;
 }
 
 /** One short reason for the key cause, e.g. for the workload view's header line. */

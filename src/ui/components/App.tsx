@@ -14,6 +14,7 @@ import { useExplorerKeys } from '../hooks/useExplorerKeys.js';
 import { useSelectionFollow } from '../hooks/useSelectionFollow.js';
 import { useFlashTimeout } from '../hooks/useFlashTimeout.js';
 import { useQueuePositions } from '../hooks/useQueuePositions.js';
+import { useGpuMetrics } from '../hooks/useGpuMetrics.js';
 import type { WorkCounters } from '../render/row-cache.js';
 import { isIncidentKind } from '../state/incident.js';
 import { jumpToPods } from '../state/incident-nav.js';
@@ -66,6 +67,7 @@ export function App(props: AppProps): React.JSX.Element {
 
   const { frame, width } = screen;
   useQueuePositions(source, frame.kind);
+  useGpuMetrics(source, frame.kind);
   const incidentKind = isIncidentKind(frame.kind) ? frame.kind : null;
   const incident = incidentKind ? frame.incident : undefined;
   const onJumpToPods = useCallback(

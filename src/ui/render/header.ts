@@ -7,9 +7,11 @@ import type {
   ConnectionInfo,
   ClusterTotals,
   ModelSnapshot,
+  NodeSummary,
 } from '../../model/types.js';
 import { sanitise } from '../../text/sanitise.js';
 import { statusWithQueue } from '../../model/scheduling.js';
+import { clusterGpuUtilisation } from '../../model/gpu-overlay.js';
 
 /** What the header shows, computed once per screen (src/ui/state/screen.ts). */
 export interface HeaderModel {
@@ -99,13 +101,33 @@ export function connectionFlash(c: ClusterConnection, nowMs: number): { text: st
  * `48/64 req/alloc  free 16  pending 8`; without node access what the pods
  * request and that capacity is unknown (never 0).
  */
-export function gpuHeadline(snapshot: Pick<ModelSnapshot, 'totals' | 'podNodes'>): string {
+export function gpuHeadline(snapshot: Pick<ModelSnapshot, 'totals' | 'podNodes' | 'gpuMetrics' | 'nodes'>): string {
   const t = snapshot.totals;
+  const util = clusterGpuUtilisation(snapshot.gpuMetrics);
+  const tail = (util === null ? '' : `  util ${Math.round(util)}%`) + gpuKindTotals(snapshot.nodes);
   if (snapshot.podNodes) {
     const requested = snapshot.podNodes.reduce((n, x) => n + x.gpuRequested, 0);
-    return `${requested} req on ${snapshot.podNodes.length} nodes  capacity unknown (nodes not readable)  pending ${t.gpuPending}`;
+    return `${requested} req on ${snapshot.podNodes.length} nodes  capacity unknown (nodes not readable)  pending ${t.gpuPending}${tail}`;
   }
-  return `${t.gpuRequested}/${t.gpuAllocatable} req/alloc  free ${t.gpuFree}  pending ${t.gpuPending}`;
+  return `${t.gpuRequested}/${t.gpuAllocatable} req/alloc  free ${t.gpuFree}  pending ${t.gpuPending}${tail}`;
+}
+
+/**
+ * `  +56 mig-1g.10gb 16 mig-3g.40gb`: allocatable GPU kinds besides the whole
+ * GPUs the totals count, by kind (empty when there are none).
+ */
+export function gpuKindTotals(nodes: readonly NodeSummary[]): string {
+  const byKind = new Map<string, number>();
+  for (const n of nodes)
+    for (const [name, r] of Object.entries(n.gpuResources ?? {}))
+      if (name !== 'nvidia.com/gpu') byKind.set(name, (byKind.get(name) ?? 0) + r.allocatable);
+  const parts = [...byKind].filter(([, v]) => v > 0).map(([k, v]) => `${v} ${sanitise(shortGpuKind(k))}`);
+  return parts.length ? `  +${parts.join(' ')}` : '';
+}
+
+/** `nvidia.com/mig-1g.10gb` → `mig-1g.10gb`: the vendor's domain says little in a narrow column. */
+export function shortGpuKind(resourceName: string): string {
+  return resourceName.startsWith('nvidia.com/') ? resourceName.slice('nvidia.com/'.length) : resourceName;
 }
 
 /** `7  4 Running 1 Failed …`: workloads in scope, then each status a workload holds (counted once per workload). */

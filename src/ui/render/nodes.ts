@@ -1,5 +1,8 @@
 // Nodes (`:nodes`) and the node view's pods grouped by workload.
-import type { NodeSummary, NodePodEntry } from '../../model/types.js';
+import type { GpuMetrics, NodeSummary, NodePodEntry } from '../../model/types.js';
+import { nodeGpuUtilisation } from '../../model/gpu-overlay.js';
+import { UTIL_COLUMN, utilText } from './gpu-columns.js';
+import { shortGpuKind } from './header.js';
 import type { PodNode } from '../../model/pod-nodes.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
@@ -11,10 +14,21 @@ export const NODE_COLUMNS: Column[] = [
   { name: 'STATUS', min: 8, max: 28, sortKey: 'status' },
   { name: 'GPUS', min: 5, align: 'right', sortKey: 'gpus' },
   { name: 'FREE', min: 4, align: 'right' },
+  UTIL_COLUMN,
+  { name: 'GPU KIND', min: 8, max: 32, dropPriority: 2 },
   { name: 'PODS', min: 4, align: 'right' },
   { name: 'WORKLOADS', min: 9, max: 40, dropPriority: 1 },
   { name: 'AGE', min: 4, age: true, sortKey: 'age', align: 'right' },
 ];
+
+/** `8 H100-80GB-HBM3`, `56 mig-1g.10gb`, `1 dra:gpu.nvidia.com`: each GPU resource kind with its allocatable count. */
+export function nodeGpuKinds(n: NodeSummary): string {
+  const model = n.gpuModel ? n.gpuModel.replace(/^NVIDIA-/, '') : null;
+  const parts = Object.entries(n.gpuResources ?? {})
+    .filter(([, r]) => r.allocatable > 0 || r.requested > 0)
+    .map(([name, r]) => `${r.allocatable} ${name === 'nvidia.com/gpu' && model ? model : shortGpuKind(name)}`);
+  return sanitise(parts.join(', ')) || '-';
+}
 
 export function nodeStatus(n: NodeSummary): string {
   return (n.ready ? 'Ready' : 'NotReady') + (n.unschedulable ? ',SchedulingDisabled' : '');
@@ -24,10 +38,11 @@ export function nodeFree(n: NodeSummary): number {
   return Math.max(0, n.gpuAllocatable - n.gpuRequested);
 }
 
-export function nodeTable(nodes: readonly NodeSummary[]): TableData {
+export function nodeTable(nodes: readonly NodeSummary[], metrics?: GpuMetrics): TableData {
   const rows: Row[] = nodes.map((n) => {
     const status = nodeStatus(n);
     const name = sanitise(n.name);
+    const util = nodeGpuUtilisation(metrics, n);
     return {
       key: n.name,
       cells: [
@@ -35,21 +50,29 @@ export function nodeTable(nodes: readonly NodeSummary[]): TableData {
         status,
         `${n.gpuRequested}/${n.gpuAllocatable}`,
         String(nodeFree(n)),
+        utilText(util),
+        nodeGpuKinds(n),
         String(n.pods),
         sanitise(n.workloads.join(',')) || '-',
         '',
       ],
       tone: !n.ready ? 'error' : n.unschedulable ? 'warn' : statusTone(status),
       createdMs: parseTime(n.createdAt),
-      sort: { name: n.name, status: String(statusRank(status)) + status, gpus: n.gpuRequested },
+      sort: { name: n.name, status: String(statusRank(status)) + status, gpus: n.gpuRequested, util: util ?? -1 },
       target: { kind: 'node', name: n.name, label: name },
     };
   });
-  return { columns: NODE_COLUMNS, rows };
+  if (metrics) return { columns: NODE_COLUMNS, rows };
+  // Before any scrape (offline): the GPU columns are left out.
+  const keep = NODE_COLUMNS.map((c) => c !== UTIL_COLUMN && c.name !== 'GPU KIND');
+  return {
+    columns: NODE_COLUMNS.filter((_, i) => keep[i]),
+    rows: rows.map((r) => ({ ...r, cells: r.cells.filter((_, i) => keep[i]) })),
+  };
 }
 
 /** `:nodes` without node access: the nodes the pods are on, capacity unknown. */
-export function podNodeTable(nodes: readonly PodNode[]): TableData {
+export function podNodeTable(nodes: readonly PodNode[], metrics?: GpuMetrics): TableData {
   const rows: Row[] = nodes.map((n) => {
     const name = sanitise(n.name);
     return {
@@ -59,6 +82,7 @@ export function podNodeTable(nodes: readonly PodNode[]): TableData {
         'unknown (not readable)',
         `${n.gpuRequested}/?`,
         '?',
+        ...(metrics ? [utilText(nodeGpuUtilisation(metrics, n)), '-'] : []),
         String(n.pods),
         sanitise(n.workloads.join(',')) || '-',
         '',
@@ -69,7 +93,10 @@ export function podNodeTable(nodes: readonly PodNode[]): TableData {
       target: { kind: 'node', name: n.name, label: name },
     };
   });
-  return { columns: NODE_COLUMNS, rows };
+  return {
+    columns: metrics ? NODE_COLUMNS : NODE_COLUMNS.filter((c) => c !== UTIL_COLUMN && c.name !== 'GPU KIND'),
+    rows,
+  };
 }
 
 /** The node view's list: a group row per workload (unowned pods last), its pods under it. */

@@ -54,6 +54,7 @@ export function podRow(p: PodSummary, workloadUid: string | undefined, withNames
     },
     target: p.node ? { kind: 'node', name: p.node, label: sanitise(p.node) } : undefined,
     workloadUid,
+    pod: { namespace: p.namespace, name: p.name },
   };
 }
 

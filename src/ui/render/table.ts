@@ -5,7 +5,7 @@
 
 export type Tone = 'normal' | 'ok' | 'warn' | 'error' | 'dim' | 'group';
 
-export type SortKey = 'name' | 'age' | 'status' | 'gpus';
+export type SortKey = 'name' | 'age' | 'status' | 'gpus' | 'util';
 
 /** Where Enter on a row leads. */
 export type NavTarget =
@@ -28,7 +28,10 @@ export interface Row {
   tone: Tone;
   /** Creation time in ms, for the AGE column and age sorting. */
   createdMs: number | null;
-  sort: { name: string; status: string; gpus: number };
+  /** util: GPU utilisation (-1 unknown), set by the UTIL overlay (gpu-columns.ts). */
+  sort: { name: string; status: string; gpus: number; util?: number };
+  /** A pod row's `namespace/name` (the DCGM readings' key). */
+  pod?: { namespace: string; name: string };
   target?: NavTarget;
   /** Workload uid, to highlight rows whose workload just changed. */
   workloadUid?: string;

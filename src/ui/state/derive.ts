@@ -6,6 +6,7 @@
 import type { ModelSnapshot, NodePodEntry, NodeSummary, OrphanPod, WorkloadTree } from '../../model/types.js';
 import type { Row, TableData } from '../render/table.js';
 import { workloadTable } from '../render/workloads.js';
+import { withPodUtil, withWorkloadUtil } from '../render/gpu-columns.js';
 import { roleTable } from '../render/roles.js';
 import { podTable, allPodsTable } from '../render/pods.js';
 import type { RowCache } from '../render/row-cache.js';
@@ -94,7 +95,11 @@ export function tableForFrame(
   switch (frame.kind) {
     case 'workloads':
       return {
-        ...workloadTable(explorerWorkloads(snapshot), namespace, cache?.workloadRow, snapshot.scheduling),
+        ...withWorkloadUtil(
+          workloadTable(explorerWorkloads(snapshot), namespace, cache?.workloadRow, snapshot.scheduling),
+          snapshot.workloads,
+          snapshot.gpuMetrics,
+        ),
         sortable: true,
       };
     case 'workload': {
@@ -106,16 +111,21 @@ export function tableForFrame(
       if (frame.workloadUid === undefined) {
         const workloads = explorerWorkloads(snapshot);
         const all = cache ? cache.allPodsTable(workloads, namespace) : allPodsTable(workloads, namespace);
-        return { ...all, sortable: true };
+        return { ...withPodUtil(all, snapshot.gpuMetrics), sortable: true };
       }
       const w = findWorkload(snapshot, frame.workloadUid);
       if (!w) return { ...EMPTY, sortable: true, missing: 'workload no longer exists' };
       const t = podTable(w, frame.rolePath ?? null, cache?.podRow);
       if (!t) return { ...EMPTY, sortable: true, missing: 'role no longer exists' };
-      return { ...t, sortable: true };
+      return { ...withPodUtil(t, snapshot.gpuMetrics), sortable: true };
     }
     case 'nodes':
-      return { ...(snapshot.podNodes ? podNodeTable(snapshot.podNodes) : nodeTable(snapshot.nodes)), sortable: true };
+      return {
+        ...(snapshot.podNodes
+          ? podNodeTable(snapshot.podNodes, snapshot.gpuMetrics)
+          : nodeTable(snapshot.nodes, snapshot.gpuMetrics)),
+        sortable: true,
+      };
     case 'node': {
       if (frame.nodeName === undefined) return { ...EMPTY, sortable: false };
       const t = nodePodTable(getNodePods(frame.nodeName), cache?.podRow);
@@ -157,6 +167,9 @@ function compare(a: Row, b: Row, sort: SortState): number {
       break;
     case 'gpus':
       c = a.sort.gpus - b.sort.gpus;
+      break;
+    case 'util':
+      c = (a.sort.util ?? -1) - (b.sort.util ?? -1);
       break;
     case 'age':
       // Ascending age = newest first, as k9s.

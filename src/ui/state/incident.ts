@@ -2,8 +2,17 @@
 // about, and the loaders that gather their data through the model source's
 // read-only `access` (fresh objects, events, logs) and its snapshot, then hand
 // plain objects to the model's pure functions (src/model/why.ts, timeline.ts).
-import type { KubeObject, ModelSnapshot, ObjectAccess, PodSummary, WorkloadTree } from '../../model/types.js';
-import { explainWhy } from '../../model/why.js';
+import type {
+  GpuMetrics,
+  KubeObject,
+  ModelSnapshot,
+  ObjectAccess,
+  PodSummary,
+  RoleTree,
+  WorkloadTree,
+} from '../../model/types.js';
+import { explainWhy, type WhyInput } from '../../model/why.js';
+import { roleGpu, workloadGpu } from '../../model/gpu-overlay.js';
 import { buildTimeline, containerStatuses } from '../../model/timeline.js';
 import { findRole, rolePods } from '../render/roles.js';
 import { roleName } from '../../model/role-name.js';
@@ -249,10 +258,17 @@ export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx
         queue: w && target.kind !== 'pod' ? snapshot.scheduling?.facts.get(w.uid) : undefined,
         gangVerdicts: w && target.kind !== 'pod' ? snapshot.scheduling?.gangs.get(w.uid) : undefined,
         nowMs,
+        gpu: w && target.kind !== 'pod' && snapshot.gpuMetrics ? whyGpu(snapshot.gpuMetrics, w, role) : undefined,
       });
       return whyLines(report);
     }
   }
+}
+
+/** The GPU verdicts of a workload (or the selected role) for the why-panel. */
+function whyGpu(metrics: GpuMetrics, w: WorkloadTree, role: RoleTree | null | undefined): WhyInput['gpu'] {
+  const g = role ? roleGpu(metrics, role) : workloadGpu(metrics, w);
+  return { workload: `${w.namespace}/${w.name}`, idle: g.idle, idleForMs: g.idleForMs, stragglers: g.stragglers };
 }
 
 /** Containers of a pod object, the default one first (kubectl's annotation, else the first). */

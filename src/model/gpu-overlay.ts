@@ -1,0 +1,103 @@
+// The DCGM overlay read against the trees: utilisation of a pod, a role, a
+// workload, a node and the cluster from ModelSnapshot.gpuMetrics. Readings
+// change every scrape, so they are joined here, by pod key, when a view or
+// `wlx get` asks, never stored in the trees. No metrics: every figure null.
+import type { GpuMetrics, NodeSummary, PodSummary, RoleTree, WorkloadTree } from './types.js';
+import {
+  clusterUtilisation,
+  groupUtilisation,
+  podKeyOf,
+  rollupGpus,
+  stragglers,
+  type GpuReading,
+  type GpuRollup,
+  type Straggler,
+} from './utilisation.js';
+
+/** A pod's GPUs as last scraped; null without metrics or when no GPU of it reports. */
+export function podGpuRollup(
+  metrics: GpuMetrics | undefined,
+  pod: Pick<PodSummary, 'namespace' | 'name'>,
+): GpuRollup | null {
+  if (!metrics) return null;
+  const readings = metrics.readings.byPod.get(podKeyOf(pod));
+  return readings?.length ? rollupGpus(readings, metrics.scrapedAt, metrics.idle) : null;
+}
+
+/** Every pod of a role, its sub-roles included. */
+export function rolePods(role: RoleTree): PodSummary[] {
+  const out = [...role.pods];
+  for (const r of role.roles) out.push(...rolePods(r));
+  return out;
+}
+
+export function workloadPods(w: WorkloadTree): PodSummary[] {
+  const out = [...w.unattributedPods];
+  for (const r of w.roles) out.push(...rolePods(r));
+  return out;
+}
+
+/** A role's or workload's utilisation, its idle GPUs and its stragglers. */
+export interface GroupGpu {
+  /** Mean over the group's GPUs (each once); null when none reports. */
+  utilisation: number | null;
+  idle: number;
+  idleForMs: number | null;
+  stragglers: Straggler[];
+}
+
+const NO_GROUP: GroupGpu = { utilisation: null, idle: 0, idleForMs: null, stragglers: [] };
+
+/**
+ * Over `pods`; stragglers are judged within each role (`byRole`), since
+ * ranks of one role do the same work and a launcher beside its workers does not.
+ */
+export function groupGpu(
+  metrics: GpuMetrics | undefined,
+  pods: readonly PodSummary[],
+  byRole: readonly (readonly PodSummary[])[] = [pods],
+): GroupGpu {
+  if (!metrics) return NO_GROUP;
+  const u = groupUtilisation(pods.map(podKeyOf), metrics.readings, metrics.scrapedAt, metrics.idle);
+  const slow: Straggler[] = [];
+  for (const rolePodList of byRole)
+    slow.push(
+      ...stragglers(
+        rolePodList.map((p) => ({ pod: podKeyOf(p), utilisation: podGpuRollup(metrics, p)?.utilisation ?? null })),
+      ),
+    );
+  return { utilisation: u.utilisation, idle: u.idle, idleForMs: u.idleForMs, stragglers: slow };
+}
+
+/** The leaf roles' pod lists of a role (where stragglers are judged). */
+function leafRolePods(role: RoleTree, out: PodSummary[][]): void {
+  if (role.pods.length) out.push(role.pods);
+  for (const r of role.roles) leafRolePods(r, out);
+}
+
+export function roleGpu(metrics: GpuMetrics | undefined, role: RoleTree): GroupGpu {
+  const leaves: PodSummary[][] = [];
+  leafRolePods(role, leaves);
+  return groupGpu(metrics, rolePods(role), leaves);
+}
+
+export function workloadGpu(metrics: GpuMetrics | undefined, w: WorkloadTree): GroupGpu {
+  const leaves: PodSummary[][] = [];
+  for (const r of w.roles) leafRolePods(r, leaves);
+  return groupGpu(metrics, workloadPods(w), leaves);
+}
+
+export function nodeGpuUtilisation(metrics: GpuMetrics | undefined, node: Pick<NodeSummary, 'name'>): number | null {
+  if (!metrics) return null;
+  const readings = metrics.readings.byNode.get(node.name);
+  return readings?.length ? rollupGpus(readings, metrics.scrapedAt, metrics.idle).utilisation : null;
+}
+
+/** Mean over every GPU that reports (the header). */
+export function clusterGpuUtilisation(metrics: GpuMetrics | undefined): number | null {
+  if (!metrics) return null;
+  const all = new Set<GpuReading>();
+  for (const list of metrics.readings.byNode.values()) for (const r of list) all.add(r);
+  for (const list of metrics.readings.byPod.values()) for (const r of list) all.add(r);
+  return clusterUtilisation(all);
+}

@@ -1,0 +1,91 @@
+// The UTIL (and, for pods, MEM) columns: the DCGM overlay laid over a table
+// already built (row-cache.ts keeps its rows), one new row per row and scrape.
+// `-` where no reading is known: no exporter, forbidden, failed, or no GPU;
+// no columns at all before the first scrape (offline dumps, other views).
+import type { GpuMetrics, WorkloadTree } from '../../model/types.js';
+import { podGpuRollup, workloadGpu, type GroupGpu } from '../../model/gpu-overlay.js';
+import type { Column, Row, TableData } from './table.js';
+
+export const UTIL_COLUMN: Column = { name: 'UTIL', min: 4, max: 11, align: 'right', sortKey: 'util', dropPriority: 5 };
+export const MEM_COLUMN: Column = { name: 'MEM', min: 3, max: 9, align: 'right', dropPriority: 5 };
+
+export function utilText(u: number | null): string {
+  return u === null ? '-' : `${Math.round(u)}%`;
+}
+
+/** `69/80G`: used over total, in GiB. */
+export function memText(used: number | null, total: number | null): string {
+  if (used === null) return '-';
+  const g = (b: number) => String(Math.round(b / 2 ** 30));
+  return total === null ? `${g(used)}G` : `${g(used)}/${g(total)}G`;
+}
+
+/** A group's cell: its mean, with `idle` or `slow` (a straggler) marked in text for NO_COLOR. */
+export function groupUtilText(g: GroupGpu): string {
+  const mark = g.idle > 0 ? ' idle' : g.stragglers.length ? ' slow' : '';
+  return utilText(g.utilisation) + mark;
+}
+
+const overlaid = new WeakMap<Row, { metrics: GpuMetrics | undefined; row: Row }>();
+
+/** `table` with extra cells after its GPUS column, each row remade once per scrape. */
+function insertAfterGpus(
+  table: TableData,
+  metrics: GpuMetrics | undefined,
+  columns: Column[],
+  cellsOf: (row: Row) => { cells: string[]; util: number | null; warn: boolean },
+  after = 'GPUS',
+): TableData {
+  const at = table.columns.findIndex((c) => c.name === after) + 1;
+  // Never scraped (offline, or before the first round): no columns rather than a column of `-`.
+  if (at === 0 || !metrics) return table;
+  const rows = table.rows.map((row) => {
+    const hit = overlaid.get(row);
+    if (hit && hit.metrics === metrics) return hit.row;
+    const extra = cellsOf(row);
+    const next: Row = {
+      ...row,
+      cells: [...row.cells.slice(0, at), ...extra.cells, ...row.cells.slice(at)],
+      sort: { ...row.sort, util: extra.util ?? -1 },
+      tone: extra.warn && row.tone !== 'error' ? 'warn' : row.tone,
+    };
+    overlaid.set(row, { metrics, row: next });
+    return next;
+  });
+  return { ...table, columns: [...table.columns.slice(0, at), ...columns, ...table.columns.slice(at)], rows };
+}
+
+/** The workloads view with UTIL. */
+export function withWorkloadUtil(
+  table: TableData,
+  workloads: readonly WorkloadTree[],
+  metrics: GpuMetrics | undefined,
+): TableData {
+  const byUid = new Map(workloads.map((w) => [w.uid, w]));
+  return insertAfterGpus(table, metrics, [UTIL_COLUMN], (row) => {
+    const w = row.workloadUid !== undefined ? byUid.get(row.workloadUid) : undefined;
+    if (!w) return { cells: ['-'], util: null, warn: false };
+    const g = workloadGpu(metrics, w);
+    return { cells: [groupUtilText(g)], util: g.utilisation, warn: g.idle > 0 || g.stragglers.length > 0 };
+  });
+}
+
+/** A pods table with UTIL and MEM after NODE (rows carry their pod's `namespace/name`). */
+export function withPodUtil(table: TableData, metrics: GpuMetrics | undefined): TableData {
+  return insertAfterGpus(
+    table,
+    metrics,
+    [UTIL_COLUMN, MEM_COLUMN],
+    (row) => {
+      const r = row.pod ? podGpuRollup(metrics, row.pod) : null;
+      if (!r) return { cells: ['-', '-'], util: null, warn: false };
+      const idle = r.idle > 0;
+      return {
+        cells: [utilText(r.utilisation) + (idle ? ' idle' : ''), memText(r.memoryUsedBytes, r.memoryTotalBytes)],
+        util: r.utilisation,
+        warn: idle,
+      };
+    },
+    'NODE',
+  );
+}

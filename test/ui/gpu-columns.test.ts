@@ -1,0 +1,133 @@
+// The UTIL / MEM overlay on tables: no columns before any scrape, `-` where
+// nothing reports, idle and slow marked in text, rows reused within a scrape,
+// sortable by util; the header's mean and kinds; :nodes' GPU KIND.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { GpuMetrics, NodeSummary, PodSummary, WorkloadTree } from '../../src/model/types.js';
+import { DEFAULT_IDLE_RULE, indexReadings } from '../../src/model/utilisation.js';
+import { memText, utilText, withPodUtil, withWorkloadUtil } from '../../src/ui/render/gpu-columns.js';
+import { podRow, POD_COLUMNS } from '../../src/ui/render/pods.js';
+import { workloadRow, WORKLOAD_COLUMNS } from '../../src/ui/render/workloads.js';
+import { gpuKindTotals } from '../../src/ui/render/header.js';
+import { nodeGpuKinds, nodeTable } from '../../src/ui/render/nodes.js';
+import { sortRows } from '../../src/ui/state/derive.js';
+import { gpuReading, GiB } from '../model/gpu-fixtures.js';
+
+const NOW = 500_000;
+const metrics = (rs: ReturnType<typeof gpuReading>[]): GpuMetrics => ({
+  readings: indexReadings(rs),
+  notice: null,
+  scrapedAt: NOW,
+  idle: DEFAULT_IDLE_RULE,
+});
+
+const pod = (name: string): PodSummary => ({
+  namespace: 'ml',
+  name,
+  uid: name,
+  status: 'Running',
+  phase: 'Running',
+  ready: true,
+  node: 'n1',
+  gpus: 1,
+  restarts: 0,
+  reason: null,
+  readyContainers: '1/1',
+  message: null,
+  createdAt: null,
+});
+
+test('pod lists: UTIL and MEM after GPUS, `-` without a reading, idle marked, sorted by util', () => {
+  const pods = ['a', 'b', 'c'].map(pod);
+  const table = { columns: POD_COLUMNS, rows: pods.map((p) => podRow(p, 'w', false)) };
+  assert.equal(withPodUtil(table, undefined), table, 'no scrape yet: the table as it was');
+  const m = metrics([gpuReading('n1/0', 80, ['ml/a']), gpuReading('n1/1', 2, ['ml/b'], NOW - 90_000)]);
+  const out = withPodUtil(table, m);
+  const names = out.columns.map((c) => c.name);
+  assert.deepEqual(names.slice(names.indexOf('NODE'), names.indexOf('NODE') + 3), ['NODE', 'UTIL', 'MEM']);
+  const cell = (i: number, col: string) => out.rows[i].cells[names.indexOf(col)];
+  assert.equal(cell(0, 'UTIL'), '80%');
+  assert.equal(cell(0, 'MEM'), '40/80G');
+  assert.equal(cell(1, 'UTIL'), '2% idle');
+  assert.equal(out.rows[1].tone, 'warn');
+  assert.equal(cell(2, 'UTIL'), '-');
+  assert.equal(withPodUtil(table, m).rows[0], out.rows[0], 'one row per row and scrape');
+  assert.deepEqual(
+    sortRows(out.rows, { key: 'util', desc: true }, true).map((r) => r.key),
+    ['a', 'b', 'c'],
+  );
+});
+
+test('workloads: the mean with idle and slow markers', () => {
+  const w = {
+    uid: 'u1',
+    namespace: 'ml',
+    name: 'train',
+    kind: 'PyTorchJob',
+    status: ['Running'],
+    replicas: { desired: 3, current: 3, ready: 3 },
+    gpus: { desired: 3, requested: 3, allocated: 3 },
+    roles: [
+      {
+        component: 'worker',
+        instance: null,
+        replica: null,
+        replicas: { desired: 3, current: 3, ready: 3 },
+        gpus: { desired: 3, requested: 3, allocated: 3 },
+        nodes: [],
+        pods: ['a', 'b', 'c'].map(pod),
+        roles: [],
+      },
+    ],
+    unattributedPods: [],
+    gangs: [],
+    createdAt: null,
+    statusMessage: null,
+    errors: [],
+  } as unknown as WorkloadTree;
+  const table = { columns: WORKLOAD_COLUMNS, rows: [workloadRow(w)] };
+  const m = metrics([
+    gpuReading('n1/0', 90, ['ml/a']),
+    gpuReading('n1/1', 90, ['ml/b']),
+    gpuReading('n1/2', 30, ['ml/c']),
+  ]);
+  const out = withWorkloadUtil(table, [w], m);
+  assert.equal(out.rows[0].cells[out.columns.findIndex((c) => c.name === 'UTIL')], '70% slow');
+});
+
+test('formats, the header kinds and :nodes GPU KIND', () => {
+  assert.equal(utilText(null), '-');
+  assert.equal(utilText(87.4), '87%');
+  assert.equal(memText(null, null), '-');
+  assert.equal(memText(69 * GiB, 80 * GiB), '69/80G');
+  const n = {
+    name: 'mig-1',
+    ready: true,
+    gpuCapacity: 0,
+    gpuAllocatable: 0,
+    gpuRequested: 0,
+    pods: 1,
+    unschedulable: false,
+    conditions: [],
+    taints: [],
+    labels: {},
+    createdAt: null,
+    workloads: [],
+    gpuModel: 'NVIDIA-A100-SXM4-80GB',
+    gpuResources: { 'nvidia.com/mig-1g.10gb': { capacity: 56, allocatable: 56, requested: 1 } },
+  } as NodeSummary;
+  const h100 = {
+    ...n,
+    name: 'h100',
+    gpuModel: 'NVIDIA-H100-80GB-HBM3',
+    gpuResources: { 'nvidia.com/gpu': { capacity: 8, allocatable: 8, requested: 8 } },
+  };
+  assert.equal(nodeGpuKinds(n), '56 mig-1g.10gb');
+  assert.equal(nodeGpuKinds(h100), '8 H100-80GB-HBM3');
+  assert.equal(gpuKindTotals([n, h100]), '  +56 mig-1g.10gb');
+  assert.ok(!nodeTable([n]).columns.some((c) => c.name === 'UTIL'), 'no scrape: no GPU columns');
+  const withMetrics = nodeTable([n], metrics([gpuReading('mig-1/0', 40, ['ml/x'])]));
+  const names = withMetrics.columns.map((c) => c.name);
+  assert.equal(withMetrics.rows[0].cells[names.indexOf('UTIL')], '40%');
+  assert.equal(withMetrics.rows[0].cells[names.indexOf('GPU KIND')], '56 mig-1g.10gb');
+});
