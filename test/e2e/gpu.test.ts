@@ -7,13 +7,9 @@
 // straggler, the pods view UTIL and MEM, and the why-panel names the idle GPUs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startDemoCluster } from '../../demo/index.js';
 import type { PodSummary, RoleTree, WorkloadTree } from '../../src/model/types.js';
-import { Tmux, WLX, hasTmux, shellQuote, wlxCommand } from './tmux.js';
+import { Tmux, hasTmux, shellQuote, wlxCommand } from './tmux.js';
+import { demoWithKubeconfig, runWlx } from './wlx-cli.js';
 
 type JsonPod = PodSummary & {
   gpuUtilization: number | null;
@@ -40,28 +36,8 @@ interface Doc {
   }>;
 }
 
-function wlx(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [WLX, ...args],
-      { env: { ...process.env, WLX_DEFINITIONS: '' }, maxBuffer: 64 << 20, timeout: 90_000 },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? Number((err as unknown as { code: number }).code) || 1 : 0, stdout, stderr }),
-    );
-  });
-}
-
-async function demo(t: { after(fn: () => unknown): void }) {
-  const dir = mkdtempSync(join(tmpdir(), 'wlx-gpu-e2e-'));
-  const kubeconfig = join(dir, 'kubeconfig');
-  const cluster = await startDemoCluster({ speed: 4, seed: 3, kubeconfigPath: kubeconfig });
-  t.after(async () => {
-    await cluster.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return { cluster, kubeconfig };
-}
+const wlx = (args: string[]) => runWlx(args, { WLX_DEFINITIONS: '' });
+const demo = (t: { after(fn: () => unknown): void }) => demoWithKubeconfig(t, 'wlx-gpu-e2e-');
 
 function podsOf(w: JsonWorkload): JsonPod[] {
   const out = [...w.unattributedPods];

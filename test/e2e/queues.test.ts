@@ -6,14 +6,10 @@
 // the restricted context shows its namespace with one notice and no error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startDemoCluster } from '../../demo/index.js';
 import type { AccessScope, GangSummary, WorkloadTree } from '../../src/model/types.js';
 import type { WorkloadQueue } from '../../src/model/scheduling.js';
-import { Tmux, WLX, hasTmux, shellQuote, wlxCommand } from './tmux.js';
+import { Tmux, hasTmux, shellQuote, wlxCommand } from './tmux.js';
+import { demoWithKubeconfig, runWlx } from './wlx-cli.js';
 
 interface Doc {
   workloads: Array<WorkloadTree & { queue: WorkloadQueue | null; gangs: GangSummary[] }>;
@@ -21,28 +17,8 @@ interface Doc {
   access: AccessScope;
 }
 
-function wlx(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [WLX, ...args],
-      { env: { ...process.env, WLX_DEFINITIONS: '' }, maxBuffer: 64 << 20, timeout: 90_000 },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? Number((err as unknown as { code: number }).code) || 1 : 0, stdout, stderr }),
-    );
-  });
-}
-
-async function demo(t: { after(fn: () => unknown): void }) {
-  const dir = mkdtempSync(join(tmpdir(), 'wlx-queues-e2e-'));
-  const kubeconfig = join(dir, 'kubeconfig');
-  const cluster = await startDemoCluster({ speed: 4, seed: 3, kubeconfigPath: kubeconfig });
-  t.after(async () => {
-    await cluster.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return { cluster, kubeconfig };
-}
+const wlx = (args: string[]) => runWlx(args, { WLX_DEFINITIONS: '' });
+const demo = (t: { after(fn: () => unknown): void }) => demoWithKubeconfig(t, 'wlx-queues-e2e-');
 
 const byName = (doc: Doc, name: string) => {
   const w = doc.workloads.find((x) => x.name === name);
