@@ -28,7 +28,7 @@ export type ModelStoreLike = Pick<
   | 'brokenDefinitions'
   | 'orphanPods'
 > &
-  Partial<Pick<ClusterStore, 'podObjects'>>;
+  Partial<Pick<ClusterStore, 'podObjects' | 'workloadObjects'>>;
 
 export interface EngineOptions {
   transport: KubeTransport;

@@ -9,7 +9,7 @@
 // the start. Later Karta changes are hot-reloaded (precedence cluster > file >
 // builtin, decided by the definitions module) and may start new reflectors.
 import type { Definition, Gvk } from '../definitions/types.js';
-import { gvkKey, gvkOf } from '../definitions/types.js';
+import { gvkKey } from '../definitions/types.js';
 import type {
   ClusterConnection,
   ConnectionInfo,
@@ -20,7 +20,7 @@ import type {
   WorkloadTree,
 } from '../model/types.js';
 import { ClusterStore } from '../model/store.js';
-import { OwnershipGraph, POD_GVK } from '../model/ownership-graph.js';
+import { POD_GVK } from '../model/ownership-graph.js';
 import { preflightDefinitions } from '../model/preflight.js';
 import { SchedulingIndex } from '../model/scheduling.js';
 import { nodesFromPods, type PodNode } from '../model/pod-nodes.js';
@@ -77,8 +77,6 @@ class Engine implements ClusterEngine {
   private version = 0;
   private stopped = false;
   private kartaSynced = false;
-  /** The store's objects, read by the definitions' pre-flight. */
-  private readonly graph = new OwnershipGraph();
   /** Bumped by every hot reload: a pre-flight overtaken by a newer one is dropped. */
   private reloads = 0;
   private syncing: Promise<void> | undefined;
@@ -99,7 +97,6 @@ class Engine implements ClusterEngine {
       definitions: this.defs.definitions,
       gpuResources: options.gpuResources,
       buildNested: options.includeNested === true,
-      graph: this.graph,
     };
     this.store = options.createStore ? options.createStore(storeOptions) : new ClusterStore(storeOptions);
     this.scheduler = new FlushScheduler(options.flushIntervalMs ?? 80, () => this.flushWork());
@@ -384,13 +381,8 @@ class Engine implements ClusterEngine {
   }
 
   private heldObjects(gvk: Gvk): KubeObject[] {
-    if (gvkKey(gvk) === gvkKey(POD_GVK)) return [...this.graph.pods.values()].map((p) => p.obj);
-    const out: KubeObject[] = [];
-    for (const w of this.graph.workloads.values()) {
-      const held = gvkOf(w.obj.apiVersion ?? '', w.obj.kind ?? '');
-      if (held.group === gvk.group && held.kind === gvk.kind) out.push(w.obj);
-    }
-    return out;
+    if (gvkKey(gvk) === gvkKey(POD_GVK)) return [...(this.store.podObjects?.() ?? [])];
+    return [...(this.store.workloadObjects?.(gvk) ?? [])];
   }
 
   private reloadDefinitions(next?: DefinitionSetLike): void {

@@ -36,7 +36,7 @@ export interface ClusterStoreOptions {
   gpuResources?: string[];
   /** Default true: also build trees of nested workloads (see OwnershipGraph.place). */
   buildNested?: boolean;
-  /** Counters incremented as the store works (a test seam), and the graph it keeps (the engine's pre-flight and tests read it). */
+  /** Test seams: counters incremented as the store works, and the graph it keeps (tests read its indexes). */
   counters?: WorkCounters;
   graph?: OwnershipGraph;
 }
@@ -646,12 +646,20 @@ export class ClusterStore {
     return out;
   }
 
-  /** Pods bound to a node, with the outermost defined workload each belongs to. */
   /** Every pod object held (the GPU scraper finds its exporters among them). */
   *podObjects(): Generator<KubeObject> {
     for (const e of this.graph.pods.values()) yield e.obj;
   }
 
+  /** The workload objects held of a kind, any version (the definitions' pre-flight evaluates over them). */
+  *workloadObjects(gvk: Pick<Gvk, 'group' | 'kind'>): Generator<KubeObject> {
+    for (const e of this.graph.workloads.values()) {
+      const held = gvkOf(e.obj.apiVersion ?? '', e.obj.kind ?? '');
+      if (held.group === gvk.group && held.kind === gvk.kind) yield e.obj;
+    }
+  }
+
+  /** Pods bound to a node, with the outermost defined workload each belongs to. */
   getNodePods(nodeName: string): NodePodEntry[] {
     const out: NodePodEntry[] = [];
     for (const uid of this.nodeSummaries.podsOn(nodeName)) {
