@@ -46,11 +46,21 @@ test(
         90_000,
       );
       assert.match(screen, /llama-pretrain\s+JobSet\s+(?:training-queue\s+)?Running\s+3\/3\s+12\/12/);
-      const coloured = t
-        .capture(true)
-        .split('\n')
-        .find((l) => l.includes('llama-pretrain'));
-      assert.match(coloured ?? '', /\u001b\[(\d+;)*32m[^\u001b]*llama-pretrain/, 'a Running row is green');
+      // A Running row is green; one with an idle or straggling GPU (the demo makes llama-pretrain's second
+      // worker a straggler once DCGM has been scraped) is yellow instead, its UTIL cell saying why in text.
+      const colouredRows = t.capture(true).split('\n');
+      const llamaRow = colouredRows.find((l) => l.includes('llama-pretrain')) ?? '';
+      if (/\d+% (slow|idle)/.test(llamaRow))
+        assert.match(llamaRow, /\u001b\[(\d+;)*33m[^\u001b]*llama-pretrain/, 'a straggling Running row is yellow');
+      else assert.match(llamaRow, /\u001b\[(\d+;)*32m[^\u001b]*llama-pretrain/, 'a Running row is green');
+      const plainRunning = colouredRows.find(
+        (l) => l.startsWith('│') && / Running /.test(l) && !/% (slow|idle)/.test(l),
+      );
+      assert.match(
+        plainRunning ?? '',
+        /\u001b\[(\d+;)*32m[^\u001b]*Running/,
+        'a Running row without GPU marks is green',
+      );
       if (firstSeenMs < 8_000)
         assert.ok(readySeen.size > 1, `saw READY only as ${[...readySeen]} (first frame after ${firstSeenMs} ms)`);
 
