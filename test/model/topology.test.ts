@@ -67,17 +67,9 @@ function pod(
   };
 }
 
+/** A role of `pods` with `roles` below it (the fixture tree's role shape). */
 function role(component: string, pods: PodSummary[], roles: RoleTree[] = []): RoleTree {
-  return {
-    component,
-    instance: null,
-    replica: null,
-    replicas: { desired: pods.length, current: pods.length, ready: pods.length },
-    gpus: { desired: 0, requested: 0, allocated: 0 },
-    nodes: [],
-    pods,
-    roles,
-  };
+  return { ...tree('w', [{ component, desired: pods.length, pods }]).roles[0], roles };
 }
 
 test('keys in effect: the defaults some node carries, most general first; --topology-key as given, never hostname', () => {
