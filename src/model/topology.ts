@@ -187,6 +187,12 @@ const byValue = (a: { value: string | null }, b: { value: string | null }): numb
   a.value === b.value ? 0 : a.value === null ? 1 : b.value === null ? -1 : naturalCompare(a.value, b.value);
 const byName = (a: NodeSummary, b: NodeSummary): number => naturalCompare(a.name, b.name);
 
+/** Sorted in place; nodes usually come in name order already, and a check costs less than a sort. */
+function sortedByName(nodes: NodeSummary[]): NodeSummary[] {
+  for (let i = 1; i < nodes.length; i++) if (byName(nodes[i - 1], nodes[i]) > 0) return nodes.sort(byName);
+  return nodes;
+}
+
 /**
  * Nodes grouped by the keys in effect, most general first, with node counts and GPU totals per domain.
  * A node sits in the deepest domain it has a label for; a gap (a rack label missing under a zone while
@@ -194,19 +200,31 @@ const byName = (a: NodeSummary, b: NodeSummary): number => naturalCompare(a.name
  */
 export function groupByDomain(nodes: readonly NodeSummary[], keys: readonly string[]): DomainGrouping {
   const root = emptyLevel();
+  // Nodes of one domain usually come together (name order): the previous node's chain is reused.
+  const values: (string | null)[] = new Array<string | null>(keys.length).fill(null);
+  let chain: Level[] = [root];
   for (const n of nodes) {
-    const path = domainPath(n.labels, keys);
-    let depth = path.length;
-    while (depth > 0 && path[depth - 1] === null) depth--;
-    let here = root;
-    addNode(here, n);
-    for (let i = 0; i < depth; i++) {
-      let next = here.children.get(path[i]);
-      if (!next) here.children.set(path[i], (next = { ...emptyLevel(), value: path[i] }));
-      addNode(next, n);
-      here = next;
+    let depth = 0;
+    let same = true;
+    for (let i = 0; i < keys.length; i++) {
+      const v = n.labels[keys[i]] ?? null;
+      if (v !== null) depth = i + 1;
+      if (v !== values[i]) {
+        same = false;
+        values[i] = v;
+      }
     }
-    here.nodes.push(n);
+    if (!same || chain.length !== depth + 1) {
+      chain = [root];
+      for (let i = 0; i < depth; i++) {
+        const here = chain[i];
+        let next = here.children.get(values[i]);
+        if (!next) here.children.set(values[i], (next = Object.assign(emptyLevel(), { value: values[i] })));
+        chain.push(next);
+      }
+    }
+    for (const l of chain) addNode(l, n);
+    chain[depth].nodes.push(n);
   }
   const build = (l: Level, depth: number, prefix: (string | null)[]): TopologyDomain[] =>
     [...l.children.values()].sort(byValue).map((c) => {
@@ -220,13 +238,13 @@ export function groupByDomain(nodes: readonly NodeSummary[], keys: readonly stri
         cordoned: c.cordoned,
         gpus: c.gpus,
         domains: build(c, depth + 1, path),
-        nodes: c.nodes.sort(byName),
+        nodes: sortedByName(c.nodes),
       };
     });
   return {
     keys: [...keys],
     domains: build(root, 0, []),
-    nodes: root.nodes.sort(byName),
+    nodes: sortedByName(root.nodes),
     nodeCount: root.nodeCount,
     notReady: root.notReady,
     cordoned: root.cordoned,
@@ -243,14 +261,35 @@ export interface TopologyIndex {
   readonly nodes: ReadonlyMap<string, NodeSummary>;
   /** Nodes per value of `key` (only nodes carrying it). */
   domainsOf(key: string): ReadonlyMap<string, readonly NodeSummary[]>;
+  /** Per value of `key`, Σ max(0, allocatable − requested) over its Ready, schedulable nodes. */
+  freeOf(key: string): ReadonlyMap<string, number>;
+}
+
+/** What a node offers a group of pods: allocatable minus the GPUs of other pods; nothing when not schedulable. */
+function roomFor(n: NodeSummary, own: number): number {
+  return n.ready && !n.unschedulable ? Math.max(0, n.gpuAllocatable - (n.gpuRequested - own)) : 0;
 }
 
 export function topologyIndex(nodes: readonly NodeSummary[], keys: readonly string[]): TopologyIndex {
   const byName = new Map(nodes.map((n) => [n.name, n]));
   const domains = new Map<string, Map<string, NodeSummary[]>>();
+  const free = new Map<string, Map<string, number>>();
   return {
     keys,
     nodes: byName,
+    freeOf(key) {
+      let m = free.get(key);
+      if (!m) {
+        m = new Map();
+        for (const [value, members] of this.domainsOf(key)) {
+          let sum = 0;
+          for (const n of members) sum += roomFor(n, 0);
+          m.set(value, sum);
+        }
+        free.set(key, m);
+      }
+      return m;
+    },
     domainsOf(key) {
       let m = domains.get(key);
       if (!m) {
@@ -360,28 +399,35 @@ export function splitAcross(pods: readonly PlacedPod[], index: TopologyIndex): T
   const out: TopologySplit[] = [];
   for (const key of splitRuleKeys(index.keys)) {
     if ((byKey[key] ?? 0) < 2) continue;
-    let best: { value: string; room: number; inside: number } | null = null;
-    for (const [value, members] of index.domainsOf(key)) {
-      const rooms: number[] = [];
-      let inside = 0;
-      for (const n of members) {
-        const own = ownOn.get(n.name) ?? 0;
-        inside += own;
-        if (!n.ready || n.unschedulable) continue;
-        const room = Math.max(0, n.gpuAllocatable - (n.gpuRequested - own));
-        if (room > 0) rooms.push(room);
-      }
-      const room = rooms.reduce((s, r) => s + r, 0);
-      if (room < total || !packs(requests, rooms)) continue;
-      if (
-        !best ||
-        inside > best.inside ||
-        (inside === best.inside && (room > best.room || (room === best.room && naturalCompare(value, best.value) < 0)))
-      )
-        best = { value, room, inside };
+    // Each domain's room: its free GPUs, corrected on the nodes holding the group's own.
+    const inside = new Map<string, number>();
+    const extra = new Map<string, number>();
+    for (const [name, own] of ownOn) {
+      const n = index.nodes.get(name);
+      const value = n?.labels[key];
+      if (!n || value === undefined) continue;
+      inside.set(value, (inside.get(value) ?? 0) + own);
+      extra.set(value, (extra.get(value) ?? 0) + roomFor(n, own) - roomFor(n, 0));
     }
-    if (best)
-      out.push({ key, domains: byKey[key], couldFit: best.value, gpus: total, room: best.room, inside: best.inside });
+    // The best-named candidate whose nodes take every pod whole (picked, not sorted: hundreds of domains).
+    const candidates: [string, number][] = [];
+    for (const [value, free] of index.freeOf(key)) {
+      const r = free + (extra.get(value) ?? 0);
+      if (r >= total) candidates.push([value, r]);
+    }
+    const before = ([va, ra]: [string, number], [vb, rb]: [string, number]): boolean =>
+      ((inside.get(va) ?? 0) - (inside.get(vb) ?? 0) || ra - rb || naturalCompare(vb, va)) > 0;
+    while (candidates.length) {
+      let at = 0;
+      for (let i = 1; i < candidates.length; i++) if (before(candidates[i], candidates[at])) at = i;
+      const [value, r] = candidates[at];
+      const rooms = (index.domainsOf(key).get(value) ?? []).map((n) => roomFor(n, ownOn.get(n.name) ?? 0));
+      if (packs(requests, rooms)) {
+        out.push({ key, domains: byKey[key], couldFit: value, gpus: total, room: r, inside: inside.get(value) ?? 0 });
+        break;
+      }
+      candidates.splice(at, 1);
+    }
   }
   return out;
 }
