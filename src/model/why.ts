@@ -3,7 +3,7 @@
 // plain objects: the pods' whole objects, their events, the nodes, the Jobs
 // that own them, the workload's own failure message and, for crash loops,
 // the last log lines the caller fetched.
-import type { KubeObject, NodeSummary, WorkloadTree } from './types.js';
+import type { KubeObject, NodeSummary, PodSummary, RoleTree, WorkloadTree } from './types.js';
 import { podGpuRequest } from './gpu.js';
 import type { GangVerdict, QueueFacts } from './scheduling.js';
 import {
@@ -19,6 +19,9 @@ import {
 } from './timeline.js';
 
 import { idleSentence, stragglerSentence, type Straggler } from './utilisation.js';
+import { rolePods, workloadPods } from './gpu-overlay.js';
+import { roleName } from './role-name.js';
+import { domainNoun, splitAcross, splitSentence, spreadOf, spreadSentence, topologyIndex } from './topology.js';
 
 export type CauseKind =
   | 'workload-failed'
@@ -32,7 +35,8 @@ export type CauseKind =
   | 'queued'
   | 'gang-unschedulable'
   | 'gpu-idle'
-  | 'gpu-straggler';
+  | 'gpu-straggler'
+  | 'topology-split';
 
 export interface AffectedPod {
   namespace: string;
@@ -82,6 +86,12 @@ export interface WhyInput {
   nowMs?: number;
   /** The DCGM overlay's verdicts on the workload (src/model/gpu-overlay.ts); absent: no metrics. */
   gpu?: { workload: string; idle: number; idleForMs: number | null; stragglers: readonly Straggler[] };
+  /**
+   * The topology label keys in effect (src/model/topology.ts `topologyKeysInEffect`), read against
+   * `nodes`: a role or the workload split across NVLink domains / racks though one could hold it is a
+   * warning. Absent: no topology cause.
+   */
+  topologyKeys?: readonly string[];
 }
 
 export interface WhyReport {
@@ -397,6 +407,7 @@ export function explainWhy(input: WhyInput): WhyReport {
   }
 
   causes.push(...gpuCauses(input.gpu));
+  if (w && input.topologyKeys?.length) causes.push(...topologyCauses(w, input.nodes ?? [], input.topologyKeys));
 
   const names: Record<CauseKind, string> = {
     'workload-failed': '',
@@ -411,8 +422,16 @@ export function explainWhy(input: WhyInput): WhyReport {
     'gang-unschedulable': '',
     'gpu-idle': '',
     'gpu-straggler': '',
+    'topology-split': '',
   };
-  const ownTitle = new Set<CauseKind>(['workload-failed', 'queued', 'gang-unschedulable', 'gpu-idle', 'gpu-straggler']);
+  const ownTitle = new Set<CauseKind>([
+    'workload-failed',
+    'queued',
+    'gang-unschedulable',
+    'gpu-idle',
+    'gpu-straggler',
+    'topology-split',
+  ]);
   for (const c of causes) {
     if (ownTitle.has(c.kind)) continue;
     if (c.kind === 'job-failed') c.title = `${names[c.kind]}: ${plural(c.details.length, 'job')}`;
@@ -452,6 +471,75 @@ export function gpuCauses(gpu: WhyInput['gpu']): Cause[] {
       details: gpu.stragglers.map(stragglerSentence),
       pods: [],
     });
+  return out;
+}
+
+/**
+ * The workload and each of its roles split across NVLink domains / racks though one domain could have
+ * held it (src/model/topology.ts `splitAcross`): one warning per group of pods, the most specific name
+ * kept when a role holds the same pods as its parent or the workload.
+ */
+export function topologyCauses(w: WorkloadTree, nodes: readonly NodeSummary[], keys: readonly string[]): Cause[] {
+  const index = topologyIndex(nodes, keys);
+  const groups = new Map<string, { subject: string; pods: PodSummary[] }>();
+  const add = (subject: string, pods: PodSummary[]): void => {
+    const gpuPods = pods.filter((p) => p.gpus > 0 && p.node !== null);
+    if (gpuPods.length < 2) return;
+    groups.set(
+      gpuPods
+        .map((p) => p.uid)
+        .sort()
+        .join(' '),
+      { subject, pods },
+    );
+  };
+  add(w.name, workloadPods(w));
+  const walk = (roles: readonly RoleTree[]): void => {
+    for (const r of roles) {
+      add(roleName(r), rolePods(r));
+      walk(r.roles);
+    }
+  };
+  walk(w.roles);
+  const out: Cause[] = [];
+  for (const { subject, pods } of groups.values()) {
+    const splits = splitAcross(pods, index);
+    if (!splits.length) continue;
+    const main = splits[splits.length - 1];
+    const where = (node: string): string => {
+      const v = index.nodes.get(node)?.labels[main.key];
+      return v === undefined ? `no ${domainNoun(main.key)}` : `${domainNoun(main.key)} ${v}`;
+    };
+    const onNodes = new Map<string, number>();
+    for (const p of pods) if (p.gpus > 0 && p.node !== null) onNodes.set(p.node, (onNodes.get(p.node) ?? 0) + p.gpus);
+    out.push({
+      kind: 'topology-split',
+      severity: 'warn',
+      title: `Topology: ${subject} split across ${main.domains} ${domainNoun(main.key)}s`,
+      message: `${splitSentence(subject, main)} — slow collectives likely`,
+      details: [
+        spreadSentence(spreadOf(pods, index), keys),
+        ...splits
+          .slice(0, -1)
+          .reverse()
+          .map((s) => splitSentence(subject, s)),
+        ...splits.map(
+          (s) =>
+            `${domainNoun(s.key)} ${s.couldFit}: room for ${s.room} GPUs on its Ready, schedulable nodes (${s.inside} of the ${s.gpus} already there)`,
+        ),
+        ...[...onNodes].map(([node, gpus]) => `${node} (${where(node)}): ${gpus} GPUs`),
+      ],
+      pods: pods
+        .filter((p) => p.gpus > 0 && p.node !== null)
+        .map((p) => ({
+          namespace: p.namespace,
+          name: p.name,
+          uid: p.uid,
+          node: p.node,
+          detail: `on ${p.node} (${where(p.node!)})`,
+        })),
+    });
+  }
   return out;
 }
 

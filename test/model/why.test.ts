@@ -234,3 +234,60 @@ test('why with a focus (the selected role): its causes first; a healthy role say
     'nothing wrong found',
   );
 });
+
+test('why: a role split across NVLink domains though one had room is a warning; without topology keys, nothing', () => {
+  const CLIQUE = 'nvidia.com/gpu.clique';
+  const RACK = 'network.topology.kubernetes.io/rack';
+  const placed = (p: ReturnType<typeof pod>, gpus: number) => ({ ...summary(p, true), gpus });
+  // Domain A: n1 (leader 4 + worker-0 4, full); domain B: n2 (worker-1 4, 4 free), n3 (full with others).
+  const leader = pod('leader-0', { node: 'n1', gpus: 4 });
+  const workers = [pod('worker-0', { node: 'n1', gpus: 4 }), pod('worker-1', { node: 'n2', gpus: 4 })];
+  const w = tree('llama', [
+    { component: 'leader', desired: 1, pods: [placed(leader, 4)] },
+    { component: 'worker', desired: 2, pods: workers.map((p) => placed(p, 4)) },
+  ]);
+  const at = (clique: string) => ({ labels: { [RACK]: 'rack-2', [CLIQUE]: clique } });
+  const nodes = [node('n1', 0, at('A')), node('n2', 4, at('B')), node('n3', 0, at('B'))];
+  const keys = ['topology.kubernetes.io/zone', RACK, CLIQUE];
+  const pods = [leader, ...workers];
+
+  assert.deepEqual(explainWhy({ workload: w, pods, nodes }).causes, []);
+  const r = explainWhy({ workload: w, pods, nodes, topologyKeys: keys });
+  assert.equal(r.causes.length, 1, r.summary);
+  const c = r.causes[0];
+  assert.equal(c.kind, 'topology-split');
+  assert.equal(c.severity, 'warn');
+  assert.equal(c.title, 'Topology: worker split across 2 NVLink domains');
+  assert.equal(
+    c.message,
+    'worker spans 2 NVLink domains; NVLink domain B had room for all 8 GPUs — slow collectives likely',
+  );
+  assert.deepEqual(c.details, [
+    '2 nodes · 2 NVLink domains · 1 rack',
+    'NVLink domain B: room for 8 GPUs on its Ready, schedulable nodes (4 of the 8 already there)',
+    'n1 (NVLink domain A): 4 GPUs',
+    'n2 (NVLink domain B): 4 GPUs',
+  ]);
+  assert.deepEqual(
+    c.pods.map((p) => `${p.name} ${p.detail}`),
+    ['worker-0 on n1 (NVLink domain A)', 'worker-1 on n2 (NVLink domain B)'],
+  );
+  assert.equal(r.summary, '1 cause: Topology: worker split across 2 NVLink domains');
+  // The whole job (12 GPUs) fits nowhere: no cause of its own. With a free node in B it would, named by the job.
+  const roomy = [...nodes, node('n4', 8, at('B'))];
+  const both = explainWhy({ workload: w, pods, nodes: roomy, topologyKeys: keys }).causes.map((x) => x.message);
+  assert.deepEqual(both, [
+    'llama spans 2 NVLink domains; NVLink domain B had room for all 12 GPUs — slow collectives likely',
+    'worker spans 2 NVLink domains; NVLink domain B had room for all 8 GPUs — slow collectives likely',
+  ]);
+  // A role holding every GPU pod of the job speaks once, by its own name; a pod alone (no workload) has none.
+  const one = tree('solo', [{ component: 'worker', desired: 2, pods: workers.map((p) => placed(p, 4)) }]);
+  assert.deepEqual(
+    explainWhy({ workload: one, pods: workers, nodes, topologyKeys: keys }).causes.map((x) => x.title),
+    ['Topology: worker split across 2 NVLink domains'],
+  );
+  assert.deepEqual(explainWhy({ pods: workers, nodes, topologyKeys: keys }).causes, []);
+  // Full elsewhere: no domain had room, no cause.
+  const full = [node('n1', 0, at('A')), node('n2', 0, at('B')), node('n3', 0, at('B'))];
+  assert.deepEqual(explainWhy({ workload: w, pods, nodes: full, topologyKeys: keys }).causes, []);
+});

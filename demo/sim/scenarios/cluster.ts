@@ -1,18 +1,34 @@
 // Nodes and namespaces as a kubelet and the namespace controller leave them:
 // H100 GPU nodes (p5.48xlarge-like, 8 × nvidia.com/gpu, tainted
 // nvidia.com/gpu=present:NoSchedule as the GPU operator's users commonly do)
-// and plain CPU nodes.
+// and plain CPU nodes, with the topology labels GPU clouds and NVIDIA's GPU
+// feature discovery put on them (zone, rack, NVLink clique).
 import { hash32 } from '../clock.js';
 import type { Runtime } from '../runtime.js';
 import { R, type NodeObject } from '../types.js';
 
 export const GPU_PRODUCT = 'NVIDIA-H100-80GB-HBM3';
+export const RACK_LABEL = 'network.topology.kubernetes.io/rack';
+export const CLIQUE_LABEL = 'nvidia.com/gpu.clique';
 
 export interface NodeShape {
   name: string;
   index: number; // for podCIDR and addresses
   gpus: number;
   zone: string;
+  /** `network.topology.kubernetes.io/rack`; absent: unlabelled. */
+  rack?: string;
+  /** `nvidia.com/gpu.clique` (`nvlinkClique`), GPU nodes only; absent: unlabelled. */
+  clique?: string;
+}
+
+/**
+ * An NVLink domain's `nvidia.com/gpu.clique` value as GPU feature discovery writes it,
+ * `<clusterUUID>.<cliqueID>`: the fabric's UUID (made from its name) and the clique within it.
+ */
+export function nvlinkClique(fabric: string, cliqueId: number): string {
+  const hex = [1, 2, 3, 4].map((i) => hash32(`${fabric}#${i}`).toString(16).padStart(8, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}.${cliqueId}`;
 }
 
 export function buildNode(rt: Runtime, shape: NodeShape, createdAt: string): NodeObject {
@@ -68,6 +84,8 @@ export function buildNode(rt: Runtime, shape: NodeShape, createdAt: string): Nod
         'node.kubernetes.io/instance-type': gpu ? 'p5.48xlarge' : 'm7i.8xlarge',
         'topology.kubernetes.io/region': 'us-east-1',
         'topology.kubernetes.io/zone': shape.zone,
+        ...(shape.rack ? { [RACK_LABEL]: shape.rack } : {}),
+        ...(gpu && shape.clique ? { [CLIQUE_LABEL]: shape.clique } : {}),
         ...(gpu
           ? {
               'nvidia.com/gpu.present': 'true',

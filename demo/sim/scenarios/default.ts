@@ -43,7 +43,15 @@ import type { BehaviourFor } from '../kubelet.js';
 import { buildPod } from '../pods.js';
 import type { ControlPlane } from '../assemble.js';
 import { R, type PodTemplate } from '../types.js';
-import { buildNode, createNamespaces, GPU_SELECTOR, GPU_TOLERATIONS, guaranteed } from './cluster.js';
+import {
+  buildNode,
+  createNamespaces,
+  GPU_SELECTOR,
+  GPU_TOLERATIONS,
+  guaranteed,
+  nvlinkClique,
+  type NodeShape,
+} from './cluster.js';
 import { tfJobKarta } from './karta.js';
 import { KAI_QUEUE_LABEL, KAI_SCHEDULER_NAME, QUEUE_NAME_LABEL } from '../../kinds-queueing.js';
 
@@ -105,13 +113,25 @@ function gpuTemplate(
   };
 }
 
+/**
+ * Where gpu-node-`i` sits: 2 racks, 3 NVLink domains. rack-1 (us-east-1a) is gpu-node-01 … 04, one
+ * NVLink domain (llama-70b fills it); rack-2 (us-east-1b) is gpu-node-05 … 12, its NVLink fabric
+ * partitioned into two cliques, 05 … 07 and 08 … 12. The scheduler bin-packs llama-pretrain's leader
+ * and worker-0 onto gpu-node-07 and worker-1 onto gpu-node-08: its worker role spans two NVLink
+ * domains although gpu-node-08 alone had room for both workers (the split rule's demo).
+ */
+export function defaultTopology(i: number): Pick<NodeShape, 'zone' | 'rack' | 'clique'> {
+  if (i <= 4) return { zone: 'us-east-1a', rack: 'rack-1', clique: nvlinkClique('rack-1', 1) };
+  return { zone: 'us-east-1b', rack: 'rack-2', clique: nvlinkClique('rack-2', i <= 7 ? 1 : 2) };
+}
+
 export function createDefaultScenario(plane: ControlPlane): void {
   const rt = plane.rt;
   const now = rt.clock.iso();
   const hourAgo = rt.clock.iso(rt.clock.now() - 3_600_000 * rt.clock.speed);
   for (let i = 1; i <= 12; i++) {
     const name = `gpu-node-${String(i).padStart(2, '0')}`;
-    rt.create(R.nodes, buildNode(rt, { name, index: i, gpus: 8, zone: i <= 6 ? 'us-east-1a' : 'us-east-1b' }, hourAgo));
+    rt.create(R.nodes, buildNode(rt, { name, index: i, gpus: 8, ...defaultTopology(i) }, hourAgo));
   }
   for (let i = 1; i <= 2; i++)
     rt.create(R.nodes, buildNode(rt, { name: `cpu-node-0${i}`, index: 100 + i, gpus: 0, zone: 'us-east-1a' }, hourAgo));

@@ -12,7 +12,7 @@ import { hash32 } from '../clock.js';
 import { podRequests } from '../pods.js';
 import type { Runtime } from '../runtime.js';
 import { isPodTerminal, R, type Condition, type ContainerStatus, type Pod, type PodTemplate } from '../types.js';
-import { buildNode, createNamespaces, GPU_SELECTOR, GPU_TOLERATIONS, guaranteed } from './cluster.js';
+import { buildNode, createNamespaces, GPU_SELECTOR, GPU_TOLERATIONS, guaranteed, nvlinkClique } from './cluster.js';
 
 export interface ScaleOptions {
   nodes: number;
@@ -49,6 +49,29 @@ function imageID(image: string): string {
 }
 const TEAMS = 20;
 
+/** Nodes per NVLink domain: the 18 compute trays of a GB200 NVL72 (here of 8 GPUs each). */
+export const NVLINK_DOMAIN_NODES = 18;
+/** NVLink domains per `network.topology.kubernetes.io/rack` value (two NVL72s behind one leaf switch). */
+export const DOMAINS_PER_RACK = 2;
+
+/**
+ * Where node `i` of `n` sits: consecutive nodes share an NVLink domain of 18, two domains make a rack,
+ * and the racks are dealt in contiguous runs over 2–4 zones (one zone while there is one rack).
+ */
+export function scaleTopology(i: number, n: number): { zone: string; rack: string; clique: string } {
+  const domain = Math.floor(i / NVLINK_DOMAIN_NODES);
+  const rack = Math.floor(domain / DOMAINS_PER_RACK);
+  const racks = Math.max(1, Math.ceil(n / (NVLINK_DOMAIN_NODES * DOMAINS_PER_RACK)));
+  const zones = Math.min(4, racks);
+  const zone = Math.floor((rack * zones) / racks);
+  const rackName = `rack-${String(rack + 1).padStart(3, '0')}`;
+  return {
+    zone: `us-east-1${'abcd'[zone]}`,
+    rack: rackName,
+    clique: nvlinkClique(rackName, (domain % DOMAINS_PER_RACK) + 1),
+  };
+}
+
 export function createScaleScenario(rt: Runtime, o: ScaleOptions): ScaleResult {
   const started = Date.now();
   const created = rt.clock.iso(rt.clock.now() - 2 * 3_600_000 * rt.clock.speed);
@@ -57,10 +80,7 @@ export function createScaleScenario(rt: Runtime, o: ScaleOptions): ScaleResult {
   for (let i = 0; i < o.nodes; i++) {
     const name = `gpu-node-${String(i + 1).padStart(width, '0')}`;
     nodeNames.push(name);
-    rt.create(
-      R.nodes,
-      buildNode(rt, { name, index: i, gpus: GPUS_PER_NODE, zone: `us-east-1${'abcd'[i % 4]}` }, created),
-    );
+    rt.create(R.nodes, buildNode(rt, { name, index: i, gpus: GPUS_PER_NODE, ...scaleTopology(i, o.nodes) }, created));
   }
   const namespaces = Array.from({ length: TEAMS }, (_, i) => `team-${String(i).padStart(2, '0')}`);
   createNamespaces(rt, ['default', 'kube-system', ...namespaces], created);
