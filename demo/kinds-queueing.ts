@@ -18,6 +18,12 @@ export const VISIBILITY_GROUP = 'visibility.kueue.x-k8s.io';
 export const VISIBILITY_VERSIONS = ['v1beta2', 'v1beta1'];
 export const KAI_GROUP = 'scheduling.run.ai';
 /** The label that puts a job into a Kueue LocalQueue. */
+/** The demo's one Topology's levels: zone, rack, host. */
+export const DEMO_TOPOLOGY_LEVELS = [
+  'topology.kubernetes.io/zone',
+  'network.topology.kubernetes.io/rack',
+  'kubernetes.io/hostname',
+] as const;
 export const QUEUE_NAME_LABEL = 'kueue.x-k8s.io/queue-name';
 /** The annotation KAI's pod grouper puts on every pod of a PodGroup. */
 export const KAI_POD_GROUP_ANNOTATION = 'pod-group-name';
@@ -66,6 +72,23 @@ const queueCounts: Record<string, Field> = {
 
 /** Kueue's CRDs in v1beta2, the storage version. */
 const KUEUE_KINDS: KindSpec[] = [
+  {
+    group: KUEUE_GROUP,
+    version: KUEUE_VERSION,
+    plural: 'topologies',
+    singular: 'topology',
+    kind: 'Topology',
+    namespaced: false,
+    shortNames: [],
+    subresources: [],
+    crd: {
+      printerColumns: [],
+      schema: {
+        spec: { levels: ['[]object', 'Node labels of the levels, most general first (nodeLabel).'] },
+        status: {},
+      },
+    },
+  },
   {
     group: KUEUE_GROUP,
     version: KUEUE_VERSION,

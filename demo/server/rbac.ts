@@ -100,6 +100,8 @@ export const RESTRICTED_USER: DemoUser = {
         { verbs: READ, apiGroups: ['leaderworkerset.x-k8s.io'], resources: ['leaderworkersets'] },
         { verbs: READ, apiGroups: ['ray.io'], resources: ['rayclusters'] },
         { verbs: READ, apiGroups: ['kueue.x-k8s.io'], resources: ['workloads', 'localqueues'] },
+        // The namespace's DRA claims beside its pods (ResourceSlices and DeviceClasses are cluster-scoped: not granted).
+        { verbs: READ, apiGroups: ['resource.k8s.io'], resources: ['resourceclaims', 'resourceclaimtemplates'] },
         { verbs: ['get'], apiGroups: ['visibility.kueue.x-k8s.io'], resources: ['localqueues/pendingworkloads'] },
       ],
     },

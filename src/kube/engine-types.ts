@@ -28,7 +28,7 @@ export type ModelStoreLike = Pick<
   | 'brokenDefinitions'
   | 'orphanPods'
 > &
-  Partial<Pick<ClusterStore, 'podObjects' | 'workloadObjects'>>;
+  Partial<Pick<ClusterStore, 'podObjects' | 'workloadObjects' | 'kueueTopologyLevels'>>;
 
 export interface EngineOptions {
   transport: KubeTransport;

@@ -10,6 +10,11 @@ import { Trimmer, type TrimRole } from './trim.js';
 import { kindLabel, type WantedKind } from './kinds.js';
 import type { EngineOptions } from './engine-types.js';
 
+/** Kinds watched only when served (queues and gangs, DRA, Kueue Topology): absent is silent, any served version will do. */
+function isOptional(role: TrimRole): boolean {
+  return role === 'scheduling' || role === 'dra' || role === 'topology';
+}
+
 export interface Watched {
   key: string;
   info: ResourceInfo;
@@ -107,7 +112,7 @@ export class KindWatchers {
         syncs.push(...watched.map((x) => x.firstSync));
         // Warn only when no definition names the served version itself (queue kinds: either version is theirs).
         const fallback = result.versionFallbacks.get(key);
-        if (fallback && w.role !== 'scheduling' && !all.some((x) => gvkKey(x.gvk) === served))
+        if (fallback && !isOptional(w.role) && !all.some((x) => gvkKey(x.gvk) === served))
           this.handlers.onProblem(watched[0], fallback);
         continue;
       }
@@ -118,8 +123,8 @@ export class KindWatchers {
         else retry = true;
         cause ??= miss.cause;
       }
-      // Only report kinds a definition (or a pod/node view) really depends on; queue kinds only when forbidden.
-      const optional = w.role === 'owner' || w.role === 'scheduling';
+      // Only report kinds a definition (or a pod/node view) really depends on; optional ones only when forbidden.
+      const optional = w.role === 'owner' || isOptional(w.role);
       if (!optional || miss.state === 'forbidden') {
         this.unserved.set(key, {
           gvk: w.gvk,

@@ -5,6 +5,7 @@ import type { ResourceInfo } from './discovery.js';
 import type { TrimRole } from './trim.js';
 import { OWNER_GVKS, POD_GVK } from '../model/ownership-graph.js';
 import { SCHEDULING_GVKS } from '../model/scheduling.js';
+import { DRA_KINDS } from '../model/dra-objects.js';
 
 export const KARTA_GVK: Gvk = { group: 'run.ai', version: 'v1alpha1', kind: 'Karta' };
 /** The older name of the same format (src/definitions/normalise.ts reads both). */
@@ -16,6 +17,10 @@ export const RESOURCE_INTERFACE_GVK: Gvk = {
 /** Kinds whose objects are cluster definitions, watched before any other kind. */
 export const DEFINITION_GVKS: Gvk[] = [KARTA_GVK, RESOURCE_INTERFACE_GVK];
 export const NODE_GVK: Gvk = { group: '', version: 'v1', kind: 'Node' };
+/** DRA's kinds, wanted at v1: discovery falls back to v1beta2 or v1beta1, whichever the server serves. */
+export const DRA_GVKS: Gvk[] = DRA_KINDS.map((kind) => ({ group: 'resource.k8s.io', version: 'v1', kind }));
+/** Kueue's Topology (cluster-scoped): v1beta2, else v1beta1 or v1alpha1, whichever is served. */
+export const KUEUE_TOPOLOGY_GVK: Gvk = { group: 'kueue.x-k8s.io', version: 'v1beta2', kind: 'Topology' };
 
 export interface WantedKind {
   gvk: Gvk;
@@ -28,7 +33,11 @@ export interface WantedKind {
   intermediate: boolean;
 }
 
-/** The kinds `definitions` need: their roots as workloads, every child kind as an owner, pods and nodes. */
+/**
+ * The kinds `definitions` need: their roots as workloads, every child kind as
+ * an owner, pods and nodes; then, when served, queues and gangs, DRA's kinds
+ * and Kueue Topologies.
+ */
 export function wantedKinds(definitions: Definition[]): WantedKind[] {
   const out = new Map<string, WantedKind>();
   const owners: Gvk[] = [...OWNER_GVKS];
@@ -51,6 +60,9 @@ export function wantedKinds(definitions: Definition[]): WantedKind[] {
   // Queues and gangs: watched when served (a definition of the same kind takes precedence).
   for (const g of SCHEDULING_GVKS)
     if (!out.has(gvkKey(g))) out.set(gvkKey(g), { gvk: g, role: 'scheduling', intermediate: true });
+  for (const g of DRA_GVKS) if (!out.has(gvkKey(g))) out.set(gvkKey(g), { gvk: g, role: 'dra', intermediate: true });
+  if (!out.has(gvkKey(KUEUE_TOPOLOGY_GVK)))
+    out.set(gvkKey(KUEUE_TOPOLOGY_GVK), { gvk: KUEUE_TOPOLOGY_GVK, role: 'topology', intermediate: true });
   return [...out.values()];
 }
 

@@ -6,7 +6,8 @@
 import yaml from 'js-yaml';
 import type { Definition } from '../definitions/types.js';
 import { apiVersionOf, gvkOf } from '../definitions/types.js';
-import { DEFINITION_GVKS } from './kinds.js';
+import { DEFINITION_GVKS, KUEUE_TOPOLOGY_GVK } from './kinds.js';
+import { isDraKind } from '../model/dra-objects.js';
 import type { KubeObject } from '../model/types.js';
 import { ClusterStore, type StoreKind } from '../model/store.js';
 import { SchedulingIndex } from '../model/scheduling.js';
@@ -140,6 +141,9 @@ export function buildOfflineModel(
     if (gvk.group === '' && gvk.kind === 'Pod') kind = 'pod';
     else if (gvk.group === '' && gvk.kind === 'Node') kind = 'node';
     else if (rootKinds.has(`${gvk.group}/${gvk.kind}`)) kind = 'workload';
+    // DRA objects (their GPUs) and Kueue Topologies, any version.
+    else if (gvk.group === 'resource.k8s.io' && isDraKind(gvk.kind)) kind = 'dra';
+    else if (gvk.group === KUEUE_TOPOLOGY_GVK.group && gvk.kind === KUEUE_TOPOLOGY_GVK.kind) kind = 'topology';
     // Anything else (known owner kinds or not) may sit in an owner chain: metadata only.
     else kind = 'owner';
     const trimmed: KubeObject = trimmer.for(kind, report)(obj);

@@ -202,5 +202,6 @@ export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
     ...(notice ? { accessNotice: notice } : {}),
     ...(input.podNodes ? { podNodes: input.podNodes } : {}),
     ...(input.gpuMetrics ? { gpuMetrics: input.gpuMetrics } : {}),
+    topologyLevels: input.store.kueueTopologyLevels?.() ?? [],
   });
 }

@@ -11,8 +11,12 @@
 import type { KubeObject, ObjectMeta } from '../model/types.js';
 import { deepEqual } from '../model/equal.js';
 
-/** `scheduling`: Kueue, KAI, Volcano and Workload API objects (src/model/scheduling.ts), kept whole like workloads. */
-export type TrimRole = 'pod' | 'node' | 'owner' | 'workload' | 'definition' | 'scheduling';
+/**
+ * `scheduling`: Kueue, KAI, Volcano and Workload API objects (src/model/scheduling.ts), kept whole like workloads;
+ * `dra`: resource.k8s.io claims, templates, slices and classes (spec, and a claim's allocation);
+ * `topology`: Kueue Topologies (their levels).
+ */
+export type TrimRole = 'pod' | 'node' | 'owner' | 'workload' | 'definition' | 'scheduling' | 'dra' | 'topology';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 /** Annotation values longer than this are dropped from pods and owners (they are config blobs, not labels). */
@@ -73,6 +77,8 @@ const POD_SPEC_KEYS = [
   'schedulerName',
   'nodeSelector',
   'tolerations',
+  // DRA: which claims (or templates) the pod names; src/model/dra.ts reads them.
+  'resourceClaims',
 ] as const;
 const CONDITION_KEYS = ['type', 'status', 'reason', 'message', 'lastTransitionTime'] as const;
 const STATE_KEYS = ['reason', 'exitCode', 'startedAt', 'finishedAt', 'message', 'signal'] as const;
@@ -121,6 +127,9 @@ export class Trimmer {
       case 'definition':
       case 'scheduling':
         return (obj) => trimWhole(obj, report);
+      case 'dra':
+      case 'topology':
+        return (obj) => this.specAndAllocation(obj, report);
     }
   }
 
@@ -316,7 +325,8 @@ export class Trimmer {
     const init = this.containers(spec.initContainers, 'pod.initContainers', cut, 'initContainers');
     if (init && init.length) outSpec.initContainers = init;
     const outStatus: Json =
-      pick(status, ['phase', 'reason', 'hostIP', 'podIP', 'startTime', 'nominatedNodeName']) ?? {};
+      pick(status, ['phase', 'reason', 'hostIP', 'podIP', 'startTime', 'nominatedNodeName', 'resourceClaimStatuses']) ??
+      {};
     for (const k of ['phase', 'reason', 'hostIP', 'startTime'] as const)
       if (outStatus[k] !== undefined) outStatus[k] = this.intern(truncate(outStatus[k]));
     for (const k of ['podIP', 'nominatedNodeName'] as const)
@@ -337,6 +347,26 @@ export class Trimmer {
       spec: outSpec,
       status: outStatus,
     };
+  }
+
+  /**
+   * What src/model/dra.ts and the store read of a DRA object or a Topology:
+   * metadata, spec (requests, devices, selectors, levels) and a claim's
+   * status.allocation (its reservedFor list can name thousands of pods).
+   */
+  specAndAllocation(obj: unknown, report: TrimReport = () => undefined): KubeObject {
+    const o = isObject(obj) ? obj : {};
+    const status = isObject(o.status) ? pick(o.status, ['allocation']) : undefined;
+    return trimWhole(
+      {
+        apiVersion: o.apiVersion,
+        kind: o.kind,
+        metadata: this.metadata(o.metadata),
+        ...(o.spec !== undefined ? { spec: o.spec } : {}),
+        ...(status ? { status } : {}),
+      },
+      report,
+    );
   }
 
   node(obj: unknown, report: TrimReport = () => undefined): KubeObject {

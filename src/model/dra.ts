@@ -394,3 +394,42 @@ export function draCapacity(
   }
   return out;
 }
+
+// ---- a pod's claims in a group ------------------------------------------------
+
+/** `namespace/name` of each of a pod's named claims → its GPUs by `dra:<deviceClass>` (PodSummary.draClaims). */
+export function claimGpusByClaim(claims: readonly PodDraClaim[]): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const c of claims) if (c.claim !== null && Object.keys(c.resources).length) out[c.claim] = c.resources;
+  return out;
+}
+
+/**
+ * The GPUs of a pod's claims that a group (a role, a workload, a node) has
+ * already counted through another pod sharing them, by resource key, or null
+ * when there are none; the pod's claims are then marked `seen`. A group's sum
+ * of pod GPUs minus these counts a shared claim once.
+ */
+export function repeatedClaimGpus(
+  claims: Readonly<Record<string, Readonly<Record<string, number>>>> | undefined,
+  seen: Set<string>,
+): Record<string, number> | null {
+  if (!claims) return null;
+  let out: Record<string, number> | null = null;
+  for (const [claim, resources] of Object.entries(claims)) {
+    if (!seen.has(claim)) {
+      seen.add(claim);
+      continue;
+    }
+    out ??= {};
+    for (const [k, v] of Object.entries(resources)) add(out, k, v);
+  }
+  return out;
+}
+
+/** The sum of a resource map's counts. */
+export function resourceTotal(resources: Readonly<Record<string, number>> | null): number {
+  let n = 0;
+  for (const v of Object.values(resources ?? {})) n += v;
+  return n;
+}

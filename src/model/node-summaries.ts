@@ -22,6 +22,8 @@ export class NodeSummaries {
   constructor(
     private readonly gpuResources: readonly string[],
     private readonly work: WorkCounters,
+    /** A node's DRA GPU capacity by `dra:<class>` (from its ResourceSlices). */
+    private readonly draCapacity: (node: string) => Readonly<Record<string, number>> | undefined = () => undefined,
   ) {
     this.gpuKinds = gpuResourceMatcher(gpuResources);
   }
@@ -83,7 +85,7 @@ export class NodeSummaries {
         continue;
       }
       this.work.nodeSummaries++;
-      const summary = summariseNode(n, loads(name), this.gpuResources, this.gpuKinds);
+      const summary = summariseNode(n, loads(name), this.gpuResources, this.gpuKinds, this.draCapacity(name));
       if (old && deepEqual(old, summary)) continue;
       if (!old) this.order = null;
       this.summaries.set(name, summary);

@@ -10,6 +10,13 @@ import {
   nodeGpuResources,
   type GpuResourceMatcher,
 } from './gpu.js';
+import { repeatedClaimGpus, resourceTotal } from './dra.js';
+
+function negated(resources: Readonly<Record<string, number>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(resources)) out[k] = -v;
+  return out;
+}
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -22,6 +29,8 @@ export interface NodePodLoad {
   workload: string | null;
   /** Its GPUs by resource name (PodSummary.gpuResources). */
   resources?: Readonly<Record<string, number>>;
+  /** Its DRA claims' GPUs (PodSummary.draClaims): a claim pods on the node share counts once. */
+  claims?: Readonly<Record<string, Readonly<Record<string, number>>>>;
 }
 
 export function summariseNode(
@@ -29,6 +38,7 @@ export function summariseNode(
   pods: Iterable<NodePodLoad>,
   gpuResources: readonly string[],
   gpuKinds: GpuResourceMatcher = gpuResourceMatcher(gpuResources),
+  draCapacity?: Readonly<Record<string, number>>,
 ): NodeSummary {
   const status = node.status ?? {};
   const conditions = (Array.isArray(status['conditions']) ? (status['conditions'] as unknown[]) : [])
@@ -50,10 +60,16 @@ export function summariseNode(
   let count = 0;
   const workloads = new Set<string>();
   const requestedByName: Record<string, number> = {};
+  const claimsSeen = new Set<string>();
   for (const p of pods) {
     if (!p.active) continue;
     if (p.resources) addGpuResources(requestedByName, p.resources);
     requested += p.gpus;
+    const repeated = repeatedClaimGpus(p.claims, claimsSeen);
+    if (repeated) {
+      addGpuResources(requestedByName, negated(repeated));
+      requested -= resourceTotal(repeated);
+    }
     count++;
     if (p.workload) workloads.add(p.workload);
   }
@@ -61,13 +77,19 @@ export function summariseNode(
   const byName: NonNullable<NodeSummary['gpuResources']> = {};
   for (const [name, r] of Object.entries(nodeGpuResources(status, gpuKinds)))
     byName[name] = { capacity: r.capacity, allocatable: r.allocatable, requested: 0 };
+  let draGpus = 0;
+  for (const [name, n] of Object.entries(draCapacity ?? {})) {
+    byName[name] = { capacity: n, allocatable: n, requested: 0 };
+    draGpus += n;
+  }
   for (const [name, n] of Object.entries(requestedByName))
-    (byName[name] ??= { capacity: 0, allocatable: 0, requested: 0 }).requested += n;
+    if (n > 0) (byName[name] ??= { capacity: 0, allocatable: 0, requested: 0 }).requested += n;
   return {
     name: node.metadata.name,
     ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True'),
-    gpuCapacity: nodeGpuAmount(status['capacity'], gpuResources),
-    gpuAllocatable: nodeGpuAmount(status['allocatable'], gpuResources),
+    // DRA GPUs count with the device-plugin ones (a slice's devices are all allocatable).
+    gpuCapacity: nodeGpuAmount(status['capacity'], gpuResources) + draGpus,
+    gpuAllocatable: nodeGpuAmount(status['allocatable'], gpuResources) + draGpus,
     gpuRequested: requested,
     pods: count,
     unschedulable: node.spec?.['unschedulable'] === true,
@@ -87,11 +109,18 @@ export function totalsOf(nodes: NodeSummary[], pods: number, gpuPending: number)
   let allocatable = 0;
   let requested = 0;
   let free = 0;
+  const byResource: NonNullable<ClusterTotals['byResource']> = {};
   for (const n of nodes) {
     capacity += n.gpuCapacity;
     allocatable += n.gpuAllocatable;
     requested += n.gpuRequested;
     free += Math.max(0, n.gpuAllocatable - n.gpuRequested);
+    for (const [name, r] of Object.entries(n.gpuResources ?? {})) {
+      const sum = (byResource[name] ??= { capacity: 0, allocatable: 0, requested: 0 });
+      sum.capacity += r.capacity;
+      sum.allocatable += r.allocatable;
+      sum.requested += r.requested;
+    }
   }
   return {
     gpuCapacity: capacity,
@@ -101,5 +130,7 @@ export function totalsOf(nodes: NodeSummary[], pods: number, gpuPending: number)
     gpuPending,
     pods,
     nodes: nodes.length,
+    // Only worth grouping by when there is more than one kind.
+    ...(Object.keys(byResource).length > 1 ? { byResource } : {}),
   };
 }

@@ -5,7 +5,8 @@ import type { WorkloadFacts } from './workload-facts.js';
 import type { Placements } from './placements.js';
 import type { UidSet } from './uid-set.js';
 
-export type StoreKind = 'pod' | 'node' | 'owner' | 'workload';
+/** `dra`: resource.k8s.io claims, templates, slices, classes; `topology`: Kueue Topologies. */
+export type StoreKind = 'pod' | 'node' | 'owner' | 'workload' | 'dra' | 'topology';
 export type StoreEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 /** An object of an owner chain: its controller's uid links it to the object above. */

@@ -20,6 +20,9 @@ import { NodeSummaries } from './node-summaries.js';
 import { TreeMaintenance, workloadName } from './tree-maintenance.js';
 import { newWorkCounters, type WorkCounters } from './work-counters.js';
 import type { PodEntry, StoreEventType, StoreKind, WorkloadEntry } from './store-entries.js';
+import { DraObjects, isDraKind, DRA_KINDS } from './dra-objects.js';
+import { claimGpusByClaim, draGpuResources, resourceTotal, type DraCapacity } from './dra.js';
+import { addGpuResources } from './gpu.js';
 
 export type { StoreKind, StoreEventType } from './store-entries.js';
 
@@ -106,6 +109,11 @@ export class ClusterStore {
   private readonly trees: TreeMaintenance;
   private pendingGpus = 0;
   private malformed: string[] = [];
+  /** resource.k8s.io objects and the pods naming each claim. */
+  private readonly dra = new DraObjects();
+  /** Kueue Topology objects by name, and their levels until the next Topology event. */
+  private readonly topologies = new Map<string, KubeObject>();
+  private topologyLevels: string[][] | null = null;
 
   private totalsCache: ClusterTotals | null = null;
   private problemList: string[] | null = null;
@@ -119,7 +127,7 @@ export class ClusterStore {
     this.graph = options.graph ?? new OwnershipGraph();
     const work = options.counters ?? newWorkCounters();
     this.gpuKinds = gpuResourceMatcher(options.gpuResources ?? []);
-    this.nodeSummaries = new NodeSummaries(this.gpuResources, work);
+    this.nodeSummaries = new NodeSummaries(this.gpuResources, work, (node) => this.dra.capacity().byNode.get(node));
     this.trees = new TreeMaintenance(this.graph, this.buildNested, this.gpuResources, work, (m) =>
       this.reportMalformed(m),
     );
@@ -239,6 +247,14 @@ export class ClusterStore {
           if (type === 'DELETED') this.deleteLink(object.metadata.uid, true);
           else this.upsertWorkload(object, gvk);
           break;
+        case 'dra':
+          this.applyDra(type, object, gvk);
+          break;
+        case 'topology':
+          if (type === 'DELETED') this.topologies.delete(object.metadata.name);
+          else this.topologies.set(object.metadata.name, object);
+          this.topologyLevels = null;
+          break;
         default:
           this.reportMalformed(`unknown store kind ${String(kind)}`);
       }
@@ -273,6 +289,14 @@ export class ClusterStore {
         for (const [uid, e] of this.graph.workloads)
           if (!keep.has(uid) && (want === null || e.gvk === want)) gone.push(e.obj);
         break;
+      case 'dra':
+        for (const k of DRA_KINDS)
+          if (gvk === undefined || gvk.kind === k)
+            for (const o of this.dra.objects(k)) if (!keep.has(o.metadata.uid)) gone.push(o);
+        break;
+      case 'topology':
+        for (const o of this.topologies.values()) if (!keep.has(o.metadata.uid)) gone.push(o);
+        break;
     }
     for (const o of gone) this.apply(kind, 'DELETED', o, gvk);
     for (const o of objects) this.apply(kind, 'MODIFIED', o, gvk);
@@ -298,6 +322,12 @@ export class ClusterStore {
         break;
       case 'workload':
         stored = this.graph.workloads.get(object.metadata.uid)?.obj;
+        break;
+      case 'dra':
+        stored = isDraKind(object.kind) ? this.dra.held(object.kind, object) : undefined;
+        break;
+      case 'topology':
+        stored = this.topologies.get(object.metadata.name);
         break;
     }
     return (
@@ -336,6 +366,15 @@ export class ClusterStore {
     const prev = this.graph.pods.get(uid);
     let summary = summarisePod(obj, this.gpuResources);
     const byName = podGpuResources(obj.spec, this.gpuKinds);
+    // DRA GPUs count as the pod's GPUs too; draClaims lets a group count a shared claim once.
+    const claims = this.dra.podClaims(uid, obj);
+    if (claims.length) {
+      const dra = draGpuResources(claims);
+      addGpuResources(byName, dra);
+      summary.gpus += resourceTotal(dra);
+      const byClaim = claimGpusByClaim(claims);
+      if (Object.keys(byClaim).length) summary.draClaims = byClaim;
+    }
     if (Object.keys(byName).length) summary.gpuResources = byName;
     if (prev && deepEqual(prev.summary, summary)) summary = prev.summary;
     const controller = controllerUidOf(obj);
@@ -370,7 +409,14 @@ export class ClusterStore {
       for (const w of entry.workloads) this.trees.rebuild(w);
     }
 
-    if (!prev || prevNode !== node || prev.summary.gpus !== summary.gpus || prev.active !== active) {
+    if (
+      !prev ||
+      prevNode !== node ||
+      prev.summary.gpus !== summary.gpus ||
+      prev.active !== active ||
+      !deepEqual(prev.summary.gpuResources, summary.gpuResources) ||
+      !deepEqual(prev.summary.draClaims, summary.draClaims)
+    ) {
       this.nodeSummaries.touch(prevNode);
       this.nodeSummaries.touch(node);
     }
@@ -381,6 +427,7 @@ export class ClusterStore {
   private deletePod(uid: string): void {
     const e = this.graph.pods.get(uid);
     if (!e) return;
+    this.dra.podClaims(uid, null);
     this.graph.pods.delete(uid);
     this.graph.movePod(uid, e.controller, null);
     const node = e.summary.node;
@@ -441,6 +488,44 @@ export class ClusterStore {
     }
     e.workloads = next;
     this.nodeSummaries.touch(e.summary.node);
+  }
+
+  // ---------------------------------------------------------------- DRA
+
+  /** A claim or template re-reads the pods naming it; a slice or class every node's capacity. */
+  private applyDra(type: StoreEventType, obj: KubeObject, gvk?: Gvk): void {
+    const kind = gvk?.kind ?? obj.kind;
+    if (!isDraKind(kind)) {
+      this.reportMalformed(`skipped resource.k8s.io object${this.describeObject(obj)}: unknown kind ${String(kind)}`);
+      return;
+    }
+    const change = this.dra.apply(kind, type === 'DELETED', obj);
+    if (change.capacity) this.nodeSummaries.touchAll();
+    for (const uid of change.pods) {
+      const e = this.graph.pods.get(uid);
+      if (e) this.upsertPod(e.obj);
+    }
+  }
+
+  /** GPU capacity per node from ResourceSlices (memoised until the next slice or class event). */
+  draCapacity(): DraCapacity {
+    return this.dra.capacity();
+  }
+
+  /**
+   * Each Kueue Topology's node labels, most general first (spec.levels[].nodeLabel),
+   * by Topology name.
+   */
+  kueueTopologyLevels(): string[][] {
+    return (this.topologyLevels ??= [...this.topologies.values()]
+      .sort((a, b) => naturalCompare(a.metadata.name, b.metadata.name))
+      .map((t) => {
+        const levels = Array.isArray(t.spec?.['levels']) ? (t.spec['levels'] as unknown[]) : [];
+        return levels.flatMap((l) => {
+          const label = (l as { nodeLabel?: unknown } | null)?.nodeLabel;
+          return typeof label === 'string' && label !== '' ? [label] : [];
+        });
+      }));
   }
 
   // ---------------------------------------------------------------- owners and workloads
@@ -594,6 +679,7 @@ export class ClusterStore {
         active: p.active,
         workload: w ? workloadName(w) : null,
         resources: p.summary.gpuResources,
+        claims: p.summary.draClaims,
       };
     }
   }

@@ -24,6 +24,7 @@
 //   terminal phase (terminating pods still hold their devices); allocated =
 //   those bound to a node. The workload's requested/allocated include its
 //   unattributed pods (they use the workload's GPUs all the same).
+import { repeatedClaimGpus, resourceTotal } from './dra.js';
 import type { Definition } from '../definitions/types.js';
 import type { KubeObject, PodSummary, RoleTree, WorkloadTree, GpuCounts, ReplicaCounts } from './types.js';
 import type { DefinitionPlan } from './plan.js';
@@ -90,6 +91,9 @@ function counts(items: TreePod[]): {
   let requested = 0;
   let allocated = 0;
   const nodes = new Set<string>();
+  // A DRA claim several pods share counts once (PodSummary.draClaims).
+  const claimsRequested = new Set<string>();
+  const claimsAllocated = new Set<string>();
   for (const it of items) {
     const s = it.summary;
     // A Failed pod is not doing the work any more (its retry is); a Succeeded
@@ -97,8 +101,8 @@ function counts(items: TreePod[]): {
     if (!it.terminating && s.phase !== 'Failed') current++;
     if (s.ready) ready++;
     if (it.active) {
-      requested += s.gpus;
-      if (s.node !== null) allocated += s.gpus;
+      requested += s.gpus - resourceTotal(repeatedClaimGpus(s.draClaims, claimsRequested));
+      if (s.node !== null) allocated += s.gpus - resourceTotal(repeatedClaimGpus(s.draClaims, claimsAllocated));
     }
     if (s.node !== null) nodes.add(s.node);
   }
@@ -402,6 +406,8 @@ export function patchTreePod(
   const dReady = a.replicas.ready - b.replicas.ready;
   const dRequested = a.requested - b.requested;
   const dAllocated = a.allocated - b.allocated;
+  // Another pod of the group may share its claims: only a rebuild counts them once.
+  if ((dRequested !== 0 || dAllocated !== 0) && (sb.draClaims || sa.draClaims)) return null;
   const nodeChanged = sb.node !== sa.node;
   const path = after.facts.path;
 

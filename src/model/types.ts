@@ -73,6 +73,8 @@ export interface PodSummary {
   lastFailure?: string | null;
   /** GPUs requested by resource name (MIG, shared, AMD, Intel, `--gpu-resource`), DRA claims under `dra:<class>`. */
   gpuResources?: Record<string, number>;
+  /** GPUs of each of its named DRA claims (`namespace/name` → `dra:<class>` → count): a group counts a shared claim once. */
+  draClaims?: Record<string, Record<string, number>>;
 }
 
 /**
@@ -159,6 +161,8 @@ export interface ClusterTotals {
   gpuPending: number;
   pods: number;
   nodes: number;
+  /** Each GPU resource kind over the nodes (NodeSummary.gpuResources summed); absent unless there are two kinds or more. */
+  byResource?: Record<string, { capacity: number; allocatable: number; requested: number }>;
 }
 
 /** Live state of one watched kind, for the header and `:defs`. */
@@ -251,6 +255,8 @@ export interface ModelSnapshot {
    * never scraped (offline, or no view showing GPUs has asked yet).
    */
   gpuMetrics?: GpuMetrics;
+  /** Each Kueue Topology's node labels, most general first (zone, rack, hostname); absent or empty: none served. */
+  topologyLevels?: string[][];
 }
 
 /** The last DCGM scrape as the views and `wlx get` read it. */

@@ -286,6 +286,7 @@ test('CRDs: list, get, watch, Table; the printer columns of kubectl get come fro
     'rayclusters.ray.io',
     'resourceflavors.kueue.x-k8s.io',
     'tfjobs.kubeflow.org',
+    'topologies.kueue.x-k8s.io',
     'workloads.kueue.x-k8s.io',
   ]);
   const js = await call(f.url(`${base}/jobsets.jobset.x-k8s.io`));
@@ -448,7 +449,7 @@ test('a recorded k9s session replayed: version, discovery, SSAR, CRD list, v1bet
       accept: 'application/json',
       check: (a) => {
         assert.equal(a.body.kind, 'CustomResourceDefinitionList');
-        assert.equal((a.body.items as Json[]).length, 12);
+        assert.equal((a.body.items as Json[]).length, 13);
       },
     },
     {

@@ -84,6 +84,14 @@ test('wlx get -o json: utilisation per pod, workload and node, the MIG slice by 
   assert.equal(migNodes.length, 2, 'the two MIG nodes');
   const slice = migNodes.map((n) => n.gpuResources['nvidia.com/mig-1g.10gb']).find((r) => r !== undefined);
   assert.ok(slice && slice.capacity > 0 && slice.requested === 1, JSON.stringify(migNodes));
+  // The DRA GPU: the pod's ResourceClaim under dra:<deviceClass>, the node's capacity from its ResourceSlice.
+  const reranker = byName(doc, 'dra-reranker');
+  const draPods = podsOf(reranker);
+  assert.deepEqual(draPods[0]?.gpuResources, { 'dra:gpu.nvidia.com': 1 });
+  assert.equal(draPods[0]?.gpus, 1, 'a DRA GPU is one of the pod’s GPUs');
+  assert.equal(reranker.gpus.allocated, 1);
+  const draNode = doc.nodes.find((n) => n.name === 'gpu-dra-node-01');
+  assert.deepEqual(draNode?.gpuResources, { 'dra:gpu.nvidia.com': { capacity: 8, allocatable: 8, requested: 1 } });
   const h100 = doc.nodes.find((n) => n.name === 'gpu-node-01');
   assert.match(h100?.gpuModel ?? '', /H100/);
   assert.equal(h100?.gpuResources['nvidia.com/gpu']?.capacity, 8);
@@ -171,6 +179,43 @@ test(
         rows.every((l) => /\s-\s+\d+\s+\S+\s*│$/.test(l)),
         screen,
       );
+    } finally {
+      tmux.kill();
+    }
+  },
+);
+
+test(
+  'tmux: the node panel names the GPU model, MIG strategy and each GPU kind; the DRA node its slice’s GPUs',
+  { skip: !hasTmux(), timeout: 180_000 },
+  async (t) => {
+    const { kubeconfig } = await demo(t);
+    const tmux = new Tmux(wlxCommand(`--kubeconfig ${shellQuote(kubeconfig)}`), 160, 45);
+    try {
+      let screen = await tmux.waitFor(/workloads\(all\)\[13\]/, 'the workloads', 90_000);
+      assert.match(screen, /GPUs: \d+\/96 nvidia\.com\/gpu · \d+\/8 dra:gpu\.nvidia\.com · \d+\/56 mig-1g\.10gb/);
+      const openNode = async (name: string) => {
+        await tmux.press(':');
+        tmux.type('nodes');
+        await tmux.press('Enter');
+        await tmux.waitFor(/nodes\[\d+\]/, 'the nodes view');
+        await tmux.press('/');
+        tmux.type(name);
+        await tmux.press('Enter');
+        await tmux.waitFor(/nodes\[1\/\d+\]/, 'the filtered node');
+        await tmux.press('Enter');
+        return tmux.waitFor(new RegExp(`node\\(${name}\\)`), `the node view of ${name}`);
+      };
+      screen = await openNode('gpu-dra-node-01');
+      assert.match(screen, /dra:gpu\.nvidia\.com\s+capacity 8\s+allocatable 8\s+requested 1/);
+      assert.match(screen, /GPUs capacity 8\s+allocatable 8\s+requested 1/);
+      process.stdout.write(`# node panel of gpu-dra-node-01:\n${screen.replace(/^/gm, '# ')}\n`);
+      await tmux.press('Escape', 'Escape', 'Escape');
+      screen = await openNode('gpu-mig-node-01');
+      assert.match(screen, /GPU NVIDIA-A100-SXM4-80GB\s+mig\.strategy mixed\s+gpu\.count 8/);
+      assert.match(screen, /mig-1g\.10gb\s+capacity 56\s+allocatable 56\s+requested 1/);
+      tmux.keys('q');
+      await tmux.waitFor(/WLX-EXITED 0/, 'a clean exit');
     } finally {
       tmux.kill();
     }

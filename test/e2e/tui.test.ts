@@ -20,7 +20,8 @@ test(
       // definition's): the hostile one and the GPU extras' mig-embedder and dra-reranker.
       let screen = await t.waitFor(/workloads\(all\)\[13\]/, 'the default scenario', 60_000);
       const firstSeenMs = Date.now() - started;
-      assert.match(screen, /GPUs: \d+\/96 req\/alloc\s+free \d+\s+pending \d+/);
+      // GPU kinds beside the whole GPUs (the extras' DRA and MIG nodes): totals by kind.
+      assert.match(screen, /GPUs: \d+\/96 nvidia\.com\/gpu · \d+\/8 dra:gpu\.nvidia\.com · \d+\/56 mig-1g\.10gb/);
       assert.match(screen, /Context: \S+/);
       assert.match(screen, /k8s v1\.32/);
       for (const name of [

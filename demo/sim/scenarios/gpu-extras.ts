@@ -11,8 +11,9 @@
 // without these extras: the extras draw nothing from the runtime's PRNG and
 // request nothing the scheduler weighs for GPU pods (MIG and DRA nodes do
 // not match the H100 nodeSelector; the exporters request no resources).
-import type { StoredObject } from '../../store.js';
+import { resourceKey, type StoredObject } from '../../store.js';
 import { draResourceKeys, type DraVersion } from '../../kinds-dra.js';
+import { DEMO_TOPOLOGY_LEVELS, KUEUE_GROUP, KUEUE_VERSION } from '../../kinds-queueing.js';
 import { hash32, Random } from '../clock.js';
 import { buildPod } from '../pods.js';
 import type { Runtime } from '../runtime.js';
@@ -360,6 +361,14 @@ export function addGpuExtras(rt: Runtime, options: GpuExtrasOptions): GpuExtras 
     rt.create(R.pods, settle(rt, pod, node, exporterAt, rng));
     exporters.push({ namespace: GPU_OPERATOR_NAMESPACE, name: pod.metadata.name, node });
   }
+
+  // Kueue's topology of the GPU nodes (zone, rack, host), for topology-aware views.
+  rt.create(resourceKey(KUEUE_GROUP, KUEUE_VERSION, 'topologies'), {
+    apiVersion: `${KUEUE_GROUP}/${KUEUE_VERSION}`,
+    kind: 'Topology',
+    metadata: meta(rng, 'gpu-topology', nodeAt),
+    spec: { levels: DEMO_TOPOLOGY_LEVELS.map((nodeLabel) => ({ nodeLabel })) },
+  });
 
   return {
     nodes: nodes.map((n) => n.metadata.name),

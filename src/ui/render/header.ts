@@ -97,14 +97,25 @@ export function connectionFlash(c: ClusterConnection, nowMs: number): { text: st
   return { text: `${which}${sanitise(c.cause.text)}${next}`, level: needsAction(c.cause) ? 'error' : 'warn' };
 }
 
+/** Screens this wide or narrower get the compact GPU totals by kind. */
+const COMPACT_COLUMNS = 100;
+
 /**
- * `48/64 req/alloc  free 16  pending 8`; without node access what the pods
- * request and that capacity is unknown (never 0).
+ * `48/64 req/alloc  free 16  pending 8`; with more than one GPU kind, by kind
+ * (`61/96 nvidia.com/gpu · 1/56 mig-1g.10gb · 1/8 dra:gpu.nvidia.com  pending 8`,
+ * shorter names on a screen of `columns` ≤ 100); without node access what the
+ * pods request and that capacity is unknown (never 0).
  */
-export function gpuHeadline(snapshot: Pick<ModelSnapshot, 'totals' | 'podNodes' | 'gpuMetrics' | 'nodes'>): string {
+export function gpuHeadline(
+  snapshot: Pick<ModelSnapshot, 'totals' | 'podNodes' | 'gpuMetrics' | 'nodes'>,
+  columns = Infinity,
+): string {
   const t = snapshot.totals;
   const util = clusterGpuUtilisation(snapshot.gpuMetrics);
-  const tail = (util === null ? '' : `  util ${Math.round(util)}%`) + gpuKindTotals(snapshot.nodes);
+  const utilText = util === null ? '' : `  util ${Math.round(util)}%`;
+  if (t.byResource && !snapshot.podNodes)
+    return `${gpuTotalsByKind(t.byResource, columns <= COMPACT_COLUMNS)}  pending ${t.gpuPending}${utilText}`;
+  const tail = utilText + gpuKindTotals(snapshot.nodes);
   if (snapshot.podNodes) {
     const requested = snapshot.podNodes.reduce((n, x) => n + x.gpuRequested, 0);
     return `${requested} req on ${snapshot.podNodes.length} nodes  capacity unknown (nodes not readable)  pending ${t.gpuPending}${tail}`;
@@ -123,6 +134,28 @@ export function gpuKindTotals(nodes: readonly NodeSummary[]): string {
       if (name !== 'nvidia.com/gpu') byKind.set(name, (byKind.get(name) ?? 0) + r.allocatable);
   const parts = [...byKind].filter(([, v]) => v > 0).map(([k, v]) => `${v} ${sanitise(shortGpuKind(k))}`);
   return parts.length ? `  +${parts.join(' ')}` : '';
+}
+
+/**
+ * `61/96 nvidia.com/gpu · 1/56 mig-1g.10gb · 1/8 dra:gpu.nvidia.com`: requested /
+ * allocatable of each kind, whole GPUs first; `compact`: `61/96 gpu · 1/56 1g.10gb · 1/8 dra:gpu`.
+ */
+export function gpuTotalsByKind(byResource: NonNullable<ClusterTotals['byResource']>, compact: boolean): string {
+  const whole = 'nvidia.com/gpu';
+  return Object.entries(byResource)
+    .sort(([a], [b]) => (a === whole ? -1 : b === whole ? 1 : a.localeCompare(b)))
+    .map(([name, r]) => {
+      const label = compact ? compactGpuKind(name) : name === whole ? name : shortGpuKind(name);
+      return `${r.requested}/${r.allocatable} ${sanitise(label)}`;
+    })
+    .join(' · ');
+}
+
+/** `nvidia.com/gpu` → `gpu`, `nvidia.com/mig-1g.10gb` → `1g.10gb`, `dra:gpu.nvidia.com` → `dra:gpu`. */
+export function compactGpuKind(resourceName: string): string {
+  const short = shortGpuKind(resourceName);
+  if (short.startsWith('dra:')) return short.replace(/^(dra:[^.]+)\..*$/, '$1');
+  return short.replace(/^mig-/, '');
 }
 
 /** `nvidia.com/mig-1g.10gb` → `mig-1g.10gb`: the vendor's domain says little in a narrow column. */

@@ -8,6 +8,8 @@ import { worstTone } from './format.js';
 import { gangLines } from './roles.js';
 import { workloadStatusText, workloadStatusWords, workloadNodes } from './workloads.js';
 import { nodeFree, nodeStatus } from './nodes.js';
+import { nodeGpuModel } from '../../model/gpu.js';
+import { shortGpuKind } from './header.js';
 
 export interface PanelLine {
   text: string;
@@ -43,6 +45,7 @@ export function nodePanel(n: NodeSummary): PanelLine[] {
       tone: !n.ready ? 'error' : n.unschedulable ? 'warn' : 'ok',
     },
   ];
+  lines.push(...nodeGpuLines(n));
   const conds = n.conditions.map(
     (c) => `${sanitise(c.type)}=${sanitise(c.status)}${abnormal(c) && c.reason ? `(${sanitise(c.reason)})` : ''}`,
   );
@@ -51,5 +54,28 @@ export function nodePanel(n: NodeSummary): PanelLine[] {
     (t) => `${sanitise(t.key)}${t.value ? '=' + sanitise(t.value) : ''}:${sanitise(t.effect)}`,
   );
   lines.push({ text: `taints: ${taints.join(' ') || '-'}`, tone: 'normal' });
+  return lines;
+}
+
+/**
+ * `GPU NVIDIA-A100-SXM4-80GB  mig.strategy mixed  gpu.count 8`, then each GPU
+ * resource kind (whole, MIG profile, shared, DRA) as capacity / allocatable /
+ * requested; nothing on a node without GPUs.
+ */
+export function nodeGpuLines(n: NodeSummary): PanelLine[] {
+  const model = nodeGpuModel(n.labels);
+  const facts = [
+    `GPU ${sanitise(n.gpuModel ?? model.product ?? '-')}`,
+    ...(model.migStrategy ? [`mig.strategy ${sanitise(model.migStrategy)}`] : []),
+    ...(model.count !== null ? [`gpu.count ${model.count}`] : []),
+  ];
+  const kinds = Object.entries(n.gpuResources ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  if (!kinds.length && model.product === null && model.count === null) return [];
+  const lines: PanelLine[] = [{ text: facts.join('  '), tone: 'normal' }];
+  for (const [name, r] of kinds)
+    lines.push({
+      text: `  ${sanitise(shortGpuKind(name))}  capacity ${r.capacity}  allocatable ${r.allocatable}  requested ${r.requested}`,
+      tone: r.requested > r.allocatable ? 'warn' : 'normal',
+    });
   return lines;
 }

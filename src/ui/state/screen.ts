@@ -282,7 +282,7 @@ export class ScreenModel {
       totals: snapshot.totals,
       summary: connectionHeadline(snapshot.connection, snapshot.accessNotice ? snapshot.access?.namespaces : undefined),
       workloads: this.workloadCounts(snapshot, state.namespace),
-      gpus: gpuHeadline(snapshot),
+      gpus: gpuHeadline(snapshot, width),
       namespace: state.namespace,
     };
     const incident = isIncidentKind(frame.kind);
