@@ -5,7 +5,7 @@
 // with an instant vector of well-formed samples is an error naming what was
 // wrong (the caller turns it into the one notice).
 import type { GpuReading, IdleRule } from '../model/utilisation.js';
-import { DCGM, readingsFromSamples } from './dcgm.js';
+import { DCGM, readingsFromSamples, type FreshReading } from './dcgm.js';
 import { parseSampleValue, type Sample } from './prometheus.js';
 
 /** The series read each round (as the exporter path reads them). */
@@ -137,6 +137,15 @@ function asSample(v: VectorSample, name: string, nodeOf: (hostname: string) => s
 }
 
 /**
+ * A GPU with its pod mapping: a series of the GPU from before its pod got it
+ * (free, or another pod's) says nothing of the pod's use of it.
+ */
+function seriesIdentity(r: FreshReading): string {
+  const pods = r.pods.map((p) => `${p.namespace}/${p.name}/${p.container ?? ''}`).sort();
+  return `${r.key}|${pods.join(',')}`;
+}
+
+/**
  * Readings from the two answers: `series` (every DCGM series, by
  * `__name__`) and `maxUtil` (idleQuery's answer). A GPU whose maximum over
  * the window is under the threshold has been low for the whole window; one
@@ -158,11 +167,11 @@ export function readingsFromPrometheus(
     maxUtil.map((v) => asSample(v, DCGM.util, nodeOf)),
     at,
   ))
-    max.set(r.key, r.utilisation);
+    max.set(seriesIdentity(r), r.utilisation);
   const since = at - rule.windowMs;
   return readingsFromSamples(samples, at).map((r) => {
     const low = r.utilisation !== null && r.utilisation < rule.thresholdPercent;
-    const m = max.get(r.key) ?? null;
+    const m = max.get(seriesIdentity(r)) ?? null;
     if (m === null) return { ...r, lowSince: low ? at : null, coveredSince: null };
     if (m < rule.thresholdPercent) return { ...r, lowSince: since, coveredSince: since };
     return { ...r, lowSince: low ? at : null, coveredSince: since };
