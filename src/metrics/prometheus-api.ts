@@ -117,24 +117,34 @@ export function parseInstantVector(body: string): VectorSample[] {
 
 /**
  * A vector sample as the exporter would have written it. Scraped without
- * honor_labels, the exporter's pod mapping is renamed `exported_pod` /
- * `exported_namespace` / `exported_container` (its own `pod` / `namespace`
- * being the exporter's): those win. `nodeOf` maps a `Hostname` that is an
- * exporter pod's name (NODE_NAME unset) to that pod's node.
+ * honor_labels (kube-prometheus-stack's way), the exporter's pod mapping is
+ * renamed `exported_pod` / `exported_namespace` / `exported_container` and
+ * `pod` / `namespace` / `container` are the exporter's own; a free GPU then
+ * has no `exported_pod` at all (an empty label is no label), so `renamed` is
+ * decided over the whole answer. `exporterNode` maps an exporter pod's name
+ * to its node: a `pod` naming an exporter is never a GPU's pod, and a
+ * `Hostname` naming one (NODE_NAME unset) stands for its node.
  */
-function asSample(v: VectorSample, name: string, nodeOf: (hostname: string) => string | null): Sample {
+function asSample(
+  v: VectorSample,
+  name: string,
+  renamed: boolean,
+  exporterNode: (podName: string) => string | null,
+): Sample {
   const labels: Record<string, string> = { ...v.labels };
   delete labels['__name__'];
-  if ('exported_pod' in labels) {
+  if (renamed)
     for (const k of ['pod', 'namespace', 'container']) {
       labels[k] = labels[`exported_${k}`] ?? '';
       delete labels[`exported_${k}`];
     }
-  }
+  else if (labels['pod'] && exporterNode(labels['pod']) !== null) labels['pod'] = '';
   const host = labels['Hostname'];
-  if (host) labels['Hostname'] = nodeOf(host) ?? host;
+  if (host) labels['Hostname'] = exporterNode(host) ?? host;
   return { name, labels, value: v.value, timestampMs: v.atMs };
 }
+
+const isRenamed = (answer: readonly VectorSample[]) => answer.some((v) => 'exported_pod' in v.labels);
 
 /**
  * A GPU with its pod mapping: a series of the GPU from before its pod got it
@@ -156,15 +166,16 @@ export function readingsFromPrometheus(
   maxUtil: readonly VectorSample[],
   at: number,
   rule: IdleRule,
-  nodeOf: (hostname: string) => string | null = () => null,
+  exporterNode: (podName: string) => string | null = () => null,
 ): GpuReading[] {
+  const renamed = isRenamed(series);
   const samples = series.flatMap((v) => {
     const name = v.labels['__name__'];
-    return name !== undefined && PROMETHEUS_SERIES.includes(name) ? [asSample(v, name, nodeOf)] : [];
+    return name !== undefined && PROMETHEUS_SERIES.includes(name) ? [asSample(v, name, renamed, exporterNode)] : [];
   });
   const max = new Map<string, number | null>();
   for (const r of readingsFromSamples(
-    maxUtil.map((v) => asSample(v, DCGM.util, nodeOf)),
+    maxUtil.map((v) => asSample(v, DCGM.util, renamed, exporterNode)),
     at,
   ))
     max.set(seriesIdentity(r), r.utilisation);
