@@ -176,6 +176,8 @@ export interface DcgmScraperOptions {
   prometheus?: PrometheusTarget;
   /** Bytes read of one exporter's answer (default 4 MiB: a node of 8 GPUs writes ~60 KiB). */
   maxBytes: number;
+  /** Bytes read of one Prometheus answer (default 64 MiB: every GPU of the cluster, ~5 KiB each). */
+  prometheusMaxBytes: number;
   /** One scrape's time limit (default 5 s). */
   timeoutMs: number;
   /** Longest wait before retrying a failing exporter (default 2 min). */
@@ -189,6 +191,7 @@ export interface DcgmScraperOptions {
 export const DEFAULT_DCGM_SCRAPER: DcgmScraperOptions = {
   intervalMs: 10_000,
   maxBytes: 4 * 1024 * 1024,
+  prometheusMaxBytes: 64 * 1024 * 1024,
   timeoutMs: 5_000,
   maxBackoffMs: 120_000,
   concurrency: 8,
@@ -363,7 +366,9 @@ export class DcgmScraper {
 
   private async readPrometheus(target: PrometheusTarget, query: string, signal: AbortSignal): Promise<string> {
     const where = prometheusQueryPath(target, query);
-    if (target.kind === 'service') return this.read(where, signal, 'application/json');
+    const limit = this.opts.prometheusMaxBytes;
+    if (target.kind === 'service')
+      return this.readBody(await this.transport.open(where, { signal, accept: 'application/json' }), limit);
     // Its own connection: none of the cluster's credentials or TLS settings go to it.
     const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
       const get = where.startsWith('https:') ? https.get : http.get;
@@ -372,26 +377,25 @@ export class DcgmScraper {
         reject(signal.aborted ? err : new KubeConnectionError(err.message, err.code ?? null, err.message)),
       );
     });
-    const body = await this.readBody(res);
+    const body = await this.readBody(res, limit);
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) throw new PrometheusHttpError(status, body);
     return body;
   }
 
   /** The answer's text, at most maxBytes of it. */
-  private async read(path: string, signal: AbortSignal, accept = 'text/plain'): Promise<string> {
-    return this.readBody(await this.transport.open(path, { signal, accept }));
+  private async read(path: string, signal: AbortSignal): Promise<string> {
+    return this.readBody(await this.transport.open(path, { signal, accept: 'text/plain' }), this.opts.maxBytes);
   }
 
-  private async readBody(res: http.IncomingMessage): Promise<string> {
+  private async readBody(res: http.IncomingMessage, maxBytes: number): Promise<string> {
     const chunks: Buffer[] = [];
     let size = 0;
     try {
       for await (const chunk of res) {
         const b = chunk as Buffer;
         size += b.length;
-        if (size > this.opts.maxBytes)
-          throw new TooLargeError(`answer over ${Math.round(this.opts.maxBytes / 1024)} KiB`);
+        if (size > maxBytes) throw new TooLargeError(`answer over ${Math.round(maxBytes / 1024)} KiB`);
         chunks.push(b);
       }
     } finally {
