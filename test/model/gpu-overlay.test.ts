@@ -111,7 +111,7 @@ test('the store counts GPU kinds by name: a MIG slice on the pod and on its node
 });
 
 test('idle is unknown (null) while a running pod with GPUs has no reading, or a GPU is low since first seen', () => {
-  const running = (name: string): PodSummary => ({ ...summary(name), phase: 'Running' }) as PodSummary;
+  const running = (name: string): PodSummary => ({ ...summary(name), phase: 'Running' });
   const pair = role('worker', [running('w-0'), running('w-1')]);
   const both = [gpuReading('n1/a', 90, ['training/w-0']), gpuReading('n1/b', 85, ['training/w-1'])];
   assert.equal(roleGpu(metrics(both), pair).idle, 0, 'both busy: known not idle');
