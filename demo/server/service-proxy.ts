@@ -8,8 +8,8 @@
 import type { ServerResponse } from 'node:http';
 import type { StoredObject } from '../store.js';
 import type { AccessAttributes } from './rbac.js';
-import { badRequest, notFound, statusFailure, type StatusObject } from './status.js';
-import type { ProxiedAnswer } from './pod-proxy.js';
+import { notFound, statusFailure, type StatusObject } from './status.js';
+import { parseProxyName, type ProxiedAnswer } from './pod-proxy.js';
 
 export interface ServiceProxyRequest {
   namespace: string;
@@ -25,16 +25,9 @@ export interface ServiceProxyRequest {
 export function parseServiceProxyPath(segs: readonly string[]): ServiceProxyRequest | StatusObject | null {
   if (segs.length < 7 || segs[0] !== 'api' || segs[1] !== 'v1' || segs[2] !== 'namespaces') return null;
   if (segs[4] !== 'services' || segs[6] !== 'proxy') return null;
-  const parts = segs[5].split(':');
-  let scheme: 'http' | 'https' = 'http';
-  if (parts.length === 3) {
-    if (parts[0] !== 'http' && parts[0] !== 'https') return badRequest(`invalid scheme "${parts[0]}"`);
-    scheme = parts[0];
-    parts.shift();
-  }
-  if (parts.length > 2 || parts[0] === '' || parts[1] === '')
-    return badRequest(`invalid service proxy name "${segs[5]}"`);
-  return { namespace: segs[3], name: parts[0], port: parts[1] ?? null, scheme, path: `/${segs.slice(7).join('/')}` };
+  const named = parseProxyName(segs[5], 'service');
+  if ('code' in named) return named;
+  return { namespace: segs[3], ...named, path: `/${segs.slice(7).join('/')}` };
 }
 
 export function serviceProxyAttributes(r: ServiceProxyRequest): AccessAttributes {

@@ -78,7 +78,7 @@ export function startSimulation(store: ObjectStore, options: SimulationOptions):
     if (draVersion) addGpuExtras(rt, { seed: options.seed, draVersion, gpuNodes });
     const dcgm = new SimulatedDcgm(store, rt.clock, options.seed);
     podProxy = dcgmExporterBackend(isDcgmExporterPod, (node) => dcgm.metricsText(node));
-    addPrometheusService(rt);
+    addPrometheusService(rt, options.seed);
     serviceProxy = prometheusBackend(
       dcgm,
       rt.clock,

@@ -15,7 +15,7 @@ import type { ProxiedAnswer } from '../server/pod-proxy.js';
 import type { ServiceProxyBackend } from '../server/service-proxy.js';
 import type { Runtime } from './runtime.js';
 import { resourceKey } from '../store.js';
-import type { SimClock } from './clock.js';
+import { hash32, Random, type SimClock } from './clock.js';
 import { STEP_MS, isDcgmExporterPod, type SimulatedDcgm } from './dcgm.js';
 import { R, type NodeObject } from './types.js';
 
@@ -24,14 +24,20 @@ export const PROMETHEUS_SERVICE = 'prometheus';
 export const PROMETHEUS_PORT = 9090;
 const SERVICES_KEY = resourceKey('', 'v1', 'services');
 
-/** The `monitoring` namespace and the Prometheus Service (no pod: the service proxy answers for it). */
-export function addPrometheusService(rt: Runtime): void {
+/**
+ * The `monitoring` namespace and the Prometheus Service (no pod: the service
+ * proxy answers for it). Uids from its own PRNG, so the runtime's draws (and
+ * every name and uid of the default scenario) stay as they were.
+ */
+export function addPrometheusService(rt: Runtime, seed: number): void {
+  const rng = new Random(hash32(`prometheus/${seed}`));
   const created = rt.clock.iso(rt.clock.now() - 3_600_000 * rt.clock.speed);
   rt.create(R.namespaces, {
     apiVersion: 'v1',
     kind: 'Namespace',
     metadata: {
       name: PROMETHEUS_NAMESPACE,
+      uid: rng.uid(),
       creationTimestamp: created,
       labels: { 'kubernetes.io/metadata.name': PROMETHEUS_NAMESPACE },
     },
@@ -44,6 +50,7 @@ export function addPrometheusService(rt: Runtime): void {
     metadata: {
       name: PROMETHEUS_SERVICE,
       namespace: PROMETHEUS_NAMESPACE,
+      uid: rng.uid(),
       creationTimestamp: created,
       labels: { 'app.kubernetes.io/name': 'prometheus' },
     },
