@@ -99,6 +99,7 @@ export async function startDemoCluster(options: DemoClusterOptions = {}): Promis
     });
     api.setLogProvider(sim.logs);
     api.setPodProxyBackend(sim.podProxy);
+    api.setServiceProxyBackend(sim.serviceProxy);
   }
   try {
     await api.listen();

@@ -209,6 +209,21 @@ export const SERVED_KINDS: readonly ServedKind[] = [
     fieldSelectors: ['status.phase'],
   }),
   kind({
+    group: '',
+    version: 'v1',
+    plural: 'services',
+    singular: 'service',
+    kind: 'Service',
+    namespaced: true,
+    shortNames: ['svc'],
+    categories: ['all'],
+    subresources: [
+      { name: 'status', kind: 'Service', verbs: STATUS_VERBS },
+      // Only GET is served (demo/server/service-proxy.ts); discovery lists what kube-apiserver does.
+      { name: 'proxy', kind: 'ServiceProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] },
+    ],
+  }),
+  kind({
     group: 'batch',
     version: 'v1',
     plural: 'jobs',

@@ -392,6 +392,35 @@ export const BUILTIN_DEFINITIONS: Record<string, Definition> = {
     description: 'The observed state of a namespace.',
     fields: { phase: ['string', 'Active or Terminating.'] },
   },
+  [`${CORE}.Service`]: {
+    description: 'A stable address for a set of pods (the demo serves its proxy only).',
+    gvk: { group: '', version: 'v1', kind: 'Service' },
+    fields: kindFields('Service', 'ServiceSpec', 'ServiceStatus'),
+  },
+  [`${CORE}.ServiceSpec`]: {
+    description: 'The desired state of a service.',
+    fields: {
+      type: ['string', 'ClusterIP, NodePort, LoadBalancer or ExternalName.'],
+      clusterIP: ['string', 'The virtual IP.'],
+      clusterIPs: ['[]string', 'The virtual IPs, one per IP family.'],
+      selector: ['map[string]string', 'The pods it sends traffic to.'],
+      ports: ['[]ServicePort', 'The ports it exposes.'],
+      sessionAffinity: ['string', 'ClientIP or None.'],
+    },
+  },
+  [`${CORE}.ServicePort`]: {
+    description: 'One port of a service.',
+    fields: {
+      name: ['string', 'The port name (a DNS label), unique in the service.'],
+      port: ['integer', 'The port the service exposes.'],
+      protocol: ['string', 'TCP, UDP or SCTP.'],
+      targetPort: ['int-or-string', "The pods' port, by number or name."],
+    },
+  },
+  [`${CORE}.ServiceStatus`]: {
+    description: 'The observed state of a service.',
+    fields: { loadBalancer: ['object', 'The load balancer, if any.'] },
+  },
   'io.k8s.api.batch.v1.Job': {
     description: 'Runs pods until a number of them complete.',
     gvk: { group: 'batch', version: 'v1', kind: 'Job' },

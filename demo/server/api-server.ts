@@ -54,6 +54,12 @@ import { RequestLog } from './request-log.js';
 import { parseLogQuery, serveLogs, type LogProvider } from './logs.js';
 import { parsePodProxyPath, podProxyAttributes, servePodProxy, type PodProxyBackend } from './pod-proxy.js';
 import {
+  parseServiceProxyPath,
+  serveServiceProxy,
+  serviceProxyAttributes,
+  type ServiceProxyBackend,
+} from './service-proxy.js';
+import {
   badRequest,
   expired,
   invalid,
@@ -106,6 +112,7 @@ const LIST_STREAM_THRESHOLD = 2000;
 
 const NOTHING_LISTENS: PodProxyBackend = () => null;
 const PODS_KEY = resourceKey('', 'v1', 'pods');
+const SERVICES_KEY = resourceKey('', 'v1', 'services');
 
 function isTrue(v: string | null): boolean {
   return v === 'true' || v === '1';
@@ -171,6 +178,7 @@ export class ApiServer {
   private stopped = false;
   private logs: LogProvider | undefined;
   private podProxy: PodProxyBackend;
+  private serviceProxy: ServiceProxyBackend = () => null;
   /** The restricted user's bearer token in token mode. */
   readonly restrictedToken: string | undefined;
 
@@ -200,6 +208,11 @@ export class ApiServer {
   /** Lets the simulation's pods proxy backend (its dcgm-exporters) arrive after the server was built. */
   setPodProxyBackend(backend: PodProxyBackend | undefined): void {
     this.podProxy = backend ?? NOTHING_LISTENS;
+  }
+
+  /** The simulation's services proxy backend (its Prometheus). */
+  setServiceProxyBackend(backend: ServiceProxyBackend | undefined): void {
+    this.serviceProxy = backend ?? (() => null);
   }
 
   get port(): number {
@@ -402,6 +415,17 @@ export class ApiServer {
           return this.sendStatus(res, forbiddenFor(user, attrs));
         const pod = this.store.get(PODS_KEY, proxy.namespace, proxy.name);
         const failure = servePodProxy(res, proxy, pod, this.podProxy);
+        if (failure) this.sendStatus(res, failure);
+        return;
+      }
+      const svcProxy = parseServiceProxyPath(segs);
+      if (svcProxy !== null) {
+        if ('code' in svcProxy) return this.sendStatus(res, svcProxy);
+        if (!readOnlyMethod) return this.sendStatus(res, methodNotAllowed());
+        const attrs = serviceProxyAttributes(svcProxy);
+        if (!authorise(user, attrs)) return this.sendStatus(res, forbiddenFor(user, attrs));
+        const service = this.store.get(SERVICES_KEY, svcProxy.namespace, svcProxy.name);
+        const failure = serveServiceProxy(res, svcProxy, service, url.searchParams, this.serviceProxy);
         if (failure) this.sendStatus(res, failure);
         return;
       }

@@ -20,6 +20,22 @@ export interface PodProxyRequest {
   path: string;
 }
 
+/** `[scheme:]NAME[:PORT]` of a pods or services proxy path (the port as given), or a 400 Status. */
+export function parseProxyName(
+  seg: string,
+  what: 'pod' | 'service',
+): { scheme: 'http' | 'https'; name: string; port: string | null } | StatusObject {
+  const parts = seg.split(':');
+  let scheme: 'http' | 'https' = 'http';
+  if (parts.length === 3) {
+    if (parts[0] !== 'http' && parts[0] !== 'https') return badRequest(`invalid scheme "${parts[0]}"`);
+    scheme = parts[0];
+    parts.shift();
+  }
+  if (parts.length > 2 || parts[0] === '' || parts[1] === '') return badRequest(`invalid ${what} proxy name "${seg}"`);
+  return { scheme, name: parts[0], port: parts[1] ?? null };
+}
+
 /**
  * The proxy request of decoded path segments
  * (`['api','v1','namespaces',NS,'pods','NAME:PORT','proxy',...rest]`), a 400
@@ -28,20 +44,14 @@ export interface PodProxyRequest {
 export function parsePodProxyPath(segs: readonly string[]): PodProxyRequest | StatusObject | null {
   if (segs.length < 7 || segs[0] !== 'api' || segs[1] !== 'v1' || segs[2] !== 'namespaces') return null;
   if (segs[4] !== 'pods' || segs[6] !== 'proxy') return null;
-  const parts = segs[5].split(':');
-  let scheme: 'http' | 'https' = 'http';
-  if (parts.length === 3) {
-    if (parts[0] !== 'http' && parts[0] !== 'https') return badRequest(`invalid scheme "${parts[0]}"`);
-    scheme = parts[0];
-    parts.shift();
-  }
-  if (parts.length > 2 || parts[0] === '') return badRequest(`invalid pod proxy name "${segs[5]}"`);
+  const named = parseProxyName(segs[5], 'pod');
+  if ('code' in named) return named;
   let port: number | null = null;
-  if (parts.length === 2) {
-    port = Number(parts[1]);
-    if (!Number.isInteger(port) || port < 1 || port > 65535) return badRequest(`invalid port "${parts[1]}"`);
+  if (named.port !== null) {
+    port = Number(named.port);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) return badRequest(`invalid port "${named.port}"`);
   }
-  return { namespace: segs[3], name: parts[0], port, scheme, path: `/${segs.slice(7).join('/')}` };
+  return { namespace: segs[3], name: named.name, port, scheme: named.scheme, path: `/${segs.slice(7).join('/')}` };
 }
 
 /** What the authorizer is asked: `get` on `pods/proxy` of that pod (any method but GET is not served here). */

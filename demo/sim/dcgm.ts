@@ -36,7 +36,27 @@ export interface GpuLoad {
 /** A pod's load; `noise` is in [0, 1), drawn per GPU per 5 s step. */
 export type GpuLoadFor = (pod: { namespace: string; name: string }, simMs: number, noise: number) => GpuLoad;
 
-const STEP_MS = 5_000;
+/** dcgm-exporter's default collection interval: values change in steps of it. */
+export const STEP_MS = 5_000;
+
+/** One device's labels and its DCGM fields' values (as the exporter formats them). */
+export interface DcgmDeviceSamples {
+  labels: Record<string, string>;
+  values: Record<string, string>;
+}
+
+/** The families the simulated exporter writes, in its order (all gauges, as dcgm-exporter types them). */
+const DCGM_FAMILIES: readonly { name: string; help: string }[] = [
+  { name: 'DCGM_FI_DEV_SM_CLOCK', help: 'SM clock frequency (in MHz).' },
+  { name: 'DCGM_FI_DEV_GPU_TEMP', help: 'GPU temperature (in C).' },
+  { name: 'DCGM_FI_DEV_POWER_USAGE', help: 'Power draw (in W).' },
+  { name: 'DCGM_FI_DEV_GPU_UTIL', help: 'GPU utilization (in %).' },
+  { name: 'DCGM_FI_DEV_FB_FREE', help: 'Framebuffer memory free (in MiB).' },
+  { name: 'DCGM_FI_DEV_FB_USED', help: 'Framebuffer memory used (in MiB).' },
+  { name: 'DCGM_FI_DEV_FB_RESERVED', help: 'Framebuffer memory reserved (in MiB).' },
+  { name: 'DCGM_FI_DEV_XID_ERRORS', help: 'Value of the last XID error encountered.' },
+  { name: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE', help: 'Ratio of time the graphics engine is active.' },
+];
 
 /** The default scenario's behaviour (see demo/sim/README.md). */
 export const defaultGpuLoad: GpuLoadFor = (pod, simMs, noise) => {
@@ -170,13 +190,14 @@ export class SimulatedDcgm {
     return gpus;
   }
 
-  /** The exporter's /metrics text for a node, or null when the node has no GPUs. */
-  metricsText(nodeName: string): string | null {
-    const gpus = this.devices(nodeName);
-    if (gpus.length === 0) return null;
-    const now = this.clock.now();
-    const step = Math.floor(now / STEP_MS);
-    const rows = gpus.map((g) => {
+  /**
+   * What the node's exporter reports at a simulated instant (default: now),
+   * one entry per device: its labels and each DCGM field's value. The
+   * exporter's text and the simulated Prometheus both read it.
+   */
+  samples(nodeName: string, simMs = this.clock.now()): DcgmDeviceSamples[] {
+    const step = Math.floor(simMs / STEP_MS);
+    return this.devices(nodeName).map((g) => {
       let util = 0;
       let memFrac = 0;
       if (g.pod?.running) {
@@ -187,49 +208,52 @@ export class SimulatedDcgm {
       }
       const reserved = g.migProfile ? 0 : 559;
       const used = Math.round((g.memoryMiB - reserved) * memFrac);
-      const labels = [
-        `gpu="${g.index}"`,
-        `UUID="${g.uuid}"`,
-        `pci_bus_id="00000000:${(0x18 + g.index * 0x10).toString(16).toUpperCase().padStart(2, '0')}:00.0"`,
-        `device="nvidia${g.index}"`,
-        `modelName="${g.model}"`,
-        ...(g.migProfile ? [`GPU_I_PROFILE="${g.migProfile}"`, `GPU_I_ID="${g.migInstance}"`] : []),
-        `Hostname="${nodeName}"`,
-        `DCGM_FI_DRIVER_VERSION="${DRIVER_VERSION}"`,
-        ...(g.pod ? [`container="${g.pod.container}"`, `namespace="${g.pod.namespace}"`, `pod="${g.pod.name}"`] : []),
-      ].join(',');
-      return { g, labels, util, used, free: g.memoryMiB - reserved - used, reserved };
+      const labels: Record<string, string> = {
+        gpu: String(g.index),
+        UUID: g.uuid,
+        pci_bus_id: `00000000:${(0x18 + g.index * 0x10).toString(16).toUpperCase().padStart(2, '0')}:00.0`,
+        device: `nvidia${g.index}`,
+        modelName: g.model,
+        ...(g.migProfile ? { GPU_I_PROFILE: g.migProfile, GPU_I_ID: String(g.migInstance) } : {}),
+        Hostname: nodeName,
+        DCGM_FI_DRIVER_VERSION: DRIVER_VERSION,
+        ...(g.pod ? { container: g.pod.container, namespace: g.pod.namespace, pod: g.pod.name } : {}),
+      };
+      const whole = !g.migProfile;
+      const values: Record<string, string> = {};
+      if (whole) {
+        values['DCGM_FI_DEV_SM_CLOCK'] = String(util > 0 ? 1980 : 345);
+        values['DCGM_FI_DEV_GPU_TEMP'] = String(31 + Math.round(util * 0.4));
+        values['DCGM_FI_DEV_POWER_USAGE'] = (70 + util * 6.3).toFixed(3);
+        values['DCGM_FI_DEV_GPU_UTIL'] = String(util);
+      }
+      values['DCGM_FI_DEV_FB_FREE'] = String(g.memoryMiB - reserved - used);
+      values['DCGM_FI_DEV_FB_USED'] = String(used);
+      if (whole) {
+        values['DCGM_FI_DEV_FB_RESERVED'] = String(reserved);
+        values['DCGM_FI_DEV_XID_ERRORS'] = '0';
+      }
+      values['DCGM_FI_PROF_GR_ENGINE_ACTIVE'] = (util / 100).toFixed(6);
+      return { labels, values };
     });
-    const whole = rows.filter((r) => !r.g.migProfile);
+  }
+
+  /** The exporter's /metrics text for a node, or null when the node has no GPUs. */
+  metricsText(nodeName: string): string | null {
+    const rows = this.samples(nodeName);
+    if (rows.length === 0) return null;
     const out: string[] = [];
-    const family = (
-      name: string,
-      type: 'gauge' | 'counter',
-      help: string,
-      list: typeof rows,
-      value: (r: (typeof rows)[number]) => string,
-    ) => {
-      if (!list.length) return;
-      out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
-      for (const r of list) out.push(`${name}{${r.labels}} ${value(r)}`);
-    };
-    family('DCGM_FI_DEV_SM_CLOCK', 'gauge', 'SM clock frequency (in MHz).', whole, (r) =>
-      String(r.util > 0 ? 1980 : 345),
-    );
-    family('DCGM_FI_DEV_GPU_TEMP', 'gauge', 'GPU temperature (in C).', whole, (r) =>
-      String(31 + Math.round(r.util * 0.4)),
-    );
-    family('DCGM_FI_DEV_POWER_USAGE', 'gauge', 'Power draw (in W).', whole, (r) => (70 + r.util * 6.3).toFixed(3));
-    family('DCGM_FI_DEV_GPU_UTIL', 'gauge', 'GPU utilization (in %).', whole, (r) => String(r.util));
-    family('DCGM_FI_DEV_FB_FREE', 'gauge', 'Framebuffer memory free (in MiB).', rows, (r) => String(r.free));
-    family('DCGM_FI_DEV_FB_USED', 'gauge', 'Framebuffer memory used (in MiB).', rows, (r) => String(r.used));
-    family('DCGM_FI_DEV_FB_RESERVED', 'gauge', 'Framebuffer memory reserved (in MiB).', whole, (r) =>
-      String(r.reserved),
-    );
-    family('DCGM_FI_DEV_XID_ERRORS', 'gauge', 'Value of the last XID error encountered.', whole, () => '0');
-    family('DCGM_FI_PROF_GR_ENGINE_ACTIVE', 'gauge', 'Ratio of time the graphics engine is active.', rows, (r) =>
-      (r.util / 100).toFixed(6),
-    );
+    for (const f of DCGM_FAMILIES) {
+      const list = rows.filter((r) => r.values[f.name] !== undefined);
+      if (!list.length) continue;
+      out.push(`# HELP ${f.name} ${f.help}`, `# TYPE ${f.name} gauge`);
+      for (const r of list) {
+        const labels = Object.entries(r.labels)
+          .map(([k, v]) => `${k}="${v}"`)
+          .join(',');
+        out.push(`${f.name}{${labels}} ${r.values[f.name]}`);
+      }
+    }
     return `${out.join('\n')}\n`;
   }
 

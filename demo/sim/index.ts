@@ -12,6 +12,8 @@ import { createScaleScenario, startChurn, type ScaleResult } from './scenarios/s
 import { addGpuExtras } from './scenarios/gpu-extras.js';
 import { isDcgmExporterPod, SimulatedDcgm } from './dcgm.js';
 import { dcgmExporterBackend, type PodProxyBackend } from '../server/pod-proxy.js';
+import type { ServiceProxyBackend } from '../server/service-proxy.js';
+import { addPrometheusService, prometheusBackend } from './prometheus.js';
 import { SERVED_DRA_VERSIONS } from '../kinds.js';
 import { R, type NodeObject } from './types.js';
 
@@ -34,6 +36,8 @@ export interface Simulation {
   readonly logs: LogProvider;
   /** What answers the pods proxy: the dcgm-exporters' /metrics (default scenario only). */
   readonly podProxy?: PodProxyBackend;
+  /** What answers the services proxy: the simulated Prometheus (default scenario only). */
+  readonly serviceProxy?: ServiceProxyBackend;
   stop(): void;
 }
 
@@ -56,6 +60,7 @@ export function startSimulation(store: ObjectStore, options: SimulationOptions):
   let stopChurn = (): void => {};
   let result: ScaleResult | undefined;
   let podProxy: PodProxyBackend | undefined;
+  let serviceProxy: ServiceProxyBackend | undefined;
   if (scale) {
     result = createScaleScenario(rt, {
       nodes: options.nodes ?? 100,
@@ -73,6 +78,13 @@ export function startSimulation(store: ObjectStore, options: SimulationOptions):
     if (draVersion) addGpuExtras(rt, { seed: options.seed, draVersion, gpuNodes });
     const dcgm = new SimulatedDcgm(store, rt.clock, options.seed);
     podProxy = dcgmExporterBackend(isDcgmExporterPod, (node) => dcgm.metricsText(node));
+    addPrometheusService(rt, options.seed);
+    serviceProxy = prometheusBackend(
+      dcgm,
+      rt.clock,
+      () => rt.store.list(R.nodes) as NodeObject[],
+      () => rt.store.list(R.pods),
+    );
   }
   // Controllers create the first children now, so a server started right
   // after this call already lists them.
@@ -83,6 +95,7 @@ export function startSimulation(store: ObjectStore, options: SimulationOptions):
     logs: plane.logs,
     ...(result ? { scale: result } : {}),
     ...(podProxy ? { podProxy } : {}),
+    ...(serviceProxy ? { serviceProxy } : {}),
     stop(): void {
       if (stopped) return;
       stopped = true;

@@ -11,6 +11,7 @@ import type { Definition } from '../definitions/types.js';
 import type { ResourceInfo } from '../kube/discovery.js';
 import { UsageError } from './usage.js';
 import { parseLabelSelector } from '../kube/selector.js';
+import { parsePrometheusTarget, type PrometheusTarget } from '../kube/dcgm-scrape.js';
 
 /** node:util parseArgs option specs of the shared cluster options. */
 export const CLUSTER_OPTIONS = {
@@ -22,6 +23,7 @@ export const CLUSTER_OPTIONS = {
   'gpu-resource': { type: 'string', multiple: true },
   'dcgm-selector': { type: 'string' },
   'idle-after': { type: 'string' },
+  prometheus: { type: 'string' },
   demo: { type: 'boolean' },
 } as const;
 
@@ -41,6 +43,10 @@ export const CLUSTER_OPTIONS_HELP = `Cluster options:
                           the GPU Operator's and the Helm chart's labels)
   --idle-after DURATION   an allocated GPU under 5 % this long is idle
                           (default 60s; e.g. 90s, 5m)
+  --prometheus URL        read the DCGM series from Prometheus instead of the
+                          exporters: http(s)://host:port (its own TLS, no
+                          cluster credentials) or svc/NAMESPACE/NAME:PORT
+                          (through the API server's service proxy)
   --demo                  run the built-in simulated GPU cluster and use it
 `;
 
@@ -61,6 +67,8 @@ export interface ClusterOptions {
   dcgmSelector?: string;
   /** `--idle-after` in ms (default: the model's 60 s). */
   idleAfterMs?: number;
+  /** `--prometheus`: where to read DCGM series instead of the exporters. */
+  prometheus?: PrometheusTarget;
   demo: boolean;
 }
 
@@ -108,9 +116,18 @@ export function clusterOptionsFrom(
       throw new UsageError(`--dcgm-selector "${dcgmSelector}": ${(err as Error).message}`, hint);
     }
   }
+  let prometheus: PrometheusTarget | undefined;
+  if (v.prometheus !== undefined) {
+    try {
+      prometheus = parsePrometheusTarget(v.prometheus);
+    } catch (err) {
+      throw new UsageError(`--prometheus: ${(err as Error).message}`, hint);
+    }
+  }
   return {
     kubeconfig: v.kubeconfig,
     dcgmSelector,
+    prometheus,
     idleAfterMs: v['idle-after'] !== undefined ? parseIdleAfter(v['idle-after'], hint) : undefined,
     context: v.context,
     namespace: v.namespace?.[0] ?? null,
@@ -132,7 +149,7 @@ export interface OpenedModelSource extends ModelSource {
   resources(): ResourceInfo[];
   /** Asks Kueue's visibility API for queue positions once (`wlx get`). */
   refreshQueuePositions(): Promise<void>;
-  /** Scrapes the dcgm-exporters once and flushes (`wlx get`). */
+  /** Scrapes the dcgm-exporters (or queries Prometheus) once and flushes (`wlx get`). */
   scrapeGpuMetrics(): Promise<void>;
   /** Stops watches and the background demo (if any). Idempotent. */
   stop(): Promise<void>;
@@ -197,6 +214,7 @@ export async function openModelSource(options: OpenOptions): Promise<OpenedModel
       watch: options.watch,
       includeNested: options.includeNested,
       dcgmSelector: options.dcgmSelector,
+      prometheus: options.prometheus,
       idleAfterMs: options.idleAfterMs,
     });
     let stopped = false;

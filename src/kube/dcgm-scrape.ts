@@ -5,12 +5,28 @@
 // already watches (no extra list). Scrapes run every 5–15 s only while some
 // view or `wlx get` holds the scraper; a failing exporter is retried with
 // back-off; what went wrong is one notice, and its GPUs read unknown.
+//
+// With `--prometheus` the same scraper asks a Prometheus server instead (two
+// instant queries a round, src/metrics/prometheus-api.ts): at a plain http(s)
+// URL with its own TLS and none of the cluster's credentials, or as an
+// in-cluster service through the API server's service proxy (RBAC `get` on
+// `services/proxy`) with them. Same cadence, holders and notice.
+import http from 'node:http';
+import https from 'node:https';
 import type { KubeObject } from '../model/types.js';
 import type { GpuReading } from '../model/utilisation.js';
 import { DEFAULT_IDLE_RULE, type IdleRule } from '../model/utilisation.js';
 import { DCGM_SERIES, GpuHistory, readingsFromSamples } from '../metrics/dcgm.js';
 import { parseExposition } from '../metrics/prometheus.js';
-import { describeFailure, type KubeTransport } from './client.js';
+import {
+  idleQuery,
+  parseInstantVector,
+  PrometheusAnswerError,
+  prometheusError,
+  readingsFromPrometheus,
+  seriesQuery,
+} from '../metrics/prometheus-api.js';
+import { describeFailure, KubeApiError, KubeConnectionError, type KubeTransport } from './client.js';
 import { matchesSelector, parseLabelSelector, type Requirement } from './selector.js';
 
 /**
@@ -76,6 +92,66 @@ export function metricsProxyPath(e: DcgmExporter): string {
   return `/api/v1/namespaces/${encodeURIComponent(e.namespace)}/pods/${encodeURIComponent(`${e.name}:${e.port}`)}/proxy/metrics`;
 }
 
+/** A Prometheus server: a plain http(s) URL, or a service reached through the API server's service proxy. */
+export type PrometheusTarget =
+  | { kind: 'url'; url: URL; display: string }
+  | { kind: 'service'; namespace: string; name: string; port: string; display: string };
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * `--prometheus`: `http(s)://host[:port][/prefix]` or `svc/NAMESPACE/NAME:PORT`
+ * (PORT a number or the service port's name). Throws an Error saying what is
+ * wrong.
+ */
+export function parsePrometheusTarget(text: string): PrometheusTarget {
+  const svc = /^svc\/([^/]+)\/([^/:]+):([^/:]+)$/.exec(text);
+  if (svc) {
+    const [, namespace, name, port] = svc;
+    for (const [what, v] of [
+      ['namespace', namespace],
+      ['service name', name],
+    ] as const)
+      if (!DNS_LABEL.test(v) || v.length > 63) throw new Error(`${what} "${v}" is not a DNS label`);
+    const n = Number(port);
+    if (
+      /^\d+$/.test(port) ? !(n >= 1 && n <= 65535) : !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(port) || port.length > 15
+    )
+      throw new Error(`port "${port}" is neither 1–65535 nor a port name`);
+    return { kind: 'service', namespace, name, port, display: `svc/${namespace}/${name}:${port}` };
+  }
+  if (text.startsWith('svc/')) throw new Error('expected svc/NAMESPACE/NAME:PORT');
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error('expected an http(s) URL or svc/NAMESPACE/NAME:PORT');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${url.protocol} is not http: or https:`);
+  if (url.search || url.hash) throw new Error('give the server, without a query or fragment');
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  // Never shown: user:password in the URL.
+  return { kind: 'url', url, display: `${url.origin}${url.pathname.replace(/\/$/, '')}` };
+}
+
+/** The `/api/v1/query` request of a query, as the target is reached. */
+export function prometheusQueryPath(target: PrometheusTarget, query: string): string {
+  const q = `api/v1/query?query=${encodeURIComponent(query)}`;
+  if (target.kind === 'url') return new URL(q, target.url).toString();
+  const svc = encodeURIComponent(`${target.name}:${target.port}`);
+  return `/api/v1/namespaces/${encodeURIComponent(target.namespace)}/services/${svc}/proxy/${q}`;
+}
+
+/** A plain-URL Prometheus answered outside 2xx. */
+class PrometheusHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(`answered ${status}`);
+  }
+}
+
 /** Why GPU metrics are missing (wholly or in part), in one line; null when all is well. */
 export interface DcgmNotice {
   kind: 'no-exporter' | 'forbidden' | 'failed';
@@ -96,8 +172,12 @@ export interface DcgmScraperOptions {
   intervalMs: number;
   /** A label selector (`--dcgm-selector`) instead of the built-in ones. */
   selector?: string;
+  /** Ask this Prometheus instead of the exporters (`--prometheus`). */
+  prometheus?: PrometheusTarget;
   /** Bytes read of one exporter's answer (default 4 MiB: a node of 8 GPUs writes ~60 KiB). */
   maxBytes: number;
+  /** Bytes read of one Prometheus answer (default 64 MiB: every GPU of the cluster, ~5 KiB each). */
+  prometheusMaxBytes: number;
   /** One scrape's time limit (default 5 s). */
   timeoutMs: number;
   /** Longest wait before retrying a failing exporter (default 2 min). */
@@ -111,6 +191,7 @@ export interface DcgmScraperOptions {
 export const DEFAULT_DCGM_SCRAPER: DcgmScraperOptions = {
   intervalMs: 10_000,
   maxBytes: 4 * 1024 * 1024,
+  prometheusMaxBytes: 64 * 1024 * 1024,
   timeoutMs: 5_000,
   maxBackoffMs: 120_000,
   concurrency: 8,
@@ -204,6 +285,7 @@ export class DcgmScraper {
   }
 
   private async scrapeAll(): Promise<DcgmState> {
+    if (this.opts.prometheus) return this.queryPrometheus(this.opts.prometheus);
     const exporters = findExporters(this.pods(), this.opts.selector);
     const sources = new Set(exporters.map(sourceOf));
     for (const gone of this.known) {
@@ -255,17 +337,65 @@ export class DcgmScraper {
     }
   }
 
+  /** One round against Prometheus: the series and the idle query at once; any failure is the notice. */
+  private async queryPrometheus(target: PrometheusTarget): Promise<DcgmState> {
+    const abort = new AbortController();
+    this.abort = abort;
+    const timeout = AbortSignal.timeout(this.opts.timeoutMs);
+    const signal = AbortSignal.any([abort.signal, timeout]);
+    const at = this.opts.now();
+    let readings: GpuReading[] = [];
+    let notice: DcgmNotice | null = null;
+    try {
+      const [series, max] = await Promise.all(
+        [seriesQuery(), idleQuery(this.opts.idle.windowMs)].map(async (q) =>
+          parseInstantVector(await this.readPrometheus(target, q, signal)),
+        ),
+      );
+      const exporterNodes = new Map(findExporters(this.pods(), this.opts.selector).map((e) => [e.name, e.node]));
+      readings = readingsFromPrometheus(series, max, at, this.opts.idle, (host) => exporterNodes.get(host) ?? null);
+      if (readings.length === 0)
+        notice = { kind: 'no-exporter', text: `GPU metrics: Prometheus ${target.display} has no DCGM series` };
+    } catch (err) {
+      notice = prometheusNotice(target, err, timeout.aborted && !abort.signal.aborted, this.opts.timeoutMs);
+    }
+    this.last = { readings, notice, scrapedAt: this.opts.now(), exporters: 0 };
+    if (!abort.signal.aborted) this.onChange(this.last);
+    return this.last;
+  }
+
+  private async readPrometheus(target: PrometheusTarget, query: string, signal: AbortSignal): Promise<string> {
+    const where = prometheusQueryPath(target, query);
+    const limit = this.opts.prometheusMaxBytes;
+    if (target.kind === 'service')
+      return this.readBody(await this.transport.open(where, { signal, accept: 'application/json' }), limit);
+    // Its own connection: none of the cluster's credentials or TLS settings go to it.
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const get = where.startsWith('https:') ? https.get : http.get;
+      const req = get(where, { signal, headers: { accept: 'application/json' } }, resolve);
+      req.on('error', (err: NodeJS.ErrnoException) =>
+        reject(signal.aborted ? err : new KubeConnectionError(err.message, err.code ?? null, err.message)),
+      );
+    });
+    const body = await this.readBody(res, limit);
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status >= 300) throw new PrometheusHttpError(status, body);
+    return body;
+  }
+
   /** The answer's text, at most maxBytes of it. */
   private async read(path: string, signal: AbortSignal): Promise<string> {
-    const res = await this.transport.open(path, { signal, accept: 'text/plain' });
+    return this.readBody(await this.transport.open(path, { signal, accept: 'text/plain' }), this.opts.maxBytes);
+  }
+
+  private async readBody(res: http.IncomingMessage, maxBytes: number): Promise<string> {
     const chunks: Buffer[] = [];
     let size = 0;
     try {
       for await (const chunk of res) {
         const b = chunk as Buffer;
         size += b.length;
-        if (size > this.opts.maxBytes)
-          throw new TooLargeError(`answer over ${Math.round(this.opts.maxBytes / 1024)} KiB`);
+        if (size > maxBytes) throw new TooLargeError(`answer over ${Math.round(maxBytes / 1024)} KiB`);
         chunks.push(b);
       }
     } finally {
@@ -292,6 +422,28 @@ export class DcgmScraper {
     return { kind: 'failed', text: `GPU metrics: scrape failed for ${of} exporters: ${first.cause.text}` };
   }
 }
+
+/** The one notice of a failed Prometheus round: who, and why in a few words (never a credential). */
+function prometheusNotice(target: PrometheusTarget, err: unknown, timedOut: boolean, timeoutMs: number): DcgmNotice {
+  const who = `GPU metrics: Prometheus ${target.display}`;
+  if (err instanceof KubeApiError && err.status === 403)
+    return { kind: 'forbidden', text: `${who}: forbidden (403): reading it needs get on services/proxy` };
+  let cause: string;
+  if (timedOut) cause = `no answer within ${Math.round(timeoutMs / 1000)} s`;
+  else if (err instanceof PrometheusAnswerError) cause = `bad answer: ${err.message}`;
+  else if (err instanceof TooLargeError) cause = err.message;
+  else if (err instanceof PrometheusHttpError)
+    cause = `answered ${err.status}${prefixed(prometheusError(err.body) ?? firstLine(err.body))}`;
+  else if (err instanceof KubeApiError) {
+    // The service proxy passes Prometheus' own error body on; the message holds its beginning.
+    const body = /HTTP \d+: (.*)$/s.exec(err.message)?.[1] ?? '';
+    cause = `${describeFailure(err).text}${prefixed(prometheusError(body) ?? '')}`;
+  } else cause = describeFailure(err).text;
+  return { kind: 'failed', text: `${who}: ${cause}` };
+}
+
+const prefixed = (text: string) => (text ? `: ${text}` : '');
+const firstLine = (text: string) => text.trim().split('\n')[0]?.slice(0, 120) ?? '';
 
 function sourceOf(e: DcgmExporter): string {
   return `${e.namespace}/${e.name}`;

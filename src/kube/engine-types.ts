@@ -3,6 +3,7 @@ import type { Definition, DefinitionProblem } from '../definitions/types.js';
 import type { ConnectionInfo, ModelSource } from '../model/types.js';
 import type { ClusterStore, ClusterStoreOptions } from '../model/store.js';
 import type { KubeTransport } from './client.js';
+import type { PrometheusTarget } from './dcgm-scrape.js';
 import type { ResourceInfo } from './discovery.js';
 import type { ReflectorOptions } from './reflector.js';
 
@@ -47,6 +48,8 @@ export interface EngineOptions {
   gpuResources?: string[];
   /** dcgm-exporter pods' label selector (`--dcgm-selector`); default: the operator's and chart's labels. */
   dcgmSelector?: string;
+  /** Read DCGM series from this Prometheus instead of the exporters (`--prometheus`). */
+  prometheus?: PrometheusTarget;
   /** How long an allocated GPU must stay under 5 % to count as idle (`--idle-after`). */
   idleAfterMs?: number;
   /** DCGM scrape interval (clamped to 5–15 s). */
@@ -94,6 +97,6 @@ export interface ClusterEngine extends ModelSource {
   /** Asks Kueue's visibility API for positions once and flushes (`wlx get`). */
   refreshQueuePositions(): Promise<void>;
   holdGpuMetrics(): () => void;
-  /** Scrapes the dcgm-exporters once and flushes (`wlx get`). */
+  /** Scrapes the dcgm-exporters (or queries Prometheus) once and flushes (`wlx get`). */
   scrapeGpuMetrics(): Promise<void>;
 }

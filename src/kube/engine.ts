@@ -123,6 +123,7 @@ class Engine implements ClusterEngine {
       },
       {
         selector: options.dcgmSelector,
+        prometheus: options.prometheus,
         idle,
         ...(options.gpuScrapeIntervalMs !== undefined ? { intervalMs: options.gpuScrapeIntervalMs } : {}),
       },

@@ -23,8 +23,8 @@ export const DCGM_SERIES: ReadonlySet<string> = new Set(Object.values(DCGM));
 
 const MIB = 1024 * 1024;
 
-/** A reading before the history has said how long it has been low. */
-export type FreshReading = Omit<GpuReading, 'lowSince'>;
+/** A reading before the history (or Prometheus' window) has said how long it has been low. */
+export type FreshReading = Omit<GpuReading, 'lowSince' | 'coveredSince'>;
 
 function label(s: Sample, name: string): string | null {
   const v = s.labels[name];
@@ -146,6 +146,8 @@ export const DEFAULT_GPU_HISTORY: GpuHistoryOptions = {
 interface Track {
   points: { at: number; utilisation: number | null }[];
   lowSince: number | null;
+  /** The first scrape of this GPU (points are trimmed, this is not). */
+  firstSeen: number;
   lastSeen: number;
 }
 
@@ -170,13 +172,13 @@ export class GpuHistory {
     const readings: GpuReading[] = [];
     for (const f of fresh) {
       let t = this.tracks.get(f.key);
-      if (!t) this.tracks.set(f.key, (t = { points: [], lowSince: null, lastSeen: at }));
+      if (!t) this.tracks.set(f.key, (t = { points: [], lowSince: null, firstSeen: at, lastSeen: at }));
       t.points.push({ at, utilisation: f.utilisation });
       if (t.points.length > this.opts.maxPoints) t.points.splice(0, t.points.length - this.opts.maxPoints);
       t.lastSeen = at;
       const low = f.utilisation !== null && f.utilisation < this.opts.thresholdPercent;
       t.lowSince = low ? (t.lowSince ?? at) : null;
-      readings.push({ ...f, lowSince: t.lowSince });
+      readings.push({ ...f, lowSince: t.lowSince, coveredSince: t.firstSeen });
     }
     this.bySource.set(source, readings);
     this.forget(at);

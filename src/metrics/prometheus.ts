@@ -66,8 +66,8 @@ const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
 class LineError extends Error {}
 
-/** A sample value: a Go float (`1e3`, `NaN`, `+Inf`, `-Inf`). */
-function parseValue(text: string): number {
+/** A sample value as Prometheus writes it (a Go float: `1e3`, `NaN`, `+Inf`, `-Inf`); null when it is not one. */
+export function parseSampleValue(text: string): number | null {
   switch (text) {
     case 'NaN':
       return NaN;
@@ -77,8 +77,13 @@ function parseValue(text: string): number {
     case '-Inf':
       return -Infinity;
   }
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) throw new LineError(`"${text}" is not a number`);
-  return Number(text);
+  return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : null;
+}
+
+function parseValue(text: string): number {
+  const v = parseSampleValue(text);
+  if (v === null) throw new LineError(`"${text}" is not a number`);
+  return v;
 }
 
 /** `\\`, `\"` and `\n` in a label value; a backslash before anything else stays as it is. */

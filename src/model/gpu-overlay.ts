@@ -41,12 +41,23 @@ export function workloadPods(w: WorkloadTree): PodSummary[] {
 export interface GroupGpu {
   /** Mean over the group's GPUs (each once); null when none reports. */
   utilisation: number | null;
-  idle: number;
+  /**
+   * Idle GPUs; null when not known: no metrics, a running pod with GPUs and
+   * no reading, or a GPU low for less than the idle window since first seen
+   * (one DCGM scrape cannot tell; Prometheus' window can).
+   */
+  idle: number | null;
   idleForMs: number | null;
   stragglers: Straggler[];
 }
 
-const NO_GROUP: GroupGpu = { utilisation: null, idle: 0, idleForMs: null, stragglers: [] };
+const NO_GROUP: GroupGpu = { utilisation: null, idle: null, idleForMs: null, stragglers: [] };
+
+/** A running pod holding GPUs that no reading names: what its GPUs do is not known. */
+function unreadGpuPod(metrics: GpuMetrics, pod: PodSummary): boolean {
+  const holds = pod.gpus > 0 || Object.keys(pod.gpuResources ?? {}).length > 0;
+  return holds && pod.phase === 'Running' && !metrics.readings.byPod.get(podKeyOf(pod))?.length;
+}
 
 /**
  * Over `pods`; stragglers are judged within each role (`byRole`), since
@@ -66,7 +77,13 @@ export function groupGpu(
         rolePodList.map((p) => ({ pod: podKeyOf(p), utilisation: podGpuRollup(metrics, p)?.utilisation ?? null })),
       ),
     );
-  return { utilisation: u.utilisation, idle: u.idle, idleForMs: u.idleForMs, stragglers: slow };
+  const unread = pods.some((p) => unreadGpuPod(metrics, p));
+  return {
+    utilisation: u.utilisation,
+    idle: unread ? null : u.idle,
+    idleForMs: unread ? null : u.idleForMs,
+    stragglers: slow,
+  };
 }
 
 /** The leaf roles' pod lists of a role (where stragglers are judged). */

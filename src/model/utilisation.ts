@@ -39,6 +39,13 @@ export interface GpuReading {
    * when the last one did not (or none said).
    */
   lowSince: number | null;
+  /**
+   * Since when (ms) its utilisation is known without a break: the first
+   * scrape of it (DCGM), or the start of Prometheus' window when the series
+   * covers it; null when not known. A GPU low since it was first seen, for
+   * less than the idle window, may or may not be idle: unknown, not idle.
+   */
+  coveredSince: number | null;
 }
 
 export interface IdleRule {
@@ -53,6 +60,19 @@ export const DEFAULT_IDLE_RULE: IdleRule = { thresholdPercent: 5, windowMs: 60_0
 /** Allocated (assigned to a pod) and under the threshold for the whole window. */
 export function isIdle(gpu: GpuReading, now: number, rule: IdleRule = DEFAULT_IDLE_RULE): boolean {
   return gpu.pods.length > 0 && gpu.lowSince !== null && now - gpu.lowSince >= rule.windowMs;
+}
+
+/**
+ * Whether an allocated GPU's idleness is not known yet: no utilisation, or
+ * low ever since it was first seen (or with no known coverage) but for less
+ * than the window. A busy GPU, or one that went low after a busy scrape, is
+ * known not idle; a free GPU is never idle.
+ */
+export function isIdleUnknown(gpu: GpuReading, now: number, rule: IdleRule = DEFAULT_IDLE_RULE): boolean {
+  if (gpu.pods.length === 0 || isIdle(gpu, now, rule)) return false;
+  if (gpu.utilisation === null) return true;
+  if (gpu.lowSince === null) return false;
+  return gpu.coveredSince === null || gpu.coveredSince >= gpu.lowSince;
 }
 
 /** How long an idle GPU has been idle (ms), else null. */
@@ -82,6 +102,8 @@ export interface GpuRollup {
   powerWatts: number | null;
   /** Idle by the rule. */
   idle: number;
+  /** Allocated GPUs whose idleness is not known yet (isIdleUnknown). */
+  idleUnknown: number;
   /** The longest any of them has been idle (ms); null when none is idle. */
   idleForMs: number | null;
   /** GPUs whose last XID error is not 0. */
@@ -99,8 +121,10 @@ export function rollupGpus(gpus: readonly GpuReading[], now: number, rule: IdleR
   for (const g of gpus) seen.set(g.key, g);
   const list = [...seen.values()];
   let idle = 0;
+  let idleUnknown = 0;
   let longest: number | null = null;
   for (const g of list) {
+    if (isIdleUnknown(g, now, rule)) idleUnknown++;
     const d = idleForMs(g, now, rule);
     if (d === null) continue;
     idle++;
@@ -113,6 +137,7 @@ export function rollupGpus(gpus: readonly GpuReading[], now: number, rule: IdleR
     memoryTotalBytes: sumOrNull(list.map((g) => g.memoryTotalBytes)),
     powerWatts: sumOrNull(list.map((g) => g.powerWatts)),
     idle,
+    idleUnknown,
     idleForMs: longest,
     xidErrors: list.filter((g) => g.xid !== null && g.xid !== 0).length,
   };
@@ -158,7 +183,8 @@ export interface GroupUtilisation {
   utilisation: number | null;
   /** The pod with the lowest utilisation, when any pod reports one. */
   lowest: PodUtilisationEntry | null;
-  idle: number;
+  /** Idle GPUs; null while any allocated GPU of the group is unknown (a count is never a guess). */
+  idle: number | null;
   idleForMs: number | null;
 }
 
@@ -178,7 +204,12 @@ export function groupUtilisation(
     if (u !== null && (lowest === null || u < (lowest.utilisation ?? Infinity))) lowest = { pod, utilisation: u };
   }
   const r = rollupGpus(gpus, now, rule);
-  return { utilisation: r.utilisation, lowest, idle: r.idle, idleForMs: r.idleForMs };
+  return {
+    utilisation: r.utilisation,
+    lowest,
+    idle: r.idleUnknown > 0 ? null : r.idle,
+    idleForMs: r.idleUnknown > 0 ? null : r.idleForMs,
+  };
 }
 
 /** When a pod counts as a straggler of its group. */
@@ -240,8 +271,8 @@ export function roughDuration(ms: number): string {
 }
 
 /** The why-panel line: "3 GPUs of training/broken-finetune allocated and idle for 4 min". */
-export function idleSentence(workload: string, idle: number, idleFor: number | null): string | null {
-  if (idle <= 0) return null;
+export function idleSentence(workload: string, idle: number | null, idleFor: number | null): string | null {
+  if (idle === null || idle <= 0) return null;
   const what = `${idle} GPU${idle === 1 ? '' : 's'} of ${workload} allocated and idle`;
   return idleFor === null ? what : `${what} for ${roughDuration(idleFor)}`;
 }

@@ -85,7 +85,7 @@ export interface WhyInput {
   /** For "waiting 12m". */
   nowMs?: number;
   /** The DCGM overlay's verdicts on the workload (src/model/gpu-overlay.ts); absent: no metrics. */
-  gpu?: { workload: string; idle: number; idleForMs: number | null; stragglers: readonly Straggler[] };
+  gpu?: { workload: string; idle: number | null; idleForMs: number | null; stragglers: readonly Straggler[] };
   /**
    * The topology label keys in effect (src/model/topology.ts `topologyKeysInEffect`), read against
    * `nodes`: a role or the workload split across NVLink domains / racks though one could hold it is a

@@ -54,7 +54,7 @@ test('the cluster: 12 GPU nodes × 8 H100s, 2 CPU nodes, the GPU extras nodes, t
       .list(R.namespaces)
       .map((n) => n.metadata.name)
       .sort(),
-    ['default', GPU_OPERATOR_NAMESPACE, 'inference', 'kube-system', 'research', 'training'],
+    ['default', GPU_OPERATOR_NAMESPACE, 'inference', 'kube-system', 'monitoring', 'research', 'training'],
   );
   assert.ok(f.get(R.kartas, undefined, 'kubeflow-org-tfjob-v1'));
 });

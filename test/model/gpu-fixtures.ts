@@ -5,13 +5,15 @@ export const GiB = 1024 ** 3;
 
 /**
  * A whole GPU keyed `node/id`, held by `pods` (`namespace/name`); 40 of 80 GiB
- * used when it reports, unknown when `utilisation` is null.
+ * used when it reports, unknown when `utilisation` is null; watched since long
+ * ago unless `coveredSince` says otherwise.
  */
 export function gpuReading(
   key: string,
   utilisation: number | null,
   pods: string[],
   lowSince: number | null = null,
+  coveredSince: number | null = Number.NEGATIVE_INFINITY,
 ): GpuReading {
   return {
     key,
@@ -29,5 +31,6 @@ export function gpuReading(
     pods: pods.map((p) => ({ namespace: p.split('/')[0], name: p.split('/')[1], container: null })),
     at: 0,
     lowSince,
+    coveredSince,
   };
 }

@@ -80,7 +80,7 @@ test('node and cluster means: each GPU once; no metrics: null everywhere', () =>
   assert.equal(clusterGpuUtilisation(m), (90 + 88 + 86 + 20 + 1 + 0) / 6);
   assert.equal(clusterGpuUtilisation(undefined), null);
   assert.equal(roleGpu(undefined, workers).utilisation, null);
-  assert.equal(workloadGpu(undefined, workload).idle, 0);
+  assert.equal(workloadGpu(undefined, workload).idle, null, 'no metrics: idle unknown, not 0');
   assert.equal(nodeGpuUtilisation(undefined, { name: 'n1' }), null);
 });
 
@@ -108,4 +108,18 @@ test('the store counts GPU kinds by name: a MIG slice on the pod and on its node
     'example.com/vgpu': { capacity: 4, allocatable: 4, requested: 0 },
   });
   assert.equal([...store.podObjects()].length, 1);
+});
+
+test('idle is unknown (null) while a running pod with GPUs has no reading, or a GPU is low since first seen', () => {
+  const running = (name: string): PodSummary => ({ ...summary(name), phase: 'Running' });
+  const pair = role('worker', [running('w-0'), running('w-1')]);
+  const both = [gpuReading('n1/a', 90, ['training/w-0']), gpuReading('n1/b', 85, ['training/w-1'])];
+  assert.equal(roleGpu(metrics(both), pair).idle, 0, 'both busy: known not idle');
+  assert.equal(roleGpu(metrics(both.slice(0, 1)), pair).idle, null, 'w-1 runs with a GPU but no reading');
+  // One DCGM scrape of a low GPU: first seen now, low since now.
+  const fresh = [both[0], gpuReading('n1/b', 1, ['training/w-1'], NOW, NOW)];
+  const g = roleGpu(metrics(fresh), pair);
+  assert.equal(g.idle, null);
+  assert.equal(g.idleForMs, null);
+  assert.equal(g.utilisation, (90 + 1) / 2, 'the mean is known all the same');
 });

@@ -7,6 +7,7 @@ import {
   idleSentence,
   indexReadings,
   isIdle,
+  isIdleUnknown,
   rollupGpus,
   roughDuration,
   stragglers,
@@ -23,6 +24,27 @@ test('idle: allocated and under the threshold for the whole window; a free GPU i
   assert.equal(isIdle(gpu('n/a', 1, [], NOW - 600_000), NOW), false, 'not allocated');
   assert.equal(isIdle(gpu('n/a', 50, ['t/p'], null), NOW), false);
   assert.equal(isIdle(gpu('n/a', 1, ['t/p'], NOW - 20_000), NOW, { ...DEFAULT_IDLE_RULE, windowMs: 10_000 }), true);
+});
+
+test('idle unknown: low since first seen for less than the window, or no utilisation; busy or free is known', () => {
+  const first = NOW - 20_000;
+  assert.equal(isIdleUnknown(gpu('n/a', 1, ['t/p'], first, first), NOW), true, 'low in every scrape since first seen');
+  assert.equal(
+    isIdleUnknown(gpu('n/a', 1, ['t/p'], NOW - 20_000, NOW - 90_000), NOW),
+    false,
+    'busy before it went low',
+  );
+  assert.equal(isIdleUnknown(gpu('n/a', 1, ['t/p'], NOW - 60_000, NOW - 60_000), NOW), false, 'the window is covered');
+  assert.equal(isIdle(gpu('n/a', 1, ['t/p'], NOW - 60_000, NOW - 60_000), NOW), true);
+  assert.equal(isIdleUnknown(gpu('n/a', 1, ['t/p'], NOW, null), NOW), true, 'low, coverage not known');
+  assert.equal(isIdleUnknown(gpu('n/a', 80, ['t/p'], null, NOW), NOW), false, 'busy now');
+  assert.equal(isIdleUnknown(gpu('n/a', null, ['t/p']), NOW), true, 'no utilisation');
+  assert.equal(isIdleUnknown(gpu('n/a', 0, [], NOW, NOW), NOW), false, 'a free GPU is never idle');
+  const index = indexReadings([gpu('n/a', 1, ['t/a'], NOW, NOW), gpu('n/b', 1, ['t/b'], NOW - 90_000)]);
+  assert.equal(rollupGpus(index.byNode.get('n') ?? [], NOW).idleUnknown, 1);
+  assert.equal(groupUtilisation(['t/a', 't/b'], index, NOW).idle, null, 'one unknown GPU: the count is unknown');
+  assert.equal(groupUtilisation(['t/b'], index, NOW).idle, 1);
+  assert.equal(idleSentence('t/w', null, null), null);
 });
 
 test('a pod: mean over its GPUs, memory summed; unknown is null, never 0', () => {

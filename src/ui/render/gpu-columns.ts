@@ -22,7 +22,7 @@ export function memText(used: number | null, total: number | null): string {
 
 /** A group's cell: its mean, with `idle` or `slow` (a straggler) marked in text for NO_COLOR. */
 export function groupUtilText(g: GroupGpu): string {
-  const mark = g.idle > 0 ? ' idle' : g.stragglers.length ? ' slow' : '';
+  const mark = (g.idle ?? 0) > 0 ? ' idle' : g.stragglers.length ? ' slow' : '';
   return utilText(g.utilisation) + mark;
 }
 
@@ -66,7 +66,7 @@ export function withWorkloadUtil(
     const w = row.workloadUid !== undefined ? byUid.get(row.workloadUid) : undefined;
     if (!w) return { cells: ['-'], util: null, warn: false };
     const g = workloadGpu(metrics, w);
-    return { cells: [groupUtilText(g)], util: g.utilisation, warn: g.idle > 0 || g.stragglers.length > 0 };
+    return { cells: [groupUtilText(g)], util: g.utilisation, warn: (g.idle ?? 0) > 0 || g.stragglers.length > 0 };
   });
 }
 
