@@ -24,6 +24,7 @@ export const CLUSTER_OPTIONS = {
   'dcgm-selector': { type: 'string' },
   'idle-after': { type: 'string' },
   prometheus: { type: 'string' },
+  'topology-key': { type: 'string', multiple: true },
   demo: { type: 'boolean' },
 } as const;
 
@@ -47,6 +48,9 @@ export const CLUSTER_OPTIONS_HELP = `Cluster options:
                           exporters: http(s)://host:port (its own TLS, no
                           cluster credentials) or svc/NAMESPACE/NAME:PORT
                           (through the API server's service proxy)
+  --topology-key LABEL    node label of a topology level, most general first
+                          (repeatable; default: region, zone, the Kueue
+                          Topology's or known rack/block labels, NVLink domain)
   --demo                  run the built-in simulated GPU cluster and use it
 `;
 
@@ -69,6 +73,8 @@ export interface ClusterOptions {
   idleAfterMs?: number;
   /** `--prometheus`: where to read DCGM series instead of the exporters. */
   prometheus?: PrometheusTarget;
+  /** `--topology-key` values in order; empty: the defaults (src/model/topology.ts). */
+  topologyKeys?: string[];
   demo: boolean;
 }
 
@@ -116,6 +122,11 @@ export function clusterOptionsFrom(
       throw new UsageError(`--dcgm-selector "${dcgmSelector}": ${(err as Error).message}`, hint);
     }
   }
+  const topologyKeys = v['topology-key'] ?? [];
+  for (const k of topologyKeys) {
+    if (!/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(k))
+      throw new UsageError(`--topology-key "${k}" is not a node label key (e.g. topology.kubernetes.io/zone)`, hint);
+  }
   let prometheus: PrometheusTarget | undefined;
   if (v.prometheus !== undefined) {
     try {
@@ -135,6 +146,7 @@ export function clusterOptionsFrom(
     definitionPaths: v.definitions ?? [],
     definitionsEnv: env.WLX_DEFINITIONS ?? '',
     gpuResources,
+    topologyKeys,
     demo: v.demo === true,
   };
 }
@@ -216,6 +228,7 @@ export async function openModelSource(options: OpenOptions): Promise<OpenedModel
       dcgmSelector: options.dcgmSelector,
       prometheus: options.prometheus,
       idleAfterMs: options.idleAfterMs,
+      topologyKeys: options.topologyKeys?.length ? options.topologyKeys : undefined,
     });
     let stopped = false;
     return {

@@ -52,6 +52,8 @@ export interface EngineOptions {
   prometheus?: PrometheusTarget;
   /** How long an allocated GPU must stay under 5 % to count as idle (`--idle-after`). */
   idleAfterMs?: number;
+  /** `--topology-key`: the topology levels instead of the defaults (src/model/topology.ts). */
+  topologyKeys?: string[];
   /** DCGM scrape interval (clamped to 5–15 s). */
   gpuScrapeIntervalMs?: number;
   /** Applied to the lists/watches of workload roots only (`wlx get -l`). */

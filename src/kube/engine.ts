@@ -480,6 +480,7 @@ class Engine implements ClusterEngine {
       engineProblems: this.problems,
       changedWorkloads: changed,
       gpuMetrics: this.gpuMetrics,
+      topologyKeys: this.options.topologyKeys,
     });
   }
 }

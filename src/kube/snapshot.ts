@@ -10,12 +10,14 @@ import type {
   GpuMetrics,
   KindState,
   ModelSnapshot,
+  NodeSummary,
   WorkloadTree,
 } from '../model/types.js';
 import type { ExprError } from '../model/expr.js';
 import type { SchedulingView } from '../model/scheduling.js';
 import type { PodNode } from '../model/pod-nodes.js';
 import type { ModelStoreLike } from './engine-types.js';
+import { topologyKeysInEffect } from '../model/topology.js';
 
 const MAX_ENGINE_PROBLEMS = 50;
 
@@ -152,6 +154,8 @@ export interface SnapshotInput {
   /** The nodes as pods see them, when node objects are not readable. */
   podNodes?: PodNode[];
   gpuMetrics?: GpuMetrics;
+  /** `--topology-key` values; absent: the defaults present on the nodes. */
+  topologyKeys?: readonly string[];
 }
 
 /** `namespace-scoped access: showing training (not readable: nodes, clusterqueues.kueue.x-k8s.io)`. */
@@ -180,10 +184,12 @@ export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
     ...input.engineProblems.messages(),
     ...input.store.problems(),
   ];
+  const nodes = input.store.nodes();
+  const topologyLevels = input.store.kueueTopologyLevels?.() ?? NO_LEVELS;
   return Object.freeze({
     version: input.version,
     workloads: input.workloads,
-    nodes: input.store.nodes(),
+    nodes,
     orphanPods: input.store.orphanPods(),
     totals: input.store.totals(),
     kinds: input.kinds,
@@ -202,6 +208,23 @@ export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
     ...(notice ? { accessNotice: notice } : {}),
     ...(input.podNodes ? { podNodes: input.podNodes } : {}),
     ...(input.gpuMetrics ? { gpuMetrics: input.gpuMetrics } : {}),
-    topologyLevels: input.store.kueueTopologyLevels?.() ?? [],
+    topologyLevels,
+    topologyKeys: keysInEffect(input.topologyKeys, nodes, topologyLevels),
   });
+}
+
+const NO_LEVELS: string[][] = [];
+const keysMemo = new WeakMap<object, { configured?: readonly string[]; levels: string[][]; keys: readonly string[] }>();
+
+/** The keys in effect, recomputed only when the nodes, the Kueue levels or the configured keys change. */
+function keysInEffect(
+  configured: readonly string[] | undefined,
+  nodes: readonly NodeSummary[],
+  levels: string[][],
+): readonly string[] {
+  const memo = keysMemo.get(nodes);
+  if (memo && memo.configured === configured && memo.levels === levels) return memo.keys;
+  const keys = Object.freeze(topologyKeysInEffect(configured, nodes, levels));
+  keysMemo.set(nodes, { configured, levels, keys });
+  return keys;
 }

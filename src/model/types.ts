@@ -257,6 +257,8 @@ export interface ModelSnapshot {
   gpuMetrics?: GpuMetrics;
   /** Each Kueue Topology's node labels, most general first (zone, rack, hostname); absent or empty: none served. */
   topologyLevels?: string[][];
+  /** The topology label keys in effect, most general first (src/model/topology.ts `topologyKeysInEffect`). */
+  topologyKeys?: readonly string[];
 }
 
 /** The last DCGM scrape as the views and `wlx get` read it. */
