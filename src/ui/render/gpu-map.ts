@@ -432,18 +432,33 @@ function charGrid(base: MapBase, layout: MapLayout, hl: Highlight, noColor: bool
   return grid;
 }
 
-function lineText(cells: readonly CharCell[]): string {
-  let out = '';
-  let open = '';
-  for (const c of cells) {
+const sgrCache = new Map<string, string>();
+
+/** The SGR sequence that starts a cell's look ('' for plain). */
+function cellSgr(c: CharCell): string {
+  if (!c.inverse && !c.fg && !c.bg) return '';
+  const key = `${c.inverse ? 1 : 0}${c.text === '▄' ? 1 : 0}${c.fg ?? ''}/${c.bg ?? ''}`;
+  let s = sgrCache.get(key);
+  if (s === undefined) {
     const codes: number[] = [];
     if (c.inverse) codes.push(7);
+    // A bottom-only character draws its node in the foreground (the top stays the terminal's background).
     if (c.text === '▄' && c.bg) codes.push(FG[c.bg]);
     else {
       if (c.fg) codes.push(FG[c.fg]);
       if (c.bg) codes.push(FG[c.bg] + 10);
     }
-    const want = codes.length ? sgr(codes) : '';
+    s = sgr(codes);
+    sgrCache.set(key, s);
+  }
+  return s;
+}
+
+function lineText(cells: readonly CharCell[]): string {
+  let out = '';
+  let open = '';
+  for (const c of cells) {
+    const want = cellSgr(c);
     if (want !== open) {
       out += open ? RESET + want : want;
       open = want;
