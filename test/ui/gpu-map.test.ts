@@ -16,7 +16,6 @@ import { sortRows } from '../../src/ui/state/derive.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const CLIQUE = 'nvidia.com/gpu.clique';
-// eslint-disable-next-line no-control-regex
 const SGR = /\u001b\[[0-9;]*m/g;
 const plain = (s: string) => s.replace(SGR, '');
 const NONE: HighlightSpec = { kind: 'none' };

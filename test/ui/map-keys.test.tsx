@@ -16,7 +16,6 @@ function zoned(): ModelSnapshot {
   return { ...s, nodes: s.nodes.map((n, i) => ({ ...n, labels: { [ZONE]: i < 3 ? 'zone-a' : 'zone-b' } })) };
 }
 
-// eslint-disable-next-line no-control-regex
 const plain = (frame: string) => frame.replace(/\u001b\[[0-9;]*m/g, '');
 const flashLine = (frame: string) => plain(frame).trimEnd().split('\n').at(-1) ?? '';
 
