@@ -120,8 +120,8 @@ export function domainNodeTable(
     rows.push({
       key,
       cells: [
-        `${open ? '▾' : '▸'} ${domainLabel(g.path)} (${count})`,
-        g.notReady ? `${g.notReady} NotReady` : '',
+        `${open ? '▾' : '▸'} ${domainLabel(g.path)}`,
+        g.notReady ? `${count}, ${g.notReady} NotReady` : count,
         `${g.gpuRequested}/${g.gpuAllocatable}`,
         String(Math.max(0, g.gpuAllocatable - g.gpuRequested)),
         utilText(meanNodeUtilisation(metrics, g.nodes)),
