@@ -201,16 +201,20 @@ test('5,000 nodes fit one 160×50 screen and draw within the frame budget; a cur
   const hl = memo.screen(snapshot, snapshot.workloads, { kind: 'workload', uid: big.uid }, 0, 158, 42, false);
   const highlight = performance.now() - t;
   assert.match(plain(hl.legend[0]), /on 2000 nodes/);
-  // A live snapshot: every node object new (pods came and went), the picture rebuilt.
-  const next = { ...snapshot, nodes: nodes.map((n, i) => ({ ...n, gpuRequested: (i + 1) % 9 })) };
-  t = performance.now();
-  memo.screen(next, next.workloads, NONE, 0, 158, 42, false);
-  const live = performance.now() - t;
+  // Live snapshots: every node object new (pods came and went), the cells redrawn; the median of five.
+  const times: number[] = [];
+  for (let k = 1; k <= 5; k++) {
+    const next = { ...snapshot, nodes: nodes.map((n, i) => ({ ...n, gpuRequested: (i + k) % 9 })) };
+    t = performance.now();
+    memo.screen(next, next.workloads, NONE, 0, 158, 42, false);
+    times.push(performance.now() - t);
+  }
+  const live = times.sort((a, b) => a - b)[2];
   const mono = new GpuMapMemo().screen(snapshot, snapshot.workloads, NONE, 0, 158, 42, true);
   const monoCells = mono.lines.reduce((s, l) => s + (plain(l).match(/[·░▒▓█]/g)?.length ?? 0), 0);
   process.stdout.write(
     `# GPU map, 5,000 nodes at 160×50: first frame ${first.toFixed(1)} ms, cursor move ${move.toFixed(2)} ms, ` +
-      `workload highlight ${highlight.toFixed(1)} ms, next snapshot ${live.toFixed(1)} ms; NO_COLOR shows ${monoCells} of 5000 (one per character)\n`,
+      `workload highlight ${highlight.toFixed(1)} ms, next snapshot ${live.toFixed(1)} ms (median of 5); NO_COLOR shows ${monoCells} of 5000 (one per character)\n`,
   );
   // Generous: the machine is shared; the figures above are what to read.
   assert.ok(first < 1000, `first frame ${first} ms`);
@@ -261,5 +265,23 @@ test(':nodes by domain: a header per domain with its GPU totals, nodes in the fr
       '▾ -|1 node|0/8|8',
       '  n3|Ready|0/8|8',
     ],
+  );
+});
+
+test('a live snapshot with the same nodes in the same domains keeps the order and layout; a moved node regroups', () => {
+  const nodes = cluster(40, 10);
+  const first = mapBase(nodes, undefined, undefined);
+  const busier = nodes.map((n) => ({ ...n, gpuRequested: 8 })).reverse();
+  const next = mapBase(busier, undefined, undefined, first.topology);
+  assert.equal(next.topology, first.topology, 'no regrouping');
+  assert.equal(next.cells[0].node.name, first.cells[0].node.name);
+  assert.equal(next.cells[0].level, 4, 'the new allocation');
+  const moved = nodes.map((n, i) => (i === 0 ? { ...n, labels: { ...n.labels, [CLIQUE]: 'clique-3' } } : n));
+  const regrouped = mapBase(moved, undefined, undefined, first.topology);
+  assert.notEqual(regrouped.topology, first.topology);
+  // zone-a/clique-0 lost it; zone-a/clique-3 is a new band.
+  assert.deepEqual(
+    regrouped.bands.map((b) => `${b.path.join('/')}:${b.size}`),
+    ['zone-a/clique-0:9', 'zone-a/clique-2:10', 'zone-a/clique-3:1', 'zone-b/clique-1:10', 'zone-b/clique-3:10'],
   );
 });

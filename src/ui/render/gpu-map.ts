@@ -8,7 +8,7 @@ import { roleName } from '../../model/role-name.js';
 import { topologyKeysInEffect } from '../../model/topology.js';
 import { sanitise } from '../../text/sanitise.js';
 import { domainLabel, nodeStatus } from './nodes.js';
-import { groupByDomain, type DomainGroup } from './domains.js';
+import { groupByDomain } from './domains.js';
 import { utilText } from './gpu-columns.js';
 import { displayWidth, fit, type Row } from './table.js';
 
@@ -85,7 +85,7 @@ const roleColour = (i: number) => ROLE_COLOURS[i % ROLE_COLOURS.length];
 
 export interface MapCell {
   node: NodeSummary;
-  /** Index of its band in `MapBase.groups`. */
+  /** Index of its band in `MapBase.bands`. */
   group: number;
   /** 0 (free / idle) … 4 (full / busy); null: no GPU, or no reading when coloured by utilisation. */
   level: number | null;
@@ -93,10 +93,30 @@ export interface MapCell {
   util: number | null;
 }
 
-export interface MapBase {
+/** A topology domain of the most specific key in effect: one band of the map. */
+export interface MapBand {
+  path: (string | null)[];
+  size: number;
+}
+
+/**
+ * Which node goes where: the keys in effect, the bands and the nodes' order. Kept across snapshots while no
+ * node comes, goes or changes domain, so a live update neither sorts nor lays out again.
+ */
+export interface MapTopology {
   keys: string[];
-  groups: DomainGroup[];
-  /** Every node in map order (band by band, by name). */
+  bands: MapBand[];
+  /** Node names in map order (band by band, by name). */
+  names: string[];
+  bandOf: number[];
+  indexOf: Map<string, number>;
+}
+
+export interface MapBase {
+  topology: MapTopology;
+  keys: string[];
+  bands: MapBand[];
+  /** Every node in map order. */
   cells: MapCell[];
   indexOf: Map<string, number>;
   /** Coloured by utilisation (some node reports a reading) rather than allocation. */
@@ -119,28 +139,61 @@ export function fillLevel(fraction: number): number {
   return 1 + Math.min(2, Math.floor(fraction * 3));
 }
 
+export function mapTopology(nodes: readonly NodeSummary[], keys: string[]): MapTopology {
+  const groups = groupByDomain(nodes, keys);
+  const names: string[] = [];
+  const bandOf: number[] = [];
+  groups.forEach((g, gi) => {
+    for (const n of g.nodes) {
+      names.push(n.name);
+      bandOf.push(gi);
+    }
+  });
+  return {
+    keys,
+    bands: groups.map((g) => ({ path: g.path, size: g.nodes.length })),
+    names,
+    bandOf,
+    indexOf: new Map(names.map((n, i) => [n, i])),
+  };
+}
+
+/** The same nodes in the same domains (any order). */
+function sameTopology(t: MapTopology, nodes: readonly NodeSummary[], keys: readonly string[]): boolean {
+  if (t.names.length !== nodes.length || t.keys.length !== keys.length || t.keys.some((k, i) => k !== keys[i]))
+    return false;
+  for (const n of nodes) {
+    const at = t.indexOf.get(n.name);
+    if (at === undefined) return false;
+    const path = t.bands[t.bandOf[at]].path;
+    for (let k = 0; k < keys.length; k++) if ((n.labels[keys[k]] ?? null) !== path[k]) return false;
+  }
+  return true;
+}
+
+/** The cells of a snapshot; `previous` is reused when the topology did not change. */
 export function mapBase(
   nodes: readonly NodeSummary[],
   metrics: GpuMetrics | undefined,
   configuredKeys: readonly string[] | undefined,
+  previous?: MapTopology,
 ): MapBase {
   const keys = topologyKeysInEffect(configuredKeys, nodes);
-  const groups = groupByDomain(nodes, keys);
-  const cells: MapCell[] = [];
+  const topology = previous && sameTopology(previous, nodes, keys) ? previous : mapTopology(nodes, keys);
+  const cells: MapCell[] = new Array<MapCell>(nodes.length);
   let byUtil = false;
-  groups.forEach((g, gi) => {
-    for (const node of g.nodes) {
-      const util = nodeGpuUtilisation(metrics, node);
-      if (util !== null) byUtil = true;
-      cells.push({ node, group: gi, level: null, mark: nodeMark(node), util });
-    }
-  });
+  for (const node of nodes) {
+    const at = topology.indexOf.get(node.name)!;
+    const util = nodeGpuUtilisation(metrics, node);
+    if (util !== null) byUtil = true;
+    cells[at] = { node, group: topology.bandOf[at], level: null, mark: nodeMark(node), util };
+  }
   for (const c of cells) {
     const n = c.node;
     if (byUtil) c.level = c.util === null ? null : fillLevel(c.util / 100);
     else c.level = n.gpuAllocatable > 0 ? fillLevel(n.gpuRequested / n.gpuAllocatable) : null;
   }
-  return { keys, groups, cells, indexOf: new Map(cells.map((c, i) => [c.node.name, i])), byUtil };
+  return { topology, keys, bands: topology.bands, cells, indexOf: topology.indexOf, byUtil };
 }
 
 // ---- where each workload's pods are --------------------------------------------------------------------
@@ -296,14 +349,14 @@ function placeBands(base: MapBase, width: number, perChar: 1 | 2, mode: BandMode
     labels: [],
     rows: [],
   };
-  const pathLabels = base.groups.map((g) => domainLabel(g.path));
+  const pathLabels = base.bands.map((g) => domainLabel(g.path));
   const labelWidth =
     mode === 'path' ? Math.min(Math.floor(width / 3), Math.max(...pathLabels.map(displayWidth)) + 1) : 0;
   let line = 0;
   let col = 0;
   let i = 0;
-  base.groups.forEach((g, gi) => {
-    const chars = Math.ceil(g.nodes.length / perChar);
+  base.bands.forEach((g, gi) => {
+    const chars = Math.ceil(g.size / perChar);
     let label = '';
     if (mode === 'path') label = fit(pathLabels[gi], labelWidth);
     else if (mode === 'inline') {
@@ -326,7 +379,7 @@ function placeBands(base: MapBase, width: number, perChar: 1 | 2, mode: BandMode
       line++;
       col = start;
     }
-    for (let j = 0; j < g.nodes.length; j++, i++) {
+    for (let j = 0; j < g.size; j++, i++) {
       const half = j % perChar;
       if (half === 0 && j > 0) col++;
       if (col >= width) {
@@ -556,7 +609,7 @@ export function mapLegend(base: MapBase, hl: Highlight, perChar: 1 | 2, width: n
 export function cursorText(cell: MapCell, base: MapBase, shares: readonly NodeShare[] | undefined): string {
   const n = cell.node;
   const parts = [sanitise(n.name)];
-  if (base.keys.length) parts.push(domainLabel(base.groups[cell.group].path));
+  if (base.keys.length) parts.push(domainLabel(base.bands[cell.group].path));
   parts.push(
     n.gpuAllocatable > 0
       ? `GPUs ${n.gpuRequested}/${n.gpuAllocatable} used (${Math.max(0, n.gpuAllocatable - n.gpuRequested)} free)`
@@ -595,9 +648,21 @@ export class GpuMapMemo {
   private baseMemo: { nodes: readonly NodeSummary[]; metrics: GpuMetrics | undefined; base: MapBase } | null = null;
   private sharesMemo: { workloads: readonly WorkloadTree[]; shares: Map<string, NodeShare[]> } | null = null;
   private hlMemo: { workloads: readonly WorkloadTree[]; spec: string; hl: Highlight } | null = null;
-  private layoutMemo: { base: MapBase; width: number; height: number; perChar: 1 | 2; layout: MapLayout } | null = null;
-  private gridMemo: { layout: MapLayout; hl: Highlight; noColor: boolean; grid: CharCell[][]; text: string[] } | null =
-    null;
+  private layoutMemo: {
+    topology: MapTopology;
+    width: number;
+    height: number;
+    perChar: 1 | 2;
+    layout: MapLayout;
+  } | null = null;
+  private gridMemo: {
+    base: MapBase;
+    layout: MapLayout;
+    hl: Highlight;
+    noColor: boolean;
+    grid: CharCell[][];
+    text: string[];
+  } | null = null;
   private rowsMemo: { base: MapBase; rows: Row[] } | null = null;
 
   constructor(private readonly configuredKeys?: readonly string[]) {}
@@ -614,7 +679,7 @@ export class GpuMapMemo {
   base(snapshot: ModelSnapshot): MapBase {
     const m = this.baseMemo;
     if (m && m.nodes === snapshot.nodes && m.metrics === snapshot.gpuMetrics) return m.base;
-    const base = mapBase(snapshot.nodes, snapshot.gpuMetrics, this.configuredKeys);
+    const base = mapBase(snapshot.nodes, snapshot.gpuMetrics, this.configuredKeys, m?.base.topology);
     this.baseMemo = { nodes: snapshot.nodes, metrics: snapshot.gpuMetrics, base };
     return base;
   }
@@ -669,20 +734,21 @@ export class GpuMapMemo {
     const bodyHeight = Math.max(1, height - legend.length);
     const lm = this.layoutMemo;
     let layout: MapLayout;
-    if (lm && lm.base === base && lm.width === width && lm.height === bodyHeight && lm.perChar === perChar)
+    const { topology } = base;
+    if (lm && lm.topology === topology && lm.width === width && lm.height === bodyHeight && lm.perChar === perChar)
       layout = lm.layout;
     else {
       layout = layoutMap(base, width, bodyHeight, perChar);
-      this.layoutMemo = { base, width, height: bodyHeight, perChar, layout };
+      this.layoutMemo = { topology, width, height: bodyHeight, perChar, layout };
     }
     const gm = this.gridMemo;
     let grid: CharCell[][];
     let text: string[];
-    if (gm && gm.layout === layout && gm.hl === hl && gm.noColor === noColor) ({ grid, text } = gm);
+    if (gm && gm.base === base && gm.layout === layout && gm.hl === hl && gm.noColor === noColor) ({ grid, text } = gm);
     else {
       grid = charGrid(base, layout, hl, noColor);
       text = grid.map(lineText);
-      this.gridMemo = { layout, hl, noColor, grid, text };
+      this.gridMemo = { base, layout, hl, noColor, grid, text };
     }
     const has = cursor >= 0 && cursor < base.cells.length;
     const cursorLine = has ? layout.line[cursor] : 0;
