@@ -69,7 +69,8 @@ test(
       tmux.keys('Enter');
       screen = await tmux.waitFor(/▾ us-east-1 \/ us-east-1a +8 nodes +\d+\/\d+ /, 'domain rows with GPU totals');
       assert.match(screen, /▾ us-east-1 \/ us-east-1b +9 nodes +\d+\/\d+ /);
-      assert.match(screen, /^│ {2}cpu-node-01 /m);
+      assert.match(screen, /^│cpu-node-01 +Ready/m);
+      assert.match(screen, /nodes\[17\]/, 'nodes counted, not domain rows');
       tmux.keys('Space');
       screen = await tmux.waitFor(/▸ us-east-1 \/ us-east-1a +8 nodes/, 'zone a collapsed');
       assert.doesNotMatch(screen, /cpu-node-01/);

@@ -259,11 +259,11 @@ test(':nodes by domain: a header per domain with its GPU totals, nodes in the fr
     t.rows.map((r) => r.cells.slice(0, 4).join('|')),
     [
       '▾ zone-a|2 nodes, 1 NotReady|8/16|8',
-      '  n1|Ready|6/8|2',
-      '  n10|NotReady|2/8|6',
+      'n1|Ready|6/8|2',
+      'n10|NotReady|2/8|6',
       '▸ zone-b|1 node|8/8|0',
       '▾ -|1 node|0/8|8',
-      '  n3|Ready|0/8|8',
+      'n3|Ready|0/8|8',
     ],
   );
 });

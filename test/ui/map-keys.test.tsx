@@ -86,9 +86,11 @@ test(':nodes groups by topology domain with GPU totals; space collapses a domain
     let f = await h.waitFor((x) => plain(x).includes('▾ zone-a '), 'domain rows');
     assert.match(plain(f), /▾ zone-a +3 nodes +4\/24 +20/);
     assert.match(plain(f), /▾ zone-b +3 nodes/);
-    assert.match(plain(f), / {2}gpu-node-02/);
+    assert.match(plain(f), /nodes\[6\]/, 'nodes counted, not domain rows');
+    assert.match(plain(f), /│gpu-node-02 +Ready/);
     await h.press(' ');
     f = await h.waitFor((x) => plain(x).includes('▸ zone-a '), 'zone-a collapsed');
+    assert.match(plain(f), /nodes\[3\/6\]/);
     assert.doesNotMatch(plain(f), /gpu-node-02/);
     assert.match(plain(f), /gpu-node-05/);
     await h.press(' ');

@@ -139,8 +139,8 @@ export function domainNodeTable(
       expanded: open,
     });
     if (!open) continue;
-    const indented = nodeRows(g.nodes, metrics).map((r) => ({ ...r, cells: ['  ' + r.cells[0], ...r.cells.slice(1)] }));
-    rows.push(...order(indented));
+    // Not indented: a node row reads (and filters, `/^gpu-node-05 `) as in the flat list.
+    rows.push(...order(nodeRows(g.nodes, metrics)));
   }
   return withoutUnscrapedColumns({ columns: NODE_COLUMNS, rows }, metrics);
 }

@@ -101,6 +101,12 @@ export function rowText(row: Row, columns: Column[], layout: Layout, inner: numb
   return formatLine(cells, columns, layout);
 }
 
+function countNodeRows(rows: readonly Row[]): number {
+  let n = 0;
+  for (const r of rows) if (r.target?.kind === 'node') n++;
+  return n;
+}
+
 function viewTitle(frame: ViewFrame, snapshot: ModelSnapshot, namespace: string | null, count: number, total: number) {
   const ns = namespace === null ? 'all' : sanitise(namespace);
   const n = count === total ? `[${count}]` : `[${count}/${total}]`;
@@ -374,7 +380,11 @@ export class ScreenModel {
         changed: !selected && r.workloadUid !== undefined && active.has(r.workloadUid),
       });
     }
-    const title = viewTitle(frame, snapshot, state.namespace, rows.length, table.rows.length);
+    // `:nodes` by domain counts nodes, not its domain rows (a collapsed domain's nodes are in the total).
+    const title =
+      table.sortedWithin && frame.kind === 'nodes'
+        ? viewTitle(frame, snapshot, state.namespace, countNodeRows(rows), snapshot.nodes.length)
+        : viewTitle(frame, snapshot, state.namespace, rows.length, table.rows.length);
     const flash = flashFor(state, table, snapshot, nowMs, map?.cursorText ?? null);
     const emptyText = rows.length
       ? null
