@@ -52,7 +52,10 @@ test(
       tmux.keys('Enter');
       await tmux.waitFor(/workloads\(all\)\[1\/\d+\]/, 'llama-pretrain alone');
       tmux.keys('m');
-      screen = await tmux.waitFor(/map\(training\/llama-pretrain\)/, 'the map of llama-pretrain');
+      screen = await tmux.waitFor(
+        (s) => /map\(training\/llama-pretrain\)/.test(s) && /training\/llama-pretrain \d+/.test(flashLine(s)),
+        'the map of llama-pretrain, the cursor on one of its nodes',
+      );
       assert.match(screen, /training\/llama-pretrain on [1-9]\d* nodes?, by role:/);
       assert.match(flashLine(screen), /training\/llama-pretrain \d+/, 'the cursor on one of its nodes');
       // Its nodes in role colours (bright green, yellow: fg or bg), the others grey.

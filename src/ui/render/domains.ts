@@ -3,6 +3,7 @@
 // own grouping with totals; then this folds onto it.
 import type { NodeSummary } from '../../model/types.js';
 import { domainPath } from '../../model/topology.js';
+import { naturalCompare } from '../../model/order.js';
 
 export interface DomainGroup {
   /** `zone-a/rack-1/clique-2` (raw label values, `-` where a node lacks one); the group's key. */
@@ -15,43 +16,8 @@ export interface DomainGroup {
   notReady: number;
 }
 
-const isDigit = (c: number) => c >= 48 && c <= 57;
-
-/**
- * Node names in natural order (`gpu-2` before `gpu-10`): runs of digits compare as numbers, the rest by
- * code unit. Hand-written since Intl.Collator costs tens of ms on a 5,000-node sort.
- */
-export function compareNames(a: string, b: string): number {
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const ca = a.charCodeAt(i);
-    const cb = b.charCodeAt(j);
-    if (isDigit(ca) && isDigit(cb)) {
-      let ei = i;
-      let ej = j;
-      while (ei < a.length && isDigit(a.charCodeAt(ei))) ei++;
-      while (ej < b.length && isDigit(b.charCodeAt(ej))) ej++;
-      // Leading zeros aside, the longer run is the larger number.
-      let si = i;
-      let sj = j;
-      while (si < ei - 1 && a.charCodeAt(si) === 48) si++;
-      while (sj < ej - 1 && b.charCodeAt(sj) === 48) sj++;
-      if (ei - si !== ej - sj) return ei - si - (ej - sj);
-      for (; si < ei; si++, sj++) {
-        const d = a.charCodeAt(si) - b.charCodeAt(sj);
-        if (d) return d;
-      }
-      i = ei;
-      j = ej;
-      continue;
-    }
-    if (ca !== cb) return ca - cb;
-    i++;
-    j++;
-  }
-  return a.length - i - (b.length - j);
-}
+/** Node names in natural order (`gpu-2` before `gpu-10`). */
+export const compareNames = naturalCompare;
 
 /** The path as one string, `-` for a missing level. */
 export function pathKey(path: readonly (string | null)[]): string {

@@ -9,6 +9,7 @@ import { topologyKeysInEffect } from '../../model/topology.js';
 import { sanitise } from '../../text/sanitise.js';
 import { domainLabel, nodeStatus } from './nodes.js';
 import { groupByDomain } from './domains.js';
+import { regexFilter } from './regex-filter.js';
 import { utilText } from './gpu-columns.js';
 import { displayWidth, fit, type Row } from './table.js';
 
@@ -295,25 +296,14 @@ export function mapHighlight(
     if (w.unattributedPods.length) roles.push('(unattributed)');
     return { nodes, roles, kind: 'workload', label: `${sanitise(w.namespace)}/${sanitise(w.name)}` };
   }
-  const inverted = spec.filter.startsWith('!');
-  const pattern = inverted ? spec.filter.slice(1) : spec.filter;
-  if (!pattern) return NO_HIGHLIGHT;
-  let test: (s: string) => boolean;
-  let error: string | undefined;
-  try {
-    const re = new RegExp(pattern, 'i');
-    test = (s) => re.test(s);
-  } catch (err) {
-    error = (err as Error).message;
-    const lower = pattern.toLowerCase();
-    test = (s) => s.toLowerCase().includes(lower);
-  }
+  const f = regexFilter(spec.filter);
+  if (f.empty) return NO_HIGHLIGHT;
   const nodes = new Map<string, number>();
   for (const w of workloads) {
-    if (test(`${w.namespace}/${w.name}`) === inverted) continue;
+    if (!f.keeps(`${w.namespace}/${w.name}`)) continue;
     for (const p of placementsOf(w)) nodes.set(p.node, 0);
   }
-  return { nodes, roles: [], kind: 'regex', error, label: `/${sanitise(spec.filter)}/` };
+  return { nodes, roles: [], kind: 'regex', error: f.error, label: `/${sanitise(spec.filter)}/` };
 }
 
 // ---- layout ------------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import { podTable, allPodsTable } from '../render/pods.js';
 import type { RowCache } from '../render/row-cache.js';
 import { domainNodeTable, nodeTable, nodePodTable, podNodeTable } from '../render/nodes.js';
 import { groupByDomain } from '../render/domains.js';
+import { regexFilter } from '../render/regex-filter.js';
 import { topologyKeysInEffect } from '../../model/topology.js';
 import { definitionTable } from '../render/definitions.js';
 import { clusterQueueTable, pendingTable } from '../render/queues.js';
@@ -271,21 +272,9 @@ export function filterRows(
   filter: string,
   textOf: (r: Row) => string = searchText,
 ): FilterResult {
-  const inverted = filter.startsWith('!');
-  const pattern = inverted ? filter.slice(1) : filter;
-  if (!pattern) return { rows, inverted };
-  let test: (s: string) => boolean;
-  let error: string | undefined;
-  try {
-    const re = new RegExp(pattern, 'i');
-    test = (s) => re.test(s);
-  } catch (err) {
-    error = (err as Error).message;
-    const lower = pattern.toLowerCase();
-    test = (s) => s.toLowerCase().includes(lower);
-  }
-  const out = rows.filter((r) => test(textOf(r)) !== inverted);
-  return { rows: out, error, inverted };
+  const f = regexFilter(filter);
+  if (f.empty) return { rows, inverted: f.inverted };
+  return { rows: rows.filter((r) => f.keeps(textOf(r))), error: f.error, inverted: f.inverted };
 }
 
 /** Namespaces present in the snapshot, for `:ns` completion. */

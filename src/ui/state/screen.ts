@@ -357,15 +357,10 @@ export class ScreenModel {
           ? { kind: 'workload', uid: frame.workloadUid }
           : { kind: 'none' };
       // The legend takes the column header's line: the map has page + 1 lines.
-      map = this.gpuMap.screen(
-        snapshot,
-        explorerWorkloads(snapshot),
-        spec,
-        frame.selected,
-        inner,
-        page + 1,
-        this.noColor,
-      );
+      // Until the selection follows its key (`m` names the workload's first node), the key is the cursor.
+      const keyed = frame.selectedKey !== null && rows[frame.selected]?.key !== frame.selectedKey;
+      const cursor = keyed ? rows.findIndex((r) => r.key === frame.selectedKey) : frame.selected;
+      map = this.gpuMap.screen(snapshot, explorerWorkloads(snapshot), spec, cursor, inner, page + 1, this.noColor);
     }
     const lines: ScreenLine[] = [];
     const end = incident || map ? 0 : Math.min(rows.length, frame.top + page);
