@@ -23,6 +23,7 @@ export type KeyAction =
   | 'sortAge'
   | 'sortStatus'
   | 'sortGpus'
+  | 'sortUtil'
   | 'expand'
   | 'collapse'
   | 'toggle'
@@ -34,7 +35,12 @@ export type KeyAction =
   | 'events'
   | 'logs'
   | 'owner'
-  | 'node';
+  | 'node'
+  | 'map'
+  | 'cellUp'
+  | 'cellDown'
+  | 'cellLeft'
+  | 'cellRight';
 
 export interface Binding {
   /** Normalised key names (see keyName). */
@@ -79,7 +85,7 @@ const GENERAL: Binding[] = [
   {
     keys: [':'],
     label: ':',
-    help: 'command (:wl :nodes :pods :queues :defs :ns :ctx :q; Tab completes)',
+    help: 'command (:wl :nodes :map :pods :queues :defs :ns :ctx :q; Tab completes)',
     action: 'command',
   },
   { keys: ['0'], label: '0', help: 'all namespaces', action: 'allNamespaces' },
@@ -92,7 +98,14 @@ const SORT_AGE: Binding = { keys: ['A'], label: 'shift-A', help: 'sort by age', 
 const SORT_STATUS: Binding = { keys: ['S'], label: 'shift-S', help: 'sort by status', action: 'sortStatus' };
 // `G` is already "last row" (vi/k9s); GPU sorting takes shift-U (gpU).
 const SORT_GPUS: Binding = { keys: ['U'], label: 'shift-U', help: 'sort by GPUs', action: 'sortGpus' };
-const SORTS = [SORT_NAME, SORT_AGE, SORT_STATUS, SORT_GPUS];
+// shift-T (uTil): U is taken by GPUs.
+const SORT_UTIL: Binding = {
+  keys: ['T'],
+  label: 'shift-T',
+  help: 'sort by GPU utilisation, busiest first (again: reverse; unknown last)',
+  action: 'sortUtil',
+};
+const SORTS = [SORT_NAME, SORT_AGE, SORT_STATUS, SORT_GPUS, SORT_UTIL];
 
 const WHY: Binding = { keys: ['w'], label: 'w', help: 'why: root causes of what is not running', action: 'why' };
 const TIMELINE: Binding = { keys: ['s'], label: 's', help: 'startup timeline (pods, gangs)', action: 'timeline' };
@@ -108,6 +121,37 @@ const LOGS: Binding = {
 const OWNER: Binding = { keys: ['o'], label: 'o', help: "the pod's owner workload", action: 'owner' };
 const NODE: Binding = { keys: ['n'], label: 'n', help: "the pod's node", action: 'node' };
 const INCIDENT = [WHY, TIMELINE, DESCRIBE, YAML, EVENTS, LOGS];
+const enter = (help: string): Binding => ({ keys: ['enter'], label: 'Enter', help, action: 'enter' });
+const MAP: Binding = {
+  keys: ['m'],
+  label: 'm',
+  help: "the GPU map with the workload's nodes highlighted, a colour per role",
+  action: 'map',
+};
+const DOMAIN_TOGGLE: Binding = {
+  keys: ['space'],
+  label: 'space',
+  help: 'collapse/expand the topology domain under the cursor',
+  action: 'toggle',
+};
+/** The GPU map: the cursor moves over cells. */
+const MAP_VIEW: Binding[] = [
+  enter('the node under the cursor: GPUs, conditions, pods'),
+  { keys: ['up', 'k'], label: '↑ k', help: 'cell above', action: 'cellUp' },
+  { keys: ['down', 'j'], label: '↓ j', help: 'cell below', action: 'cellDown' },
+  { keys: ['left', 'h'], label: '← h', help: 'cell to the left', action: 'cellLeft' },
+  { keys: ['right', 'l'], label: '→ l', help: 'cell to the right', action: 'cellRight' },
+  { keys: ['g', 'home'], label: 'g', help: 'first node', action: 'top' },
+  { keys: ['G', 'end'], label: 'G', help: 'last node', action: 'bottom' },
+  {
+    keys: ['/'],
+    label: '/',
+    help: 'highlight the nodes of workloads matching a regex (namespace/name)',
+    action: 'filter',
+  },
+  { keys: ['esc'], label: 'Esc', help: 'clear the highlight, then back', action: 'back' },
+  ...GENERAL.filter((b) => b.action !== 'back' && b.action !== 'filter'),
+];
 /** Incident views scroll themselves (IncidentView); these keys reach the App. */
 const INCIDENT_VIEW: Binding[] = [
   ...MOVE,
@@ -118,10 +162,8 @@ const INCIDENT_VIEW: Binding[] = [
   { keys: ['q', 'ctrl-c'], label: 'q ctrl-c', help: 'quit', action: 'quit' },
 ];
 
-const enter = (help: string): Binding => ({ keys: ['enter'], label: 'Enter', help, action: 'enter' });
-
 export const KEYMAP: Record<ViewKind, Binding[]> = {
-  workloads: [enter('open the workload (its roles)'), ...INCIDENT, ...MOVE, ...SORTS, ...GENERAL],
+  workloads: [enter('open the workload (its roles)'), ...INCIDENT, MAP, ...MOVE, ...SORTS, ...GENERAL],
   workload: [
     enter('pods of the role'),
     { keys: ['right'], label: '→', help: 'expand', action: 'expand' },
@@ -129,6 +171,7 @@ export const KEYMAP: Record<ViewKind, Binding[]> = {
     { keys: ['space'], label: 'space', help: 'expand/collapse', action: 'toggle' },
     { keys: ['p'], label: 'p', help: 'all pods of the workload', action: 'allPods' },
     ...INCIDENT,
+    MAP,
     ...MOVE,
     ...GENERAL,
   ],
@@ -145,6 +188,9 @@ export const KEYMAP: Record<ViewKind, Binding[]> = {
   node: [enter('the pod in its workload'), ...INCIDENT, OWNER, ...MOVE, ...GENERAL],
   nodes: [
     enter('the node: GPUs, conditions, pods'),
+    DOMAIN_TOGGLE,
+    { keys: ['right'], label: '→', help: 'expand the domain', action: 'expand' },
+    { keys: ['left'], label: '←', help: 'collapse the domain', action: 'collapse' },
     DESCRIBE,
     YAML,
     EVENTS,
@@ -153,8 +199,10 @@ export const KEYMAP: Record<ViewKind, Binding[]> = {
     SORT_AGE,
     SORT_STATUS,
     SORT_GPUS,
+    SORT_UTIL,
     ...GENERAL,
   ],
+  map: MAP_VIEW,
   queues: [enter('its pending workloads, in line'), ...MOVE, SORT_NAME, SORT_STATUS, SORT_GPUS, ...GENERAL],
   queue: [enter('the workload'), WHY, TIMELINE, ...MOVE, ...GENERAL],
   defs: [...MOVE, ...GENERAL],

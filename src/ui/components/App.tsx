@@ -20,6 +20,7 @@ import { isIncidentKind } from '../state/incident.js';
 import { jumpToPods } from '../state/incident-nav.js';
 import { Header } from './Header.js';
 import { RowList } from './RowList.js';
+import { MapView } from './MapView.js';
 import { Breadcrumbs } from './Breadcrumbs.js';
 import { BottomLine } from './BottomLine.js';
 import { DetailPanel } from './DetailPanel.js';
@@ -43,6 +44,8 @@ export interface AppProps {
   highlightMs?: number;
   /** Test seam: counts the rows built and cells measured by this explorer's caches. */
   work?: WorkCounters;
+  /** `--topology-key` values (most general first); absent: the default keys the nodes carry. */
+  topologyKeys?: readonly string[];
 }
 
 const NO_CONTEXTS: readonly string[] = [];
@@ -56,6 +59,8 @@ export function App(props: AppProps): React.JSX.Element {
     frameIntervalMs: props.frameIntervalMs ?? 66,
     highlightMs: props.highlightMs,
     work: props.work,
+    noColor,
+    topologyKeys: props.topologyKeys,
   });
   const setPaneKeys = useExplorerKeys(driver, store, {
     contexts: props.contexts ?? NO_CONTEXTS,
@@ -103,6 +108,15 @@ export function App(props: AppProps): React.JSX.Element {
           noColor={noColor}
           setKeyHandler={setPaneKeys}
           onJumpToPods={onJumpToPods}
+        />
+      ) : screen.map ? (
+        <MapView
+          title={screen.title}
+          map={screen.map}
+          height={screen.page + 1}
+          width={width}
+          noColor={noColor}
+          emptyText={screen.emptyText}
         />
       ) : (
         <RowList

@@ -32,7 +32,7 @@ export interface RowListProps {
   emptyText: string | null;
 }
 
-function borderTop(title: string, width: number): string {
+export function borderTop(title: string, width: number): string {
   const inner = width - 2;
   const t = displayWidth(title) > inner - 2 ? fit(title, Math.max(0, inner - 2)) : title;
   const left = Math.max(0, Math.floor((inner - displayWidth(t)) / 2));

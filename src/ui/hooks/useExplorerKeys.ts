@@ -42,6 +42,7 @@ export function useExplorerKeys(
       contexts: options.contexts,
       canSwitchContext: options.onSwitchContext !== undefined,
       getNodePods: (node) => driver.nodePods(node),
+      map: screen.map,
     });
     for (const action of outcome.actions) store.dispatch(action);
     if (outcome.effect?.kind === 'quit') {

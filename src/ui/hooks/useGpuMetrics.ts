@@ -4,7 +4,15 @@ import { useEffect } from 'react';
 import type { ModelSource } from '../../model/types.js';
 import type { ViewKind } from '../state/viewState.js';
 
-const SHOWS_GPU_METRICS: ReadonlySet<ViewKind> = new Set(['workloads', 'workload', 'pods', 'nodes', 'node', 'why']);
+const SHOWS_GPU_METRICS: ReadonlySet<ViewKind> = new Set([
+  'workloads',
+  'workload',
+  'pods',
+  'nodes',
+  'node',
+  'why',
+  'map',
+]);
 
 export function useGpuMetrics(source: ModelSource, kind: ViewKind): void {
   const shows = SHOWS_GPU_METRICS.has(kind);

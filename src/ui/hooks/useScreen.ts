@@ -91,6 +91,8 @@ export interface ScreenOptions {
   highlightMs?: number;
   /** Test seam: counts the work of this App's caches. */
   work?: WorkCounters;
+  noColor?: boolean;
+  topologyKeys?: readonly string[];
 }
 
 export function useScreen(
@@ -103,7 +105,16 @@ export function useScreen(
   const [, redraw] = useReducer((n: number) => n + 1, 0);
   const [driver] = useState(
     () =>
-      new ScreenDriver(new ScreenModel({ highlightMs: options.highlightMs, counters: options.work }), store, redraw),
+      new ScreenDriver(
+        new ScreenModel({
+          highlightMs: options.highlightMs,
+          counters: options.work,
+          noColor: options.noColor,
+          topologyKeys: options.topologyKeys,
+        }),
+        store,
+        redraw,
+      ),
   );
   const snapshot = useModelSnapshot(source, options.frameIntervalMs, (next) => driver.shouldDraw(next, driver.now));
   const [now, setNow] = useState(() => Date.now());

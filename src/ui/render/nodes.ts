@@ -6,6 +6,7 @@ import { shortGpuKind } from './header.js';
 import type { PodNode } from '../../model/pod-nodes.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
+import type { DomainGroup } from './domains.js';
 import { parseTime, statusTone, statusRank } from './format.js';
 import { podRow, POD_COLUMNS, type PodRowOf } from './pods.js';
 
@@ -39,7 +40,12 @@ export function nodeFree(n: NodeSummary): number {
 }
 
 export function nodeTable(nodes: readonly NodeSummary[], metrics?: GpuMetrics): TableData {
-  const rows: Row[] = nodes.map((n) => {
+  return withoutUnscrapedColumns({ columns: NODE_COLUMNS, rows: nodeRows(nodes, metrics) }, metrics);
+}
+
+/** One row per node, every column of NODE_COLUMNS. */
+function nodeRows(nodes: readonly NodeSummary[], metrics: GpuMetrics | undefined): Row[] {
+  return nodes.map((n) => {
     const status = nodeStatus(n);
     const name = sanitise(n.name);
     const util = nodeGpuUtilisation(metrics, n);
@@ -62,13 +68,81 @@ export function nodeTable(nodes: readonly NodeSummary[], metrics?: GpuMetrics): 
       target: { kind: 'node', name: n.name, label: name },
     };
   });
-  if (metrics) return { columns: NODE_COLUMNS, rows };
-  // Before any scrape (offline): the GPU columns are left out.
+}
+
+/** Before any scrape (offline): the GPU columns are left out. */
+function withoutUnscrapedColumns(table: TableData, metrics: GpuMetrics | undefined): TableData {
+  if (metrics) return table;
   const keep = NODE_COLUMNS.map((c) => c !== UTIL_COLUMN && c.name !== 'GPU KIND');
   return {
     columns: NODE_COLUMNS.filter((_, i) => keep[i]),
-    rows: rows.map((r) => ({ ...r, cells: r.cells.filter((_, i) => keep[i]) })),
+    rows: table.rows.map((r) => ({ ...r, cells: r.cells.filter((_, i) => keep[i]) })),
   };
+}
+
+/** A domain header's key (also its tree key, which collapses it). */
+export const domainRowKey = (group: Pick<DomainGroup, 'key'>): string => `domain:${group.key}`;
+
+/** `zone-a / rack-1 / clique-2`, sanitised; `(no topology labels)` for the empty path. */
+export function domainLabel(path: readonly (string | null)[]): string {
+  return path.length ? path.map((v) => (v === null ? '-' : sanitise(v))).join(' / ') : '(no topology labels)';
+}
+
+/** The mean utilisation of the nodes that report one; null when none does. */
+export function meanNodeUtilisation(metrics: GpuMetrics | undefined, nodes: readonly NodeSummary[]): number | null {
+  let sum = 0;
+  let known = 0;
+  for (const n of nodes) {
+    const u = nodeGpuUtilisation(metrics, n);
+    if (u !== null) {
+      sum += u;
+      known++;
+    }
+  }
+  return known ? sum / known : null;
+}
+
+/**
+ * `:nodes` grouped by topology domain: a collapsible header row per domain (GPUs used/total, free, mean
+ * utilisation, NotReady count) above its nodes, each group's rows put in order by `order` (the frame's sort).
+ */
+export function domainNodeTable(
+  groups: readonly DomainGroup[],
+  metrics: GpuMetrics | undefined,
+  collapsed: ReadonlySet<string>,
+  order: (rows: readonly Row[]) => readonly Row[],
+): TableData {
+  const rows: Row[] = [];
+  for (const g of groups) {
+    const key = domainRowKey(g);
+    const open = !collapsed.has(key);
+    const count = `${g.nodes.length} node${g.nodes.length === 1 ? '' : 's'}`;
+    rows.push({
+      key,
+      cells: [
+        `${open ? '▾' : '▸'} ${domainLabel(g.path)}`,
+        g.notReady ? `${count}, ${g.notReady} NotReady` : count,
+        `${g.gpuRequested}/${g.gpuAllocatable}`,
+        String(Math.max(0, g.gpuAllocatable - g.gpuRequested)),
+        utilText(meanNodeUtilisation(metrics, g.nodes)),
+        '',
+        String(g.nodes.reduce((s, n) => s + n.pods, 0)),
+        '',
+        '',
+      ],
+      tone: 'group',
+      createdMs: null,
+      sort: { name: g.key, status: '', gpus: g.gpuRequested },
+      target: { kind: 'none' },
+      treeKey: key,
+      expandable: true,
+      expanded: open,
+    });
+    if (!open) continue;
+    // Not indented: a node row reads (and filters, `/^gpu-node-05 `) as in the flat list.
+    rows.push(...order(nodeRows(g.nodes, metrics)));
+  }
+  return withoutUnscrapedColumns({ columns: NODE_COLUMNS, rows }, metrics);
 }
 
 /** `:nodes` without node access: the nodes the pods are on, capacity unknown. */

@@ -1,7 +1,7 @@
 // The `:` command line: parsing and Tab completion. Pure functions.
 
 export type Command =
-  | { kind: 'view'; view: 'workloads' | 'nodes' | 'pods' | 'queues' | 'defs' }
+  | { kind: 'view'; view: 'workloads' | 'nodes' | 'map' | 'pods' | 'queues' | 'defs' }
   | { kind: 'namespace'; namespace: string | null }
   | { kind: 'context'; context: string }
   | { kind: 'quit' }
@@ -18,6 +18,7 @@ interface CommandSpec {
 export const COMMANDS: CommandSpec[] = [
   { names: ['workloads', 'wl'], help: 'all workloads (home)' },
   { names: ['nodes', 'no'], help: 'nodes with GPU capacity and use' },
+  { names: ['map', 'gpumap'], help: 'the GPU map: every node a cell, by topology domain (Enter: the node)' },
   { names: ['pods', 'po'], help: 'every pod of every workload' },
   { names: ['queues', 'cq'], help: 'Kueue ClusterQueues: GPU quota, usage, pending (Enter: the line)' },
   { names: ['defs', 'definitions'], help: 'Workload Map definitions and their problems' },
@@ -39,6 +40,9 @@ export function parseCommand(text: string): Command {
     case 'node':
     case 'no':
       return { kind: 'view', view: 'nodes' };
+    case 'map':
+    case 'gpumap':
+      return { kind: 'view', view: 'map' };
     case 'pods':
     case 'pod':
     case 'po':
@@ -72,7 +76,7 @@ export function parseCommand(text: string): Command {
     default:
       return {
         kind: 'error',
-        message: `unknown command "${name}" (Tab completes; try :workloads :nodes :pods :queues :defs :ns :ctx :q)`,
+        message: `unknown command "${name}" (Tab completes; try :workloads :nodes :map :pods :queues :defs :ns :ctx :q)`,
       };
   }
 }

@@ -10,7 +10,10 @@ import { withPodUtil, withWorkloadUtil } from '../render/gpu-columns.js';
 import { roleTable } from '../render/roles.js';
 import { podTable, allPodsTable } from '../render/pods.js';
 import type { RowCache } from '../render/row-cache.js';
-import { nodeTable, nodePodTable, podNodeTable } from '../render/nodes.js';
+import { domainNodeTable, nodeTable, nodePodTable, podNodeTable } from '../render/nodes.js';
+import { groupByDomain } from '../render/domains.js';
+import { regexFilter } from '../render/regex-filter.js';
+import { topologyKeysInEffect } from '../../model/topology.js';
 import { definitionTable } from '../render/definitions.js';
 import { clusterQueueTable, pendingTable } from '../render/queues.js';
 import type { SortState, ViewFrame } from './viewState.js';
@@ -20,6 +23,8 @@ export interface ViewTable extends TableData {
   sortable: boolean;
   /** Set when the frame's object vanished (deleted workload, node, role). */
   missing?: string;
+  /** The table applied the frame's sort within its groups (`:nodes` by domain). */
+  sortedWithin?: boolean;
 }
 
 /** Suffix of the entry standing for an owner that is not visible (see explorerWorkloads). */
@@ -86,11 +91,14 @@ const EMPTY: TableData = { columns: [], rows: [] };
 
 export function tableForFrame(
   snapshot: ModelSnapshot,
-  frame: Pick<ViewFrame, 'kind' | 'workloadUid' | 'rolePath' | 'nodeName' | 'queueName' | 'collapsed'>,
+  frame: Pick<ViewFrame, 'kind' | 'workloadUid' | 'rolePath' | 'nodeName' | 'queueName' | 'collapsed'> &
+    Partial<Pick<ViewFrame, 'sort'>>,
   namespace: string | null,
   getNodePods: (node: string) => NodePodEntry[],
   /** The explorer's memoised rows; without it every row is built afresh. */
   cache?: RowCache,
+  /** `--topology-key` values; absent: the default keys the nodes carry. */
+  topologyKeys?: readonly string[],
 ): ViewTable {
   switch (frame.kind) {
     case 'workloads':
@@ -119,13 +127,20 @@ export function tableForFrame(
       if (!t) return { ...EMPTY, sortable: true, missing: 'role no longer exists' };
       return { ...withPodUtil(t, snapshot.gpuMetrics), sortable: true };
     }
-    case 'nodes':
+    case 'nodes': {
+      if (snapshot.podNodes) return { ...podNodeTable(snapshot.podNodes, snapshot.gpuMetrics), sortable: true };
+      const keys = topologyKeysInEffect(topologyKeys, snapshot.nodes);
+      if (!keys.length) return { ...nodeTable(snapshot.nodes, snapshot.gpuMetrics), sortable: true };
+      // Grouped: the frame's sort orders the nodes within each domain; the headers stay in domain order.
+      const sort = frame.sort ?? null;
       return {
-        ...(snapshot.podNodes
-          ? podNodeTable(snapshot.podNodes, snapshot.gpuMetrics)
-          : nodeTable(snapshot.nodes, snapshot.gpuMetrics)),
-        sortable: true,
+        ...domainNodeTable(groupByDomain(snapshot.nodes, keys), snapshot.gpuMetrics, new Set(frame.collapsed), (rows) =>
+          sortRows(rows, sort, true),
+        ),
+        sortable: false,
+        sortedWithin: true,
       };
+    }
     case 'node': {
       if (frame.nodeName === undefined) return { ...EMPTY, sortable: false };
       const t = nodePodTable(getNodePods(frame.nodeName), cache?.podRow);
@@ -168,9 +183,14 @@ function compare(a: Row, b: Row, sort: SortState): number {
     case 'gpus':
       c = a.sort.gpus - b.sort.gpus;
       break;
-    case 'util':
-      c = (a.sort.util ?? -1) - (b.sort.util ?? -1);
+    case 'util': {
+      // Unknown utilisation (no reading) sorts last in either direction.
+      const ua = a.sort.util ?? -1;
+      const ub = b.sort.util ?? -1;
+      if (ua < 0 !== ub < 0) return ua < 0 ? 1 : -1;
+      c = ua - ub;
       break;
+    }
     case 'age':
       // Ascending age = newest first, as k9s.
       c = (b.createdMs ?? 0) - (a.createdMs ?? 0);
@@ -252,21 +272,9 @@ export function filterRows(
   filter: string,
   textOf: (r: Row) => string = searchText,
 ): FilterResult {
-  const inverted = filter.startsWith('!');
-  const pattern = inverted ? filter.slice(1) : filter;
-  if (!pattern) return { rows, inverted };
-  let test: (s: string) => boolean;
-  let error: string | undefined;
-  try {
-    const re = new RegExp(pattern, 'i');
-    test = (s) => re.test(s);
-  } catch (err) {
-    error = (err as Error).message;
-    const lower = pattern.toLowerCase();
-    test = (s) => s.toLowerCase().includes(lower);
-  }
-  const out = rows.filter((r) => test(textOf(r)) !== inverted);
-  return { rows: out, error, inverted };
+  const f = regexFilter(filter);
+  if (f.empty) return { rows, inverted: f.inverted };
+  return { rows: rows.filter((r) => f.keeps(textOf(r))), error: f.error, inverted: f.inverted };
 }
 
 /** Namespaces present in the snapshot, for `:ns` completion. */

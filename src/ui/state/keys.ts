@@ -6,6 +6,8 @@
 import type { ModelSnapshot, NodePodEntry } from '../../model/types.js';
 import { sanitise } from '../../text/sanitise.js';
 import { bindingFor, type KeyAction } from '../keymap.js';
+import { compareNames } from '../render/domains.js';
+import { workloadPlacements, type MapDirection } from '../render/gpu-map.js';
 import type { Row } from '../render/table.js';
 import { completeCommand, parseCommand } from './commands.js';
 import { findWorkload, namespacesOf } from './derive.js';
@@ -29,6 +31,8 @@ export interface KeyContext {
   contexts: readonly string[];
   canSwitchContext: boolean;
   getNodePods: (node: string) => NodePodEntry[];
+  /** The GPU map on screen: where a cursor key leads from a node (indices into `rows`). */
+  map?: { step: (from: number, dir: MapDirection) => number };
 }
 
 const NONE: KeyOutcome = { actions: [] };
@@ -126,6 +130,22 @@ function drill(row: Row | undefined, ctx: KeyContext): UiAction[] {
   }
 }
 
+/** `m`: the map with the workload's nodes highlighted, the cursor on the first of them. */
+function mapOutcome(uid: string | undefined, ctx: KeyContext): KeyOutcome {
+  const w = findWorkload(ctx.snapshot, uid);
+  if (!w) return NONE;
+  const nodes = [...new Set(workloadPlacements(w).map((p) => p.node))].sort(compareNames);
+  const frame = {
+    kind: 'map' as const,
+    label: `map ${sanitise(w.name)}`,
+    workloadUid: w.uid,
+    selectedKey: nodes[0] ?? null,
+  };
+  const actions: UiAction[] = [{ type: 'push', frame }];
+  if (!nodes.length) actions.push(flash(`${sanitise(w.name)} has no pods on a node`, 'info'));
+  return { actions };
+}
+
 function actionOutcome(action: KeyAction, ctx: KeyContext): KeyOutcome {
   const { rows, page } = ctx;
   const frame = currentFrame(ctx.state);
@@ -167,6 +187,8 @@ function actionOutcome(action: KeyAction, ctx: KeyContext): KeyOutcome {
       return one({ type: 'sort', key: 'status' });
     case 'sortGpus':
       return one({ type: 'sort', key: 'gpus' });
+    case 'sortUtil':
+      return one({ type: 'sort', key: 'util' });
     case 'expand':
     case 'collapse':
     case 'toggle': {
@@ -182,6 +204,17 @@ function actionOutcome(action: KeyAction, ctx: KeyContext): KeyOutcome {
         frame: { kind: 'pods', workloadUid: w.uid, rolePath: null, label: `${sanitise(w.name)} pods` },
       });
     }
+    case 'cellUp':
+    case 'cellDown':
+    case 'cellLeft':
+    case 'cellRight': {
+      if (!ctx.map || !count) return NONE;
+      const dir = ({ cellUp: 'up', cellDown: 'down', cellLeft: 'left', cellRight: 'right' } as const)[action];
+      const to = ctx.map.step(frame.selected, dir);
+      return to === frame.selected ? NONE : one({ type: 'move', delta: to - frame.selected, count, page: count });
+    }
+    case 'map':
+      return mapOutcome(frame.kind === 'workload' ? frame.workloadUid : selected?.workloadUid, ctx);
     case 'why':
     case 'timeline':
     case 'describe':

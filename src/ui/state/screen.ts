@@ -20,12 +20,21 @@ import { nodePanel, workloadPanel, type PanelLine } from '../render/panels.js';
 import { RowCache, newWorkCounters, type WorkCounters } from '../render/row-cache.js';
 import { formatAge } from '../render/format.js';
 import { fit, formatLine, LayoutMemo, type Column, type Layout, type Row, type Tone } from '../render/table.js';
-import { filterRows, findNode, findWorkload, tableForFrame, type FilterResult, type ViewTable } from './derive.js';
+import {
+  explorerWorkloads,
+  filterRows,
+  findNode,
+  findWorkload,
+  tableForFrame,
+  type FilterResult,
+  type ViewTable,
+} from './derive.js';
 import { ChangeHighlights } from './highlights.js';
 import { isIncidentKind } from './incident.js';
 import { whyPanelLines } from './incident-nav.js';
 import { queuePanelLines } from '../render/queues.js';
 import { ViewMemo } from './memo.js';
+import { GpuMapMemo, type HighlightSpec, type MapScreen } from '../render/gpu-map.js';
 import { currentFrame, type Flash, type UiState, type ViewFrame } from './viewState.js';
 
 export interface ScreenSize {
@@ -72,6 +81,8 @@ export interface Screen {
   flash: Flash | null;
   /** null: always drawn (incident views read the cluster in their own ways). */
   signature: ScreenSignature | null;
+  /** The GPU map's legend and lines (`:map`), drawn in place of the table. */
+  map?: MapScreen;
 }
 
 export interface DerivedView {
@@ -88,6 +99,12 @@ export function rowText(row: Row, columns: Column[], layout: Layout, inner: numb
     ? columns.map((c, ci) => (c.age ? formatAge(row.createdMs, now) : (row.cells[ci] ?? '')))
     : row.cells;
   return formatLine(cells, columns, layout);
+}
+
+function countNodeRows(rows: readonly Row[]): number {
+  let n = 0;
+  for (const r of rows) if (r.target?.kind === 'node') n++;
+  return n;
 }
 
 function viewTitle(frame: ViewFrame, snapshot: ModelSnapshot, namespace: string | null, count: number, total: number) {
@@ -112,6 +129,12 @@ function viewTitle(frame: ViewFrame, snapshot: ModelSnapshot, namespace: string 
     case 'nodes':
       t = `nodes${n}`;
       break;
+    case 'map': {
+      const w = findWorkload(snapshot, frame.workloadUid);
+      const of = w ? `${sanitise(w.namespace)}/${sanitise(w.name)}` : 'all';
+      t = `map(${of})[${total} node${total === 1 ? '' : 's'}]`;
+      break;
+    }
     case 'queues':
       t = `clusterqueues${n}`;
       break;
@@ -127,7 +150,8 @@ function viewTitle(frame: ViewFrame, snapshot: ModelSnapshot, namespace: string 
     default:
       t = frame.label;
   }
-  if (frame.filter) t += ` </${sanitise(frame.filter)}>`;
+  if (frame.filter)
+    t += frame.kind === 'map' ? ` <highlight /${sanitise(frame.filter)}>` : ` </${sanitise(frame.filter)}>`;
   return ` ${t} `;
 }
 
@@ -158,12 +182,20 @@ function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number): Pan
 }
 
 /** Explicit messages win; otherwise a vanished object, then model problems. */
-function flashFor(state: UiState, table: ViewTable, snapshot: ModelSnapshot, nowMs: number): Flash | null {
+function flashFor(
+  state: UiState,
+  table: ViewTable,
+  snapshot: ModelSnapshot,
+  nowMs: number,
+  mapCursor: string | null,
+): Flash | null {
   if (state.flash) return state.flash;
   if (table.missing) return { text: table.missing + ' (Esc goes back)', level: 'warn' };
   // A failing connection outranks the problems: it explains them (and most of the screen).
   const connection = connectionFlash(snapshot.connection, nowMs);
   if (connection) return connection;
+  // On the map the flash line is where the cursor's node is named.
+  if (mapCursor !== null) return { text: mapCursor, level: 'info' };
   const problems = snapshot.problems;
   if (!problems.length) return null;
   const more = problems.length > 1 ? ' (see :defs)' : '';
@@ -196,8 +228,24 @@ export class ScreenModel {
   private last: { key: ScreenKey; screen: Screen } | null = null;
   private counts: { snapshot: ModelSnapshot; namespace: string | null; text: string } | null = null;
 
-  constructor(options: { highlightMs?: number; counters?: WorkCounters } = {}) {
+  private readonly gpuMap: GpuMapMemo;
+  private readonly noColor: boolean;
+  private readonly topologyKeys: readonly string[] | undefined;
+
+  constructor(
+    options: {
+      highlightMs?: number;
+      counters?: WorkCounters;
+      /** The map draws glyphs instead of colours. */
+      noColor?: boolean;
+      /** `--topology-key` values; absent: the default keys the nodes carry. */
+      topologyKeys?: readonly string[];
+    } = {},
+  ) {
     const counters = options.counters ?? newWorkCounters();
+    this.noColor = options.noColor ?? false;
+    this.topologyKeys = options.topologyKeys;
+    this.gpuMap = new GpuMapMemo(options.topologyKeys);
     this.rows = new RowCache(counters);
     this.layouts = new LayoutMemo(counters);
     this.highlights = new ChangeHighlights(options.highlightMs ?? 1500);
@@ -223,14 +271,20 @@ export class ScreenModel {
         state.namespace,
         prev,
         source,
+        // `:nodes` by domain sorts within its groups (the table's own order).
+        f.kind === 'nodes' ? f.sort : null,
       ],
       () =>
         f.kind === 'help'
           ? { ...helpTable(KEYMAP[prev]), sortable: false }
-          : tableForFrame(snapshot, f, state.namespace, (n) => source.getNodePods(n), this.rows),
+          : f.kind === 'map'
+            ? { columns: [], rows: this.gpuMap.rows(snapshot), sortable: false }
+            : tableForFrame(snapshot, f, state.namespace, (n) => source.getNodePods(n), this.rows, this.topologyKeys),
     );
     const sorted = this.views.sortedRows(table.rows, table.sortable, f.sort);
-    const filtered = this.views.filtered([sorted, f.filter], () => filterRows(sorted, f.filter, this.rows.searchText));
+    // The map's regex highlights nodes rather than filtering them.
+    const filter = f.kind === 'map' ? '' : f.filter;
+    const filtered = this.views.filtered([sorted, filter], () => filterRows(sorted, filter, this.rows.searchText));
     return { table, filtered };
   }
 
@@ -287,7 +341,7 @@ export class ScreenModel {
     };
     const incident = isIncidentKind(frame.kind);
     const layout = this.layouts.layout(table.columns, rows, inner);
-    const sort = table.sortable ? frame.sort : null;
+    const sort = table.sortable || table.sortedWithin ? frame.sort : null;
     const columnHeader = incident
       ? ''
       : formatLine(
@@ -295,8 +349,21 @@ export class ScreenModel {
           table.columns,
           layout,
         );
+    let map: MapScreen | undefined;
+    if (frame.kind === 'map') {
+      const spec: HighlightSpec = frame.filter
+        ? { kind: 'regex', filter: frame.filter }
+        : frame.workloadUid !== undefined
+          ? { kind: 'workload', uid: frame.workloadUid }
+          : { kind: 'none' };
+      // The legend takes the column header's line: the map has page + 1 lines.
+      // Until the selection follows its key (`m` names the workload's first node), the key is the cursor.
+      const keyed = frame.selectedKey !== null && rows[frame.selected]?.key !== frame.selectedKey;
+      const cursor = keyed ? rows.findIndex((r) => r.key === frame.selectedKey) : frame.selected;
+      map = this.gpuMap.screen(snapshot, explorerWorkloads(snapshot), spec, cursor, inner, page + 1, this.noColor);
+    }
     const lines: ScreenLine[] = [];
-    const end = incident ? 0 : Math.min(rows.length, frame.top + page);
+    const end = incident || map ? 0 : Math.min(rows.length, frame.top + page);
     for (let i = frame.top; i < end; i++) {
       const r = rows[i];
       const selected = i === frame.selected;
@@ -308,11 +375,20 @@ export class ScreenModel {
         changed: !selected && r.workloadUid !== undefined && active.has(r.workloadUid),
       });
     }
-    const title = viewTitle(frame, snapshot, state.namespace, rows.length, table.rows.length);
-    const flash = flashFor(state, table, snapshot, nowMs);
+    // `:nodes` by domain counts nodes, not its domain rows (a collapsed domain's nodes are in the total).
+    const title =
+      table.sortedWithin && frame.kind === 'nodes'
+        ? viewTitle(frame, snapshot, state.namespace, countNodeRows(rows), snapshot.nodes.length)
+        : viewTitle(frame, snapshot, state.namespace, rows.length, table.rows.length);
+    const flash = flashFor(state, table, snapshot, nowMs, map?.cursorText ?? null);
     const emptyText = rows.length
       ? null
-      : (table.missing ?? (frame.filter ? 'no row matches the filter' : 'nothing to show'));
+      : (table.missing ??
+        (map
+          ? 'no nodes (not readable, or none yet)'
+          : frame.filter
+            ? 'no row matches the filter'
+            : 'nothing to show'));
 
     let signature: ScreenSignature | null = null;
     if (!incident && !state.quit) {
@@ -325,6 +401,7 @@ export class ScreenModel {
         columnHeader,
         `${layout.shown.join(',')}|${layout.widths.join(',')}|${rows.length}|${rows[frame.selected]?.key === frame.selectedKey}`,
         ...lines.map((x) => `${x.key}|${x.tone}|${x.selected}|${x.changed}|${x.text}`),
+        map?.signature ?? '',
       ];
       signature = {
         header: [
@@ -346,13 +423,14 @@ export class ScreenModel {
       panel,
       table,
       rows,
-      filterError: filtered.error,
+      filterError: filtered.error ?? map?.error,
       title,
       columnHeader,
       lines,
       emptyText,
       flash,
       signature,
+      map,
     };
   }
 }

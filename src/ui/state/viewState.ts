@@ -6,7 +6,7 @@ import type { SortKey } from '../render/table.js';
 import type { IncidentKind, IncidentTarget } from './incident.js';
 
 export type ViewKind =
-  'workloads' | 'workload' | 'pods' | 'node' | 'nodes' | 'queues' | 'queue' | 'defs' | 'help' | IncidentKind;
+  'workloads' | 'workload' | 'pods' | 'node' | 'nodes' | 'map' | 'queues' | 'queue' | 'defs' | 'help' | IncidentKind;
 
 export interface SortState {
   key: SortKey;
@@ -17,6 +17,7 @@ export interface ViewFrame {
   kind: ViewKind;
   /** Breadcrumb label (sanitised). */
   label: string;
+  /** Workload, pods views: the workload; map: the workload whose nodes are highlighted (`m`). */
   workloadUid?: string;
   /** Pods view: role path (keys) inside the workload; null = all pods of the workload (or of all workloads without workloadUid). */
   rolePath?: string[] | null;
@@ -27,7 +28,7 @@ export interface ViewFrame {
   /** Row key of the selection, so a live update that moves rows keeps the same row selected. */
   selectedKey: string | null;
   top: number;
-  /** Regex filter; a leading `!` inverts it. */
+  /** Regex filter; a leading `!` inverts it (the map: highlights the nodes of the workloads it matches). */
   filter: string;
   sort: SortState | null;
   /** Workload view: tree keys of collapsed roles. */
@@ -111,6 +112,11 @@ function withTop(frame: ViewFrame, selected: number, count: number, page: number
   return { ...frame, selected: sel, top };
 }
 
+/** A new filter starts at the first row; the map's highlight regex leaves its cursor where it is. */
+function filtered(frame: ViewFrame, filter: string): ViewFrame {
+  return frame.kind === 'map' ? { ...frame, filter } : { ...frame, filter, selected: 0, top: 0, selectedKey: null };
+}
+
 function replaceTop(state: UiState, frame: ViewFrame): UiState {
   return { ...state, stack: [...state.stack.slice(0, -1), frame] };
 }
@@ -145,44 +151,29 @@ export function reduce(state: UiState, action: UiAction): UiState {
     case 'back':
       if (state.mode === 'filter') return reduce(state, { type: 'cancelInput' });
       if (state.mode === 'command') return reduce(state, { type: 'cancelInput' });
-      if (frame.filter) return replaceTop(state, { ...frame, filter: '', selected: 0, top: 0, selectedKey: null });
+      if (frame.filter) return replaceTop(state, filtered(frame, ''));
       if (state.stack.length > 1) return { ...state, stack: state.stack.slice(0, -1), flash: null };
       return state;
     case 'startFilter':
       // `/` starts a new filter (k9s): the previous text is not reopened.
       return {
-        ...replaceTop(state, { ...frame, filter: '', selected: 0, top: 0, selectedKey: null }),
+        ...replaceTop(state, filtered(frame, '')),
         mode: 'filter',
         filterBefore: frame.filter,
       };
     case 'startCommand':
       return { ...state, mode: 'command', input: '', candidates: [] };
     case 'input':
-      if (state.mode === 'filter')
-        return replaceTop(state, {
-          ...frame,
-          filter: frame.filter + action.text,
-          selected: 0,
-          top: 0,
-          selectedKey: null,
-        });
+      if (state.mode === 'filter') return replaceTop(state, filtered(frame, frame.filter + action.text));
       if (state.mode === 'command') return { ...state, input: state.input + action.text };
       return state;
     case 'setInput':
-      if (state.mode === 'filter')
-        return replaceTop(state, { ...frame, filter: action.text, selected: 0, top: 0, selectedKey: null });
+      if (state.mode === 'filter') return replaceTop(state, filtered(frame, action.text));
       return { ...state, input: action.text };
     case 'complete':
       return { ...state, input: action.text, candidates: action.candidates };
     case 'backspace':
-      if (state.mode === 'filter')
-        return replaceTop(state, {
-          ...frame,
-          filter: [...frame.filter].slice(0, -1).join(''),
-          selected: 0,
-          top: 0,
-          selectedKey: null,
-        });
+      if (state.mode === 'filter') return replaceTop(state, filtered(frame, [...frame.filter].slice(0, -1).join('')));
       if (state.mode === 'command') return { ...state, input: [...state.input].slice(0, -1).join('') };
       return state;
     case 'commitInput':
@@ -191,7 +182,7 @@ export function reduce(state: UiState, action: UiAction): UiState {
       // Esc in the filter line clears the filter (k9s behaviour).
       if (state.mode === 'filter')
         return {
-          ...replaceTop(state, { ...frame, filter: '', selected: 0, top: 0, selectedKey: null }),
+          ...replaceTop(state, filtered(frame, '')),
           mode: 'normal',
         };
       return { ...state, mode: 'normal', input: '', candidates: [] };
@@ -199,7 +190,7 @@ export function reduce(state: UiState, action: UiAction): UiState {
       const sort: SortState =
         frame.sort?.key === action.key
           ? { key: action.key, desc: !frame.sort.desc }
-          : { key: action.key, desc: action.key === 'gpus' };
+          : { key: action.key, desc: action.key === 'gpus' || action.key === 'util' };
       return replaceTop(state, { ...frame, sort, selected: 0, top: 0, selectedKey: null });
     }
     case 'setCollapsed': {

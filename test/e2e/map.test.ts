@@ -1,0 +1,85 @@
+// The GPU map and `:nodes` by domain in a real terminal (tmux, 120×40) against the demo cluster over HTTP:
+// `:map` shows the legend and the cells in zone bands, moving the cursor then Enter opens the node the
+// flash line names, `m` on llama-pretrain highlights its nodes by role, and `:nodes` shows domain rows and
+// collapses one. Keyed on the zones (the demo's cliques and racks come with the topology scenario).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Tmux, hasTmux, shellQuote, wlxCommand } from './tmux.js';
+import { demoWithKubeconfig } from './wlx-cli.js';
+
+const flashLine = (screen: string) => screen.trimEnd().split('\n').at(-1) ?? '';
+const NODE_NAME = /^((?:cpu|gpu)[\w-]*-node-\d+) · /;
+
+test(
+  ':map: legend and cells, cursor then Enter opens that node, m on llama-pretrain highlights its nodes; :nodes collapses a domain',
+  { skip: !hasTmux(), timeout: 180_000 },
+  async (t) => {
+    const { kubeconfig } = await demoWithKubeconfig(t, 'wlx-map-e2e-');
+    const tmux = new Tmux(wlxCommand(`--kubeconfig ${shellQuote(kubeconfig)}`), 120, 40);
+    try {
+      await tmux.waitFor(/llama-pretrain/, 'the workloads', 60_000);
+      tmux.keys(':');
+      tmux.type('map');
+      tmux.keys('Enter');
+      let screen = await tmux.waitFor(/map\(all\)\[17 nodes\]/, 'the map');
+      assert.match(screen, /2 nodes\/char · GPU(s allocated| util):/);
+      assert.match(screen, /NotReady .*cordoned .*pressure/);
+      assert.match(screen, /us-east-1a\s+[▀▄]{4}\s/, 'zone-a: 8 nodes in 4 cells');
+      assert.match(screen, /us-east-1b\s+[▀▄]{5}\s/, 'zone-b: 9 nodes in 5 cells');
+      const first = NODE_NAME.exec(flashLine(screen))?.[1];
+      assert.ok(first, `the flash names the cursor's node: ${flashLine(screen)}`);
+
+      // One key at a time, each awaited: Enter must act on the node the flash line names.
+      const nodeUnderCursor = (s: string) => NODE_NAME.exec(flashLine(s))?.[1];
+      tmux.keys('l');
+      screen = await tmux.waitFor((s) => (nodeUnderCursor(s) ?? first) !== first, 'the cursor moved right');
+      const right = nodeUnderCursor(screen)!;
+      tmux.keys('j');
+      screen = await tmux.waitFor((s) => (nodeUnderCursor(s) ?? right) !== right, 'the cursor moved down');
+      const moved = nodeUnderCursor(screen)!;
+      assert.match(flashLine(screen), /· us-east-1 \/ us-east-1[ab] · (GPUs \d+\/\d+ used|no GPUs)/);
+      tmux.keys('Enter');
+      await tmux.waitFor(new RegExp(`node\\(${moved}\\)`), `the node view of ${moved}`);
+      await tmux.press('Escape');
+      await tmux.waitFor(/map\(all\)/, 'back on the map');
+
+      tmux.keys(':');
+      tmux.type('wl');
+      tmux.keys('Enter');
+      await tmux.waitFor(/workloads\(all\)/, 'home');
+      tmux.keys('/');
+      tmux.type('llama-pretrain');
+      tmux.keys('Enter');
+      await tmux.waitFor(/workloads\(all\)\[1\/\d+\]/, 'llama-pretrain alone');
+      tmux.keys('m');
+      screen = await tmux.waitFor(
+        (s) => /map\(training\/llama-pretrain\)/.test(s) && /training\/llama-pretrain \d+/.test(flashLine(s)),
+        'the map of llama-pretrain, the cursor on one of its nodes',
+      );
+      assert.match(screen, /training\/llama-pretrain on [1-9]\d* nodes?, by role:/);
+      assert.match(flashLine(screen), /training\/llama-pretrain \d+/, 'the cursor on one of its nodes');
+      // Its nodes in role colours (bright green, yellow: fg or bg), the others grey.
+      const band = tmux
+        .capture(true)
+        .split('\n')
+        .filter((l) => l.includes('us-east-1'))
+        .join('\n');
+      assert.match(band, /\u001b\[(?:[0-9;]*;)?(?:92|93|102|103)[;m]/, 'role colours on the map');
+      assert.match(band, /\u001b\[(?:[0-9;]*;)?(?:90|100)[;m]/, 'other nodes grey');
+
+      tmux.keys(':');
+      tmux.type('nodes');
+      tmux.keys('Enter');
+      screen = await tmux.waitFor(/▾ us-east-1 \/ us-east-1a +8 nodes +\d+\/\d+ /, 'domain rows with GPU totals');
+      assert.match(screen, /▾ us-east-1 \/ us-east-1b +9 nodes +\d+\/\d+ /);
+      assert.match(screen, /^│cpu-node-01 +Ready/m);
+      assert.match(screen, /nodes\[17\]/, 'nodes counted, not domain rows');
+      tmux.keys('Space');
+      screen = await tmux.waitFor(/▸ us-east-1 \/ us-east-1a +8 nodes/, 'zone a collapsed');
+      assert.doesNotMatch(screen, /cpu-node-01/);
+      assert.match(screen, /gpu-node-07/);
+    } finally {
+      tmux.kill();
+    }
+  },
+);
