@@ -27,6 +27,13 @@ import {
 } from '../model/scheduling.js';
 import { formatProblem } from '../definitions/problem.js';
 import { roleName, UNATTRIBUTED } from '../model/role-name.js';
+import {
+  nodeTopologyJson,
+  roleTopologyJson,
+  topologyIndex,
+  topologyKeysInEffect,
+  workloadTopologyJson,
+} from '../model/topology.js';
 import { sanitise } from '../text/sanitise.js';
 import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom } from './common.js';
 import { parseCommandArgs, UsageError } from './usage.js';
@@ -146,6 +153,8 @@ interface Loaded {
   notice: string | null;
   /** One DCGM scrape (live only); absent: utilisation null throughout. */
   gpuMetrics?: GpuMetrics;
+  /** The topology label keys in effect (src/model/topology.ts). */
+  topologyKeys: readonly string[];
 }
 
 const FULL_ACCESS: AccessScope = { clusterWide: true, namespaces: [], forbidden: [] };
@@ -153,10 +162,12 @@ const FULL_ACCESS: AccessScope = { clusterWide: true, namespaces: [], forbidden:
 /** The `-o json|yaml` contract: workloads with `queue` and gangs' verdicts, nodes, orphan pods, access. */
 export function jsonDocument(
   workloads: readonly WorkloadTree[],
-  loaded: Pick<Loaded, 'nodes' | 'podNodes' | 'scheduling' | 'access' | 'gpuMetrics'>,
+  loaded: Pick<Loaded, 'nodes' | 'podNodes' | 'scheduling' | 'access' | 'gpuMetrics' | 'topologyKeys'>,
   orphanPods: readonly OrphanPod[],
 ): Record<string, unknown> {
   const metrics = loaded.gpuMetrics;
+  // Without node objects there is no topology: spread and splitAcross are null, never 0.
+  const topology = loaded.podNodes ? null : topologyIndex(loaded.nodes, loaded.topologyKeys);
   const pod = <P extends PodSummary>(p: P) => {
     const r = podGpuRollup(metrics, p);
     return {
@@ -170,6 +181,7 @@ export function jsonDocument(
   const role = (r: RoleTree): Record<string, unknown> => ({
     ...r,
     gpus: gpus(r.gpus, roleGpu(metrics, r)),
+    ...roleTopologyJson(r, topology),
     pods: r.pods.map(pod),
     roles: r.roles.map(role),
   });
@@ -177,6 +189,7 @@ export function jsonDocument(
     workloads: workloads.map((w) => ({
       ...w,
       gpus: gpus(w.gpus, workloadGpu(metrics, w)),
+      ...workloadTopologyJson(w, topology),
       roles: w.roles.map(role),
       unattributedPods: w.unattributedPods.map(pod),
       gangs: gangsWithVerdicts(w, loaded.scheduling.gangs.get(w.uid)),
@@ -192,12 +205,14 @@ export function jsonDocument(
           gpuUtilization: nodeGpuUtilisation(metrics, n),
           gpuModel: null,
           gpuResources: {},
+          topology: null,
         }))
       : loaded.nodes.map((n) => ({
           ...n,
           gpuUtilization: nodeGpuUtilisation(metrics, n),
           gpuModel: n.gpuModel ?? null,
           gpuResources: n.gpuResources ?? {},
+          topology: nodeTopologyJson(n, loaded.topologyKeys),
         })),
     orphanPods: orphanPods.map(pod),
     access: loaded.access,
@@ -258,6 +273,7 @@ async function loadOffline(
     totals: model.store.totals(),
     definitions: model.definitions.definitions,
     scheduling: model.scheduling.view(model.store.workloads()),
+    topologyKeys: topologyKeysInEffect(cluster.topologyKeys, model.store.nodes(), model.store.kueueTopologyLevels?.()),
     access: FULL_ACCESS,
     notice: null,
     problems: [
@@ -305,6 +321,7 @@ async function loadLive(
       access,
       podNodes: snap.podNodes,
       gpuMetrics: snap.gpuMetrics,
+      topologyKeys: snap.topologyKeys ?? [],
       notice: scoped ? notice : null,
       problems: [
         ...unavailable.map((k) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`),

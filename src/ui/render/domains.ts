@@ -1,8 +1,8 @@
 // Nodes grouped by topology domain (the most specific key in effect) with GPU totals per domain: the
-// bands of the GPU map and the header rows of `:nodes`. Written here until src/model/topology.ts has its
-// own grouping with totals; then this folds onto it.
+// bands of the GPU map and the header rows of `:nodes`, as a flat list of the model's domain tree
+// (src/model/topology.ts `groupByDomain`), one group per domain that holds nodes directly.
 import type { NodeSummary } from '../../model/types.js';
-import { domainPath } from '../../model/topology.js';
+import { groupByDomain as domainTree, type TopologyDomain } from '../../model/topology.js';
 import { naturalCompare } from '../../model/order.js';
 
 export interface DomainGroup {
@@ -29,35 +29,27 @@ export function pathKey(path: readonly (string | null)[]): string {
  * group holds every node (path `[]`).
  */
 export function groupByDomain(nodes: readonly NodeSummary[], keys: readonly string[]): DomainGroup[] {
-  const groups = new Map<string, DomainGroup>();
-  for (const n of nodes) {
-    const path = domainPath(n.labels, keys);
-    const key = pathKey(path);
-    let g = groups.get(key);
-    if (!g) {
-      g = { key, path, nodes: [], gpuAllocatable: 0, gpuRequested: 0, notReady: 0 };
-      groups.set(key, g);
+  const out: DomainGroup[] = [];
+  const add = (prefix: readonly (string | null)[], members: NodeSummary[]) => {
+    if (!members.length) return;
+    const path = keys.map((_, i) => prefix[i] ?? null);
+    let gpuAllocatable = 0;
+    let gpuRequested = 0;
+    let notReady = 0;
+    for (const n of members) {
+      gpuAllocatable += n.gpuAllocatable;
+      gpuRequested += n.gpuRequested;
+      if (!n.ready) notReady++;
     }
-    g.nodes.push(n);
-    g.gpuAllocatable += n.gpuAllocatable;
-    g.gpuRequested += n.gpuRequested;
-    if (!n.ready) g.notReady++;
-  }
-  const out = [...groups.values()].sort((a, b) => comparePaths(a.path, b.path));
-  for (const g of out) g.nodes.sort((a, b) => compareNames(a.name, b.name));
+    out.push({ key: pathKey(path), path, nodes: members, gpuAllocatable, gpuRequested, notReady });
+  };
+  // A domain's own nodes (lacking a more specific label) come after its sub-domains: null sorts last.
+  const visit = (d: TopologyDomain) => {
+    for (const c of d.domains) visit(c);
+    add(d.path, d.nodes);
+  };
+  const tree = domainTree(nodes, keys);
+  for (const d of tree.domains) visit(d);
+  add([], tree.nodes);
   return out;
-}
-
-/** Level by level; an unlabelled level after the labelled ones. */
-function comparePaths(a: readonly (string | null)[], b: readonly (string | null)[]): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const x = a[i] ?? null;
-    const y = b[i] ?? null;
-    if (x === y) continue;
-    if (x === null) return 1;
-    if (y === null) return -1;
-    const c = compareNames(x, y);
-    if (c) return c;
-  }
-  return 0;
 }

@@ -669,7 +669,8 @@ export class GpuMapMemo {
   base(snapshot: ModelSnapshot): MapBase {
     const m = this.baseMemo;
     if (m && m.nodes === snapshot.nodes && m.metrics === snapshot.gpuMetrics) return m.base;
-    const base = mapBase(snapshot.nodes, snapshot.gpuMetrics, this.configuredKeys, m?.base.topology);
+    const keys = snapshot.topologyKeys ?? this.configuredKeys;
+    const base = mapBase(snapshot.nodes, snapshot.gpuMetrics, keys, m?.base.topology);
     this.baseMemo = { nodes: snapshot.nodes, metrics: snapshot.gpuMetrics, base };
     return base;
   }

@@ -129,7 +129,7 @@ export function tableForFrame(
     }
     case 'nodes': {
       if (snapshot.podNodes) return { ...podNodeTable(snapshot.podNodes, snapshot.gpuMetrics), sortable: true };
-      const keys = topologyKeysInEffect(topologyKeys, snapshot.nodes);
+      const keys = snapshot.topologyKeys ?? topologyKeysInEffect(topologyKeys, snapshot.nodes);
       if (!keys.length) return { ...nodeTable(snapshot.nodes, snapshot.gpuMetrics), sortable: true };
       // Grouped: the frame's sort orders the nodes within each domain; the headers stay in domain order.
       const sort = frame.sort ?? null;
