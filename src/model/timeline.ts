@@ -522,7 +522,12 @@ export function groupSegments(pods: readonly PodWaterfall[], startMs: number, en
   pushSegment(out, 'waiting', startMs, Math.min(endMs, allScheduled));
   const pulls = pods.map((p) => pullEndMs(p, endMs)).filter((t): t is number => t !== null);
   const allReady = pods.every((p) => p.done) ? max(pods.map((p) => readyEndMs(p, endMs))) : endMs;
-  if (pulls.length) pushSegment(out, 'pulling', allScheduled, Math.min(endMs, allReady, max(pulls)));
+  if (pulls.length) {
+    // Containers being created before the first pull began are starting, not pulling.
+    const firstPull = -max(pods.filter((p) => p.pullStartMs !== null).map((p) => -p.pullStartMs!));
+    pushSegment(out, 'starting', allScheduled, Math.min(endMs, allReady, firstPull));
+    pushSegment(out, 'pulling', allScheduled, Math.min(endMs, allReady, max(pulls)));
+  }
   pushSegment(out, 'starting', allScheduled, Math.min(endMs, allReady));
   if (pods.every((p) => p.done)) pushSegment(out, 'ready', allReady, endMs);
   return out;

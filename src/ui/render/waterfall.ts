@@ -408,15 +408,16 @@ export function waterfallLines(t: StartupTimeline, nowMs: number, opts: Waterfal
     const pulls = pods.map((p) => p.pullSeconds);
     const allDone = pods.every((p) => p.done);
     const allScheduled = pods.every((p) => p.node !== null);
+    const lastReady = allDone ? maxOf(pods.map((p) => p.readyMs ?? p.startedMs)) : null;
     out.push(
       row(
         roleLabel(role, pods.length),
-        bar(groupSegments(pods, axis.startMs, axis.endMs)),
+        bar(groupSegments(pods, axis.startMs, axis.endMs), lastReady),
         numbers([
           allScheduled ? rel(maxOf(pods.map((p) => p.scheduledMs)), created) : '-',
           pulls.some((x) => x !== null) ? formatDuration(maxOf(pulls)! * 1000) : '-',
           pods.every((p) => p.startedMs !== null) ? rel(maxOf(pods.map((p) => p.startedMs)), created) : '-',
-          allDone ? rel(maxOf(pods.map((p) => p.readyMs ?? p.startedMs)), created) : '-',
+          rel(lastReady, created),
         ]),
         allDone ? 'ok' : allScheduled ? 'normal' : 'warn',
         'group',
