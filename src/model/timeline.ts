@@ -487,11 +487,12 @@ function pushSegment(out: PhaseSegment[], phase: StartupPhase, fromMs: number, t
 /**
  * A pod's phases from its creation to `endMs` (the axis' end): waiting until
  * scheduled, then starting with the image pull cut out of it, then ready.
- * Contiguous and in order; empty when the pod's creation time is unknown.
+ * Contiguous and in order; empty when the pod's creation or scheduling time is unknown.
  */
 export function podSegments(p: PodWaterfall, endMs: number): PhaseSegment[] {
   const out: PhaseSegment[] = [];
-  if (p.createdMs === null) return out;
+  // Bound to a node at an unknown time: nothing to draw rather than a wrong wait.
+  if (p.createdMs === null || (p.node !== null && p.scheduledMs === null)) return out;
   const scheduled = p.scheduledMs !== null && p.node !== null ? Math.max(p.createdMs, p.scheduledMs) : null;
   pushSegment(out, 'waiting', p.createdMs, Math.min(endMs, scheduled ?? endMs));
   if (scheduled === null) return out;
