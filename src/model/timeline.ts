@@ -471,7 +471,8 @@ function readyEndMs(p: PodWaterfall, endMs: number): number {
 /** When the image pull ended (the Pulled event's duration); a pull still running ends now. */
 function pullEndMs(p: PodWaterfall, endMs: number): number | null {
   if (p.pullStartMs === null) return null;
-  if (p.pullSeconds !== null) return p.pullStartMs + p.pullSeconds * 1000;
+  // A container starts only after its image is pulled: the start bounds a pull the kubelet's clock overstates.
+  if (p.pullSeconds !== null) return Math.min(p.pullStartMs + p.pullSeconds * 1000, p.startedMs ?? Infinity);
   return p.done ? p.pullStartMs : (p.startedMs ?? endMs);
 }
 

@@ -191,3 +191,18 @@ test('phases: the axis ends when all are ready; quantiles by nearest rank', () =
   assert.equal(quantile([5, 1, 4, 2, 3], 1), 5);
   assert.equal(quantile([], 0.5), 0);
 });
+
+test('phases: a pull the Pulled message overstates ends when the container starts', () => {
+  // The message says 20s, yet the container started 6s after the pull began (a fast-running simulated clock).
+  const a = startedPod('a', 'n1', 2, 20, 8, 10);
+  const w = tree('job', [{ component: 'worker', desired: 1, pods: [summary(a.p, true)] }]);
+  const t = buildTimeline(w, [a.p], a.events, T0 + 60_000);
+  assert.deepEqual(
+    podSegments(t.pods[0], T0 + 10_000).map((x) => [x.phase, (x.toMs - T0) / 1000]),
+    [
+      ['waiting', 2],
+      ['pulling', 8],
+      ['starting', 10],
+    ],
+  );
+});

@@ -187,17 +187,24 @@ test('waterfall: a 2,000-pod workload renders within a frame budget', () => {
     }),
   );
   const t = timelineOf(pods, ['role-0', 'role-1', 'role-2', 'role-3'], 150);
+  // CPU time, not wall time: the machine running the suite is shared (its load would be measured, not ours).
   const runs: number[] = [];
+  const walls: number[] = [];
   let lines: ReturnType<typeof timelineLines> = [];
   for (let i = 0; i < 5; i++) {
-    const t0 = performance.now();
+    const wall = performance.now();
+    const cpu = process.cpuUsage();
     lines = timelineLines(t, s(150), { width: 200, rows: 40 });
-    runs.push(performance.now() - t0);
+    const used = process.cpuUsage(cpu);
+    runs.push((used.user + used.system) / 1000);
+    walls.push(performance.now() - wall);
   }
   const best = Math.min(...runs);
-  process.stdout.write(`# waterfall of 2,000 pods at 200 columns: best ${best.toFixed(1)} ms of 5\n`);
+  process.stdout.write(
+    `# waterfall of 2,000 pods at 200 columns: best ${best.toFixed(1)} ms CPU (${Math.min(...walls).toFixed(1)} ms wall) of 5\n`,
+  );
   assert.equal(lines.filter((l) => l.pods).length, 2000);
   assert.ok(lines.some((l) => l.text.startsWith('role-3 max')));
-  // Generous: the machine running the suite is shared; typical is a few tens of ms.
-  assert.ok(best < 300, `${best} ms`);
+  // Generous; typical is a few tens of ms.
+  assert.ok(best < 250, `${best} ms CPU`);
 });
