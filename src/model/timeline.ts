@@ -450,3 +450,112 @@ export function progressBar(done: number, total: number, width = 20): string {
   const n = Math.round(frac * width);
   return '[' + '#'.repeat(n) + '-'.repeat(width - n) + ']';
 }
+
+// ---- phases on a time axis (the waterfall) -----------------------------------
+
+/** A pod's startup phases in order: waiting to be scheduled, pulling images, starting (creating, running, not yet ready), ready. */
+export type StartupPhase = 'waiting' | 'pulling' | 'starting' | 'ready';
+export const STARTUP_PHASES: readonly StartupPhase[] = ['waiting', 'pulling', 'starting', 'ready'];
+
+export interface PhaseSegment {
+  phase: StartupPhase;
+  fromMs: number;
+  toMs: number;
+}
+
+/** Where a phase timeline ends for a pod: ready, or its first start when it ran to completion, else still going. */
+function readyEndMs(p: PodWaterfall, endMs: number): number {
+  return p.readyMs ?? (p.done ? (p.startedMs ?? endMs) : endMs);
+}
+
+/** When the image pull ended (the Pulled event's duration); a pull still running ends now. */
+function pullEndMs(p: PodWaterfall, endMs: number): number | null {
+  if (p.pullStartMs === null) return null;
+  // A container starts only after its image is pulled: the start bounds a pull the kubelet's clock overstates.
+  if (p.pullSeconds !== null) return Math.min(p.pullStartMs + p.pullSeconds * 1000, p.startedMs ?? Infinity);
+  return p.done ? p.pullStartMs : (p.startedMs ?? endMs);
+}
+
+/** Appends a segment, clamped to start where the previous one ended; empty ones are dropped, equal neighbours merged. */
+function pushSegment(out: PhaseSegment[], phase: StartupPhase, fromMs: number, toMs: number): void {
+  const last = out[out.length - 1];
+  const from = Math.max(fromMs, last?.toMs ?? fromMs);
+  if (toMs <= from) return;
+  if (last && last.phase === phase && last.toMs === from) last.toMs = toMs;
+  else out.push({ phase, fromMs: from, toMs });
+}
+
+/**
+ * A pod's phases from its creation to `endMs` (the axis' end): waiting until
+ * scheduled, then starting with the image pull cut out of it, then ready.
+ * Contiguous and in order; empty when the pod's creation or scheduling time is unknown.
+ */
+export function podSegments(p: PodWaterfall, endMs: number): PhaseSegment[] {
+  const out: PhaseSegment[] = [];
+  // Bound to a node at an unknown time: nothing to draw rather than a wrong wait.
+  if (p.createdMs === null || (p.node !== null && p.scheduledMs === null)) return out;
+  const scheduled = p.scheduledMs !== null && p.node !== null ? Math.max(p.createdMs, p.scheduledMs) : null;
+  pushSegment(out, 'waiting', p.createdMs, Math.min(endMs, scheduled ?? endMs));
+  if (scheduled === null) return out;
+  const readyAt = Math.min(endMs, Math.max(scheduled, readyEndMs(p, endMs)));
+  const pullEnd = pullEndMs(p, endMs);
+  if (p.pullStartMs !== null && pullEnd !== null) {
+    const pullFrom = Math.max(scheduled, p.pullStartMs);
+    pushSegment(out, 'starting', scheduled, Math.min(pullFrom, readyAt));
+    pushSegment(out, 'pulling', pullFrom, Math.min(pullEnd, readyAt));
+  }
+  pushSegment(out, 'starting', scheduled, readyAt);
+  if (p.done) pushSegment(out, 'ready', readyAt, endMs);
+  return out;
+}
+
+/**
+ * A group of pods (a role, a gang) as one band: waiting until the last is
+ * scheduled, pulling until the last pull ends, starting until the last is
+ * ready, then ready. The band shows the group's critical path.
+ */
+export function groupSegments(pods: readonly PodWaterfall[], startMs: number, endMs: number): PhaseSegment[] {
+  const out: PhaseSegment[] = [];
+  if (!pods.length) return out;
+  const max = (xs: number[]) => xs.reduce((a, b) => Math.max(a, b), -Infinity);
+  const allScheduled = pods.every((p) => p.scheduledMs !== null && p.node !== null)
+    ? max(pods.map((p) => p.scheduledMs!))
+    : endMs;
+  pushSegment(out, 'waiting', startMs, Math.min(endMs, allScheduled));
+  const pulls = pods.map((p) => pullEndMs(p, endMs)).filter((t): t is number => t !== null);
+  const allReady = pods.every((p) => p.done) ? max(pods.map((p) => readyEndMs(p, endMs))) : endMs;
+  if (pulls.length) {
+    // Containers being created before the first pull began are starting, not pulling.
+    const firstPull = -max(pods.filter((p) => p.pullStartMs !== null).map((p) => -p.pullStartMs!));
+    pushSegment(out, 'starting', allScheduled, Math.min(endMs, allReady, firstPull));
+    pushSegment(out, 'pulling', allScheduled, Math.min(endMs, allReady, max(pulls)));
+  }
+  pushSegment(out, 'starting', allScheduled, Math.min(endMs, allReady));
+  if (pods.every((p) => p.done)) pushSegment(out, 'ready', allReady, endMs);
+  return out;
+}
+
+/** Milliseconds spent in each phase but ready. */
+export function phaseDurations(segments: readonly PhaseSegment[]): Record<Exclude<StartupPhase, 'ready'>, number> {
+  const out = { waiting: 0, pulling: 0, starting: 0 };
+  for (const s of segments) if (s.phase !== 'ready') out[s.phase] += s.toMs - s.fromMs;
+  return out;
+}
+
+/** The `q`-quantile (0..1) of `values` by the nearest-rank method; 0 when empty. */
+export function quantile(values: readonly number[], q: number): number {
+  if (!values.length) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil(q * sorted.length));
+  return sorted[Math.min(sorted.length, rank) - 1];
+}
+
+/** The waterfall's time axis: the workload's creation (else its first pod's) → all ready, or now while starting. */
+export function timelineAxis(t: StartupTimeline, nowMs: number): { startMs: number; endMs: number } | null {
+  const firstPod = t.pods.reduce((a, p) => Math.min(a, p.createdMs ?? Infinity), Infinity);
+  const startMs = Math.min(t.createdMs ?? Infinity, firstPod);
+  if (!Number.isFinite(startMs)) return null;
+  const allReady = t.milestones.find((m) => m.label === 'all ready')?.atMs ?? null;
+  const endMs = allReady ?? nowMs;
+  return { startMs, endMs: Math.max(endMs, startMs + 1000) };
+}

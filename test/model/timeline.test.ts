@@ -3,8 +3,13 @@ import assert from 'node:assert/strict';
 import {
   buildTimeline,
   formatDuration,
+  groupSegments,
+  phaseDurations,
+  podSegments,
   progressBar,
   pullSeconds,
+  quantile,
+  timelineAxis,
   schedulerKeyReason,
   gangProgress,
 } from '../../src/model/timeline.js';
@@ -139,4 +144,65 @@ test('helpers: scheduler key reason, pull seconds, durations, bars, unblocked ga
   assert.equal(formatDuration(3_725_000), '1h02m');
   assert.equal(progressBar(1, 4, 8), '[##------]');
   assert.equal(gangProgress({ name: 'g', key: 'k', members: 2, scheduled: 2, ready: 1 }, [FIT_ERROR]).blocked, null);
+});
+
+test('phases: a pod waits, pulls, starts, is ready; an unscheduled one waits to the end', () => {
+  const a = startedPod('a', 'n1', 2, 10, 15, 20);
+  const stuck = pod('stuck', { conditions: [unschedulableCond] });
+  const w = tree('job', [{ component: 'worker', desired: 2, pods: [summary(a.p, true), summary(stuck, false)] }]);
+  const t = buildTimeline(w, [a.p, stuck], a.events, T0 + 60_000);
+  const pa = t.pods.find((p) => p.name === 'a')!;
+  const ps = t.pods.find((p) => p.name === 'stuck')!;
+  const rel = (segs: ReturnType<typeof podSegments>) =>
+    segs.map((x) => [x.phase, (x.fromMs - T0) / 1000, (x.toMs - T0) / 1000]);
+  // The Pulling event comes at scheduling (2s), the pull takes 10s, the container starts at 15s, ready at 20s.
+  assert.deepEqual(rel(podSegments(pa, T0 + 30_000)), [
+    ['waiting', 0, 2],
+    ['pulling', 2, 12],
+    ['starting', 12, 20],
+    ['ready', 20, 30],
+  ]);
+  assert.deepEqual(phaseDurations(podSegments(pa, T0 + 30_000)), { waiting: 2000, pulling: 10_000, starting: 8000 });
+  assert.deepEqual(rel(podSegments(ps, T0 + 30_000)), [['waiting', 0, 30]]);
+  // The role's band waits as long as its slowest member: nothing scheduled-as-a-whole yet.
+  assert.deepEqual(rel(groupSegments(t.pods, T0, T0 + 30_000)), [['waiting', 0, 30]]);
+  assert.deepEqual(rel(groupSegments([pa], T0, T0 + 30_000)), rel(podSegments(pa, T0 + 30_000)));
+  // Not all ready: the axis runs to now.
+  assert.deepEqual(timelineAxis(t, T0 + 60_000), { startMs: T0, endMs: T0 + 60_000 });
+});
+
+test('phases: the axis ends when all are ready; quantiles by nearest rank', () => {
+  const a = startedPod('a', 'n1', 1, 10, 12, 15);
+  const b = startedPod('b', 'n2', 2, 20, 24, 30);
+  const w = tree('job', [{ component: 'worker', desired: 2, pods: [summary(a.p, true), summary(b.p, true)] }]);
+  const t = buildTimeline(w, [a.p, b.p], [...a.events, ...b.events], T0 + 600_000);
+  assert.deepEqual(timelineAxis(t, T0 + 600_000), { startMs: T0, endMs: T0 + 30_000 });
+  // Band: waiting until both are scheduled (2s), pulling until the last pull ends (22s), starting until 30s.
+  assert.deepEqual(
+    groupSegments(t.pods, T0, T0 + 30_000).map((x) => [x.phase, (x.toMs - T0) / 1000]),
+    [
+      ['waiting', 2],
+      ['pulling', 22],
+      ['starting', 30],
+    ],
+  );
+  assert.equal(quantile([5, 1, 4, 2, 3], 0.5), 3);
+  assert.equal(quantile([5, 1, 4, 2, 3], 0.9), 5);
+  assert.equal(quantile([5, 1, 4, 2, 3], 1), 5);
+  assert.equal(quantile([], 0.5), 0);
+});
+
+test('phases: a pull the Pulled message overstates ends when the container starts', () => {
+  // The message says 20s, yet the container started 6s after the pull began (a fast-running simulated clock).
+  const a = startedPod('a', 'n1', 2, 20, 8, 10);
+  const w = tree('job', [{ component: 'worker', desired: 1, pods: [summary(a.p, true)] }]);
+  const t = buildTimeline(w, [a.p], a.events, T0 + 60_000);
+  assert.deepEqual(
+    podSegments(t.pods[0], T0 + 10_000).map((x) => [x.phase, (x.toMs - T0) / 1000]),
+    [
+      ['waiting', 2],
+      ['pulling', 8],
+      ['starting', 10],
+    ],
+  );
 });

@@ -287,3 +287,25 @@ test('a pod no workload owns (node view): l, e and y still work on it', async ()
     h.unmount();
   }
 });
+
+test('s draws the startup waterfall in the pane: legend, role band, a bar per pod; bars stay whole when w wraps', async () => {
+  const { h } = await mount();
+  try {
+    await openWorkloadRow(h, 'stuck-pretrain');
+    await h.press('s');
+    const f = await h.waitFor((x) => x.includes('waiting to schedule'), 'the waterfall');
+    assert.match(f, /░░ waiting to schedule {2}▒▒ pulling {2}▓▓ starting {2}██ ready {2}S all scheduled not yet/);
+    assert.match(f, /pods \(slowest first\) +0s/);
+    // The unscheduled workers wait the whole axis (now is far past their creation); the one bound at an
+    // unknown time (a condition without lastTransitionTime) gets no bar rather than a wrong one.
+    const row = (name: string) => f.split('\n').find((l) => l.startsWith(`│${name} `)) ?? '';
+    assert.match(row('stuck-worker-1'), /^│stuck-worker-1 +░{20,} +- +- +- +- *│$/);
+    assert.match(row('stuck-worker-0'), /^│stuck-worker-0 +- +- +- +- *│$/);
+    assert.match(f, /│ {2}waiting: Unschedulable: 0\/14 nodes are available/);
+    await h.press('w');
+    await sleep(50);
+    assert.match(row('stuck-worker-1'), /^│stuck-worker-1 +░{20,}/);
+  } finally {
+    h.unmount();
+  }
+});

@@ -9,16 +9,19 @@ import { Box, Text } from 'ink';
 import type { KubeObject, ModelSnapshot, ModelSource } from '../../model/types.js';
 import { sanitise } from '../../text/sanitise.js';
 import { displayWidth, fit } from '../render/table.js';
-import { wrapTextLine, type TextLine } from '../render/incident.js';
+import { timelineLines, wrapTextLine, type TextLine } from '../render/incident.js';
+import { PHASE_COLOUR, type Span } from '../render/waterfall.js';
+import type { StartupTimeline } from '../../model/timeline.js';
 import {
   freshPods,
   loadIncidentLines,
+  loadStartupTimeline,
   podContainers,
   targetPods,
   type IncidentKind,
   type IncidentTarget,
 } from '../state/incident.js';
-import { toneStyle, accent } from './theme.js';
+import { toneStyle, accent, type TextStyle } from './theme.js';
 import { DEFAULT_LOG_LINES, Ring } from '../state/incident-logs.js';
 
 export type PaneKeyHandler = (name: string, input: string) => boolean;
@@ -74,6 +77,28 @@ function wrapLogLine(text: string, width: number): string[] {
   return out;
 }
 
+/** A waterfall span's style: its phase's colour (NO_COLOR: the glyphs alone tell), marks bold. */
+function spanStyle(span: Span, lineTone: TextLine['tone'], noColor: boolean): TextStyle {
+  if (span.phase) return noColor ? {} : { color: PHASE_COLOUR[span.phase] };
+  if (span.mark) return { bold: true };
+  return toneStyle(span.tone ?? lineTone, noColor);
+}
+
+/** Spans cut to `width` columns and padded to it. */
+function fitSpans(spans: readonly Span[], width: number): Span[] {
+  const out: Span[] = [];
+  let used = 0;
+  for (const s of spans) {
+    if (used >= width) break;
+    const w = displayWidth(s.text);
+    const text = used + w > width ? fit(s.text, width - used) : s.text;
+    out.push({ ...s, text });
+    used += Math.min(w, width - used);
+  }
+  if (used < width) out.push({ text: ' '.repeat(width - used) });
+  return out;
+}
+
 interface LogState {
   container: string | null;
   containers: string[];
@@ -87,6 +112,8 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
   const maxLogLines = props.maxLogLines ?? DEFAULT_LOG_LINES;
   const inner = Math.max(10, width - 2);
   const [lines, setLines] = useState<TextLine[]>([]);
+  // The startup view keeps its timeline: the waterfall is laid out for the pane's size at render.
+  const [timeline, setTimeline] = useState<{ timeline: StartupTimeline; nowMs: number } | null>(null);
   const [status, setStatus] = useState<string>('loading…');
   const [top, setTop] = useState(0);
   const [follow, setFollow] = useState(kind === 'logs');
@@ -114,15 +141,17 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
     let timer: NodeJS.Timeout | undefined;
     const load = async () => {
       try {
-        const got = await loadIncidentLines(kind, {
-          access,
-          snapshot: snapshotRef.current,
-          target,
-          nowMs: Date.now(),
-          signal: abort.signal,
-        });
-        if (abort.signal.aborted) return;
-        setLines(got);
+        const ctx = { access, snapshot: snapshotRef.current, target, nowMs: Date.now(), signal: abort.signal };
+        if (kind === 'timeline') {
+          const got = await loadStartupTimeline(ctx);
+          if (abort.signal.aborted) return;
+          if (got) setTimeline({ timeline: got, nowMs: ctx.nowMs });
+          else setLines([{ text: 'the workload no longer exists', tone: 'error' }]);
+        } else {
+          const got = await loadIncidentLines(kind, ctx);
+          if (abort.signal.aborted) return;
+          setLines(got);
+        }
         setStatus(
           kind === 'yaml' ? 'fetched from the API server' : `live, refreshed ${new Date().toISOString().slice(11, 19)}`,
         );
@@ -226,23 +255,31 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
 
   // Display lines (wrapped or not) and search.
   const test = useMemo(() => searchTest(props.search), [props.search]);
+  const viewLines = useMemo(
+    () =>
+      kind === 'timeline' && timeline
+        ? timelineLines(timeline.timeline, timeline.nowMs, { width: inner, rows: height })
+        : lines,
+    [kind, timeline, lines, inner, height],
+  );
   const shown: Array<TextLine & { match: boolean }> = useMemo(() => {
     const src: TextLine[] = log.picking
       ? log.containers.map((c, i) => ({
           text: `${i === pickIndex ? '▶ ' : '  '}${sanitise(c)}`,
           tone: i === pickIndex ? 'group' : 'normal',
         }))
-      : lines;
+      : viewLines;
     const out: Array<TextLine & { match: boolean }> = [];
     for (const l of src) {
       const match = test ? test(l.text) : false;
-      if (wrap)
+      // Bars are laid out for the pane: never wrapped.
+      if (wrap && !l.spans)
         for (const chunk of (kind === 'logs' ? wrapLogLine : wrapTextLine)(l.text, inner))
           out.push({ ...l, text: chunk, match });
       else out.push({ ...l, match });
     }
     return out;
-  }, [kind, lines, wrap, inner, test, log.picking, log.containers, pickIndex]);
+  }, [kind, viewLines, wrap, inner, test, log.picking, log.containers, pickIndex]);
 
   const maxTop = Math.max(0, shown.length - height);
   const effectiveTop = follow ? maxTop : Math.min(top, maxTop);
@@ -346,9 +383,17 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
     rows.push(
       <Text key={i} wrap="truncate-end">
         <Text {...border}>│</Text>
-        <Text {...toneStyle(l.tone, noColor)} inverse={l.match}>
-          {fit(l.text, inner)}
-        </Text>
+        {l.spans ? (
+          fitSpans(l.spans, inner).map((span, j) => (
+            <Text key={j} {...spanStyle(span, l.tone, noColor)} inverse={l.match}>
+              {span.text}
+            </Text>
+          ))
+        ) : (
+          <Text {...toneStyle(l.tone, noColor)} inverse={l.match}>
+            {fit(l.text, inner)}
+          </Text>
+        )}
         <Text {...border}>│</Text>
       </Text>,
     );

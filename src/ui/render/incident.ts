@@ -19,12 +19,15 @@ import { roleName } from '../../model/role-name.js';
 import { sanitise, sanitiseMultiline } from '../../text/sanitise.js';
 import { displayWidth, type Tone } from './table.js';
 import { statusTone } from './format.js';
+import { waterfallLines, type Span, type WaterfallOptions } from './waterfall.js';
 
 export interface TextLine {
   text: string;
   tone: Tone;
   /** Pods this line points at (why view: digit keys jump to them). */
   pods?: string[];
+  /** Styled runs making up `text` (the waterfall's bars): drawn as they are, never wrapped. */
+  spans?: Span[];
 }
 
 const line = (text: string, tone: Tone = 'normal'): TextLine => ({ text, tone });
@@ -116,7 +119,12 @@ export function whyLines(report: WhyReport): TextLine[] {
 
 // ---- timeline --------------------------------------------------------------
 
-export function timelineLines(t: StartupTimeline, nowMs: number): TextLine[] {
+/** The startup view: milestones, role progress, gangs, then the waterfall (`waterfall.width` columns; 120 by default). */
+export function timelineLines(
+  t: StartupTimeline,
+  nowMs: number,
+  waterfall: WaterfallOptions = { width: 120 },
+): TextLine[] {
   const out: TextLine[] = [];
   out.push(line(`startup of ${sanitise(t.workload)}`, 'group'));
   for (const m of t.milestones) {
@@ -155,27 +163,7 @@ export function timelineLines(t: StartupTimeline, nowMs: number): TextLine[] {
     }
   }
   out.push(line(''));
-  out.push(line('pods (slowest first)             sched     pull      start     ready     total', 'group'));
-  for (const p of t.pods) {
-    const rel = (x: number | null, from: number | null) =>
-      x !== null && from !== null ? `+${formatDuration(Math.max(0, x - from))}` : '-';
-    const pull = p.pullSeconds !== null ? formatDuration(p.pullSeconds * 1000) : '-';
-    const cells = [
-      sanitise(p.name).padEnd(32).slice(0, 32),
-      rel(p.scheduledMs, p.createdMs).padEnd(9),
-      pull.padEnd(9),
-      rel(p.startedMs, p.createdMs).padEnd(9),
-      rel(p.readyMs, p.createdMs).padEnd(9),
-      formatDuration(p.totalMs),
-    ];
-    out.push({ text: cells.join(' '), tone: p.done ? 'normal' : 'warn', pods: [p.name] });
-    out.push(
-      line(
-        `    ${sanitise(p.role)}${p.node ? ` on ${sanitise(p.node)}` : ''}${p.waiting ? ` — waiting: ${sanitise(p.waiting)}` : ''}`,
-        p.waiting ? 'warn' : 'dim',
-      ),
-    );
-  }
+  out.push(...waterfallLines(t, nowMs, waterfall));
   return out;
 }
 

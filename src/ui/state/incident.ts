@@ -13,7 +13,7 @@ import type {
 } from '../../model/types.js';
 import { explainWhy, type WhyInput } from '../../model/why.js';
 import { roleGpu, workloadGpu } from '../../model/gpu-overlay.js';
-import { buildTimeline, containerStatuses } from '../../model/timeline.js';
+import { buildTimeline, containerStatuses, type StartupTimeline } from '../../model/timeline.js';
 import { findRole, rolePods } from '../render/roles.js';
 import { roleName } from '../../model/role-name.js';
 import { workloadPods } from '../render/workloads.js';
@@ -146,6 +146,24 @@ export interface LoadContext {
   target: IncidentTarget;
   nowMs: number;
   signal?: AbortSignal;
+  /** The pane's columns and rows (the startup waterfall's layout); 120 columns, no summary bands when absent. */
+  width?: number;
+  rows?: number;
+}
+
+/** The startup timeline of the target's workload from fresh pods and their events; null when the workload is gone. */
+export async function loadStartupTimeline(
+  ctx: Pick<LoadContext, 'access' | 'snapshot' | 'target' | 'nowMs'>,
+): Promise<StartupTimeline | null> {
+  const { access, snapshot, target, nowMs } = ctx;
+  const w = targetWorkload(snapshot, target);
+  if (!w) return null;
+  const summaries = workloadPods(w);
+  const namespaces = [...new Set([w.namespace, ...summaries.map((p) => p.namespace)])];
+  const pods = await freshPods(access, summaries);
+  const uids = [w.uid, ...podOwners(pods).keys(), ...summaries.map((p) => p.uid)];
+  const rawEvents = await eventsFor(access, namespaces, uids);
+  return buildTimeline(w, pods, rawEvents, nowMs, snapshot.scheduling?.facts.get(w.uid)?.steps);
 }
 
 /** The lines of a why / timeline / describe / YAML / events view (logs stream separately). */
@@ -166,6 +184,12 @@ export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx
     if (kind === 'events') return eventLines(events, nowMs, false);
     if (kind === 'describe') return describeNodeLines(node, null, events, nowMs);
     return [{ text: `${kind} is for workloads, roles and pods; on a node use d, y or e`, tone: 'dim' }];
+  }
+
+  if (kind === 'timeline') {
+    const timeline = await loadStartupTimeline(ctx);
+    if (!timeline) return [{ text: 'the workload no longer exists', tone: 'error' }];
+    return timelineLines(timeline, nowMs, { width: ctx.width ?? 120, rows: ctx.rows });
   }
 
   if (kind === 'yaml') {
@@ -203,13 +227,6 @@ export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx
         .getObject({ apiVersion: w.apiVersion, kind: w.kind, namespace: w.namespace, name: w.name })
         .catch(() => null);
       return describeWorkloadLines(w, obj, dedupeEvents(rawEvents), nowMs);
-    }
-    case 'timeline': {
-      if (!w) return [{ text: 'the workload no longer exists', tone: 'error' }];
-      return timelineLines(
-        buildTimeline(w, pods, rawEvents, nowMs, snapshot.scheduling?.facts.get(w.uid)?.steps),
-        nowMs,
-      );
     }
     case 'why': {
       // Failed Jobs among the owners, and the last words of crashed containers.
