@@ -44,7 +44,7 @@ const HELP = `Usage:
   wlx get [TYPE[/NAME] | TYPE NAME] [-n NS | -A] [-l SELECTOR]
           [-o tree|json|yaml] [--from FILE|-]... [--demo]
           [--definitions PATH]... [--kubeconfig F] [--context C]
-          [--gpu-resource R]...
+          [--gpu-resource R]... [--timeline]
 
 Print workloads as trees (workload -> roles -> pods) with status, GPUs, nodes.
 
@@ -62,6 +62,9 @@ Options:
                           multi-document YAML, JSON or a kubectl List
                           (repeatable; - = stdin), e.g. the output of
                           kubectl get jobsets,jobs,pods,nodes -A -o yaml
+  --timeline              TYPE/NAME's startup as a waterfall: each pod's
+                          wait / pull / start / ready on one time axis
+                          (live clusters: it reads the pods' events)
   -h, --help              show this help
 
 ${CLUSTER_OPTIONS_HELP}
@@ -74,6 +77,7 @@ const OPTIONS = {
   selector: { type: 'string', short: 'l' },
   output: { type: 'string', short: 'o' },
   from: { type: 'string', multiple: true },
+  timeline: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -155,6 +159,10 @@ interface Loaded {
   gpuMetrics?: GpuMetrics;
   /** The topology label keys in effect (src/model/topology.ts). */
   topologyKeys: readonly string[];
+  /** `--timeline`: a workload's startup waterfall as text, read while the source is still open (live only). */
+  timelineOf?: (w: WorkloadTree) => Promise<string>;
+  /** Closes what `timelineOf` keeps open. */
+  close?: () => Promise<void>;
 }
 
 const FULL_ACCESS: AccessScope = { clusterWide: true, namespaces: [], forbidden: [] };
@@ -289,6 +297,7 @@ async function loadLive(
   cluster: ReturnType<typeof clusterOptionsFrom>,
   selector: string | undefined,
   includeNested: boolean,
+  timeline = false,
 ): Promise<Loaded> {
   const { openModelSource } = await import('./common.js');
   let source;
@@ -302,6 +311,15 @@ async function loadLive(
     await source.refreshQueuePositions();
     await source.scrapeGpuMetrics();
     const snap = source.getSnapshot();
+    const open = source;
+    const objectAccess = source.access;
+    const timelineOf =
+      timeline && objectAccess
+        ? async (w: WorkloadTree) => {
+            const { workloadTimelineText } = await import('./timeline-text.js');
+            return workloadTimelineText(objectAccess, snap, w, process.stdout);
+          }
+        : undefined;
     const access = snap.access ?? FULL_ACCESS;
     const notice = snap.accessNotice ?? null;
     const scoped = notice !== null;
@@ -322,6 +340,8 @@ async function loadLive(
       podNodes: snap.podNodes,
       gpuMetrics: snap.gpuMetrics,
       topologyKeys: snap.topologyKeys ?? [],
+      timelineOf,
+      close: timelineOf ? () => open.stop() : undefined,
       notice: scoped ? notice : null,
       problems: [
         ...unavailable.map((k) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`),
@@ -330,9 +350,10 @@ async function loadLive(
       ],
     };
   } catch (err) {
+    await source.stop();
     throw new GetError((err as Error).message, 1);
   } finally {
-    await source.stop();
+    if (!timeline) await source.stop();
   }
 }
 
@@ -365,6 +386,14 @@ async function get(args: string[]): Promise<number> {
   if (from.length && (cluster.demo || cluster.kubeconfig || cluster.context)) {
     throw new UsageError('--from reads a dump: it cannot be combined with --demo, --kubeconfig or --context', HINT);
   }
+  const timeline = values.timeline === true;
+  if (timeline && (!target.type || !target.name))
+    throw new UsageError('--timeline needs one workload: TYPE/NAME (e.g. jobset/llama-pretrain)', HINT);
+  if (timeline && from.length)
+    throw new UsageError(
+      "--timeline reads the pods' events from a live cluster: it cannot be combined with --from",
+      HINT,
+    );
   const selector = values.selector;
   if (selector !== undefined) {
     const { parseLabelSelector } = await import('../kube/selector.js');
@@ -380,7 +409,7 @@ async function get(args: string[]): Promise<number> {
     if (from.length) {
       loaded = await loadOffline(from, cluster, selector, target.type !== null);
     } else {
-      loaded = await loadLive(cluster, selector, target.type !== null);
+      loaded = await loadLive(cluster, selector, target.type !== null, timeline);
     }
   } catch (err) {
     if (err instanceof GetError) {
@@ -390,6 +419,20 @@ async function get(args: string[]): Promise<number> {
     throw err;
   }
 
+  try {
+    return await printLoaded(loaded, target, cluster, output, timeline);
+  } finally {
+    await loaded.close?.();
+  }
+}
+
+async function printLoaded(
+  loaded: Loaded,
+  target: Target,
+  cluster: ReturnType<typeof clusterOptionsFrom>,
+  output: string,
+  timeline: boolean,
+): Promise<number> {
   let workloads = loaded.workloads;
   let orphanPods = loaded.orphanPods;
   if (target.type) {
@@ -426,6 +469,19 @@ async function get(args: string[]): Promise<number> {
   }
 
   if (loaded.notice) process.stderr.write(`wlx: ${sanitise(loaded.notice)}\n`);
+  if (timeline) {
+    if (workloads.length !== 1 || !loaded.timelineOf) {
+      const where = [...new Set(workloads.map((w) => w.namespace))].join(', ');
+      process.stderr.write(
+        workloads.length > 1
+          ? `wlx: ${sanitise(target.name)} names ${workloads.length} workloads (namespaces ${sanitise(where)}): add -n NAMESPACE\n`
+          : `wlx: --timeline: ${sanitise(target.name)} is not a workload wlx can read events for\n`,
+      );
+      return 1;
+    }
+    process.stdout.write(await loaded.timelineOf(workloads[0]));
+    return 0;
+  }
   const gpuNotice = loaded.gpuMetrics?.notice;
   if (gpuNotice && !loaded.notice?.includes(gpuNotice.text)) process.stderr.write(`wlx: ${sanitise(gpuNotice.text)}\n`);
   if (output === 'json') {

@@ -1,28 +1,11 @@
 // The startup waterfall end to end on the simulated cluster: `wlx --demo` in
 // tmux, llama-pretrain → `s` draws a bar per pod with the legend and the gang's
-// marks; and the text form (`wlx get jobset/llama-pretrain --timeline`, run
-// here through test/e2e/timeline-cli.ts until get.ts wires the flag) piped:
+// marks; and the text form (`wlx get jobset/llama-pretrain --timeline`) piped:
 // plain ASCII bars.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { Tmux, hasTmux, ROOT, sleep, wlxCommand } from './tmux.js';
-import { demoWithKubeconfig, type WlxResult } from './wlx-cli.js';
-
-const TIMELINE_CLI = join(ROOT, 'dist', 'test', 'e2e', 'timeline-cli.js');
-
-function runTimeline(kubeconfig: string, namespace: string, name: string): Promise<WlxResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [TIMELINE_CLI, kubeconfig, namespace, name],
-      { timeout: 60_000 },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? Number((err as unknown as { code: number }).code) || 1 : 0, stdout, stderr }),
-    );
-  });
-}
+import { Tmux, hasTmux, sleep, wlxCommand } from './tmux.js';
+import { demoWithKubeconfig, runWlx, type WlxResult } from './wlx-cli.js';
 
 test('--timeline piped: the waterfall as plain ASCII, every pod ready', { timeout: 120_000 }, async (t) => {
   const { kubeconfig } = await demoWithKubeconfig(t, 'wlx-timeline-');
@@ -30,7 +13,7 @@ test('--timeline piped: the waterfall as plain ASCII, every pod ready', { timeou
   const end = Date.now() + 90_000;
   // The demo brings llama-pretrain up in simulated time: print until all are ready.
   while (Date.now() < end) {
-    r = await runTimeline(kubeconfig, 'training', 'llama-pretrain');
+    r = await runWlx(['get', 'jobset/llama-pretrain', '-n', 'training', '--timeline', '--kubeconfig', kubeconfig]);
     assert.equal(r.code, 0, r.stderr);
     if (/all ready +\d\d:\d\d:\d\d/.test(r.stdout)) break;
     await sleep(1000);
@@ -85,3 +68,12 @@ test(
     }
   },
 );
+
+test('--timeline needs one workload and a live cluster: usage errors, exit 2', async () => {
+  const bare = await runWlx(['get', '--timeline', '--demo']);
+  assert.equal(bare.code, 2);
+  assert.match(bare.stderr, /--timeline needs one workload: TYPE\/NAME/);
+  const dump = await runWlx(['get', 'jobset/x', '--timeline', '--from', '-']);
+  assert.equal(dump.code, 2);
+  assert.match(dump.stderr, /cannot be combined with --from/);
+});

@@ -10,6 +10,9 @@ import { workloadStatusText, workloadStatusWords, workloadNodes } from './worklo
 import { nodeFree, nodeStatus } from './nodes.js';
 import { nodeGpuModel } from '../../model/gpu.js';
 import { shortGpuKind } from './header.js';
+import { splitAcross, splitSentence, spreadOf, spreadSentence, type TopologyIndex } from '../../model/topology.js';
+import { rolePods, workloadPods } from '../../model/gpu-overlay.js';
+import { roleName } from '../../model/role-name.js';
 
 export interface PanelLine {
   text: string;
@@ -29,6 +32,23 @@ export function workloadPanel(w: WorkloadTree, queue?: WorkloadQueue): PanelLine
     lines.push({ text: gangs.join('; '), tone: w.gangs.some((g) => g.scheduled < g.members) ? 'warn' : 'normal' });
   for (const e of w.errors.slice(0, 2)) lines.push({ text: `error: ${sanitise(e)}`, tone: 'error' });
   if (w.errors.length > 2) lines.push({ text: `… ${w.errors.length - 2} more errors`, tone: 'error' });
+  return lines;
+}
+
+/**
+ * Where the workload's bound pods are, by topology level ("3 nodes · 2 NVLink domains · 1 rack"), and each
+ * role split across NVLink domains / racks although one domain had room (slow collectives).
+ */
+export function placementPanelLines(w: WorkloadTree, index: TopologyIndex | null): PanelLine[] {
+  if (!index?.keys.length) return [];
+  const pods = workloadPods(w).filter((p) => p.node);
+  if (!pods.length) return [];
+  const lines: PanelLine[] = [
+    { text: `placement: ${sanitise(spreadSentence(spreadOf(pods, index), index.keys))}`, tone: 'normal' },
+  ];
+  for (const r of w.roles)
+    for (const split of splitAcross(rolePods(r), index))
+      lines.push({ text: `${sanitise(splitSentence(roleName(r), split))} — slow collectives likely`, tone: 'warn' });
   return lines;
 }
 

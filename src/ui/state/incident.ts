@@ -276,6 +276,8 @@ export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx
         gangVerdicts: w && target.kind !== 'pod' ? snapshot.scheduling?.gangs.get(w.uid) : undefined,
         nowMs,
         gpu: w && target.kind !== 'pod' && snapshot.gpuMetrics ? whyGpu(snapshot.gpuMetrics, w, role) : undefined,
+        // Without node objects there is no topology to judge a split by.
+        topologyKeys: w && target.kind !== 'pod' && !snapshot.podNodes ? snapshot.topologyKeys : undefined,
       });
       return whyLines(report);
     }

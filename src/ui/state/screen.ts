@@ -4,7 +4,8 @@
 // components draw the same screen's lines, so each visible row's text is
 // formatted once per screen. One ScreenModel per App: it owns the memoised
 // rows, layouts, sort / filter results and change highlights.
-import type { ConnectionInfo, ModelSnapshot, ModelSource, WorkloadTree } from '../../model/types.js';
+import type { ConnectionInfo, ModelSnapshot, ModelSource, NodeSummary, WorkloadTree } from '../../model/types.js';
+import { topologyIndex, type TopologyIndex } from '../../model/topology.js';
 import { troubleText, workloadTrouble } from '../../model/trouble.js';
 import { sanitise } from '../../text/sanitise.js';
 import { KEYMAP } from '../keymap.js';
@@ -16,7 +17,7 @@ import {
   workloadCounts,
   type HeaderModel,
 } from '../render/header.js';
-import { nodePanel, workloadPanel, type PanelLine } from '../render/panels.js';
+import { nodePanel, placementPanelLines, workloadPanel, type PanelLine } from '../render/panels.js';
 import { RowCache, newWorkCounters, type WorkCounters } from '../render/row-cache.js';
 import { formatAge } from '../render/format.js';
 import { fit, formatLine, LayoutMemo, type Column, type Layout, type Row, type Tone } from '../render/table.js';
@@ -162,6 +163,19 @@ function troublePanelLines(w: WorkloadTree): PanelLine[] {
   return [{ text: `${sanitise(troubleText(t))} — w for why`, tone: t.severity }];
 }
 
+const topologyIndexes = new WeakMap<readonly NodeSummary[], { keys: readonly string[]; index: TopologyIndex }>();
+
+/** The snapshot's topology index, built once per node list; none without node objects. */
+function topologyIndexOf(snapshot: ModelSnapshot): TopologyIndex | null {
+  const keys = snapshot.topologyKeys;
+  if (snapshot.podNodes || !keys?.length) return null;
+  const memo = topologyIndexes.get(snapshot.nodes);
+  if (memo && memo.keys === keys) return memo.index;
+  const index = topologyIndex(snapshot.nodes, keys);
+  topologyIndexes.set(snapshot.nodes, { keys, index });
+  return index;
+}
+
 function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number): PanelLine[] {
   if (frame.kind === 'workload') {
     const w = findWorkload(snapshot, frame.workloadUid);
@@ -172,7 +186,12 @@ function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number): Pan
     // A queue or PodGroup holding the job back (a warning line) is the answer; "Initializing for a while" is not.
     const held = queueLines.some((l) => l.tone === 'warn') && !w.status.includes('Failed');
     const why = held ? [] : whyPanelLines(w, nowMs);
-    return [...workloadPanel(w, queue), ...queueLines, ...(why.length ? why : held ? [] : troublePanelLines(w))];
+    return [
+      ...workloadPanel(w, queue),
+      ...placementPanelLines(w, topologyIndexOf(snapshot)),
+      ...queueLines,
+      ...(why.length ? why : held ? [] : troublePanelLines(w)),
+    ];
   }
   if (frame.kind === 'node') {
     const n = findNode(snapshot, frame.nodeName);
