@@ -99,8 +99,25 @@ function takeReply(e: Engine): Reply | null {
 
 /** Blocks until the worker's next reply; null when `timeoutMs` passes first. */
 function awaitReply(e: Engine, timeoutMs: number): Reply | null {
-  Atomics.wait(e.signal, 0, e.seen, timeoutMs);
-  return takeReply(e);
+  const end = performance.now() + timeoutMs;
+  // A wake-up without a reply (spurious, or a stale notification) is not the deadline: wait out the rest.
+  for (;;) {
+    Atomics.wait(e.signal, 0, e.seen, Math.max(0, end - performance.now()));
+    const reply = takeReply(e);
+    if (reply || performance.now() >= end - CLOCK_SLACK_MS) return reply;
+  }
+}
+
+/** Timers may fire this much before performance.now() reaches their deadline. */
+const CLOCK_SLACK_MS = 2;
+
+/** awaitReplyOnce until a reply comes or the whole deadline has passed. */
+async function awaitReplyAsync(e: Engine, timeoutMs: number): Promise<Reply | null> {
+  const end = performance.now() + timeoutMs;
+  for (;;) {
+    const reply = await awaitReplyOnce(e, Math.max(0, end - performance.now()));
+    if (reply || performance.now() >= end - CLOCK_SLACK_MS) return reply;
+  }
 }
 
 /**
@@ -108,7 +125,7 @@ function awaitReply(e: Engine, timeoutMs: number): Reply | null {
  * Node's event loop alive, so the deadline is a (ref'd) timer: an awaited
  * evaluation finishes even when nothing else is left to run.
  */
-function awaitReplyAsync(e: Engine, timeoutMs: number): Promise<Reply | null> {
+function awaitReplyOnce(e: Engine, timeoutMs: number): Promise<Reply | null> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const settle = () => {

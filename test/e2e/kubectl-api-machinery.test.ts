@@ -76,7 +76,7 @@ test('kubectl get crd, explain pod.spec.containers and jobset.spec, --server-pri
   assert.equal(crd.code, 0, crd.stderr);
   assert.match(crd.stdout, /^NAME\s+CREATED AT$/m);
   assert.match(crd.stdout, /^jobsets\.jobset\.x-k8s\.io\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
-  assert.equal(crd.stdout.trim().split('\n').length, 13);
+  assert.equal(crd.stdout.trim().split('\n').length, 14); // the header and 13 CRDs
 
   assert.equal(explainPod.code, 0, explainPod.stderr);
   assert.match(explainPod.stdout, /^KIND:\s+Pod$/m);

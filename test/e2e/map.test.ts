@@ -1,7 +1,8 @@
 // The GPU map and `:nodes` by domain in a real terminal (tmux, 120×40) against the demo cluster over HTTP:
 // `:map` shows the legend and the cells in zone bands, moving the cursor then Enter opens the node the
 // flash line names, `m` on llama-pretrain highlights its nodes by role, and `:nodes` shows domain rows and
-// collapses one. Keyed on the zones (the demo's cliques and racks come with the topology scenario).
+// collapses one. The demo's topology: rack-1 (gpu-node-01..04, one NVLink domain) in us-east-1a, rack-2 in
+// us-east-1b with two NVLink domains (gpu-node-05..07, 08..12); CPU, MIG and DRA nodes carry a zone only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Tmux, hasTmux, shellQuote, wlxCommand } from './tmux.js';
@@ -24,8 +25,14 @@ test(
       let screen = await tmux.waitFor(/map\(all\)\[17 nodes\]/, 'the map');
       assert.match(screen, /2 nodes\/char · GPU(s allocated| util):/);
       assert.match(screen, /NotReady .*cordoned .*pressure/);
-      assert.match(screen, /us-east-1a\s+[▀▄]{4}\s/, 'zone-a: 8 nodes in 4 cells');
-      assert.match(screen, /us-east-1b\s+[▀▄]{5}\s/, 'zone-b: 9 nodes in 5 cells');
+      assert.match(screen, /us-east-1a \/ rack-1 \/ [0-9a-f]{4}…\.\d+\s+[▀▄]{2}\s/, 'rack-1: 4 nodes in 2 cells');
+      assert.match(screen, /us-east-1a\s+[▀▄]\s/, 'zone a without rack: the 2 CPU nodes in 1 cell');
+      assert.match(
+        screen,
+        /us-east-1b \/ rack-2 \/ [0-9a-f]{4}…\.\d+\s+[▀▄]{3}\s/,
+        'rack-2: 5 nodes of one clique in 3 cells',
+      );
+      assert.match(screen, /us-east-1b\s+[▀▄]{2}\s/, 'zone b without rack: MIG and DRA nodes');
       const first = NODE_NAME.exec(flashLine(screen))?.[1];
       assert.ok(first, `the flash names the cursor's node: ${flashLine(screen)}`);
 
@@ -37,7 +44,7 @@ test(
       tmux.keys('j');
       screen = await tmux.waitFor((s) => (nodeUnderCursor(s) ?? right) !== right, 'the cursor moved down');
       const moved = nodeUnderCursor(screen)!;
-      assert.match(flashLine(screen), /· us-east-1 \/ us-east-1[ab] · (GPUs \d+\/\d+ used|no GPUs)/);
+      assert.match(flashLine(screen), /· us-east-1[ab][^·]* · (GPUs \d+\/\d+ used|no GPUs)/);
       tmux.keys('Enter');
       await tmux.waitFor(new RegExp(`node\\(${moved}\\)`), `the node view of ${moved}`);
       await tmux.press('Escape');
@@ -70,13 +77,15 @@ test(
       tmux.keys(':');
       tmux.type('nodes');
       tmux.keys('Enter');
-      screen = await tmux.waitFor(/▾ us-east-1 \/ us-east-1a +8 nodes +\d+\/\d+ /, 'domain rows with GPU totals');
-      assert.match(screen, /▾ us-east-1 \/ us-east-1b +9 nodes +\d+\/\d+ /);
+      screen = await tmux.waitFor(/▾ us-east-1a \/ rack-1\S* .*4 nodes +32\/32 /, 'domain rows with GPU totals');
+      assert.match(screen, /▾ us-east-1a +2 nodes +0\/0 /);
+      assert.match(screen, /▾ us-east-1b \/ rack-2\S* .*5 nodes +\d+\/40 /);
       assert.match(screen, /^│cpu-node-01 +Ready/m);
       assert.match(screen, /nodes\[17\]/, 'nodes counted, not domain rows');
       tmux.keys('Space');
-      screen = await tmux.waitFor(/▸ us-east-1 \/ us-east-1a +8 nodes/, 'zone a collapsed');
-      assert.doesNotMatch(screen, /cpu-node-01/);
+      screen = await tmux.waitFor(/▸ us-east-1a \/ rack-1\S* .*4 nodes/, 'rack-1 collapsed');
+      assert.doesNotMatch(screen, /gpu-node-01/);
+      assert.match(screen, /cpu-node-01/);
       assert.match(screen, /gpu-node-07/);
     } finally {
       tmux.kill();

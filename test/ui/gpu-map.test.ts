@@ -9,8 +9,8 @@ import { DEFAULT_IDLE_RULE, indexReadings } from '../../src/model/utilisation.js
 import { gpuReading } from '../model/gpu-fixtures.js';
 import { GpuMapMemo, layoutMap, mapBase, stepCursor, type HighlightSpec } from '../../src/ui/render/gpu-map.js';
 import { defaultSnapshot, HOSTILE_NAME, node, pod, role, workload } from './fixtures.js';
-import { groupByDomain } from '../../src/ui/render/domains.js';
-import { domainNodeTable } from '../../src/ui/render/nodes.js';
+import { groupByDomain, groupingKeys } from '../../src/ui/render/domains.js';
+import { domainLabel, domainNodeTable } from '../../src/ui/render/nodes.js';
 import type { Row } from '../../src/ui/render/table.js';
 import { sortRows } from '../../src/ui/state/derive.js';
 
@@ -126,13 +126,13 @@ test("the cursor's node: drawn apart (bright half / inverse) and named with its 
   const map = draw(snapshot, { cursor: 3 });
   assert.equal(
     map.cursorText,
-    'gpu-node-04 · zone-a / c1 · GPUs 4/8 used (4 free) · training/bert-finetune 4 — Enter: the node',
+    'gpu-node-04 · c1 · GPUs 4/8 used (4 free) · training/bert-finetune 4 — Enter: the node',
   );
   // Node 3 is the bottom half of the second cell: its background is bright white (107).
   assert.match(map.lines[0], /107m▀/);
   const mono = draw(snapshot, { cursor: 3, noColor: true });
   assert.match(mono.lines[0], /\u001b\[7m.\u001b\[0m/, 'inverse, not a colour');
-  assert.equal(plain(mono.lines[0]).trimEnd(), 'zone-a / c1 ███▒');
+  assert.equal(plain(mono.lines[0]).trimEnd(), 'c1 ███▒');
 });
 
 test('highlights: a regex marks the nodes of matching workloads; a workload distinguishes its roles', () => {
@@ -262,7 +262,7 @@ test(':nodes by domain: a header per domain with its GPU totals, nodes in the fr
       'n1|Ready|6/8|2',
       'n10|NotReady|2/8|6',
       '▸ zone-b|1 node|8/8|0',
-      '▾ -|1 node|0/8|8',
+      '▾ (no topology labels)|1 node|0/8|8',
       'n3|Ready|0/8|8',
     ],
   );
@@ -284,4 +284,20 @@ test('a live snapshot with the same nodes in the same domains keeps the order an
     regrouped.bands.map((b) => `${b.path.join('/')}:${b.size}`),
     ['zone-a/clique-0:9', 'zone-a/clique-2:10', 'zone-a/clique-3:1', 'zone-b/clique-1:10', 'zone-b/clique-3:10'],
   );
+});
+
+test('domain labels: a level every node shares is not a grouping level; trailing gaps dropped; a clique UUID shortened', () => {
+  const REGION = 'topology.kubernetes.io/region';
+  const keys = [REGION, ZONE, CLIQUE];
+  const nodes = [
+    node('a', { labels: { [REGION]: 'r1', [ZONE]: 'z1', [CLIQUE]: '2df6d60c-30f6-4ac5-aff6-d9322af6d153.1' } }),
+    node('b', { labels: { [REGION]: 'r1', [ZONE]: 'z2' } }),
+  ];
+  assert.deepEqual(groupingKeys(nodes, keys), [ZONE, CLIQUE]);
+  assert.deepEqual(groupingKeys([nodes[1]], [REGION, ZONE]), [ZONE], 'all uniform: the most specific level stays');
+  assert.deepEqual(groupingKeys(nodes, []), []);
+  assert.equal(domainLabel(['z1', '2df6d60c-30f6-4ac5-aff6-d9322af6d153.1']), 'z1 / 2df6….1');
+  assert.equal(domainLabel(['z2', null]), 'z2');
+  assert.equal(domainLabel([null, 'x']), '- / x');
+  assert.equal(domainLabel([null, null]), '(no topology labels)');
 });

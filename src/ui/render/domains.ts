@@ -25,6 +25,18 @@ export function pathKey(path: readonly (string | null)[]): string {
 }
 
 /**
+ * The levels worth grouping by: a level every node carries with one value (a single-region cluster) tells
+ * nothing and only widens the labels, so it is left out; the most specific level stays when all are so.
+ */
+export function groupingKeys(nodes: readonly NodeSummary[], keys: readonly string[]): string[] {
+  const varying = keys.filter((k) => {
+    const first = nodes[0]?.labels[k];
+    return first === undefined || nodes.some((n) => n.labels[k] !== first);
+  });
+  return varying.length || !keys.length ? varying : [keys[keys.length - 1]];
+}
+
+/**
  * Nodes by domain path in natural order of the path, each group's nodes by name. With no keys in effect one
  * group holds every node (path `[]`).
  */

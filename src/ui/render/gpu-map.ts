@@ -8,7 +8,7 @@ import { roleName } from '../../model/role-name.js';
 import { topologyKeysInEffect } from '../../model/topology.js';
 import { sanitise } from '../../text/sanitise.js';
 import { domainLabel, nodeStatus } from './nodes.js';
-import { groupByDomain } from './domains.js';
+import { groupByDomain, groupingKeys } from './domains.js';
 import { regexFilter } from './regex-filter.js';
 import { utilText } from './gpu-columns.js';
 import { displayWidth, fit, type Row } from './table.js';
@@ -179,7 +179,7 @@ export function mapBase(
   configuredKeys: readonly string[] | undefined,
   previous?: MapTopology,
 ): MapBase {
-  const keys = topologyKeysInEffect(configuredKeys, nodes);
+  const keys = groupingKeys(nodes, topologyKeysInEffect(configuredKeys, nodes));
   const topology = previous && sameTopology(previous, nodes, keys) ? previous : mapTopology(nodes, keys);
   const cells: MapCell[] = new Array<MapCell>(nodes.length);
   let byUtil = false;
@@ -348,7 +348,8 @@ function placeBands(base: MapBase, width: number, perChar: 1 | 2, mode: BandMode
   base.bands.forEach((g, gi) => {
     const chars = Math.ceil(g.size / perChar);
     let label = '';
-    if (mode === 'path') label = fit(pathLabels[gi], labelWidth);
+    // A cut label keeps one blank before the cells.
+    if (mode === 'path') label = fit(pathLabels[gi], labelWidth - 1) + ' ';
     else if (mode === 'inline') {
       const last = g.path.length ? g.path[g.path.length - 1] : null;
       label = fit(last === null ? '-' : sanitise(last), Math.min(12, displayWidth(sanitise(last ?? '-')))) + ' ';

@@ -83,9 +83,21 @@ function withoutUnscrapedColumns(table: TableData, metrics: GpuMetrics | undefin
 /** A domain header's key (also its tree key, which collapses it). */
 export const domainRowKey = (group: Pick<DomainGroup, 'key'>): string => `domain:${group.key}`;
 
-/** `zone-a / rack-1 / clique-2`, sanitised; `(no topology labels)` for the empty path. */
+/** An NVLink clique is `<cluster UUID>.<clique id>`: the UUID's first characters tell clusters apart. */
+const CLIQUE_VALUE = /^([0-9a-f]{4})[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\.\S+)$/i;
+
+/**
+ * `zone-a / rack-1 / 2df6….1`, sanitised: levels the nodes lack at the end are left out (`-` for a gap
+ * between labelled levels), a clique's cluster UUID is shortened; `(no topology labels)` for the empty path.
+ */
 export function domainLabel(path: readonly (string | null)[]): string {
-  return path.length ? path.map((v) => (v === null ? '-' : sanitise(v))).join(' / ') : '(no topology labels)';
+  let end = path.length;
+  while (end > 0 && path[end - 1] === null) end--;
+  if (!end) return '(no topology labels)';
+  return path
+    .slice(0, end)
+    .map((v) => (v === null ? '-' : sanitise(v.replace(CLIQUE_VALUE, '$1…$2'))))
+    .join(' / ');
 }
 
 /** The mean utilisation of the nodes that report one; null when none does. */

@@ -11,7 +11,7 @@ import { roleTable } from '../render/roles.js';
 import { podTable, allPodsTable } from '../render/pods.js';
 import type { RowCache } from '../render/row-cache.js';
 import { domainNodeTable, nodeTable, nodePodTable, podNodeTable } from '../render/nodes.js';
-import { groupByDomain } from '../render/domains.js';
+import { groupByDomain, groupingKeys } from '../render/domains.js';
 import { regexFilter } from '../render/regex-filter.js';
 import { topologyKeysInEffect } from '../../model/topology.js';
 import { definitionTable } from '../render/definitions.js';
@@ -129,7 +129,10 @@ export function tableForFrame(
     }
     case 'nodes': {
       if (snapshot.podNodes) return { ...podNodeTable(snapshot.podNodes, snapshot.gpuMetrics), sortable: true };
-      const keys = snapshot.topologyKeys ?? topologyKeysInEffect(topologyKeys, snapshot.nodes);
+      const keys = groupingKeys(
+        snapshot.nodes,
+        snapshot.topologyKeys ?? topologyKeysInEffect(topologyKeys, snapshot.nodes),
+      );
       if (!keys.length) return { ...nodeTable(snapshot.nodes, snapshot.gpuMetrics), sortable: true };
       // Grouped: the frame's sort orders the nodes within each domain; the headers stay in domain order.
       const sort = frame.sort ?? null;
