@@ -11,6 +11,7 @@ import {
   stragglers,
   type GpuReading,
   type GpuRollup,
+  type PodUtilisationEntry,
   type Straggler,
 } from './utilisation.js';
 
@@ -49,9 +50,23 @@ export interface GroupGpu {
   idle: number | null;
   idleForMs: number | null;
   stragglers: Straggler[];
+  /** The least busy pod ("min rank": the one to look at first); null when none reports. */
+  lowest: PodUtilisationEntry | null;
+  /** Summed over the GPUs that report power; null when none does. */
+  powerWatts: number | null;
+  /** GPUs whose last XID error is not 0; null without metrics. */
+  xidErrors: number | null;
 }
 
-const NO_GROUP: GroupGpu = { utilisation: null, idle: null, idleForMs: null, stragglers: [] };
+const NO_GROUP: GroupGpu = {
+  utilisation: null,
+  idle: null,
+  idleForMs: null,
+  stragglers: [],
+  lowest: null,
+  powerWatts: null,
+  xidErrors: null,
+};
 
 /** A running pod holding GPUs that no reading names: what its GPUs do is not known. */
 function unreadGpuPod(metrics: GpuMetrics, pod: PodSummary): boolean {
@@ -83,6 +98,9 @@ export function groupGpu(
     idle: unread ? null : u.idle,
     idleForMs: unread ? null : u.idleForMs,
     stragglers: slow,
+    lowest: u.lowest,
+    powerWatts: u.powerWatts,
+    xidErrors: u.xidErrors,
   };
 }
 

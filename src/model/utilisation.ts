@@ -186,6 +186,10 @@ export interface GroupUtilisation {
   /** Idle GPUs; null while any allocated GPU of the group is unknown (a count is never a guess). */
   idle: number | null;
   idleForMs: number | null;
+  /** Summed over the GPUs that report power; null when none does. */
+  powerWatts: number | null;
+  /** GPUs whose last XID error is not 0. */
+  xidErrors: number;
 }
 
 /** A group's rollup: the GPUs of all its pods (each once), and its lowest pod. */
@@ -209,6 +213,8 @@ export function groupUtilisation(
     lowest,
     idle: r.idleUnknown > 0 ? null : r.idle,
     idleForMs: r.idleUnknown > 0 ? null : r.idleForMs,
+    powerWatts: r.powerWatts,
+    xidErrors: r.xidErrors,
   };
 }
 

@@ -123,3 +123,22 @@ test('idle is unknown (null) while a running pod with GPUs has no reading, or a 
   assert.equal(g.idleForMs, null);
   assert.equal(g.utilisation, (90 + 1) / 2, 'the mean is known all the same');
 });
+
+test('a group names its least busy pod, sums power and counts GPUs with XID errors; the workload panel says so', async () => {
+  const { gpuPanelLines } = await import('../../src/ui/render/panels.js');
+  const withPower = readings.map((r, i) => ({ ...r, powerWatts: 300 + i, xid: r.key === 'n2/d' ? 79 : 0 }));
+  const w = workloadGpu(metrics(withPower), workload);
+  assert.deepEqual(w.lowest, { pod: 'training/launcher', utilisation: 1 });
+  assert.equal(w.powerWatts, 300 + 301 + 302 + 303 + 304, 'the workload GPUs, not the free one');
+  assert.equal(w.xidErrors, 1);
+  assert.deepEqual(
+    gpuPanelLines(w).map((l) => [l.text, l.tone]),
+    [
+      ['GPU util 57% · least busy launcher 1% · 1.5 kW', 'normal'],
+      ['XID errors on 1 GPU: driver-reported GPU faults, check the node', 'error'],
+    ],
+  );
+  const none = workloadGpu(undefined, workload);
+  assert.equal(none.xidErrors, null, 'no metrics: unknown, not 0');
+  assert.deepEqual(gpuPanelLines(none), [], 'no metrics: no line');
+});

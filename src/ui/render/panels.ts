@@ -13,6 +13,8 @@ import { shortGpuKind } from './header.js';
 import { splitAcross, splitSentence, spreadOf, spreadSentence, type TopologyIndex } from '../../model/topology.js';
 import { rolePods, workloadPods } from '../../model/gpu-overlay.js';
 import { roleName } from '../../model/role-name.js';
+import type { GroupGpu } from '../../model/gpu-overlay.js';
+import { utilText } from './gpu-columns.js';
 
 export interface PanelLine {
   text: string;
@@ -32,6 +34,32 @@ export function workloadPanel(w: WorkloadTree, queue?: WorkloadQueue): PanelLine
     lines.push({ text: gangs.join('; '), tone: w.gangs.some((g) => g.scheduled < g.members) ? 'warn' : 'normal' });
   for (const e of w.errors.slice(0, 2)) lines.push({ text: `error: ${sanitise(e)}`, tone: 'error' });
   if (w.errors.length > 2) lines.push({ text: `… ${w.errors.length - 2} more errors`, tone: 'error' });
+  return lines;
+}
+
+/** `850 W`, `2.4 kW`. */
+function powerText(watts: number): string {
+  return watts >= 1000 ? `${(watts / 1000).toFixed(1)} kW` : `${Math.round(watts)} W`;
+}
+
+/**
+ * The workload's GPUs as DCGM reports them: the mean, its least busy pod (the rank to look at first), the
+ * power drawn, and GPUs with XID errors (faults the driver reported). Nothing without a reading.
+ */
+export function gpuPanelLines(g: GroupGpu): PanelLine[] {
+  if (g.utilisation === null) return [];
+  const parts = [`GPU util ${utilText(g.utilisation)}`];
+  if (g.lowest && g.lowest.utilisation !== null) {
+    const name = g.lowest.pod.slice(g.lowest.pod.indexOf('/') + 1);
+    parts.push(`least busy ${sanitise(name)} ${utilText(g.lowest.utilisation)}`);
+  }
+  if (g.powerWatts !== null) parts.push(powerText(g.powerWatts));
+  const lines: PanelLine[] = [{ text: parts.join(' · '), tone: 'normal' }];
+  if (g.xidErrors)
+    lines.push({
+      text: `XID errors on ${g.xidErrors} GPU${g.xidErrors === 1 ? '' : 's'}: driver-reported GPU faults, check the node`,
+      tone: 'error',
+    });
   return lines;
 }
 

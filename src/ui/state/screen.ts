@@ -6,6 +6,7 @@
 // rows, layouts, sort / filter results and change highlights.
 import type { ConnectionInfo, ModelSnapshot, ModelSource, NodeSummary, WorkloadTree } from '../../model/types.js';
 import { topologyIndex, type TopologyIndex } from '../../model/topology.js';
+import { workloadGpu } from '../../model/gpu-overlay.js';
 import { troubleText, workloadTrouble } from '../../model/trouble.js';
 import { sanitise } from '../../text/sanitise.js';
 import { KEYMAP } from '../keymap.js';
@@ -17,7 +18,7 @@ import {
   workloadCounts,
   type HeaderModel,
 } from '../render/header.js';
-import { nodePanel, placementPanelLines, workloadPanel, type PanelLine } from '../render/panels.js';
+import { gpuPanelLines, nodePanel, placementPanelLines, workloadPanel, type PanelLine } from '../render/panels.js';
 import { RowCache, newWorkCounters, type WorkCounters } from '../render/row-cache.js';
 import { formatAge } from '../render/format.js';
 import { fit, formatLine, LayoutMemo, type Column, type Layout, type Row, type Tone } from '../render/table.js';
@@ -188,6 +189,7 @@ function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number): Pan
     const why = held ? [] : whyPanelLines(w, nowMs);
     return [
       ...workloadPanel(w, queue),
+      ...gpuPanelLines(workloadGpu(snapshot.gpuMetrics, w)),
       ...placementPanelLines(w, topologyIndexOf(snapshot)),
       ...queueLines,
       ...(why.length ? why : held ? [] : troublePanelLines(w)),
