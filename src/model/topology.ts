@@ -444,9 +444,17 @@ function packs(requests: readonly number[], rooms: number[]): boolean {
   return true;
 }
 
+/** An NVLink clique is `<cluster UUID>.<clique id>`: the UUID's first characters tell clusters apart. */
+const CLIQUE_VALUE = /^([0-9a-f]{4})[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\.\S+)$/i;
+
+/** A domain's value as people read it: a clique's cluster UUID cut to `2df6…` (`2df6….1`). */
+export function shortDomainValue(value: string): string {
+  return value.replace(CLIQUE_VALUE, '$1…$2');
+}
+
 /** `worker spans 2 NVLink domains; NVLink domain X had room for all 8 GPUs`. */
 export function splitSentence(subject: string, s: TopologySplit): string {
-  return `${subject} spans ${counted(s.domains, s.key)}; ${domainNoun(s.key)} ${s.couldFit} had room for all ${s.gpus} GPUs`;
+  return `${subject} spans ${counted(s.domains, s.key)}; ${domainNoun(s.key)} ${shortDomainValue(s.couldFit)} had room for all ${s.gpus} GPUs`;
 }
 
 // ---------------------------------------------------------------------------------------------

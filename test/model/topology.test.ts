@@ -14,6 +14,7 @@ import {
   nodeTopologyJson,
   placementJson,
   roleTopologyJson,
+  shortDomainValue,
   splitAcross,
   spreadOf,
   spreadSentence,
@@ -318,4 +319,9 @@ test('JSON: node topology, spread and splitAcross for roles (sub-roles included)
     [NVLINK_DOMAIN_KEY]: 2,
   });
   assert.deepEqual(placementJson([pod('w0', 'a', 4)], null), { spread: null, splitAcross: null });
+});
+
+test('a clique value reads short: its cluster UUID cut to 4 characters; other values unchanged', () => {
+  assert.equal(shortDomainValue('2df6d60c-30f6-4ac5-aff6-d9322af6d153.1'), '2df6….1');
+  assert.equal(shortDomainValue('rack-1'), 'rack-1');
 });

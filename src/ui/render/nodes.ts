@@ -5,6 +5,7 @@ import { UTIL_COLUMN, utilText } from './gpu-columns.js';
 import { shortGpuKind } from './header.js';
 import type { PodNode } from '../../model/pod-nodes.js';
 import { sanitise } from '../../text/sanitise.js';
+import { shortDomainValue } from '../../model/topology.js';
 import type { Column, Row, TableData } from './table.js';
 import type { DomainGroup } from './domains.js';
 import { parseTime, statusTone, statusRank } from './format.js';
@@ -83,9 +84,6 @@ function withoutUnscrapedColumns(table: TableData, metrics: GpuMetrics | undefin
 /** A domain header's key (also its tree key, which collapses it). */
 export const domainRowKey = (group: Pick<DomainGroup, 'key'>): string => `domain:${group.key}`;
 
-/** An NVLink clique is `<cluster UUID>.<clique id>`: the UUID's first characters tell clusters apart. */
-const CLIQUE_VALUE = /^([0-9a-f]{4})[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\.\S+)$/i;
-
 /**
  * `zone-a / rack-1 / 2df6….1`, sanitised: levels the nodes lack at the end are left out (`-` for a gap
  * between labelled levels), a clique's cluster UUID is shortened; `(no topology labels)` for the empty path.
@@ -96,7 +94,7 @@ export function domainLabel(path: readonly (string | null)[]): string {
   if (!end) return '(no topology labels)';
   return path
     .slice(0, end)
-    .map((v) => (v === null ? '-' : sanitise(v.replace(CLIQUE_VALUE, '$1…$2'))))
+    .map((v) => (v === null ? '-' : sanitise(shortDomainValue(v))))
     .join(' / ');
 }
 
