@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PodSummary, RoleTree, WorkloadTree } from '../../src/model/types.js';
 import { Tmux, hasTmux, shellQuote, wlxCommand } from './tmux.js';
-import { demoWithKubeconfig, runWlx } from './wlx-cli.js';
+import { demoWithKubeconfig, runWlx, jsonPodsOf } from './wlx-cli.js';
 
 type JsonPod = PodSummary & {
   gpuUtilization: number | null;
@@ -39,15 +39,7 @@ interface Doc {
 const wlx = (args: string[]) => runWlx(args, { WLX_DEFINITIONS: '' });
 const demo = (t: { after(fn: () => unknown): void }) => demoWithKubeconfig(t, 'wlx-gpu-e2e-');
 
-function podsOf(w: JsonWorkload): JsonPod[] {
-  const out = [...w.unattributedPods];
-  const walk = (r: JsonRole) => {
-    out.push(...r.pods);
-    r.roles.forEach(walk);
-  };
-  w.roles.forEach(walk);
-  return out;
-}
+const podsOf = (w: JsonWorkload): JsonPod[] => jsonPodsOf<JsonPod, JsonRole>(w);
 
 const byName = (doc: Doc, name: string) => {
   const w = doc.workloads.find((x) => x.name === name);

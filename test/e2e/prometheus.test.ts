@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { demoWithKubeconfig, runWlx } from './wlx-cli.js';
+import { demoWithKubeconfig, runWlx, jsonPodsOf } from './wlx-cli.js';
 
 interface JsonPod {
   name: string;
@@ -31,15 +31,7 @@ interface Doc {
 const SVC = 'svc/monitoring/prometheus:9090';
 const wlx = (args: string[]) => runWlx(args, { WLX_DEFINITIONS: '' });
 
-function podsOf(w: JsonWorkload): JsonPod[] {
-  const out = [...w.unattributedPods];
-  const walk = (r: JsonRole) => {
-    out.push(...r.pods);
-    r.roles.forEach(walk);
-  };
-  w.roles.forEach(walk);
-  return out;
-}
+const podsOf = (w: JsonWorkload): JsonPod[] => jsonPodsOf<JsonPod, JsonRole>(w);
 
 function workload(doc: Doc, name: string): JsonWorkload {
   const w = doc.workloads.find((x) => x.name === name);

@@ -40,3 +40,14 @@ export async function demoWithKubeconfig(
   });
   return { cluster, kubeconfig };
 }
+
+/** Every pod of a `wlx get -o json` workload: the unattributed ones and its roles' at any depth. */
+export function jsonPodsOf<P, R extends { pods: P[]; roles: R[] }>(w: { roles: R[]; unattributedPods: P[] }): P[] {
+  const out = [...w.unattributedPods];
+  const walk = (r: R) => {
+    out.push(...r.pods);
+    r.roles.forEach(walk);
+  };
+  w.roles.forEach(walk);
+  return out;
+}
