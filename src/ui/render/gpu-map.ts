@@ -5,7 +5,7 @@
 import type { GpuMetrics, ModelSnapshot, NodeSummary, PodSummary, RoleTree, WorkloadTree } from '../../model/types.js';
 import { nodeGpuUtilisation } from '../../model/gpu-overlay.js';
 import { roleName } from '../../model/role-name.js';
-import { topologyKeysInEffect } from '../../model/topology.js';
+import { shortDomainValue, topologyKeysInEffect } from '../../model/topology.js';
 import { sanitise } from '../../text/sanitise.js';
 import { domainLabel, nodeStatus } from './nodes.js';
 import { groupByDomain, groupingKeys } from './domains.js';
@@ -352,7 +352,8 @@ function placeBands(base: MapBase, width: number, perChar: 1 | 2, mode: BandMode
     if (mode === 'path') label = fit(pathLabels[gi], labelWidth - 1) + ' ';
     else if (mode === 'inline') {
       const last = g.path.length ? g.path[g.path.length - 1] : null;
-      label = fit(last === null ? '-' : sanitise(last), Math.min(12, displayWidth(sanitise(last ?? '-')))) + ' ';
+      const text = last === null ? '-' : sanitise(shortDomainValue(last));
+      label = fit(text, Math.min(12, displayWidth(text))) + ' ';
     }
     const gap = mode === 'dense' || col === 0 ? 0 : 1;
     const need = gap + displayWidth(label) + chars;
