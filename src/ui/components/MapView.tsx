@@ -3,10 +3,9 @@
 // nodes however many nodes the cluster has.
 import type React from 'react';
 import { memo } from 'react';
-import { Box, Text } from 'ink';
+import { Text } from 'ink';
 import type { MapScreen } from '../render/gpu-map.js';
-import { borderTop } from './RowList.js';
-import { accent } from './theme.js';
+import { TitledBox } from './TitledBox.js';
 
 export interface MapViewProps {
   title: string;
@@ -26,7 +25,6 @@ const MapLine = memo(function MapLine({ text }: { text: string }): React.JSX.Ele
 export function MapView(props: MapViewProps): React.JSX.Element {
   const { map, width, height } = props;
   const inner = Math.max(10, width - 2);
-  const border = accent(props.noColor, 'blue');
   const lines: React.JSX.Element[] = [...map.legend, ...map.lines]
     .slice(0, height)
     .map((text, i) => <MapLine key={i} text={text} />);
@@ -38,13 +36,8 @@ export function MapView(props: MapViewProps): React.JSX.Element {
     );
   while (lines.length < height) lines.push(<Text key={`(pad)${lines.length}`}>{' '.repeat(inner)}</Text>);
   return (
-    <Box flexDirection="column" width={inner + 2}>
-      <Text wrap="truncate-end" {...border}>
-        {borderTop(props.title, inner + 2)}
-      </Text>
-      <Box flexDirection="column" width={inner + 2} borderStyle="single" borderTop={false} borderColor={border.color}>
-        {lines}
-      </Box>
-    </Box>
+    <TitledBox title={props.title} width={inner + 2} noColor={props.noColor}>
+      {lines}
+    </TitledBox>
   );
 }

@@ -12,10 +12,11 @@
 // the cursor or changes one row re-renders only the rows whose props changed.
 import type React from 'react';
 import { memo } from 'react';
-import { Box, Text } from 'ink';
-import { fit, displayWidth } from '../render/table.js';
+import { Text } from 'ink';
+import { fit } from '../render/table.js';
 import type { ScreenLine } from '../state/screen.js';
-import { toneStyle, accent } from './theme.js';
+import { toneStyle } from './theme.js';
+import { TitledBox } from './TitledBox.js';
 
 export interface RowListProps {
   title: string;
@@ -30,14 +31,6 @@ export interface RowListProps {
   noColor: boolean;
   /** Shown when there are no rows. */
   emptyText: string | null;
-}
-
-export function borderTop(title: string, width: number): string {
-  const inner = width - 2;
-  const t = displayWidth(title) > inner - 2 ? fit(title, Math.max(0, inner - 2)) : title;
-  const left = Math.max(0, Math.floor((inner - displayWidth(t)) / 2));
-  const right = Math.max(0, inner - left - displayWidth(t));
-  return '┌' + '─'.repeat(left) + t + '─'.repeat(right) + '┐';
 }
 
 type RowLineProps = Omit<ScreenLine, 'key'> & { noColor: boolean };
@@ -60,7 +53,6 @@ const RowLine = memo(function RowLine({ text, tone, selected, changed, noColor }
 export function RowList(props: RowListProps): React.JSX.Element {
   const { page, width, noColor } = props;
   const inner = Math.max(10, width - 2);
-  const border = accent(noColor, 'blue');
   const lines: React.JSX.Element[] = props.lines.map((l) => (
     <RowLine key={l.key} text={l.text} tone={l.tone} selected={l.selected} changed={l.changed} noColor={noColor} />
   ));
@@ -79,16 +71,11 @@ export function RowList(props: RowListProps): React.JSX.Element {
     );
   }
   return (
-    <Box flexDirection="column" width={inner + 2}>
-      <Text wrap="truncate-end" {...border}>
-        {borderTop(props.title, inner + 2)}
+    <TitledBox title={props.title} width={inner + 2} noColor={noColor}>
+      <Text bold wrap="truncate-end">
+        {props.columnHeader}
       </Text>
-      <Box flexDirection="column" width={inner + 2} borderStyle="single" borderTop={false} borderColor={border.color}>
-        <Text bold wrap="truncate-end">
-          {props.columnHeader}
-        </Text>
-        {lines}
-      </Box>
-    </Box>
+      {lines}
+    </TitledBox>
   );
 }
