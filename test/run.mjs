@@ -2,9 +2,34 @@
 // Runs the whole suite with node's own test runner over the compiled tests in
 // dist/test (npm test builds first). Unit tests first, then the end-to-end ones
 // (real servers, real kubectl, the real TUI in tmux), which need more time.
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+
+// tmux servers of earlier runs that were killed (their socket names carry the test process's pid, see
+// test/e2e/tmux.ts) keep their wlx running and load the machine: end those whose process is gone.
+function reapStaleTmuxServers() {
+  const dir = join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`);
+  let names = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^wlx[\w-]*?-(\d+)-\d+$/.exec(name)?.[1]);
+    if (!pid) continue;
+    try {
+      process.kill(pid, 0);
+      continue; // its test process still runs
+    } catch {
+      // gone
+    }
+    spawnSync('tmux', ['-L', name, 'kill-server'], { stdio: 'ignore' });
+    rmSync(join(dir, name), { force: true });
+  }
+}
+reapStaleTmuxServers();
 
 function find(dir, out = []) {
   for (const name of readdirSync(dir)) {

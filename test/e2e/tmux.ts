@@ -29,6 +29,11 @@ export function wlxCommand(args: string): string {
 }
 
 let sessionCounter = 0;
+/** Servers not yet killed: a test that throws before its `finally` must not leave one running wlx. */
+const live = new Set<Tmux>();
+process.once('exit', () => {
+  for (const t of live) t.kill();
+});
 
 export class Tmux {
   readonly socket: string;
@@ -40,6 +45,7 @@ export class Tmux {
     this.env = { ...process.env };
     for (const k of ['CI', 'CONTINUOUS_INTEGRATION', 'TMUX', 'NO_COLOR']) delete this.env[k];
     this.tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', String(cols), '-y', String(rows), command);
+    live.add(this);
   }
 
   tmux(...args: string[]): string {
@@ -84,6 +90,7 @@ export class Tmux {
   }
 
   kill(): void {
+    live.delete(this);
     try {
       this.tmux('kill-server');
     } catch {
