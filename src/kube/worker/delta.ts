@@ -47,10 +47,19 @@ function elementKey(v: unknown): string | null {
   return null;
 }
 
+function checkPlain(v: object): void {
+  if (Array.isArray(v) || v instanceof Map) return;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto !== Object.prototype && proto !== null)
+    throw new Error(`delta: a ${v.constructor?.name ?? 'class'} instance cannot cross the thread boundary`);
+}
+
 function literal(v: unknown): Delta {
   if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint')
     throw new Error(`delta: a ${typeof v} cannot cross the thread boundary`);
-  return isObject(v) ? [LITERAL, v] : (v as Delta);
+  if (!isObject(v)) return v as Delta;
+  checkPlain(v);
+  return [LITERAL, v];
 }
 
 /** The delta turning `prev` (what was sent last; undefined: nothing) into `next`. */
