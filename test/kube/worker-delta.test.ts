@@ -221,7 +221,7 @@ test('snapshots: gpuMetrics readings cross as a list and are indexed again on th
   assert.ok(Object.isFrozen(m1));
   assert.ok(m1.gpuMetrics!.readings.byPod.get('ml/p1')![0] === m1.gpuMetrics!.readings.byNode.get('n1')![0]);
   // A flush without a scrape: the metrics object is the same; so is the mirror's.
-  const next = { ...base, version: 2, problems: ['x'] } as ModelSnapshot;
+  const next = { ...base, version: 2, problems: ['x'] };
   const m2 = mirror.apply(structuredClone(encoder.encode(next)));
   assert.equal(m2.gpuMetrics, m1.gpuMetrics);
   assert.equal(m2.workloads, m1.workloads);

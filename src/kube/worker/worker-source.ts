@@ -22,6 +22,8 @@ export interface WorkerSourceTuning {
 
 /** The worker source, with the test hook that ends its current worker. */
 export interface WorkerModelSource extends OpenedModelSource {
+  holdQueuePositions(): () => void;
+  holdGpuMetrics(): () => void;
   /** The worker thread now running the engine (tests terminate it to crash it). */
   currentWorker(): Worker | null;
 }
