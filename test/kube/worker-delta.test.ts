@@ -227,3 +227,17 @@ test('snapshots: gpuMetrics readings cross as a list and are indexed again on th
   assert.equal(m2.workloads, m1.workloads);
   assert.deepStrictEqual(m2, next);
 });
+
+test('a part rebuilt equal to the one before decodes to the mirror’s previous object (nothing carried)', () => {
+  const v1 = { workloads: [tree('a'), tree('b')] };
+  const mirror1 = roundTrip(v1, undefined, undefined).out;
+  const v2 = { workloads: [structuredClone(v1.workloads[0]), v1.workloads[1]] };
+  const { out: mirror2, delta } = roundTrip(v2, v1, mirror1);
+  assert.equal(mirror2, mirror1, 'the whole value is the previous one');
+  assert.deepEqual(delta, [0]);
+  // Then a real change to the rebuilt tree is diffed from its equal value.
+  const v3 = { workloads: [{ ...v2.workloads[0], statusMessage: 'late' }, v1.workloads[1]] };
+  const { out: mirror3 } = roundTrip(v3, v2, mirror2);
+  assert.deepStrictEqual(mirror3, v3);
+  assert.equal(mirror3.workloads[0].roles, mirror1.workloads[0].roles);
+});

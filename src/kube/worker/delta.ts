@@ -4,7 +4,9 @@
 // (===) to what was sent last at the same place (or, in an array, anywhere in
 // the previous array) crosses as a small marker and decodes to the mirror's
 // own object, so unchanged trees, roles, pods and nodes keep their identity on
-// the UI side (its row caches are keyed by identity). See README.md.
+// the UI side (its row caches are keyed by identity). A part rebuilt equal
+// to the previous one (a rollup recomputed to the same counts) decodes to the
+// mirror's previous object too. See README.md.
 //
 // Every object or array on the wire is a tagged array; primitives are sent
 // as themselves. Values are plain data, Arrays and Maps (structured clone
@@ -77,26 +79,27 @@ export function encodeDelta(next: unknown, prev: unknown): Delta {
   for (const k of Object.keys(n)) {
     const v = n[k];
     if (Object.prototype.hasOwnProperty.call(prev, k)) {
-      if (v === prev[k]) continue;
-      out.push(k, encodeDelta(v, prev[k]));
+      const d = v === prev[k] ? SAME_OP : encodeDelta(v, prev[k]);
+      if (d !== SAME_OP) out.push(k, d);
     } else out.push(k, literal(v));
   }
   const deleted = Object.keys(prev).filter((k) => !Object.prototype.hasOwnProperty.call(n, k));
   if (deleted.length) out[1] = deleted;
-  return out;
+  // Rebuilt but equal (a rollup recomputed to the same counts): the mirror keeps its object.
+  return out.length === 2 && !deleted.length ? SAME_OP : out;
 }
 
 function encodeMap(next: Map<unknown, unknown>, prev: Map<unknown, unknown>): Delta {
   const out: unknown[] = [MAP, 0];
   for (const [k, v] of next) {
     if (prev.has(k)) {
-      if (v === prev.get(k)) continue;
-      out.push(k, encodeDelta(v, prev.get(k)));
+      const d = v === prev.get(k) ? SAME_OP : encodeDelta(v, prev.get(k));
+      if (d !== SAME_OP) out.push(k, d);
     } else out.push(k, literal(v));
   }
   const deleted = [...prev.keys()].filter((k) => !next.has(k));
   if (deleted.length) out[1] = deleted;
-  return out;
+  return out.length === 2 && !deleted.length ? SAME_OP : out;
 }
 
 function encodeArray(next: readonly unknown[], prev: readonly unknown[]): Delta {
@@ -137,14 +140,19 @@ function encodeArray(next: readonly unknown[], prev: readonly unknown[]): Delta 
         }
         base = byKey.get(key);
       } else if (i < prev.length && isObject(prev[i]) && Array.isArray(prev[i]) === Array.isArray(v)) base = i;
-      run = null;
-      ops.push(base !== undefined ? [EDIT, base, encodeDelta(v, prev[base])] : literal(v));
+      const d = base !== undefined ? encodeDelta(v, prev[base]) : null;
+      if (d === SAME_OP) take(base!);
+      else {
+        run = null;
+        ops.push(d !== null ? [EDIT, base, d] : literal(v));
+      }
       continue;
     }
     run = null;
     ops.push(literal(v));
   }
-  return ops;
+  const whole = ops.length === 1 || (ops.length === 2 && run !== null && run[1] === 0 && run[2] === prev.length);
+  return whole && next.length === prev.length ? SAME_OP : ops;
 }
 
 /** `delta` applied to `prev` (the decoded value of what the encoder had as prev). */
