@@ -6,7 +6,9 @@
 // context's namespace is not a filter (AI workloads of one team often span
 // namespaces), but it is where wlx reads when cluster-wide lists are
 // forbidden (a namespace-scoped user), unless `-n` names the namespaces.
-import type { ModelSource } from '../model/types.js';
+import type { ModelSource, ObjectAccess } from '../model/types.js';
+import type { ClusterEngine } from '../kube/engine-types.js';
+import type { HttpKubeTransport } from '../kube/client.js';
 import type { Definition } from '../definitions/types.js';
 import type { ResourceInfo } from '../kube/discovery.js';
 import { UsageError } from './usage.js';
@@ -174,34 +176,36 @@ export interface OpenOptions extends ClusterOptions {
   labelSelector?: string;
   /** List workloads controlled by other workloads too (see EngineOptions.includeNested). */
   includeNested?: boolean;
+  /**
+   * Where the engine runs: 'inline' (default) on the caller's event loop
+   * (`wlx get`), 'worker' in a worker thread so that the explorer's keys and
+   * frames never wait behind ingestion (src/kube/worker/README.md).
+   */
+  engineThread?: 'worker' | 'inline';
+}
+
+/** The engine opened over a kubeconfig, and its transport (closed by the caller after the engine stops). */
+export interface OpenedEngine {
+  engine: ClusterEngine;
+  transport: HttpKubeTransport;
 }
 
 /**
- * Opens the live model: with `--demo` first starts the simulated cluster in a
- * background process (so it never stalls the caller's event loop), then runs
- * the engine over HTTP through client-node's auth, exactly as for a real
- * cluster.
+ * The one opener of the engine, in-thread or in the worker: the kubeconfig
+ * (`kubeconfig`/`context` already resolved, the demo's when `--demo`), the
+ * definitions, and the engine over client-node's auth.
  */
-export async function openModelSource(options: OpenOptions): Promise<OpenedModelSource> {
+export async function openEngine(
+  options: OpenOptions,
+  cluster: { kubeconfig?: string; context?: string },
+): Promise<OpenedEngine> {
   const { loadKubeconfig } = await import('../kube/kubeconfig.js');
   const { HttpKubeTransport } = await import('../kube/client.js');
   const { startEngine } = await import('../kube/engine.js');
   const { loadDefinitions } = await import('../definitions/index.js');
-  const { createAccess } = await import('../kube/access.js');
-
-  let stopDemo: (() => Promise<void>) | undefined;
-  let kubeconfig = options.kubeconfig;
-  let context = options.context;
-  if (options.demo) {
-    const { startDemoInBackground } = await import('../../demo/index.js');
-    const demo = await startDemoInBackground({});
-    stopDemo = () => demo.stop();
-    kubeconfig = demo.kubeconfigPath;
-    context = undefined;
-  }
+  const loaded = loadKubeconfig(cluster);
+  const transport = new HttpKubeTransport(loaded.kubeConfig, loaded.server, loaded.context);
   try {
-    const loaded = loadKubeconfig({ kubeconfig, context });
-    const transport = new HttpKubeTransport(loaded.kubeConfig, loaded.server, loaded.context);
     const definitions = loadDefinitions({ userPaths: options.definitionPaths, envPaths: options.definitionsEnv });
     const engine = await startEngine({
       transport,
@@ -230,6 +234,53 @@ export async function openModelSource(options: OpenOptions): Promise<OpenedModel
       idleAfterMs: options.idleAfterMs,
       topologyKeys: options.topologyKeys?.length ? options.topologyKeys : undefined,
     });
+    return { engine, transport };
+  } catch (err) {
+    transport.close();
+    throw err;
+  }
+}
+
+/** On-demand reads (incident views) over their own transport from the kubeconfig. */
+export async function openAccess(cluster: {
+  kubeconfig?: string;
+  context?: string;
+}): Promise<{ access: ObjectAccess; close(): void }> {
+  const { loadKubeconfig } = await import('../kube/kubeconfig.js');
+  const { HttpKubeTransport } = await import('../kube/client.js');
+  const { createAccess } = await import('../kube/access.js');
+  const loaded = loadKubeconfig(cluster);
+  const transport = new HttpKubeTransport(loaded.kubeConfig, loaded.server, loaded.context);
+  return { access: createAccess(transport), close: () => transport.close() };
+}
+
+/**
+ * With `--demo`, starts the simulated cluster in a background process (so it
+ * never stalls the caller's event loop): its kubeconfig, and how to stop it.
+ */
+export async function resolveCluster(
+  options: OpenOptions,
+): Promise<{ kubeconfig?: string; context?: string; stopDemo?: () => Promise<void> }> {
+  if (!options.demo) return { kubeconfig: options.kubeconfig, context: options.context };
+  const { startDemoInBackground } = await import('../../demo/index.js');
+  const demo = await startDemoInBackground({});
+  return { kubeconfig: demo.kubeconfigPath, stopDemo: () => demo.stop() };
+}
+
+/**
+ * Opens the live model: the cluster (the demo's with `--demo`), then the
+ * engine over HTTP through client-node's auth, exactly as for a real cluster;
+ * in a worker thread with `engineThread: 'worker'`.
+ */
+export async function openModelSource(options: OpenOptions): Promise<OpenedModelSource> {
+  if (options.engineThread === 'worker') {
+    const { openWorkerModelSource } = await import('../kube/worker/worker-source.js');
+    return openWorkerModelSource(options);
+  }
+  const { createAccess } = await import('../kube/access.js');
+  const cluster = await resolveCluster(options);
+  try {
+    const { engine, transport } = await openEngine(options, cluster);
     let stopped = false;
     return {
       getSnapshot: () => engine.getSnapshot(),
@@ -249,11 +300,11 @@ export async function openModelSource(options: OpenOptions): Promise<OpenedModel
         stopped = true;
         await engine.stop();
         transport.close();
-        await stopDemo?.();
+        await cluster.stopDemo?.();
       },
     };
   } catch (err) {
-    await stopDemo?.();
+    await cluster.stopDemo?.();
     throw err;
   }
 }

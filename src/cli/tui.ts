@@ -60,7 +60,8 @@ export async function runTui(args: string[]): Promise<number> {
     if (current.demo) process.stderr.write('wlx: starting the simulated cluster…\n');
     let source: Awaited<ReturnType<typeof openModelSource>>;
     try {
-      source = await openModelSource(current);
+      // The engine in a worker thread: keys and frames never wait behind ingestion.
+      source = await openModelSource({ ...current, engineThread: 'worker' });
     } catch (err) {
       process.stderr.write(`wlx: ${(err as Error).message}\n`);
       return 1;

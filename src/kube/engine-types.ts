@@ -29,7 +29,7 @@ export type ModelStoreLike = Pick<
   | 'brokenDefinitions'
   | 'orphanPods'
 > &
-  Partial<Pick<ClusterStore, 'podObjects' | 'workloadObjects' | 'kueueTopologyLevels'>>;
+  Partial<Pick<ClusterStore, 'podObjects' | 'workloadObjects' | 'kueueTopologyLevels' | 'podsWithoutWorkload'>>;
 
 export interface EngineOptions {
   transport: KubeTransport;

@@ -191,6 +191,7 @@ export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
     workloads: input.workloads,
     nodes,
     orphanPods: input.store.orphanPods(),
+    ...(input.store.podsWithoutWorkload ? { podsWithoutWorkload: input.store.podsWithoutWorkload() } : {}),
     totals: input.store.totals(),
     kinds: input.kinds,
     // The notice names what cannot be read; the header does not list it again.

@@ -4,7 +4,15 @@
 // ownership graph, tree maintenance and node summaries.
 import type { Definition, Gvk } from '../definitions/types.js';
 import { apiVersionOf, gvkKey, gvkOf } from '../definitions/types.js';
-import type { KubeObject, WorkloadTree, NodeSummary, ClusterTotals, NodePodEntry, OrphanPod } from './types.js';
+import type {
+  KubeObject,
+  WorkloadTree,
+  NodeSummary,
+  ClusterTotals,
+  NodePodEntry,
+  OrphanPod,
+  PodSummary,
+} from './types.js';
 import { planDefinition, type DefinitionPlan } from './plan.js';
 import { describeFailure, type ExprError } from './expr.js';
 import { summarisePod, isTerminalPhase } from './pod-status.js';
@@ -23,6 +31,7 @@ import type { PodEntry, StoreEventType, StoreKind, WorkloadEntry } from './store
 import { DraObjects, isDraKind, DRA_KINDS } from './dra-objects.js';
 import { claimGpusByClaim, draGpuResources, resourceTotal, type DraCapacity } from './dra.js';
 import { addGpuResources } from './gpu.js';
+import { nodePodEntries } from './node-pods.js';
 
 export type { StoreKind, StoreEventType } from './store-entries.js';
 
@@ -96,6 +105,10 @@ export class ClusterStore {
   private readonly unplacedPods = new Set<string>();
   /** orphanPods() as of the last change that may alter it; null: work it out again. */
   private orphans: OrphanPod[] | null = [];
+  /** Pods no defined workload holds (their chain reaches none with a plan): the node view lists them alone. */
+  private readonly unheldPods = new Set<string>();
+  /** podsWithoutWorkload() as of the last change to it; null: work it out again. */
+  private unheldList: PodSummary[] | null = [];
   /** The bare Pod definition's plan: pods nobody controls are then workloads of their own. */
   private podPlan: DefinitionPlan | null = null;
   private currentPlans = new Set<DefinitionPlan>();
@@ -201,7 +214,10 @@ export class ClusterStore {
     this.definitionProblems = problems;
     this.problemList = null;
     // Node views name each pod's workload, which depends on which kinds are defined.
-    if (changed) this.nodeSummaries.touchAll();
+    if (changed) {
+      this.nodeSummaries.touchAll();
+      for (const e of this.graph.pods.values()) this.syncHeld(e);
+    }
   }
 
   /**
@@ -397,6 +413,7 @@ export class ClusterStore {
       placed: prev ? carriedPlacements(prev.obj, prev.placed, obj, summary, this.currentPlans) : null,
     };
     this.graph.pods.set(uid, entry);
+    if (summary !== prev?.summary && this.unheldPods.has(uid)) this.unheldList = null;
     this.pendingGpus += this.pendingOf(entry);
     this.syncPodWorkload(entry, prev?.controller === null);
     this.resolvePod(entry);
@@ -442,6 +459,7 @@ export class ClusterStore {
     }
     if (e.controller === null && this.graph.workloads.has(uid)) this.deleteLink(uid, true);
     if (this.unplacedPods.delete(uid)) this.orphans = null;
+    if (this.unheldPods.delete(uid)) this.unheldList = null;
     if (this.graph.controlsLinks(uid)) this.invalidateBelow(uid);
   }
 
@@ -475,6 +493,7 @@ export class ClusterStore {
     } else if (this.unplacedPods.size > 0 && this.unplacedPods.delete(e.uid)) this.orphans = null;
     if (sameList(next, e.workloads)) {
       for (const w of next) this.graph.workloads.get(w)?.pods.add(e.uid);
+      this.syncHeld(e);
       return;
     }
     for (const w of e.workloads) {
@@ -487,7 +506,18 @@ export class ClusterStore {
       this.trees.rebuild(w);
     }
     e.workloads = next;
+    this.syncHeld(e);
     this.nodeSummaries.touch(e.summary.node);
+  }
+
+  /** Keeps `unheldPods` in step with the pod's workloads (and its summary in the list). */
+  private syncHeld(e: PodEntry): void {
+    const unheld = this.topWorkload(e) === null;
+    if (unheld !== this.unheldPods.has(e.uid)) {
+      if (unheld) this.unheldPods.add(e.uid);
+      else this.unheldPods.delete(e.uid);
+      this.unheldList = null;
+    }
   }
 
   // ---------------------------------------------------------------- DRA
@@ -745,28 +775,36 @@ export class ClusterStore {
     }
   }
 
-  /** Pods bound to a node, with the outermost defined workload each belongs to. */
-  getNodePods(nodeName: string): NodePodEntry[] {
-    const out: NodePodEntry[] = [];
-    for (const uid of this.nodeSummaries.podsOn(nodeName)) {
-      const p = this.graph.pods.get(uid);
-      if (!p) continue;
-      const w = this.topWorkload(p);
-      out.push({
-        pod: p.summary,
-        workload: w
-          ? {
-              kind: w.obj.kind ?? w.plan!.definition.rootGvk.kind,
-              namespace: w.obj.metadata.namespace ?? '',
-              name: w.obj.metadata.name,
-              uid: w.uid,
-            }
-          : null,
-      });
+  /**
+   * Pods no defined workload holds (a DaemonSet's, orphans, bare pods
+   * without the Pod definition), by namespace and name; the same array while
+   * none of them changed.
+   */
+  podsWithoutWorkload(): PodSummary[] {
+    if (!this.unheldList) {
+      const out: PodSummary[] = [];
+      for (const uid of this.unheldPods) {
+        const p = this.graph.pods.get(uid);
+        if (p) out.push(p.summary);
+      }
+      this.unheldList = out.sort((a, b) => naturalCompare(a.namespace, b.namespace) || naturalCompare(a.name, b.name));
     }
-    return out.sort(
-      (a, b) => naturalCompare(a.pod.namespace, b.pod.namespace) || naturalCompare(a.pod.name, b.pod.name),
-    );
+    return this.unheldList;
+  }
+
+  /** The trees of workloads no other defined workload controls (all of them unless nested trees are built). */
+  private topLevelTrees(): WorkloadTree[] {
+    const all = this.workloads();
+    if (!this.buildNested) return all;
+    return all.filter((t) => {
+      const e = this.graph.workloads.get(t.uid);
+      return !e || !this.graph.isNested(e);
+    });
+  }
+
+  /** Pods bound to a node, with the outermost defined workload each belongs to (model/node-pods.ts). */
+  getNodePods(nodeName: string): NodePodEntry[] {
+    return nodePodEntries(nodeName, this.topLevelTrees(), this.podsWithoutWorkload());
   }
 
   /**

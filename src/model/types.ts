@@ -238,6 +238,11 @@ export interface ModelSnapshot {
   changedWorkloads: string[];
   /** Pods whose owner is not visible, by namespace and name (see OrphanPod). */
   orphanPods: OrphanPod[];
+  /**
+   * Pods no defined workload holds (a DaemonSet's, orphans), by namespace and
+   * name: with the trees, what a node's pod list is made of (node-pods.ts).
+   */
+  podsWithoutWorkload?: PodSummary[];
   /** Queues and gang verdicts per workload, ClusterQueues (src/model/scheduling.ts); absent: none known. */
   scheduling?: SchedulingView;
   /** What the user may read; absent: everything (offline, tests). */

@@ -21,7 +21,12 @@ test(
       let screen = await t.waitFor(/workloads\(all\)\[13\]/, 'the default scenario', 60_000);
       const firstSeenMs = Date.now() - started;
       // GPU kinds beside the whole GPUs (the extras' DRA and MIG nodes): totals by kind.
-      assert.match(screen, /GPUs: \d+\/96 nvidia\.com\/gpu · \d+\/8 dra:gpu\.nvidia\.com · \d+\/56 mig-1g\.10gb/);
+      // The engine runs in a worker: the trees may be drawn before the nodes are listed.
+      screen = await t.waitFor(
+        /GPUs: \d+\/96 nvidia\.com\/gpu · \d+\/8 dra:gpu\.nvidia\.com · \d+\/56 mig-1g\.10gb/,
+        'the totals of every GPU kind',
+        30_000,
+      );
       assert.match(screen, /Context: \S+/);
       assert.match(screen, /k8s v1\.32/);
       for (const name of [

@@ -1,0 +1,96 @@
+// The engine worker's entry (node:worker_threads): opens the engine exactly
+// as the in-thread path does (cli/common.ts openEngine), posts one delta per
+// engine flush, answers holds and stops on request. See README.md.
+import { parentPort, workerData } from 'node:worker_threads';
+import { openEngine, type OpenedEngine } from '../../cli/common.js';
+import type { ClusterEngine } from '../engine-types.js';
+import type { EngineInfo, UiMessage, WorkerMessage, WorkerStart } from './protocol.js';
+import { SnapshotEncoder } from './wire.js';
+
+const port = parentPort;
+if (!port) throw new Error('engine-worker.js runs as a worker thread (src/kube/worker/worker-source.ts)');
+
+function post(message: WorkerMessage): void {
+  port!.postMessage(message);
+}
+
+function infoOf(engine: ClusterEngine): EngineInfo {
+  return { connection: engine.getConnectionInfo(), definitions: engine.definitions(), resources: engine.resources() };
+}
+
+/** The info when it differs from the last sent (definitions by identity, the rest by value). */
+function infoChange(engine: ClusterEngine, last: { info: EngineInfo; text: string }): EngineInfo | undefined {
+  const info = infoOf(engine);
+  const text = JSON.stringify([info.connection, info.resources]);
+  if (info.definitions === last.info.definitions && text === last.text) return undefined;
+  last.info = info;
+  last.text = text;
+  return info;
+}
+
+async function main(): Promise<void> {
+  const { options: start } = workerData as WorkerStart;
+  // A Prometheus URL crossed as its text (worker-source.ts startData).
+  const p = start.prometheus;
+  const options = p?.kind === 'url' ? { ...start, prometheus: { ...p, url: new URL(String(p.url)) } } : start;
+  let opened: OpenedEngine;
+  try {
+    opened = await openEngine(options, { kubeconfig: options.kubeconfig, context: options.context });
+  } catch (err) {
+    post({ type: 'fatal', message: (err as Error).message });
+    port!.close();
+    return;
+  }
+  const { engine, transport } = opened;
+  const first = infoOf(engine);
+  const last = { info: first, text: JSON.stringify([first.connection, first.resources]) };
+  post({ type: 'opened', info: first });
+
+  const encoder = new SnapshotEncoder();
+  let seq = 0;
+  const send = () => {
+    const snapshot = engine.getSnapshot();
+    post({ type: 'snapshot', seq: ++seq, delta: encoder.encode(snapshot), info: infoChange(engine, last) });
+  };
+  send();
+  const unsubscribe = engine.subscribe(send);
+  engine.whenSynced().then(
+    () => post({ type: 'synced' }),
+    (err: Error) => post({ type: 'synced', error: err.message }),
+  );
+
+  const holds = new Map<number, () => void>();
+  port!.on('message', (message: UiMessage) => {
+    switch (message.type) {
+      case 'hold':
+        holds.get(message.id)?.();
+        holds.set(message.id, message.what === 'gpuMetrics' ? engine.holdGpuMetrics() : engine.holdQueuePositions());
+        break;
+      case 'release':
+        holds.get(message.id)?.();
+        holds.delete(message.id);
+        break;
+      case 'refresh':
+        (message.what === 'gpuMetrics' ? engine.scrapeGpuMetrics() : engine.refreshQueuePositions()).then(
+          () => post({ type: 'refreshed', id: message.id }),
+          (err: Error) => post({ type: 'refreshed', id: message.id, error: err.message }),
+        );
+        break;
+      case 'stop':
+        unsubscribe();
+        for (const release of holds.values()) release();
+        holds.clear();
+        void engine
+          .stop()
+          .catch(() => undefined)
+          .then(() => {
+            transport.close();
+            post({ type: 'stopped' });
+            port!.close();
+          });
+        break;
+    }
+  });
+}
+
+void main();

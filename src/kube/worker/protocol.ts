@@ -1,0 +1,43 @@
+// The messages between the UI thread and the engine worker (README.md).
+// Plain, structured-cloneable data only.
+import type { Definition } from '../../definitions/types.js';
+import type { ConnectionInfo } from '../../model/types.js';
+import type { ResourceInfo } from '../discovery.js';
+import type { OpenOptions } from '../../cli/common.js';
+import type { Delta } from './delta.js';
+
+/** workerData: what the worker opens. Without `demo` (the UI thread runs the demo and passes its kubeconfig). */
+export interface WorkerStart {
+  options: OpenOptions;
+}
+
+/** What the UI keeps besides the snapshot; sent when it changes. */
+export interface EngineInfo {
+  connection: ConnectionInfo;
+  definitions: Definition[];
+  resources: ResourceInfo[];
+}
+
+export type WorkerMessage =
+  /** The engine started (discovery may still be retrying): the source can be handed to the UI. */
+  | { type: 'opened'; info: EngineInfo }
+  /** One engine flush; the first after 'opened' carries the whole snapshot. */
+  | { type: 'snapshot'; seq: number; delta: Delta; info?: EngineInfo }
+  /** Every kind listed once (error: why the first sync failed). */
+  | { type: 'synced'; error?: string }
+  /** The engine could not be opened (a kubeconfig error, say); the worker ends. */
+  | { type: 'fatal'; message: string }
+  /** A 'refresh' done (error: why it failed). */
+  | { type: 'refreshed'; id: number; error?: string }
+  /** The engine stopped after 'stop'; the worker ends. */
+  | { type: 'stopped' };
+
+/** What a hold keeps fresh (ModelSource.holdQueuePositions / holdGpuMetrics). */
+export type HoldKind = 'queuePositions' | 'gpuMetrics';
+
+export type UiMessage =
+  | { type: 'hold'; id: number; what: HoldKind }
+  | { type: 'release'; id: number }
+  /** Once, now (`wlx get`'s refreshQueuePositions / scrapeGpuMetrics), answered by 'refreshed'. */
+  | { type: 'refresh'; id: number; what: HoldKind }
+  | { type: 'stop' };

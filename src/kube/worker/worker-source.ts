@@ -1,0 +1,302 @@
+// The UI thread's side of the engine worker: a ModelSource over the mirror
+// of the worker's snapshots. Nothing here parses, trims or flushes: each
+// message is a delta applied to the mirror (wire.ts). See README.md.
+import { Worker } from 'node:worker_threads';
+import type { ModelSnapshot, NodePodEntry, ObjectAccess } from '../../model/types.js';
+import { nodePodEntries } from '../../model/node-pods.js';
+import { openAccess, resolveCluster, type OpenOptions, type OpenedModelSource } from '../../cli/common.js';
+import { Backoff, type BackoffOptions } from '../reflector.js';
+import { ProblemLog } from '../snapshot.js';
+import type { Delta } from './delta.js';
+import type { EngineInfo, HoldKind, UiMessage, WorkerMessage, WorkerStart } from './protocol.js';
+import { SnapshotMirror } from './wire.js';
+
+export interface WorkerSourceTuning {
+  /** Back-off between restarts after a crash (default 0.5 s doubling to 30 s). */
+  restartBackoff?: BackoffOptions;
+  /** How long stop() waits for the worker to stop its engine before terminating it (default 5 s). */
+  stopTimeoutMs?: number;
+  /** Called for each delta applied (measurements). */
+  onDelta?: (delta: Delta, decodeMs: number) => void;
+}
+
+/** The worker source, with the test hook that ends its current worker. */
+export interface WorkerModelSource extends OpenedModelSource {
+  holdQueuePositions(): () => void;
+  holdGpuMetrics(): () => void;
+  /** The worker thread now running the engine (tests terminate it to crash it). */
+  currentWorker(): Worker | null;
+}
+
+const WORKER_URL = new URL('./engine-worker.js', import.meta.url);
+
+/** OpenOptions as workerData: a Prometheus URL crosses as its text (URL objects are not cloneable). */
+function startData(options: OpenOptions): WorkerStart {
+  const p = options.prometheus;
+  return {
+    options: { ...options, prometheus: p?.kind === 'url' ? { ...p, url: p.url.href as unknown as URL } : p },
+  };
+}
+
+/**
+ * Opens the explorer's model source with the engine in a worker thread: the
+ * demo (with `--demo`) and the incident views' access stay on this thread,
+ * the engine's ingestion does not. Resolves once the worker's engine is open
+ * and its first snapshot mirrored; rejects as the in-thread opener would.
+ */
+export async function openWorkerModelSource(
+  options: OpenOptions,
+  tuning: WorkerSourceTuning = {},
+): Promise<WorkerModelSource> {
+  const cluster = await resolveCluster(options);
+  let reads: Awaited<ReturnType<typeof openAccess>> | undefined;
+  try {
+    reads = await openAccess(cluster);
+    const source = new WorkerSource(
+      { ...options, demo: false, kubeconfig: cluster.kubeconfig, context: cluster.context, engineThread: 'inline' },
+      reads,
+      cluster.stopDemo,
+      tuning,
+    );
+    await source.start();
+    return source;
+  } catch (err) {
+    reads?.close();
+    await cluster.stopDemo?.();
+    throw err;
+  }
+}
+
+type Pending = { resolve: () => void; reject: (err: Error) => void };
+
+class WorkerSource implements WorkerModelSource {
+  readonly access: ObjectAccess;
+  private worker: Worker | null = null;
+  private readonly mirror = new SnapshotMirror();
+  private published!: ModelSnapshot;
+  private version = 0;
+  private info!: EngineInfo;
+  private readonly listeners = new Set<(s: ModelSnapshot) => void>();
+  private readonly holds = new Map<number, HoldKind>();
+  private nextId = 0;
+  private readonly refreshes = new Map<number, Pending>();
+  /** Crashes, told on every snapshot from then on (repeats counted). */
+  private readonly crashes = new ProblemLog();
+  private crashed = false;
+  private readonly backoff: Backoff;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private stopping: Promise<void> | null = null;
+  private synced: Promise<void>;
+  private settleSynced!: (error?: Error) => void;
+  private nodePodsMemo: { snapshot: ModelSnapshot; node: string; out: NodePodEntry[] } | null = null;
+
+  constructor(
+    private readonly options: OpenOptions,
+    private readonly reads: { access: ObjectAccess; close(): void },
+    private readonly stopDemo: (() => Promise<void>) | undefined,
+    private readonly tuning: WorkerSourceTuning,
+  ) {
+    this.access = reads.access;
+    this.backoff = new Backoff(tuning.restartBackoff ?? { initialMs: 500, maxMs: 30_000, factor: 2, jitter: 0.2 });
+    this.synced = new Promise((resolve, reject) => {
+      this.settleSynced = (error) => (error ? reject(error) : resolve());
+    });
+    this.synced.catch(() => undefined);
+  }
+
+  /** Starts the first worker; resolves on its first snapshot, rejects on its fatal error or exit. */
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => this.spawn({ resolve, reject }));
+  }
+
+  // ---- ModelSource -------------------------------------------------------
+
+  getSnapshot(): ModelSnapshot {
+    return this.published;
+  }
+
+  subscribe(listener: (snapshot: ModelSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  getNodePods(nodeName: string): NodePodEntry[] {
+    const snapshot = this.published;
+    const memo = this.nodePodsMemo;
+    if (memo && memo.snapshot === snapshot && memo.node === nodeName) return memo.out;
+    const out = nodePodEntries(nodeName, snapshot.workloads, snapshot.podsWithoutWorkload ?? []);
+    this.nodePodsMemo = { snapshot, node: nodeName, out };
+    return out;
+  }
+
+  getConnectionInfo() {
+    return this.info.connection;
+  }
+
+  definitions() {
+    return this.info.definitions;
+  }
+
+  resources() {
+    return this.info.resources;
+  }
+
+  holdQueuePositions(): () => void {
+    return this.hold('queuePositions');
+  }
+
+  holdGpuMetrics(): () => void {
+    return this.hold('gpuMetrics');
+  }
+
+  refreshQueuePositions(): Promise<void> {
+    return this.refresh('queuePositions');
+  }
+
+  scrapeGpuMetrics(): Promise<void> {
+    return this.refresh('gpuMetrics');
+  }
+
+  whenSynced(): Promise<void> {
+    return this.synced;
+  }
+
+  currentWorker(): Worker | null {
+    return this.worker;
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      if (this.restartTimer) clearTimeout(this.restartTimer);
+      const worker = this.worker;
+      if (worker) {
+        const ended = new Promise<void>((resolve) => {
+          worker.once('exit', () => resolve());
+          worker.on('message', (m: WorkerMessage) => m.type === 'stopped' && resolve());
+        });
+        this.send({ type: 'stop' });
+        const timeout = new Promise<void>((resolve) => setTimeout(resolve, this.tuning.stopTimeoutMs ?? 5000).unref());
+        await Promise.race([ended, timeout]);
+        await worker.terminate().catch(() => undefined);
+      }
+      this.worker = null;
+      for (const r of this.refreshes.values()) r.reject(new Error('the engine stopped'));
+      this.refreshes.clear();
+      this.listeners.clear();
+      this.reads.close();
+      await this.stopDemo?.();
+    })();
+    return this.stopping;
+  }
+
+  // ---- the worker ----------------------------------------------------------
+
+  private send(message: UiMessage): void {
+    this.worker?.postMessage(message);
+  }
+
+  private hold(what: HoldKind): () => void {
+    const id = ++this.nextId;
+    this.holds.set(id, what);
+    this.send({ type: 'hold', id, what });
+    return () => {
+      if (this.holds.delete(id)) this.send({ type: 'release', id });
+    };
+  }
+
+  private refresh(what: HoldKind): Promise<void> {
+    const id = ++this.nextId;
+    return new Promise((resolve, reject) => {
+      this.refreshes.set(id, { resolve, reject });
+      this.send({ type: 'refresh', id, what });
+    });
+  }
+
+  /** A worker; `opening`: the first one, whose failure is the caller's (later ones are restarted). */
+  private spawn(opening?: Pending): void {
+    const worker = new Worker(WORKER_URL, { workerData: startData(this.options) });
+    this.worker = worker;
+    this.mirror.reset();
+    let error: string | null = null;
+    let mirrored = false;
+    worker.on('message', (message: WorkerMessage) => {
+      if (this.worker !== worker) return;
+      switch (message.type) {
+        case 'opened':
+          this.info = message.info;
+          // Holds taken before a restart keep holding in the new engine.
+          for (const [id, what] of this.holds) this.send({ type: 'hold', id, what });
+          break;
+        case 'snapshot':
+          if (message.info) this.info = message.info;
+          this.apply(message.delta);
+          if (!mirrored) {
+            mirrored = true;
+            opening?.resolve();
+          }
+          break;
+        case 'synced':
+          if (!message.error) this.backoff.reset();
+          this.settleSynced(message.error ? new Error(message.error) : undefined);
+          break;
+        case 'refreshed': {
+          const pending = this.refreshes.get(message.id);
+          this.refreshes.delete(message.id);
+          if (message.error) pending?.reject(new Error(message.error));
+          else pending?.resolve();
+          break;
+        }
+        case 'fatal':
+          error = message.message;
+          break;
+        case 'stopped':
+          break;
+      }
+    });
+    worker.on('error', (err) => {
+      error = err.message;
+    });
+    worker.on('exit', (code) => {
+      if (this.worker !== worker || this.stopping) return;
+      this.worker = null;
+      const why = error ?? `the worker exited (code ${code})`;
+      if (opening && !mirrored) {
+        opening.reject(new Error(why));
+        return;
+      }
+      this.crash(why);
+    });
+  }
+
+  /** An exit nobody asked for: told in the snapshot, and a new worker after a back-off. */
+  private crash(why: string): void {
+    for (const r of this.refreshes.values()) r.reject(new Error(`engine crashed: ${why}`));
+    this.refreshes.clear();
+    const delayMs = this.backoff.next();
+    this.crashes.add(`engine crashed: ${why}, restarting`);
+    this.crashed = true;
+    this.publish(this.mirror.snapshot() ?? this.published);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (!this.stopping) this.spawn();
+    }, delayMs);
+  }
+
+  private apply(delta: Delta): void {
+    const start = performance.now();
+    const snapshot = this.mirror.apply(delta);
+    this.tuning.onDelta?.(delta, performance.now() - start);
+    this.publish(snapshot);
+  }
+
+  /** The mirror as the UI reads it: versions always increase (a new worker starts at 1), crashes first in problems. */
+  private publish(mirrored: ModelSnapshot): void {
+    this.version += 1;
+    this.published = Object.freeze({
+      ...mirrored,
+      version: this.version,
+      ...(this.crashed ? { problems: [...this.crashes.messages(), ...mirrored.problems] } : {}),
+    });
+    for (const l of this.listeners) l(this.published);
+  }
+}

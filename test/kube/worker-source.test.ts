@@ -1,0 +1,165 @@
+// The engine in a worker thread against the demo API server over HTTP: the
+// UI-side mirror equals an in-thread engine's snapshot on the same server,
+// updates arrive in order, holds reach the worker's engine, a killed worker is
+// told and restarted, and a bad kubeconfig fails the open as in-thread.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
+import { openModelSource, type OpenOptions, type OpenedModelSource } from '../../src/cli/common.js';
+import { openWorkerModelSource, type WorkerModelSource } from '../../src/kube/worker/worker-source.js';
+import type { ModelSnapshot } from '../../src/model/types.js';
+import { KEYS, putJobSet, putJobSetPods, putNode, putPod } from './fixtures.js';
+import { until } from './helpers.js';
+
+function optionsFor(cluster: DemoCluster): OpenOptions {
+  const dir = mkdtempSync(join(tmpdir(), 'wlx-worker-test-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfig, cluster.kubeconfig());
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return { kubeconfig, namespace: null, definitionPaths: [], definitionsEnv: '', gpuResources: [], demo: false };
+}
+
+/** What both engines must agree on (kind states carry their own timestamps). */
+function model(s: ModelSnapshot) {
+  return {
+    workloads: s.workloads,
+    nodes: s.nodes,
+    totals: s.totals,
+    orphanPods: s.orphanPods,
+    podsWithoutWorkload: s.podsWithoutWorkload,
+    definitions: s.definitions,
+    problems: s.problems,
+    scheduling: s.scheduling,
+    kinds: s.kinds.map((k) => `${k.resource} ${k.state} ${k.count}`),
+  };
+}
+
+test('worker: the mirror equals an in-thread engine on the same server, and follows its updates in order', async (t) => {
+  const cluster = await startDemoCluster({ simulate: false });
+  t.after(() => cluster.stop());
+  putNode(cluster.store, 'gpu-node-01', 8);
+  const { jobs } = putJobSet(cluster.store, 'training', 'llama', ['leader', 'worker'], 4);
+  putJobSetPods(cluster.store, 'llama', jobs);
+  // A DaemonSet's pod: no workload holds it, the node view still lists it.
+  const daemonSet = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'dcgm', uid: 'ds-uid' } };
+  putPod(cluster.store, 'gpu-operator', 'dcgm-x1', daemonSet as never, {}, { gpus: 0 });
+  const options = optionsFor(cluster);
+  const worker = (await openModelSource({ ...options, engineThread: 'worker' })) as WorkerModelSource;
+  t.after(() => worker.stop());
+  const inline = await openModelSource(options);
+  t.after(() => inline.stop());
+  await Promise.all([worker.whenSynced(), inline.whenSynced()]);
+  const agree = () => assert.deepStrictEqual(model(worker.getSnapshot()), model(inline.getSnapshot()));
+  await until(
+    () => worker.getSnapshot().workloads.length === 1 && inline.getSnapshot().workloads.length === 1,
+    'trees',
+  );
+  agree();
+  assert.deepStrictEqual(worker.getNodePods('gpu-node-01'), inline.getNodePods('gpu-node-01'));
+  assert.deepEqual(
+    worker.getNodePods('gpu-node-01').map((e) => `${e.pod.name}:${e.workload?.name ?? '-'}`),
+    ['dcgm-x1:-', 'llama-leader-0-0-abcde', 'llama-worker-0-0-abcde'].map((n) => (n.includes(':') ? n : `${n}:llama`)),
+  );
+  assert.equal(worker.getConnectionInfo().serverVersion, 'v1.32.0');
+  assert.ok(worker.definitions().some((d) => d.rootGvk.kind === 'JobSet'));
+  assert.ok(worker.resources().some((r) => r.resource === 'pods'));
+
+  // Updates, one after another: every published version is newer, and the end state agrees.
+  const seen: ModelSnapshot[] = [];
+  worker.subscribe((s) => seen.push(s));
+  const before = worker.getSnapshot().workloads[0];
+  for (let i = 1; i <= 5; i++)
+    putPod(cluster.store, 'training', `llama-worker-0-${i}-xyz`, jobs[1], {
+      'jobset.sigs.k8s.io/jobset-name': 'llama',
+      'jobset.sigs.k8s.io/replicatedjob-name': 'worker',
+    });
+  cluster.store.delete(KEYS.pods, 'gpu-operator', 'dcgm-x1');
+  const podsOf = (s: ModelSnapshot) => s.workloads[0]?.replicas.current ?? 0;
+  await until(() => podsOf(worker.getSnapshot()) === 7 && podsOf(inline.getSnapshot()) === 7, 'the new pods', 10_000);
+  await until(() => worker.getSnapshot().podsWithoutWorkload?.length === 0, 'the DaemonSet pod gone');
+  await until(() => inline.getSnapshot().podsWithoutWorkload?.length === 0, 'the DaemonSet pod gone (inline)');
+  agree();
+  const versions = seen.map((s) => s.version);
+  assert.deepEqual(
+    versions,
+    [...versions].sort((a, b) => a - b),
+    'in order',
+  );
+  assert.ok(seen.length > 0);
+  const after = worker.getSnapshot().workloads[0];
+  assert.equal(
+    after.roles.find((r) => r.component === 'leader' || r.instance === 'leader'),
+    before.roles.find((r) => r.component === 'leader' || r.instance === 'leader'),
+    'the unchanged role keeps its identity on the UI side',
+  );
+  assert.deepStrictEqual(worker.getNodePods('gpu-node-01'), inline.getNodePods('gpu-node-01'));
+});
+
+test('worker: a GPU metrics hold reaches the engine (exporters scraped); the readings are indexed on the UI side', async (t) => {
+  const cluster = await startDemoCluster({});
+  t.after(() => cluster.stop());
+  const source = await openWorkerModelSource(optionsFor(cluster));
+  t.after(() => source.stop());
+  await source.whenSynced();
+  const scrapes = () => cluster.requests().filter((r) => r.path.endsWith('/proxy/metrics')).length;
+  assert.equal(scrapes(), 0, 'nothing scraped while no view holds the metrics');
+  const release = source.holdGpuMetrics();
+  await until(() => source.getSnapshot().gpuMetrics !== undefined, 'GPU metrics in the mirror', 15_000);
+  assert.ok(scrapes() > 0);
+  const readings = source.getSnapshot().gpuMetrics!.readings;
+  assert.ok(readings.byNode instanceof Map && readings.byNode.size > 0, 'a ReadingIndex again');
+  release();
+  release();
+});
+
+test('worker: a killed worker is told in the snapshot and restarted; the mirror recovers', async (t) => {
+  const cluster = await startDemoCluster({ simulate: false });
+  t.after(() => cluster.stop());
+  putNode(cluster.store, 'gpu-node-01', 8);
+  const { jobs } = putJobSet(cluster.store, 'training', 'llama', ['leader', 'worker'], 4);
+  putJobSetPods(cluster.store, 'llama', jobs);
+  const source = await openWorkerModelSource(optionsFor(cluster), {
+    restartBackoff: { initialMs: 50, maxMs: 200, factor: 2, jitter: 0 },
+  });
+  t.after(() => source.stop());
+  await source.whenSynced();
+  await until(() => source.getSnapshot().workloads.length === 1, 'the tree');
+  const release = source.holdQueuePositions();
+  const first = source.currentWorker()!;
+  const version = source.getSnapshot().version;
+  await first.terminate();
+  await until(() => source.getSnapshot().problems.some((p) => p.startsWith('engine crashed:')), 'the crash told');
+  assert.match(source.getSnapshot().problems[0], /^engine crashed: the worker exited \(code 1\), restarting$/);
+  await until(() => source.currentWorker() !== null && source.currentWorker() !== first, 'a new worker');
+  putPod(cluster.store, 'training', 'llama-worker-0-9-new', jobs[1], {
+    'jobset.sigs.k8s.io/jobset-name': 'llama',
+    'jobset.sigs.k8s.io/replicatedjob-name': 'worker',
+  });
+  await until(() => source.getSnapshot().workloads[0]?.replicas.current === 3, 'the restarted engine live', 10_000);
+  assert.ok(source.getSnapshot().version > version, 'versions keep increasing across workers');
+  release();
+});
+
+test('worker: a kubeconfig that cannot be read fails the open with its message, as in-thread', async () => {
+  const options: OpenOptions = {
+    kubeconfig: '/nonexistent/kubeconfig',
+    namespace: null,
+    definitionPaths: [],
+    definitionsEnv: '',
+    gpuResources: [],
+    demo: false,
+  };
+  const inline = await openModelSource(options).then(
+    () => null,
+    (err: Error) => err.message,
+  );
+  const worker = await openModelSource({ ...options, engineThread: 'worker' }).then(
+    (s: OpenedModelSource) => s.stop().then(() => null),
+    (err: Error) => err.message,
+  );
+  assert.ok(inline);
+  assert.equal(worker, inline);
+});
