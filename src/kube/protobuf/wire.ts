@@ -157,7 +157,7 @@ export class WireReader {
       this.invalidUtf8 += 1;
       return s;
     }
-    cacheArena.set(buf.subarray(start, end), at);
+    for (let i = 0; i < len; i++) cacheArena[at + i] = buf[start + i];
     cacheLengths[slot] = len;
     cacheStrings[slot] = s;
     return s;
