@@ -1,21 +1,17 @@
-// The simulated server's protobuf answers for built-in kinds (pods, nodes,
-// events), as kube-apiserver writes them: the `k8s\0` envelope (a
-// runtime.Unknown {typeMeta {apiVersion, kind}, raw, contentEncoding,
-// contentType}) around a PodList / NodeList / EventList or one object, and
-// watch streams of length-prefixed WatchEvent frames whose object.raw is
-// itself an envelope. Objects are stored as JSON; they are encoded here from
-// schemas that map each JSON field to its number in the official
-// k8s.io/api/core/v1/generated.proto and
+// Protobuf encoding of built-in kinds (Pod, Node, Event) as kube-apiserver
+// writes them: the `k8s\0` envelope (a runtime.Unknown {typeMeta {apiVersion,
+// kind}, raw, contentEncoding, contentType}) around a PodList / NodeList /
+// EventList or one object, and watch frames (a 4-byte length, then a
+// WatchEvent whose object.raw is itself an envelope). The decoder tests and
+// the ingestion bench read these bytes; the server does not answer protobuf
+// (measured not worth adopting: src/kube/protobuf/README.md). Objects are
+// stored as JSON and encoded here from schemas that map each JSON field to its
+// number in the official k8s.io/api/core/v1/generated.proto and
 // k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto (kubernetes/api
-// 10b39a3, kubernetes/apimachinery eed236c). Fields are written in field-number
-// order and map keys sorted, as gogo-protobuf does; a JSON null Time is the
-// empty message of a zero Time. A JSON field the schemas do not name is not
-// sent (the schemas cover every field the simulation writes).
-
-import { PROTOBUF_TYPE } from './protobuf.js';
-
-export const PROTOBUF_WATCH_TYPE = `${PROTOBUF_TYPE};stream=watch`;
-
+// 10b39a3, kubernetes/apimachinery eed236c). Fields are written in
+// field-number order and map keys sorted, as gogo-protobuf does; a JSON null
+// Time is the empty message of a zero Time. A JSON field the schemas do not
+// name is not written (they cover every field the simulation writes).
 const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
 /** An append-only protobuf writer over one growing buffer. */
@@ -570,11 +566,6 @@ const status: Schema = {
 
 /** The core/v1 kinds served as protobuf, by kind. */
 const SCHEMAS: Record<string, Schema> = { Pod: pod, Node: node, Event: event };
-
-/** Whether objects of a kind can be answered in protobuf (core/v1 Pod, Node, Event; never a CRD). */
-export function protobufServed(group: string, version: string, kind: string): boolean {
-  return group === '' && version === 'v1' && SCHEMAS[kind] !== undefined;
-}
 
 /** One object's message bytes (no envelope). */
 export function encodeObject(kind: string, obj: Json, w = new WireWriter()): Buffer {

@@ -8,15 +8,8 @@
 import { listMeta, statusFields, topLevel, type Json, type ListMeta, type ObjectDecoder } from './core-v1.js';
 import { ProtobufError, WireReader, WIRE_BYTES } from './wire.js';
 
-/** The media type of kube-apiserver's protobuf; watches add `;stream=watch`. */
+/** The media type of kube-apiserver's protobuf (an envelope's contentType, when set, names it). */
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
-
-/** Whether a response's Content-Type is Kubernetes protobuf (list or watch stream). */
-export function isProtobufContentType(contentType: string | undefined): boolean {
-  return (contentType ?? '').split(';')[0].trim().toLowerCase() === PROTOBUF_MEDIA_TYPE;
-}
-
-export const ENVELOPE_MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
 export interface Envelope {
   apiVersion: string;
