@@ -136,8 +136,8 @@ export function scanWatchLine(line: string): WatchLineScan | undefined {
   return { type: type!, uid: uid!, name: name! };
 }
 
-/** The same facts from a full parse: for lines the scan cannot read. */
-function parsedWatchLine(line: string): WatchLineScan | undefined {
+/** The same facts from a full parse, for lines the scan cannot read: the type of any event, uid and name when present. */
+function parsedWatchLine(line: string): Partial<WatchLineScan> | undefined {
   let event: unknown;
   try {
     event = JSON.parse(line);
@@ -145,21 +145,13 @@ function parsedWatchLine(line: string): WatchLineScan | undefined {
     return undefined;
   }
   const record = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
-  if (!record(event) || !record(event.object) || !record(event.object.metadata)) return undefined;
-  const { type } = event;
-  const { uid, name } = event.object.metadata;
-  if (typeof type !== 'string' || typeof uid !== 'string' || typeof name !== 'string') return undefined;
-  return { type, uid, name };
-}
-
-/** An ERROR event, as the reflector reads it (it stops the stream). */
-function isErrorEvent(line: string): boolean {
-  try {
-    const event = JSON.parse(line) as unknown;
-    return typeof event === 'object' && event !== null && (event as { type?: unknown }).type === 'ERROR';
-  } catch {
-    return false;
-  }
+  if (!record(event) || typeof event.type !== 'string') return undefined;
+  const meta = record(event.object) && record(event.object.metadata) ? event.object.metadata : {};
+  return {
+    type: event.type,
+    uid: typeof meta.uid === 'string' ? meta.uid : undefined,
+    name: typeof meta.name === 'string' ? meta.name : undefined,
+  };
 }
 
 export interface CoalescedLines {
@@ -190,12 +182,12 @@ export function coalesceWatchLines(lines: readonly string[]): CoalescedLines {
   const uids: (string | undefined)[] = new Array<string | undefined>(lines.length);
   const last = new Map<string, number>();
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i].includes('"ERROR"') && isErrorEvent(lines[i])) {
+    const scan = scanWatchLine(lines[i]) ?? parsedWatchLine(lines[i]);
+    if (scan?.type === 'ERROR') {
       end = i;
       break;
     }
-    const scan = scanWatchLine(lines[i]) ?? parsedWatchLine(lines[i]);
-    if (!scan || !OBJECT_EVENT.has(scan.type) || !scan.uid || !scan.name) continue;
+    if (!scan?.type || !OBJECT_EVENT.has(scan.type) || !scan.uid || !scan.name) continue;
     uids[i] = scan.uid;
     last.set(scan.uid, i);
   }
