@@ -2,6 +2,9 @@
 // one flush per interval, and during the initial sync a kind's list is
 // flushed when it is complete, not page by page (a flush in the middle would
 // build trees whose pods are still arriving, only to build them again).
+// While a watch replays a backlog (catch-up after a list under churn), flushes
+// are further apart: each patches trees and hands the UI a snapshot to draw,
+// and the model is not current before the replay ends anyway.
 
 /**
  * During the initial sync, a flush asked for only because a kind finished its
@@ -9,6 +12,14 @@
  * wait unflushed.
  */
 const SYNC_DEFER_OBJECTS = 5_000;
+
+/**
+ * More events than this since the last flush mean a watch is replaying a
+ * backlog (2,000 events/s of live churn bring ~160 per 80 ms interval).
+ */
+export const CATCH_UP_EVENTS = 1_500;
+/** Flushes are at most this often while catching up. */
+export const CATCH_UP_INTERVAL_MS = 500;
 
 export class FlushScheduler {
   private timer: NodeJS.Timeout | undefined;
@@ -21,6 +32,8 @@ export class FlushScheduler {
   private onlySyncProgress = true;
   private dirty = false;
   private stopped = false;
+  /** markDirty() calls since the last flush. */
+  private marked = 0;
 
   constructor(
     private readonly intervalMs: number,
@@ -36,16 +49,22 @@ export class FlushScheduler {
   /** `syncProgress`: only a kind finishing its list. */
   markDirty(syncProgress = false): void {
     this.dirty = true;
+    this.marked += 1;
     if (!syncProgress) this.onlySyncProgress = false;
     if (this.timer || this.stopped) return;
     // A burst arriving while idle is still given a few ms to gather.
-    const wait = Math.max(5, this.lastFlush + this.intervalMs - Date.now());
+    this.arm(Math.max(5, this.lastFlush + this.intervalMs - Date.now()));
+  }
+
+  private arm(wait: number): void {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       // A kind done listing while others still list (their pages applied, not
       // flushed) is not worth a flush that would build the trees of everything
       // they applied so far, only to build them again at the end of the sync.
       if (!this.synced && this.onlySyncProgress && this.unflushedListed > SYNC_DEFER_OBJECTS) return;
+      const catchingUp = this.marked > CATCH_UP_EVENTS ? this.lastFlush + CATCH_UP_INTERVAL_MS - Date.now() : 0;
+      if (catchingUp > 0) return this.arm(catchingUp);
       this.flushNow();
     }, wait);
   }
@@ -60,6 +79,7 @@ export class FlushScheduler {
     if (this.stopped) return;
     this.lastFlush = Date.now();
     this.unflushedListed = 0;
+    this.marked = 0;
     this.onlySyncProgress = true;
     if (this.timer) {
       clearTimeout(this.timer);

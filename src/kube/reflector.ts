@@ -28,6 +28,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { ConnectionCause, KubeObject, KindState, ObjectMeta } from '../model/types.js';
 import { KubeApiError, KubeConnectionError, describeFailure, type KubeTransport } from './client.js';
 import { withTypeMeta } from './trim.js';
+import { CatchUpWindow, type CatchUpBounds } from './catch-up.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export type ReflectorState = KindState['state'];
@@ -74,6 +75,8 @@ export interface ReflectorOptions {
   /** No response headers for this long → the request is cut and retried (API servers answer at once, watches included). */
   headersTimeoutMs?: number;
   backoff?: Partial<BackoffOptions>;
+  /** When a watch that is behind holds and coalesces its lines (catch-up.ts). */
+  catchUp?: CatchUpBounds;
   /** Retry interval while forbidden. */
   forbiddenRetryMs?: number;
   random?: () => number;
@@ -215,6 +218,8 @@ export class Reflector {
   lists = 0;
   /** Watch requests opened. */
   watches = 0;
+  /** Watch events left out by catch-up coalescing (a later event of the same object followed). */
+  coalesced = 0;
 
   constructor(
     private readonly options: ReflectorOptions,
@@ -606,6 +611,21 @@ export class Reflector {
     const onAbort = () => attempt.abort();
     signal.addEventListener('abort', onAbort, { once: true });
     this.watches += 1;
+    // Lines are handled as they come, or held and coalesced while the stream is behind (catch-up.ts).
+    const catchUp = new CatchUpWindow((lines, superseded) => {
+      events += superseded;
+      this.coalesced += superseded;
+      for (const line of lines) {
+        if (failure) return;
+        try {
+          if (this.handleLine(line)) events += 1;
+        } catch (err) {
+          // An ERROR event: stop reading this stream.
+          failure = err as Error;
+          attempt.abort();
+        }
+      }
+    }, this.options.catchUp);
     try {
       const onOpen = () => {
         if (this.currentState !== 'live') this.setState('live');
@@ -634,28 +654,22 @@ export class Reflector {
             skipping = { head: partial.slice(0, HEAD_BYTES), length: partial.length };
             partial = '';
           }
+          const complete: string[] = [];
           for (const line of lines) {
             if (!line.trim()) continue;
-            if (line.length > maxLine) {
-              skipped(line.slice(0, HEAD_BYTES), line.length);
-              continue;
-            }
-            try {
-              if (this.handleLine(line)) events += 1;
-            } catch (err) {
-              // An ERROR event: stop reading this stream.
-              failure = err as Error;
-              attempt.abort();
-              return;
-            }
+            if (line.length > maxLine) skipped(line.slice(0, HEAD_BYTES), line.length);
+            else complete.push(line);
           }
+          catchUp.push(complete);
         },
         onOpen,
       );
+      catchUp.release();
     } catch (err) {
       if (failure) throw failure;
       throw err;
     } finally {
+      catchUp.stop();
       signal.removeEventListener('abort', onAbort);
     }
     if (failure) throw failure;

@@ -3,16 +3,32 @@
 // App rendered by Ink with the explorer's options (maxFps 30, production
 // React), into a fake terminal that timestamps every frame written.
 // Run by the harness as a child process with an IPC channel:
-//   node tui-session.js KUBECONFIG
-// child → parent: {type:'ready', syncMs, podCount, visible:[{namespace,name}], keyMs:[...]}
+//   node tui-session.js KUBECONFIG [--keys N] [--engine worker|inline] [--measure-start]
+// --engine is passed to openModelSource as `engineThread` (absent: its default).
+// --measure-start (the bench; the server must allow writes): the first complete
+// workloads view and the catch-up after the lists (test/bench/README.md).
+// child → parent: {type:'caught-up', ms}         (lists complete → the catch-up marker in the model; --measure-start)
+//                 {type:'tree', t, workloads}    (t: epoch ms of the first complete, live workloads view; --measure-start)
+//                 {type:'ready', syncMs, podCount, visible:[{namespace,name}], keyMs:[...]}
 //                 {type:'seen', marker, t}    (t: epoch ms with fractions)
 // parent → child: {type:'expect', namespace, name, marker}, {type:'quit'}
 // and for the soak (test/soak): {type:'key', id, key, timeoutMs} → {type:'key', id, ms}
 // (key → next frame, NaN after timeoutMs, default 5 s); {type:'view', id, pods} → {type:'view', id, view};
 // {type:'memory', id} → {type:'memory', id, rss, heapUsed} (bytes, after a full GC under --expose-gc).
 import { EventEmitter } from 'node:events';
+import { parseArgs } from 'node:util';
 import type { ReactElement } from 'react';
 import type { ModelSnapshot, PodSummary } from '../../src/model/types.js';
+import type { OpenOptions } from '../../src/cli/common.js';
+import {
+  prepareRestartMarker,
+  restartsIn,
+  serverUrlOf,
+  somePod,
+  workloadOf,
+  type PodRef,
+  type RestartMarker,
+} from './marker.js';
 
 /** What the model holds, for the soak's model-vs-server diff and its checks. */
 export interface SessionView {
@@ -129,30 +145,78 @@ class FakeStdin extends EventEmitter {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Every workload has its roles and every kind is live: what the workloads view shows is complete. */
+function completeTrees(s: ModelSnapshot): boolean {
+  return s.connection.state === 'live' && s.workloads.length > 0 && s.workloads.every((w) => w.roles.length > 0);
+}
+
+const MEASURE_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Catch-up: a restart-count marker PATCHed at the server the moment the lists
+ * are complete (whenSynced) → the first snapshot the UI holds that has it. Watch
+ * events arrive in order, so by then every event that piled up during the
+ * lists has been applied. Reported when seen (NaN after MEASURE_TIMEOUT_MS).
+ */
+async function measureCatchUp(
+  source: { getSnapshot(): ModelSnapshot; subscribe(l: (s: ModelSnapshot) => void): () => void },
+  prepared: Promise<{ pod: PodRef; marker: RestartMarker | null }>,
+): Promise<void> {
+  const synced = now();
+  const { pod: target, marker } = await prepared;
+  if (!marker) throw new Error(`${target.namespace}/${target.name} has no container status`);
+  const workloadUid = workloadOf(source.getSnapshot(), target);
+  if (!workloadUid) throw new Error(`${target.namespace}/${target.name} is in no workload`);
+  let done = false;
+  const report = (ms: number) => {
+    if (done) return;
+    done = true;
+    unsubscribe();
+    clearTimeout(timer);
+    process.send!({ type: 'caught-up', ms });
+  };
+  const unsubscribe = source.subscribe((s) => {
+    if ((restartsIn(s, target, workloadUid) ?? 0) >= marker.marker) report(now() - synced);
+  });
+  const timer = setTimeout(() => report(NaN), MEASURE_TIMEOUT_MS);
+  await marker.send();
+}
+
 async function main(): Promise<void> {
-  const kubeconfig = process.argv[2];
-  if (!kubeconfig || !process.send) throw new Error('usage: tui-session.js KUBECONFIG (with an IPC channel)');
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      keys: { type: 'string', default: '60' },
+      engine: { type: 'string' },
+      'measure-start': { type: 'boolean', default: false },
+    },
+  });
+  const kubeconfig = positionals[0];
+  if (!kubeconfig || !process.send)
+    throw new Error(
+      'usage: tui-session.js KUBECONFIG [--keys N] [--engine worker|inline] [--measure-start] (with an IPC channel)',
+    );
+  const keys = Number(values.keys);
+  const measureStart = values['measure-start'] === true;
   const React = (await import('react')).default;
   const { render } = await import('ink');
   const { App } = await import('../../src/ui/components/App.js');
   const { openModelSource } = await import('../../src/cli/common.js');
 
   const t0 = now();
-  const source = await openModelSource({
+  // OpenOptions gains engineThread with the worker engine; until then it is passed and ignored.
+  const options: OpenOptions & { engineThread?: string } = {
     kubeconfig,
     namespace: null,
     definitionPaths: [],
     definitionsEnv: '',
     gpuResources: [],
     demo: false,
-  });
-  await source.whenSynced();
-  const syncMs = now() - t0;
-  const snapshot = source.getSnapshot();
-  const known = new Set<string>();
-  for (const w of snapshot.workloads)
-    for (const r of w.roles) for (const p of r.pods) known.add(`${p.namespace}/${p.name}`);
+  };
+  if (values.engine) options.engineThread = values.engine;
+  const source = await openModelSource(options);
 
+  // Drawn from the start, as the explorer does (src/cli/tui.ts).
   const stdout = new FakeStdout();
   const stdin = new FakeStdin();
   const element = React.createElement(App, { source, wlxVersion: 'bench', onQuit: () => undefined }) as ReactElement;
@@ -171,6 +235,37 @@ async function main(): Promise<void> {
       await sleep(10);
     }
   };
+
+  // The marker is read from the server while the engine lists; only its write waits for the sync.
+  const serverUrl = measureStart ? serverUrlOf(kubeconfig) : '';
+  const prepared = measureStart
+    ? somePod(serverUrl).then(async (pod) => ({ pod, marker: await prepareRestartMarker(serverUrl, pod) }))
+    : undefined;
+  prepared?.catch(() => undefined);
+
+  await source.whenSynced();
+  const syncMs = now() - t0;
+  if (prepared) await measureCatchUp(source, prepared);
+
+  if (measureStart) {
+    // The first complete, live workloads view on screen (its title counts every workload).
+    let t = NaN;
+    const end = Date.now() + MEASURE_TIMEOUT_MS;
+    while (Date.now() < end) {
+      const s = source.getSnapshot();
+      if (completeTrees(s) && stdout.last.includes(`workloads(all)[${s.workloads.length}]`)) {
+        t = now();
+        break;
+      }
+      await sleep(10);
+    }
+    process.send({ type: 'tree', t, workloads: source.getSnapshot().workloads.length });
+  }
+  const snapshot = source.getSnapshot();
+  const known = new Set<string>();
+  for (const w of snapshot.workloads)
+    for (const r of w.roles) for (const p of r.pods) known.add(`${p.namespace}/${p.name}`);
+
   await waitFor((f) => f.includes('workloads('), 'the workload list');
   for (const k of [':', 'p', 'o', 'd', 's', '\r']) {
     stdin.write(k);
@@ -190,7 +285,7 @@ async function main(): Promise<void> {
   // the cursor, so each press must produce a frame).
   const keyMs: number[] = [];
   const keyCpuMs: number[] = [];
-  for (let i = 0; i < 60; i++) {
+  for (let i = 0; i < keys; i++) {
     const key = i % 2 ? 'k' : 'j';
     const before = stdout.frames;
     const sent = now();

@@ -1,5 +1,6 @@
 // The benchmark harness works end to end on a tiny cluster: every figure is
-// present and a finite number. No timing is asserted (the machine is shared).
+// present and a finite number, each session's figures are kept, and the table
+// prints the targets. No timing is asserted (the machine is shared).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -7,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { FIGURE_NAMES } from '../bench/main.js';
+import { FIGURE_NAMES, TARGETS } from '../bench/main.js';
 
 test('bench harness: 1,000 pods, every figure a finite number', { timeout: 240_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'wlx-bench-smoke-'));
@@ -34,6 +35,8 @@ test('bench harness: 1,000 pods, every figure a finite number', { timeout: 240_0
         '3',
         '--cpu-seconds',
         '1',
+        '--sessions',
+        '1',
         '--jq',
         'quick',
         '--json',
@@ -52,7 +55,16 @@ test('bench harness: 1,000 pods, every figure a finite number', { timeout: 240_0
       assert.ok(typeof v === 'number' && Number.isFinite(v), `${name} = ${String(v)}`);
     }
     assert.equal(result.setup.pods, 1000, 'the engine saw every pod');
+    const sessions = result.setup.sessions as Record<string, unknown>[];
+    assert.equal(sessions.length, 1, 'one session asked for, one kept');
+    for (const name of ['catch_up_s', 'first_tree_churn_s', 'event_to_frame_ms_p99', 'cpu_percent_churn'])
+      assert.ok(Number.isFinite(sessions[0][name]), `setup.sessions[0].${name} = ${String(sessions[0][name])}`);
+    assert.equal(sessions[0].catchUpMissed, false, 'the catch-up marker was seen');
+    assert.equal(result.figures.catch_up_s, sessions[0].catch_up_s, 'with one session, its figure is the worst');
     assert.match(r.stdout, /first_tree_vs_raw_list/, 'the table is printed');
+    const targets = result.setup.targets as Record<string, string>;
+    for (const name of Object.keys(TARGETS)) assert.match(targets[name], /^(met|missed)$/, `target of ${name}`);
+    assert.match(r.stdout, /catch_up_s\s+\S+\s+≤ 5\s+(met|missed)/, 'targets printed beside the figures');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
