@@ -67,20 +67,31 @@ function pick(source: unknown, keys: readonly string[]): Json | undefined {
  * `truncate` when `cut`), without building the pick: the trimmer tries the
  * previous pod's shared value this way before building its own.
  */
-function equalsPicked(kept: unknown, source: unknown, keys: readonly string[], cut?: ReadonlySet<string>): boolean {
+function equalsPicked(kept: unknown, source: unknown, keys: readonly string[], cut = Cut.none): boolean {
   if (!isObject(kept)) return false;
   const from = isObject(source) ? source : undefined;
   let present = 0;
   for (const k of keys) {
     const v = from === undefined ? undefined : from[k];
     if (v === undefined) continue;
-    if (!hasOwn.call(kept, k) || !deepEqual(kept[k], cut?.has(k) ? truncate(v) : v)) return false;
+    if (!hasOwn.call(kept, k) || !deepEqual(kept[k], cutBy(cut, k) ? truncate(v) : v)) return false;
     present++;
   }
   return ownKeyCount(kept) === present;
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
+
+/** Which picked values `truncate` cuts: none, all (conditions), a container state's reason and message. */
+const enum Cut {
+  none,
+  all,
+  state,
+}
+
+function cutBy(cut: Cut, key: string): boolean {
+  return cut === Cut.all || (cut === Cut.state && (key === 'reason' || key === 'message'));
+}
 
 function ownKeyCount(o: Json): number {
   let n = 0;
@@ -95,7 +106,7 @@ function equalsState(kept: unknown, state: Json): boolean {
   for (const phase of STATE_PHASES) {
     const s = state[phase];
     if (!isObject(s)) continue;
-    if (!hasOwn.call(kept, phase) || !equalsPicked(kept[phase], s, STATE_KEYS, STATE_CUT)) return false;
+    if (!hasOwn.call(kept, phase) || !equalsPicked(kept[phase], s, STATE_KEYS, Cut.state)) return false;
     present++;
   }
   return ownKeyCount(kept) === present;
@@ -157,9 +168,7 @@ const POD_SPEC_KEYS = [
   'resourceClaims',
 ] as const;
 const CONDITION_KEYS = ['type', 'status', 'reason', 'message', 'lastTransitionTime'] as const;
-const CONDITION_CUT: ReadonlySet<string> = new Set(CONDITION_KEYS);
 const STATE_KEYS = ['reason', 'exitCode', 'startedAt', 'finishedAt', 'message', 'signal'] as const;
-const STATE_CUT: ReadonlySet<string> = new Set(['reason', 'message']);
 const STATE_PHASES = ['waiting', 'running', 'terminated'] as const;
 const POD_STATUS_KEYS = [
   'phase',
@@ -192,6 +201,15 @@ export type TrimReport = (message: string) => void;
 // shared by whoever holds them). The tables belong to one Trimmer, owned by
 // one engine or offline model: two engines in a process share nothing.
 const MAX_SHARED = 50_000;
+
+/** Fields whose previous value `internAt` tries first: namespace, creation time, then POD_SPEC_INTERNED, POD_STATUS_INTERNED. */
+const enum Slot {
+  namespace = 0,
+  created = 1,
+  podSpec = 2,
+  podStatus = podSpec + 3,
+  count = podStatus + 4,
+}
 const OWNERS_SLOT = 'ownerReferences';
 const CONTAINER_STATUSES_SLOT = 'pod.containerStatuses';
 
@@ -209,6 +227,8 @@ export class Trimmer {
   /** The labels and annotations kept of the previous object: its values are tried before the string table. */
   private lastLabels: Record<string, string> | undefined;
   private lastAnnotations: Record<string, string> | undefined;
+  /** The last string interned per `Slot`. */
+  private readonly lastInterned: unknown[] = new Array<unknown>(Slot.count).fill(undefined);
 
   /** The trim function of `role`; what a bound cuts is told to `report`. */
   for(role: TrimRole, report: TrimReport = () => undefined): (obj: unknown) => KubeObject {
@@ -256,6 +276,19 @@ export class Trimmer {
       out = value;
     }
     if (slot !== undefined) this.recent.set(slot, out);
+    return out;
+  }
+
+  /**
+   * `intern(value)`, trying first the value interned last in `slot` (the same
+   * field of the previous object): equal to it for most siblings, and no hash
+   * of the new string is needed to tell.
+   */
+  private internAt(value: unknown, slot: number): unknown {
+    const before = this.lastInterned[slot];
+    if (before === value) return before;
+    const out = this.intern(value);
+    this.lastInterned[slot] = out;
     return out;
   }
 
@@ -352,9 +385,10 @@ export class Trimmer {
   metadata(meta: unknown, cut: Cuts = NO_CUTS): ObjectMeta {
     const m = isObject(meta) ? meta : {};
     const out: ObjectMeta = { name: String(m.name ?? ''), uid: String(m.uid ?? '') };
-    if (typeof m.namespace === 'string') out.namespace = this.intern(m.namespace) as string;
+    if (typeof m.namespace === 'string') out.namespace = this.internAt(m.namespace, Slot.namespace) as string;
     if (typeof m.resourceVersion === 'string') out.resourceVersion = m.resourceVersion;
-    if (typeof m.creationTimestamp === 'string') out.creationTimestamp = this.intern(m.creationTimestamp) as string;
+    if (typeof m.creationTimestamp === 'string')
+      out.creationTimestamp = this.internAt(m.creationTimestamp, Slot.created) as string;
     if (typeof m.deletionTimestamp === 'string') out.deletionTimestamp = m.deletionTimestamp;
     if (typeof m.generation === 'number') out.generation = m.generation;
     if (isObject(m.labels)) out.labels = this.internLabels(m.labels, cut);
@@ -441,7 +475,7 @@ export class Trimmer {
       let same = true;
       for (let i = 0; i < n && same; i++) {
         const c: unknown = list[i];
-        if (isObject(c)) same = at < last.length && equalsPicked(last[at++], c, CONDITION_KEYS, CONDITION_CUT);
+        if (isObject(c)) same = at < last.length && equalsPicked(last[at++], c, CONDITION_KEYS, Cut.all);
       }
       if (same && at === last.length) return last as Json[];
     }
@@ -462,7 +496,10 @@ export class Trimmer {
     const spec = isObject(o.spec) ? o.spec : {};
     const status = isObject(o.status) ? o.status : {};
     const outSpec: Json = pick(spec, POD_SPEC_KEYS) ?? {};
-    for (const k of POD_SPEC_INTERNED) if (outSpec[k] !== undefined) outSpec[k] = this.intern(truncate(outSpec[k]));
+    for (let i = 0; i < POD_SPEC_INTERNED.length; i++) {
+      const k = POD_SPEC_INTERNED[i];
+      if (outSpec[k] !== undefined) outSpec[k] = this.internAt(truncate(outSpec[k]), Slot.podSpec + i);
+    }
     for (const k of ['overhead', 'resources', 'nodeSelector', 'tolerations'] as const)
       if (outSpec[k] !== undefined) outSpec[k] = this.share(outSpec[k], POD_SPEC_SLOTS[k]);
     if (Array.isArray(outSpec.tolerations) && outSpec.tolerations.length > MAX_LIST) {
@@ -474,8 +511,10 @@ export class Trimmer {
     const init = this.containers(spec.initContainers, 'pod.initContainers', cut, 'initContainers');
     if (init && init.length) outSpec.initContainers = init;
     const outStatus: Json = pick(status, POD_STATUS_KEYS) ?? {};
-    for (const k of POD_STATUS_INTERNED)
-      if (outStatus[k] !== undefined) outStatus[k] = this.intern(truncate(outStatus[k]));
+    for (let i = 0; i < POD_STATUS_INTERNED.length; i++) {
+      const k = POD_STATUS_INTERNED[i];
+      if (outStatus[k] !== undefined) outStatus[k] = this.internAt(truncate(outStatus[k]), Slot.podStatus + i);
+    }
     for (const k of POD_STATUS_CUT) if (outStatus[k] !== undefined) outStatus[k] = truncate(outStatus[k]);
     if (status.message !== undefined) outStatus.message = truncate(status.message);
     const conditions = this.conditions(status.conditions, 'pod.conditions', cut);
