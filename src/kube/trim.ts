@@ -62,6 +62,93 @@ function pick(source: unknown, keys: readonly string[]): Json | undefined {
   return any ? out : undefined;
 }
 
+/**
+ * Whether `kept` deep-equals `pick(source, keys) ?? {}` (each value cut by
+ * `truncate` when `cut`), without building the pick: the trimmer tries the
+ * previous pod's shared value this way before building its own.
+ */
+function equalsPicked(kept: unknown, source: unknown, keys: readonly string[], cut = Cut.none): boolean {
+  if (!isObject(kept)) return false;
+  const from = isObject(source) ? source : undefined;
+  let present = 0;
+  for (const k of keys) {
+    const v = from === undefined ? undefined : from[k];
+    if (v === undefined) continue;
+    if (!hasOwn.call(kept, k) || !deepEqual(kept[k], cutBy(cut, k) ? truncate(v) : v)) return false;
+    present++;
+  }
+  return ownKeyCount(kept) === present;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** Which picked values `truncate` cuts: none, all (conditions), a container state's reason and message. */
+const enum Cut {
+  none,
+  all,
+  state,
+}
+
+function cutBy(cut: Cut, key: string): boolean {
+  return cut === Cut.all || (cut === Cut.state && (key === 'reason' || key === 'message'));
+}
+
+function ownKeyCount(o: Json): number {
+  let n = 0;
+  for (const k in o) if (hasOwn.call(o, k)) n++;
+  return n;
+}
+
+/** Whether `kept` deep-equals what `containerState(state)` builds of the object `state`. */
+function equalsState(kept: unknown, state: Json): boolean {
+  if (!isObject(kept)) return false;
+  let present = 0;
+  for (const phase of STATE_PHASES) {
+    const s = state[phase];
+    if (!isObject(s)) continue;
+    if (!hasOwn.call(kept, phase) || !equalsPicked(kept[phase], s, STATE_KEYS, Cut.state)) return false;
+    present++;
+  }
+  return ownKeyCount(kept) === present;
+}
+
+/** Whether `kept` deep-equals what `containerStatuses` builds of the object `cs`. */
+function equalsStatus(kept: unknown, cs: Json): boolean {
+  if (!isObject(kept)) return false;
+  let present = 3;
+  if (!hasOwn.call(kept, 'name') || !deepEqual(kept.name, truncate(cs.name))) return false;
+  if (!hasOwn.call(kept, 'ready') || !deepEqual(kept.ready, cs.ready)) return false;
+  if (!hasOwn.call(kept, 'restartCount') || !deepEqual(kept.restartCount, cs.restartCount)) return false;
+  if (cs.started !== undefined) {
+    if (!hasOwn.call(kept, 'started') || !deepEqual(kept.started, cs.started)) return false;
+    present++;
+  }
+  if (isObject(cs.state)) {
+    if (!hasOwn.call(kept, 'state') || !equalsState(kept.state, cs.state)) return false;
+    present++;
+  }
+  const last = cs.lastState;
+  if (isObject(last) && STATE_PHASES.some((phase) => isObject(last[phase]))) {
+    if (!hasOwn.call(kept, 'lastState') || !equalsState(kept.lastState, last)) return false;
+    present++;
+  }
+  return ownKeyCount(kept) === present;
+}
+
+/** Whether `kept` (an owner reference the trimmer built) equals the one it would build of `ref`. */
+function equalsOwnerRef(kept: unknown, ref: Json): boolean {
+  if (!isObject(kept)) return false;
+  const controller = ref.controller === true;
+  return (
+    kept.apiVersion === String(ref.apiVersion ?? '') &&
+    kept.kind === String(ref.kind ?? '') &&
+    kept.name === String(ref.name ?? '') &&
+    kept.uid === String(ref.uid ?? '') &&
+    (kept.controller === true) === controller &&
+    ownKeyCount(kept) === (controller ? 5 : 4)
+  );
+}
+
 function truncate(text: unknown, max = MAX_MESSAGE): unknown {
   if (typeof text !== 'string' || text.length <= max) return text;
   // Through a Buffer: a plain slice would keep the whole original string alive.
@@ -82,6 +169,19 @@ const POD_SPEC_KEYS = [
 ] as const;
 const CONDITION_KEYS = ['type', 'status', 'reason', 'message', 'lastTransitionTime'] as const;
 const STATE_KEYS = ['reason', 'exitCode', 'startedAt', 'finishedAt', 'message', 'signal'] as const;
+const STATE_PHASES = ['waiting', 'running', 'terminated'] as const;
+const POD_STATUS_KEYS = [
+  'phase',
+  'reason',
+  'hostIP',
+  'podIP',
+  'startTime',
+  'nominatedNodeName',
+  'resourceClaimStatuses',
+] as const;
+const POD_SPEC_INTERNED = ['nodeName', 'priorityClassName', 'schedulerName'] as const;
+const POD_STATUS_INTERNED = ['phase', 'reason', 'hostIP', 'startTime'] as const;
+const POD_STATUS_CUT = ['podIP', 'nominatedNodeName'] as const;
 
 const POD_SPEC_SLOTS = {
   overhead: 'pod.overhead',
@@ -102,6 +202,17 @@ export type TrimReport = (message: string) => void;
 // one engine or offline model: two engines in a process share nothing.
 const MAX_SHARED = 50_000;
 
+/** Fields whose previous value `internAt` tries first: namespace, creation time, then POD_SPEC_INTERNED, POD_STATUS_INTERNED. */
+const enum Slot {
+  namespace = 0,
+  created = 1,
+  podSpec = 2,
+  podStatus = podSpec + 3,
+  count = podStatus + 4,
+}
+const OWNERS_SLOT = 'ownerReferences';
+const CONTAINER_STATUSES_SLOT = 'pod.containerStatuses';
+
 /** Trims objects for what wlx keeps of them, sharing repeated values among the objects it trimmed. */
 export class Trimmer {
   private readonly sharedValues = new Map<string, unknown>();
@@ -113,6 +224,11 @@ export class Trimmer {
    * finds nearly every repeat without building a JSON key.
    */
   private readonly recent = new Map<string, unknown>();
+  /** The labels and annotations kept of the previous object: its values are tried before the string table. */
+  private lastLabels: Record<string, string> | undefined;
+  private lastAnnotations: Record<string, string> | undefined;
+  /** The last string interned per `Slot`. */
+  private readonly lastInterned: unknown[] = new Array<unknown>(Slot.count).fill(undefined);
 
   /** The trim function of `role`; what a bound cuts is told to `report`. */
   for(role: TrimRole, report: TrimReport = () => undefined): (obj: unknown) => KubeObject {
@@ -150,19 +266,6 @@ export class Trimmer {
     return last !== undefined && deepEqual(last, value) ? (last as T) : undefined;
   }
 
-  /**
-   * Shares `value` only when it equals the previous value of its slot (values
-   * that repeat among siblings, e.g. the ownerReferences of the pods of one
-   * Job, but seldom across them: no JSON key is built and no table entry kept).
-   */
-  shareRecent<T>(value: T, slot: string): T {
-    if (value === undefined || value === null || typeof value !== 'object') return value;
-    const last = this.recentEqual(value, slot);
-    if (last !== undefined) return last;
-    this.recent.set(slot, deepFreeze(value));
-    return value;
-  }
-
   private shareByJson<T>(value: T, slot: string | undefined): T {
     const key = JSON.stringify(value);
     if (key.length > 4096) return value;
@@ -176,6 +279,19 @@ export class Trimmer {
     return out;
   }
 
+  /**
+   * `intern(value)`, trying first the value interned last in `slot` (the same
+   * field of the previous object): equal to it for most siblings, and no hash
+   * of the new string is needed to tell.
+   */
+  private internAt(value: unknown, slot: number): unknown {
+    const before = this.lastInterned[slot];
+    if (before === value) return before;
+    const out = this.intern(value);
+    this.lastInterned[slot] = out;
+    return out;
+  }
+
   /** One shared copy per distinct short string (label values, node names, images, times). */
   intern(value: unknown): unknown {
     if (typeof value !== 'string' || value.length > 256) return value;
@@ -186,34 +302,72 @@ export class Trimmer {
     return value;
   }
 
+  /**
+   * `value` interned, trying first the same key of the previous object's map:
+   * siblings repeat most label values, and comparing two strings needs no hash
+   * of the new one (hashing every value was most of the cost of interning).
+   */
+  private internAs(value: string, previous: Record<string, string> | undefined, key: string): string {
+    const before = previous === undefined ? undefined : previous[key];
+    return before === value ? before : (this.intern(value) as string);
+  }
+
   private internLabels(rec: Json, cut: Cuts): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(rec)) {
+    const previous = this.lastLabels;
+    for (const k of Object.keys(rec)) {
+      const v = rec[k];
       if (typeof v !== 'string') continue;
       if (v.length > MAX_LABEL_VALUE) cut.note(`label ${k} of ${v.length.toLocaleString('en')} characters dropped`);
-      else out[k] = this.intern(v) as string;
+      else out[k] = this.internAs(v, previous, k);
     }
+    this.lastLabels = out;
     return out;
   }
 
   private annotations(annotations: unknown): Record<string, string> | undefined {
     if (!isObject(annotations)) return undefined;
     const out: Record<string, string> = {};
+    const previous = this.lastAnnotations;
     let any = false;
-    for (const [k, v] of Object.entries(annotations)) {
+    for (const k of Object.keys(annotations)) {
+      const v = annotations[k];
       if (k === LAST_APPLIED) continue;
       if (typeof v !== 'string') continue;
       // Config blobs, not labels: dropped silently, as they always were (no view reads them).
       if (v.length > MAX_ANNOTATION_VALUE) continue;
-      out[k] = this.intern(v) as string;
+      out[k] = this.internAs(v, previous, k);
       any = true;
     }
+    if (any) this.lastAnnotations = out;
     return any ? out : undefined;
   }
 
-  private ownerReferences(refs: unknown): ObjectMeta['ownerReferences'] {
+  /**
+   * At most MAX_LIST owner references, shared when they equal the previous
+   * object's (the pods of one Job), which is tried before building them.
+   */
+  private ownerReferences(refs: unknown, cut: Cuts): ObjectMeta['ownerReferences'] {
     if (!Array.isArray(refs)) return undefined;
-    return refs.filter(isObject).map((r) => {
+    let count = 0;
+    for (const r of refs) if (isObject(r)) count++;
+    if (!count) return undefined;
+    if (count > MAX_LIST) cut.note(`${count - MAX_LIST} ownerReferences beyond ${MAX_LIST} dropped`);
+    const n = Math.min(count, MAX_LIST);
+    const last = this.recent.get(OWNERS_SLOT);
+    if (Array.isArray(last) && last.length === n) {
+      let at = 0;
+      let same = true;
+      for (let i = 0; at < n && same; i++) {
+        const r: unknown = refs[i];
+        if (isObject(r)) same = equalsOwnerRef(last[at++], r);
+      }
+      if (same) return last as ObjectMeta['ownerReferences'];
+    }
+    const out: NonNullable<ObjectMeta['ownerReferences']> = [];
+    for (let i = 0; out.length < n; i++) {
+      const r: unknown = refs[i];
+      if (!isObject(r)) continue;
       const ref: NonNullable<ObjectMeta['ownerReferences']>[number] = {
         apiVersion: this.intern(String(r.apiVersion ?? '')) as string,
         kind: this.intern(String(r.kind ?? '')) as string,
@@ -221,43 +375,50 @@ export class Trimmer {
         uid: this.intern(String(r.uid ?? '')) as string,
       };
       if (r.controller === true) ref.controller = true;
-      return ref;
-    });
+      out.push(ref);
+    }
+    this.recent.set(OWNERS_SLOT, deepFreeze(out));
+    return out;
   }
 
   /** Metadata wlx reads: identity, times, labels, annotations (minus blobs), owners. */
   metadata(meta: unknown, cut: Cuts = NO_CUTS): ObjectMeta {
     const m = isObject(meta) ? meta : {};
     const out: ObjectMeta = { name: String(m.name ?? ''), uid: String(m.uid ?? '') };
-    if (typeof m.namespace === 'string') out.namespace = this.intern(m.namespace) as string;
+    if (typeof m.namespace === 'string') out.namespace = this.internAt(m.namespace, Slot.namespace) as string;
     if (typeof m.resourceVersion === 'string') out.resourceVersion = m.resourceVersion;
-    if (typeof m.creationTimestamp === 'string') out.creationTimestamp = this.intern(m.creationTimestamp) as string;
+    if (typeof m.creationTimestamp === 'string')
+      out.creationTimestamp = this.internAt(m.creationTimestamp, Slot.created) as string;
     if (typeof m.deletionTimestamp === 'string') out.deletionTimestamp = m.deletionTimestamp;
     if (typeof m.generation === 'number') out.generation = m.generation;
     if (isObject(m.labels)) out.labels = this.internLabels(m.labels, cut);
     const annotations = this.annotations(m.annotations);
     if (annotations) out.annotations = annotations;
-    const owners = this.ownerReferences(m.ownerReferences);
-    if (owners && owners.length) {
-      if (owners.length > MAX_LIST) cut.note(`${owners.length - MAX_LIST} ownerReferences beyond ${MAX_LIST} dropped`);
-      out.ownerReferences = this.shareRecent(owners.slice(0, MAX_LIST), 'ownerReferences');
-    }
+    const owners = this.ownerReferences(m.ownerReferences, cut);
+    if (owners) out.ownerReferences = owners;
     return out;
   }
 
   private containers(list: unknown, slot: string, cut: Cuts, what: string): Json[] | undefined {
     if (!Array.isArray(list)) return undefined;
     if (list.length > MAX_LIST) cut.note(`${list.length - MAX_LIST} ${what} beyond ${MAX_LIST} dropped`);
-    return this.share(
-      list.slice(0, MAX_LIST).map((c) => pick(c, CONTAINER_KEYS) ?? {}),
-      slot,
-    );
+    const n = Math.min(list.length, MAX_LIST);
+    // The previous pod's list, when this one would trim to it, without building this one.
+    const last = this.recent.get(slot);
+    if (Array.isArray(last) && last.length === n) {
+      let i = 0;
+      while (i < n && equalsPicked(last[i], list[i], CONTAINER_KEYS)) i++;
+      if (i === n) return last as Json[];
+    }
+    const out: Json[] = new Array<Json>(n);
+    for (let i = 0; i < n; i++) out[i] = pick(list[i], CONTAINER_KEYS) ?? {};
+    return this.shareByJson(out, slot);
   }
 
   private containerState(state: unknown): Json | undefined {
     if (!isObject(state)) return undefined;
     const out: Json = {};
-    for (const phase of ['waiting', 'running', 'terminated'] as const) {
+    for (const phase of STATE_PHASES) {
       const s = pick(state[phase], STATE_KEYS);
       if (s) {
         if (s.message !== undefined) s.message = truncate(s.message);
@@ -272,38 +433,61 @@ export class Trimmer {
     return out;
   }
 
-  private containerStatuses(list: unknown, cut: Cuts, what: string): Json[] | undefined {
+  /** With `slot`, shared when equal to the previous list there (tried before building this one). */
+  private containerStatuses(list: unknown, cut: Cuts, what: string, slot?: string): Json[] | undefined {
     if (!Array.isArray(list)) return undefined;
     if (list.length > MAX_LIST) cut.note(`${list.length - MAX_LIST} ${what} beyond ${MAX_LIST} dropped`);
-    return list
-      .slice(0, MAX_LIST)
-      .filter(isObject)
-      .map((cs) => {
-        const out: Json = { name: this.intern(truncate(cs.name)), ready: cs.ready, restartCount: cs.restartCount };
-        if (cs.started !== undefined) out.started = cs.started;
-        const state = this.containerState(cs.state);
-        if (state) out.state = state;
-        const last = this.containerState(cs.lastState);
-        if (last && Object.keys(last).length) out.lastState = last;
-        return out;
-      });
+    const n = Math.min(list.length, MAX_LIST);
+    const last = slot === undefined ? undefined : this.recent.get(slot);
+    if (Array.isArray(last)) {
+      let at = 0;
+      let same = true;
+      for (let i = 0; i < n && same; i++) {
+        const cs: unknown = list[i];
+        if (isObject(cs)) same = at < last.length && equalsStatus(last[at++], cs);
+      }
+      if (same && at === last.length) return last as Json[];
+    }
+    const out: Json[] = [];
+    for (let i = 0; i < n; i++) {
+      const cs: unknown = list[i];
+      if (!isObject(cs)) continue;
+      const status: Json = { name: this.intern(truncate(cs.name)), ready: cs.ready, restartCount: cs.restartCount };
+      if (cs.started !== undefined) status.started = cs.started;
+      const state = this.containerState(cs.state);
+      if (state) status.state = state;
+      const last = this.containerState(cs.lastState);
+      if (last && Object.keys(last).length) status.lastState = last;
+      out.push(status);
+    }
+    if (slot !== undefined) this.recent.set(slot, deepFreeze(out));
+    return out;
   }
 
   // lastTransitionTime is kept (a view may say "not ready for 5m"); heartbeat times are not.
   private conditions(list: unknown, slot: string, cut: Cuts): Json[] | undefined {
     if (!Array.isArray(list)) return undefined;
     if (list.length > MAX_LIST) cut.note(`${list.length - MAX_LIST} conditions beyond ${MAX_LIST} dropped`);
-    return this.share(
-      list
-        .slice(0, MAX_LIST)
-        .filter(isObject)
-        .map((c) => {
-          const out = pick(c, CONDITION_KEYS) ?? {};
-          for (const k of CONDITION_KEYS) if (out[k] !== undefined) out[k] = truncate(out[k]);
-          return out;
-        }),
-      slot,
-    );
+    const n = Math.min(list.length, MAX_LIST);
+    const last = this.recent.get(slot);
+    if (Array.isArray(last)) {
+      let at = 0;
+      let same = true;
+      for (let i = 0; i < n && same; i++) {
+        const c: unknown = list[i];
+        if (isObject(c)) same = at < last.length && equalsPicked(last[at++], c, CONDITION_KEYS, Cut.all);
+      }
+      if (same && at === last.length) return last as Json[];
+    }
+    const out: Json[] = [];
+    for (let i = 0; i < n; i++) {
+      const c: unknown = list[i];
+      if (!isObject(c)) continue;
+      const kept = pick(c, CONDITION_KEYS) ?? {};
+      for (const k of CONDITION_KEYS) if (kept[k] !== undefined) kept[k] = truncate(kept[k]);
+      out.push(kept);
+    }
+    return this.shareByJson(out, slot);
   }
 
   pod(obj: unknown, report: TrimReport = () => undefined): KubeObject {
@@ -312,8 +496,10 @@ export class Trimmer {
     const spec = isObject(o.spec) ? o.spec : {};
     const status = isObject(o.status) ? o.status : {};
     const outSpec: Json = pick(spec, POD_SPEC_KEYS) ?? {};
-    for (const k of ['nodeName', 'priorityClassName', 'schedulerName'] as const)
-      if (outSpec[k] !== undefined) outSpec[k] = this.intern(truncate(outSpec[k]));
+    for (let i = 0; i < POD_SPEC_INTERNED.length; i++) {
+      const k = POD_SPEC_INTERNED[i];
+      if (outSpec[k] !== undefined) outSpec[k] = this.internAt(truncate(outSpec[k]), Slot.podSpec + i);
+    }
     for (const k of ['overhead', 'resources', 'nodeSelector', 'tolerations'] as const)
       if (outSpec[k] !== undefined) outSpec[k] = this.share(outSpec[k], POD_SPEC_SLOTS[k]);
     if (Array.isArray(outSpec.tolerations) && outSpec.tolerations.length > MAX_LIST) {
@@ -324,18 +510,17 @@ export class Trimmer {
     if (containers) outSpec.containers = containers;
     const init = this.containers(spec.initContainers, 'pod.initContainers', cut, 'initContainers');
     if (init && init.length) outSpec.initContainers = init;
-    const outStatus: Json =
-      pick(status, ['phase', 'reason', 'hostIP', 'podIP', 'startTime', 'nominatedNodeName', 'resourceClaimStatuses']) ??
-      {};
-    for (const k of ['phase', 'reason', 'hostIP', 'startTime'] as const)
-      if (outStatus[k] !== undefined) outStatus[k] = this.intern(truncate(outStatus[k]));
-    for (const k of ['podIP', 'nominatedNodeName'] as const)
-      if (outStatus[k] !== undefined) outStatus[k] = truncate(outStatus[k]);
+    const outStatus: Json = pick(status, POD_STATUS_KEYS) ?? {};
+    for (let i = 0; i < POD_STATUS_INTERNED.length; i++) {
+      const k = POD_STATUS_INTERNED[i];
+      if (outStatus[k] !== undefined) outStatus[k] = this.internAt(truncate(outStatus[k]), Slot.podStatus + i);
+    }
+    for (const k of POD_STATUS_CUT) if (outStatus[k] !== undefined) outStatus[k] = truncate(outStatus[k]);
     if (status.message !== undefined) outStatus.message = truncate(status.message);
     const conditions = this.conditions(status.conditions, 'pod.conditions', cut);
     if (conditions) outStatus.conditions = conditions;
-    const cs = this.containerStatuses(status.containerStatuses, cut, 'containerStatuses');
-    if (cs) outStatus.containerStatuses = this.shareRecent(cs, 'pod.containerStatuses');
+    const cs = this.containerStatuses(status.containerStatuses, cut, 'containerStatuses', CONTAINER_STATUSES_SLOT);
+    if (cs) outStatus.containerStatuses = cs;
     const ics = this.containerStatuses(status.initContainerStatuses, cut, 'initContainerStatuses');
     if (ics && ics.length) outStatus.initContainerStatuses = ics;
     const metadata = this.metadata(o.metadata, cut);

@@ -13,14 +13,19 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(b)) return false;
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao);
-  if (ak.length !== Object.keys(bo).length) return false;
-  for (const k of ak) {
-    if (!Object.prototype.hasOwnProperty.call(bo, k)) return false;
-    if (!deepEqual(ao[k], bo[k])) return false;
+  // for-in filtered to own keys is the key set of Object.keys without an array
+  // per call (the trimmer compares every pod's containers and conditions).
+  let count = 0;
+  for (const k in ao) {
+    if (!hasOwn.call(ao, k)) continue;
+    if (!hasOwn.call(bo, k) || !deepEqual(ao[k], bo[k])) return false;
+    count++;
   }
-  return true;
+  for (const k in bo) if (hasOwn.call(bo, k) && --count < 0) return false;
+  return count === 0;
 }
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
  * `next`, with every part that deep-equals the corresponding part of `prev`
