@@ -204,8 +204,7 @@ async function main(): Promise<void> {
   const { openModelSource } = await import('../../src/cli/common.js');
 
   const t0 = now();
-  // OpenOptions gains engineThread with the worker engine; until then it is passed and ignored.
-  const options: OpenOptions & { engineThread?: string } = {
+  const options: OpenOptions = {
     kubeconfig,
     namespace: null,
     definitionPaths: [],
@@ -213,7 +212,8 @@ async function main(): Promise<void> {
     gpuResources: [],
     demo: false,
   };
-  if (values.engine) options.engineThread = values.engine;
+  if (values.engine === 'worker' || values.engine === 'inline') options.engineThread = values.engine;
+  else if (values.engine) throw new Error(`--engine must be worker or inline, not ${values.engine}`);
   const source = await openModelSource(options);
 
   // Drawn from the start, as the explorer does (src/cli/tui.ts).
