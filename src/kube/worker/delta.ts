@@ -71,9 +71,7 @@ export function encodeDelta(next: unknown, prev: unknown): Delta {
   if (Array.isArray(next)) return Array.isArray(prev) ? encodeArray(next, prev) : literal(next);
   if (next instanceof Map) return prev instanceof Map ? encodeMap(next, prev) : literal(next);
   if (!isPlainObject(prev)) return literal(next);
-  const proto = Object.getPrototypeOf(next) as unknown;
-  if (proto !== Object.prototype && proto !== null)
-    throw new Error(`delta: a ${next.constructor?.name ?? 'class'} instance cannot cross the thread boundary`);
+  checkPlain(next);
   const out: unknown[] = [OBJECT, 0];
   const n = next as Plain;
   for (const k of Object.keys(n)) {
