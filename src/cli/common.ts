@@ -199,12 +199,9 @@ export async function openEngine(
   options: OpenOptions,
   cluster: { kubeconfig?: string; context?: string },
 ): Promise<OpenedEngine> {
-  const { loadKubeconfig } = await import('../kube/kubeconfig.js');
-  const { HttpKubeTransport } = await import('../kube/client.js');
   const { startEngine } = await import('../kube/engine.js');
   const { loadDefinitions } = await import('../definitions/index.js');
-  const loaded = loadKubeconfig(cluster);
-  const transport = new HttpKubeTransport(loaded.kubeConfig, loaded.server, loaded.context);
+  const { loaded, transport } = await connect(cluster);
   try {
     const definitions = loadDefinitions({ userPaths: options.definitionPaths, envPaths: options.definitionsEnv });
     const engine = await startEngine({
@@ -246,12 +243,17 @@ export async function openAccess(cluster: {
   kubeconfig?: string;
   context?: string;
 }): Promise<{ access: ObjectAccess; close(): void }> {
+  const { createAccess } = await import('../kube/access.js');
+  const { transport } = await connect(cluster);
+  return { access: createAccess(transport), close: () => transport.close() };
+}
+
+/** The kubeconfig loaded and a transport over its credentials (one per engine, one for on-demand reads). */
+async function connect(cluster: { kubeconfig?: string; context?: string }) {
   const { loadKubeconfig } = await import('../kube/kubeconfig.js');
   const { HttpKubeTransport } = await import('../kube/client.js');
-  const { createAccess } = await import('../kube/access.js');
   const loaded = loadKubeconfig(cluster);
-  const transport = new HttpKubeTransport(loaded.kubeConfig, loaded.server, loaded.context);
-  return { access: createAccess(transport), close: () => transport.close() };
+  return { loaded, transport: new HttpKubeTransport(loaded.kubeConfig, loaded.server, loaded.context) };
 }
 
 /**
