@@ -5,8 +5,7 @@
 // the engine's snapshot (marker.ts). Run as its own process:
 //   node catch-up.js KUBECONFIG
 // Prints one JSON line: syncMs, catchUpMs, cpuS (until caught up), pods.
-import type { ModelSnapshot } from '../../src/model/types.js';
-import { prepareRestartMarker, restartsIn, serverUrlOf, somePod, workloadOf } from './marker.js';
+import { benchOpenOptions, prepareRestartMarker, serverUrlOf, somePod, watchForMarker } from './marker.js';
 
 async function main(): Promise<void> {
   const kubeconfig = process.argv[2];
@@ -18,30 +17,18 @@ async function main(): Promise<void> {
   const marker = await prepareRestartMarker(serverUrl, pod);
   if (!marker) throw new Error(`${pod.namespace}/${pod.name} has no container status`);
   let podsLive = NaN;
-  const source = await openModelSource({
-    kubeconfig,
-    namespace: null,
-    definitionPaths: [],
-    definitionsEnv: '',
-    gpuResources: [],
-    demo: false,
-  });
+  const source = await openModelSource(benchOpenOptions(kubeconfig));
   source.subscribe((s) => {
     if (Number.isNaN(podsLive) && s.kinds.some((k) => k.resource === 'pods' && k.state === 'live'))
       podsLive = performance.now() - t0;
   });
   await source.whenSynced();
   const synced = performance.now();
-  const workloadUid = workloadOf(source.getSnapshot(), pod);
-  if (!workloadUid) throw new Error(`${pod.namespace}/${pod.name} is in no workload`);
-  const caughtUp = new Promise<number>((resolve) => {
-    source.subscribe((s: ModelSnapshot) => {
-      if ((restartsIn(s, pod, workloadUid) ?? 0) >= marker.marker) resolve(performance.now());
-    });
-  });
-  await marker.send();
+  const { sent, seen } = watchForMarker(source, pod, marker, 600_000);
+  await sent;
   const marked = performance.now();
-  const done = await caughtUp;
+  const done = await seen;
+  if (done === undefined) throw new Error('the marker was not seen within 600 s');
   const cpu = process.cpuUsage();
   const line = {
     syncMs: synced - t0,

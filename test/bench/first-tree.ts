@@ -4,6 +4,8 @@
 //   node --expose-gc first-tree.js KUBECONFIG
 // Prints one JSON line: pods, workloads, heap retained by the model per pod,
 // rss now and at its peak. The harness times spawn → that line.
+import { benchOpenOptions } from './marker.js';
+
 const gc = (globalThis as { gc?: () => void }).gc;
 
 async function main(): Promise<void> {
@@ -24,14 +26,7 @@ async function main(): Promise<void> {
   gc?.();
   const base = process.memoryUsage().heapUsed;
   const t0 = performance.now();
-  const source = await openModelSource({
-    kubeconfig,
-    namespace: null,
-    definitionPaths: [],
-    definitionsEnv: '',
-    gpuResources: [],
-    demo: false,
-  });
+  const source = await openModelSource(benchOpenOptions(kubeconfig));
   await source.whenSynced();
   const syncMs = performance.now() - t0;
   const snap = source.getSnapshot();

@@ -4,6 +4,12 @@
 // marker being in wlx's model means every event before it has been applied.
 import { readFileSync } from 'node:fs';
 import type { ModelSnapshot } from '../../src/model/types.js';
+import type { OpenOptions } from '../../src/cli/common.js';
+
+/** How the bench opens wlx's model: this kubeconfig, all namespaces, the built-in definitions only. */
+export function benchOpenOptions(kubeconfig: string): OpenOptions {
+  return { kubeconfig, namespace: null, definitionPaths: [], definitionsEnv: '', gpuResources: [], demo: false };
+}
 
 /** The API server URL written in a kubeconfig (the bench server's, http://127.0.0.1:PORT); '' when absent. */
 export function serverUrlOf(kubeconfigPath: string): string {
@@ -83,4 +89,31 @@ function restartsInRoles(roles: ModelSnapshot['workloads'][number]['roles'], pod
     if (nested !== undefined) return nested;
   }
   return undefined;
+}
+
+/**
+ * Subscribes to the source, then sends the marker: `sent` when the server
+ * took it, `seen` when (performance.now()) the source first holds it on the
+ * pod, or undefined after `timeoutMs`.
+ */
+export function watchForMarker(
+  source: { getSnapshot(): ModelSnapshot; subscribe(l: (s: ModelSnapshot) => void): () => void },
+  pod: PodRef,
+  marker: RestartMarker,
+  timeoutMs: number,
+): { sent: Promise<void>; seen: Promise<number | undefined> } {
+  const workloadUid = workloadOf(source.getSnapshot(), pod);
+  if (!workloadUid) throw new Error(`${pod.namespace}/${pod.name} is in no workload`);
+  const seen = new Promise<number | undefined>((resolve) => {
+    const done = (t: number | undefined) => {
+      unsubscribe();
+      clearTimeout(timer);
+      resolve(t);
+    };
+    const unsubscribe = source.subscribe((s) => {
+      if ((restartsIn(s, pod, workloadUid) ?? 0) >= marker.marker) done(performance.now());
+    });
+    const timer = setTimeout(() => done(undefined), timeoutMs);
+  });
+  return { sent: marker.send(), seen };
 }

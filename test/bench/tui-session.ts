@@ -19,13 +19,12 @@ import { EventEmitter } from 'node:events';
 import { parseArgs } from 'node:util';
 import type { ReactElement } from 'react';
 import type { ModelSnapshot, PodSummary } from '../../src/model/types.js';
-import type { OpenOptions } from '../../src/cli/common.js';
 import {
+  benchOpenOptions,
   prepareRestartMarker,
-  restartsIn,
   serverUrlOf,
   somePod,
-  workloadOf,
+  watchForMarker,
   type PodRef,
   type RestartMarker,
 } from './marker.js';
@@ -162,24 +161,12 @@ async function measureCatchUp(
   source: { getSnapshot(): ModelSnapshot; subscribe(l: (s: ModelSnapshot) => void): () => void },
   prepared: Promise<{ pod: PodRef; marker: RestartMarker | null }>,
 ): Promise<void> {
-  const synced = now();
+  const synced = performance.now();
   const { pod: target, marker } = await prepared;
   if (!marker) throw new Error(`${target.namespace}/${target.name} has no container status`);
-  const workloadUid = workloadOf(source.getSnapshot(), target);
-  if (!workloadUid) throw new Error(`${target.namespace}/${target.name} is in no workload`);
-  let done = false;
-  const report = (ms: number) => {
-    if (done) return;
-    done = true;
-    unsubscribe();
-    clearTimeout(timer);
-    process.send!({ type: 'caught-up', ms });
-  };
-  const unsubscribe = source.subscribe((s) => {
-    if ((restartsIn(s, target, workloadUid) ?? 0) >= marker.marker) report(now() - synced);
-  });
-  const timer = setTimeout(() => report(NaN), MEASURE_TIMEOUT_MS);
-  await marker.send();
+  const { sent, seen } = watchForMarker(source, target, marker, MEASURE_TIMEOUT_MS);
+  void seen.then((t) => process.send!({ type: 'caught-up', ms: t === undefined ? NaN : t - synced }));
+  await sent;
 }
 
 async function main(): Promise<void> {
@@ -204,14 +191,7 @@ async function main(): Promise<void> {
   const { openModelSource } = await import('../../src/cli/common.js');
 
   const t0 = now();
-  const options: OpenOptions = {
-    kubeconfig,
-    namespace: null,
-    definitionPaths: [],
-    definitionsEnv: '',
-    gpuResources: [],
-    demo: false,
-  };
+  const options = benchOpenOptions(kubeconfig);
   if (values.engine === 'worker' || values.engine === 'inline') options.engineThread = values.engine;
   else if (values.engine) throw new Error(`--engine must be worker or inline, not ${values.engine}`);
   const source = await openModelSource(options);
