@@ -205,9 +205,9 @@ export function coalesceWatchLines(lines: readonly string[]): CoalescedLines {
 export interface CatchUpBounds {
   /** Lines arriving within one turn of the event loop that mean the stream is behind (default 256). */
   enterLines: number;
-  /** A held window is handled once no chunk came for this long (default 10 ms). */
+  /** A held window is handled once no chunk came for this long (default 50 ms). */
   quietMs: number;
-  /** …or once it is this old (default 2,000 ms), */
+  /** …or once it is this old (default 1,000 ms), */
   maxHoldMs: number;
   /** …or holds this many lines (default 20,000). */
   maxLines: number;
