@@ -37,6 +37,31 @@ const pod = (name: string): PodSummary => ({
   createdAt: null,
 });
 
+test('pod lists under churn: the same rows keep their overlaid array; a patched copy is overlaid where it changed', () => {
+  const pods = ['a', 'b', 'c'].map(pod);
+  const rows = pods.map((p) => podRow(p, 'w', false));
+  const table = { columns: POD_COLUMNS, rows };
+  const m = metrics([gpuReading('n1/0', 80, ['ml/a']), gpuReading('n1/1', 40, ['ml/c'])]);
+  const first = withPodUtil(table, m);
+  assert.equal(withPodUtil({ columns: POD_COLUMNS, rows }, m).rows, first.rows, 'nothing changed: the same array');
+  // c restarted: only its row is overlaid again, in place.
+  const patched = rows.slice();
+  patched[2] = podRow({ ...pods[2], restarts: 3 }, 'w', false);
+  const second = withPodUtil({ columns: POD_COLUMNS, rows: patched }, m);
+  assert.notEqual(second.rows, first.rows);
+  assert.equal(second.rows[0], first.rows[0]);
+  assert.equal(second.rows[1], first.rows[1]);
+  assert.notEqual(second.rows[2], first.rows[2]);
+  const names = second.columns.map((c) => c.name);
+  assert.equal(second.rows[2].cells[names.indexOf('UTIL')], '40%');
+  assert.equal(second.rows[2].cells[names.indexOf('RESTARTS')], '3');
+  // A new scrape overlays every row again.
+  const m2 = metrics([gpuReading('n1/0', 10, ['ml/a'])]);
+  const third = withPodUtil({ columns: POD_COLUMNS, rows: patched }, m2);
+  assert.equal(third.rows[0].cells[names.indexOf('UTIL')], '10%');
+  assert.equal(third.rows[2].cells[names.indexOf('UTIL')], '-');
+});
+
 test('pod lists: UTIL and MEM after GPUS, `-` without a reading, idle marked, sorted by util', () => {
   const pods = ['a', 'b', 'c'].map(pod);
   const table = { columns: POD_COLUMNS, rows: pods.map((p) => podRow(p, 'w', false)) };

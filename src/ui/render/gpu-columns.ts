@@ -28,18 +28,26 @@ export function groupUtilText(g: GroupGpu): string {
 
 const overlaid = new WeakMap<Row, { metrics: GpuMetrics | undefined; row: Row }>();
 
+/** The last overlay of each column set: a table whose rows mostly did not change is overlaid by a walk, not per row. */
+interface LastOverlay {
+  rows: readonly Row[];
+  metrics: GpuMetrics;
+  out: Row[];
+}
+const lastOverlays = new WeakMap<readonly Column[], LastOverlay>();
+
 /** `table` with extra cells after its GPUS column, each row remade once per scrape. */
 function insertAfterGpus(
   table: TableData,
   metrics: GpuMetrics | undefined,
-  columns: Column[],
+  columns: readonly Column[],
   cellsOf: (row: Row) => { cells: string[]; util: number | null; warn: boolean },
   after = 'GPUS',
 ): TableData {
   const at = table.columns.findIndex((c) => c.name === after) + 1;
   // Never scraped (offline, or before the first round): no columns rather than a column of `-`.
   if (at === 0 || !metrics) return table;
-  const rows = table.rows.map((row) => {
+  const overlay = (row: Row): Row => {
     const hit = overlaid.get(row);
     if (hit && hit.metrics === metrics) return hit.row;
     const extra = cellsOf(row);
@@ -51,9 +59,27 @@ function insertAfterGpus(
     };
     overlaid.set(row, { metrics, row: next });
     return next;
-  });
-  return { ...table, columns: [...table.columns.slice(0, at), ...columns, ...table.columns.slice(at)], rows };
+  };
+  // A 100,000-row :pods list under churn: the same rows array (nothing changed) keeps its overlaid array, so the
+  // sort and filter memos downstream hit; a patched copy reuses every row still at its place.
+  const last = lastOverlays.get(columns);
+  let out: Row[];
+  if (last && last.metrics === metrics && last.rows === table.rows) out = last.out;
+  else if (last && last.metrics === metrics && last.rows.length === table.rows.length) {
+    const prevIn = last.rows;
+    const prevOut = last.out;
+    out = new Array<Row>(table.rows.length);
+    for (let i = 0; i < out.length; i++) {
+      const row = table.rows[i]!;
+      out[i] = row === prevIn[i] ? prevOut[i]! : overlay(row);
+    }
+  } else out = table.rows.map(overlay);
+  lastOverlays.set(columns, { rows: table.rows, metrics, out });
+  return { ...table, columns: [...table.columns.slice(0, at), ...columns, ...table.columns.slice(at)], rows: out };
 }
+
+const WORKLOAD_UTIL_COLUMNS: readonly Column[] = [UTIL_COLUMN];
+const POD_UTIL_COLUMNS: readonly Column[] = [UTIL_COLUMN, MEM_COLUMN];
 
 /** The workloads view with UTIL. */
 export function withWorkloadUtil(
@@ -62,7 +88,7 @@ export function withWorkloadUtil(
   metrics: GpuMetrics | undefined,
 ): TableData {
   const byUid = new Map(workloads.map((w) => [w.uid, w]));
-  return insertAfterGpus(table, metrics, [UTIL_COLUMN], (row) => {
+  return insertAfterGpus(table, metrics, WORKLOAD_UTIL_COLUMNS, (row) => {
     const w = row.workloadUid !== undefined ? byUid.get(row.workloadUid) : undefined;
     if (!w) return { cells: ['-'], util: null, warn: false };
     const g = workloadGpu(metrics, w);
@@ -75,7 +101,7 @@ export function withPodUtil(table: TableData, metrics: GpuMetrics | undefined): 
   return insertAfterGpus(
     table,
     metrics,
-    [UTIL_COLUMN, MEM_COLUMN],
+    POD_UTIL_COLUMNS,
     (row) => {
       const r = row.pod ? podGpuRollup(metrics, row.pod) : null;
       if (!r) return { cells: ['-', '-'], util: null, warn: false };
