@@ -143,6 +143,30 @@ test('worker: a killed worker is told in the snapshot and restarted; the mirror 
   release();
 });
 
+test("worker: the engine's heap is measured in the worker, and one pending at a crash settles", async (t) => {
+  const cluster = await startDemoCluster({ simulate: false });
+  t.after(() => cluster.stop());
+  putNode(cluster.store, 'gpu-node-01', 8);
+  const source = await openWorkerModelSource(optionsFor(cluster), {
+    restartBackoff: { initialMs: 50, maxMs: 200, factor: 2, jitter: 0 },
+  });
+  t.after(() => source.stop());
+  await source.whenSynced();
+  const heap = await source.engineHeap(false);
+  assert.ok(heap.usedBytes > 1e6 && heap.totalBytes >= heap.usedBytes, JSON.stringify(heap));
+  const pending = source.engineHeap(false);
+  // A crash right after asking: answered first or rejected, never left hanging.
+  void source.currentWorker()!.terminate();
+  const outcome = await Promise.race([
+    pending.then(
+      () => 'answered',
+      (err: Error) => err.message,
+    ),
+    new Promise<string>((resolve) => setTimeout(() => resolve('hung'), 5000)),
+  ]);
+  assert.match(outcome, /^(answered|engine crashed: .*)$/);
+});
+
 test('worker: a kubeconfig that cannot be read fails the open with its message, as in-thread', async () => {
   const options: OpenOptions = {
     kubeconfig: '/nonexistent/kubeconfig',

@@ -1,6 +1,7 @@
 // The engine worker's entry (node:worker_threads): opens the engine exactly
 // as the in-thread path does (cli/common.ts openEngine), posts one delta per
 // engine flush, answers holds and stops on request. See README.md.
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openEngine, type OpenedEngine } from '../../cli/common.js';
 import type { ClusterEngine } from '../engine-types.js';
@@ -76,6 +77,12 @@ async function main(): Promise<void> {
           (err: Error) => post({ type: 'refreshed', id: message.id, error: err.message }),
         );
         break;
+      case 'heap': {
+        if (message.gc) (globalThis as { gc?: () => void }).gc?.();
+        const h = getHeapStatistics();
+        post({ type: 'heap', id: message.id, usedBytes: h.used_heap_size, totalBytes: h.total_heap_size });
+        break;
+      }
       case 'stop':
         unsubscribe();
         for (const release of holds.values()) release();

@@ -30,7 +30,9 @@ export type WorkerMessage =
   /** A 'refresh' done (error: why it failed). */
   | { type: 'refreshed'; id: number; error?: string }
   /** The engine stopped after 'stop'; the worker ends. */
-  | { type: 'stopped' };
+  | { type: 'stopped' }
+  /** The worker's heap, answering 'heap'. */
+  | { type: 'heap'; id: number; usedBytes: number; totalBytes: number };
 
 /** What a hold keeps fresh (ModelSource.holdQueuePositions / holdGpuMetrics). */
 export type HoldKind = 'queuePositions' | 'gpuMetrics';
@@ -40,4 +42,6 @@ export type UiMessage =
   | { type: 'release'; id: number }
   /** Once, now (`wlx get`'s refreshQueuePositions / scrapeGpuMetrics), answered by 'refreshed'. */
   | { type: 'refresh'; id: number; what: HoldKind }
+  /** The worker's heap (after a full GC when `gc` and the process runs with --expose-gc): measurements. */
+  | { type: 'heap'; id: number; gc: boolean }
   | { type: 'stop' };

@@ -26,6 +26,13 @@ export interface WorkerModelSource extends OpenedModelSource {
   holdGpuMetrics(): () => void;
   /** The worker thread now running the engine (tests terminate it to crash it). */
   currentWorker(): Worker | null;
+  /** The engine worker's heap, after a full GC when asked and exposed (the benchmark's per-thread figures). */
+  engineHeap(gc: boolean): Promise<EngineHeap>;
+}
+
+export interface EngineHeap {
+  usedBytes: number;
+  totalBytes: number;
 }
 
 const WORKER_URL = new URL('./engine-worker.js', import.meta.url);
@@ -80,6 +87,7 @@ class WorkerSource implements WorkerModelSource {
   private readonly holds = new Map<number, HoldKind>();
   private nextId = 0;
   private readonly refreshes = new Map<number, Pending>();
+  private readonly heaps = new Map<number, { resolve: (heap: EngineHeap) => void; reject: (err: Error) => void }>();
   /** Crashes, told on every snapshot from then on (repeats counted). */
   private readonly crashes = new ProblemLog();
   private crashed = false;
@@ -165,6 +173,14 @@ class WorkerSource implements WorkerModelSource {
     return this.worker;
   }
 
+  engineHeap(gc: boolean): Promise<EngineHeap> {
+    const id = ++this.nextId;
+    return new Promise((resolve, reject) => {
+      this.heaps.set(id, { resolve, reject });
+      this.send({ type: 'heap', id, gc });
+    });
+  }
+
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       if (this.restartTimer) clearTimeout(this.restartTimer);
@@ -180,8 +196,9 @@ class WorkerSource implements WorkerModelSource {
         await worker.terminate().catch(() => undefined);
       }
       this.worker = null;
-      for (const r of this.refreshes.values()) r.reject(new Error('the engine stopped'));
+      for (const r of [...this.refreshes.values(), ...this.heaps.values()]) r.reject(new Error('the engine stopped'));
       this.refreshes.clear();
+      this.heaps.clear();
       this.listeners.clear();
       this.reads.close();
       await this.stopDemo?.();
@@ -249,6 +266,10 @@ class WorkerSource implements WorkerModelSource {
         case 'fatal':
           error = message.message;
           break;
+        case 'heap':
+          this.heaps.get(message.id)?.resolve({ usedBytes: message.usedBytes, totalBytes: message.totalBytes });
+          this.heaps.delete(message.id);
+          break;
         case 'stopped':
           break;
       }
@@ -270,8 +291,9 @@ class WorkerSource implements WorkerModelSource {
 
   /** An exit nobody asked for: told in the snapshot, and a new worker after a back-off. */
   private crash(why: string): void {
-    for (const r of this.refreshes.values()) r.reject(new Error(`engine crashed: ${why}`));
+    for (const r of [...this.refreshes.values(), ...this.heaps.values()]) r.reject(new Error(`engine crashed: ${why}`));
     this.refreshes.clear();
+    this.heaps.clear();
     const delayMs = this.backoff.next();
     this.crashes.add(`engine crashed: ${why}, restarting`);
     this.crashed = true;
