@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { startBenchServer, WLX_BIN, type BenchServer, type ScaleSize } from './server.js';
 import { benchJq } from './jq.js';
 import { compile } from '../../src/jq/index.js';
+import type { ThreadFigures } from './tui-session.js';
 
 export const FIGURE_NAMES = [
   'first_tree_s',
@@ -225,6 +226,8 @@ interface SessionFigures {
   cpuPercent: number;
   rssMb: number;
   peakRssMb: number;
+  /** The UI thread and the engine worker apart, over the CPU phase (null: the session could not say). */
+  threads: ThreadFigures | null;
 }
 
 type SessionMessage =
@@ -239,7 +242,8 @@ type SessionMessage =
   | { type: 'expecting'; marker: string }
   | { type: 'seen'; marker: string; t: number }
   | { type: 'tree'; t: number; workloads: number }
-  | { type: 'caught-up'; ms: number };
+  | { type: 'caught-up'; ms: number }
+  | { type: 'threads'; id: number; figures?: ThreadFigures };
 
 export type EngineThread = 'worker' | 'inline';
 
@@ -252,6 +256,8 @@ export async function measureSession(
     process.execPath,
     [
       ...(process.env.WLX_BENCH_SESSION_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      // The per-thread heaps are read after a full GC.
+      '--expose-gc',
       here('./tui-session.js'),
       server.kubeconfigPath,
       '--keys',
@@ -273,8 +279,19 @@ export async function measureSession(
       r();
     }),
   );
+  let threadsAnswer: ((m: Extract<SessionMessage, { type: 'threads' }>) => void) | undefined;
+  const askThreads = (phase: 'start' | 'end') =>
+    new Promise<Extract<SessionMessage, { type: 'threads' }> | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), 30_000);
+      threadsAnswer = (m) => {
+        clearTimeout(timer);
+        resolve(m);
+      };
+      child.send({ type: 'threads', id: 1, phase });
+    });
   child.on('message', (m: SessionMessage) => {
-    if (m.type === 'ready') ready = m;
+    if (m.type === 'threads') threadsAnswer?.(m);
+    else if (m.type === 'ready') ready = m;
     else if (m.type === 'tree') tree = m;
     else if (m.type === 'caught-up') caughtUp = m;
     else waiters.get(`${m.type}:${m.marker}`)?.(m);
@@ -297,6 +314,14 @@ export async function measureSession(
       await sleep(50);
     }
     if (!ready.visible.length) throw new Error('no pod rows visible in the explorer');
+
+    // Events are measured live, once the model has caught up (until then an event waits behind the replay,
+    // which catch_up_s measures); the keys above ran during the catch-up.
+    while (!caughtUp) {
+      if (exited) throw new Error('the explorer session exited before it caught up');
+      await sleep(50);
+    }
+    const catchUpMissed = !Number.isFinite(caughtUp.ms);
 
     // Pod status change at the server → the changed row in a frame: the
     // restart count of a visible pod set to a unique number by a status PATCH.
@@ -339,19 +364,14 @@ export async function measureSession(
       await sleep(150 + Math.random() * 150);
     }
 
-    // The catch-up usually ended during the keys and events; the CPU phase starts after it.
-    while (!caughtUp) {
-      if (exited) throw new Error('the explorer session exited before it caught up');
-      await sleep(50);
-    }
-    const catchUpMissed = !Number.isFinite(caughtUp.ms);
-
     // CPU and memory of the session under churn, nothing else asked of it.
+    await askThreads('start');
     const c0 = cpuTicks(child.pid!);
     const w0 = performance.now();
     await sleep(opts.cpuSeconds * 1000);
     const cpuPercent = (((cpuTicks(child.pid!) - c0) / CLK_TCK) * 100_000) / (performance.now() - w0);
     const mem = memoryKb(child.pid!);
+    const threads = (await askThreads('end'))?.figures ?? null;
     return {
       syncMs: ready.syncMs,
       firstTreeChurnMs: tree ? tree.t - spawnedAt : NaN,
@@ -364,6 +384,7 @@ export async function measureSession(
       cpuPercent,
       rssMb: mem.rss / 1024,
       peakRssMb: mem.hwm / 1024,
+      threads,
     };
   } finally {
     if (!exited) {
@@ -420,6 +441,11 @@ function sessionSummary(s: SessionFigures) {
     cpu_percent_churn: s.cpuPercent,
     rss_mb_steady: s.rssMb,
     rss_mb_peak: s.peakRssMb,
+    // Over the CPU phase: each thread's event-loop busy share (% of a core) and heap after a full GC.
+    ui_busy_percent: s.threads?.uiBusyPercent ?? NaN,
+    engine_busy_percent: s.threads?.engineBusyPercent ?? NaN,
+    ui_heap_mb: s.threads?.uiHeapMb ?? NaN,
+    engine_heap_mb: s.threads?.engineHeapMb ?? NaN,
     syncS: s.syncMs / 1000,
     key_to_frame_ms: s.keyMs,
     event_to_frame_ms: s.eventMs,
@@ -588,6 +614,12 @@ export async function runBench(argv: string[]): Promise<BenchResult> {
       peakRssMb: median(trees.map((t) => t.peakRssMb)),
     },
     sessionSyncS: worstOf('syncS'),
+    threads: {
+      ui_busy_percent: worstOf('ui_busy_percent'),
+      engine_busy_percent: worstOf('engine_busy_percent'),
+      ui_heap_mb: worstOf('ui_heap_mb'),
+      engine_heap_mb: worstOf('engine_heap_mb'),
+    },
     // CPU (not wall) time: what the figures would be on an idle machine.
     cpuSeconds: { first_tree: median(trees.map((t) => t.cpuS)), raw_list: median(raw.map((r) => r.cpuS)) },
     keyToFrameCpuMsP99: worstOf('keyToFrameCpuMsP99'),

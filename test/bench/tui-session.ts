@@ -15,8 +15,12 @@
 // and for the soak (test/soak): {type:'key', id, key, timeoutMs} → {type:'key', id, ms}
 // (key → next frame, NaN after timeoutMs, default 5 s); {type:'view', id, pods} → {type:'view', id, view};
 // {type:'memory', id} → {type:'memory', id, rss, heapUsed} (bytes, after a full GC under --expose-gc).
+// {type:'threads', id, phase:'start'} → {type:'threads', id}, then {type:'threads', id, phase:'end'} →
+// {type:'threads', id, figures: ThreadFigures}: each thread's busy share since 'start' and its heap after a GC.
 import { EventEmitter } from 'node:events';
 import { parseArgs } from 'node:util';
+import type { EventLoopUtilization } from 'node:perf_hooks';
+import type { WorkerModelSource } from '../../src/kube/worker/worker-source.js';
 import type { ReactElement } from 'react';
 import type { ModelSnapshot, PodSummary } from '../../src/model/types.js';
 import {
@@ -43,6 +47,16 @@ export interface SessionView {
   problems: string[];
   connection: string;
   totalPods: number;
+}
+
+/** The UI thread and the engine's worker (null when the engine runs on the UI thread) measured apart. */
+export interface ThreadFigures {
+  /** Event-loop utilisation since 'start', in % of one core. */
+  uiBusyPercent: number;
+  engineBusyPercent: number | null;
+  /** Heap in use after a full GC (--expose-gc), MB. */
+  uiHeapMb: number;
+  engineHeapMb: number | null;
 }
 
 function sessionView(snapshot: ModelSnapshot, withPods: boolean): SessionView {
@@ -319,9 +333,35 @@ async function main(): Promise<void> {
     pods?: boolean;
     name?: string;
     marker?: string;
+    phase?: 'start' | 'end';
+  };
+  // The engine worker, when the source runs one (worker-source.ts): measured apart from the UI thread.
+  const engineWorker = source as Partial<WorkerModelSource>;
+  let threadStart: { ui: EventLoopUtilization; engine: EventLoopUtilization | undefined } | undefined;
+  const threadFigures = async (): Promise<ThreadFigures> => {
+    const worker = engineWorker.currentWorker?.() ?? null;
+    const ui = performance.eventLoopUtilization(threadStart?.ui).utilization;
+    const engine =
+      worker && threadStart?.engine ? worker.performance.eventLoopUtilization(threadStart.engine).utilization : null;
+    globalThis.gc?.();
+    const heap = engineWorker.engineHeap ? await engineWorker.engineHeap(true) : null;
+    return {
+      uiBusyPercent: ui * 100,
+      engineBusyPercent: engine === null ? null : engine * 100,
+      uiHeapMb: process.memoryUsage().heapUsed / 2 ** 20,
+      engineHeapMb: heap ? heap.usedBytes / 2 ** 20 : null,
+    };
   };
   process.on('message', (msg: Request) => {
-    if (msg.type === 'key' && msg.key) {
+    if (msg.type === 'threads' && msg.phase === 'start') {
+      threadStart = {
+        ui: performance.eventLoopUtilization(),
+        engine: engineWorker.currentWorker?.()?.performance.eventLoopUtilization(),
+      };
+      process.send!({ type: 'threads', id: msg.id });
+    } else if (msg.type === 'threads') {
+      void threadFigures().then((figures) => process.send!({ type: 'threads', id: msg.id, figures }));
+    } else if (msg.type === 'key' && msg.key) {
       void pressKey(msg.key, msg.timeoutMs).then((ms) => process.send!({ type: 'key', id: msg.id, ms }));
     } else if (msg.type === 'memory') {
       // What is retained, not what awaits collection: the soak's RSS slope is about leaks.
