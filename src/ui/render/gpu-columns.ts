@@ -70,8 +70,8 @@ function insertAfterGpus(
     const prevOut = last.out;
     out = new Array<Row>(table.rows.length);
     for (let i = 0; i < out.length; i++) {
-      const row = table.rows[i]!;
-      out[i] = row === prevIn[i] ? prevOut[i]! : overlay(row);
+      const row = table.rows[i];
+      out[i] = row === prevIn[i] ? prevOut[i] : overlay(row);
     }
   } else out = table.rows.map(overlay);
   lastOverlays.set(columns, { rows: table.rows, metrics, out });
