@@ -24,10 +24,15 @@ interface QueueItem {
   name: string;
 }
 
-/** An owner's children: namespace (owners and children share it) and names per resource. */
+/**
+ * An owner's children: namespace (owners and children share it) and the stored
+ * version of each, per resource. Kept current from the store's events, so a
+ * reconcile (one per owner and churn tick at scale) reads its children without
+ * a store lookup per child.
+ */
 interface Children {
   namespace: string | undefined;
-  names: Map<string, Set<string>>; // resource → child names (the children's own name strings)
+  objects: Map<string, Map<string, StoredObject>>; // resource → child name → its stored version
 }
 
 export class Runtime {
@@ -48,6 +53,8 @@ export class Runtime {
   private flushing = false;
   /** owner uid → its children. */
   private readonly childrenByOwner = new Map<string, Children>();
+  /** `resource|namespace/name` → the owner uid it is indexed under (to move or drop it when that changes). */
+  private readonly ownerOfChild = new Map<string, string>();
   private readonly unsubscribe: () => void;
   private stopped = false;
 
@@ -113,12 +120,9 @@ export class Runtime {
     const entry = this.childrenByOwner.get(ownerUid);
     if (!entry) return [];
     const out: T[] = [];
-    for (const [res, names] of entry.names) {
+    for (const [res, objects] of entry.objects) {
       if (resource && res !== resource) continue;
-      for (const name of names) {
-        const obj = this.store.get(res, entry.namespace, name);
-        if (obj && controllerRef(obj)?.uid === ownerUid) out.push(obj as T);
-      }
+      for (const obj of objects.values()) if (controllerRef(obj)?.uid === ownerUid) out.push(obj as T);
     }
     return out;
   }
@@ -185,7 +189,7 @@ export class Runtime {
     if (this.stopped) return;
     const obj = event.object;
     const ref = controllerRef(obj);
-    this.indexOwner(event, ref);
+    this.indexChild(event, ref);
     if (this.controllers.has(event.resourceKey))
       this.enqueue(event.resourceKey, obj.metadata.namespace, obj.metadata.name);
     if (ref) {
@@ -196,18 +200,22 @@ export class Runtime {
     for (const h of this.hooks) h(event);
   }
 
-  private indexOwner(event: StoreEvent, ref: OwnerReference | undefined): void {
-    if (!ref) return;
+  /** The child's stored version under its controller owner (moved when the owner changes, dropped when gone). */
+  private indexChild(event: StoreEvent, ref: OwnerReference | undefined): void {
     const obj = event.object;
-    let entry = this.childrenByOwner.get(ref.uid);
-    if (event.type === 'DELETED') {
-      entry?.names.get(event.resourceKey)?.delete(obj.metadata.name);
-      return;
+    const key = `${event.resourceKey}|${obj.metadata.namespace ?? ''}/${obj.metadata.name}`;
+    const before = this.ownerOfChild.get(key);
+    if (before !== undefined && (event.type === 'DELETED' || before !== ref?.uid)) {
+      this.childrenByOwner.get(before)?.objects.get(event.resourceKey)?.delete(obj.metadata.name);
+      this.ownerOfChild.delete(key);
     }
-    if (!entry) this.childrenByOwner.set(ref.uid, (entry = { namespace: obj.metadata.namespace, names: new Map() }));
-    let names = entry.names.get(event.resourceKey);
-    if (!names) entry.names.set(event.resourceKey, (names = new Set()));
-    names.add(obj.metadata.name);
+    if (event.type === 'DELETED' || !ref) return;
+    let entry = this.childrenByOwner.get(ref.uid);
+    if (!entry) this.childrenByOwner.set(ref.uid, (entry = { namespace: obj.metadata.namespace, objects: new Map() }));
+    let objects = entry.objects.get(event.resourceKey);
+    if (!objects) entry.objects.set(event.resourceKey, (objects = new Map()));
+    objects.set(obj.metadata.name, obj);
+    this.ownerOfChild.set(key, ref.uid);
   }
 
   /**
@@ -219,8 +227,8 @@ export class Runtime {
     const entry = this.childrenByOwner.get(owner.metadata.uid);
     if (!entry) return;
     this.childrenByOwner.delete(owner.metadata.uid);
-    for (const [resource, names] of entry.names) {
-      for (const name of [...names]) {
+    for (const [resource, objects] of entry.objects) {
+      for (const name of [...objects.keys()]) {
         const child = this.store.get(resource, entry.namespace, name);
         if (!child || controllerRef(child)?.uid !== owner.metadata.uid) continue;
         if (

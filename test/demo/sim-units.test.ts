@@ -5,7 +5,8 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { ObjectStore } from '../../demo/store.js';
 import { assembleControlPlane, type ControlPlane } from '../../demo/sim/assemble.js';
-import { SimClock } from '../../demo/sim/clock.js';
+import { Random, SimClock } from '../../demo/sim/clock.js';
+import { Runtime } from '../../demo/sim/runtime.js';
 import type { BehaviourFor } from '../../demo/sim/kubelet.js';
 import { buildPod, parseQuantity, podRequests, qosClass } from '../../demo/sim/pods.js';
 import { buildNode } from '../../demo/sim/scenarios/cluster.js';
@@ -252,4 +253,38 @@ test("kubelet: node heartbeats refresh the conditions' lastHeartbeatTime about e
   t.after(unsubscribe);
   await sleep(1100);
   assert.ok(writes >= 1 && writes <= 3, `node writes in 1.1 s: ${writes}`);
+});
+
+test('runtime: an owner reads the current version of each child it controls, moved or dropped as the store changes', (t) => {
+  const store = new ObjectStore();
+  const clock = new SimClock(1);
+  const rt = new Runtime(store, clock, new Random(7), 100);
+  t.after(() => {
+    rt.stop();
+    clock.stop();
+  });
+  const owner = (uid: string) => ({ apiVersion: 'batch/v1', kind: 'Job', name: uid, uid, controller: true });
+  const pod = (name: string, ownerUid: string, phase: string) =>
+    ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { namespace: 'ml', name, ownerReferences: [owner(ownerUid)] },
+      spec: {},
+      status: { phase },
+    }) as unknown as Pod;
+  const names = (uid: string) => rt.children<Pod>(uid, R.pods).map((p) => `${p.metadata.name}:${p.status.phase}`);
+  store.put(R.pods, pod('a', 'job-1', 'Pending'));
+  store.put(R.pods, pod('b', 'job-1', 'Pending'));
+  assert.deepEqual(names('job-1'), ['a:Pending', 'b:Pending']);
+  store.put(R.pods, pod('a', 'job-1', 'Running'));
+  assert.deepEqual(names('job-1'), ['a:Running', 'b:Pending'], 'the newest version');
+  store.put(R.pods, pod('b', 'job-2', 'Running'));
+  assert.deepEqual(names('job-1'), ['a:Running'], 'a child whose controller changed leaves its old owner');
+  assert.deepEqual(names('job-2'), ['b:Running']);
+  store.delete(R.pods, 'ml', 'a');
+  assert.deepEqual(names('job-1'), [], 'a deleted child is gone');
+  const orphan = pod('b', 'job-2', 'Running');
+  orphan.metadata.ownerReferences = [];
+  store.put(R.pods, orphan);
+  assert.deepEqual(names('job-2'), [], 'a child without a controller any more');
 });
