@@ -374,7 +374,7 @@ export class ApiServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
-    const rec = this.requests.start(method, req.url ?? '/', res);
+    const rec = this.requests.start(method, req.url ?? '/', res, req.headers.accept);
     const started = Date.now();
     const done = () => this.requests.finish(rec, res.statusCode, Date.now() - started);
     res.on('finish', done);
