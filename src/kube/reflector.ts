@@ -38,6 +38,8 @@ import { decoderFor, type ObjectDecoder } from './protobuf/core-v1.js';
 import {
   decodeList,
   decodeWatchEvent,
+  type DecodedList,
+  type DecodedWatchEvent,
   objectNameInProtobuf,
   peekListContinue,
   PROTOBUF_MEDIA_TYPE,
@@ -611,7 +613,7 @@ export class Reflector {
   private listedProtobuf(body: Buffer, seen: Set<string> | null): { resourceVersion?: string; continue?: string } {
     const { apiVersion, kind } = this.options;
     const badUtf8: string[] = [];
-    let list;
+    let list: DecodedList;
     try {
       list = decodeList(body, this.protobuf!, (raw, invalidUtf8) => {
         const obj = this.options.trim(withTypeMeta(raw, apiVersion, kind));
@@ -815,7 +817,7 @@ export class Reflector {
 
   /** Handles one protobuf watch frame, as handleLine does a line. */
   private handleFrame(frame: Buffer): boolean {
-    let event;
+    let event: DecodedWatchEvent;
     try {
       event = decodeWatchEvent(frame, this.protobuf!);
     } catch (err) {
