@@ -48,6 +48,8 @@ export interface DemoClusterOptions {
   kubeconfigPath?: string;
   bookmarkIntervalMs?: number;
   maxWatchSeconds?: number;
+  /** Answer protobuf to clients that ask for it first (default true; ApiServerOptions.protobuf). */
+  protobuf?: boolean;
 }
 
 export interface DemoCluster {
@@ -85,6 +87,7 @@ export async function startDemoCluster(options: DemoClusterOptions = {}): Promis
     bookmarkIntervalMs: options.bookmarkIntervalMs,
     maxWatchSeconds: options.maxWatchSeconds,
     speed: options.speed,
+    protobuf: options.protobuf,
   });
   let sim: Simulation | undefined;
   if (options.simulate !== false) {

@@ -29,7 +29,15 @@ import {
 } from './selectors.js';
 import { listObjects, ListSnapshots, objectsAt } from './lists.js';
 import { partialObjectMetadata, toTable, type IncludeObject } from './tables.js';
-import { contentTypeOf, negotiate, notAcceptable, unsupportedMediaType, type Negotiated } from './negotiation.js';
+import {
+  contentTypeOf,
+  negotiate,
+  notAcceptable,
+  PROTOBUF_WATCH_TYPE,
+  unsupportedMediaType,
+  type Negotiated,
+} from './negotiation.js';
+import { encodeEnvelopedObject, encodeList, hasProtobufSchema } from './protobuf-encode.js';
 import {
   ADMIN_USER,
   authorise,
@@ -97,6 +105,11 @@ export interface ApiServerOptions {
   maxWatchSeconds?: number;
   /** Simulation speed: divides pod deletion grace periods. */
   speed?: number;
+  /**
+   * Answer protobuf to reads of core/v1 pods, nodes and events that ask for it
+   * first, as kube-apiserver does (default true); false: JSON to every Accept.
+   */
+  protobuf?: boolean;
 }
 
 interface Route {
@@ -330,6 +343,15 @@ export class ApiServer {
     res.end(text);
   }
 
+  private sendBytes(res: ServerResponse, code: number, body: Buffer, contentType: string): void {
+    res.writeHead(code, {
+      'Content-Type': contentType,
+      'Cache-Control': 'no-cache, private',
+      'Content-Length': body.length,
+    });
+    res.end(body);
+  }
+
   private sendStatus(res: ServerResponse, s: StatusObject): void {
     this.send(res, s.code, s);
   }
@@ -352,7 +374,7 @@ export class ApiServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
-    const rec = this.requests.start(method, req.url ?? '/', res);
+    const rec = this.requests.start(method, req.url ?? '/', res, req.headers.accept);
     const started = Date.now();
     const done = () => this.requests.finish(rec, res.statusCode, Date.now() - started);
     res.on('finish', done);
@@ -602,8 +624,9 @@ export class ApiServer {
     if (!['None', 'Metadata', 'Object'].includes(include))
       return this.sendStatus(res, badRequest(`invalid includeObject: ${include}`));
     const logRequest = subresource === 'log' && kind.kind === 'Pod' && name !== undefined;
-    const answer = logRequest ? ({ as: 'json' } as const) : negotiate(req.headers.accept);
-    if (!answer) return this.sendStatus(res, unsupportedMediaType());
+    const protobuf = this.opts.protobuf !== false && hasProtobufSchema(apiVersionOf(kind), kind.kind);
+    const answer = logRequest ? ({ as: 'json' } as const) : negotiate(req.headers.accept, protobuf);
+    if (!answer) return this.sendStatus(res, unsupportedMediaType(protobuf));
     const contentType = contentTypeOf(answer);
 
     if (name !== undefined) {
@@ -627,6 +650,13 @@ export class ApiServer {
         return this.sendStatus(res, notAcceptable(notAListMessage(answer.as, kind)));
       if (answer.as === 'PartialObjectMetadata')
         return this.send(res, 200, partialObjectMetadata(obj, answer.version), contentType);
+      if (answer.as === 'protobuf')
+        return this.sendBytes(
+          res,
+          200,
+          encodeEnvelopedObject(apiVersionOf(kind), kind.kind, present(kind, obj)),
+          contentType,
+        );
       return this.send(res, 200, present(kind, obj));
     }
     if (subresource !== undefined) return this.sendStatus(res, pathNotFound());
@@ -672,6 +702,8 @@ export class ApiServer {
       return this.send(res, 200, list, contentType);
     }
     const items = kind.servedFrom ? result.items.map((o) => present(kind, o)) : result.items;
+    if (answer.as === 'protobuf')
+      return this.sendBytes(res, 200, encodeList(apiVersionOf(kind), kind.kind, metadata, items), contentType);
     if (items.length > LIST_STREAM_THRESHOLD) return this.streamList(res, kind, metadata, items);
     this.send(res, 200, { kind: kind.listKind, apiVersion: apiVersionOf(kind), metadata, items });
   }
@@ -762,13 +794,16 @@ export class ApiServer {
       timeoutText !== null && Number(timeoutText) > 0 ? Math.min(Number(timeoutText), maxSeconds) : maxSeconds;
 
     // A metadata-only watch streams PartialObjectMetadata objects whichever of the two kinds was asked.
-    const format = answer.as === 'json' ? 'json' : answer.as === 'Table' ? 'table' : 'metadata';
-    const metaVersion = answer.as === 'json' ? 'v1' : answer.version;
+    const format =
+      answer.as === 'json' || answer.as === 'protobuf' ? answer.as : answer.as === 'Table' ? 'table' : 'metadata';
+    const metaVersion = answer.as === 'json' || answer.as === 'protobuf' ? 'v1' : answer.version;
     res.writeHead(200, {
       'Content-Type':
         format === 'metadata'
           ? contentTypeOf({ as: 'PartialObjectMetadata', version: metaVersion })
-          : contentTypeOf(answer),
+          : format === 'protobuf'
+            ? PROTOBUF_WATCH_TYPE
+            : contentTypeOf(answer),
       'Cache-Control': 'no-cache, private',
       'Transfer-Encoding': 'chunked',
     });

@@ -3,8 +3,8 @@
 // kind}, raw, contentEncoding, contentType}) around a PodList / NodeList /
 // EventList or one object, and watch frames (a 4-byte length, then a
 // WatchEvent whose object.raw is itself an envelope). The decoder tests and
-// the ingestion bench read these bytes; the server does not answer protobuf
-// (measured not worth adopting: src/kube/protobuf/README.md). Objects are
+// the ingestion bench read these bytes, and the server answers them to clients
+// that ask for protobuf first (negotiation.ts). Objects are
 // stored as JSON and encoded here from schemas that map each JSON field to its
 // number in the official k8s.io/api/core/v1/generated.proto and
 // k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto (kubernetes/api
@@ -567,6 +567,11 @@ const status: Schema = {
 /** The core/v1 kinds served as protobuf, by kind. */
 const SCHEMAS: Record<string, Schema> = { Pod: pod, Node: node, Event: event };
 
+/** Whether objects of this apiVersion and kind can be written as protobuf here. */
+export function hasProtobufSchema(apiVersion: string, kind: string): boolean {
+  return apiVersion === 'v1' && Object.hasOwn(SCHEMAS, kind);
+}
+
 /** One object's message bytes (no envelope). */
 export function encodeObject(kind: string, obj: Json, w = new WireWriter()): Buffer {
   const schema = kind === 'Status' ? status : SCHEMAS[kind];
@@ -616,9 +621,13 @@ export function encodeWatchFrame(type: string, apiVersion: string, kind: string,
   const w = new WireWriter();
   w.string(1, type);
   w.message(2, () => w.bytes(1, inner));
-  const body = w.finish();
+  return lengthPrefixed(w.finish());
+}
+
+/** A watch stream's framing: the 4-byte big-endian length, then the bytes. */
+export function lengthPrefixed(body: Uint8Array): Buffer {
   const frame = Buffer.allocUnsafe(4 + body.length);
   frame.writeUInt32BE(body.length, 0);
-  body.copy(frame, 4);
+  frame.set(body, 4);
   return frame;
 }

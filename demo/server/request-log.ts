@@ -12,6 +12,8 @@ export interface RequestRecord {
   watch?: boolean;
   /** The user the request was served as (the admin, or the restricted user). */
   user?: string;
+  /** The request's Accept header, when it had one (which clients ask for protobuf). */
+  accept?: string;
 }
 
 /** The part of a response the log reads: whether and what it answered so far. */
@@ -28,8 +30,9 @@ export class RequestLog {
 
   constructor(readonly limit = 5000) {}
 
-  start(method: string, path: string, res?: ResponseState): RequestRecord {
+  start(method: string, path: string, res?: ResponseState, accept?: string): RequestRecord {
     const rec: RequestRecord = { method, path, status: 0, time: new Date().toISOString() };
+    if (accept) rec.accept = accept;
     if (res) this.open.set(rec, res);
     this.ring.push(rec);
     this.total += 1;

@@ -4,6 +4,8 @@
 // many watchers over many resources stay cheap. Selector watches track which
 // objects they have shown, so an object that stops matching is sent as
 // DELETED and one that starts matching as ADDED, as the real apiserver does.
+// The 'protobuf' format writes kube-apiserver's length-prefixed WatchEvent
+// frames (protobuf-encode.ts) instead of JSON lines.
 import type { ServerResponse } from 'node:http';
 import type { ObjectStore, StoreEvent, StoredObject } from '../store.js';
 import { apiVersionOf, present, storeKeyOf, type ServedKind } from '../kinds.js';
@@ -12,9 +14,12 @@ import { partialObjectMetadata, tableColumns, tableRow, type IncludeObject, type
 import { objectSortKey } from './lists.js';
 import type { Faults } from './faults.js';
 import type { StatusObject } from './status.js';
+import { encodeWatchFrame, lengthPrefixed } from './protobuf-encode.js';
 
 export type WatchEventKind = 'ADDED' | 'MODIFIED' | 'DELETED';
-export type WatchFormat = 'json' | 'table' | 'metadata';
+export type WatchFormat = 'json' | 'protobuf' | 'table' | 'metadata';
+/** One serialised event: a JSON line, or a protobuf frame. */
+type Chunk = string | Buffer;
 
 export interface WatchOptions {
   kind: ServedKind;
@@ -31,17 +36,19 @@ export interface WatchOptions {
 
 /** A malformed line the `malformedWatchLines` fault writes; clients must skip it. */
 export const MALFORMED_WATCH_LINE = '{"type":"MODIFIED","object":{"kind": <<not json>>\n';
+/** The same fault on a protobuf stream: a well-framed frame whose bytes are no WatchEvent (`{` is wire type 3). */
+export const MALFORMED_WATCH_FRAME = lengthPrefixed(Buffer.from(MALFORMED_WATCH_LINE));
 
 /** Per store event: its serialised watch lines, built lazily and shared. */
 class EventLines {
-  private readonly lines = new Map<string, string>();
+  private readonly lines = new Map<string, Chunk>();
 
   constructor(
     private readonly kind: ServedKind,
     private readonly object: StoredObject,
   ) {}
 
-  line(type: WatchEventKind, format: WatchFormat, version: MetaVersion, include: IncludeObject): string {
+  line(type: WatchEventKind, format: WatchFormat, version: MetaVersion, include: IncludeObject): Chunk {
     const key = `${type}|${format}|${version}|${include}`;
     let l = this.lines.get(key);
     if (l === undefined) {
@@ -60,8 +67,9 @@ function serialiseEvent(
   version: MetaVersion,
   include: IncludeObject,
   withColumns: boolean,
-): string {
+): Chunk {
   if (format === 'json') return `${JSON.stringify({ type, object: present(kind, object) })}\n`;
+  if (format === 'protobuf') return encodeWatchFrame(type, apiVersionOf(kind), kind.kind, present(kind, object));
   if (format === 'metadata') return `${JSON.stringify({ type, object: partialObjectMetadata(object, version) })}\n`;
   const table: Record<string, unknown> = {
     kind: 'Table',
@@ -92,7 +100,7 @@ export class Watcher {
   nextBookmarkAt = 0;
   closed = false;
   /** Events waiting for the socket to drain, oldest first from queueHead. */
-  private queue: Array<(() => string) | undefined> = [];
+  private queue: Array<(() => Chunk) | undefined> = [];
   private queueHead = 0;
   private waitingForDrain = false;
   private ending = false;
@@ -111,12 +119,12 @@ export class Watcher {
     return true;
   }
 
-  write(text: string): void {
-    this.writeLazy(() => text);
+  write(chunk: Chunk): void {
+    this.writeLazy(() => chunk);
   }
 
   /** Writes now when the socket keeps up, else queues `make` (in order) until it drains. */
-  private writeLazy(make: () => string): void {
+  private writeLazy(make: () => Chunk): void {
     if (this.closed || this.ending) return;
     if (this.queueHead < this.queue.length || this.res.writableLength > HIGH_WATER) {
       this.queue.push(make);
@@ -130,9 +138,10 @@ export class Watcher {
     this.emit(make());
   }
 
-  private emit(text: string): void {
-    if (this.faults.malformedWatchLines) this.res.write(MALFORMED_WATCH_LINE);
-    this.res.write(text);
+  private emit(chunk: Chunk): void {
+    if (this.faults.malformedWatchLines)
+      this.res.write(this.opts.format === 'protobuf' ? MALFORMED_WATCH_FRAME : MALFORMED_WATCH_LINE);
+    this.res.write(chunk);
   }
 
   private awaitDrain(): void {
@@ -217,11 +226,16 @@ export class Watcher {
   bookmark(rv: number, initialEventsEnd = false): void {
     const metadata: Record<string, unknown> = { resourceVersion: String(rv) };
     if (initialEventsEnd) metadata.annotations = { 'k8s.io/initial-events-end': 'true' };
-    const object = { kind: this.opts.kind.kind, apiVersion: apiVersionOf(this.opts.kind), metadata };
+    const { kind } = this.opts;
+    if (this.opts.format === 'protobuf')
+      return this.write(encodeWatchFrame('BOOKMARK', apiVersionOf(kind), kind.kind, { metadata }));
+    const object = { kind: kind.kind, apiVersion: apiVersionOf(kind), metadata };
     this.write(`${JSON.stringify({ type: 'BOOKMARK', object })}\n`);
   }
 
   error(status: StatusObject): void {
+    if (this.opts.format === 'protobuf')
+      return this.write(encodeWatchFrame('ERROR', 'v1', 'Status', status as unknown as Record<string, unknown>));
     this.write(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
   }
 

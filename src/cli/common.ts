@@ -28,6 +28,7 @@ export const CLUSTER_OPTIONS = {
   prometheus: { type: 'string' },
   'topology-key': { type: 'string', multiple: true },
   demo: { type: 'boolean' },
+  protobuf: { type: 'boolean' },
 } as const;
 
 export const CLUSTER_OPTIONS_HELP = `Cluster options:
@@ -54,6 +55,8 @@ export const CLUSTER_OPTIONS_HELP = `Cluster options:
                           (repeatable; default: region, zone, the Kueue
                           Topology's or known rack/block labels, NVLink domain)
   --demo                  run the built-in simulated GPU cluster and use it
+  --protobuf              ask for pods and nodes in Kubernetes protobuf (JSON
+                          when the server does not serve it; default JSON)
 `;
 
 export interface ClusterOptions {
@@ -78,6 +81,8 @@ export interface ClusterOptions {
   /** `--topology-key` values in order; empty: the defaults (src/model/topology.ts). */
   topologyKeys?: string[];
   demo: boolean;
+  /** `--protobuf`: the wire format of pod and node lists and watches (EngineOptions.wire). */
+  wire?: 'json' | 'protobuf';
 }
 
 /** `--idle-after`: `90s`, `5m`, `1h` or plain seconds. */
@@ -150,6 +155,7 @@ export function clusterOptionsFrom(
     gpuResources,
     topologyKeys,
     demo: v.demo === true,
+    wire: v.protobuf ? 'protobuf' : 'json',
   };
 }
 
@@ -225,6 +231,7 @@ export async function openEngine(
       gpuResources: options.gpuResources.length ? options.gpuResources : undefined,
       labelSelector: options.labelSelector,
       watch: options.watch,
+      wire: options.wire,
       includeNested: options.includeNested,
       dcgmSelector: options.dcgmSelector,
       prometheus: options.prometheus,

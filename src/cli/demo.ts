@@ -26,6 +26,8 @@ Options:
                             (the restricted context gets a random token of its own)
   --allow-writes            accept DELETE (graceful for pods), POST, PUT, PATCH;
                             read-only (405) otherwise
+  --no-protobuf             answer JSON to every Accept header (default: protobuf
+                            for pods, nodes and events to clients that ask first)
   --nodes N --workloads M --pods-per-workload K --churn E
                             size of the scale scenario; E pod status events/s
 Faults (for reliability tests; also GET/POST /debug/wlx/faults):
@@ -49,6 +51,7 @@ const OPTIONS = {
   speed: { type: 'string' },
   token: { type: 'string' },
   'allow-writes': { type: 'boolean' },
+  'no-protobuf': { type: 'boolean' },
   nodes: { type: 'string' },
   workloads: { type: 'string' },
   'pods-per-workload': { type: 'string' },
@@ -128,6 +131,7 @@ async function runDemoCommand(args: string[]): Promise<number> {
     host: '127.0.0.1',
     token: values.token,
     allowWrites: values['allow-writes'] ?? false,
+    protobuf: !values['no-protobuf'],
     scenario: scenario,
     seed: numberOption('seed', values.seed, { integer: true, min: 0 }),
     speed: numberOption('speed', values.speed, { positive: true }),

@@ -9,8 +9,9 @@ export const SUBCOMMANDS = ['get', 'definitions', 'eval', 'demo'] as const;
 const TOP_HELP = `wlx — a terminal explorer for AI workloads on Kubernetes
 
 Usage:
-  wlx [--demo] [-n NS | -A] [--context C] [--kubeconfig F] [--definitions PATH]...
-                                  open the live explorer (TUI)
+  wlx [--demo] [-n NS | -A] [--context C] [--kubeconfig F] [--definitions PATH]... [--protobuf]
+                                  open the live explorer (TUI); --protobuf (also for get) reads
+                                  pods and nodes in Kubernetes protobuf where served
   wlx get [TYPE[/NAME] | TYPE NAME] [-n NS | -A] [-o tree|json|yaml] ...
                                   print workload trees
   wlx definitions [list | validate PATH... | show NAME]

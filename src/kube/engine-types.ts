@@ -60,6 +60,8 @@ export interface EngineOptions {
   labelSelector?: string;
   /** false: list every kind once, no watches (`wlx get`). */
   watch?: boolean;
+  /** `--protobuf`: read pods and nodes in Kubernetes protobuf where served (ReflectorOptions.wire); default 'json'. */
+  wire?: 'json' | 'protobuf';
   /** Minimum time between two flushes. */
   flushIntervalMs?: number;
   /** Reflector tuning (tests shorten timeouts and back-off). */

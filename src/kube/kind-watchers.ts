@@ -66,7 +66,7 @@ export class KindWatchers {
   constructor(
     private readonly options: Pick<
       EngineOptions,
-      'transport' | 'namespace' | 'namespaces' | 'fallbackNamespaces' | 'labelSelector' | 'watch' | 'reflector'
+      'transport' | 'namespace' | 'namespaces' | 'fallbackNamespaces' | 'labelSelector' | 'watch' | 'wire' | 'reflector'
     >,
     private readonly discovery: Discovery,
     private readonly handlers: KindWatcherHandlers,
@@ -178,6 +178,7 @@ export class KindWatchers {
         labelSelector: role === 'workload' && !intermediate ? this.options.labelSelector : undefined,
         trim: this.trimmer.for(role, (message) => this.handlers.onProblem(w, message)),
         watch: this.options.watch !== false,
+        wire: this.options.wire,
       },
       {
         onEvent: (type, object) => this.handlers.onEvent(w, type, object),

@@ -19,6 +19,11 @@
 // - a malformed watch line is reported (kind, first bytes) and skipped;
 // - a watch line or list page over its size bound, and invalid UTF-8, are
 //   reported with the object's name (README.md);
+// - `wire: 'protobuf'`: core/v1 pods, nodes and events are asked for in
+//   Kubernetes protobuf first (JSON second) and read by the Content-Type of
+//   each answer (protobuf/ decodes into the JSON shape, then the same trim);
+//   the same bounds apply to frames and pages, and catch-up coalescing is
+//   skipped for protobuf frames (README.md);
 // - 403 → state 'forbidden' (retried slowly, permissions can be granted);
 //   401 → 'forbidden' too, retried with back-off (a token can be refreshed);
 //   404 → 'not-served' (stops).
@@ -29,6 +34,18 @@ import type { ConnectionCause, KubeObject, KindState, ObjectMeta } from '../mode
 import { KubeApiError, KubeConnectionError, describeFailure, type KubeTransport } from './client.js';
 import { withTypeMeta } from './trim.js';
 import { CatchUpWindow, type CatchUpBounds } from './catch-up.js';
+import { decoderFor, type ObjectDecoder } from './protobuf/core-v1.js';
+import {
+  decodeList,
+  decodeWatchEvent,
+  type DecodedList,
+  type DecodedWatchEvent,
+  objectNameInProtobuf,
+  peekListContinue,
+  PROTOBUF_MEDIA_TYPE,
+  WatchFrameSplitter,
+} from './protobuf/envelope.js';
+import { ProtobufError } from './protobuf/wire.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export type ReflectorState = KindState['state'];
@@ -79,6 +96,11 @@ export interface ReflectorOptions {
   catchUp?: CatchUpBounds;
   /** Retry interval while forbidden. */
   forbiddenRetryMs?: number;
+  /**
+   * 'protobuf': ask for Kubernetes protobuf first where protobuf/ has a decoder
+   * (core/v1 Pod, Node, Event), JSON otherwise; default 'json'.
+   */
+  wire?: 'json' | 'protobuf';
   random?: () => number;
 }
 
@@ -133,10 +155,18 @@ export const DEFAULT_MAX_PAGE_BYTES = 128 * 1024 * 1024;
 /** Bytes kept of a response over its bound: enough for its list metadata and the first object's names. */
 const HEAD_BYTES = 64 * 1024;
 
+/** Accept of a reflector that reads protobuf: what client-go's protobuf clients send. */
+const PROTOBUF_ACCEPT = `${PROTOBUF_MEDIA_TYPE}, application/json`;
+
+function isProtobuf(res: http.IncomingMessage): boolean {
+  return (res.headers['content-type'] ?? '').startsWith(PROTOBUF_MEDIA_TYPE);
+}
+
 /** A list page over maxPageBytes: its first bytes only. */
 class PageTooLargeError extends Error {
   constructor(
-    readonly head: string,
+    readonly head: Buffer,
+    readonly protobuf: boolean,
     readonly bytes: number,
   ) {
     super(`list page over ${bytes} bytes`);
@@ -191,6 +221,23 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** A list page's bytes and whether the server answered protobuf. */
+interface Page {
+  bytes: Buffer;
+  protobuf: boolean;
+}
+
+/** "namespace/name" of a trimmed object, for reports. */
+function nameOf(obj: KubeObject): string {
+  const { namespace, name } = obj.metadata;
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+/** First bytes of a protobuf frame in hex, for problem reports. */
+function framePreview(frame: Buffer, max = 24): string {
+  return `${frame.length} bytes: ${frame.subarray(0, max).toString('hex')}${frame.length > max ? '…' : ''}`;
+}
+
 /** First bytes of a line, printable, for problem reports. */
 export function linePreview(line: string, max = 60): string {
   const cut = line.length > max ? `${line.slice(0, max)}…` : line;
@@ -220,6 +267,10 @@ export class Reflector {
   watches = 0;
   /** Watch events left out by catch-up coalescing (a later event of the same object followed). */
   coalesced = 0;
+  /** The protobuf decoder of this kind when protobuf is asked for. */
+  private readonly protobuf: ObjectDecoder | undefined;
+  /** The Accept header of lists and watches (undefined: the transport's JSON). */
+  private readonly accept: string | undefined;
 
   constructor(
     private readonly options: ReflectorOptions,
@@ -227,6 +278,8 @@ export class Reflector {
   ) {
     this.random = options.random ?? Math.random;
     this.backoff = new Backoff({ ...DEFAULT_BACKOFF, ...options.backoff }, this.random);
+    this.protobuf = options.wire === 'protobuf' ? decoderFor(options.apiVersion, options.kind) : undefined;
+    this.accept = this.protobuf ? PROTOBUF_ACCEPT : undefined;
     this.firstSync = new Promise((resolve) => {
       this.syncedResolve = resolve;
     });
@@ -364,7 +417,7 @@ export class Reflector {
     signal: AbortSignal,
     idleMs: number,
     onChunk: (chunk: Buffer) => void,
-    onOpen?: () => void,
+    onOpen?: (res: http.IncomingMessage) => void,
   ): Promise<void> {
     const attempt = new AbortController();
     const abortAttempt = () => attempt.abort();
@@ -383,9 +436,12 @@ export class Reflector {
     arm(Math.min(idleMs, this.options.headersTimeoutMs ?? 30_000));
     let res: http.IncomingMessage | undefined;
     try {
-      res = await this.options.transport.open(path, { signal: attempt.signal });
+      res = await this.options.transport.open(
+        path,
+        this.accept ? { signal: attempt.signal, accept: this.accept } : { signal: attempt.signal },
+      );
       arm(idleMs);
-      onOpen?.();
+      onOpen?.(res);
       for await (const chunk of res) {
         arm(idleMs);
         onChunk(chunk as Buffer);
@@ -420,7 +476,7 @@ export class Reflector {
     // token is read with peekContinue), so the server serialises page n+1
     // while we parse and trim page n: on a 2-core machine the list takes
     // max(server, client) instead of their sum.
-    let ahead: { cont: string; limit: number; body: Promise<Buffer>; abort: AbortController } | undefined;
+    let ahead: { cont: string; limit: number; body: Promise<Page>; abort: AbortController } | undefined;
     // A page over maxPageBytes is fetched again an object per page, for as many
     // objects as a page holds: only an object over the bound itself is skipped.
     const maxPageBytes = this.options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES;
@@ -432,21 +488,28 @@ export class Reflector {
       const chunks: Buffer[] = [];
       let bytes = 0;
       let over = false;
+      let protobuf = false;
       const path = this.query(token ? { limit: String(limit), continue: token } : { limit: String(limit) });
-      const body = this.openWithIdle(path, abort.signal, idleMs, (c) => {
-        if (over) return;
-        bytes += c.length;
-        if (bytes <= maxPageBytes) return void chunks.push(c);
-        over = true;
-        abort.abort();
-      })
+      const body = this.openWithIdle(
+        path,
+        abort.signal,
+        idleMs,
+        (c) => {
+          if (over) return;
+          bytes += c.length;
+          if (bytes <= maxPageBytes) return void chunks.push(c);
+          over = true;
+          abort.abort();
+        },
+        (res) => (protobuf = isProtobuf(res)),
+      )
         .catch((err: unknown) => {
           if (!over) throw err;
         })
-        .then(() => {
+        .then((): Page => {
           const all = Buffer.concat(chunks);
-          if (over) throw new PageTooLargeError(all.subarray(0, HEAD_BYTES).toString('utf8'), bytes);
-          return all;
+          if (over) throw new PageTooLargeError(all.subarray(0, HEAD_BYTES), protobuf, bytes);
+          return { bytes: all, protobuf };
         })
         .finally(() => signal.removeEventListener('abort', onAbort));
       body.catch(() => undefined); // awaited below, or abandoned (aborted)
@@ -461,9 +524,9 @@ export class Reflector {
         }
         const current = ahead ?? fetchPage(cont, limit);
         ahead = undefined;
-        let body: Buffer;
+        let page: Page;
         try {
-          body = await current.body;
+          page = await current.body;
         } catch (err) {
           if (err instanceof PageTooLargeError) {
             if (limit > 1) {
@@ -471,12 +534,13 @@ export class Reflector {
               continue;
             }
             // One object over the bound: reported, skipped; the list goes on after it.
-            const name = objectNameIn(err.head);
+            const head = err.protobuf ? '' : err.head.toString('utf8');
+            const name = err.protobuf ? objectNameInProtobuf(err.head, false, true) : objectNameIn(head);
             this.handlers.onProblem?.(
               `${this.label}: ${name ? `${this.options.kind} ${name}` : 'an object'} of over ${megabytes(err.bytes)} (the limit) skipped`,
             );
             singlesLeft -= 1;
-            cont = peekContinue(err.head);
+            cont = err.protobuf ? peekListContinue(err.head) : peekContinue(head);
             if (!cont) break;
             continue;
           }
@@ -491,30 +555,40 @@ export class Reflector {
           }
           throw err;
         }
-        const text = body.toString('utf8');
         if (limit === 1) singlesLeft -= 1;
+        if (page.protobuf) {
+          const next = peekListContinue(page.bytes);
+          if (next) ahead = fetchPage(next, singlesLeft > 0 ? 1 : pageSize);
+          const meta = this.listedProtobuf(page.bytes, seen);
+          listRv = meta.resourceVersion ?? listRv;
+          cont = meta.continue ?? '';
+          if (!cont) break;
+          continue;
+        }
+        const body = page.bytes;
+        const text = body.toString('utf8');
         if (!isUtf8(body)) this.reportInvalidUtf8(text);
         const next = peekContinue(text);
         if (next) ahead = fetchPage(next, singlesLeft > 0 ? 1 : pageSize);
-        let page: unknown;
+        let parsed: unknown;
         try {
-          page = JSON.parse(text);
+          parsed = JSON.parse(text);
         } catch (err) {
           throw new KubeApiError(`${this.label}: list answered invalid JSON: ${(err as Error).message}`, 0, null);
         }
-        if (!isRecord(page) || !Array.isArray(page.items)) {
+        if (!isRecord(parsed) || !Array.isArray(parsed.items)) {
           throw new KubeApiError(`${this.label}: list answer has no items`, 0, null);
         }
         // Trim and apply each object at once so the untrimmed ones die young:
         // each is let go of as soon as it is trimmed, so a young-generation
         // GC in the middle of a page copies only the objects not trimmed yet.
-        const items: unknown[] = page.items;
+        const items: unknown[] = parsed.items;
         for (let i = 0; i < items.length; i++) {
           const raw = items[i];
           items[i] = undefined;
           this.listed(this.options.trim(withTypeMeta(raw, apiVersion, kind)), seen);
         }
-        const meta = isRecord(page.metadata) ? page.metadata : {};
+        const meta = isRecord(parsed.metadata) ? parsed.metadata : {};
         listRv = typeof meta.resourceVersion === 'string' ? meta.resourceVersion : listRv;
         cont = typeof meta.continue === 'string' ? meta.continue : '';
         if (!cont) break;
@@ -533,6 +607,25 @@ export class Reflector {
     }
     this.rv = listRv;
     this.lists += 1;
+  }
+
+  /** A protobuf list page: each item decoded, trimmed and applied as it comes (as a parsed JSON page's are). */
+  private listedProtobuf(body: Buffer, seen: Set<string> | null): { resourceVersion?: string; continue?: string } {
+    const { apiVersion, kind } = this.options;
+    const badUtf8: string[] = [];
+    let list: DecodedList;
+    try {
+      list = decodeList(body, this.protobuf!, (raw, invalidUtf8) => {
+        const obj = this.options.trim(withTypeMeta(raw, apiVersion, kind));
+        if (invalidUtf8 && badUtf8.length < 5) badUtf8.push(nameOf(obj));
+        this.listed(obj, seen);
+      });
+    } catch (err) {
+      if (!(err instanceof ProtobufError)) throw err;
+      throw new KubeApiError(`${this.label}: list answered invalid protobuf: ${err.message}`, 0, null);
+    }
+    if (badUtf8.length) this.reportInvalidUtf8Names(badUtf8);
+    return list.metadata;
   }
 
   private knownMeta(namespace: string | undefined, name: string): Known | undefined {
@@ -626,8 +719,27 @@ export class Reflector {
         }
       }
     }, this.options.catchUp);
+    // A protobuf stream (decided by the answer's Content-Type): length-prefixed
+    // frames, bounded like lines; handled as they come, without catch-up coalescing.
+    let frames: WatchFrameSplitter | undefined;
+    const onFrame = (frame: Buffer) => {
+      if (failure) return;
+      try {
+        if (this.handleFrame(frame)) events += 1;
+      } catch (err) {
+        failure = err as Error;
+        attempt.abort();
+      }
+    };
     try {
-      const onOpen = () => {
+      const onOpen = (res: http.IncomingMessage) => {
+        if (this.protobuf && isProtobuf(res))
+          frames = new WatchFrameSplitter(maxLine, HEAD_BYTES, (head, length) => {
+            const name = objectNameInProtobuf(head, true);
+            this.handlers.onProblem?.(
+              `${this.label}: watch event${name ? ` for ${this.options.kind} ${name}` : ''} of ${megabytes(length)} over the limit of ${megabytes(maxLine)} skipped`,
+            );
+          });
         if (this.currentState !== 'live') this.setState('live');
       };
       await this.openWithIdle(
@@ -636,6 +748,10 @@ export class Reflector {
         idleMs,
         (chunk) => {
           if (failure) return;
+          if (frames) {
+            for (const frame of frames.push(chunk)) onFrame(frame);
+            return;
+          }
           let text = decoder.write(chunk);
           if (skipping) {
             const nl = text.indexOf('\n');
@@ -673,6 +789,8 @@ export class Reflector {
       signal.removeEventListener('abort', onAbort);
     }
     if (failure) throw failure;
+    if (frames?.leftover)
+      this.handlers.onProblem?.(`${this.label}: watch stream ended ${frames.leftover} bytes into a frame`);
     if (skipping) skipped(skipping.head, skipping.length);
     if (partial.trim()) this.handleLine(partial);
     // Headers arrived and the stream ended cleanly: we were live.
@@ -693,10 +811,35 @@ export class Reflector {
       this.handlers.onProblem?.(`${this.label}: malformed watch event skipped: ${linePreview(line)}`);
       return false;
     }
-    const object = event.object;
-    const meta = isRecord(object.metadata) ? object.metadata : {};
     if (line.includes('\uFFFD')) this.reportInvalidUtf8(line);
-    switch (event.type) {
+    return this.handleEvent(event.type, event.object, () => linePreview(line));
+  }
+
+  /** Handles one protobuf watch frame, as handleLine does a line. */
+  private handleFrame(frame: Buffer): boolean {
+    let event: DecodedWatchEvent;
+    try {
+      event = decodeWatchEvent(frame, this.protobuf!);
+    } catch (err) {
+      if (!(err instanceof ProtobufError)) throw err;
+      this.handlers.onProblem?.(
+        `${this.label}: malformed watch frame skipped (${framePreview(frame)}): ${err.message}`,
+      );
+      return false;
+    }
+    if (event.invalidUtf8) {
+      const meta = isRecord(event.object.metadata) ? event.object.metadata : {};
+      const ns = typeof meta.namespace === 'string' ? meta.namespace : '';
+      const name = typeof meta.name === 'string' ? meta.name : '';
+      this.reportInvalidUtf8Names(name ? [ns ? `${ns}/${name}` : name] : []);
+    }
+    return this.handleEvent(event.type, event.object, () => framePreview(frame));
+  }
+
+  /** One decoded watch event (from a line or a frame); `preview` names it in reports. */
+  private handleEvent(type: string, object: Record<string, unknown>, preview: () => string): boolean {
+    const meta = isRecord(object.metadata) ? object.metadata : {};
+    switch (type) {
       case 'BOOKMARK':
         if (typeof meta.resourceVersion === 'string' && meta.resourceVersion) this.rv = meta.resourceVersion;
         if (this.currentState !== 'live') this.setState('live');
@@ -715,14 +858,14 @@ export class Reflector {
       case 'MODIFIED':
       case 'DELETED': {
         if (typeof meta.name !== 'string' || !meta.name) {
-          this.handlers.onProblem?.(`${this.label}: watch event without metadata.name skipped: ${linePreview(line)}`);
+          this.handlers.onProblem?.(`${this.label}: watch event without metadata.name skipped: ${preview()}`);
           return false;
         }
         if (this.currentState !== 'live') this.setState('live');
         const obj = this.options.trim(withTypeMeta(object, this.options.apiVersion, this.options.kind));
         const rv = obj.metadata.resourceVersion ?? '';
         if (rv) this.rv = rv;
-        if (event.type === 'DELETED') {
+        if (type === 'DELETED') {
           const held = this.knownMeta(obj.metadata.namespace, obj.metadata.name);
           if (!held || !this.forget(held)) return true;
           this.handlers.onEvent('DELETED', obj);
@@ -735,7 +878,7 @@ export class Reflector {
         return true;
       }
       default:
-        this.handlers.onProblem?.(`${this.label}: unknown watch event type skipped: ${linePreview(line)}`);
+        this.handlers.onProblem?.(`${this.label}: unknown watch event type skipped: ${preview()}`);
         return false;
     }
   }
@@ -756,6 +899,11 @@ export class Reflector {
       const next = text.indexOf('"metadata"', at);
       at = next < 0 ? -1 : text.indexOf('\uFFFD', next);
     }
+    this.reportInvalidUtf8Names(names);
+  }
+
+  /** The invalid-UTF-8 report, naming up to five objects. */
+  private reportInvalidUtf8Names(names: string[]): void {
     this.handlers.onProblem?.(
       `${this.label}: invalid UTF-8 (shown as U+FFFD) in ${names.length ? `${this.options.kind} ${names.join(', ')}` : 'a response'}`,
     );

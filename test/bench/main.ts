@@ -14,6 +14,8 @@
 //     worst session's (setup.sessions keeps them all);
 //   then the jq fast path (test/bench/jq.ts) and `wlx --version` start-up.
 // Each figure is printed beside its target from issue 15 (TARGETS), met or missed.
+// `--wire json|protobuf` (default json): the wire format of wlx's engines
+// (first tree, get -o json, sessions); the raw list and kubectl are unchanged.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -22,6 +24,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startBenchServer, WLX_BIN, type BenchServer, type ScaleSize } from './server.js';
 import { benchJq } from './jq.js';
+import { BENCH_WIRE_ENV } from './marker.js';
 import { compile } from '../../src/jq/index.js';
 import type { ThreadFigures } from './tui-session.js';
 
@@ -205,7 +208,16 @@ function measureFirstTree(server: BenchServer): Promise<FirstTree> {
 async function measureGetJson(server: BenchServer): Promise<number> {
   const r = await timeProcess(
     process.execPath,
-    [WLX_BIN, 'get', '-A', '-o', 'json', '--kubeconfig', server.kubeconfigPath],
+    [
+      WLX_BIN,
+      'get',
+      '-A',
+      '-o',
+      'json',
+      '--kubeconfig',
+      server.kubeconfigPath,
+      ...(process.env[BENCH_WIRE_ENV] === 'protobuf' ? ['--protobuf'] : []),
+    ],
     process.env,
     'null',
   );
@@ -485,6 +497,7 @@ export async function runBench(argv: string[]): Promise<BenchResult> {
       json: { type: 'string' },
       // quick: only the fast-path lookups (the smoke test); full: benchJq(), with its wasm fallback runs.
       jq: { type: 'string', default: 'full' },
+      wire: { type: 'string', default: 'json' },
     },
   });
   const num = (k: keyof typeof values) => {
@@ -504,6 +517,10 @@ export async function runBench(argv: string[]): Promise<BenchResult> {
   const sessionCount = Math.max(1, num('sessions'));
   const engine = values.engine;
   if (engine !== 'worker' && engine !== 'inline') throw new Error('--engine must be worker or inline');
+  const wire = values.wire;
+  if (wire !== 'json' && wire !== 'protobuf') throw new Error('--wire must be json or protobuf');
+  // Read by benchOpenOptions in the child processes (and by the get -o json run above).
+  process.env[BENCH_WIRE_ENV] = wire;
   const started = new Date().toISOString();
 
   log(`phase 1: ${size.nodes} nodes, ${size.workloads} workloads × ${size.podsPerWorkload} pods, no churn`);
@@ -593,6 +610,7 @@ export async function runBench(argv: string[]): Promise<BenchResult> {
     churnEventsPerSecond: size.churn,
     runs,
     kubectlRuns,
+    wire,
     machine: { cpus: availableParallelism(), model: cpus()[0]?.model, node: process.version },
     serverStartS,
     samples: {

@@ -6,9 +6,16 @@ import { readFileSync } from 'node:fs';
 import type { ModelSnapshot } from '../../src/model/types.js';
 import type { OpenOptions } from '../../src/cli/common.js';
 
-/** How the bench opens wlx's model: this kubeconfig, all namespaces, the built-in definitions only. */
+/** How main.ts's `--wire` reaches the engines its child processes open (first-tree, catch-up, sessions). */
+export const BENCH_WIRE_ENV = 'WLX_BENCH_WIRE';
+
+/**
+ * How the bench opens wlx's model: this kubeconfig, all namespaces, the
+ * built-in definitions only, and the wire format of `--wire` (default JSON).
+ */
 export function benchOpenOptions(kubeconfig: string): OpenOptions {
-  return { kubeconfig, namespace: null, definitionPaths: [], definitionsEnv: '', gpuResources: [], demo: false };
+  const wire = process.env[BENCH_WIRE_ENV] === 'protobuf' ? 'protobuf' : 'json';
+  return { kubeconfig, namespace: null, definitionPaths: [], definitionsEnv: '', gpuResources: [], demo: false, wire };
 }
 
 /** The API server URL written in a kubeconfig (the bench server's, http://127.0.0.1:PORT); '' when absent. */

@@ -242,7 +242,7 @@ test('PartialObjectMetadata: lists and watches as metadata-only clients ask; 406
     headers: { Accept: META_LIST('v1').split(',')[1] },
   });
   assert.equal(wrongObject.status, 406);
-  const protobufOnly = await call(f.url('/api/v1/pods'), {
+  const protobufOnly = await call(f.url('/apis/batch/v1/jobs'), {
     headers: { Accept: 'application/vnd.kubernetes.protobuf' },
   });
   assert.equal(protobufOnly.status, 406);

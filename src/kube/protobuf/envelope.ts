@@ -97,11 +97,17 @@ export function decodeList(
   return out;
 }
 
-/** A list page's continue token, read before its items are decoded (ListMeta comes first); '' when none. */
+/**
+ * A list page's continue token, read before its items are decoded (ListMeta
+ * comes first); '' when none. Works on the first bytes of a page cut short
+ * (a page over its bound) as long as its ListMeta is whole.
+ */
 export function peekListContinue(body: Buffer): string {
   try {
-    const env = readEnvelope(body);
-    const r = new WireReader(env.raw);
+    if (body.length < 4 || body.readUInt32BE(0) !== 0x6b387300) return '';
+    const raw = openField(new WireReader(body, 4), 2);
+    if (!raw) return '';
+    const r = new WireReader(raw);
     while (r.pos < r.end) {
       const key = r.varint('list');
       if (key >>> 3 === 1 && (key & 7) === WIRE_BYTES) return listMeta(r, key & 7, 1).continue ?? '';
@@ -158,9 +164,10 @@ export function decodeWatchEvent(frame: Buffer, decode: ObjectDecoder): DecodedW
 
 /**
  * "namespace/name" of the object in the first bytes of a watch frame or an
- * envelope (for reports on a frame over its bound); '' when not found.
+ * envelope, or of a list's first item (`isList`), for reports on a frame or
+ * page over its bound; '' when not found.
  */
-export function objectNameInProtobuf(head: Buffer, isWatchFrame: boolean): string {
+export function objectNameInProtobuf(head: Buffer, isWatchFrame: boolean, isList = false): string {
   const meta: Json = {};
   try {
     let body = head;
@@ -170,7 +177,9 @@ export function objectNameInProtobuf(head: Buffer, isWatchFrame: boolean): strin
       body = openField(new WireReader(body), 1) ?? Buffer.alloc(0);
     }
     if (body.length < 4) return '';
-    const raw = openField(new WireReader(body, 4), 2);
+    let raw = openField(new WireReader(body, 4), 2);
+    // A list: its first item (items = 2, after ListMeta = 1).
+    if (raw && isList) raw = openField(new WireReader(raw), 2);
     if (!raw) return '';
     const r = new WireReader(raw);
     const key = r.varint('object');
