@@ -9,6 +9,7 @@
 // writes (kubelet's and the controller's entries, ~1.9 KB): the simulated
 // pods have none, and they are what a scan skips cheaply.
 import { deepStrictEqual } from 'node:assert/strict';
+import { isAscii } from 'node:buffer';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { Trimmer, withTypeMeta } from '../../src/kube/trim.js';
 import type { KubeObject } from '../../src/model/types.js';
@@ -118,6 +119,21 @@ function viaJson(trimmer: Trimmer, keep: KubeObject[]): void {
     }
   }
 }
+// Today's path with a cheaper decode: an ASCII page (every scale page) read as
+// latin1, a copy, instead of through the UTF-8 decoder; the same string.
+const decode = (body: Buffer): string => (isAscii(body) ? body.toString('latin1') : body.toString('utf8'));
+function viaJsonAscii(trimmer: Trimmer, keep: KubeObject[]): void {
+  const trim = trimmer.for('pod');
+  for (const body of pages) {
+    const page = JSON.parse(decode(body)) as { items: unknown[] };
+    const items = page.items;
+    for (let i = 0; i < items.length; i++) {
+      const raw = items[i];
+      items[i] = undefined;
+      keep.push(trim(withTypeMeta(raw, 'v1', 'Pod')));
+    }
+  }
+}
 function viaScan(trimmer: Trimmer, keep: KubeObject[]): void {
   const trim = trimmer.for('pod');
   for (const body of pages) scanPodList(body, (raw) => keep.push(trim(withTypeMeta(raw, 'v1', 'Pod'))));
@@ -137,6 +153,7 @@ function viaScan(trimmer: Trimmer, keep: KubeObject[]): void {
   const meta = (JSON.parse(pages[0].toString('utf8')) as { metadata: { resourceVersion: string; continue?: string } })
     .metadata;
   deepStrictEqual({ rv, cont }, { rv: meta.resourceVersion, cont: meta.continue });
+  for (const body of pages) deepStrictEqual(decode(body), body.toString('utf8'));
   process.stdout.write(`check: ${a.length} pods trimmed from the scan deep-equal those trimmed from JSON.parse\n`);
 }
 
@@ -148,67 +165,88 @@ new PerformanceObserver((list) => {
 /** What the last run kept (held so the heap after it counts it). */
 let held: { keep: KubeObject[]; trimmer: Trimmer } | undefined;
 
-async function measure(
+async function once(
   name: string,
+  round: number,
   run: (t: Trimmer, keep: KubeObject[]) => void,
-): Promise<{ best: number; retained: number }> {
-  let best = Infinity;
-  let retained = 0;
-  for (let i = 0; i < runs; i++) {
-    held = undefined;
-    gc();
-    const before = process.memoryUsage().heapUsed;
-    held = { keep: [], trimmer: new Trimmer() };
-    await new Promise((r) => setTimeout(r, 50));
-    gcMs = 0;
-    const t0 = process.hrtime.bigint();
-    run(held.trimmer, held.keep);
-    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    await new Promise((r) => setTimeout(r, 50));
-    const pausedMs = gcMs;
-    gc();
-    retained = process.memoryUsage().heapUsed - before;
-    best = Math.min(best, ms);
-    process.stdout.write(
-      `  ${name} run ${i + 1}: ${ms.toFixed(0)} ms (${perPod(ms, total)} µs/pod), GC pauses ${pausedMs.toFixed(0)} ms, ` +
-        `retained ${(retained / total).toFixed(0)} B/pod; ${load()}\n`,
-    );
-  }
+): Promise<{ ms: number; retained: number }> {
   held = undefined;
-  return { best, retained };
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  held = { keep: [], trimmer: new Trimmer() };
+  await new Promise((r) => setTimeout(r, 50));
+  gcMs = 0;
+  const t0 = process.hrtime.bigint();
+  run(held.trimmer, held.keep);
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  await new Promise((r) => setTimeout(r, 50));
+  const pausedMs = gcMs;
+  gc();
+  const retained = process.memoryUsage().heapUsed - before;
+  held = undefined;
+  process.stdout.write(
+    `  ${name} run ${round}: ${ms.toFixed(0)} ms (${perPod(ms, total)} µs/pod), GC pauses ${pausedMs.toFixed(0)} ms, ` +
+      `retained ${(retained / total).toFixed(0)} B/pod; ${load()}\n`,
+  );
+  return { ms, retained };
 }
 
-const json = await measure('JSON.parse + trim', viaJson);
-const scan = await measure('scan + trim', viaScan);
+// Rounds of every path in turn, so a change of the shared machine's load touches them alike.
+const paths = {
+  json: { name: 'JSON.parse + trim', run: viaJson },
+  ascii: { name: 'latin1 decode + JSON.parse + trim', run: viaJsonAscii },
+  scan: { name: 'scan + trim', run: viaScan },
+};
+const bestOf = {
+  json: { best: Infinity, retained: 0 },
+  ascii: { best: Infinity, retained: 0 },
+  scan: { best: Infinity, retained: 0 },
+};
+for (let r = 1; r <= runs; r++) {
+  for (const k of ['json', 'ascii', 'scan'] as const) {
+    const { ms, retained } = await once(paths[k].name, r, paths[k].run);
+    bestOf[k] = { best: Math.min(bestOf[k].best, ms), retained };
+  }
+}
+const { json, ascii, scan } = bestOf;
 process.stdout.write(
   `best of ${runs}: JSON.parse + trim ${perPod(json.best, total)} µs/pod, scan + trim ${perPod(scan.best, total)} µs/pod: ` +
-    `speed-up ${(json.best / scan.best).toFixed(2)}×; retained ${(json.retained / total).toFixed(0)} vs ${(scan.retained / total).toFixed(0)} B/pod; ${load()}\n`,
+    `speed-up ${(json.best / scan.best).toFixed(2)}×; retained ${(json.retained / total).toFixed(0)} vs ${(scan.retained / total).toFixed(0)} B/pod; ` +
+    `with a latin1 decode, JSON.parse + trim ${perPod(ascii.best, total)} µs/pod (scan + trim ${(ascii.best / scan.best).toFixed(2)}× faster); ${load()}\n`,
 );
 
 // The parse alone, over every page: toString + JSON.parse (what the reflector
-// does), JSON.parse of a decoded text, the scan of the bytes (building what it keeps).
-function bestPerPod(run: () => void): number {
-  let out = Infinity;
-  for (let i = 0; i < runs; i++) {
+// does), with the latin1 decode, JSON.parse of decoded text, and the scan of
+// the bytes (building what it keeps).
+const texts = pages.map((p) => p.toString('utf8'));
+const alone = {
+  'toString + JSON.parse': () => {
+    for (const body of pages) JSON.parse(body.toString('utf8'));
+  },
+  'latin1 decode + JSON.parse': () => {
+    for (const body of pages) JSON.parse(decode(body));
+  },
+  'JSON.parse of text': () => {
+    for (const text of texts) JSON.parse(text);
+  },
+  scan: () => {
+    for (const body of pages) scanPodList(body, () => undefined);
+  },
+};
+const bestAlone = new Map<string, number>();
+for (let r = 0; r < runs; r++) {
+  for (const [name, run] of Object.entries(alone)) {
     gc();
     const t0 = process.hrtime.bigint();
     run();
-    out = Math.min(out, Number(process.hrtime.bigint() - t0) / 1e6);
+    const us = (Number(process.hrtime.bigint() - t0) * 1e-3) / total;
+    bestAlone.set(name, Math.min(bestAlone.get(name) ?? Infinity, us));
   }
-  return (out * 1000) / total;
 }
-const parseWithDecode = bestPerPod(() => {
-  for (const body of pages) JSON.parse(body.toString('utf8'));
-});
-const texts = pages.map((p) => p.toString('utf8'));
-const parseOnly = bestPerPod(() => {
-  for (const text of texts) JSON.parse(text);
-});
-texts.length = 0;
-const scanOnly = bestPerPod(() => {
-  for (const body of pages) scanPodList(body, () => undefined);
-});
+const scanOnly = bestAlone.get('scan')!;
 process.stdout.write(
-  `alone, best of ${runs}: toString + JSON.parse ${parseWithDecode.toFixed(2)} µs/pod, JSON.parse of text ${parseOnly.toFixed(2)} µs/pod, ` +
-    `scan ${scanOnly.toFixed(2)} µs/pod: ${(parseWithDecode / scanOnly).toFixed(2)}× (${(parseOnly / scanOnly).toFixed(2)}× without the decode); ${load()}\n`,
+  `alone, best of ${runs}: ${[...bestAlone].map(([name, us]) => `${name} ${us.toFixed(2)} µs/pod`).join(', ')}; ` +
+    `scan vs toString + JSON.parse ${(bestAlone.get('toString + JSON.parse')! / scanOnly).toFixed(2)}×, ` +
+    `vs the latin1 path ${(bestAlone.get('latin1 decode + JSON.parse')! / scanOnly).toFixed(2)}×, ` +
+    `vs JSON.parse without a decode ${(bestAlone.get('JSON.parse of text')! / scanOnly).toFixed(2)}×; ${load()}\n`,
 );
