@@ -335,6 +335,7 @@ class Scanner {
       if (this.ws() !== QUOTE) this.fail('expected a key');
       const key = this.wantedKey(shape);
       this.expect(0x3a);
+      // `items` is the list's own key (no key of the pod schema is named so): its pods go to onItem.
       if (key === undefined) this.skip();
       else out[key.name] = key.name === 'items' ? this.shaped(key.shape, this.onItem) : this.shaped(key.shape);
       const d = this.ws();
