@@ -5,59 +5,25 @@
 //
 //   node --expose-gc dist/test/kube/protobuf-decode.bench.js [pods] [runs]
 import { PerformanceObserver } from 'node:perf_hooks';
-import { ObjectStore, type StoredObject } from '../../demo/store.js';
-import { startSimulation } from '../../demo/sim/index.js';
 import { encodeList } from '../../demo/server/protobuf-encode.js';
 import { decodeList } from '../../src/kube/protobuf/envelope.js';
 import { decoderFor } from '../../src/kube/protobuf/core-v1.js';
 import { Trimmer, withTypeMeta } from '../../src/kube/trim.js';
 import type { KubeObject } from '../../src/model/types.js';
+import { PAGE, jsonPodList, scalePages } from '../bench/scale-pages.js';
 
 const [podsArg, runsArg] = process.argv.slice(2).map(Number) as [number?, number?];
 const total = podsArg ?? 100_000;
 const runs = runsArg ?? 3;
-const PAGE = 500;
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) {
   process.stderr.write('run with node --expose-gc\n');
   process.exit(2);
 }
 
-// 20,000 distinct pods of the scale scenario, renamed per copy up to `total`.
-const store = new ObjectStore();
-const sim = startSimulation(store, {
-  scenario: 'scale',
-  seed: 7,
-  speed: 1,
-  nodes: 1000,
-  workloads: 400,
-  podsPerWorkload: 50,
-});
-const base = store.list('/v1/pods');
-sim.stop();
-const podAt = (i: number): StoredObject => {
-  const p = base[i % base.length];
-  const copy = Math.floor(i / base.length);
-  if (!copy) return p;
-  return {
-    ...p,
-    metadata: {
-      ...p.metadata,
-      name: `${p.metadata.name}-c${copy}`,
-      uid: `${p.metadata.uid.slice(0, -4)}c${String(copy).padStart(3, '0')}`,
-    },
-  };
-};
-
-// Pages encoded once, ahead of the timed runs.
-const jsonPages: Buffer[] = [];
-const protoPages: Buffer[] = [];
-for (let at = 0; at < total; at += PAGE) {
-  const items = Array.from({ length: Math.min(PAGE, total - at) }, (_, k) => podAt(at + k));
-  const metadata = { resourceVersion: '12345', ...(at + PAGE < total ? { continue: `token-${at}` } : {}) };
-  jsonPages.push(Buffer.from(JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata, items })));
-  protoPages.push(encodeList('v1', 'Pod', metadata, items));
-}
+// Pages encoded once, ahead of the timed runs (the pods of test/bench/scale-pages.ts).
+const jsonPages = scalePages(total, jsonPodList);
+const protoPages = scalePages(total, (metadata, items) => encodeList('v1', 'Pod', metadata, items));
 const bytes = (pages: Buffer[]) => pages.reduce((n, p) => n + p.length, 0);
 process.stdout.write(
   `${total} pods in ${jsonPages.length} pages: JSON ${(bytes(jsonPages) / total).toFixed(0)} B/pod, protobuf ${(bytes(protoPages) / total).toFixed(0)} B/pod\n`,
