@@ -28,7 +28,7 @@
 //   401 → 'forbidden' too, retried with back-off (a token can be refreshed);
 //   404 → 'not-served' (stops).
 import type http from 'node:http';
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import type { ConnectionCause, KubeObject, KindState, ObjectMeta } from '../model/types.js';
 import { KubeApiError, KubeConnectionError, describeFailure, type KubeTransport } from './client.js';
@@ -566,8 +566,11 @@ export class Reflector {
           continue;
         }
         const body = page.bytes;
-        const text = body.toString('utf8');
-        if (!isUtf8(body)) this.reportInvalidUtf8(text);
+        // An ASCII page (nearly every page) read as latin1 is the same text at half the cost of a UTF-8 decode,
+        // and a one-byte string parses faster (test/bench/README.md, ingestion option (b)).
+        const ascii = isAscii(body);
+        const text = body.toString(ascii ? 'latin1' : 'utf8');
+        if (!ascii && !isUtf8(body)) this.reportInvalidUtf8(text);
         const next = peekContinue(text);
         if (next) ahead = fetchPage(next, singlesLeft > 0 ? 1 : pageSize);
         let parsed: unknown;

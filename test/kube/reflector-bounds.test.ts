@@ -73,6 +73,25 @@ test('a list page over the bound is fetched an object per page; only the object 
   );
 });
 
+test('list pages: an ASCII page and a page with valid UTF-8 both read as their text, nothing reported', async (t) => {
+  const api = await new FakeApi().start();
+  t.after(() => api.stop());
+  api.put('plain', { note: 'ascii only' });
+  const { r, held, problems } = reflect(api, { watch: false });
+  t.after(() => r.stop());
+  assert.equal(await r.firstSync, null);
+  assert.equal((held.get('plain') as unknown as { note: string }).note, 'ascii only');
+
+  const api2 = await new FakeApi().start();
+  t.after(() => api2.stop());
+  api2.put('accents', { note: 'café → GPU 🚀' });
+  const second = reflect(api2, { watch: false });
+  t.after(() => second.r.stop());
+  assert.equal(await second.r.firstSync, null);
+  assert.equal((second.held.get('accents') as unknown as { note: string }).note, 'café → GPU 🚀');
+  assert.deepEqual([...problems, ...second.problems], []);
+});
+
 test('invalid UTF-8 in a list and in a watch line is reported with the objects it was in', async (t) => {
   const api = await new FakeApi().start();
   t.after(() => api.stop());
