@@ -16,7 +16,7 @@ import type { KubeObject } from '../../src/model/types.js';
 import type { StoredObject } from '../../demo/store.js';
 import { benchArgs, forcedGc, load, perPod } from './ingest-common.js';
 import { scanPodList } from './pod-scanner.js';
-import { PAGE, jsonPodList, scalePages } from './scale-pages.js';
+import { PAGE, jsonPodList, scalePages, trimJsonPages } from './scale-pages.js';
 
 const { total, runs, rest } = benchArgs();
 const withManagedFields = rest.includes('managed-fields');
@@ -108,31 +108,13 @@ process.stdout.write(
 );
 
 function viaJson(trimmer: Trimmer, keep: KubeObject[]): void {
-  const trim = trimmer.for('pod');
-  for (const body of pages) {
-    const page = JSON.parse(body.toString('utf8')) as { items: unknown[] };
-    const items = page.items;
-    for (let i = 0; i < items.length; i++) {
-      const raw = items[i];
-      items[i] = undefined;
-      keep.push(trim(withTypeMeta(raw, 'v1', 'Pod')));
-    }
-  }
+  trimJsonPages(trimmer, pages, keep);
 }
 // Today's path with a cheaper decode: an ASCII page (every scale page) read as
 // latin1, a copy, instead of through the UTF-8 decoder; the same string.
 const decode = (body: Buffer): string => (isAscii(body) ? body.toString('latin1') : body.toString('utf8'));
 function viaJsonAscii(trimmer: Trimmer, keep: KubeObject[]): void {
-  const trim = trimmer.for('pod');
-  for (const body of pages) {
-    const page = JSON.parse(decode(body)) as { items: unknown[] };
-    const items = page.items;
-    for (let i = 0; i < items.length; i++) {
-      const raw = items[i];
-      items[i] = undefined;
-      keep.push(trim(withTypeMeta(raw, 'v1', 'Pod')));
-    }
-  }
+  trimJsonPages(trimmer, pages, keep, decode);
 }
 function viaScan(trimmer: Trimmer, keep: KubeObject[]): void {
   const trim = trimmer.for('pod');

@@ -4,6 +4,8 @@
 // every benchmark measures the same objects.
 import { ObjectStore, type StoredObject } from '../../demo/store.js';
 import { startSimulation } from '../../demo/sim/index.js';
+import { withTypeMeta, type Trimmer } from '../../src/kube/trim.js';
+import type { KubeObject } from '../../src/model/types.js';
 
 /** Objects per list page, as the reflector asks for (`limit=500`). */
 export const PAGE = 500;
@@ -53,4 +55,28 @@ export function scalePages(total: number, encode: (metadata: ListMeta, items: St
 /** A JSON PodList page, as the API server sends it. */
 export function jsonPodList(metadata: ListMeta, items: StoredObject[]): Buffer {
   return Buffer.from(JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata, items }));
+}
+
+/**
+ * The reflector's JSON path over pages: each page's text (`decode`, UTF-8 by
+ * default) parsed, each item trimmed at once and let go of, the trimmed pods
+ * kept in `keep` as the store keeps them. The baseline every ingestion bench
+ * compares against.
+ */
+export function trimJsonPages(
+  trimmer: Trimmer,
+  pages: readonly Buffer[],
+  keep: KubeObject[],
+  decode: (body: Buffer) => string = (body) => body.toString('utf8'),
+): void {
+  const trim = trimmer.for('pod');
+  for (const body of pages) {
+    const page = JSON.parse(decode(body)) as { items: unknown[] };
+    const items = page.items;
+    for (let i = 0; i < items.length; i++) {
+      const raw = items[i];
+      items[i] = undefined;
+      keep.push(trim(withTypeMeta(raw, 'v1', 'Pod')));
+    }
+  }
 }

@@ -10,7 +10,7 @@ import { decodeList } from '../../src/kube/protobuf/envelope.js';
 import { decoderFor } from '../../src/kube/protobuf/core-v1.js';
 import { Trimmer, withTypeMeta } from '../../src/kube/trim.js';
 import type { KubeObject } from '../../src/model/types.js';
-import { PAGE, jsonPodList, scalePages } from '../bench/scale-pages.js';
+import { PAGE, jsonPodList, scalePages, trimJsonPages } from '../bench/scale-pages.js';
 
 const [podsArg, runsArg] = process.argv.slice(2).map(Number) as [number?, number?];
 const total = podsArg ?? 100_000;
@@ -31,16 +31,7 @@ process.stdout.write(
 
 const decodePod = decoderFor('v1', 'Pod')!;
 function viaJson(trimmer: Trimmer, keep: KubeObject[]): void {
-  const trim = trimmer.for('pod');
-  for (const body of jsonPages) {
-    const page = JSON.parse(body.toString('utf8')) as { items: unknown[] };
-    const items = page.items;
-    for (let i = 0; i < items.length; i++) {
-      const raw = items[i];
-      items[i] = undefined;
-      keep.push(trim(withTypeMeta(raw, 'v1', 'Pod')));
-    }
-  }
+  trimJsonPages(trimmer, jsonPages, keep);
 }
 function viaProtobuf(trimmer: Trimmer, keep: KubeObject[]): void {
   const trim = trimmer.for('pod');
