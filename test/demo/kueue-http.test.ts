@@ -6,9 +6,8 @@
 // context's 403 on clusterqueues.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
-import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
-import { kubectl, kubectlEnv } from '../e2e/kubectl-helpers.js';
+import type { DemoCluster } from '../../demo/index.js';
+import { kubectl, kubectlDemoCluster } from '../e2e/kubectl-helpers.js';
 
 type Json = Record<string, unknown>;
 
@@ -18,15 +17,8 @@ const LQ_PENDING = (version: string, ns: string, lq: string) =>
   `${VIS}/${version}/namespaces/${ns}/localqueues/${lq}/pendingworkloads`;
 const RESTRICTED = ['--context', 'wlx-demo-restricted'];
 
-async function cluster(t: TestContext): Promise<{ c: DemoCluster; env: NodeJS.ProcessEnv }> {
-  const c = await startDemoCluster({ speed: 20, seed: 5 });
-  const k = await kubectlEnv();
-  await writeFile(k.kubeconfigPath, c.kubeconfig());
-  t.after(async () => {
-    await c.stop();
-    await k.cleanup();
-  });
-  return { c, env: k.env };
+function cluster(t: TestContext): Promise<{ c: DemoCluster; env: NodeJS.ProcessEnv }> {
+  return kubectlDemoCluster(t, { speed: 20, seed: 5 });
 }
 
 async function get(c: DemoCluster, path: string): Promise<{ status: number; body: Json }> {

@@ -6,6 +6,7 @@ import type { TestContext } from 'node:test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFixture, type Fixture } from '../demo/server-watch-helpers.js';
+import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
 
 export interface KubectlEnv {
   env: NodeJS.ProcessEnv;
@@ -39,6 +40,21 @@ export async function kubectlFixture(
     await k.cleanup();
   });
   return { f, env: k.env };
+}
+
+/** A demo cluster with a kubeconfig and discovery cache of its own, both removed when the test ends. */
+export async function kubectlDemoCluster(
+  t: TestContext,
+  options: Parameters<typeof startDemoCluster>[0] = {},
+): Promise<{ c: DemoCluster; env: NodeJS.ProcessEnv }> {
+  const c = await startDemoCluster(options);
+  const k = await kubectlEnv();
+  await writeFile(k.kubeconfigPath, c.kubeconfig());
+  t.after(async () => {
+    await c.stop();
+    await k.cleanup();
+  });
+  return { c, env: k.env };
 }
 
 export interface KubectlResult {

@@ -4,11 +4,10 @@
 // json` asks for JSON only.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
 import { ObjectStore } from '../../demo/store.js';
-import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
+import type { DemoCluster } from '../../demo/index.js';
 import { FixtureLogs, populate } from '../demo/server-fixtures.js';
-import { kubectl, kubectlEnv } from './kubectl-helpers.js';
+import { kubectl, kubectlDemoCluster } from './kubectl-helpers.js';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
@@ -18,14 +17,7 @@ async function clusterWith(
   store: ObjectStore,
   protobuf: boolean,
 ): Promise<{ c: DemoCluster; env: NodeJS.ProcessEnv }> {
-  const c = await startDemoCluster({ simulate: false, store, logs: new FixtureLogs(store), protobuf });
-  const k = await kubectlEnv();
-  await writeFile(k.kubeconfigPath, c.kubeconfig());
-  t.after(async () => {
-    await c.stop();
-    await k.cleanup();
-  });
-  return { c, env: k.env };
+  return kubectlDemoCluster(t, { simulate: false, store, logs: new FixtureLogs(store), protobuf });
 }
 
 /** The reads of core/v1 pods, nodes and events a command made, with its Accept header. */
