@@ -707,33 +707,27 @@ export class Reflector {
     const onAbort = () => attempt.abort();
     signal.addEventListener('abort', onAbort, { once: true });
     this.watches += 1;
-    // Lines are handled as they come, or held and coalesced while the stream is behind (catch-up.ts).
-    const catchUp = new CatchUpWindow((lines, superseded) => {
-      events += superseded;
-      this.coalesced += superseded;
-      for (const line of lines) {
-        if (failure) return;
-        try {
-          if (this.handleLine(line)) events += 1;
-        } catch (err) {
-          // An ERROR event: stop reading this stream.
-          failure = err as Error;
-          attempt.abort();
-        }
-      }
-    }, this.options.catchUp);
-    // A protobuf stream (decided by the answer's Content-Type): length-prefixed
-    // frames, bounded like lines; handled as they come, without catch-up coalescing.
-    let frames: WatchFrameSplitter | undefined;
-    const onFrame = (frame: Buffer) => {
+    /** One event (a line or a frame); an ERROR event throws and stops reading this stream. */
+    const handleEvent = <T>(handle: (event: T) => boolean, event: T): void => {
       if (failure) return;
       try {
-        if (this.handleFrame(frame)) events += 1;
+        if (handle(event)) events += 1;
       } catch (err) {
         failure = err as Error;
         attempt.abort();
       }
     };
+    const onLine = (line: string) => this.handleLine(line);
+    // Lines are handled as they come, or held and coalesced while the stream is behind (catch-up.ts).
+    const catchUp = new CatchUpWindow((lines, superseded) => {
+      events += superseded;
+      this.coalesced += superseded;
+      for (const line of lines) handleEvent(onLine, line);
+    }, this.options.catchUp);
+    // A protobuf stream (decided by the answer's Content-Type): length-prefixed
+    // frames, bounded like lines; handled as they come, without catch-up coalescing.
+    let frames: WatchFrameSplitter | undefined;
+    const onFrame = (frame: Buffer) => handleEvent((f: Buffer) => this.handleFrame(f), frame);
     try {
       const onOpen = (res: http.IncomingMessage) => {
         if (this.protobuf && isProtobuf(res))
