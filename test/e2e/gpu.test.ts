@@ -184,8 +184,12 @@ test(
     const { kubeconfig } = await demo(t);
     const tmux = new Tmux(wlxCommand(`--kubeconfig ${shellQuote(kubeconfig)}`), 160, 45);
     try {
-      let screen = await tmux.waitFor(/workloads\(all\)\[13\]/, 'the workloads', 90_000);
-      assert.match(screen, /GPUs: \d+\/96 nvidia\.com\/gpu · \d+\/8 dra:gpu\.nvidia\.com · \d+\/56 mig-1g\.10gb/);
+      await tmux.waitFor(/workloads\(all\)\[13\]/, 'the workloads', 90_000);
+      // The header's GPU kinds come from the nodes, which may be listed after the workloads are drawn.
+      let screen = await tmux.waitFor(
+        /GPUs: \d+\/96 nvidia\.com\/gpu · \d+\/8 dra:gpu\.nvidia\.com · \d+\/56 mig-1g\.10gb/,
+        'the GPU kinds in the header',
+      );
       const openNode = async (name: string) => {
         await tmux.press(':');
         tmux.type('nodes');
