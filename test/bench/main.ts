@@ -458,6 +458,8 @@ function sessionSummary(s: SessionFigures) {
     engine_busy_percent: s.threads?.engineBusyPercent ?? NaN,
     ui_heap_mb: s.threads?.uiHeapMb ?? NaN,
     engine_heap_mb: s.threads?.engineHeapMb ?? NaN,
+    ui_heap_total_mb: s.threads?.uiHeapTotalMb ?? NaN,
+    engine_heap_total_mb: s.threads?.engineHeapTotalMb ?? NaN,
     syncS: s.syncMs / 1000,
     key_to_frame_ms: s.keyMs,
     event_to_frame_ms: s.eventMs,
@@ -637,6 +639,8 @@ export async function runBench(argv: string[]): Promise<BenchResult> {
       engine_busy_percent: worstOf('engine_busy_percent'),
       ui_heap_mb: worstOf('ui_heap_mb'),
       engine_heap_mb: worstOf('engine_heap_mb'),
+      ui_heap_total_mb: worstOf('ui_heap_total_mb'),
+      engine_heap_total_mb: worstOf('engine_heap_total_mb'),
     },
     // CPU (not wall) time: what the figures would be on an idle machine.
     cpuSeconds: { first_tree: median(trees.map((t) => t.cpuS)), raw_list: median(raw.map((r) => r.cpuS)) },

@@ -57,6 +57,9 @@ export interface ThreadFigures {
   /** Heap in use after a full GC (--expose-gc), MB. */
   uiHeapMb: number;
   engineHeapMb: number | null;
+  /** Heap the isolate holds from the system (V8's total heap size) after that GC, MB: what RSS counts of it. */
+  uiHeapTotalMb: number;
+  engineHeapTotalMb: number | null;
 }
 
 function sessionView(snapshot: ModelSnapshot, withPods: boolean): SessionView {
@@ -345,11 +348,14 @@ async function main(): Promise<void> {
       worker && threadStart?.engine ? worker.performance.eventLoopUtilization(threadStart.engine).utilization : null;
     globalThis.gc?.();
     const heap = engineWorker.engineHeap ? await engineWorker.engineHeap(true) : null;
+    const uiMemory = process.memoryUsage();
     return {
       uiBusyPercent: ui * 100,
       engineBusyPercent: engine === null ? null : engine * 100,
-      uiHeapMb: process.memoryUsage().heapUsed / 2 ** 20,
+      uiHeapMb: uiMemory.heapUsed / 2 ** 20,
       engineHeapMb: heap ? heap.usedBytes / 2 ** 20 : null,
+      uiHeapTotalMb: uiMemory.heapTotal / 2 ** 20,
+      engineHeapTotalMb: heap ? heap.totalBytes / 2 ** 20 : null,
     };
   };
   process.on('message', (msg: Request) => {
