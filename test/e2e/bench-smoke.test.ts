@@ -67,6 +67,8 @@ test('bench harness: 1,000 pods, every figure a finite number', { timeout: 240_0
       'engine_busy_percent',
       'ui_heap_mb',
       'engine_heap_mb',
+      'ui_heap_total_mb',
+      'engine_heap_total_mb',
     ])
       assert.ok(Number.isFinite(sessions[0][name]), `setup.sessions[0].${name} = ${String(sessions[0][name])}`);
     assert.equal(sessions[0].catchUpMissed, false, 'the catch-up marker was seen');
