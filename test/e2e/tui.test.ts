@@ -75,20 +75,29 @@ test(
       t.keys('Enter');
       screen = await t.waitFor(/workloads\(all\)\[1\/13\] <\/llama-pretrain>/, 'the filtered list');
       t.keys('Enter');
-      screen = await t.waitFor(/jobset\(training\/llama-pretrain\)\[2\]/, 'the role tree');
+      // Each step waits for its bottom line (the breadcrumbs) too: a frame caught while Ink still writes it has its
+      // title but not yet its last lines.
+      screen = await t.waitFor(
+        (s) => /jobset\(training\/llama-pretrain\)\[2\]/.test(s) && /<workloads> <llama-pretrain>/.test(s),
+        'the role tree',
+      );
       assert.match(screen, /leader\s+Ready\s+1\/1\s+1\s+4\/4/);
       assert.match(screen, /worker\s+Ready\s+2\/2\s+2\s+8\/8/);
       assert.match(screen, /<workloads> <llama-pretrain>/);
 
       t.keys('j', 'Enter');
-      screen = await t.waitFor(/pods\(worker\)\[2\]/, 'the worker pods');
+      screen = await t.waitFor(
+        (s) => /pods\(worker\)\[2\]/.test(s) && /<workloads> <llama-pretrain> <worker>/.test(s),
+        'the worker pods',
+      );
       const pods = screen.match(/llama-pretrain-worker-\d-0-\S+\s+Running\s+1\/1\s+\d+\s+4 gpu-node-\d+/g) ?? [];
       assert.equal(pods.length, 2, screen);
       assert.match(screen, /<workloads> <llama-pretrain> <worker>/);
       const firstPod = /(llama-pretrain-worker-\d-0-\S+)\s+Running\s+1\/1\s+\d+\s+4 (gpu-node-\d+)/.exec(screen)!;
 
       t.keys('Enter');
-      screen = await t.waitFor(new RegExp(`node\\(${firstPod[2]}\\)`), 'the node view');
+      const nodeCrumbs = new RegExp(`<workloads> <llama-pretrain> <worker> <${firstPod[2]}>`);
+      screen = await t.waitFor((s) => s.includes(`node(${firstPod[2]})`) && nodeCrumbs.test(s), 'the node view');
       assert.match(screen, /GPUs capacity 8\s+allocatable 8\s+requested \d+\s+free \d+/);
       assert.match(screen, /JobSet training\/llama-pretrain/);
       assert.ok(screen.includes(firstPod[1]), 'the pod is listed on its node');
