@@ -227,10 +227,10 @@ interface Page {
   protobuf: boolean;
 }
 
-/** "namespace/name" of a trimmed object, for reports. */
-function nameOf(obj: KubeObject): string {
-  const { namespace, name } = obj.metadata;
-  return namespace ? `${namespace}/${name}` : name;
+/** "namespace/name" of an object's metadata (trimmed or as decoded), for reports; '' without a name. */
+function nameOf(meta: { namespace?: unknown; name?: unknown }): string {
+  const name = typeof meta.name === 'string' ? meta.name : '';
+  return typeof meta.namespace === 'string' && meta.namespace && name ? `${meta.namespace}/${name}` : name;
 }
 
 /** First bytes of a protobuf frame in hex, for problem reports. */
@@ -620,7 +620,7 @@ export class Reflector {
     try {
       list = decodeList(body, this.protobuf!, (raw, invalidUtf8) => {
         const obj = this.options.trim(withTypeMeta(raw, apiVersion, kind));
-        if (invalidUtf8 && badUtf8.length < 5) badUtf8.push(nameOf(obj));
+        if (invalidUtf8 && badUtf8.length < 5) badUtf8.push(nameOf(obj.metadata));
         this.listed(obj, seen);
       });
     } catch (err) {
@@ -708,7 +708,7 @@ export class Reflector {
     signal.addEventListener('abort', onAbort, { once: true });
     this.watches += 1;
     /** One event (a line or a frame); an ERROR event throws and stops reading this stream. */
-    const handleEvent = <T>(handle: (event: T) => boolean, event: T): void => {
+    const handleOne = <T>(handle: (event: T) => boolean, event: T): void => {
       if (failure) return;
       try {
         if (handle(event)) events += 1;
@@ -718,16 +718,16 @@ export class Reflector {
       }
     };
     const onLine = (line: string) => this.handleLine(line);
+    const onFrame = (frame: Buffer) => this.handleFrame(frame);
     // Lines are handled as they come, or held and coalesced while the stream is behind (catch-up.ts).
     const catchUp = new CatchUpWindow((lines, superseded) => {
       events += superseded;
       this.coalesced += superseded;
-      for (const line of lines) handleEvent(onLine, line);
+      for (const line of lines) handleOne(onLine, line);
     }, this.options.catchUp);
     // A protobuf stream (decided by the answer's Content-Type): length-prefixed
     // frames, bounded like lines; handled as they come, without catch-up coalescing.
     let frames: WatchFrameSplitter | undefined;
-    const onFrame = (frame: Buffer) => handleEvent((f: Buffer) => this.handleFrame(f), frame);
     try {
       const onOpen = (res: http.IncomingMessage) => {
         if (this.protobuf && isProtobuf(res))
@@ -746,7 +746,7 @@ export class Reflector {
         (chunk) => {
           if (failure) return;
           if (frames) {
-            for (const frame of frames.push(chunk)) onFrame(frame);
+            for (const frame of frames.push(chunk)) handleOne(onFrame, frame);
             return;
           }
           let text = decoder.write(chunk);
@@ -825,10 +825,8 @@ export class Reflector {
       return false;
     }
     if (event.invalidUtf8) {
-      const meta = isRecord(event.object.metadata) ? event.object.metadata : {};
-      const ns = typeof meta.namespace === 'string' ? meta.namespace : '';
-      const name = typeof meta.name === 'string' ? meta.name : '';
-      this.reportInvalidUtf8Names(name ? [ns ? `${ns}/${name}` : name] : []);
+      const name = nameOf(isRecord(event.object.metadata) ? event.object.metadata : {});
+      this.reportInvalidUtf8Names(name ? [name] : []);
     }
     return this.handleEvent(event.type, event.object, () => framePreview(frame));
   }

@@ -22,8 +22,13 @@ export interface Envelope {
 const UNKNOWN = 'runtime.Unknown';
 
 /** Reads the `k8s\0` envelope around one object or list. */
+/** Whether `body` starts with the envelope's `k8s\0` prefix. */
+function hasEnvelopePrefix(body: Buffer): boolean {
+  return body.length >= 4 && body.readUInt32BE(0) === 0x6b387300;
+}
+
 export function readEnvelope(body: Buffer): Envelope {
-  if (body.length < 4 || body[0] !== 0x6b || body[1] !== 0x38 || body[2] !== 0x73 || body[3] !== 0x00)
+  if (!hasEnvelopePrefix(body))
     throw new ProtobufError(`${UNKNOWN}: no "k8s\\0" prefix (not a Kubernetes protobuf message)`);
   const r = new WireReader(body, 4);
   const out: Envelope = { apiVersion: '', kind: '', raw: body.subarray(0, 0), contentType: '' };
@@ -104,7 +109,7 @@ export function decodeList(
  */
 export function peekListContinue(body: Buffer): string {
   try {
-    if (body.length < 4 || body.readUInt32BE(0) !== 0x6b387300) return '';
+    if (!hasEnvelopePrefix(body)) return '';
     const raw = openField(new WireReader(body, 4), 2);
     if (!raw) return '';
     const r = new WireReader(raw);
