@@ -117,6 +117,8 @@ export function roleGpu(metrics: GpuMetrics | undefined, role: RoleTree): GroupG
 }
 
 export function workloadGpu(metrics: GpuMetrics | undefined, w: WorkloadTree): GroupGpu {
+  // A tree sent without its pods carries its overlay, computed by this function in the engine worker.
+  if (w.podsElided) return metrics ? (w.podsElided.gpu ?? NO_GROUP) : NO_GROUP;
   const leaves: PodSummary[][] = [];
   for (const r of w.roles) leafRolePods(r, leaves);
   return groupGpu(metrics, workloadPods(w), leaves);

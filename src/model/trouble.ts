@@ -51,6 +51,8 @@ const memo = new WeakMap<WorkloadTree, WorkloadTrouble>();
 
 /** The pods in trouble in a workload, counted by reason (memoised per tree object). */
 export function workloadTrouble(w: WorkloadTree): WorkloadTrouble {
+  // A tree sent without its pods carries theirs, computed by this function in the engine worker.
+  if (w.podsElided) return w.podsElided.trouble;
   const hit = memo.get(w);
   if (hit) return hit;
   const counts = new Map<string, TroubleCount>();

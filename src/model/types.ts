@@ -1,6 +1,8 @@
 // Plain data the model produces and the UI / CLI consume. `WorkloadTree`,
 // `RoleTree`, `PodSummary` and `NodeSummary` are also the `wlx get -o json`
 // contract (see README): change them only compatibly.
+import type { WorkloadTrouble } from './trouble.js';
+import type { GroupGpu } from './gpu-overlay.js';
 import type { DefinitionSourceKind, StatusName, DefinitionProblem, Gvk } from '../definitions/types.js';
 import type { SchedulingView } from './scheduling.js';
 import type { PodNode } from './pod-nodes.js';
@@ -129,6 +131,23 @@ export interface WorkloadTree {
   statusMessage: string | null;
   /** Problems evaluating this workload's definition against it (which expression, what error). */
   errors: string[];
+  /**
+   * Set when the tree's pods stayed in the engine worker (the UI thread holds
+   * only the pods its views draw: src/kube/worker/README.md "Pod scope"): its
+   * pod lists are empty and these are what the workloads list reads of them.
+   */
+  podsElided?: ElidedPods;
+}
+
+/** What the workloads list reads of a tree's pods when they are not sent (src/model/elided-pods.ts). */
+export interface ElidedPods {
+  /** How many pods the tree holds. */
+  pods: number;
+  /** The nodes they are bound to, each once. */
+  nodes: string[];
+  trouble: WorkloadTrouble;
+  /** The GPU overlay against the snapshot's gpuMetrics (absent without metrics). */
+  gpu?: GroupGpu;
 }
 
 export interface NodeSummary {
@@ -260,11 +279,20 @@ export interface ModelSnapshot {
    * never scraped (offline, or no view showing GPUs has asked yet).
    */
   gpuMetrics?: GpuMetrics;
+  /**
+   * Which trees carry their pods (absent: all): the engine worker sends only
+   * the pods the UI's views draw (PodScope); the other trees are `podsElided`,
+   * and without 'all' `podsWithoutWorkload` is not sent.
+   */
+  podScope?: PodScope;
   /** Each Kueue Topology's node labels, most general first (zone, rack, hostname); absent or empty: none served. */
   topologyLevels?: string[][];
   /** The topology label keys in effect, most general first (src/model/topology.ts `topologyKeysInEffect`). */
   topologyKeys?: readonly string[];
 }
+
+/** Whose pods a snapshot carries: every tree's and the pods without a workload, or these workloads' (uids). */
+export type PodScope = 'all' | { workloads: readonly string[] };
 
 /** The last DCGM scrape as the views and `wlx get` read it. */
 export interface GpuMetrics {
@@ -299,6 +327,11 @@ export interface ModelSource {
   holdQueuePositions?(): () => void;
   /** Scrape GPU metrics while a view that shows them is open; returns the release. */
   holdGpuMetrics?(): () => void;
+  /**
+   * Whose pods the views draw: a source that can leave the others out of its
+   * snapshots (the engine worker's) sends only these; others ignore it.
+   */
+  setPodScope?(scope: PodScope): void;
 }
 
 /** Which object to read: apiVersion/kind as in ownerReferences. */

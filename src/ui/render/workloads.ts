@@ -35,6 +35,11 @@ export function workloadPods(w: WorkloadTree): PodSummary[] {
   return treePods(w);
 }
 
+/** How many nodes its pods are bound to (a tree sent without its pods carries the count). */
+export function workloadNodeCount(w: WorkloadTree): number {
+  return (w.podsElided ? w.podsElided.nodes : workloadNodes(w)).length;
+}
+
 export function workloadNodes(w: WorkloadTree): string[] {
   const nodes = new Set<string>();
   for (const p of workloadPods(w)) if (p.node) nodes.add(p.node);
@@ -79,7 +84,7 @@ export function workloadRow(w: WorkloadTree, queue?: WorkloadQueue | null): Row 
       status + troubleMarker(trouble) + (w.errors.length ? '!' : ''),
       ratio(w.replicas.ready, w.replicas.desired),
       ratio(w.gpus.allocated, w.gpus.desired),
-      String(workloadNodes(w).length),
+      String(workloadNodeCount(w)),
       '',
     ],
     tone,
