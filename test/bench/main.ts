@@ -240,6 +240,8 @@ interface SessionFigures {
   peakRssMb: number;
   /** The UI thread and the engine worker apart, over the CPU phase (null: the session could not say). */
   threads: ThreadFigures | null;
+  /** The UI thread's heap after a full GC on the workloads view (its pods left in the worker), MB. */
+  workloadsViewHeapMb: number;
 }
 
 type SessionMessage =
@@ -250,6 +252,7 @@ type SessionMessage =
       visible: { namespace: string; name: string }[];
       keyMs: number[];
       keyCpuMs: number[];
+      workloadsViewHeapMb: number;
     }
   | { type: 'expecting'; marker: string }
   | { type: 'seen'; marker: string; t: number }
@@ -397,6 +400,7 @@ export async function measureSession(
       rssMb: mem.rss / 1024,
       peakRssMb: mem.hwm / 1024,
       threads,
+      workloadsViewHeapMb: ready.workloadsViewHeapMb,
     };
   } finally {
     if (!exited) {
@@ -460,6 +464,7 @@ function sessionSummary(s: SessionFigures) {
     engine_heap_mb: s.threads?.engineHeapMb ?? NaN,
     ui_heap_total_mb: s.threads?.uiHeapTotalMb ?? NaN,
     engine_heap_total_mb: s.threads?.engineHeapTotalMb ?? NaN,
+    ui_heap_mb_workloads_view: s.workloadsViewHeapMb,
     syncS: s.syncMs / 1000,
     key_to_frame_ms: s.keyMs,
     event_to_frame_ms: s.eventMs,
@@ -641,6 +646,7 @@ export async function runBench(argv: string[]): Promise<BenchResult> {
       engine_heap_mb: worstOf('engine_heap_mb'),
       ui_heap_total_mb: worstOf('ui_heap_total_mb'),
       engine_heap_total_mb: worstOf('engine_heap_total_mb'),
+      ui_heap_mb_workloads_view: worstOf('ui_heap_mb_workloads_view'),
     },
     // CPU (not wall) time: what the figures would be on an idle machine.
     cpuSeconds: { first_tree: median(trees.map((t) => t.cpuS)), raw_list: median(raw.map((r) => r.cpuS)) },

@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import type { WorkerModelSource } from '../../src/kube/worker/worker-source.js';
 import type { ReactElement } from 'react';
-import type { ModelSnapshot, PodSummary } from '../../src/model/types.js';
+import type { ModelSnapshot, ModelSource, PodSummary } from '../../src/model/types.js';
 import {
   benchOpenOptions,
   prepareRestartMarker,
@@ -175,15 +175,34 @@ const MEASURE_TIMEOUT_MS = 10 * 60_000;
  * lists has been applied. Reported when seen (NaN after MEASURE_TIMEOUT_MS).
  */
 async function measureCatchUp(
-  source: { getSnapshot(): ModelSnapshot; subscribe(l: (s: ModelSnapshot) => void): () => void },
+  source: ModelSource,
   prepared: Promise<{ pod: PodRef; marker: RestartMarker | null }>,
-): Promise<void> {
+): Promise<Promise<unknown>> {
   const synced = performance.now();
   const { pod: target, marker } = await prepared;
   if (!marker) throw new Error(`${target.namespace}/${target.name} has no container status`);
+  // The marker is read in the pod's tree: every pod crosses to the UI until it is seen (the workloads view
+  // alone would leave them in the worker), as before pod scopes, so the figure stays comparable.
+  source.setPodScope?.('all');
+  await until(() => source.getSnapshot().podScope === undefined || source.getSnapshot().podScope === 'all');
   const { sent, seen } = watchForMarker(source, target, marker, MEASURE_TIMEOUT_MS);
-  void seen.then((t) => process.send!({ type: 'caught-up', ms: t === undefined ? NaN : t - synced }));
+  const reported = seen.then((t) => {
+    process.send!({ type: 'caught-up', ms: t === undefined ? NaN : t - synced });
+    source.setPodScope?.(WORKLOADS_VIEW_SCOPE);
+  });
   await sent;
+  return reported;
+}
+
+/** What the workloads view asks for (src/ui/state/pod-scope.ts): no pods. */
+const WORKLOADS_VIEW_SCOPE = { workloads: [] };
+
+async function until(test: () => boolean, ms = MEASURE_TIMEOUT_MS): Promise<void> {
+  const end = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > end) throw new Error('timed out waiting for the engine worker to answer a pod scope');
+    await sleep(10);
+  }
 }
 
 async function main(): Promise<void> {
@@ -206,6 +225,7 @@ async function main(): Promise<void> {
   const { render } = await import('ink');
   const { App } = await import('../../src/ui/components/App.js');
   const { openModelSource } = await import('../../src/cli/common.js');
+  const { servesRows } = await import('../../src/ui/state/served-rows.js');
 
   const t0 = now();
   const options = benchOpenOptions(kubeconfig);
@@ -242,7 +262,7 @@ async function main(): Promise<void> {
 
   await source.whenSynced();
   const syncMs = now() - t0;
-  if (prepared) await measureCatchUp(source, prepared);
+  const caughtUp = prepared ? await measureCatchUp(source, prepared) : undefined;
 
   if (measureStart) {
     // The first complete, live workloads view on screen (its title counts every workload).
@@ -258,18 +278,26 @@ async function main(): Promise<void> {
     }
     process.send({ type: 'tree', t, workloads: source.getSnapshot().workloads.length });
   }
-  const snapshot = source.getSnapshot();
-  const known = new Set<string>();
-  for (const w of snapshot.workloads)
-    for (const r of w.roles) for (const p of r.pods) known.add(`${p.namespace}/${p.name}`);
-
   await waitFor((f) => f.includes('workloads('), 'the workload list');
+  // The UI thread's heap on the workloads view, its pods left in the worker (after catch-up, which reads them).
+  await caughtUp;
+  if ('currentWorker' in source) await until(() => source.getSnapshot().podScope !== undefined);
+  globalThis.gc?.();
+  const workloadsViewHeapMb = process.memoryUsage().heapUsed / 2 ** 20;
+
   for (const k of [':', 'p', 'o', 'd', 's', '\r']) {
     stdin.write(k);
     await sleep(30);
   }
-  await waitFor((f) => /pods\(all\)\[\d+\]/.test(f), 'the pod list');
+  await waitFor((f) => /pods\(all\)\[[1-9]\d*\]/.test(f), 'the pod list');
   await sleep(500);
+  const snapshot = source.getSnapshot();
+  const known = new Set<string>();
+  for (const w of snapshot.workloads)
+    for (const r of w.roles) for (const p of r.pods) known.add(`${p.namespace}/${p.name}`);
+  // `:pods` rows derived in the engine worker: the pods drawn are those of its window.
+  for (const r of servesRows(source) ? (source.rowWindow()?.rows ?? []) : [])
+    if (r.pod) known.add(`${r.pod.namespace}/${r.pod.name}`);
   const visible: { namespace: string; name: string }[] = [];
   for (const line of stdout.last.split('\n')) {
     const [a, b] = line.replace(/[│┃|]/g, ' ').trim().split(/\s+/);
@@ -375,7 +403,14 @@ async function main(): Promise<void> {
       const { rss, heapUsed } = process.memoryUsage();
       process.send!({ type: 'memory', id: msg.id, rss, heapUsed });
     } else if (msg.type === 'view') {
-      process.send!({ type: 'view', id: msg.id, view: sessionView(source.getSnapshot(), msg.pods === true) });
+      // Every pod for the soak's model/server diff: `:pods` draws from rows the worker derives, so the mirror
+      // holds no pod until asked (a scope the explorer does not ask back: the soak is over by then).
+      const withPods = msg.pods === true;
+      if (withPods) source.setPodScope?.('all');
+      void until(() => !withPods || source.getSnapshot().podScope === undefined).then(
+        () => process.send!({ type: 'view', id: msg.id, view: sessionView(source.getSnapshot(), withPods) }),
+        () => undefined, // unanswered: the soak reports the timeout
+      );
     } else if (msg.type === 'expect' && msg.name && msg.marker) {
       expected.set(msg.marker, { name: msg.name, marker: msg.marker });
       process.send!({ type: 'expecting', marker: msg.marker });
@@ -392,6 +427,7 @@ async function main(): Promise<void> {
     keyMs,
     keyCpuMs,
     frames: stdout.frames,
+    workloadsViewHeapMb,
   });
 }
 

@@ -69,6 +69,8 @@ test('bench harness: 1,000 pods, every figure a finite number', { timeout: 240_0
       'engine_heap_mb',
       'ui_heap_total_mb',
       'engine_heap_total_mb',
+      // On the workloads view, the pods left in the worker.
+      'ui_heap_mb_workloads_view',
     ])
       assert.ok(Number.isFinite(sessions[0][name]), `setup.sessions[0].${name} = ${String(sessions[0][name])}`);
     assert.equal(sessions[0].catchUpMissed, false, 'the catch-up marker was seen');

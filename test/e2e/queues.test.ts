@@ -125,8 +125,12 @@ test(
       assert.match(rows[0], /^\s*│\s*0\s+training\s+queued-sft\s+training-queue\s+0\s+16\b/);
       assert.match(rows[1], /^\s*│\s*1\s+research\s+mmlu-eval\s+research-queue\s+0\s+8\b/);
       await tmux.press('Enter');
-      screen = await tmux.waitFor(/pytorchjob\(training\/queued-sft\)/, 'the workload');
-      assert.match(screen, /kueue queue training-queue → gpu-cluster-queue: Pending, position 0/);
+      // Its pods (none yet) are asked from the engine worker first: the panel comes with them.
+      screen = await tmux.waitFor(
+        /kueue queue training-queue → gpu-cluster-queue: Pending, position 0/,
+        'the workload',
+      );
+      assert.match(screen, /pytorchjob\(training\/queued-sft\)/);
       tmux.keys('q');
       await tmux.waitFor(/WLX-EXITED 0/, 'a clean exit');
       assert.deepEqual([...new Set(cluster.requests().map((r) => r.method))], ['GET']);

@@ -97,7 +97,11 @@ test(
 
       t.keys('Enter');
       const nodeCrumbs = new RegExp(`<workloads> <llama-pretrain> <worker> <${firstPod[2]}>`);
-      screen = await t.waitFor((s) => s.includes(`node(${firstPod[2]})`) && nodeCrumbs.test(s), 'the node view');
+      // The node's pods come from every workload: asked from the engine worker first (loading until then).
+      screen = await t.waitFor(
+        (s) => s.includes(`node(${firstPod[2]})`) && nodeCrumbs.test(s) && s.includes(firstPod[1]),
+        'the node view',
+      );
       assert.match(screen, /GPUs capacity 8\s+allocatable 8\s+requested \d+\s+free \d+/);
       assert.match(screen, /JobSet training\/llama-pretrain/);
       assert.ok(screen.includes(firstPod[1]), 'the pod is listed on its node');

@@ -12,6 +12,10 @@ import { openModelSource, type OpenOptions, type OpenedModelSource } from '../..
 import { openWorkerModelSource, type WorkerModelSource } from '../../src/kube/worker/worker-source.js';
 import type { ModelSnapshot } from '../../src/model/types.js';
 import { KEYS, putJobSet, putJobSetPods, putNode, putPod } from './fixtures.js';
+import { withoutPods } from '../../src/model/elided-pods.js';
+import { treePods } from '../../src/model/pod-nodes.js';
+import { workloadRow } from '../../src/ui/render/workloads.js';
+import { RowServer } from '../../src/kube/worker/row-server.js';
 import { until } from './helpers.js';
 
 function optionsFor(cluster: DemoCluster): OpenOptions {
@@ -96,6 +100,106 @@ test('worker: the mirror equals an in-thread engine on the same server, and foll
     'the unchanged role keeps its identity on the UI side',
   );
   assert.deepStrictEqual(worker.getNodePods('gpu-node-01'), inline.getNodePods('gpu-node-01'));
+});
+
+test("worker: a pod scope leaves the other trees' pods in the worker, with what the workloads list reads of them", async (t) => {
+  const cluster = await startDemoCluster({ simulate: false });
+  t.after(() => cluster.stop());
+  putNode(cluster.store, 'gpu-node-01', 8);
+  const llama = putJobSet(cluster.store, 'training', 'llama', ['leader', 'worker'], 4);
+  putJobSetPods(cluster.store, 'llama', llama.jobs);
+  const bert = putJobSet(cluster.store, 'training', 'bert', ['worker'], 2);
+  putJobSetPods(cluster.store, 'bert', bert.jobs);
+  const daemonSet = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'dcgm', uid: 'ds-uid' } };
+  putPod(cluster.store, 'gpu-operator', 'dcgm-x1', daemonSet as never, {}, { gpus: 0 });
+  const options = optionsFor(cluster);
+  const worker = (await openModelSource({ ...options, engineThread: 'worker' })) as WorkerModelSource;
+  t.after(() => worker.stop());
+  const inline = await openModelSource(options);
+  t.after(() => inline.stop());
+  await Promise.all([worker.whenSynced(), inline.whenSynced()]);
+  const two = (s: ModelSnapshot) => s.workloads.length === 2 && s.workloads.every((w) => w.roles.length > 0);
+  await until(() => two(worker.getSnapshot()) && two(inline.getSnapshot()), 'trees');
+  assert.equal(worker.getSnapshot().podScope, undefined, 'every pod until a view says otherwise');
+
+  // The workloads view: no pod crosses; each tree is the in-thread one without its pods.
+  worker.setPodScope({ workloads: [] });
+  await until(() => worker.getSnapshot().podScope !== undefined, 'the scope answered');
+  const elided = worker.getSnapshot();
+  assert.equal(elided.podsWithoutWorkload, undefined);
+  for (const w of inline.getSnapshot().workloads) {
+    const mirrored = elided.workloads.find((x) => x.uid === w.uid)!;
+    assert.deepStrictEqual(mirrored, withoutPods(w, undefined), `${w.name} as elidePods makes it`);
+    assert.deepStrictEqual(workloadRow(mirrored), workloadRow(w), `${w.name}: the row the user reads`);
+  }
+  assert.equal(treePods(elided.workloads[0]).length, 0);
+
+  // A workload view: that tree whole, the other still elided; changes keep arriving while elided.
+  const llamaUid = inline.getSnapshot().workloads.find((w) => w.name === 'llama')!.uid;
+  worker.setPodScope({ workloads: [llamaUid] });
+  await until(() => !worker.getSnapshot().workloads.find((w) => w.uid === llamaUid)!.podsElided, 'llama whole');
+  putPod(cluster.store, 'training', 'bert-worker-0-1-xyz', bert.jobs[0], {
+    'jobset.sigs.k8s.io/jobset-name': 'bert',
+    'jobset.sigs.k8s.io/replicatedjob-name': 'worker',
+  });
+  const bertOf = (s: ModelSnapshot) => s.workloads.find((w) => w.name === 'bert')!;
+  await until(() => bertOf(worker.getSnapshot()).podsElided?.pods === 2, 'the new pod counted in the elided tree');
+  await until(() => treePods(bertOf(inline.getSnapshot())).length === 2, 'the new pod (inline)');
+  const llamaTree = (s: ModelSnapshot) => s.workloads.find((w) => w.uid === llamaUid);
+  assert.deepStrictEqual(llamaTree(worker.getSnapshot()), llamaTree(inline.getSnapshot()));
+  assert.deepStrictEqual(bertOf(worker.getSnapshot()), withoutPods(bertOf(inline.getSnapshot()), undefined));
+
+  // Every pod again (`:pods`, a node): the mirror equals the in-thread engine, the node view's pods included.
+  worker.setPodScope('all');
+  await until(() => worker.getSnapshot().podScope === undefined, 'every pod');
+  assert.deepStrictEqual(model(worker.getSnapshot()), model(inline.getSnapshot()));
+  assert.deepStrictEqual(worker.getNodePods('gpu-node-01'), inline.getNodePods('gpu-node-01'));
+});
+
+test("worker: served rows: `:pods`' window derived in the worker equals the UI derivation of an in-thread engine's snapshot", async (t) => {
+  const cluster = await startDemoCluster({ simulate: false });
+  t.after(() => cluster.stop());
+  putNode(cluster.store, 'gpu-node-01', 8);
+  const llama = putJobSet(cluster.store, 'training', 'llama', ['leader', 'worker'], 4);
+  putJobSetPods(cluster.store, 'llama', llama.jobs);
+  const options = optionsFor(cluster);
+  const worker = (await openModelSource({ ...options, engineThread: 'worker' })) as WorkerModelSource;
+  t.after(() => worker.stop());
+  const inline = await openModelSource(options);
+  t.after(() => inline.stop());
+  await Promise.all([worker.whenSynced(), inline.whenSynced()]);
+  await until(
+    () => treePods(inline.getSnapshot().workloads[0] ?? { roles: [], unattributedPods: [] }).length === 2,
+    'pods',
+  );
+  worker.setPodScope({ workloads: [] });
+  const request = {
+    id: 7,
+    namespace: null,
+    sort: { key: 'name' as const, desc: true },
+    filter: '',
+    top: 0,
+    page: 10,
+    selected: 0,
+    selectedKey: null,
+  };
+  worker.serveRows(request);
+  await until(() => worker.rowWindow()?.request.id === 7 && worker.getSnapshot().podScope !== undefined, 'the window');
+  const expected = new RowServer().window(inline.getSnapshot(), request);
+  assert.deepStrictEqual(worker.rowWindow(), expected);
+  assert.deepEqual(
+    worker.rowWindow()!.rows.map((r) => r.pod?.name),
+    ['llama-worker-0-0-abcde', 'llama-leader-0-0-abcde'],
+  );
+  assert.equal(treePods(worker.getSnapshot().workloads[0]).length, 0, 'the rows crossed, not the pods');
+  // A change reaches the window with the next flush.
+  putPod(cluster.store, 'training', 'llama-worker-0-1-xyz', llama.jobs[1], {
+    'jobset.sigs.k8s.io/jobset-name': 'llama',
+    'jobset.sigs.k8s.io/replicatedjob-name': 'worker',
+  });
+  await until(() => worker.rowWindow()?.total === 3, 'the new pod in the window');
+  worker.serveRows(null);
+  assert.equal(worker.rowWindow(), undefined, 'withdrawn');
 });
 
 test('worker: a GPU metrics hold reaches the engine (exporters scraped); the readings are indexed on the UI side', async (t) => {

@@ -7,6 +7,10 @@ import { openEngine, type OpenedEngine } from '../../cli/common.js';
 import type { ClusterEngine } from '../engine-types.js';
 import type { EngineInfo, UiMessage, WorkerMessage, WorkerStart } from './protocol.js';
 import { SnapshotEncoder } from './wire.js';
+import { PodElision, sameScope } from '../../model/elided-pods.js';
+import type { PodScope } from '../../model/types.js';
+import type { RowWindowRequest } from '../../ui/state/served-rows.js';
+import { RowServer } from './row-server.js';
 
 const port = parentPort;
 if (!port) throw new Error('engine-worker.js runs as a worker thread (src/kube/worker/worker-source.ts)');
@@ -30,7 +34,7 @@ function infoChange(engine: ClusterEngine, last: { info: EngineInfo; text: strin
 }
 
 async function main(): Promise<void> {
-  const { options: start } = workerData as WorkerStart;
+  const { options: start, podScope } = workerData as WorkerStart;
   // A Prometheus URL crossed as its text (worker-source.ts startData).
   const p = start.prometheus;
   const options = p?.kind === 'url' ? { ...start, prometheus: { ...p, url: new URL(String(p.url)) } } : start;
@@ -48,10 +52,18 @@ async function main(): Promise<void> {
   post({ type: 'opened', info: first });
 
   const encoder = new SnapshotEncoder();
+  // Only the pods the UI's views draw cross (README.md "Pod scope").
+  const elision = new PodElision();
+  let scope: PodScope = podScope;
+  // The served view's rows, derived from the whole snapshot (README.md "Served rows").
+  const rowServer = new RowServer();
+  let rowRequest: RowWindowRequest | null = null;
   let seq = 0;
   const send = () => {
-    const snapshot = engine.getSnapshot();
-    post({ type: 'snapshot', seq: ++seq, delta: encoder.encode(snapshot), info: infoChange(engine, last) });
+    const whole = engine.getSnapshot();
+    const snapshot = elision.apply(whole, scope);
+    const rows = rowRequest ? rowServer.window(whole, rowRequest) : undefined;
+    post({ type: 'snapshot', seq: ++seq, delta: encoder.encode(snapshot), info: infoChange(engine, last), rows });
   };
   send();
   const unsubscribe = engine.subscribe(send);
@@ -76,6 +88,15 @@ async function main(): Promise<void> {
           () => post({ type: 'refreshed', id: message.id }),
           (err: Error) => post({ type: 'refreshed', id: message.id, error: err.message }),
         );
+        break;
+      case 'rows':
+        rowRequest = message.request;
+        if (rowRequest) send();
+        break;
+      case 'scope':
+        if (sameScope(scope, message.scope)) break;
+        scope = message.scope;
+        send();
         break;
       case 'heap': {
         if (message.gc) (globalThis as { gc?: () => void }).gc?.();

@@ -1,14 +1,17 @@
 // The messages between the UI thread and the engine worker (README.md).
 // Plain, structured-cloneable data only.
 import type { Definition } from '../../definitions/types.js';
-import type { ConnectionInfo } from '../../model/types.js';
+import type { ConnectionInfo, PodScope } from '../../model/types.js';
 import type { ResourceInfo } from '../discovery.js';
 import type { OpenOptions } from '../../cli/common.js';
 import type { Delta } from './delta.js';
+import type { RowWindow, RowWindowRequest } from '../../ui/state/served-rows.js';
 
 /** workerData: what the worker opens. Without `demo` (the UI thread runs the demo and passes its kubeconfig). */
 export interface WorkerStart {
   options: OpenOptions;
+  /** Whose pods to send (ModelSource.setPodScope), until a 'scope' message says otherwise. */
+  podScope: PodScope;
 }
 
 /** What the UI keeps besides the snapshot; sent when it changes. */
@@ -22,7 +25,7 @@ export type WorkerMessage =
   /** The engine started (discovery may still be retrying): the source can be handed to the UI. */
   | { type: 'opened'; info: EngineInfo }
   /** One engine flush; the first after 'opened' carries the whole snapshot. */
-  | { type: 'snapshot'; seq: number; delta: Delta; info?: EngineInfo }
+  | { type: 'snapshot'; seq: number; delta: Delta; info?: EngineInfo; rows?: RowWindow }
   /** Every kind listed once (error: why the first sync failed). */
   | { type: 'synced'; error?: string }
   /** The engine could not be opened (a kubeconfig error, say); the worker ends. */
@@ -44,4 +47,8 @@ export type UiMessage =
   | { type: 'refresh'; id: number; what: HoldKind }
   /** The worker's heap (after a full GC when `gc` and the process runs with --expose-gc): measurements. */
   | { type: 'heap'; id: number; gc: boolean }
+  /** Derive this served view's rows with each snapshot (null: none); answered by a snapshot at once. */
+  | { type: 'rows'; request: RowWindowRequest | null }
+  /** Send only these pods from now on (the views' PodScope); answered by a snapshot at once. */
+  | { type: 'scope'; scope: PodScope }
   | { type: 'stop' };

@@ -2,7 +2,7 @@
 // of the worker's snapshots. Nothing here parses, trims or flushes: each
 // message is a delta applied to the mirror (wire.ts). See README.md.
 import { Worker } from 'node:worker_threads';
-import type { ModelSnapshot, NodePodEntry, ObjectAccess } from '../../model/types.js';
+import type { ModelSnapshot, NodePodEntry, ObjectAccess, PodScope } from '../../model/types.js';
 import { nodePodEntries } from '../../model/node-pods.js';
 import { openAccess, resolveCluster, type OpenOptions, type OpenedModelSource } from '../../cli/common.js';
 import { Backoff, type BackoffOptions } from '../reflector.js';
@@ -10,6 +10,7 @@ import { ProblemLog } from '../snapshot.js';
 import type { Delta } from './delta.js';
 import type { EngineInfo, HoldKind, UiMessage, WorkerMessage, WorkerStart } from './protocol.js';
 import { SnapshotMirror } from './wire.js';
+import type { RowServer, RowWindow, RowWindowRequest } from '../../ui/state/served-rows.js';
 
 export interface WorkerSourceTuning {
   /** Back-off between restarts after a crash (default 0.5 s doubling to 30 s). */
@@ -21,9 +22,10 @@ export interface WorkerSourceTuning {
 }
 
 /** The worker source, with the test hook that ends its current worker. */
-export interface WorkerModelSource extends OpenedModelSource {
+export interface WorkerModelSource extends OpenedModelSource, RowServer {
   holdQueuePositions(): () => void;
   holdGpuMetrics(): () => void;
+  setPodScope(scope: PodScope): void;
   /** The worker thread now running the engine (tests terminate it to crash it). */
   currentWorker(): Worker | null;
   /** The engine worker's heap, after a full GC when asked and exposed (the benchmark's per-thread figures). */
@@ -38,10 +40,11 @@ export interface EngineHeap {
 const WORKER_URL = new URL('./engine-worker.js', import.meta.url);
 
 /** OpenOptions as workerData: a Prometheus URL crosses as its text (URL objects are not cloneable). */
-function startData(options: OpenOptions): WorkerStart {
+function startData(options: OpenOptions, podScope: PodScope): WorkerStart {
   const p = options.prometheus;
   return {
     options: { ...options, prometheus: p?.kind === 'url' ? { ...p, url: p.url.href as unknown as URL } : p },
+    podScope,
   };
 }
 
@@ -97,6 +100,10 @@ class WorkerSource implements WorkerModelSource {
   private synced: Promise<void>;
   private settleSynced!: (error?: Error) => void;
   private nodePodsMemo: { snapshot: ModelSnapshot; node: string; out: NodePodEntry[] } | null = null;
+  /** Whose pods the worker sends; every pod until the views say (tests and measurements read them all). */
+  private podScope: PodScope = 'all';
+  private rowsRequest: RowWindowRequest | null = null;
+  private window: RowWindow | undefined;
 
   constructor(
     private readonly options: OpenOptions,
@@ -155,6 +162,21 @@ class WorkerSource implements WorkerModelSource {
 
   holdGpuMetrics(): () => void {
     return this.hold('gpuMetrics');
+  }
+
+  setPodScope(scope: PodScope): void {
+    this.podScope = scope;
+    this.send({ type: 'scope', scope });
+  }
+
+  serveRows(request: RowWindowRequest | null): void {
+    this.rowsRequest = request;
+    if (!request) this.window = undefined;
+    this.send({ type: 'rows', request });
+  }
+
+  rowWindow(): RowWindow | undefined {
+    return this.window;
   }
 
   refreshQueuePositions(): Promise<void> {
@@ -231,7 +253,7 @@ class WorkerSource implements WorkerModelSource {
 
   /** A worker; `opening`: the first one, whose failure is the caller's (later ones are restarted). */
   private spawn(opening?: Pending): void {
-    const worker = new Worker(WORKER_URL, { workerData: startData(this.options) });
+    const worker = new Worker(WORKER_URL, { workerData: startData(this.options, this.podScope) });
     this.worker = worker;
     this.mirror.reset();
     let error: string | null = null;
@@ -241,11 +263,14 @@ class WorkerSource implements WorkerModelSource {
       switch (message.type) {
         case 'opened':
           this.info = message.info;
-          // Holds taken before a restart keep holding in the new engine.
+          // Holds taken before a restart keep holding in the new engine, and the served view is served.
           for (const [id, what] of this.holds) this.send({ type: 'hold', id, what });
+          if (this.rowsRequest) this.send({ type: 'rows', request: this.rowsRequest });
           break;
         case 'snapshot':
           if (message.info) this.info = message.info;
+          // A window for a view since left is dropped (one for an earlier scroll of this view is still its rows).
+          if (message.rows && this.rowsRequest) this.window = message.rows;
           this.apply(message.delta);
           if (!mirrored) {
             mirrored = true;

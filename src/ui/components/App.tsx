@@ -15,6 +15,10 @@ import { useSelectionFollow } from '../hooks/useSelectionFollow.js';
 import { useFlashTimeout } from '../hooks/useFlashTimeout.js';
 import { useQueuePositions } from '../hooks/useQueuePositions.js';
 import { useGpuMetrics } from '../hooks/useGpuMetrics.js';
+import { usePodScope } from '../hooks/usePodScope.js';
+import { framePodsHeld } from '../state/pod-scope.js';
+import { servesRows } from '../state/served-rows.js';
+import { useServedRows } from '../hooks/useServedRows.js';
 import type { WorkCounters } from '../render/row-cache.js';
 import { isIncidentKind } from '../state/incident.js';
 import { jumpToPods } from '../state/incident-nav.js';
@@ -73,6 +77,8 @@ export function App(props: AppProps): React.JSX.Element {
   const { frame, width } = screen;
   useQueuePositions(source, frame.kind);
   useGpuMetrics(source, frame.kind);
+  usePodScope(source, state);
+  useServedRows(source, screen, state.namespace);
   const incidentKind = isIncidentKind(frame.kind) ? frame.kind : null;
   const incident = incidentKind ? frame.incident : undefined;
   const onJumpToPods = useCallback(
@@ -94,7 +100,7 @@ export function App(props: AppProps): React.JSX.Element {
         noColor={noColor}
       />
       {screen.panel.length > 0 ? <DetailPanel lines={screen.panel} width={width} noColor={noColor} /> : null}
-      {incidentKind && incident ? (
+      {incidentKind && incident && framePodsHeld(snapshot, frame, servesRows(source)) ? (
         <IncidentView
           key={`${state.stack.length}:${incidentKind}`}
           kind={incidentKind}

@@ -8,7 +8,9 @@ export function useSelectionFollow(screen: Screen, store: ViewStore): void {
   useEffect(() => {
     // Keys handled since this render changed the view: the next render follows.
     if (currentFrame(store.getState()) !== screen.frame) return;
-    const action = followSelection(screen.frame, screen.rows, screen.page);
+    // No rows yet (the view's pods are on their way): the selection waits for them.
+    if (screen.loading) return;
+    const action = followSelection(screen.frame, screen.rows, screen.page, screen.selectedAt);
     if (action) store.dispatch(action);
   }, [screen, store]);
 }

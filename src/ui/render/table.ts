@@ -143,7 +143,19 @@ export function layoutColumns(
   width: number,
   widthsOf: (r: Row) => number[] = cellWidths,
 ): Layout {
-  // Huge lists: measure a sample (head and tail) rather than every row.
+  return layoutFromLongest(columns, longestCells(columns, rows, widthsOf), width);
+}
+
+/**
+ * Each column's longest value (at least its header and minimum): what a
+ * layout needs of the rows, whatever the width. Huge lists: measured on a
+ * sample (head and tail) rather than every row.
+ */
+export function longestCells(
+  columns: Column[],
+  rows: readonly Row[],
+  widthsOf: (r: Row) => number[] = cellWidths,
+): number[] {
   const sample = rows.length > 2000 ? [...rows.slice(0, 1000), ...rows.slice(-1000)] : rows;
   // The age column's cells are drawn at frame time, so it keeps its header width.
   const longest = columns.map((c) => Math.max(c.min, displayWidth(c.name) + (c.sortKey ? 1 : 0)));
@@ -155,6 +167,11 @@ export function layoutColumns(
       if (v > longest[i] && !columns[i].age) longest[i] = v;
     }
   }
+  return longest;
+}
+
+/** Column widths for `width` from each column's longest value (longestCells). */
+export function layoutFromLongest(columns: Column[], longest: readonly number[], width: number): Layout {
   let shown = columns.map((_, i) => i);
   const minTotal = (idx: number[]) =>
     idx.reduce((s, i) => s + Math.max(columns[i].min, displayWidth(columns[i].name)), 0) + GAP * (idx.length - 1);
@@ -255,5 +272,10 @@ export class LayoutMemo {
     const layout = layoutColumns(columns, rows, width, this.widthsOf);
     this.last = { columns, rows, width, layout };
     return layout;
+  }
+
+  /** longestCells with each row measured once (the engine worker's served rows). */
+  longest(columns: Column[], rows: readonly Row[]): number[] {
+    return longestCells(columns, rows, this.widthsOf);
   }
 }

@@ -45,6 +45,15 @@ export function targetOf(
     }
     case 'pods': {
       if (!row) return null;
+      // The row says which pod and workload (`:pods`' rows come from the engine worker without the pods).
+      if (row.pod && row.workloadUid !== undefined && snapshot.workloads.some((w) => w.uid === row.workloadUid))
+        return {
+          kind: 'pod',
+          namespace: row.pod.namespace,
+          name: row.pod.name,
+          uid: row.key,
+          workloadUid: row.workloadUid,
+        };
       return podTarget(snapshot, row.key);
     }
     case 'node': {
@@ -96,14 +105,35 @@ export function incidentNavigation(
   if (action === 'owner') {
     if (target.kind !== 'pod') return { flash: 'o jumps from a pod to its workload' };
     const found = findPodSummary(snapshot, target.uid);
-    if (!found) return { flash: 'the pod belongs to no workload wlx knows' };
-    return { frames: framesToPod(found.workload, found.pod.uid) };
+    if (found) return { frames: framesToPod(found.workload, found.pod.uid) };
+    const w =
+      target.workloadUid === undefined ? undefined : snapshot.workloads.find((x) => x.uid === target.workloadUid);
+    if (!w) return { flash: 'the pod belongs to no workload wlx knows' };
+    // Its tree came without its pods (its role not known here): the workload's pods, the pod selected.
+    return {
+      frames: [
+        { kind: 'workload', workloadUid: w.uid, label: sanitise(w.name) },
+        {
+          kind: 'pods',
+          workloadUid: w.uid,
+          rolePath: null,
+          label: `${sanitise(w.name)} pods`,
+          selectedKey: target.uid,
+        },
+      ],
+    };
   }
   if (action === 'node') {
     if (target.kind === 'node')
       return { frames: [{ kind: 'node', nodeName: target.name, label: sanitise(target.name) }] };
     if (target.kind !== 'pod') return { flash: 'n jumps from a pod to its node' };
-    const node = findPodSummary(snapshot, target.uid)?.pod.node ?? (frame.kind === 'node' ? frame.nodeName : undefined);
+    const node =
+      findPodSummary(snapshot, target.uid)?.pod.node ??
+      (frame.kind === 'node'
+        ? frame.nodeName
+        : row?.key === target.uid && row.target?.kind === 'node'
+          ? row.target.name
+          : undefined);
     if (!node) return { flash: 'the pod is not bound to a node yet' };
     return { frames: [{ kind: 'node', nodeName: node, label: sanitise(node) }] };
   }

@@ -24,7 +24,7 @@ export interface KeyOutcome {
 export interface KeyContext {
   state: UiState;
   /** The current view's rows (sorted, filtered) and visible page size. */
-  rows: readonly Row[];
+  rows: readonly (Row | undefined)[];
   page: number;
   snapshot: ModelSnapshot;
   /** Context names for `:ctx` completion. */
@@ -134,7 +134,8 @@ function drill(row: Row | undefined, ctx: KeyContext): UiAction[] {
 function mapOutcome(uid: string | undefined, ctx: KeyContext): KeyOutcome {
   const w = findWorkload(ctx.snapshot, uid);
   if (!w) return NONE;
-  const nodes = [...new Set(workloadPlacements(w).map((p) => p.node))].sort(compareNames);
+  // A tree sent without its pods names their nodes.
+  const nodes = [...new Set(w.podsElided?.nodes ?? workloadPlacements(w).map((p) => p.node))].sort(compareNames);
   const frame = {
     kind: 'map' as const,
     label: `map ${sanitise(w.name)}`,

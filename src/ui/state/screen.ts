@@ -21,7 +21,16 @@ import {
 import { gpuPanelLines, nodePanel, placementPanelLines, workloadPanel, type PanelLine } from '../render/panels.js';
 import { RowCache, newWorkCounters, type WorkCounters } from '../render/row-cache.js';
 import { formatAge } from '../render/format.js';
-import { fit, formatLine, LayoutMemo, type Column, type Layout, type Row, type Tone } from '../render/table.js';
+import {
+  fit,
+  formatLine,
+  layoutFromLongest,
+  LayoutMemo,
+  type Column,
+  type Layout,
+  type Row,
+  type Tone,
+} from '../render/table.js';
 import {
   explorerWorkloads,
   filterRows,
@@ -38,6 +47,8 @@ import { queuePanelLines } from '../render/queues.js';
 import { ViewMemo } from './memo.js';
 import { GpuMapMemo, type HighlightSpec, type MapScreen } from '../render/gpu-map.js';
 import { currentFrame, type Flash, type UiState, type ViewFrame } from './viewState.js';
+import { framePodsHeld } from './pod-scope.js';
+import { isServedFrame, servesRows, windowFits, windowRows, type RowWindow } from './served-rows.js';
 
 export interface ScreenSize {
   columns: number;
@@ -71,8 +82,10 @@ export interface Screen {
   /** Detail lines above the table, cut to what fits. */
   panel: PanelLine[];
   table: ViewTable;
-  /** The view's rows, sorted and filtered. */
-  rows: readonly Row[];
+  /** The view's rows, sorted and filtered; a served view (served-rows.ts) has only its window's, the rest undefined. */
+  rows: readonly (Row | undefined)[];
+  /** Where the selection's key is among the rows, when a served window says and it is outside the window. */
+  selectedAt?: number;
   filterError?: string;
   title: string;
   /** The table's column header line. */
@@ -85,14 +98,21 @@ export interface Screen {
   signature: ScreenSignature | null;
   /** The GPU map's legend and lines (`:map`), drawn in place of the table. */
   map?: MapScreen;
+  /** The view's pods have not arrived from the engine worker yet (src/ui/state/pod-scope.ts). */
+  loading: boolean;
 }
 
 export interface DerivedView {
   table: ViewTable;
   filtered: FilterResult;
+  /** A served view: its window, in place of `filtered`'s rows. */
+  served?: RowWindow;
 }
 
 const HEADER_LINES = 4;
+
+const LOADING: ViewTable = { columns: [], rows: [], sortable: false };
+const LOADING_TEXT = 'loading pods…';
 
 /** The text of one data row at the given layout (AGE cells from createdMs at `now`). */
 export function rowText(row: Row, columns: Column[], layout: Layout, inner: number, now: number): string {
@@ -109,9 +129,17 @@ function countNodeRows(rows: readonly Row[]): number {
   return n;
 }
 
-function viewTitle(frame: ViewFrame, snapshot: ModelSnapshot, namespace: string | null, count: number, total: number) {
+function viewTitle(
+  frame: ViewFrame,
+  snapshot: ModelSnapshot,
+  namespace: string | null,
+  count: number,
+  total: number,
+  loading = false,
+) {
   const ns = namespace === null ? 'all' : sanitise(namespace);
-  const n = count === total ? `[${count}]` : `[${count}/${total}]`;
+  // Loading: the count is not known yet, not 0.
+  const n = loading ? '[…]' : count === total ? `[${count}]` : `[${count}/${total}]`;
   let t: string;
   switch (frame.kind) {
     case 'workloads':
@@ -279,6 +307,19 @@ export class ScreenModel {
    */
   view(snapshot: ModelSnapshot, state: UiState, source: ModelSource): DerivedView {
     const f = currentFrame(state);
+    const loading: DerivedView = { table: LOADING, filtered: { rows: LOADING.rows, inverted: false } };
+    const served = servesRows(source);
+    if (served && isServedFrame(f)) {
+      // Rows derived by the engine worker: drawn from its window once it is for this view.
+      const w = source.rowWindow();
+      if (!w || !windowFits(w, f, state.namespace)) return loading;
+      return {
+        table: { columns: w.columns, rows: [], sortable: true },
+        filtered: { rows: [], error: w.filterError, inverted: w.inverted },
+        served: w,
+      };
+    }
+    if (!framePodsHeld(snapshot, f, served)) return loading;
     const prev = state.stack.length > 1 ? state.stack[state.stack.length - 2].kind : 'workloads';
     const table = this.views.table(
       [
@@ -342,12 +383,14 @@ export class ScreenModel {
     const frame = currentFrame(state);
     this.highlights.note(snapshot.version, snapshot.changedWorkloads, Date.now());
     const active = this.highlights.active(Date.now());
-    const { table, filtered } = this.view(snapshot, state, source);
-    const rows = filtered.rows;
+    const { table, filtered, served } = this.view(snapshot, state, source);
+    const loading = table === LOADING;
+    const rows: readonly (Row | undefined)[] = served ? windowRows(served) : filtered.rows;
 
     const width = Math.max(20, columns);
     const headerLines = height >= 20 ? HEADER_LINES : 1;
-    const allPanel = panelFor(snapshot, frame, nowMs);
+    // A node's panel reads its summary alone; a workload's reads its pods.
+    const allPanel = loading && frame.kind !== 'node' ? [] : panelFor(snapshot, frame, nowMs);
     const panel = allPanel.slice(0, Math.min(allPanel.length, Math.max(0, height - headerLines - 8)));
     const page = Math.max(1, height - headerLines - panel.length - 5);
     const inner = Math.max(10, width - 2);
@@ -361,7 +404,9 @@ export class ScreenModel {
       namespace: state.namespace,
     };
     const incident = isIncidentKind(frame.kind);
-    const layout = this.layouts.layout(table.columns, rows, inner);
+    const layout = served
+      ? layoutFromLongest(table.columns, served.longest, inner)
+      : this.layouts.layout(table.columns, filtered.rows, inner);
     const sort = table.sortable || table.sortedWithin ? frame.sort : null;
     const columnHeader = incident
       ? ''
@@ -371,7 +416,7 @@ export class ScreenModel {
           layout,
         );
     let map: MapScreen | undefined;
-    if (frame.kind === 'map') {
+    if (frame.kind === 'map' && !loading) {
       const spec: HighlightSpec = frame.filter
         ? { kind: 'regex', filter: frame.filter }
         : frame.workloadUid !== undefined
@@ -379,8 +424,9 @@ export class ScreenModel {
           : { kind: 'none' };
       // The legend takes the column header's line: the map has page + 1 lines.
       // Until the selection follows its key (`m` names the workload's first node), the key is the cursor.
-      const keyed = frame.selectedKey !== null && rows[frame.selected]?.key !== frame.selectedKey;
-      const cursor = keyed ? rows.findIndex((r) => r.key === frame.selectedKey) : frame.selected;
+      const nodeRows = filtered.rows;
+      const keyed = frame.selectedKey !== null && nodeRows[frame.selected]?.key !== frame.selectedKey;
+      const cursor = keyed ? nodeRows.findIndex((r) => r.key === frame.selectedKey) : frame.selected;
       map = this.gpuMap.screen(snapshot, explorerWorkloads(snapshot), spec, cursor, inner, page + 1, this.noColor);
     }
     const lines: ScreenLine[] = [];
@@ -388,6 +434,11 @@ export class ScreenModel {
     for (let i = frame.top; i < end; i++) {
       const r = rows[i];
       const selected = i === frame.selected;
+      if (!r) {
+        // Scrolled past the served window: a blank line until the worker's next one.
+        lines.push({ key: `…${i}`, text: fit('', inner), tone: 'dim', selected, changed: false });
+        continue;
+      }
       lines.push({
         key: r.key,
         text: rowText(r, table.columns, layout, inner, nowMs),
@@ -399,23 +450,26 @@ export class ScreenModel {
     // `:nodes` by domain counts nodes, not its domain rows (a collapsed domain's nodes are in the total).
     const title =
       table.sortedWithin && frame.kind === 'nodes'
-        ? viewTitle(frame, snapshot, state.namespace, countNodeRows(rows), snapshot.nodes.length)
-        : viewTitle(frame, snapshot, state.namespace, rows.length, table.rows.length);
+        ? viewTitle(frame, snapshot, state.namespace, countNodeRows(filtered.rows), snapshot.nodes.length)
+        : viewTitle(frame, snapshot, state.namespace, rows.length, served?.unfiltered ?? table.rows.length, loading);
     const flash = flashFor(state, table, snapshot, nowMs, map?.cursorText ?? null);
     const emptyText = rows.length
       ? null
-      : (table.missing ??
-        (map
-          ? 'no nodes (not readable, or none yet)'
-          : frame.filter
-            ? 'no row matches the filter'
-            : 'nothing to show'));
+      : loading
+        ? LOADING_TEXT
+        : (table.missing ??
+          (map
+            ? 'no nodes (not readable, or none yet)'
+            : frame.filter
+              ? 'no row matches the filter'
+              : 'nothing to show'));
 
     let signature: ScreenSignature | null = null;
-    if (!incident && !state.quit) {
+    if ((!incident || loading) && !state.quit) {
       const c = connection;
       const body = [
         title,
+        emptyText ?? '',
         flash?.text ?? '',
         String(table.missing),
         panel.map((p) => `${p.tone}:${p.text}`).join('\n'),
@@ -444,6 +498,9 @@ export class ScreenModel {
       panel,
       table,
       rows,
+      ...(served && served.request.selectedKey === frame.selectedKey && served.selectedAt >= 0
+        ? { selectedAt: served.selectedAt }
+        : {}),
       filterError: filtered.error ?? map?.error,
       title,
       columnHeader,
@@ -452,6 +509,7 @@ export class ScreenModel {
       flash,
       signature,
       map,
+      loading,
     };
   }
 }

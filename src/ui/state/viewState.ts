@@ -221,13 +221,17 @@ export function reduce(state: UiState, action: UiAction): UiState {
  */
 export function followSelection(
   frame: ViewFrame,
-  rows: readonly { key: string }[],
+  /** A served view's rows are present only around what is drawn (src/ui/state/served-rows.ts). */
+  rows: readonly ({ key: string } | undefined)[],
   page: number,
+  /** Where the selection's key is, when the rows at hand cannot say (a served view's, outside its window). */
+  keyAt?: number,
 ): Extract<UiAction, { type: 'reconcile' }> | null {
   let index = frame.selected;
   if (frame.selectedKey !== null && rows[index]?.key !== frame.selectedKey) {
-    const found = rows.findIndex((r) => r.key === frame.selectedKey);
+    const found = rows.findIndex((r) => r?.key === frame.selectedKey);
     if (found >= 0) index = found;
+    else if (keyAt !== undefined) index = keyAt;
   }
   index = Math.max(0, Math.min(index, rows.length - 1));
   const key = rows[index]?.key ?? null;
