@@ -4,30 +4,46 @@
 // reads of its pods (count, nodes, trouble, GPU overlay), computed here by
 // the same rules the UI would apply to the whole tree.
 import { workloadGpu } from './gpu-overlay.js';
-import { treePods } from './pod-nodes.js';
 import { workloadTrouble } from './trouble.js';
 import type { ElidedPods, GpuMetrics, ModelSnapshot, PodScope, RoleTree, WorkloadTree } from './types.js';
 
 /** What the workloads list reads of a tree's pods. */
 export function elidedPodsOf(w: WorkloadTree, metrics: GpuMetrics | undefined): ElidedPods {
-  const pods = treePods(w);
+  // Each role already names the nodes of its pods; only the unattributed pods are read one by one.
   const nodes = new Set<string>();
-  for (const p of pods) if (p.node) nodes.add(p.node);
+  let pods = w.unattributedPods.length;
+  const visit = (roles: readonly RoleTree[]) => {
+    for (const r of roles) {
+      pods += r.pods.length;
+      for (const n of r.nodes) nodes.add(n);
+      visit(r.roles);
+    }
+  };
+  visit(w.roles);
+  for (const p of w.unattributedPods) if (p.node) nodes.add(p.node);
   return {
-    pods: pods.length,
+    pods,
     nodes: [...nodes],
     trouble: workloadTrouble(w),
     ...(metrics ? { gpu: workloadGpu(metrics, w) } : {}),
   };
 }
 
-function rolesWithoutPods(roles: readonly RoleTree[]): RoleTree[] {
-  return roles.map((r) => ({ ...r, pods: [], roles: rolesWithoutPods(r.roles) }));
+// One pod-less copy per role object: a role the store kept keeps its copy, which the delta codec then sends as "same".
+const roleCopies = new WeakMap<RoleTree, RoleTree>();
+
+function roleWithoutPods(r: RoleTree): RoleTree {
+  let copy = roleCopies.get(r);
+  if (!copy) {
+    copy = { ...r, pods: [], roles: r.roles.map(roleWithoutPods) };
+    roleCopies.set(r, copy);
+  }
+  return copy;
 }
 
 /** The tree with empty pod lists and `podsElided` set. */
 export function withoutPods(w: WorkloadTree, metrics: GpuMetrics | undefined): WorkloadTree {
-  return { ...w, roles: rolesWithoutPods(w.roles), unattributedPods: [], podsElided: elidedPodsOf(w, metrics) };
+  return { ...w, roles: w.roles.map(roleWithoutPods), unattributedPods: [], podsElided: elidedPodsOf(w, metrics) };
 }
 
 /** Whether a snapshot holding `held` pods has every pod `need` asks for. */

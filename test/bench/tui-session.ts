@@ -181,21 +181,41 @@ async function measureCatchUp(
   const synced = performance.now();
   const { pod: target, marker } = await prepared;
   if (!marker) throw new Error(`${target.namespace}/${target.name} has no container status`);
-  // The marker is read in the pod's tree: every pod crosses to the UI until it is seen (the workloads view
-  // alone would leave them in the worker), as before pod scopes, so the figure stays comparable.
-  source.setPodScope?.('all');
-  await until(() => source.getSnapshot().podScope === undefined || source.getSnapshot().podScope === 'all');
-  const { sent, seen } = watchForMarker(source, target, marker, MEASURE_TIMEOUT_MS);
-  const reported = seen.then((t) => {
-    process.send!({ type: 'caught-up', ms: t === undefined ? NaN : t - synced });
-    source.setPodScope?.(WORKLOADS_VIEW_SCOPE);
-  });
+  // The workloads view leaves the pods in the engine worker: there the marker is read by a probe, reported with
+  // the snapshot that carries the model holding it (in-thread, the model is read directly).
+  const worker = source as Partial<WorkerModelSource>;
+  const { sent, seen } = worker.probePod
+    ? watchProbe(worker as WorkerModelSource, target, marker, MEASURE_TIMEOUT_MS)
+    : watchForMarker(source, target, marker, MEASURE_TIMEOUT_MS);
+  const reported = seen.then((t) => process.send!({ type: 'caught-up', ms: t === undefined ? NaN : t - synced }));
   await sent;
   return reported;
 }
 
-/** What the workloads view asks for (src/ui/state/pod-scope.ts): no pods. */
-const WORKLOADS_VIEW_SCOPE = { workloads: [] };
+/** watchForMarker through the engine worker's probe. */
+function watchProbe(
+  source: WorkerModelSource,
+  pod: PodRef,
+  marker: RestartMarker,
+  timeoutMs: number,
+): { sent: Promise<void>; seen: Promise<number | undefined> } {
+  source.probePod(pod);
+  const seen = new Promise<number | undefined>((resolve) => {
+    const done = (t: number | undefined) => {
+      unsubscribe();
+      clearTimeout(timer);
+      source.probePod(null);
+      resolve(t);
+    };
+    const unsubscribe = source.subscribe(() => {
+      const p = source.lastProbe();
+      if (p && p.namespace === pod.namespace && p.name === pod.name && (p.restarts ?? 0) >= marker.marker)
+        done(performance.now());
+    });
+    const timer = setTimeout(() => done(undefined), timeoutMs);
+  });
+  return { sent: marker.send(), seen };
+}
 
 async function until(test: () => boolean, ms = MEASURE_TIMEOUT_MS): Promise<void> {
   const end = Date.now() + ms;

@@ -200,6 +200,12 @@ test("worker: served rows: `:pods`' window derived in the worker equals the UI d
   await until(() => worker.rowWindow()?.total === 3, 'the new pod in the window');
   worker.serveRows(null);
   assert.equal(worker.rowWindow(), undefined, 'withdrawn');
+  // The benchmark's probe reads a pod in the engine's model, whatever the scope.
+  worker.probePod({ namespace: 'training', name: 'llama-worker-0-1-xyz' });
+  await until(() => worker.lastProbe()?.restarts === 0, 'the probed pod, its restarts');
+  worker.probePod({ namespace: 'training', name: 'no-such-pod' });
+  await until(() => worker.lastProbe()?.name === 'no-such-pod', 'the second probe');
+  assert.equal(worker.lastProbe()?.restarts, null, 'not there: null, not 0');
 });
 
 test('worker: a GPU metrics hold reaches the engine (exporters scraped); the readings are indexed on the UI side', async (t) => {

@@ -13,6 +13,9 @@ import { RowServer } from '../../src/kube/worker/row-server.js';
 import type { RowWindow, RowWindowRequest } from '../../src/ui/state/served-rows.js';
 import { filterRows, sortRows, tableForFrame } from '../../src/ui/state/derive.js';
 import { longestCells } from '../../src/ui/render/table.js';
+import type { GpuMetrics } from '../../src/model/types.js';
+import { DEFAULT_IDLE_RULE, indexReadings } from '../../src/model/utilisation.js';
+import { gpuReading } from '../model/gpu-fixtures.js';
 
 /** Holds the whole snapshot as the worker does; publishes it elided, with the window of the last request. */
 class ServingSource extends FakeSource {
@@ -87,6 +90,35 @@ test('row server: the window is the UI derivation of the whole list, with its co
     true,
     'a bad regex says so',
   );
+});
+
+test("row server: unsorted and unfiltered, the window is assembled from each workload's rows, and is the same", () => {
+  const base = manyPodsSnapshot(60, 50, { workload: 2, pod: 2 }, 7);
+  const metrics: GpuMetrics = {
+    readings: indexReadings([gpuReading('gpu-node-3/0', 42, ['training/wl-30-pod-03'])]),
+    notice: null,
+    scrapedAt: 1_000_000,
+    idle: DEFAULT_IDLE_RULE,
+  };
+  for (const snapshot of [base, { ...base, gpuMetrics: metrics }]) {
+    const derived = tableForFrame(snapshot, { kind: 'pods', collapsed: [] }, null, () => []);
+    const server = new RowServer();
+    for (const top of [0, 1480, 2990]) {
+      const w = server.window(snapshot, request({ top, page: 20 }));
+      const from = Math.max(0, top - 40);
+      assert.equal(w.total, 3000);
+      assert.equal(w.from, from);
+      assert.deepEqual(w.rows, derived.rows.slice(from, Math.min(3000, top + 60)), `rows around ${top}`);
+      assert.deepEqual(w.columns, derived.columns);
+      assert.deepEqual(w.longest, longestCells(derived.columns, derived.rows));
+    }
+    const key = derived.rows[2500].key;
+    assert.equal(server.window(snapshot, request({ selected: 7, selectedKey: key })).selectedAt, 2500);
+    const ns = server.window(snapshot, request({ namespace: 'elsewhere' }));
+    assert.equal(ns.total, 0, 'another namespace: none');
+  }
+  const util = new RowServer().window({ ...base, gpuMetrics: metrics }, request({ top: 1500 }));
+  assert.match(util.rows.find((r) => r.cells[1] === 'wl-30-pod-03')?.cells.join(' ') ?? '', /42%/);
 });
 
 test('served :pods: the same view as from the whole snapshot; scroll, filter, sort and drill from the window', async () => {

@@ -8,7 +8,8 @@ import type { ClusterEngine } from '../engine-types.js';
 import type { EngineInfo, UiMessage, WorkerMessage, WorkerStart } from './protocol.js';
 import { SnapshotEncoder } from './wire.js';
 import { PodElision, sameScope } from '../../model/elided-pods.js';
-import type { PodScope } from '../../model/types.js';
+import type { ModelSnapshot, PodScope, PodSummary } from '../../model/types.js';
+import { treePods } from '../../model/pod-nodes.js';
 import type { RowWindowRequest } from '../../ui/state/served-rows.js';
 import { RowServer } from './row-server.js';
 
@@ -31,6 +32,17 @@ function infoChange(engine: ClusterEngine, last: { info: EngineInfo; text: strin
   last.info = info;
   last.text = text;
   return info;
+}
+
+/** A pod's restart count in the whole snapshot (its trees, then the pods without a workload); null: not there. */
+function restartsOf(snapshot: ModelSnapshot, pod: { namespace: string; name: string }): number | null {
+  const match = (p: PodSummary) => p.namespace === pod.namespace && p.name === pod.name;
+  for (const w of snapshot.workloads) {
+    if (w.namespace !== pod.namespace) continue;
+    const found = treePods(w).find(match);
+    if (found) return found.restarts;
+  }
+  return snapshot.podsWithoutWorkload?.find(match)?.restarts ?? null;
 }
 
 async function main(): Promise<void> {
@@ -58,12 +70,21 @@ async function main(): Promise<void> {
   // The served view's rows, derived from the whole snapshot (README.md "Served rows").
   const rowServer = new RowServer();
   let rowRequest: RowWindowRequest | null = null;
+  let probed: { namespace: string; name: string } | null = null;
   let seq = 0;
   const send = () => {
     const whole = engine.getSnapshot();
     const snapshot = elision.apply(whole, scope);
     const rows = rowRequest ? rowServer.window(whole, rowRequest) : undefined;
-    post({ type: 'snapshot', seq: ++seq, delta: encoder.encode(snapshot), info: infoChange(engine, last), rows });
+    const probe = probed ? { ...probed, restarts: restartsOf(whole, probed) } : undefined;
+    post({
+      type: 'snapshot',
+      seq: ++seq,
+      delta: encoder.encode(snapshot),
+      info: infoChange(engine, last),
+      rows,
+      probe,
+    });
   };
   send();
   const unsubscribe = engine.subscribe(send);
@@ -92,6 +113,10 @@ async function main(): Promise<void> {
       case 'rows':
         rowRequest = message.request;
         if (rowRequest) send();
+        break;
+      case 'probe':
+        probed = message.pod;
+        if (probed) send();
         break;
       case 'scope':
         if (sameScope(scope, message.scope)) break;

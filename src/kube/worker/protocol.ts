@@ -25,7 +25,7 @@ export type WorkerMessage =
   /** The engine started (discovery may still be retrying): the source can be handed to the UI. */
   | { type: 'opened'; info: EngineInfo }
   /** One engine flush; the first after 'opened' carries the whole snapshot. */
-  | { type: 'snapshot'; seq: number; delta: Delta; info?: EngineInfo; rows?: RowWindow }
+  | { type: 'snapshot'; seq: number; delta: Delta; info?: EngineInfo; rows?: RowWindow; probe?: PodProbe }
   /** Every kind listed once (error: why the first sync failed). */
   | { type: 'synced'; error?: string }
   /** The engine could not be opened (a kubeconfig error, say); the worker ends. */
@@ -36,6 +36,13 @@ export type WorkerMessage =
   | { type: 'stopped' }
   /** The worker's heap, answering 'heap'. */
   | { type: 'heap'; id: number; usedBytes: number; totalBytes: number };
+
+/** A probed pod's restart count in the engine's model (null: not there), for measurements. */
+export interface PodProbe {
+  namespace: string;
+  name: string;
+  restarts: number | null;
+}
 
 /** What a hold keeps fresh (ModelSource.holdQueuePositions / holdGpuMetrics). */
 export type HoldKind = 'queuePositions' | 'gpuMetrics';
@@ -49,6 +56,8 @@ export type UiMessage =
   | { type: 'heap'; id: number; gc: boolean }
   /** Derive this served view's rows with each snapshot (null: none); answered by a snapshot at once. */
   | { type: 'rows'; request: RowWindowRequest | null }
+  /** Report this pod's restart count with each snapshot (null: stop): the benchmark's catch-up marker. */
+  | { type: 'probe'; pod: { namespace: string; name: string } | null }
   /** Send only these pods from now on (the views' PodScope); answered by a snapshot at once. */
   | { type: 'scope'; scope: PodScope }
   | { type: 'stop' };

@@ -8,7 +8,7 @@ import { openAccess, resolveCluster, type OpenOptions, type OpenedModelSource } 
 import { Backoff, type BackoffOptions } from '../reflector.js';
 import { ProblemLog } from '../snapshot.js';
 import type { Delta } from './delta.js';
-import type { EngineInfo, HoldKind, UiMessage, WorkerMessage, WorkerStart } from './protocol.js';
+import type { EngineInfo, HoldKind, PodProbe, UiMessage, WorkerMessage, WorkerStart } from './protocol.js';
 import { SnapshotMirror } from './wire.js';
 import type { RowServer, RowWindow, RowWindowRequest } from '../../ui/state/served-rows.js';
 
@@ -30,6 +30,13 @@ export interface WorkerModelSource extends OpenedModelSource, RowServer {
   currentWorker(): Worker | null;
   /** The engine worker's heap, after a full GC when asked and exposed (the benchmark's per-thread figures). */
   engineHeap(gc: boolean): Promise<EngineHeap>;
+  /**
+   * Report a pod's restart count in the engine's model with each snapshot
+   * (null: stop), whatever the pod scope: the benchmark's catch-up marker.
+   */
+  probePod(pod: { namespace: string; name: string } | null): void;
+  /** The last probe answered (with the snapshot published with it). */
+  lastProbe(): PodProbe | undefined;
 }
 
 export interface EngineHeap {
@@ -104,6 +111,7 @@ class WorkerSource implements WorkerModelSource {
   private podScope: PodScope = 'all';
   private rowsRequest: RowWindowRequest | null = null;
   private window: RowWindow | undefined;
+  private probe: PodProbe | undefined;
 
   constructor(
     private readonly options: OpenOptions,
@@ -177,6 +185,15 @@ class WorkerSource implements WorkerModelSource {
 
   rowWindow(): RowWindow | undefined {
     return this.window;
+  }
+
+  probePod(pod: { namespace: string; name: string } | null): void {
+    if (!pod) this.probe = undefined;
+    this.send({ type: 'probe', pod });
+  }
+
+  lastProbe(): PodProbe | undefined {
+    return this.probe;
   }
 
   refreshQueuePositions(): Promise<void> {
@@ -271,6 +288,7 @@ class WorkerSource implements WorkerModelSource {
           if (message.info) this.info = message.info;
           // A window for a view since left is dropped (one for an earlier scroll of this view is still its rows).
           if (message.rows && this.rowsRequest) this.window = message.rows;
+          if (message.probe) this.probe = message.probe;
           this.apply(message.delta);
           if (!mirrored) {
             mirrored = true;

@@ -128,6 +128,17 @@ export function gpuHeadline(
  * GPUs the totals count, by kind (empty when there are none).
  */
 export function gpuKindTotals(nodes: readonly NodeSummary[]): string {
+  // 5,000 nodes walked per frame otherwise; the store keeps the array while no node changed.
+  const hit = kindTotals.get(nodes);
+  if (hit !== undefined) return hit;
+  const text = kindTotalsOf(nodes);
+  kindTotals.set(nodes, text);
+  return text;
+}
+
+const kindTotals = new WeakMap<readonly NodeSummary[], string>();
+
+function kindTotalsOf(nodes: readonly NodeSummary[]): string {
   const byKind = new Map<string, number>();
   for (const n of nodes)
     for (const [name, r] of Object.entries(n.gpuResources ?? {}))

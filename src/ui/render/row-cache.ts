@@ -70,8 +70,8 @@ export class RowCache {
     return t;
   };
 
-  /** `:pods` rows of one workload object (with namespaces). */
-  private workloadPodRows(w: WorkloadTree): Row[] {
+  /** `:pods` rows of one workload object (with namespaces), built once per tree object. */
+  workloadPodRows(w: WorkloadTree): Row[] {
     let rows = this.workloadPodRowLists.get(w);
     if (!rows) {
       rows = workloadPods(w).map((p) => this.podRow(p, w.uid, true));
