@@ -12,6 +12,7 @@ import type { ModelSnapshot, PodScope, PodSummary } from '../../model/types.js';
 import { treePods } from '../../model/pod-nodes.js';
 import type { RowWindowRequest } from '../../ui/state/served-rows.js';
 import { RowServer } from './row-server.js';
+import { startHeapTrace } from './heap-trace.js';
 
 const port = parentPort;
 if (!port) throw new Error('engine-worker.js runs as a worker thread (src/kube/worker/worker-source.ts)');
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
   const last = { info: first, text: JSON.stringify([first.connection, first.resources]) };
   post({ type: 'opened', info: first });
 
+  startHeapTrace();
   const encoder = new SnapshotEncoder();
   // Only the pods the UI's views draw cross (README.md "Pod scope").
   const elision = new PodElision();
