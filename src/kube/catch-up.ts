@@ -3,6 +3,7 @@
 // last version of each object matters. While the stream is behind, the
 // reflector holds its lines in a bounded window (CatchUpWindow) and handles
 // only what coalesceWatchLines keeps. See README.md ("Catch-up").
+import { LineArena } from './line-arena.js';
 
 /** What a cheap scan of a watch line finds (no JSON.parse): the event type and its object's uid and name. */
 export interface WatchLineScan {
@@ -178,28 +179,50 @@ const OBJECT_EVENT = new Set(['ADDED', 'MODIFIED', 'DELETED']);
  * U+FFFD (invalid UTF-8 is reported when a line is handled).
  */
 export function coalesceWatchLines(lines: readonly string[]): CoalescedLines {
-  let end = lines.length;
-  const uids: (string | undefined)[] = new Array<string | undefined>(lines.length);
+  const { keep, superseded } = coalesceLines(lines.map(lineFacts));
+  return { lines: lines.filter((_, i) => keep[i]), superseded };
+}
+
+/** What coalescing reads of one line, found once when it arrives. */
+export interface LineFacts {
+  /** The event type; undefined when the line is not a readable event. */
+  type: string | undefined;
+  /** The object's uid when the line names the object (type, uid and a non-empty name). */
+  uid: string | undefined;
+  /** Whether the line holds U+FFFD (invalid UTF-8: reported when handled, so never left out). */
+  replacement: boolean;
+}
+
+export function lineFacts(line: string): LineFacts {
+  const scan = scanWatchLine(line) ?? parsedWatchLine(line);
+  const named = !!scan?.type && OBJECT_EVENT.has(scan.type) && !!scan.uid && !!scan.name;
+  // The uid is copied out: a slice would keep the line (and the chunk it was split from) alive while the window waits.
+  const uid = named && scan?.uid ? Buffer.from(scan.uid, 'utf8').toString('utf8') : undefined;
+  return { type: scan?.type, uid, replacement: line.includes('\uFFFD') };
+}
+
+/** The rule of coalesceWatchLines over each line's facts: which lines to handle, and how many are left out. */
+export function coalesceLines(facts: readonly LineFacts[]): { keep: boolean[]; superseded: number } {
+  let end = facts.length;
   const last = new Map<string, number>();
-  for (let i = 0; i < lines.length; i++) {
-    const scan = scanWatchLine(lines[i]) ?? parsedWatchLine(lines[i]);
-    if (scan?.type === 'ERROR') {
+  for (let i = 0; i < facts.length; i++) {
+    if (facts[i].type === 'ERROR') {
       end = i;
       break;
     }
-    if (!scan?.type || !OBJECT_EVENT.has(scan.type) || !scan.uid || !scan.name) continue;
-    uids[i] = scan.uid;
-    last.set(scan.uid, i);
+    const uid = facts[i].uid;
+    if (uid !== undefined) last.set(uid, i);
   }
-  const kept: string[] = [];
+  const keep = new Array<boolean>(facts.length).fill(true);
   let superseded = 0;
   for (let i = 0; i < end; i++) {
-    const uid = uids[i];
-    if (uid !== undefined && last.get(uid) !== i && !lines[i].includes('\uFFFD')) superseded++;
-    else kept.push(lines[i]);
+    const { uid, replacement } = facts[i];
+    if (uid !== undefined && last.get(uid) !== i && !replacement) {
+      keep[i] = false;
+      superseded++;
+    }
   }
-  for (let i = end; i < lines.length; i++) kept.push(lines[i]);
-  return { lines: kept, superseded };
+  return { keep, superseded };
 }
 
 export interface CatchUpBounds {
@@ -209,11 +232,19 @@ export interface CatchUpBounds {
   quietMs: number;
   /** …or once it is this old (default 1,000 ms), */
   maxHoldMs: number;
-  /** …or holds this many lines (default 20,000). */
+  /** …or holds this many lines (default 20,000), */
   maxLines: number;
+  /** …or this many bytes (default 64 MiB). */
+  maxBytes: number;
 }
 
-export const DEFAULT_CATCH_UP: CatchUpBounds = { enterLines: 256, quietMs: 50, maxHoldMs: 1_000, maxLines: 20_000 };
+export const DEFAULT_CATCH_UP: CatchUpBounds = {
+  enterLines: 256,
+  quietMs: 50,
+  maxHoldMs: 1_000,
+  maxLines: 20_000,
+  maxBytes: 64 * 2 ** 20,
+};
 
 /**
  * When a watch stream's lines are handled. A stream is behind when more than
@@ -222,10 +253,14 @@ export const DEFAULT_CATCH_UP: CatchUpBounds = { enterLines: 256, quietMs: 50, m
  * events per turn; a replay of history brings full reads back to back). From
  * then on its lines are held, and handled together, coalesced, when the
  * stream goes quiet, or the window reaches its age or size bound. Otherwise
- * lines are handled as they come.
+ * lines are handled as they come. Held lines are kept as bytes (line-arena.ts)
+ * and handed over one at a time, so none lives on the JS heap while it waits.
  */
 export class CatchUpWindow {
-  private held: string[] = [];
+  private readonly held = new LineArena();
+  private facts: LineFacts[] = [];
+  /** Bumped by stop(): a window being handed over stops there. */
+  private generation = 0;
   private linesThisTurn = 0;
   private turnEnd: NodeJS.Immediate | undefined;
   private quiet: NodeJS.Timeout | undefined;
@@ -236,7 +271,7 @@ export class CatchUpWindow {
 
   constructor(
     /** Handles lines in order; `superseded`: object events coalescing left out before them. */
-    private readonly handle: (lines: readonly string[], superseded: number) => void,
+    private readonly handle: (lines: Iterable<string>, superseded: number) => void,
     private readonly bounds: CatchUpBounds = DEFAULT_CATCH_UP,
   ) {}
 
@@ -247,35 +282,46 @@ export class CatchUpWindow {
       this.turnEnd = undefined;
       this.linesThisTurn = 0;
     });
-    if (!this.held.length && this.linesThisTurn <= this.bounds.enterLines) {
+    if (!this.facts.length && this.linesThisTurn <= this.bounds.enterLines) {
       this.handle(lines, 0);
       return;
     }
-    if (!this.held.length) this.maxAge = setTimeout(() => this.release(), this.bounds.maxHoldMs);
-    for (const line of lines) this.held.push(line);
-    if (this.held.length >= this.bounds.maxLines) return this.release();
+    if (!this.facts.length) this.maxAge = setTimeout(() => this.release(), this.bounds.maxHoldMs);
+    for (const line of lines) {
+      this.facts.push(lineFacts(line));
+      this.held.add(line);
+    }
+    if (this.facts.length >= this.bounds.maxLines || this.held.size >= this.bounds.maxBytes) return this.release();
     if (this.quiet) this.quiet.refresh();
     else this.quiet = setTimeout(() => this.release(), this.bounds.quietMs);
   }
 
   /** Handles what is held now (the stream ended, or a bound was reached). */
   release(): void {
-    const lines = this.held;
+    const facts = this.facts;
     this.clearTimers();
-    if (!lines.length) return;
-    this.held = [];
-    const coalesced = coalesceWatchLines(lines);
+    if (!facts.length) return;
+    this.facts = [];
+    const { keep, superseded } = coalesceLines(facts);
     this.windows += 1;
-    this.superseded += coalesced.superseded;
-    this.handle(coalesced.lines, coalesced.superseded);
+    this.superseded += superseded;
+    this.handle(this.keptLines(keep, this.generation), superseded);
+    this.held.clear();
   }
 
   /** Drops what is held (the stream failed: its events are asked for again from the last handled resourceVersion). */
   stop(): void {
-    this.held = [];
+    this.generation += 1;
+    this.facts = [];
+    this.held.clear();
     this.clearTimers();
     if (this.turnEnd) clearImmediate(this.turnEnd);
     this.turnEnd = undefined;
+  }
+
+  /** The kept lines, each decoded when it is reached. */
+  private *keptLines(keep: readonly boolean[], generation: number): Generator<string> {
+    for (let i = 0; i < keep.length && this.generation === generation; i++) if (keep[i]) yield this.held.line(i);
   }
 
   private clearTimers(): void {

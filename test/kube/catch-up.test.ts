@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CatchUpWindow, coalesceWatchLines, scanWatchLine } from '../../src/kube/catch-up.js';
+import { LineArena } from '../../src/kube/line-arena.js';
 import { Reflector, type WatchEventType } from '../../src/kube/reflector.js';
 import { Trimmer } from '../../src/kube/trim.js';
 import type { KubeObject } from '../../src/model/types.js';
@@ -105,6 +106,7 @@ test('CatchUpWindow: a few lines per turn are handled at once; a backlog is held
     quietMs: 20,
     maxHoldMs: 5_000,
     maxLines: 1_000,
+    maxBytes: 2 ** 20,
   });
   const a = (rv: number) => line('MODIFIED', 'a', 'ua', rv);
   window.push([a(1), a(2)]);
@@ -127,6 +129,7 @@ test('CatchUpWindow: the size bound hands the window over at once; stop() drops 
     quietMs: 1_000,
     maxHoldMs: 5_000,
     maxLines: 3,
+    maxBytes: 2 ** 20,
   });
   window.push([line('ADDED', 'a', 'ua', 1), line('ADDED', 'b', 'ub', 2)]);
   assert.equal(handled.length, 0);
@@ -136,6 +139,74 @@ test('CatchUpWindow: the size bound hands the window over at once; stop() drops 
   window.stop();
   window.release();
   assert.equal(handled.length, 1, 'nothing held after stop()');
+});
+
+test('CatchUpWindow: held lines come back exactly as they went in (UTF-8, latin1, U+FFFD), one at a time', () => {
+  const lines = [
+    line('MODIFIED', 'a', 'ua', 1, { status: { message: 'Grüße ✓ 🚀' } }),
+    line('MODIFIED', 'b', 'ub', 2, { status: { message: 'caf\u00e9 \u00ff' } }),
+    line('MODIFIED', 'c', 'uc', 3, { status: { message: 'bad \uFFFD byte' } }),
+    '{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"4"}}}',
+  ];
+  const handed: string[] = [];
+  let iterable: Iterable<string> | undefined;
+  const window = new CatchUpWindow(
+    (got) => {
+      iterable = got;
+      for (const l of got) handed.push(l);
+    },
+    { enterLines: 0, quietMs: 1_000, maxHoldMs: 5_000, maxLines: 100, maxBytes: 2 ** 20 },
+  );
+  window.push(lines);
+  window.release();
+  assert.deepEqual(handed, lines);
+  assert.ok(!Array.isArray(iterable), 'a held window is handed over lazily, not as an array of strings');
+});
+
+test('CatchUpWindow: the byte bound hands the window over at once; stop() while handing over stops there', () => {
+  const handled: string[] = [];
+  let stopAfterFirst = false;
+  const window = new CatchUpWindow(
+    (got) => {
+      for (const l of got) {
+        handled.push(l);
+        if (stopAfterFirst) window.stop();
+      }
+    },
+    { enterLines: 0, quietMs: 1_000, maxHoldMs: 5_000, maxLines: 1_000, maxBytes: 300 },
+  );
+  const big = (name: string, rv: number) => line('ADDED', name, `u${name}`, rv, { pad: 'x'.repeat(120) });
+  window.push([big('a', 1)]);
+  assert.equal(handled.length, 0, 'under the byte bound: held');
+  window.push([big('b', 2), big('c', 3)]);
+  assert.equal(handled.length, 3, 'over the byte bound: handed over');
+  stopAfterFirst = true;
+  window.push([big('d', 4), big('e', 5), big('f', 6)]);
+  assert.deepEqual(
+    handled.slice(3).map((l) => JSON.parse(l).object.metadata.name),
+    ['d'],
+    'nothing handed over after stop()',
+  );
+});
+
+test('LineArena: grows past its first megabyte, returns every line, and gives back room it no longer needs', () => {
+  const arena = new LineArena();
+  const first = arena.capacity;
+  const lines = Array.from({ length: 3_000 }, (_, i) => `${i}:${'é'.repeat(500)}`);
+  for (const l of lines) arena.add(l);
+  assert.ok(arena.capacity > first, `grew from ${first} to ${arena.capacity}`);
+  assert.equal(arena.lines, lines.length);
+  assert.deepEqual(
+    lines.map((_, i) => arena.line(i)),
+    lines,
+  );
+  const grown = arena.capacity;
+  arena.clear();
+  assert.equal(arena.lines, 0);
+  arena.add('small');
+  arena.clear();
+  assert.ok(arena.capacity < grown, 'a window that used under a quarter gives back half');
+  assert.equal(arena.size, 0);
 });
 
 /** The objects a reflector's events leave in a store keyed by uid, as the model keeps them. */
@@ -162,7 +233,7 @@ test('a reflector that is behind coalesces its watch backlog and ends exactly wh
         kind: 'Thing',
         trim: new Trimmer().for('owner'),
         watchTimeoutSeconds: [30, 30],
-        catchUp: { enterLines, quietMs: 20, maxHoldMs: 2_000, maxLines: 100_000 },
+        catchUp: { enterLines, quietMs: 20, maxHoldMs: 2_000, maxLines: 100_000, maxBytes: 2 ** 30 },
       },
       { onEvent: (type, o) => events.push({ type, o }) },
     );
