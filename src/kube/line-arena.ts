@@ -5,11 +5,14 @@
 // once and decoded back one line at a time, just before that line is handled.
 
 const MIN_CAPACITY = 1 << 20;
+/** Windows in a row that used under a quarter of the room before half of it is given back (no grow-shrink churn). */
+const SHRINK_AFTER = 16;
 
 export class LineArena {
   private bytes = Buffer.allocUnsafeSlow(MIN_CAPACITY);
   private readonly ends: number[] = [];
   private used = 0;
+  private smallWindows = 0;
 
   get lines(): number {
     return this.ends.length;
@@ -26,10 +29,11 @@ export class LineArena {
   }
 
   add(line: string): void {
-    const need = this.used + Buffer.byteLength(line, 'utf8');
-    if (need > this.bytes.length) {
+    // A UTF-16 unit is at most 3 UTF-8 bytes: room for that, then one write (no byteLength pass).
+    const room = this.used + 3 * line.length;
+    if (room > this.bytes.length) {
       let capacity = this.bytes.length * 2;
-      while (capacity < need) capacity *= 2;
+      while (capacity < room) capacity *= 2;
       const grown = Buffer.allocUnsafeSlow(capacity);
       this.bytes.copy(grown, 0, 0, this.used);
       this.bytes = grown;
@@ -43,10 +47,13 @@ export class LineArena {
     return this.bytes.toString('utf8', i === 0 ? 0 : this.ends[i - 1], this.ends[i]);
   }
 
-  /** Empties the arena, giving back half its room when the last use took under a quarter of it. */
+  /** Empties the arena; room unused by many windows in a row is given back, half at a time. */
   clear(): void {
-    if (this.used < this.bytes.length / 4 && this.bytes.length > MIN_CAPACITY)
+    this.smallWindows = this.used < this.bytes.length / 4 ? this.smallWindows + 1 : 0;
+    if (this.smallWindows >= SHRINK_AFTER && this.bytes.length > MIN_CAPACITY) {
       this.bytes = Buffer.allocUnsafeSlow(this.bytes.length / 2);
+      this.smallWindows = 0;
+    }
     this.used = 0;
     this.ends.length = 0;
   }
