@@ -4,6 +4,7 @@
 // reflector holds its lines in a bounded window (CatchUpWindow) and handles
 // only what coalesceWatchLines keeps. See README.md ("Catch-up").
 import { LineArena } from './line-arena.js';
+import { ownCopy } from './trim.js';
 
 /** What a cheap scan of a watch line finds (no JSON.parse): the event type and its object's uid and name. */
 export interface WatchLineScan {
@@ -196,8 +197,8 @@ export interface LineFacts {
 export function lineFacts(line: string): LineFacts {
   const scan = scanWatchLine(line) ?? parsedWatchLine(line);
   const named = !!scan?.type && OBJECT_EVENT.has(scan.type) && !!scan.uid && !!scan.name;
-  // The uid is copied out: a slice would keep the line (and the chunk it was split from) alive while the window waits.
-  const uid = named && scan?.uid ? Buffer.from(scan.uid, 'utf8').toString('utf8') : undefined;
+  // Copied out: the scan's slice would keep the line (and the chunk it was split from) alive while the window waits.
+  const uid = named && scan?.uid ? ownCopy(scan.uid) : undefined;
   return { type: scan?.type, uid, replacement: line.includes('\uFFFD') };
 }
 

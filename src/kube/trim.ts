@@ -149,10 +149,14 @@ function equalsOwnerRef(kept: unknown, ref: Json): boolean {
   );
 }
 
+/** A string of its own: a slice or concatenation of a longer string would keep the whole original alive. */
+export function ownCopy(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
+}
+
 function truncate(text: unknown, max = MAX_MESSAGE): unknown {
   if (typeof text !== 'string' || text.length <= max) return text;
-  // Through a Buffer: a plain slice would keep the whole original string alive.
-  return Buffer.from(`${text.slice(0, max)}... (${text.length - max} more characters)`, 'utf8').toString('utf8');
+  return ownCopy(`${text.slice(0, max)}... (${text.length - max} more characters)`);
 }
 
 const CONTAINER_KEYS = ['name', 'image', 'resources', 'restartPolicy'] as const;

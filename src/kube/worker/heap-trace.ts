@@ -45,6 +45,10 @@ export function startHeapTrace(env: NodeJS.ProcessEnv = process.env): void {
       const { profile } = (await call('HeapProfiler.stopSampling')) as { profile: unknown };
       writeFileSync(join(dir, 'alloc.heapprofile'), JSON.stringify(profile));
       session.disconnect();
-    })();
+    })().catch((err: Error) => {
+      // A failed measurement is written down, never a crash of the engine it measures.
+      writeFileSync(join(dir, 'alloc.error.txt'), `${err.message}\n`);
+      session.disconnect();
+    });
   }, at).unref();
 }
