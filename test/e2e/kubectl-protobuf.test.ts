@@ -29,9 +29,13 @@ function coreReads(c: DemoCluster, since: number): Array<{ path: string; accept:
     .map((r) => ({ path: r.path, accept: r.accept ?? '' }));
 }
 
-/** describe's output with each relative age (`3m1s`, `45s`, `2d3h`, `<unknown>`) replaced by one word. */
+/**
+ * describe's output with each relative age (`3m1s`, `45s`, `2d3h`, `<unknown>`) replaced by one word, and the
+ * padding after it and after the Age header collapsed: the column is as wide as its longest age, which moves
+ * when an age crosses a width (`59s` → `1m`) between the two outputs.
+ */
 function withoutAges(text: string): string {
-  return text.replace(/\b\d+[smhdy](\d+[smhd])?\b|<unknown>|<invalid>/g, 'AGE');
+  return text.replace(/(\b\d+[smhdy](\d+[smhd])?\b|<unknown>|<invalid>) */g, 'AGE ').replace(/\bAge +/g, 'Age ');
 }
 
 test('kubectl describe pod and node read protobuf and print what they print over JSON', async (t) => {
