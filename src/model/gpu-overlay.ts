@@ -3,14 +3,17 @@
 // change every scrape, so they are joined here, by pod key, when a view or
 // `wlx get` asks, never stored in the trees. No metrics: every figure null.
 import type { GpuMetrics, NodeSummary, PodSummary, RoleTree, WorkloadTree } from './types.js';
+import { rolePods, treePods } from './pod-nodes.js';
 import {
   clusterUtilisation,
-  groupUtilisation,
+  groupUtilisationOf,
   podKeyOf,
+  podReadings,
   rollupGpus,
   stragglers,
   type GpuReading,
   type GpuRollup,
+  type PodReadings,
   type PodUtilisationEntry,
   type Straggler,
 } from './utilisation.js';
@@ -23,19 +26,6 @@ export function podGpuRollup(
   if (!metrics) return null;
   const readings = metrics.readings.byPod.get(podKeyOf(pod));
   return readings?.length ? rollupGpus(readings, metrics.scrapedAt, metrics.idle) : null;
-}
-
-/** Every pod of a role, its sub-roles included. */
-export function rolePods(role: RoleTree): PodSummary[] {
-  const out = [...role.pods];
-  for (const r of role.roles) out.push(...rolePods(r));
-  return out;
-}
-
-export function workloadPods(w: WorkloadTree): PodSummary[] {
-  const out = [...w.unattributedPods];
-  for (const r of w.roles) out.push(...rolePods(r));
-  return out;
 }
 
 /** A role's or workload's utilisation, its idle GPUs and its stragglers. */
@@ -68,10 +58,22 @@ const NO_GROUP: GroupGpu = {
   xidErrors: null,
 };
 
+function holdsGpus(pod: PodSummary): boolean {
+  if (pod.gpus > 0) return true;
+  for (const _ in pod.gpuResources ?? {}) return true;
+  return false;
+}
+
+/** A pod's readings; no key is made when nothing reports (a cluster without exporters). */
+function readPod(metrics: GpuMetrics, pod: PodSummary): PodReadings<PodSummary> {
+  const byPod = metrics.readings.byPod;
+  return podReadings(pod, byPod.size ? byPod.get(podKeyOf(pod)) : undefined, metrics.scrapedAt, metrics.idle);
+}
+
 /** A running pod holding GPUs that no reading names: what its GPUs do is not known. */
-function unreadGpuPod(metrics: GpuMetrics, pod: PodSummary): boolean {
-  const holds = pod.gpus > 0 || Object.keys(pod.gpuResources ?? {}).length > 0;
-  return holds && pod.phase === 'Running' && !metrics.readings.byPod.get(podKeyOf(pod))?.length;
+function unreadGpuPod(read: PodReadings<PodSummary>): boolean {
+  const pod = read.pod;
+  return pod.phase === 'Running' && read.readings.length === 0 && holdsGpus(pod);
 }
 
 /**
@@ -84,21 +86,29 @@ export function groupGpu(
   byRole: readonly (readonly PodSummary[])[] = [pods],
 ): GroupGpu {
   if (!metrics) return NO_GROUP;
-  const u = groupUtilisation(pods.map(podKeyOf), metrics.readings, metrics.scrapedAt, metrics.idle);
+  // Each pod read once, and keyed only when it is named in the result: this runs per changed workload under churn.
+  const read = new Map<PodSummary, PodReadings<PodSummary>>();
+  let unread = false;
+  for (const p of pods) {
+    const r = readPod(metrics, p);
+    read.set(p, r);
+    if (!unread && unreadGpuPod(r)) unread = true;
+  }
+  const u = groupUtilisationOf([...read.values()], metrics.scrapedAt, metrics.idle);
   const slow: Straggler[] = [];
-  for (const rolePodList of byRole)
-    slow.push(
-      ...stragglers(
-        rolePodList.map((p) => ({ pod: podKeyOf(p), utilisation: podGpuRollup(metrics, p)?.utilisation ?? null })),
-      ),
-    );
-  const unread = pods.some((p) => unreadGpuPod(metrics, p));
+  for (const rolePodList of byRole) {
+    const entries = rolePodList.map((p) => {
+      const r = read.get(p) ?? readPod(metrics, p);
+      return { pod: p, utilisation: r.rollup?.utilisation ?? null };
+    });
+    for (const s of stragglers(entries)) slow.push({ ...s, pod: podKeyOf(s.pod) });
+  }
   return {
     utilisation: u.utilisation,
     idle: unread ? null : u.idle,
     idleForMs: unread ? null : u.idleForMs,
     stragglers: slow,
-    lowest: u.lowest,
+    lowest: u.lowest && { pod: podKeyOf(u.lowest.pod), utilisation: u.lowest.utilisation },
     powerWatts: u.powerWatts,
     xidErrors: u.xidErrors,
   };
@@ -121,7 +131,7 @@ export function workloadGpu(metrics: GpuMetrics | undefined, w: WorkloadTree): G
   if (w.podsElided) return metrics ? (w.podsElided.gpu ?? NO_GROUP) : NO_GROUP;
   const leaves: PodSummary[][] = [];
   for (const r of w.roles) leafRolePods(r, leaves);
-  return groupGpu(metrics, workloadPods(w), leaves);
+  return groupGpu(metrics, treePods(w), leaves);
 }
 
 export function nodeGpuUtilisation(metrics: GpuMetrics | undefined, node: Pick<NodeSummary, 'name'>): number | null {

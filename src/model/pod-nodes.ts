@@ -13,6 +13,26 @@ export interface PodNode {
   workloads: string[];
 }
 
+/** Every pod of a role: its own, then its sub-roles' (recursively). */
+export function rolePods(role: RoleTree): PodSummary[] {
+  const out = [...role.pods];
+  for (const r of role.roles) out.push(...rolePods(r));
+  return out;
+}
+
+/** How many pods treePods lists, counted without the list. */
+export function treePodCount(w: Pick<WorkloadTree, 'roles' | 'unattributedPods'>): number {
+  let n = w.unattributedPods.length;
+  const walk = (roles: readonly RoleTree[]) => {
+    for (const r of roles) {
+      n += r.pods.length;
+      walk(r.roles);
+    }
+  };
+  walk(w.roles);
+  return n;
+}
+
 /** Every pod of a workload tree: its roles' pods (recursively), then the unattributed ones. */
 export function treePods(w: Pick<WorkloadTree, 'roles' | 'unattributedPods'>): PodSummary[] {
   const out: PodSummary[] = [];

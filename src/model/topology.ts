@@ -2,7 +2,7 @@
 // The one home of which labels count as topology and of a node's place in it; the GPU map, `:nodes`
 // grouping, spread and the split rule all read it. Pure functions over NodeSummary / PodSummary.
 import type { KubeObject, NodeSummary, PodSummary, RoleTree, WorkloadTree } from './types.js';
-import { rolePods, workloadPods } from './gpu-overlay.js';
+import { rolePods, treePods } from './pod-nodes.js';
 import { naturalCompare } from './order.js';
 
 /** Rack / block labels in use on GPU clouds and in Kueue topology-aware-scheduling examples, most general first. */
@@ -485,5 +485,5 @@ export function roleTopologyJson(role: RoleTree, index: TopologyIndex | null): P
 
 /** A workload's `spread` and `splitAcross` (every pod of it, unattributed ones included). */
 export function workloadTopologyJson(w: WorkloadTree, index: TopologyIndex | null): PlacementJson {
-  return placementJson(workloadPods(w), index);
+  return placementJson(treePods(w), index);
 }

@@ -27,9 +27,14 @@ export interface WorkloadTrouble {
 const FAILING =
   /^(Init:)?(CrashLoopBackOff|OOMKilled|ImagePullBackOff|ErrImagePull|InvalidImageName|ErrImageNeverPull|CreateContainerError|CreateContainerConfigError|RunContainerError|PreStartHookError|PostStartHookError|ContainerStatusUnknown|Error|Evicted|Signal:\d+|ExitCode:\d+)$/;
 
+// Words that never mean trouble alone (a Running pod is judged below by its restarts).
+const SETTLED = new Set(['Completed', 'Pending', 'ContainerCreating', 'PodInitializing', 'Terminating']);
+
 /** What is wrong with one pod, or null: the reason a user searches for (OOMKilled over CrashLoopBackOff). */
 export function podTrouble(p: PodSummary): { reason: string; severity: TroubleSeverity } | null {
   if (p.reason === 'Unschedulable') return { reason: 'Unschedulable', severity: 'warn' };
+  // Most pods, answered before the pattern: this runs for every pod of each changed workload under churn.
+  if (p.status === 'Running' ? p.ready || p.restarts === 0 || !p.lastFailure : SETTLED.has(p.status)) return null;
   const failing = FAILING.test(p.status);
   // Between crashes the pod reads Running (not ready yet): its last death still counts.
   const restarting = !p.ready && p.restarts > 0 && !!p.lastFailure && p.status === 'Running';
@@ -38,12 +43,11 @@ export function podTrouble(p: PodSummary): { reason: string; severity: TroubleSe
   return { reason, severity: 'error' };
 }
 
-function collectPods(roles: readonly RoleTree[], out: PodSummary[]): PodSummary[] {
+function forEachPod(roles: readonly RoleTree[], visit: (p: PodSummary) => void): void {
   for (const r of roles) {
-    out.push(...r.pods);
-    collectPods(r.roles, out);
+    for (const p of r.pods) visit(p);
+    forEachPod(r.roles, visit);
   }
-  return out;
 }
 
 const NONE: WorkloadTrouble = { severity: null, counts: [], restarts: 0 };
@@ -57,14 +61,16 @@ export function workloadTrouble(w: WorkloadTree): WorkloadTrouble {
   if (hit) return hit;
   const counts = new Map<string, TroubleCount>();
   let restarts = 0;
-  for (const p of collectPods(w.roles, [...w.unattributedPods])) {
+  const count = (p: PodSummary) => {
     const t = podTrouble(p);
-    if (!t) continue;
+    if (!t) return;
     restarts += p.restarts;
     const c = counts.get(t.reason);
     if (c) c.pods++;
     else counts.set(t.reason, { reason: t.reason, pods: 1, severity: t.severity });
-  }
+  };
+  for (const p of w.unattributedPods) count(p);
+  forEachPod(w.roles, count);
   const sorted = [...counts.values()].sort(
     (a, b) =>
       (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1) ||

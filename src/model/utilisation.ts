@@ -87,10 +87,6 @@ function mean(values: readonly number[]): number | null {
   return sum / values.length;
 }
 
-function known<T>(values: readonly (T | null)[]): T[] {
-  return values.filter((v): v is T => v !== null);
-}
-
 /** What a set of GPUs says together (a pod's, a node's, the cluster's). */
 export interface GpuRollup {
   /** GPUs with a reading. */
@@ -110,20 +106,33 @@ export interface GpuRollup {
   xidErrors: number;
 }
 
-function sumOrNull(values: readonly (number | null)[]): number | null {
-  const k = known(values);
-  return k.length ? k.reduce((a, b) => a + b, 0) : null;
-}
-
 /** Rolls up a set of GPUs; each GPU once, whatever number of pods share it. */
 export function rollupGpus(gpus: readonly GpuReading[], now: number, rule: IdleRule = DEFAULT_IDLE_RULE): GpuRollup {
-  const seen = new Map<string, GpuReading>();
-  for (const g of gpus) seen.set(g.key, g);
-  const list = [...seen.values()];
+  // One pass, no list per figure: this runs per pod of each changed workload under churn.
+  let list = gpus;
+  if (gpus.length > 1) {
+    const seen = new Map<string, GpuReading>();
+    for (const g of gpus) seen.set(g.key, g);
+    if (seen.size !== gpus.length) list = [...seen.values()];
+  }
   let idle = 0;
   let idleUnknown = 0;
   let longest: number | null = null;
+  let utilSum = 0;
+  let utilCount = 0;
+  let memoryUsed: number | null = null;
+  let memoryTotal: number | null = null;
+  let power: number | null = null;
+  let xidErrors = 0;
   for (const g of list) {
+    if (g.utilisation !== null) {
+      utilSum += g.utilisation;
+      utilCount++;
+    }
+    if (g.memoryUsedBytes !== null) memoryUsed = (memoryUsed ?? 0) + g.memoryUsedBytes;
+    if (g.memoryTotalBytes !== null) memoryTotal = (memoryTotal ?? 0) + g.memoryTotalBytes;
+    if (g.powerWatts !== null) power = (power ?? 0) + g.powerWatts;
+    if (g.xid !== null && g.xid !== 0) xidErrors++;
     if (isIdleUnknown(g, now, rule)) idleUnknown++;
     const d = idleForMs(g, now, rule);
     if (d === null) continue;
@@ -132,14 +141,14 @@ export function rollupGpus(gpus: readonly GpuReading[], now: number, rule: IdleR
   }
   return {
     gpus: list.length,
-    utilisation: mean(known(list.map((g) => g.utilisation))),
-    memoryUsedBytes: sumOrNull(list.map((g) => g.memoryUsedBytes)),
-    memoryTotalBytes: sumOrNull(list.map((g) => g.memoryTotalBytes)),
-    powerWatts: sumOrNull(list.map((g) => g.powerWatts)),
+    utilisation: utilCount ? utilSum / utilCount : null,
+    memoryUsedBytes: memoryUsed,
+    memoryTotalBytes: memoryTotal,
+    powerWatts: power,
     idle,
     idleUnknown,
     idleForMs: longest,
-    xidErrors: list.filter((g) => g.xid !== null && g.xid !== 0).length,
+    xidErrors,
   };
 }
 
@@ -171,18 +180,18 @@ export function indexReadings(readings: Iterable<GpuReading>): ReadingIndex {
 }
 
 /** One pod of a group (a role with its sub-roles, a workload) and its utilisation. */
-export interface PodUtilisationEntry {
-  /** `namespace/name`. */
-  pod: string;
+export interface PodUtilisationEntry<P = string> {
+  /** `namespace/name` (or the pod itself, keyed only when it is reported: see groupGpu). */
+  pod: P;
   utilisation: number | null;
 }
 
 /** A group's mean and its least busy pod ("min rank": the one to look at first). */
-export interface GroupUtilisation {
+export interface GroupUtilisation<P = string> {
   /** Mean over the group's GPUs (each GPU once). */
   utilisation: number | null;
   /** The pod with the lowest utilisation, when any pod reports one. */
-  lowest: PodUtilisationEntry | null;
+  lowest: PodUtilisationEntry<P> | null;
   /** Idle GPUs; null while any allocated GPU of the group is unknown (a count is never a guess). */
   idle: number | null;
   idleForMs: number | null;
@@ -192,6 +201,28 @@ export interface GroupUtilisation {
   xidErrors: number;
 }
 
+/** One pod's readings and their rollup, read once per group (several figures of a group read each pod). */
+export interface PodReadings<P = string> {
+  /** `namespace/name`, or the pod itself. */
+  pod: P;
+  readings: readonly GpuReading[];
+  /** Null when no GPU of the pod reports. */
+  rollup: GpuRollup | null;
+}
+
+const NO_READINGS: readonly GpuReading[] = [];
+
+/** A pod with its readings (none when undefined) and their rollup. */
+export function podReadings<P>(
+  pod: P,
+  readings: readonly GpuReading[] | undefined,
+  now: number,
+  rule: IdleRule = DEFAULT_IDLE_RULE,
+): PodReadings<P> {
+  const list = readings ?? NO_READINGS;
+  return { pod, readings: list, rollup: list.length ? rollupGpus(list, now, rule) : null };
+}
+
 /** A group's rollup: the GPUs of all its pods (each once), and its lowest pod. */
 export function groupUtilisation(
   pods: readonly string[],
@@ -199,13 +230,26 @@ export function groupUtilisation(
   now: number,
   rule: IdleRule = DEFAULT_IDLE_RULE,
 ): GroupUtilisation {
+  return groupUtilisationOf(
+    pods.map((p) => podReadings(p, index.byPod.get(p), now, rule)),
+    now,
+    rule,
+  );
+}
+
+/** groupUtilisation over pods already read. */
+export function groupUtilisationOf<P>(
+  pods: readonly PodReadings<P>[],
+  now: number,
+  rule: IdleRule = DEFAULT_IDLE_RULE,
+): GroupUtilisation<P> {
   const gpus: GpuReading[] = [];
-  let lowest: PodUtilisationEntry | null = null;
-  for (const pod of pods) {
-    const readings = index.byPod.get(pod) ?? [];
-    gpus.push(...readings);
-    const u = rollupGpus(readings, now, rule).utilisation;
-    if (u !== null && (lowest === null || u < (lowest.utilisation ?? Infinity))) lowest = { pod, utilisation: u };
+  let lowest: PodUtilisationEntry<P> | null = null;
+  for (const p of pods) {
+    for (const g of p.readings) gpus.push(g);
+    const u = p.rollup?.utilisation ?? null;
+    if (u !== null && (lowest === null || u < (lowest.utilisation ?? Infinity)))
+      lowest = { pod: p.pod, utilisation: u };
   }
   const r = rollupGpus(gpus, now, rule);
   return {
@@ -230,7 +274,7 @@ export interface StragglerRule {
 
 export const DEFAULT_STRAGGLER_RULE: StragglerRule = { minPods: 2, ratio: 0.5, minGapPoints: 20 };
 
-export interface Straggler extends PodUtilisationEntry {
+export interface Straggler<P = string> extends PodUtilisationEntry<P> {
   utilisation: number;
   median: number;
 }
@@ -246,11 +290,11 @@ function median(sorted: readonly number[]): number {
  * slowest rank, so one such pod holds the whole group back. Pods without a
  * reading are neither counted nor flagged.
  */
-export function stragglers(
-  pods: readonly PodUtilisationEntry[],
+export function stragglers<P = string>(
+  pods: readonly PodUtilisationEntry<P>[],
   rule: StragglerRule = DEFAULT_STRAGGLER_RULE,
-): Straggler[] {
-  const reporting: { pod: string; utilisation: number }[] = [];
+): Straggler<P>[] {
+  const reporting: { pod: P; utilisation: number }[] = [];
   for (const p of pods) if (p.utilisation !== null) reporting.push({ pod: p.pod, utilisation: p.utilisation });
   if (reporting.length < rule.minPods) return [];
   const m = median(reporting.map((p) => p.utilisation).sort((a, b) => a - b));

@@ -19,7 +19,7 @@ import {
 } from './timeline.js';
 
 import { idleSentence, stragglerSentence, type Straggler } from './utilisation.js';
-import { rolePods, workloadPods } from './gpu-overlay.js';
+import { rolePods, treePods } from './pod-nodes.js';
 import { roleName } from './role-name.js';
 import { domainNoun, splitAcross, splitSentence, spreadOf, spreadSentence, topologyIndex } from './topology.js';
 
@@ -493,7 +493,7 @@ export function topologyCauses(w: WorkloadTree, nodes: readonly NodeSummary[], k
       { subject, pods },
     );
   };
-  add(w.name, workloadPods(w));
+  add(w.name, treePods(w));
   const walk = (roles: readonly RoleTree[]): void => {
     for (const r of roles) {
       add(roleName(r), rolePods(r));

@@ -11,7 +11,7 @@ import { DRA_NODE, MIG_NODES } from '../../demo/sim/scenarios/gpu-extras.js';
 import { NVLINK_DOMAIN_NODES, scaleTopology } from '../../demo/sim/scenarios/scale.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import { buildOfflineModel } from '../../src/kube/offline.js';
-import { workloadPods } from '../../src/model/gpu-overlay.js';
+import { treePods } from '../../src/model/pod-nodes.js';
 import { roleName } from '../../src/model/role-name.js';
 import {
   NVLINK_DOMAIN_KEY,
@@ -98,7 +98,7 @@ test('default scenario: llama-pretrain is the one job split across NVLink domain
 
   const llama = workloads.find((w) => w.name === 'llama-pretrain');
   assert.ok(llama);
-  assert.equal(spreadSentence(spreadOf(workloadPods(llama), index), keys), '2 nodes · 2 NVLink domains · 1 rack');
+  assert.equal(spreadSentence(spreadOf(treePods(llama), index), keys), '2 nodes · 2 NVLink domains · 1 rack');
   // The other multi-node jobs each sit in one NVLink domain.
   for (const name of ['llama-70b', 'bert-finetune', 'stuck-pretrain']) {
     const w = workloads.find((x) => x.name === name);

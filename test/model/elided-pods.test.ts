@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PodElision, sameScope, scopeCovers, withoutPods } from '../../src/model/elided-pods.js';
 import { workloadGpu } from '../../src/model/gpu-overlay.js';
+import { treePodCount, treePods } from '../../src/model/pod-nodes.js';
 import { workloadTrouble } from '../../src/model/trouble.js';
 import { DEFAULT_IDLE_RULE, indexReadings } from '../../src/model/utilisation.js';
 import type { GpuMetrics, ModelSnapshot, PodScope } from '../../src/model/types.js';
@@ -92,4 +93,10 @@ test('pod scopes: what covers what', () => {
   assert.equal(sameScope(some, { workloads: ['b', 'a'] }), false);
   assert.equal(sameScope('all', 'all'), true);
   assert.equal(sameScope('all', { workloads: [] }), false);
+});
+
+test('pod counts: treePodCount counts what treePods lists (nested roles and unattributed pods)', () => {
+  assert.equal(treePods(tree).length, 4);
+  assert.equal(treePodCount(tree), 4);
+  assert.equal(treePodCount(withoutPods(tree, undefined)), 0, 'a tree without its pods lists none');
 });

@@ -87,3 +87,16 @@ test('workload trouble: counted by reason, worst first, restarts of the troubled
   assert.equal(workloadRow(healthy).tone, 'ok');
   assert.ok(row.sort.status < workloadRow(healthy).sort.status, 'sorts with the errors');
 });
+
+test('pod trouble: the words answered before the pattern, beside the failing words they resemble', () => {
+  for (const status of ['Completed', 'Pending', 'ContainerCreating', 'PodInitializing', 'Terminating'])
+    assert.equal(podTrouble(pod('p', { status, ready: false, restarts: 3, lastFailure: 'Error' })), null, status);
+  for (const status of ['Error', 'Init:Error', 'Init:CrashLoopBackOff', 'ExitCode:3', 'Evicted'])
+    assert.deepEqual(podTrouble(pod('p', { status, ready: false })), { reason: status, severity: 'error' }, status);
+  assert.equal(podTrouble(pod('p', { ready: false, restarts: 3 })), null, 'restarted without a known failure');
+  assert.equal(podTrouble(pod('p', { ready: false, lastFailure: 'Error' })), null, 'a failure but no restart');
+  assert.deepEqual(podTrouble(pod('p', { ready: false, restarts: 1, lastFailure: 'Error' })), {
+    reason: 'Error',
+    severity: 'error',
+  });
+});

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mountApp, KEY } from './helpers.js';
 import { FakeSource, defaultSnapshot, manyPodsSnapshot } from './fixtures.js';
 import { PodElision } from '../../src/model/elided-pods.js';
-import type { ModelSnapshot, PodScope } from '../../src/model/types.js';
+import type { ModelSnapshot, PodScope, WorkloadTree } from '../../src/model/types.js';
 import { RowServer } from '../../src/kube/worker/row-server.js';
 import type { RowWindow, RowWindowRequest } from '../../src/ui/state/served-rows.js';
 import { filterRows, sortRows, tableForFrame } from '../../src/ui/state/derive.js';
@@ -119,6 +119,30 @@ test("row server: unsorted and unfiltered, the window is assembled from each wor
   }
   const util = new RowServer().window({ ...base, gpuMetrics: metrics }, request({ top: 1500 }));
   assert.match(util.rows.find((r) => r.cells[1] === 'wl-30-pod-03')?.cells.join(' ') ?? '', /42%/);
+});
+
+test('row server: unsorted, the widths follow a change of a sampled workload (head or tail), not only the first answer', () => {
+  const base = manyPodsSnapshot(60, 50, { workload: 2, pod: 2 }, 7);
+  const server = new RowServer();
+  const nameAt = (t: { columns: { name: string }[] }) => t.columns.findIndex((c) => c.name === 'NAME');
+  const first = server.window(base, request());
+  const derived = tableForFrame(base, { kind: 'pods', collapsed: [] }, null, () => []);
+  assert.deepEqual(first.longest, longestCells(derived.columns, derived.rows));
+  // Rename one pod of the first and of the last workload: both are in the sampled head and tail.
+  const renamed = (w: WorkloadTree, name: string): WorkloadTree => ({
+    ...w,
+    roles: w.roles.map((r, i) => (i === 0 ? { ...r, pods: r.pods.map((p, k) => (k === 0 ? { ...p, name } : p)) } : r)),
+  });
+  const workloads = base.workloads.slice();
+  workloads[0] = renamed(workloads[0], 'p'.repeat(44));
+  const head = { ...base, workloads };
+  const afterHead = server.window(head, request());
+  assert.equal(afterHead.longest[nameAt(afterHead)], 44, 'a longer name in the head widens NAME');
+  const tail = { ...head, workloads: head.workloads.map((w, i) => (i === 59 ? renamed(w, 'q'.repeat(48)) : w)) };
+  const afterTail = server.window(tail, request());
+  assert.equal(afterTail.longest[nameAt(afterTail)], 48, 'and one in the tail');
+  const again = server.window({ ...tail, version: tail.version + 1 }, request());
+  assert.deepEqual(again.longest, afterTail.longest, 'unchanged workloads: the same widths');
 });
 
 test('served :pods: the same view as from the whole snapshot; scroll, filter, sort and drill from the window', async () => {

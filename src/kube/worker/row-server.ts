@@ -3,7 +3,8 @@
 // own pure derivation (render/, state/derive.ts: rows, UTIL overlay, sort,
 // filter, column widths), and answered as a window around what the UI draws.
 // The rows stay here between answers, memoised per pod as on the UI side.
-import type { ModelSnapshot } from '../../model/types.js';
+import { treePodCount, treePods } from '../../model/pod-nodes.js';
+import type { ModelSnapshot, WorkloadTree } from '../../model/types.js';
 import { withPodUtil } from '../../ui/render/gpu-columns.js';
 import { ALL_POD_COLUMNS } from '../../ui/render/pods.js';
 import { RowCache } from '../../ui/render/row-cache.js';
@@ -16,6 +17,30 @@ import type { SortState, ViewFrame } from '../../ui/state/viewState.js';
 const NO_NODE_PODS = () => [];
 const ALL_PODS: Pick<ViewFrame, 'kind' | 'collapsed'> = { kind: 'pods', collapsed: [] };
 
+/** The natural `:pods` list as runs of rows: each workload's pod count (0 when another namespace is shown). */
+interface Segments {
+  workloads: readonly WorkloadTree[];
+  namespace: string | null;
+  counts: readonly number[];
+  total: number;
+}
+
+/** Calls `visit` with each workload whose rows overlap [from, to), and the part inside (workload-relative). */
+function forSegmentsIn(
+  segments: Segments,
+  from: number,
+  to: number,
+  visit: (w: WorkloadTree, lo: number, hi: number) => void,
+): void {
+  let start = 0;
+  for (let i = 0; i < segments.workloads.length && start < to; i++) {
+    const count = segments.counts[i];
+    const end = start + count;
+    if (count && end > from) visit(segments.workloads[i], Math.max(0, from - start), Math.min(count, to - start));
+    start = end;
+  }
+}
+
 export class RowServer {
   private readonly rows = new RowCache();
   private readonly views = new ViewMemo();
@@ -23,6 +48,13 @@ export class RowServer {
   /** One object per sort (the sort memo compares by identity; each request is a fresh clone). */
   private sort: SortState | null = null;
   private longestMemo: { rows: readonly unknown[]; longest: number[] } | null = null;
+  private segments: Segments | null = null;
+  private sampleMemo: {
+    workloads: readonly WorkloadTree[];
+    total: number;
+    metrics: ModelSnapshot['gpuMetrics'];
+    longest: number[];
+  } | null = null;
 
   window(snapshot: ModelSnapshot, request: RowWindowRequest): RowWindow {
     if (!request.sort && !request.filter) return this.naturalWindow(snapshot, request);
@@ -70,26 +102,12 @@ export class RowServer {
    * overlaid, never the 100,000-row list. The same rows as the derivation above.
    */
   private naturalWindow(snapshot: ModelSnapshot, request: RowWindowRequest): RowWindow {
-    const segments: Row[][] = [];
-    let total = 0;
-    for (const w of explorerWorkloads(snapshot)) {
-      if (request.namespace !== null && w.namespace !== request.namespace) continue;
-      const rows = this.rows.workloadPodRows(w);
-      if (rows.length) {
-        segments.push(rows);
-        total += rows.length;
-      }
-    }
+    // Each workload's pod count only; rows are built (or read from the cache) for the workloads a slice reaches.
+    const segments = this.segmentsOf(explorerWorkloads(snapshot), request.namespace);
+    const total = segments.total;
     const slice = (from: number, to: number): Row[] => {
       const out: Row[] = [];
-      let start = 0;
-      for (const rows of segments) {
-        const end = start + rows.length;
-        if (end > from && start < to)
-          out.push(...rows.slice(Math.max(0, from - start), Math.min(rows.length, to - start)));
-        if (end >= to) break;
-        start = end;
-      }
+      forSegmentsIn(segments, from, to, (w, lo, hi) => out.push(...this.rows.workloadPodRows(w).slice(lo, hi)));
       return out;
     };
     let selectedAt = -1;
@@ -97,14 +115,15 @@ export class RowServer {
     if (key !== null) {
       if (slice(request.selected, request.selected + 1)[0]?.key === key) selectedAt = request.selected;
       else {
+        // A row's key is its pod's uid (render/pods.ts), so the search reads pods, not rows.
         let start = 0;
-        for (const rows of segments) {
-          const i = rows.findIndex((r) => r.key === key);
+        for (let k = 0; k < segments.workloads.length; k++) {
+          const i = segments.counts[k] ? treePods(segments.workloads[k]).findIndex((p) => p.uid === key) : -1;
           if (i >= 0) {
             selectedAt = start + i;
             break;
           }
-          start += rows.length;
+          start += segments.counts[k];
         }
       }
     }
@@ -115,18 +134,77 @@ export class RowServer {
     const to = Math.min(total, around + (WINDOW_MARGIN_PAGES + 1) * page);
     const overlaid = (rows: Row[]) => withPodUtil({ columns: ALL_POD_COLUMNS, rows }, snapshot.gpuMetrics);
     const window = overlaid(slice(from, to));
-    // The widths layoutColumns would measure: the head and tail of a long list, else every row.
-    const sample = total > 2000 ? [...slice(0, 1000), ...slice(total - 1000, total)] : slice(0, total);
     return {
       request,
       columns: window.columns,
       total,
       unfiltered: total,
-      longest: this.layouts.longest(window.columns, overlaid(sample).rows),
+      longest: this.sampleLongest(segments, snapshot.gpuMetrics, (rows) =>
+        this.layouts.longest(window.columns, overlaid(rows).rows),
+      ),
       from,
       rows: window.rows,
       selectedAt,
       inverted: false,
     };
+  }
+
+  /** Pod counts per workload, kept for the workloads that are the same objects as in the last call (most, under churn). */
+  private segmentsOf(workloads: readonly WorkloadTree[], namespace: string | null): Segments {
+    const last = this.segments;
+    if (last && last.workloads === workloads && last.namespace === namespace) return last;
+    const same = last && last.namespace === namespace && last.workloads.length === workloads.length ? last : null;
+    const counts = new Array<number>(workloads.length);
+    let total = 0;
+    for (let i = 0; i < workloads.length; i++) {
+      const w = workloads[i];
+      const count =
+        same && same.workloads[i] === w
+          ? same.counts[i]
+          : namespace !== null && w.namespace !== namespace
+            ? 0
+            : treePodCount(w);
+      counts[i] = count;
+      total += count;
+    }
+    this.segments = { workloads, namespace, counts, total };
+    return this.segments;
+  }
+
+  /**
+   * The widths layoutColumns would measure: the head and tail of a long list,
+   * else every row. Under churn the sampled workloads rarely change, so the
+   * widths are kept while they and the metrics are the same objects.
+   */
+  private sampleLongest(
+    segments: Segments,
+    metrics: ModelSnapshot['gpuMetrics'],
+    measure: (sample: Row[]) => number[],
+  ): number[] {
+    const total = segments.total;
+    const sampled: WorkloadTree[] = [];
+    const ranges: [number, number][] =
+      total > 2000
+        ? [
+            [0, 1000],
+            [total - 1000, total],
+          ]
+        : [[0, total]];
+    for (const [from, to] of ranges) forSegmentsIn(segments, from, to, (w) => sampled.push(w));
+    const last = this.sampleMemo;
+    if (
+      last &&
+      last.metrics === metrics &&
+      last.total === total &&
+      last.workloads.length === sampled.length &&
+      last.workloads.every((w, i) => w === sampled[i])
+    )
+      return last.longest;
+    const sample: Row[] = [];
+    for (const [from, to] of ranges)
+      forSegmentsIn(segments, from, to, (w, lo, hi) => sample.push(...this.rows.workloadPodRows(w).slice(lo, hi)));
+    const longest = measure(sample);
+    this.sampleMemo = { workloads: sampled, total, metrics, longest };
+    return longest;
   }
 }

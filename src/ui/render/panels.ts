@@ -11,7 +11,7 @@ import { nodeFree, nodeStatus } from './nodes.js';
 import { nodeGpuModel } from '../../model/gpu.js';
 import { shortGpuKind } from './header.js';
 import { splitAcross, splitSentence, spreadOf, spreadSentence, type TopologyIndex } from '../../model/topology.js';
-import { rolePods, workloadPods } from '../../model/gpu-overlay.js';
+import { rolePods, treePods } from '../../model/pod-nodes.js';
 import { roleName } from '../../model/role-name.js';
 import type { GroupGpu } from '../../model/gpu-overlay.js';
 import { utilText } from './gpu-columns.js';
@@ -69,7 +69,7 @@ export function gpuPanelLines(g: GroupGpu): PanelLine[] {
  */
 export function placementPanelLines(w: WorkloadTree, index: TopologyIndex | null): PanelLine[] {
   if (!index?.keys.length) return [];
-  const pods = workloadPods(w).filter((p) => p.node);
+  const pods = treePods(w).filter((p) => p.node);
   if (!pods.length) return [];
   const lines: PanelLine[] = [
     { text: `placement: ${sanitise(spreadSentence(spreadOf(pods, index), index.keys))}`, tone: 'normal' },

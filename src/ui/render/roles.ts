@@ -1,6 +1,7 @@
 // Workload view: the role tree (components, instances, replica groups) as
 // indented, expandable rows, plus the workload's unattributed pods.
-import type { WorkloadTree, RoleTree, PodSummary } from '../../model/types.js';
+import type { WorkloadTree, RoleTree } from '../../model/types.js';
+import { rolePods } from '../../model/pod-nodes.js';
 import { roleName, UNATTRIBUTED } from '../../model/role-name.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData, Tone } from './table.js';
@@ -20,11 +21,7 @@ export function roleKey(r: RoleTree): string {
   return `${r.component}\u0000${r.instance ?? ''}\u0000${r.replica ?? ''}`;
 }
 
-export function rolePods(r: RoleTree): PodSummary[] {
-  const out = [...r.pods];
-  for (const c of r.roles) out.push(...rolePods(c));
-  return out;
-}
+export { rolePods };
 
 /** A role's status, summarised from its pods and replica counts. */
 export function roleStatus(r: RoleTree): string {
