@@ -4,29 +4,82 @@
 // reads of its pods (count, nodes, trouble, GPU overlay), computed here by
 // the same rules the UI would apply to the whole tree.
 import { workloadGpu } from './gpu-overlay.js';
-import { workloadTrouble } from './trouble.js';
-import type { ElidedPods, GpuMetrics, ModelSnapshot, PodScope, RoleTree, WorkloadTree } from './types.js';
+import { treePodCount } from './pod-nodes.js';
+import { tallyTrouble, type TroubleTally } from './trouble.js';
+import type { ElidedPods, GpuMetrics, ModelSnapshot, PodScope, PodSummary, RoleTree, WorkloadTree } from './types.js';
 
 /** What the workloads list reads of a tree's pods. */
 export function elidedPodsOf(w: WorkloadTree, metrics: GpuMetrics | undefined): ElidedPods {
-  // Each role already names the nodes of its pods; only the unattributed pods are read one by one.
+  return elidedFacts(w, metrics, tallyTrouble(w), treeNodes(w));
+}
+
+function elidedFacts(
+  w: WorkloadTree,
+  metrics: GpuMetrics | undefined,
+  tally: TroubleTally,
+  nodes: string[],
+): ElidedPods {
+  return {
+    pods: treePodCount(w),
+    nodes,
+    trouble: tally.result(),
+    ...(metrics ? { gpu: workloadGpu(metrics, w) } : {}),
+  };
+}
+
+/** Each role already names the nodes of its pods; only the unattributed pods are read one by one. */
+function treeNodes(w: WorkloadTree): string[] {
   const nodes = new Set<string>();
-  let pods = w.unattributedPods.length;
   const visit = (roles: readonly RoleTree[]) => {
     for (const r of roles) {
-      pods += r.pods.length;
       for (const n of r.nodes) nodes.add(n);
       visit(r.roles);
     }
   };
   visit(w.roles);
   for (const p of w.unattributedPods) if (p.node) nodes.add(p.node);
-  return {
-    pods,
-    nodes: [...nodes],
-    trouble: workloadTrouble(w),
-    ...(metrics ? { gpu: workloadGpu(metrics, w) } : {}),
+  return [...nodes];
+}
+
+/**
+ * Moves `tally` from tree `prev` to tree `next` of the same workload by the
+ * pods that differ (by identity); under churn one pod of fifty changed. Says
+ * whether the nodes may have changed, or null, with the tally untouched, when
+ * the role structure differs (then everything is counted again).
+ */
+function moveTally(prev: WorkloadTree, next: WorkloadTree, tally: TroubleTally): { nodesChanged: boolean } | null {
+  let nodesChanged = false;
+  const out: PodSummary[] = [];
+  const into: PodSummary[] = [];
+  const movePods = (before: readonly PodSummary[], after: readonly PodSummary[], own: boolean) => {
+    if (before === after) return;
+    for (let i = 0; i < Math.max(before.length, after.length); i++) {
+      const b = before[i];
+      const a = after[i];
+      if (a === b) continue;
+      if (b) out.push(b);
+      if (a) into.push(a);
+      if (own && b?.node !== a?.node) nodesChanged = true;
+    }
   };
+  const moveRoles = (before: readonly RoleTree[], after: readonly RoleTree[]): boolean => {
+    if (before === after) return true;
+    if (before.length !== after.length) return false;
+    for (let i = 0; i < after.length; i++) {
+      const b = before[i];
+      const a = after[i];
+      if (a === b) continue;
+      if (a.nodes !== b.nodes) nodesChanged = true;
+      movePods(b.pods, a.pods, false);
+      if (!moveRoles(b.roles, a.roles)) return false;
+    }
+    return true;
+  };
+  if (!moveRoles(prev.roles, next.roles)) return null;
+  movePods(prev.unattributedPods, next.unattributedPods, true);
+  for (const p of out) tally.add(p, -1);
+  for (const p of into) tally.add(p);
+  return { nodesChanged };
 }
 
 // One pod-less copy per role object: a role the store kept keeps its copy, which the delta codec then sends as "same".
@@ -43,7 +96,11 @@ function roleWithoutPods(r: RoleTree): RoleTree {
 
 /** The tree with empty pod lists and `podsElided` set. */
 export function withoutPods(w: WorkloadTree, metrics: GpuMetrics | undefined): WorkloadTree {
-  return { ...w, roles: w.roles.map(roleWithoutPods), unattributedPods: [], podsElided: elidedPodsOf(w, metrics) };
+  return elidedTree(w, elidedPodsOf(w, metrics));
+}
+
+function elidedTree(w: WorkloadTree, elided: ElidedPods): WorkloadTree {
+  return { ...w, roles: w.roles.map(roleWithoutPods), unattributedPods: [], podsElided: elided };
 }
 
 /** Whether a snapshot holding `held` pods has every pod `need` asks for. */
@@ -59,27 +116,64 @@ export function sameScope(a: PodScope, b: PodScope): boolean {
   return a.workloads.length === b.workloads.length && a.workloads.every((uid, i) => uid === b.workloads[i]);
 }
 
+/** A workload's trouble tally and nodes, as of tree `of` (moved forward with each version elided). */
+interface Running {
+  of: WorkloadTree;
+  tally: TroubleTally;
+  nodes: string[];
+}
+
+interface ElisionMemo {
+  metrics: GpuMetrics | undefined;
+  tree: WorkloadTree;
+  running: Running;
+}
+
 /**
  * Elides pods out of `scope`, keeping each elided tree's identity while its
  * source tree and the metrics are unchanged (the delta codec then sends it
  * as "same").
  */
 export class PodElision {
-  private readonly memo = new WeakMap<WorkloadTree, { metrics: GpuMetrics | undefined; tree: WorkloadTree }>();
+  private readonly memo = new WeakMap<WorkloadTree, ElisionMemo>();
+  /** Each workload's running facts, by uid: the next version's are moved from them, not counted again. */
+  private running = new Map<string, Running>();
 
   apply(snapshot: ModelSnapshot, scope: PodScope): ModelSnapshot {
-    if (scope === 'all') return snapshot;
+    if (scope === 'all') {
+      this.running.clear();
+      return snapshot;
+    }
     const keep = new Set(scope.workloads);
     const metrics = snapshot.gpuMetrics;
+    const running = new Map<string, Running>();
     const workloads = snapshot.workloads.map((w) => {
       if (keep.has(w.uid)) return w;
-      const hit = this.memo.get(w);
-      if (hit && hit.metrics === metrics) return hit.tree;
-      const tree = withoutPods(w, metrics);
-      this.memo.set(w, { metrics, tree });
-      return tree;
+      let hit = this.memo.get(w);
+      if (!hit || hit.metrics !== metrics) {
+        hit = this.elide(w, metrics, this.running.get(w.uid));
+        this.memo.set(w, hit);
+      }
+      running.set(w.uid, hit.running);
+      return hit.tree;
     });
+    this.running = running;
     const { podsWithoutWorkload: _left, ...rest } = snapshot;
     return { ...rest, workloads, podScope: { workloads: [...keep] } };
+  }
+
+  private elide(w: WorkloadTree, metrics: GpuMetrics | undefined, prev: Running | undefined): ElisionMemo {
+    let running: Running | null = null;
+    if (prev?.of === w) running = prev;
+    else if (prev) {
+      const moved = moveTally(prev.of, w, prev.tally);
+      if (moved) {
+        prev.of = w;
+        if (moved.nodesChanged) prev.nodes = treeNodes(w);
+        running = prev;
+      }
+    }
+    running ??= { of: w, tally: tallyTrouble(w), nodes: treeNodes(w) };
+    return { metrics, tree: elidedTree(w, elidedFacts(w, metrics, running.tally, running.nodes)), running };
   }
 }

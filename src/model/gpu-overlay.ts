@@ -86,6 +86,11 @@ export function groupGpu(
   byRole: readonly (readonly PodSummary[])[] = [pods],
 ): GroupGpu {
   if (!metrics) return NO_GROUP;
+  // Nothing reports: no utilisation and no straggler; only whether a running GPU pod goes unread counts, and one says it.
+  if (metrics.readings.byPod.size === 0) {
+    const unreadPod = pods.find((p) => p.phase === 'Running' && holdsGpus(p));
+    if (pods.length > 1 || byRole.length) return groupGpu(metrics, unreadPod ? [unreadPod] : [], []);
+  }
   // Each pod read once, and keyed only when it is named in the result: this runs per changed workload under churn.
   const read = new Map<PodSummary, PodReadings<PodSummary>>();
   let unread = false;

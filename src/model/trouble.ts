@@ -53,33 +53,62 @@ function forEachPod(roles: readonly RoleTree[], visit: (p: PodSummary) => void):
 const NONE: WorkloadTrouble = { severity: null, counts: [], restarts: 0 };
 const memo = new WeakMap<WorkloadTree, WorkloadTrouble>();
 
+/**
+ * Pods in trouble counted by reason, as pods come and go: the engine worker
+ * keeps one per workload and moves it by the pods that changed (elided-pods.ts).
+ */
+export class TroubleTally {
+  private readonly counts = new Map<string, { pods: number; severity: TroubleSeverity }>();
+  private restarts = 0;
+
+  /** Counts `p` in (`sign` 1) or out (-1). */
+  add(p: PodSummary, sign: 1 | -1 = 1): void {
+    const t = podTrouble(p);
+    if (!t) return;
+    this.restarts += sign * p.restarts;
+    const c = this.counts.get(t.reason);
+    if (c) {
+      c.pods += sign;
+      if (c.pods <= 0) this.counts.delete(t.reason);
+    } else if (sign > 0) this.counts.set(t.reason, { pods: 1, severity: t.severity });
+  }
+
+  result(): WorkloadTrouble {
+    if (this.counts.size === 0) return NONE;
+    const sorted: TroubleCount[] = [...this.counts].map(([reason, c]) => ({
+      reason,
+      pods: c.pods,
+      severity: c.severity,
+    }));
+    sorted.sort(
+      (a, b) =>
+        (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1) ||
+        b.pods - a.pods ||
+        (a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0),
+    );
+    return {
+      severity: sorted.some((c) => c.severity === 'error') ? 'error' : 'warn',
+      counts: sorted,
+      restarts: this.restarts,
+    };
+  }
+}
+
+/** A tally of every pod of a tree. */
+export function tallyTrouble(w: Pick<WorkloadTree, 'roles' | 'unattributedPods'>): TroubleTally {
+  const tally = new TroubleTally();
+  for (const p of w.unattributedPods) tally.add(p);
+  forEachPod(w.roles, (p) => tally.add(p));
+  return tally;
+}
+
 /** The pods in trouble in a workload, counted by reason (memoised per tree object). */
 export function workloadTrouble(w: WorkloadTree): WorkloadTrouble {
   // A tree sent without its pods carries theirs, computed by this function in the engine worker.
   if (w.podsElided) return w.podsElided.trouble;
   const hit = memo.get(w);
   if (hit) return hit;
-  const counts = new Map<string, TroubleCount>();
-  let restarts = 0;
-  const count = (p: PodSummary) => {
-    const t = podTrouble(p);
-    if (!t) return;
-    restarts += p.restarts;
-    const c = counts.get(t.reason);
-    if (c) c.pods++;
-    else counts.set(t.reason, { reason: t.reason, pods: 1, severity: t.severity });
-  };
-  for (const p of w.unattributedPods) count(p);
-  forEachPod(w.roles, count);
-  const sorted = [...counts.values()].sort(
-    (a, b) =>
-      (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1) ||
-      b.pods - a.pods ||
-      (a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0),
-  );
-  const result: WorkloadTrouble = sorted.length
-    ? { severity: sorted.some((c) => c.severity === 'error') ? 'error' : 'warn', counts: sorted, restarts }
-    : NONE;
+  const result = tallyTrouble(w).result();
   memo.set(w, result);
   return result;
 }

@@ -4,12 +4,12 @@
 // identity while nothing changed; scopes cover what they name.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PodElision, sameScope, scopeCovers, withoutPods } from '../../src/model/elided-pods.js';
+import { elidedPodsOf, PodElision, sameScope, scopeCovers, withoutPods } from '../../src/model/elided-pods.js';
 import { workloadGpu } from '../../src/model/gpu-overlay.js';
 import { treePodCount, treePods } from '../../src/model/pod-nodes.js';
 import { workloadTrouble } from '../../src/model/trouble.js';
 import { DEFAULT_IDLE_RULE, indexReadings } from '../../src/model/utilisation.js';
-import type { GpuMetrics, ModelSnapshot, PodScope } from '../../src/model/types.js';
+import type { GpuMetrics, ModelSnapshot, PodScope, PodSummary, RoleTree, WorkloadTree } from '../../src/model/types.js';
 import { workloadRow, workloadTable } from '../../src/ui/render/workloads.js';
 import { withWorkloadUtil } from '../../src/ui/render/gpu-columns.js';
 import { gpuReading } from './gpu-fixtures.js';
@@ -99,4 +99,65 @@ test('pod counts: treePodCount counts what treePods lists (nested roles and unat
   assert.equal(treePods(tree).length, 4);
   assert.equal(treePodCount(tree), 4);
   assert.equal(treePodCount(withoutPods(tree, undefined)), 0, 'a tree without its pods lists none');
+});
+
+test('elided pods: facts moved from the previous version by the changed pods are the facts counted afresh', () => {
+  // A seeded walk of changes like churn's (one pod at a time) and rarer ones (a new role, a pod moved or gone,
+  // an older tree again); after each, every elided tree carries what elidedPodsOf reads of its source.
+  let seed = 7;
+  const rand = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  const states: Partial<PodSummary>[] = [
+    {},
+    { ready: false, restarts: 2, lastFailure: 'OOMKilled' },
+    { status: 'CrashLoopBackOff', ready: false, restarts: 5, lastFailure: 'Error' },
+    { status: 'ImagePullBackOff', ready: false },
+    { status: 'Pending', phase: 'Pending', ready: false, node: null, reason: 'Unschedulable' },
+    { node: 'gpu-node-09' },
+  ];
+  const fresh = (name: string) => {
+    const p = pod(name, states[rand(states.length)]);
+    return p.node ? { ...p, node: `gpu-node-${rand(30)}` } : p;
+  };
+  const groups = (w: number) =>
+    Array.from({ length: 3 }, (_, g) =>
+      role('group', [fresh(`w${w}-g${g}-0`), fresh(`w${w}-g${g}-1`)], { replica: String(g) }),
+    );
+  let trees: WorkloadTree[] = [0, 1, 2].map((w) =>
+    workload(`wl-${w}`, [role('leader', [fresh(`w${w}-l`)]), role('workers', [], { roles: groups(w) })], {
+      unattributedPods: [fresh(`w${w}-stray`)],
+    }),
+  );
+  const history: WorkloadTree[][] = [];
+  const elision = new PodElision();
+  const withPod = (roles: readonly RoleTree[], path: number[], change: (p: PodSummary) => PodSummary): RoleTree[] =>
+    roles.map((r, i) => {
+      if (i !== path[0]) return r;
+      if (path.length === 2) {
+        // As the tree keeps them: a role's nodes are a new list only when they changed.
+        const pods = r.pods.map((p, k) => (k === path[1] ? change(p) : p));
+        const nodes = [...new Set(pods.map((p) => p.node).filter((n): n is string => !!n))];
+        const same = nodes.length === r.nodes.length && nodes.every((n, k) => n === r.nodes[k]);
+        return { ...r, pods, nodes: same ? r.nodes : nodes };
+      }
+      return { ...r, roles: withPod(r.roles, path.slice(1), change) };
+    });
+  for (let step = 0; step < 400; step++) {
+    trees = trees.map((w) => {
+      const roll = rand(20);
+      if (roll < 8) return w; // unchanged: the same object
+      const change = (p: PodSummary) => ({ ...fresh(p.name), uid: p.uid });
+      if (roll < 12) return { ...w, roles: withPod(w.roles, [0, 0], change) };
+      if (roll < 16) return { ...w, roles: withPod(w.roles, [1, rand(3), rand(2)], change) };
+      if (roll < 17) return { ...w, unattributedPods: rand(2) ? [] : [fresh(`${w.name}-stray-${step}`)] };
+      if (roll < 18) return { ...w, roles: [...w.roles, role('extra', [fresh(`${w.name}-x-${step}`)])] };
+      if (roll < 19) return { ...w, roles: w.roles.slice(0, 2) };
+      return history.length ? (history[rand(history.length)].find((o) => o.uid === w.uid) ?? w) : w;
+    });
+    history.push(trees);
+    const out = elision.apply({ ...defaultSnapshot(), workloads: trees }, { workloads: [] });
+    out.workloads.forEach((e, i) => assert.deepEqual(e.podsElided, elidedPodsOf(trees[i], undefined), `step ${step}`));
+  }
 });

@@ -142,3 +142,32 @@ test('a group names its least busy pod, sums power and counts GPUs with XID erro
   assert.equal(none.xidErrors, null, 'no metrics: unknown, not 0');
   assert.deepEqual(gpuPanelLines(none), [], 'no metrics: no line');
 });
+
+test('no pod reported by any exporter: the group says unknown while a running GPU pod goes unread, never 0', () => {
+  const none = metrics([gpuReading('n3/free', 0, [])]);
+  const running = (name: string, over: Partial<PodSummary> = {}) => ({ ...summary(name), phase: 'Running', ...over });
+  const unreadGroup = workloadGpu(none, {
+    roles: [role('worker', [running('w-0', { gpus: 0 }), running('w-1')])],
+    unattributedPods: [],
+  } as unknown as WorkloadTree);
+  assert.deepEqual(unreadGroup, {
+    utilisation: null,
+    idle: null,
+    idleForMs: null,
+    stragglers: [],
+    lowest: null,
+    powerWatts: null,
+    xidErrors: 0,
+  });
+  const settled = workloadGpu(none, {
+    roles: [role('worker', [running('w-0', { gpus: 0 }), running('w-1', { phase: 'Pending' })])],
+    unattributedPods: [],
+  } as unknown as WorkloadTree);
+  assert.equal(settled.idle, 0, 'no running pod holds a GPU: none is idle, and that is known');
+  assert.equal(settled.utilisation, null);
+  const dra = workloadGpu(none, {
+    roles: [role('worker', [running('w-0', { gpus: 0, gpuResources: { 'gpu.nvidia.com': 1 } })])],
+    unattributedPods: [],
+  } as unknown as WorkloadTree);
+  assert.equal(dra.idle, null, 'a GPU by another resource name is held too');
+});
