@@ -10,17 +10,18 @@ import type { ElidedPods, GpuMetrics, ModelSnapshot, PodScope, PodSummary, RoleT
 
 /** What the workloads list reads of a tree's pods. */
 export function elidedPodsOf(w: WorkloadTree, metrics: GpuMetrics | undefined): ElidedPods {
-  return elidedFacts(w, metrics, tallyTrouble(w), treeNodes(w));
+  return elidedFacts(w, metrics, treePodCount(w), tallyTrouble(w), treeNodes(w));
 }
 
 function elidedFacts(
   w: WorkloadTree,
   metrics: GpuMetrics | undefined,
+  pods: number,
   tally: TroubleTally,
   nodes: string[],
 ): ElidedPods {
   return {
-    pods: treePodCount(w),
+    pods,
     nodes,
     trouble: tally.result(),
     ...(metrics ? { gpu: workloadGpu(metrics, w) } : {}),
@@ -47,7 +48,11 @@ function treeNodes(w: WorkloadTree): string[] {
  * whether the nodes may have changed, or null, with the tally untouched, when
  * the role structure differs (then everything is counted again).
  */
-function moveTally(prev: WorkloadTree, next: WorkloadTree, tally: TroubleTally): { nodesChanged: boolean } | null {
+function moveTally(
+  prev: WorkloadTree,
+  next: WorkloadTree,
+  tally: TroubleTally,
+): { nodesChanged: boolean; podsAdded: number } | null {
   let nodesChanged = false;
   const out: PodSummary[] = [];
   const into: PodSummary[] = [];
@@ -79,7 +84,7 @@ function moveTally(prev: WorkloadTree, next: WorkloadTree, tally: TroubleTally):
   movePods(prev.unattributedPods, next.unattributedPods, true);
   for (const p of out) tally.add(p, -1);
   for (const p of into) tally.add(p);
-  return { nodesChanged };
+  return { nodesChanged, podsAdded: into.length - out.length };
 }
 
 // One pod-less copy per role object: a role the store kept keeps its copy, which the delta codec then sends as "same".
@@ -116,9 +121,10 @@ export function sameScope(a: PodScope, b: PodScope): boolean {
   return a.workloads.length === b.workloads.length && a.workloads.every((uid, i) => uid === b.workloads[i]);
 }
 
-/** A workload's trouble tally and nodes, as of tree `of` (moved forward with each version elided). */
+/** A workload's pod count, trouble tally and nodes, as of tree `of` (moved forward with each version elided). */
 interface Running {
   of: WorkloadTree;
+  pods: number;
   tally: TroubleTally;
   nodes: string[];
 }
@@ -169,11 +175,16 @@ export class PodElision {
       const moved = moveTally(prev.of, w, prev.tally);
       if (moved) {
         prev.of = w;
+        prev.pods += moved.podsAdded;
         if (moved.nodesChanged) prev.nodes = treeNodes(w);
         running = prev;
       }
     }
-    running ??= { of: w, tally: tallyTrouble(w), nodes: treeNodes(w) };
-    return { metrics, tree: elidedTree(w, elidedFacts(w, metrics, running.tally, running.nodes)), running };
+    running ??= { of: w, pods: treePodCount(w), tally: tallyTrouble(w), nodes: treeNodes(w) };
+    return {
+      metrics,
+      tree: elidedTree(w, elidedFacts(w, metrics, running.pods, running.tally, running.nodes)),
+      running,
+    };
   }
 }
