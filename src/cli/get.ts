@@ -35,6 +35,7 @@ import {
   workloadTopologyJson,
 } from '../model/topology.js';
 import { sanitise } from '../text/sanitise.js';
+import { slicesPhrase, withSlices } from '../model/gpu.js';
 import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom } from './common.js';
 import { parseCommandArgs, UsageError } from './usage.js';
 
@@ -598,12 +599,11 @@ function roleRows(roles: RoleTree[], unattributed: PodSummary[], prefix: string)
     const childPrefix = prefix + (last ? '    ' : '|   ');
     if (item.kind === 'role') {
       const r = item.role;
-      const gpus = r.gpus.desired || r.gpus.requested;
       rows.push({
         prefix: branch,
         name: sanitise(roleName(r)),
         status: `${r.replicas.ready}/${r.replicas.desired} ready`,
-        gpu: `gpu: ${gpus}`,
+        gpu: roleGpuText(r),
         nodes: r.nodes.map(sanitise),
       });
       rows.push(...podAndRoleRows(r.roles, r.pods, childPrefix));
@@ -621,18 +621,23 @@ function roleRows(roles: RoleTree[], unattributed: PodSummary[], prefix: string)
   return rows;
 }
 
+/** A role's `gpu:` cell: its GPUs (desired, else requested) and the slices its pods request. */
+function roleGpuText(r: RoleTree): string {
+  const whole = r.gpus.desired || r.gpus.requested;
+  return `gpu: ${sanitise(withSlices(String(whole), whole === 0, r.gpus.slices))}`;
+}
+
 function podAndRoleRows(roles: RoleTree[], pods: PodSummary[], prefix: string): Row[] {
   const rows: Row[] = [];
   const total = roles.length + pods.length;
   let i = 0;
   for (const r of roles) {
     const last = ++i === total;
-    const gpus = r.gpus.desired || r.gpus.requested;
     rows.push({
       prefix: prefix + (last ? '`-- ' : '|-- '),
       name: sanitise(roleName(r)),
       status: `${r.replicas.ready}/${r.replicas.desired} ready`,
-      gpu: `gpu: ${gpus}`,
+      gpu: roleGpuText(r),
       nodes: r.nodes.map(sanitise),
     });
     rows.push(...podAndRoleRows(r.roles, r.pods, prefix + (last ? '    ' : '|   ')));
@@ -643,7 +648,7 @@ function podAndRoleRows(roles: RoleTree[], pods: PodSummary[], prefix: string): 
       prefix: prefix + (last ? '`-- ' : '|-- '),
       name: sanitise(p.name),
       status: podStatusText(p),
-      gpu: `gpu: ${p.gpus}`,
+      gpu: `gpu: ${sanitise(withSlices(String(p.gpus), p.gpus === 0, p.gpuSlices))}`,
       nodes: p.node ? [sanitise(p.node)] : [],
     });
   }
@@ -682,9 +687,11 @@ export function renderWorkload(w: WorkloadTree, now: number, width = WIDTH, queu
       width,
     ),
   );
+  const slices = sanitise(slicesPhrase(w.gpus.slices));
   const gpuText =
     `gpu: ${w.gpus.allocated}/${w.gpus.requested} allocated` +
-    (w.gpus.desired !== w.gpus.requested ? ` (${w.gpus.desired} desired)` : '');
+    (w.gpus.desired !== w.gpus.requested ? ` (${w.gpus.desired} desired)` : '') +
+    (slices ? `, slices: ${slices} requested` : '');
   lines.push(
     ...wrapParts(
       [

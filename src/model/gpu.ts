@@ -266,6 +266,51 @@ export function nodeGpuResources(nodeStatus: unknown, matches: GpuResourceMatche
   return out;
 }
 
+/**
+ * Of a pod's GPUs by resource name, those its GPU count leaves out (MIG slices, time-sliced shares, kinds
+ * outside `--gpu-resource`): null when there are none. DRA claims (`dra:<class>`) are counted, so never slices.
+ */
+export function gpuSlicesOf(
+  byName: Readonly<Record<string, number>>,
+  counted: readonly string[],
+): Record<string, number> | null {
+  let out: Record<string, number> | null = null;
+  for (const [name, n] of Object.entries(byName))
+    if (n > 0 && !name.startsWith('dra:') && !counted.includes(name)) (out ??= {})[name] = n;
+  return out;
+}
+
+/** The slices of these pods summed by name (PodSummary.gpuSlices), undefined when none has any. */
+export function sumGpuSlices(
+  pods: Iterable<{ gpuSlices?: Record<string, number> }>,
+): Record<string, number> | undefined {
+  let out: Record<string, number> | undefined;
+  for (const p of pods) if (p.gpuSlices) addGpuResources((out ??= {}), p.gpuSlices);
+  return out;
+}
+
+/**
+ * GPU slices as a short phrase, `1×mig-1g.10gb + 2×gpu.shared` (each resource name without its vendor
+ * domain), '' for none. Names come from the cluster: sanitise before printing.
+ */
+export function slicesPhrase(slices: Readonly<Record<string, number>> | undefined): string {
+  if (!slices) return '';
+  return Object.keys(slices)
+    .sort()
+    .map((name) => `${slices[name]}×${name.slice(name.indexOf('/') + 1)}`)
+    .join(' + ');
+}
+
+/**
+ * A GPU figure with the slices beside it, `8 + 1×mig-1g.10gb`, or the slices alone when the figure counts
+ * nothing (`1×mig-1g.10gb`: a pod on a MIG slice never reads as holding no GPU). Sanitise before printing.
+ */
+export function withSlices(figure: string, countsNothing: boolean, slices?: Readonly<Record<string, number>>): string {
+  const phrase = slicesPhrase(slices);
+  if (phrase === '') return figure;
+  return countsNothing ? phrase : `${figure} + ${phrase}`;
+}
+
 /** Adds `{name: count}` maps (role and workload rollups, node requested). */
 export function addGpuResources(into: Record<string, number>, add: Readonly<Record<string, number>>): void {
   for (const [k, v] of Object.entries(add)) into[k] = (into[k] ?? 0) + v;

@@ -30,7 +30,7 @@ import { newWorkCounters, type WorkCounters } from './work-counters.js';
 import type { PodEntry, StoreEventType, StoreKind, WorkloadEntry } from './store-entries.js';
 import { DraObjects, isDraKind, DRA_KINDS } from './dra-objects.js';
 import { claimGpusByClaim, draGpuResources, resourceTotal, type DraCapacity } from './dra.js';
-import { addGpuResources } from './gpu.js';
+import { addGpuResources, gpuSlicesOf } from './gpu.js';
 import { nodePodEntries } from './node-pods.js';
 
 export type { StoreKind, StoreEventType } from './store-entries.js';
@@ -391,7 +391,11 @@ export class ClusterStore {
       const byClaim = claimGpusByClaim(claims);
       if (Object.keys(byClaim).length) summary.draClaims = byClaim;
     }
-    if (Object.keys(byName).length) summary.gpuResources = byName;
+    if (Object.keys(byName).length) {
+      summary.gpuResources = byName;
+      const slices = gpuSlicesOf(byName, this.gpuResources);
+      if (slices) summary.gpuSlices = slices;
+    }
     if (prev && deepEqual(prev.summary, summary)) summary = prev.summary;
     const controller = controllerUidOf(obj);
     const node = summary.node;

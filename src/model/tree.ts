@@ -36,7 +36,7 @@ import { summariseGangs } from './gangs.js';
 import { describeFailure, prefetch } from './expr.js';
 import { isOwnedBy } from './ownership.js';
 import { deepEqual } from './equal.js';
-import { DEFAULT_GPU_RESOURCES } from './gpu.js';
+import { DEFAULT_GPU_RESOURCES, addGpuResources } from './gpu.js';
 import { naturalCompare, naturalSortKey } from './order.js';
 
 export { naturalCompare };
@@ -84,8 +84,10 @@ function counts(items: TreePod[]): {
   replicas: Omit<ReplicaCounts, 'desired'>;
   requested: number;
   allocated: number;
+  slices: Record<string, number> | null;
   nodes: string[];
 } {
+  let slices: Record<string, number> | null = null;
   let current = 0;
   let ready = 0;
   let requested = 0;
@@ -103,10 +105,17 @@ function counts(items: TreePod[]): {
     if (it.active) {
       requested += s.gpus - resourceTotal(repeatedClaimGpus(s.draClaims, claimsRequested));
       if (s.node !== null) allocated += s.gpus - resourceTotal(repeatedClaimGpus(s.draClaims, claimsAllocated));
+      if (s.gpuSlices) addGpuResources((slices ??= {}), s.gpuSlices);
     }
     if (s.node !== null) nodes.add(s.node);
   }
-  return { replicas: { current, ready }, requested, allocated, nodes: [...nodes].sort(naturalCompare) };
+  return { replicas: { current, ready }, requested, allocated, slices, nodes: [...nodes].sort(naturalCompare) };
+}
+
+function gpuCounts(desired: number, n: ReturnType<typeof counts>): GpuCounts {
+  const gpus: GpuCounts = { desired, requested: n.requested, allocated: n.allocated };
+  if (n.slices) gpus.slices = n.slices;
+  return gpus;
 }
 
 function roleKeys(ctx: Ctx, compIdx: number, here: TreePod[], depth: number): RoleKey[] {
@@ -205,7 +214,7 @@ function buildRoles(ctx: Ctx, comps: number[], items: TreePod[], depth: number, 
         instance: key.instance,
         replica: key.replica,
         replicas: { desired, current: n.replicas.current, ready: n.replicas.ready },
-        gpus: { desired: desiredGpus, requested: n.requested, allocated: n.allocated },
+        gpus: gpuCounts(desiredGpus, n),
         nodes: n.nodes,
         pods: own.map((it) => it.summary),
         roles: children,
@@ -292,7 +301,7 @@ export function assembleTree(
     current: attributedCounts.replicas.current,
     ready: attributedCounts.replicas.ready,
   };
-  const gpus: GpuCounts = { desired: leafDesiredGpus(ctx, 0), requested: all.requested, allocated: all.allocated };
+  const gpus = gpuCounts(leafDesiredGpus(ctx, 0), all);
   const subject = workloadSubject(workload);
   const createdAt = workload.metadata.creationTimestamp;
   return {
@@ -408,6 +417,9 @@ export function patchTreePod(
   const dAllocated = a.allocated - b.allocated;
   // Another pod of the group may share its claims: only a rebuild counts them once.
   if ((dRequested !== 0 || dAllocated !== 0) && (sb.draClaims || sa.draClaims)) return null;
+  // Slices are summed by name, not by difference: a pod whose slices count changes is rare, rebuild.
+  if ((sb.gpuSlices || sa.gpuSlices) && (before.active !== after.active || !deepEqual(sb.gpuSlices, sa.gpuSlices)))
+    return null;
   const nodeChanged = sb.node !== sa.node;
   const path = after.facts.path;
 
@@ -454,7 +466,7 @@ export function patchTreePod(
           ready: role.replicas.ready + dReady,
         },
         gpus: {
-          desired: role.gpus.desired,
+          ...role.gpus,
           requested: role.gpus.requested + dRequested,
           allocated: role.gpus.allocated + dAllocated,
         },
@@ -513,7 +525,7 @@ export function patchTreePod(
             ready: tree.replicas.ready + dReady,
           },
     gpus: {
-      desired: tree.gpus.desired,
+      ...tree.gpus,
       requested: tree.gpus.requested + dRequested,
       allocated: tree.gpus.allocated + dAllocated,
     },

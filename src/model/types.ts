@@ -49,6 +49,12 @@ export interface GpuCounts {
   desired: number;
   requested: number;
   allocated: number;
+  /**
+   * The GPU kinds its pods not in a terminal phase request that `requested` leaves out, by resource name: MIG
+   * slices, time-sliced shares, GPUs outside `--gpu-resource`. A workload on MIG slices never reads as holding
+   * no GPU. Absent when none.
+   */
+  slices?: Record<string, number>;
 }
 
 export interface PodSummary {
@@ -75,6 +81,8 @@ export interface PodSummary {
   lastFailure?: string | null;
   /** GPUs requested by resource name (MIG, shared, AMD, Intel, `--gpu-resource`), DRA claims under `dra:<class>`. */
   gpuResources?: Record<string, number>;
+  /** Of `gpuResources`, the kinds `gpus` does not count (MIG slices, time-sliced shares): see GpuCounts.slices. */
+  gpuSlices?: Record<string, number>;
   /** GPUs of each of its named DRA claims (`namespace/name` → `dra:<class>` → count): a group counts a shared claim once. */
   draClaims?: Record<string, Record<string, number>>;
 }

@@ -72,6 +72,10 @@ test('wlx get -o json: utilisation per pod, workload and node, the MIG slice by 
   // The MIG slice: counted by its resource name on the pod and on its node.
   const mig = podsOf(byName(doc, 'mig-embedder'));
   assert.deepEqual(mig[0]?.gpuResources, { 'nvidia.com/mig-1g.10gb': 1 });
+  // Not a whole GPU, but held: the workload names the slice beside its (zero) whole GPUs.
+  const migGpus = byName(doc, 'mig-embedder').gpus;
+  assert.equal(migGpus.requested, 0);
+  assert.deepEqual(migGpus.slices, { 'nvidia.com/mig-1g.10gb': 1 });
   const migNodes = doc.nodes.filter((n) => Object.keys(n.gpuResources).some((k) => k.startsWith('nvidia.com/mig-')));
   assert.equal(migNodes.length, 2, 'the two MIG nodes');
   const slice = migNodes.map((n) => n.gpuResources['nvidia.com/mig-1g.10gb']).find((r) => r !== undefined);
@@ -190,6 +194,8 @@ test(
         /GPUs: \d+\/96 nvidia\.com\/gpu · \d+\/8 dra:gpu\.nvidia\.com · \d+\/56 mig-1g\.10gb/,
         'the GPU kinds in the header',
       );
+      // The MIG pod's workload row names its slice, never a bare 0/0.
+      assert.match(screen, /mig-embedder\s+Pod\s.*\s1×mig-1g\.10gb\s/);
       const openNode = async (name: string) => {
         await tmux.press(':');
         tmux.type('nodes');

@@ -1,5 +1,8 @@
 // Small formatting helpers shared by the resource renderers.
 import type { Tone } from './table.js';
+import type { GpuCounts, PodSummary } from '../../model/types.js';
+import { withSlices } from '../../model/gpu.js';
+import { sanitise } from '../../text/sanitise.js';
 
 /** kubectl-style age: 45s, 12m, 3h4m, 5d. */
 export function formatAge(createdMs: number | null, nowMs: number): string {
@@ -61,4 +64,15 @@ export function statusRank(status: string): number {
 
 export function ratio(a: number, b: number): string {
   return `${a}/${b}`;
+}
+
+/** A workload's or role's GPUS cell: whole GPUs allocated/desired, the slices (MIG, shared) its pods request beside. */
+export function gpuRatio(g: GpuCounts): string {
+  const none = g.allocated === 0 && g.desired === 0 && g.requested === 0;
+  return sanitise(withSlices(ratio(g.allocated, g.desired), none, g.slices));
+}
+
+/** A pod's GPUS cell: its GPU count and its slices. */
+export function podGpus(p: Pick<PodSummary, 'gpus' | 'gpuSlices'>): string {
+  return sanitise(withSlices(String(p.gpus), p.gpus === 0, p.gpuSlices));
 }

@@ -14,11 +14,11 @@ import {
   type StartupTimeline,
   type ContainerState,
 } from '../../model/timeline.js';
-import { containerRequest } from '../../model/gpu.js';
+import { containerRequest, slicesPhrase } from '../../model/gpu.js';
 import { roleName } from '../../model/role-name.js';
 import { sanitise, sanitiseMultiline } from '../../text/sanitise.js';
 import { displayWidth, type Tone } from './table.js';
-import { statusTone } from './format.js';
+import { gpuRatio, podGpus, statusTone } from './format.js';
 import { waterfallLines, type Span, type WaterfallOptions } from './waterfall.js';
 
 export interface TextLine {
@@ -291,7 +291,7 @@ export function describePodLines(
   kv('Status:', summary?.status ?? status.phase, statusTone(summary?.status ?? status.phase ?? ''));
   if (summary?.reason) kv('Reason:', summary.reason, 'warn');
   if (summary?.message) kv('Message:', summary.message);
-  kv('GPUs:', summary ? summary.gpus : '-');
+  kv('GPUs:', summary ? podGpus(summary) : '-');
   kv('Created:', m.creationTimestamp);
   kv('Start Time:', status.startTime);
   kv('IP:', status.podIP);
@@ -358,7 +358,8 @@ export function describeWorkloadLines(
   kv('Status:', w.status.join(', ') || 'Undefined', w.status.includes('Failed') ? 'error' : 'normal');
   if (w.statusMessage) kv('Message:', w.statusMessage);
   kv('Replicas:', `${w.replicas.ready}/${w.replicas.desired} ready, ${w.replicas.current} current`);
-  kv('GPUs:', `${w.gpus.allocated} allocated, ${w.gpus.requested} requested, ${w.gpus.desired} desired`);
+  const slices = w.gpus.slices ? `, slices ${slicesPhrase(w.gpus.slices)} requested` : '';
+  kv('GPUs:', `${w.gpus.allocated} allocated, ${w.gpus.requested} requested, ${w.gpus.desired} desired${slices}`);
   kv('Definition:', `${w.definition} (${w.definitionSource})`);
   kv('Created:', w.createdAt);
   const labels = object?.metadata.labels ?? {};
@@ -388,7 +389,7 @@ export function describeWorkloadLines(
     for (const r of roles) {
       out.push(
         line(
-          `${'  '.repeat(depth + 1)}${sanitise(roleName(r))}: ready ${r.replicas.ready}/${r.replicas.desired}, GPUs ${r.gpus.allocated}/${r.gpus.desired}${r.nodes.length ? `, nodes ${sanitise(r.nodes.join(','))}` : ''}`,
+          `${'  '.repeat(depth + 1)}${sanitise(roleName(r))}: ready ${r.replicas.ready}/${r.replicas.desired}, GPUs ${gpuRatio(r.gpus)}${r.nodes.length ? `, nodes ${sanitise(r.nodes.join(','))}` : ''}`,
         ),
       );
       walk(r.roles, depth + 1);

@@ -4,7 +4,7 @@ import type { NodeSummary, WorkloadTree } from '../../model/types.js';
 import type { WorkloadQueue } from '../../model/scheduling.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Tone } from './table.js';
-import { worstTone } from './format.js';
+import { gpuRatio, worstTone } from './format.js';
 import { gangLines } from './roles.js';
 import { workloadStatusText, workloadStatusWords, workloadNodeCount } from './workloads.js';
 import { nodeFree, nodeStatus } from './nodes.js';
@@ -24,7 +24,7 @@ export interface PanelLine {
 export function workloadPanel(w: WorkloadTree, queue?: WorkloadQueue): PanelLine[] {
   const lines: PanelLine[] = [
     {
-      text: `${sanitise(w.kind)} ${sanitise(w.namespace)}/${sanitise(w.name)}  ${workloadStatusText(w, queue)}  ready ${w.replicas.ready}/${w.replicas.desired}  GPUs ${w.gpus.allocated}/${w.gpus.desired}  nodes ${workloadNodeCount(w)}  def ${sanitise(w.definition)} (${w.definitionSource})`,
+      text: `${sanitise(w.kind)} ${sanitise(w.namespace)}/${sanitise(w.name)}  ${workloadStatusText(w, queue)}  ready ${w.replicas.ready}/${w.replicas.desired}  GPUs ${gpuRatio(w.gpus)}  nodes ${workloadNodeCount(w)}  def ${sanitise(w.definition)} (${w.definitionSource})`,
       tone: worstTone(workloadStatusWords(w, queue)),
     },
   ];

@@ -2,7 +2,7 @@
 import type { PodSummary, WorkloadTree } from '../../model/types.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
-import { parseTime, statusTone, statusRank } from './format.js';
+import { parseTime, podGpus, statusTone, statusRank } from './format.js';
 import { workloadPods } from './workloads.js';
 import { UNATTRIBUTED } from '../../model/role-name.js';
 import { findRole, rolePods } from './roles.js';
@@ -37,7 +37,7 @@ export function podRow(p: PodSummary, workloadUid: string | undefined, withNames
     sanitise(p.status),
     sanitise(p.readyContainers),
     String(p.restarts),
-    String(p.gpus),
+    podGpus(p),
     p.node ? sanitise(p.node) : '<none>',
     '',
     podReason(p),

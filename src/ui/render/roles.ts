@@ -5,7 +5,8 @@ import { rolePods } from '../../model/pod-nodes.js';
 import { roleName, UNATTRIBUTED } from '../../model/role-name.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData, Tone } from './table.js';
-import { statusTone, ratio, statusRank } from './format.js';
+import { statusTone, ratio, gpuRatio, podGpus, statusRank } from './format.js';
+import { sumGpuSlices } from '../../model/gpu.js';
 
 export const ROLE_COLUMNS: Column[] = [
   { name: 'ROLE', min: 14, max: 50, flex: true, keep: true },
@@ -96,7 +97,7 @@ export function roleTable(w: WorkloadTree, collapsed: ReadonlySet<string>): Tabl
           sanitise(status),
           ratio(r.replicas.ready, r.replicas.desired),
           String(pods.length),
-          ratio(r.gpus.allocated, r.gpus.desired),
+          gpuRatio(r.gpus),
           sanitise(r.nodes.join(',')) || '-',
         ],
         tone: tone(status),
@@ -123,7 +124,7 @@ export function roleTable(w: WorkloadTree, collapsed: ReadonlySet<string>): Tabl
         '-',
         ratio(ready, w.unattributedPods.length),
         String(w.unattributedPods.length),
-        String(gpus),
+        podGpus({ gpus, gpuSlices: sumGpuSlices(w.unattributedPods.filter((p) => p.node)) }),
         sanitise(nodes.join(',')) || '-',
       ],
       tone: 'dim',

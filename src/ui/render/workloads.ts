@@ -6,7 +6,7 @@ import { queueCell } from './queues.js';
 import { treePods } from '../../model/pod-nodes.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
-import { parseTime, worstTone, ratio, statusRank } from './format.js';
+import { parseTime, worstTone, ratio, gpuRatio, statusRank } from './format.js';
 
 export const WORKLOAD_COLUMNS: Column[] = [
   { name: 'NAMESPACE', min: 9, max: 20, dropPriority: 1 },
@@ -83,7 +83,7 @@ export function workloadRow(w: WorkloadTree, queue?: WorkloadQueue | null): Row 
       ...(queue === undefined ? [] : [queueCell(queue ?? undefined)]),
       status + troubleMarker(trouble) + (w.errors.length ? '!' : ''),
       ratio(w.replicas.ready, w.replicas.desired),
-      ratio(w.gpus.allocated, w.gpus.desired),
+      gpuRatio(w.gpus),
       String(workloadNodeCount(w)),
       '',
     ],

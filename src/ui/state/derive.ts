@@ -3,7 +3,16 @@
 // pure function so the App can memoise them separately (keyed on the
 // snapshot version and the frame's fields): moving the cursor recomputes
 // nothing, and typing a filter only re-filters the already sorted rows.
-import type { ModelSnapshot, NodePodEntry, NodeSummary, OrphanPod, WorkloadTree } from '../../model/types.js';
+import type {
+  GpuCounts,
+  ModelSnapshot,
+  NodePodEntry,
+  NodeSummary,
+  OrphanPod,
+  PodSummary,
+  WorkloadTree,
+} from '../../model/types.js';
+import { sumGpuSlices } from '../../model/gpu.js';
 import type { Row, TableData } from '../render/table.js';
 import { workloadTable } from '../render/workloads.js';
 import { withPodUtil, withWorkloadUtil } from '../render/gpu-columns.js';
@@ -34,7 +43,6 @@ export const NOT_VISIBLE = ' (not visible)';
 function notVisibleOwner(pods: OrphanPod[]): WorkloadTree {
   const { owner, namespace } = pods[0];
   const live = pods.filter((p) => p.phase !== 'Succeeded' && p.phase !== 'Failed');
-  const gpus = live.reduce((n, p) => n + p.gpus, 0);
   return {
     apiVersion: owner.apiVersion,
     kind: owner.kind,
@@ -45,7 +53,7 @@ function notVisibleOwner(pods: OrphanPod[]): WorkloadTree {
     definitionSource: 'cluster',
     status: ['Undefined'],
     replicas: { desired: 0, current: live.length, ready: live.filter((p) => p.ready).length },
-    gpus: { desired: 0, requested: gpus, allocated: live.reduce((n, p) => n + (p.node ? p.gpus : 0), 0) },
+    gpus: orphanGpus(live),
     roles: [],
     unattributedPods: pods,
     gangs: [],
@@ -283,4 +291,16 @@ export function filterRows(
 /** Namespaces present in the snapshot, for `:ns` completion. */
 export function namespacesOf(snapshot: ModelSnapshot): string[] {
   return [...new Set(snapshot.workloads.map((w) => w.namespace))].sort();
+}
+
+/** GPUs of the live pods of an owner wlx cannot see: nothing is desired of it, what they request is shown. */
+function orphanGpus(live: readonly PodSummary[]): GpuCounts {
+  const gpus: GpuCounts = {
+    desired: 0,
+    requested: live.reduce((n, p) => n + p.gpus, 0),
+    allocated: live.reduce((n, p) => n + (p.node ? p.gpus : 0), 0),
+  };
+  const slices = sumGpuSlices(live);
+  if (slices) gpus.slices = slices;
+  return gpus;
 }
