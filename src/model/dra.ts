@@ -177,6 +177,32 @@ function requestedResources(claimSpec: unknown, isGpu: (deviceClass: string) => 
 }
 
 /**
+ * DRA GPUs one replica of a pod template asks for: the GPU requests of each
+ * ResourceClaimTemplate its `spec.resourceClaims` name (every replica gets a
+ * claim of its own from it). A claim named directly is shared by the
+ * replicas, so it is not per replica and not counted here. `templates` lists
+ * each template read (`namespace/name`), found or not: its arrival or change
+ * makes the figure stale.
+ */
+export function templateDraGpus(
+  podSpec: unknown,
+  namespace: string,
+  lookup: DraLookup,
+  isGpu: (deviceClass: string) => boolean = isGpuDeviceClass,
+): { gpus: number; templates: string[] } {
+  let gpus = 0;
+  const templates: string[] = [];
+  for (const raw of asArray(asObj(podSpec)?.['resourceClaims'])) {
+    const name = str(asObj(raw)?.resourceClaimTemplateName);
+    if (name === null) continue;
+    templates.push(`${namespace}/${name}`);
+    const template = lookup('ResourceClaimTemplate', namespace, name);
+    if (template) gpus += resourceTotal(requestedResources(asObj(template.spec)?.spec, isGpu));
+  }
+  return { gpus, templates };
+}
+
+/**
  * A pod's DRA GPU claims. An allocated claim counts its allocated GPU devices
  * (each device once, however many requests name it); a pending one its
  * requests; a claim not there yet its template's requests when the template

@@ -141,8 +141,13 @@ export class ClusterStore {
     const work = options.counters ?? newWorkCounters();
     this.gpuKinds = gpuResourceMatcher(options.gpuResources ?? []);
     this.nodeSummaries = new NodeSummaries(this.gpuResources, work, (node) => this.dra.capacity().byNode.get(node));
-    this.trees = new TreeMaintenance(this.graph, this.buildNested, this.gpuResources, work, (m) =>
-      this.reportMalformed(m),
+    this.trees = new TreeMaintenance(
+      this.graph,
+      this.buildNested,
+      this.gpuResources,
+      work,
+      (m) => this.reportMalformed(m),
+      this.dra.lookup,
     );
     this.setDefinitions(options.definitions);
   }
@@ -535,6 +540,8 @@ export class ClusterStore {
     }
     const change = this.dra.apply(kind, type === 'DELETED', obj);
     if (change.capacity) this.nodeSummaries.touchAll();
+    if (kind === 'ResourceClaimTemplate')
+      this.trees.draTemplateChanged(`${obj.metadata.namespace ?? ''}/${obj.metadata.name}`);
     for (const uid of change.pods) {
       const e = this.graph.pods.get(uid);
       if (e) this.upsertPod(e.obj);

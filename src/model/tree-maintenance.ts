@@ -5,6 +5,7 @@
 import type { KubeObject, WorkloadTree } from './types.js';
 import type { DefinitionPlan } from './plan.js';
 import { evaluateWorkload } from './workload-facts.js';
+import type { DraLookup } from './dra.js';
 import { evaluatePod } from './attribution.js';
 import { assembleTree, patchTreePod, type TreePod } from './tree.js';
 import { deepEqual, shareStructure } from './equal.js';
@@ -49,7 +50,18 @@ export class TreeMaintenance {
     private readonly gpuResources: readonly string[],
     private readonly work: WorkCounters,
     private readonly reportMalformed: (message: string) => void,
+    /** The store's DRA objects: pod templates' ResourceClaimTemplates count toward desired GPUs. */
+    private readonly draLookup?: DraLookup,
   ) {}
+
+  /** ResourceClaimTemplate `namespace/name` arrived, changed or went: the workloads whose templates name it. */
+  draTemplateChanged(key: string): void {
+    for (const e of this.graph.workloads.values()) {
+      if (!e.facts?.draTemplates?.includes(key)) continue;
+      e.facts = null;
+      this.dirty.add(e.uid);
+    }
+  }
 
   /** Rebuild the tree of `uid` at the next flush. */
   rebuild(uid: string): void {
@@ -230,7 +242,7 @@ export class TreeMaintenance {
     this.work.treeBuilds++;
     if (!e.facts) {
       this.work.workloadEvaluations++;
-      e.facts = evaluateWorkload(plan, e.obj, this.gpuResources);
+      e.facts = evaluateWorkload(plan, e.obj, this.gpuResources, this.draLookup);
     }
     const tps: TreePod[] = [];
     for (const uid of e.pods) {
@@ -249,7 +261,7 @@ export class TreeMaintenance {
   private refreshTree(e: WorkloadEntry, plan: DefinitionPlan, tree: WorkloadTree): WorkloadTree | null {
     const before = e.facts!;
     this.work.workloadEvaluations++;
-    const facts = evaluateWorkload(plan, e.obj, this.gpuResources);
+    const facts = evaluateWorkload(plan, e.obj, this.gpuResources, this.draLookup);
     e.facts = facts;
     const createdAt = e.obj.metadata.creationTimestamp;
     if (

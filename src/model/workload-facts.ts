@@ -8,6 +8,7 @@ import { runExpr, keyString, ExprError, describeFailure, type Expr } from './exp
 import type { DefinitionPlan, ComponentPlan, TemplatePlan } from './plan.js';
 import { evaluateStatus } from './status.js';
 import { podGpuRequest, fragmentedGpuRequest } from './gpu.js';
+import { templateDraGpus, type DraLookup } from './dra.js';
 
 export interface ComponentFacts {
   /** Instance ids from instanceIdPath, in order; null when the component has none. */
@@ -26,6 +27,14 @@ export interface WorkloadFacts {
   statusMessage: string | null;
   components: ComponentFacts[];
   errors: string[];
+  /** ResourceClaimTemplates (`namespace/name`) its pod templates name: when one changes, so do its GPUs. */
+  draTemplates?: string[];
+}
+
+/** How template GPUs read DRA: the store's objects, and where the templates read are collected. */
+interface DraReading {
+  lookup: DraLookup;
+  templates: Set<string>;
 }
 
 export function workloadSubject(workload: KubeObject): string {
@@ -52,13 +61,19 @@ function templateGpus(
   workload: KubeObject,
   gpuResources: readonly string[],
   fail: (e: unknown) => void,
+  dra: DraReading | undefined,
 ): { gpus: number[]; exprs: { expr: Expr; count: number }[] } {
   if (template.kind !== 'fragmented') {
     const out = runExpr(template.expr, workload);
     const gpus = out.map((v) => {
       const o = v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : null;
       if (!o) return 0;
-      return podGpuRequest(template.kind === 'podTemplateSpec' ? o.spec : o, gpuResources);
+      const spec = template.kind === 'podTemplateSpec' ? o.spec : o;
+      if (!dra) return podGpuRequest(spec, gpuResources);
+      // DRA GPUs count with the device-plugin ones, as on the pods.
+      const claimed = templateDraGpus(spec, workload.metadata.namespace ?? '', dra.lookup);
+      for (const t of claimed.templates) dra.templates.add(t);
+      return podGpuRequest(spec, gpuResources) + claimed.gpus;
     });
     return { gpus, exprs: [{ expr: template.expr, count: out.length }] };
   }
@@ -95,6 +110,7 @@ function componentFacts(
   workload: KubeObject,
   gpuResources: readonly string[],
   fail: (e: unknown) => void,
+  dra: DraReading | undefined,
 ): ComponentFacts {
   let instances: string[] | null = null;
   if (c.instanceIds) {
@@ -144,7 +160,7 @@ function componentFacts(
   let desiredGpus = 0;
   if (c.template) {
     try {
-      const t = templateGpus(c.template, workload, gpuResources, fail);
+      const t = templateGpus(c.template, workload, gpuResources, fail, dra);
       templateGpuList = t.gpus;
       if (instances) {
         for (const { expr, count } of t.exprs) {
@@ -175,6 +191,7 @@ export function evaluateWorkload(
   plan: DefinitionPlan,
   workload: KubeObject,
   gpuResources: readonly string[],
+  draLookup?: DraLookup,
 ): WorkloadFacts {
   const subject = workloadSubject(workload);
   const errors: string[] = [];
@@ -184,6 +201,9 @@ export function evaluateWorkload(
   };
   const status = evaluateStatus(plan.status, workload, subject);
   errors.push(...status.errors);
-  const components = plan.components.map((c) => componentFacts(c, workload, gpuResources, fail));
-  return { status: status.status, statusMessage: status.statusMessage, components, errors };
+  const dra = draLookup ? { lookup: draLookup, templates: new Set<string>() } : undefined;
+  const components = plan.components.map((c) => componentFacts(c, workload, gpuResources, fail, dra));
+  const facts: WorkloadFacts = { status: status.status, statusMessage: status.statusMessage, components, errors };
+  if (dra && dra.templates.size > 0) facts.draTemplates = [...dra.templates].sort();
+  return facts;
 }

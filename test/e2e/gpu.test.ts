@@ -86,6 +86,7 @@ test('wlx get -o json: utilisation per pod, workload and node, the MIG slice by 
   assert.deepEqual(draPods[0]?.gpuResources, { 'dra:gpu.nvidia.com': 1 });
   assert.equal(draPods[0]?.gpus, 1, 'a DRA GPU is one of the pod’s GPUs');
   assert.equal(reranker.gpus.allocated, 1);
+  assert.equal(reranker.gpus.desired, 1, 'desired counts its ResourceClaimTemplate’s GPU');
   const draNode = doc.nodes.find((n) => n.name === 'gpu-dra-node-01');
   assert.deepEqual(draNode?.gpuResources, { 'dra:gpu.nvidia.com': { capacity: 8, allocatable: 8, requested: 1 } });
   const h100 = doc.nodes.find((n) => n.name === 'gpu-node-01');

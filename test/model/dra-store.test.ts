@@ -156,3 +156,44 @@ test('store: Kueue Topology levels, most general first, per Topology', () => {
   store.apply('topology', 'DELETED', object('kueue.x-k8s.io/v1beta2', 'Topology', 'gpus', { namespace: '' }));
   assert.deepEqual(store.kueueTopologyLevels(), []);
 });
+
+/** A v1 ResourceClaimTemplate asking for `count` devices of `deviceClassName`. */
+function claimTemplateV1(name: string, count: number, deviceClassName = DRIVER): KubeObject {
+  return object('resource.k8s.io/v1', 'ResourceClaimTemplate', name, {
+    spec: { spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName, count } }] } } },
+  });
+}
+
+test('store: desired GPUs count the ResourceClaimTemplates the pod template names, kept current as they change', () => {
+  const store = new ClusterStore({ definitions: [statefulsetDefinition()] });
+  const podSpec = {
+    containers: [{ name: 'main' }],
+    // Per replica: a claim from the template; the named claim is shared, so not per replica.
+    resourceClaims: [
+      { name: 'gpu', resourceClaimTemplateName: 'two-gpus' },
+      { name: 'shared', resourceClaimName: 'shared' },
+    ],
+  };
+  const sts = object('apps/v1', 'StatefulSet', 'reranker', { spec: { replicas: 3, template: { spec: podSpec } } });
+  store.apply('workload', 'ADDED', sts, STS_GVK);
+  store.apply('dra', 'ADDED', claimV1('shared', ['gpu-0']));
+  store.flush();
+  assert.equal(tree(store).gpus.desired, 0, 'the template not seen yet: nothing known to count');
+
+  store.apply('dra', 'ADDED', claimTemplateV1('two-gpus', 2));
+  store.flush();
+  assert.equal(tree(store).gpus.desired, 6, '3 replicas × 2 GPUs, read when the template arrives');
+  assert.equal(tree(store).roles[0]?.gpus.desired, 6);
+
+  store.apply('dra', 'MODIFIED', claimTemplateV1('two-gpus', 1));
+  store.flush();
+  assert.equal(tree(store).gpus.desired, 3);
+
+  store.apply('dra', 'DELETED', claimTemplateV1('two-gpus', 1));
+  store.flush();
+  assert.equal(tree(store).gpus.desired, 0);
+
+  store.apply('dra', 'ADDED', claimTemplateV1('two-gpus', 4, 'nic.example.com'));
+  store.flush();
+  assert.equal(tree(store).gpus.desired, 0, 'a device class that is no GPU');
+});
