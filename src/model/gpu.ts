@@ -289,15 +289,33 @@ export function sumGpuSlices(
   return out;
 }
 
+/** How slices are named: `names` each resource (`1×mig-1g.10gb`), `kinds` only what kind they are (`1 mig`). */
+export type SlicesStyle = 'names' | 'kinds';
+
+const KIND_ORDER: readonly GpuResourceKind['kind'][] = ['mig', 'shared', 'gpu'];
+
 /**
- * GPU slices as a short phrase, `1×mig-1g.10gb + 2×gpu.shared` (each resource name without its vendor
- * domain), '' for none. Names come from the cluster: sanitise before printing.
+ * GPU slices as a phrase, '' for none. `names`: `1×mig-1g.10gb + 2×gpu.shared` (each resource name without
+ * its vendor domain); `kinds`, for table cells where STATUS needs the width: `1 mig + 2 shared`. Names come
+ * from the cluster: sanitise before printing.
  */
-export function slicesPhrase(slices: Readonly<Record<string, number>> | undefined): string {
+export function slicesPhrase(
+  slices: Readonly<Record<string, number>> | undefined,
+  style: SlicesStyle = 'names',
+): string {
   if (!slices) return '';
-  return Object.keys(slices)
-    .sort()
-    .map((name) => `${slices[name]}×${name.slice(name.indexOf('/') + 1)}`)
+  if (style === 'names')
+    return Object.keys(slices)
+      .sort()
+      .map((name) => `${slices[name]}×${name.slice(name.indexOf('/') + 1)}`)
+      .join(' + ');
+  const byKind = new Map<GpuResourceKind['kind'], number>();
+  for (const [name, n] of Object.entries(slices)) {
+    const kind = gpuResourceKind(name).kind;
+    byKind.set(kind, (byKind.get(kind) ?? 0) + n);
+  }
+  return KIND_ORDER.filter((k) => byKind.has(k))
+    .map((k) => `${byKind.get(k)} ${k}`)
     .join(' + ');
 }
 
@@ -305,8 +323,13 @@ export function slicesPhrase(slices: Readonly<Record<string, number>> | undefine
  * A GPU figure with the slices beside it, `8 + 1×mig-1g.10gb`, or the slices alone when the figure counts
  * nothing (`1×mig-1g.10gb`: a pod on a MIG slice never reads as holding no GPU). Sanitise before printing.
  */
-export function withSlices(figure: string, countsNothing: boolean, slices?: Readonly<Record<string, number>>): string {
-  const phrase = slicesPhrase(slices);
+export function withSlices(
+  figure: string,
+  countsNothing: boolean,
+  slices?: Readonly<Record<string, number>>,
+  style: SlicesStyle = 'names',
+): string {
+  const phrase = slicesPhrase(slices, style);
   if (phrase === '') return figure;
   return countsNothing ? phrase : `${figure} + ${phrase}`;
 }

@@ -96,13 +96,20 @@ test('gpuSlicesOf: DRA entries and counted names are not slices; nothing left is
   assert.equal(gpuSlicesOf({ 'nvidia.com/gpu': 2, 'dra:mig.nvidia.com': 1 }, ['nvidia.com/gpu']), null);
 });
 
-test('cells: slices alone when no whole GPU, beside them otherwise; cluster text sanitised', () => {
-  assert.equal(gpuRatio({ desired: 0, requested: 0, allocated: 0, slices: { [MIG]: 1 } }), '1×mig-1g.10gb');
-  assert.equal(gpuRatio({ desired: 8, requested: 8, allocated: 4, slices: { [MIG]: 2 } }), '4/8 + 2×mig-1g.10gb');
+test('cells: slices alone when no whole GPU, beside them otherwise; by kind in tables, by name in panels', () => {
+  const onSlices = { desired: 0, requested: 0, allocated: 0, slices: { [MIG]: 1 } };
+  assert.equal(gpuRatio(onSlices), '1 mig', 'a table cell stays narrow');
+  assert.equal(gpuRatio(onSlices, 'names'), '1×mig-1g.10gb');
+  const both = { desired: 8, requested: 8, allocated: 4, slices: { [MIG]: 2, 'nvidia.com/mig-3g.40gb': 1 } };
+  assert.equal(gpuRatio(both), '4/8 + 3 mig');
+  assert.equal(gpuRatio(both, 'names'), '4/8 + 2×mig-1g.10gb + 1×mig-3g.40gb');
   assert.equal(gpuRatio({ desired: 8, requested: 8, allocated: 4 }), '4/8');
-  assert.equal(podGpus({ gpus: 0, gpuSlices: { [SHARED]: 1, [MIG]: 1 } }), '1×gpu.shared + 1×mig-1g.10gb');
+  const pod = { gpus: 0, gpuSlices: { [SHARED]: 1, [MIG]: 1, 'example.com/gpu': 2 } };
+  assert.equal(podGpus(pod), '1 mig + 1 shared + 2 gpu');
+  assert.equal(podGpus(pod, 'names'), '2×gpu + 1×gpu.shared + 1×mig-1g.10gb');
   assert.equal(podGpus({ gpus: 0 }), '0');
-  assert.equal(podGpus({ gpus: 0, gpuSlices: { 'example.com/\u001b[2Jx': 1 } }).includes('\u001b'), false);
+  const hostile = { gpus: 0, gpuSlices: { 'example.com/\u001b[2Jx': 1 } };
+  assert.equal(podGpus(hostile, 'names').includes('\u001b'), false);
   assert.equal(withSlices('2', false, {}), '2');
 });
 

@@ -1,7 +1,7 @@
 // Small formatting helpers shared by the resource renderers.
 import type { Tone } from './table.js';
 import type { GpuCounts, PodSummary } from '../../model/types.js';
-import { withSlices } from '../../model/gpu.js';
+import { withSlices, type SlicesStyle } from '../../model/gpu.js';
 import { sanitise } from '../../text/sanitise.js';
 
 /** kubectl-style age: 45s, 12m, 3h4m, 5d. */
@@ -66,13 +66,17 @@ export function ratio(a: number, b: number): string {
   return `${a}/${b}`;
 }
 
-/** A workload's or role's GPUS cell: whole GPUs allocated/desired, the slices (MIG, shared) its pods request beside. */
-export function gpuRatio(g: GpuCounts): string {
+/**
+ * A workload's or role's GPUs: whole GPUs allocated/desired, the slices (MIG, shared) its pods request beside.
+ * Table cells name their kinds (`1 mig`: at 80 columns STATUS and its trouble marker need the width), panels
+ * each resource (`1×mig-1g.10gb`).
+ */
+export function gpuRatio(g: GpuCounts, style: SlicesStyle = 'kinds'): string {
   const none = g.allocated === 0 && g.desired === 0 && g.requested === 0;
-  return sanitise(withSlices(ratio(g.allocated, g.desired), none, g.slices));
+  return sanitise(withSlices(ratio(g.allocated, g.desired), none, g.slices, style));
 }
 
-/** A pod's GPUS cell: its GPU count and its slices. */
-export function podGpus(p: Pick<PodSummary, 'gpus' | 'gpuSlices'>): string {
-  return sanitise(withSlices(String(p.gpus), p.gpus === 0, p.gpuSlices));
+/** A pod's GPUs: its GPU count and its slices (styles as gpuRatio). */
+export function podGpus(p: Pick<PodSummary, 'gpus' | 'gpuSlices'>, style: SlicesStyle = 'kinds'): string {
+  return sanitise(withSlices(String(p.gpus), p.gpus === 0, p.gpuSlices, style));
 }

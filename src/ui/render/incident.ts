@@ -291,7 +291,7 @@ export function describePodLines(
   kv('Status:', summary?.status ?? status.phase, statusTone(summary?.status ?? status.phase ?? ''));
   if (summary?.reason) kv('Reason:', summary.reason, 'warn');
   if (summary?.message) kv('Message:', summary.message);
-  kv('GPUs:', summary ? podGpus(summary) : '-');
+  kv('GPUs:', summary ? podGpus(summary, 'names') : '-');
   kv('Created:', m.creationTimestamp);
   kv('Start Time:', status.startTime);
   kv('IP:', status.podIP);
@@ -389,7 +389,7 @@ export function describeWorkloadLines(
     for (const r of roles) {
       out.push(
         line(
-          `${'  '.repeat(depth + 1)}${sanitise(roleName(r))}: ready ${r.replicas.ready}/${r.replicas.desired}, GPUs ${gpuRatio(r.gpus)}${r.nodes.length ? `, nodes ${sanitise(r.nodes.join(','))}` : ''}`,
+          `${'  '.repeat(depth + 1)}${sanitise(roleName(r))}: ready ${r.replicas.ready}/${r.replicas.desired}, GPUs ${gpuRatio(r.gpus, 'names')}${r.nodes.length ? `, nodes ${sanitise(r.nodes.join(','))}` : ''}`,
         ),
       );
       walk(r.roles, depth + 1);

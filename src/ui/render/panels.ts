@@ -24,7 +24,7 @@ export interface PanelLine {
 export function workloadPanel(w: WorkloadTree, queue?: WorkloadQueue): PanelLine[] {
   const lines: PanelLine[] = [
     {
-      text: `${sanitise(w.kind)} ${sanitise(w.namespace)}/${sanitise(w.name)}  ${workloadStatusText(w, queue)}  ready ${w.replicas.ready}/${w.replicas.desired}  GPUs ${gpuRatio(w.gpus)}  nodes ${workloadNodeCount(w)}  def ${sanitise(w.definition)} (${w.definitionSource})`,
+      text: `${sanitise(w.kind)} ${sanitise(w.namespace)}/${sanitise(w.name)}  ${workloadStatusText(w, queue)}  ready ${w.replicas.ready}/${w.replicas.desired}  GPUs ${gpuRatio(w.gpus, 'names')}  nodes ${workloadNodeCount(w)}  def ${sanitise(w.definition)} (${w.definitionSource})`,
       tone: worstTone(workloadStatusWords(w, queue)),
     },
   ];
