@@ -14,6 +14,14 @@
 const SYNC_DEFER_OBJECTS = 5_000;
 
 /**
+ * During the initial sync, while pages of a list arrive, flushes are at most
+ * this often: watch events of kinds already listed (workload status under
+ * churn) would otherwise flush every interval, and each flush builds the trees
+ * of the pods applied since, which the next pages change again.
+ */
+export const SYNC_INTERVAL_MS = 1_000;
+
+/**
  * More events than this since the last flush mean a watch is replaying a
  * backlog (2,000 events/s of live churn bring ~160 per 80 ms interval).
  */
@@ -63,6 +71,8 @@ export class FlushScheduler {
       // flushed) is not worth a flush that would build the trees of everything
       // they applied so far, only to build them again at the end of the sync.
       if (!this.synced && this.onlySyncProgress && this.unflushedListed > SYNC_DEFER_OBJECTS) return;
+      const listing = !this.synced && this.unflushedListed > 0 ? this.lastFlush + SYNC_INTERVAL_MS - Date.now() : 0;
+      if (listing > 0) return this.arm(listing);
       const catchingUp = this.marked > CATCH_UP_EVENTS ? this.lastFlush + CATCH_UP_INTERVAL_MS - Date.now() : 0;
       if (catchingUp > 0) return this.arm(catchingUp);
       this.flushNow();
