@@ -1,6 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CATCH_UP_EVENTS, CATCH_UP_INTERVAL_MS, FlushScheduler, SYNC_INTERVAL_MS } from '../../src/kube/flush-scheduler.js';
+import {
+  CATCH_UP_EVENTS,
+  CATCH_UP_INTERVAL_MS,
+  FlushScheduler,
+  SYNC_INTERVAL_MS,
+} from '../../src/kube/flush-scheduler.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
