@@ -13,8 +13,11 @@ import { treePods } from '../../model/pod-nodes.js';
 import type { RowWindowRequest } from '../../ui/state/served-rows.js';
 import { RowServer } from './row-server.js';
 import { startHeapTrace } from './heap-trace.js';
+import { boundHeapGrowth, heapGrowthFlag } from './heap-growth.js';
 
 const port = parentPort;
+// Read before anything starts: a malformed WLX_HEAP_GROWING_PERCENT fails the worker's start, named.
+const heapFlag = heapGrowthFlag();
 if (!port) throw new Error('engine-worker.js runs as a worker thread (src/kube/worker/worker-source.ts)');
 
 function post(message: WorkerMessage): void {
@@ -91,7 +94,10 @@ async function main(): Promise<void> {
   send();
   const unsubscribe = engine.subscribe(send);
   engine.whenSynced().then(
-    () => post({ type: 'synced' }),
+    () => {
+      boundHeapGrowth(heapFlag);
+      post({ type: 'synced' });
+    },
     (err: Error) => post({ type: 'synced', error: err.message }),
   );
 
