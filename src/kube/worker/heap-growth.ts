@@ -6,7 +6,7 @@
 // grows there, and a small factor would mark it again and again (measured:
 // the list under churn took 1.7× as long with the factor set from the start).
 // V8 flags are per process: the UI thread's heap is bounded the same way.
-// Measured in test/bench/README.md ("heap growth after the sync").
+// Measured in test/bench/README.md ("Runs of 2026-12-06", run C the control).
 import { setFlagsFromString } from 'node:v8';
 
 /** The default: the heap grows to twice its live set, at most, between major GCs. */
