@@ -6,6 +6,7 @@ import type { ModelSource } from '../model/types.js';
 import { App } from './components/App.js';
 import { guardTerminal } from './terminal.js';
 import { noColorRequested } from './components/theme.js';
+import { MAX_FPS } from './frame-rate.js';
 
 export interface ExplorerOptions {
   source: ModelSource;
@@ -65,7 +66,7 @@ export async function runExplorer(opts: ExplorerOptions): Promise<ExplorerExit> 
             : undefined
         }
       />,
-      { stdout, stdin, stderr, exitOnCtrlC: false, patchConsole: true, maxFps: 30 },
+      { stdout, stdin, stderr, exitOnCtrlC: false, patchConsole: true, maxFps: MAX_FPS },
     );
     instance.waitUntilExit().then(
       () => finish({ kind: 'quit' }),

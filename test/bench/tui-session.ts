@@ -1,6 +1,6 @@
 // One explorer session, driven in-process through Ink's stdin (no terminal):
 // the real engine over HTTP (openModelSource, as `wlx` runs it) and the real
-// App rendered by Ink with the explorer's options (maxFps 30, production
+// App rendered by Ink with the explorer's options (MAX_FPS, production
 // React), into a fake terminal that timestamps every frame written.
 // Run by the harness as a child process with an IPC channel:
 //   node tui-session.js KUBECONFIG [--keys N] [--engine worker|inline] [--measure-start]
@@ -15,6 +15,7 @@
 // and for the soak (test/soak): {type:'key', id, key, timeoutMs} → {type:'key', id, ms}
 // (key → next frame, NaN after timeoutMs, default 5 s); {type:'view', id, pods} → {type:'view', id, view};
 // {type:'memory', id} → {type:'memory', id, rss, heapUsed} (bytes, after a full GC under --expose-gc).
+// WLX_BENCH_KEY_PROFILE=FILE: the UI thread's CPU profile over the key phase (key-profile.ts).
 // {type:'threads', id, phase:'start'} → {type:'threads', id}, then {type:'threads', id, phase:'end'} →
 // {type:'threads', id, figures: ThreadFigures}: each thread's busy share since 'start' and its heap after a GC.
 import { EventEmitter } from 'node:events';
@@ -23,6 +24,7 @@ import type { EventLoopUtilization } from 'node:perf_hooks';
 import type { WorkerModelSource } from '../../src/kube/worker/worker-source.js';
 import type { ReactElement } from 'react';
 import type { ModelSnapshot, ModelSource, PodSummary } from '../../src/model/types.js';
+import { startKeyProfile, type KeyMark } from './key-profile.js';
 import {
   benchOpenOptions,
   prepareRestartMarker,
@@ -246,6 +248,7 @@ async function main(): Promise<void> {
   const { App } = await import('../../src/ui/components/App.js');
   const { openModelSource } = await import('../../src/cli/common.js');
   const { servesRows } = await import('../../src/ui/state/served-rows.js');
+  const { MAX_FPS } = await import('../../src/ui/frame-rate.js');
 
   const t0 = now();
   const options = benchOpenOptions(kubeconfig);
@@ -263,7 +266,7 @@ async function main(): Promise<void> {
     stderr: stdout as unknown as NodeJS.WriteStream,
     exitOnCtrlC: false,
     patchConsole: false,
-    maxFps: 30,
+    maxFps: MAX_FPS,
   });
   const waitFor = async (test: (f: string) => boolean, what: string, ms = 60_000) => {
     const end = Date.now() + ms;
@@ -330,6 +333,8 @@ async function main(): Promise<void> {
   // the cursor, so each press must produce a frame).
   const keyMs: number[] = [];
   const keyCpuMs: number[] = [];
+  const keyProfile = await startKeyProfile(process.env.WLX_BENCH_KEY_PROFILE);
+  const keyMarks: KeyMark[] = [];
   for (let i = 0; i < keys; i++) {
     const key = i % 2 ? 'k' : 'j';
     const before = stdout.frames;
@@ -346,11 +351,13 @@ async function main(): Promise<void> {
     stdin.write(key);
     const t = await Promise.race([frame, sleep(5000).then(() => NaN)]);
     keyMs.push(t - sent);
+    keyMarks.push({ sent, t });
     const cpu = process.cpuUsage(cpu0);
     keyCpuMs.push((cpu.user + cpu.system) / 1000);
     await sleep(120 + Math.random() * 80);
   }
 
+  await keyProfile?.stop(keyMarks);
   const expected = new Map<string, { name: string; marker: string }>();
   const check = (text: string, t: number) => {
     if (!expected.size) return;
