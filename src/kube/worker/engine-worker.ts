@@ -14,14 +14,11 @@ import type { RowWindowRequest } from '../../ui/state/served-rows.js';
 import { RowServer } from './row-server.js';
 import { startHeapTrace } from './heap-trace.js';
 import { boundHeapGrowth, heapGrowthFlag } from './heap-growth.js';
-import { engineNiceOf, lowerThreadPriority } from './thread-priority.js';
 
 const port = parentPort;
 // Read before anything starts: a malformed WLX_HEAP_GROWING_PERCENT fails the worker's start, named.
 const heapFlag = heapGrowthFlag();
 if (!port) throw new Error('engine-worker.js runs as a worker thread (src/kube/worker/worker-source.ts)');
-// Keys and frames get a core before the engine's next batch (thread-priority.ts).
-lowerThreadPriority(engineNiceOf());
 
 function post(message: WorkerMessage): void {
   port!.postMessage(message);
