@@ -234,6 +234,8 @@ interface SessionFigures {
   keyMs: number[];
   keyCpuMs: number[];
   eventMs: number[];
+  /** Per event, PATCH sent → the server's answer: the server's part of eventMs (it sends the watch event first). */
+  eventPatchMs: number[];
   eventsMissed: number;
   cpuPercent: number;
   rssMb: number;
@@ -341,6 +343,7 @@ export async function measureSession(
     // Pod status change at the server → the changed row in a frame: the
     // restart count of a visible pod set to a unique number by a status PATCH.
     const eventMs: number[] = [];
+    const eventPatchMs: number[] = [];
     let missed = 0;
     for (let i = 0; i < opts.events; i++) {
       const pod = ready.visible[i % ready.visible.length];
@@ -368,7 +371,9 @@ export async function measureSession(
       });
       if (!res.ok) throw new Error(`PATCH ${path}/status: HTTP ${res.status}`);
       await res.arrayBuffer();
+      const answered = now();
       const m = await seen;
+      eventPatchMs.push(answered - t0);
       if (m?.type === 'seen') eventMs.push(m.t - t0);
       else {
         // Not drawn within the timeout: counted at the timeout, a lower bound
@@ -395,6 +400,7 @@ export async function measureSession(
       keyMs: ready.keyMs,
       keyCpuMs: ready.keyCpuMs,
       eventMs,
+      eventPatchMs,
       eventsMissed: missed,
       cpuPercent,
       rssMb: mem.rss / 1024,
@@ -468,6 +474,7 @@ function sessionSummary(s: SessionFigures) {
     syncS: s.syncMs / 1000,
     key_to_frame_ms: s.keyMs,
     event_to_frame_ms: s.eventMs,
+    event_patch_ms: s.eventPatchMs,
   };
 }
 
