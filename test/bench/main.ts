@@ -236,6 +236,8 @@ interface SessionFigures {
   eventMs: number[];
   /** Per event, PATCH sent → the server's answer: the server's part of eventMs (it sends the watch event first). */
   eventPatchMs: number[];
+  /** Per event, PATCH sent → the UI thread receives the snapshot whose engine model holds it (NaN: not seen). */
+  eventModelMs: number[];
   eventsMissed: number;
   cpuPercent: number;
   rssMb: number;
@@ -258,6 +260,7 @@ type SessionMessage =
     }
   | { type: 'expecting'; marker: string }
   | { type: 'seen'; marker: string; t: number }
+  | { type: 'modelled'; marker: string; t: number }
   | { type: 'tree'; t: number; workloads: number }
   | { type: 'caught-up'; ms: number }
   | { type: 'threads'; id: number; figures?: ThreadFigures };
@@ -344,6 +347,7 @@ export async function measureSession(
     // restart count of a visible pod set to a unique number by a status PATCH.
     const eventMs: number[] = [];
     const eventPatchMs: number[] = [];
+    const eventModelMs: number[] = [];
     let missed = 0;
     for (let i = 0; i < opts.events; i++) {
       const pod = ready.visible[i % ready.visible.length];
@@ -363,6 +367,9 @@ export async function measureSession(
       child.send({ type: 'expect', namespace: pod.namespace, name: pod.name, marker });
       await waitMessage(`expecting:${marker}`, 5000);
       const seen = waitMessage(`seen:${marker}`, EVENT_TIMEOUT_MS);
+      // Only a worker engine is probed (tui-session.ts probeEvent).
+      const modelled =
+        opts.engine === 'worker' ? waitMessage(`modelled:${marker}`, EVENT_TIMEOUT_MS) : Promise.resolve(undefined);
       const t0 = now();
       const res = await fetch(`${server.url}${path}/status`, {
         method: 'PATCH',
@@ -374,6 +381,8 @@ export async function measureSession(
       const answered = now();
       const m = await seen;
       eventPatchMs.push(answered - t0);
+      const inModel = await modelled;
+      eventModelMs.push(inModel?.type === 'modelled' ? inModel.t - t0 : NaN);
       if (m?.type === 'seen') eventMs.push(m.t - t0);
       else {
         // Not drawn within the timeout: counted at the timeout, a lower bound
@@ -401,6 +410,7 @@ export async function measureSession(
       keyCpuMs: ready.keyCpuMs,
       eventMs,
       eventPatchMs,
+      eventModelMs,
       eventsMissed: missed,
       cpuPercent,
       rssMb: mem.rss / 1024,
@@ -475,6 +485,7 @@ function sessionSummary(s: SessionFigures) {
     key_to_frame_ms: s.keyMs,
     event_to_frame_ms: s.eventMs,
     event_patch_ms: s.eventPatchMs,
+    event_model_ms: s.eventModelMs,
   };
 }
 

@@ -15,9 +15,11 @@
 // and for the soak (test/soak): {type:'key', id, key, timeoutMs} → {type:'key', id, ms}
 // (key → next frame, NaN after timeoutMs, default 5 s); {type:'view', id, pods} → {type:'view', id, view};
 // {type:'memory', id} → {type:'memory', id, rss, heapUsed} (bytes, after a full GC under --expose-gc).
-// WLX_BENCH_KEY_PROFILE=FILE: the UI thread's CPU profile over the key phase (key-profile.ts).
 // {type:'threads', id, phase:'start'} → {type:'threads', id}, then {type:'threads', id, phase:'end'} →
 // {type:'threads', id, figures: ThreadFigures}: each thread's busy share since 'start' and its heap after a GC.
+// With the engine in a worker, each 'expect' also probes that pod in the engine's model: child → parent
+// {type:'modelled', marker, t} when the UI thread receives the snapshot whose model holds the marker.
+// WLX_BENCH_KEY_PROFILE=FILE: the UI thread's CPU profile over the key phase (key-profile.ts).
 import { EventEmitter } from 'node:events';
 import { parseArgs } from 'node:util';
 import type { EventLoopUtilization } from 'node:perf_hooks';
@@ -219,6 +221,46 @@ function watchProbe(
   return { sent: marker.send(), seen };
 }
 
+/**
+ * Probes `pod` in the engine worker's model for an event's marker: resolves once the probe answers for this pod
+ * (so its extra snapshot is not part of the event's time), then calls `modelled` with the epoch ms at which the
+ * UI thread received the snapshot whose model holds the marker. No worker: resolves at once.
+ */
+async function probeEvent(
+  source: Partial<WorkerModelSource>,
+  pod: PodRef,
+  marker: number,
+  modelled: (t: number) => void,
+): Promise<void> {
+  if (!source.probePod || !source.lastProbe || !source.subscribe) return;
+  const probe = source.lastProbe.bind(source);
+  const forPod = () => {
+    const p = probe();
+    return p && p.namespace === pod.namespace && p.name === pod.name ? p : undefined;
+  };
+  let answered: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (answered = resolve));
+  const timer = setTimeout(() => done(), EVENT_PROBE_TIMEOUT_MS);
+  const unsubscribe = source.subscribe(() => {
+    const p = forPod();
+    if (!p) return;
+    answered();
+    if ((p.restarts ?? 0) >= marker) {
+      modelled(now());
+      done();
+    }
+  });
+  function done() {
+    clearTimeout(timer);
+    unsubscribe();
+    answered();
+  }
+  source.probePod(pod);
+  await ready;
+}
+
+const EVENT_PROBE_TIMEOUT_MS = 30_000;
+
 async function until(test: () => boolean, ms = MEASURE_TIMEOUT_MS): Promise<void> {
   const end = Date.now() + ms;
   while (!test()) {
@@ -389,6 +431,7 @@ async function main(): Promise<void> {
     key?: string;
     timeoutMs?: number;
     pods?: boolean;
+    namespace?: string;
     name?: string;
     marker?: string;
     phase?: 'start' | 'end';
@@ -440,7 +483,11 @@ async function main(): Promise<void> {
       );
     } else if (msg.type === 'expect' && msg.name && msg.marker) {
       expected.set(msg.marker, { name: msg.name, marker: msg.marker });
-      process.send!({ type: 'expecting', marker: msg.marker });
+      const marker = msg.marker;
+      const pod = { namespace: msg.namespace ?? '', name: msg.name };
+      void probeEvent(engineWorker, pod, Number(marker), (t) => process.send!({ type: 'modelled', marker, t })).then(
+        () => process.send!({ type: 'expecting', marker }),
+      );
     } else if (msg.type === 'quit') {
       instance.unmount();
       void source.stop().then(() => process.exit(0));
