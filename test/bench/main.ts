@@ -24,7 +24,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startBenchServer, WLX_BIN, type BenchServer, type ScaleSize } from './server.js';
 import { benchJq } from './jq.js';
-import { BENCH_WIRE_ENV } from './marker.js';
+import { BENCH_WIRE_ENV, EVENT_PROBE_ENV } from './marker.js';
 import { compile } from '../../src/jq/index.js';
 import type { ThreadFigures } from './tui-session.js';
 
@@ -236,7 +236,7 @@ interface SessionFigures {
   eventMs: number[];
   /** Per event, PATCH sent → the server's answer: the server's part of eventMs (it sends the watch event first). */
   eventPatchMs: number[];
-  /** Per event, PATCH sent → the UI thread receives the snapshot whose engine model holds it (NaN: not seen). */
+  /** Per event, PATCH sent → the UI thread receives the snapshot whose engine model holds it (NaN: not probed, or not seen; EVENT_PROBE_ENV). */
   eventModelMs: number[];
   eventsMissed: number;
   cpuPercent: number;
@@ -367,9 +367,11 @@ export async function measureSession(
       child.send({ type: 'expect', namespace: pod.namespace, name: pod.name, marker });
       await waitMessage(`expecting:${marker}`, 5000);
       const seen = waitMessage(`seen:${marker}`, EVENT_TIMEOUT_MS);
-      // Only a worker engine is probed (tui-session.ts probeEvent).
+      // Only a worker engine is probed, and only when asked (tui-session.ts probeEvent).
       const modelled =
-        opts.engine === 'worker' ? waitMessage(`modelled:${marker}`, EVENT_TIMEOUT_MS) : Promise.resolve(undefined);
+        opts.engine === 'worker' && process.env[EVENT_PROBE_ENV] === '1'
+          ? waitMessage(`modelled:${marker}`, EVENT_TIMEOUT_MS)
+          : Promise.resolve(undefined);
       const t0 = now();
       const res = await fetch(`${server.url}${path}/status`, {
         method: 'PATCH',

@@ -8,6 +8,8 @@ import type { OpenOptions } from '../../src/cli/common.js';
 
 /** How main.ts's `--wire` reaches the engines its child processes open (first-tree, catch-up, sessions). */
 export const BENCH_WIRE_ENV = 'WLX_BENCH_WIRE';
+/** '1': the sessions time each event's arrival in the engine's model too (tui-session.ts probeEvent). */
+export const EVENT_PROBE_ENV = 'WLX_BENCH_EVENT_PROBE';
 
 /**
  * How the bench opens wlx's model: this kubeconfig, all namespaces, the

@@ -17,8 +17,9 @@
 // {type:'memory', id} → {type:'memory', id, rss, heapUsed} (bytes, after a full GC under --expose-gc).
 // {type:'threads', id, phase:'start'} → {type:'threads', id}, then {type:'threads', id, phase:'end'} →
 // {type:'threads', id, figures: ThreadFigures}: each thread's busy share since 'start' and its heap after a GC.
-// With the engine in a worker, each 'expect' also probes that pod in the engine's model: child → parent
-// {type:'modelled', marker, t} when the UI thread receives the snapshot whose model holds the marker.
+// WLX_BENCH_EVENT_PROBE=1, with the engine in a worker: each 'expect' also probes that pod in the engine's model,
+// child → parent {type:'modelled', marker, t} when the UI thread receives the snapshot whose model holds the marker.
+// Off by default: the probe looks the pod up in the whole model on every flush, which slows the engine.
 // WLX_BENCH_KEY_PROFILE=FILE: the UI thread's CPU profile over the key phase (key-profile.ts).
 import { EventEmitter } from 'node:events';
 import { parseArgs } from 'node:util';
@@ -28,6 +29,7 @@ import type { ReactElement } from 'react';
 import type { ModelSnapshot, ModelSource, PodSummary } from '../../src/model/types.js';
 import { startKeyProfile, type KeyMark } from './key-profile.js';
 import {
+  EVENT_PROBE_ENV,
   benchOpenOptions,
   prepareRestartMarker,
   serverUrlOf,
@@ -485,9 +487,11 @@ async function main(): Promise<void> {
       expected.set(msg.marker, { name: msg.name, marker: msg.marker });
       const marker = msg.marker;
       const pod = { namespace: msg.namespace ?? '', name: msg.name };
-      void probeEvent(engineWorker, pod, Number(marker), (t) => process.send!({ type: 'modelled', marker, t })).then(
-        () => process.send!({ type: 'expecting', marker }),
-      );
+      if (process.env[EVENT_PROBE_ENV] === '1')
+        void probeEvent(engineWorker, pod, Number(marker), (t) => process.send!({ type: 'modelled', marker, t })).then(
+          () => process.send!({ type: 'expecting', marker }),
+        );
+      else process.send!({ type: 'expecting', marker });
     } else if (msg.type === 'quit') {
       instance.unmount();
       void source.stop().then(() => process.exit(0));
