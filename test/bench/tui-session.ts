@@ -205,28 +205,46 @@ function watchProbe(
   marker: RestartMarker,
   timeoutMs: number,
 ): { sent: Promise<void>; seen: Promise<number | undefined> } {
-  source.probePod(pod);
+  const { seen } = probeForMarker(source, pod, marker.marker, timeoutMs);
+  return { sent: marker.send(), seen: seen.finally(() => source.probePod(null)) };
+}
+
+/**
+ * Probes `pod` in the engine worker's model until it holds a restart count of at least `marker`. `answered`: the
+ * probe has answered for this pod; `seen`: performance.now() when the UI thread received the snapshot whose model
+ * holds it (undefined after timeoutMs). The probe stays set.
+ */
+function probeForMarker(
+  source: WorkerModelSource,
+  pod: PodRef,
+  marker: number,
+  timeoutMs: number,
+): { answered: Promise<void>; seen: Promise<number | undefined> } {
+  let answer: () => void = () => undefined;
+  const answered = new Promise<void>((resolve) => (answer = resolve));
   const seen = new Promise<number | undefined>((resolve) => {
     const done = (t: number | undefined) => {
       unsubscribe();
       clearTimeout(timer);
-      source.probePod(null);
+      answer();
       resolve(t);
     };
     const unsubscribe = source.subscribe(() => {
       const p = source.lastProbe();
-      if (p && p.namespace === pod.namespace && p.name === pod.name && (p.restarts ?? 0) >= marker.marker)
-        done(performance.now());
+      if (!p || p.namespace !== pod.namespace || p.name !== pod.name) return;
+      answer();
+      if ((p.restarts ?? 0) >= marker) done(performance.now());
     });
     const timer = setTimeout(() => done(undefined), timeoutMs);
   });
-  return { sent: marker.send(), seen };
+  source.probePod(pod);
+  return { answered, seen };
 }
 
 /**
- * Probes `pod` in the engine worker's model for an event's marker: resolves once the probe answers for this pod
- * (so its extra snapshot is not part of the event's time), then calls `modelled` with the epoch ms at which the
- * UI thread received the snapshot whose model holds the marker. No worker: resolves at once.
+ * An event's marker in the engine's model (probeForMarker): resolves once the probe answers for this pod, so its
+ * extra snapshot is not part of the event's time; `modelled` gets the epoch ms of the snapshot that holds it.
+ * No worker: resolves at once.
  */
 async function probeEvent(
   source: Partial<WorkerModelSource>,
@@ -234,31 +252,12 @@ async function probeEvent(
   marker: number,
   modelled: (t: number) => void,
 ): Promise<void> {
-  if (!source.probePod || !source.lastProbe || !source.subscribe) return;
-  const probe = source.lastProbe.bind(source);
-  const forPod = () => {
-    const p = probe();
-    return p && p.namespace === pod.namespace && p.name === pod.name ? p : undefined;
-  };
-  let answered: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => (answered = resolve));
-  const timer = setTimeout(() => done(), EVENT_PROBE_TIMEOUT_MS);
-  const unsubscribe = source.subscribe(() => {
-    const p = forPod();
-    if (!p) return;
-    answered();
-    if ((p.restarts ?? 0) >= marker) {
-      modelled(now());
-      done();
-    }
+  if (!source.probePod) return;
+  const { answered, seen } = probeForMarker(source as WorkerModelSource, pod, marker, EVENT_PROBE_TIMEOUT_MS);
+  void seen.then((t) => {
+    if (t !== undefined) modelled(performance.timeOrigin + t);
   });
-  function done() {
-    clearTimeout(timer);
-    unsubscribe();
-    answered();
-  }
-  source.probePod(pod);
-  await ready;
+  await answered;
 }
 
 const EVENT_PROBE_TIMEOUT_MS = 30_000;
