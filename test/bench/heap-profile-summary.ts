@@ -2,9 +2,10 @@
 // alloc.heapprofile: src/kube/worker/heap-trace.ts) by function, self and inclusive:
 //   node dist/test/bench/heap-profile-summary.js FILE [rows]
 import { readFileSync } from 'node:fs';
+import { frameName, type ProfileCallFrame } from './profile-frame.js';
 
 interface ProfileNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: ProfileCallFrame;
   selfSize: number;
   children: ProfileNode[];
 }
@@ -15,8 +16,7 @@ const head = (JSON.parse(readFileSync(file, 'utf8')) as { head: ProfileNode }).h
 const self = new Map<string, number>();
 const inclusive = new Map<string, number>();
 let total = 0;
-const nameOf = (n: ProfileNode) =>
-  `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`;
+const nameOf = (n: ProfileNode) => frameName(n.callFrame);
 const walk = (n: ProfileNode, stack: readonly string[]) => {
   const name = nameOf(n);
   total += n.selfSize;

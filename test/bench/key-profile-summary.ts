@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Profiler } from 'node:inspector';
 import { KEY_PROFILE_INTERVAL_US, type KeyProfileFile } from './key-profile.js';
+import { frameName } from './profile-frame.js';
 
 const [file, count = '6'] = process.argv.slice(2);
 if (!file) throw new Error('usage: key-profile-summary.js FILE [keys]');
@@ -12,8 +13,7 @@ const { profile, startedAt, keys } = JSON.parse(readFileSync(file, 'utf8')) as K
 const byId = new Map<number, Profiler.ProfileNode>(profile.nodes.map((n) => [n.id, n]));
 const parentOf = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
-const nameOf = (n: Profiler.ProfileNode) =>
-  `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`;
+const nameOf = (n: Profiler.ProfileNode) => frameName(n.callFrame);
 let clock = profile.startTime;
 const sampleAt = (profile.timeDeltas ?? []).map((d) => startedAt + ((clock += d) - profile.startTime) / 1000);
 const ms = (samples: number) => ((samples * KEY_PROFILE_INTERVAL_US) / 1000).toFixed(1);

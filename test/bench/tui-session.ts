@@ -374,7 +374,6 @@ async function main(): Promise<void> {
 
   // Key → next frame: alternate j and k on the 100,000-pod list (both move
   // the cursor, so each press must produce a frame).
-  const keyMs: number[] = [];
   const keyCpuMs: number[] = [];
   const keyProfile = await startKeyProfile(process.env.WLX_BENCH_KEY_PROFILE);
   const keyMarks: KeyMark[] = [];
@@ -393,7 +392,6 @@ async function main(): Promise<void> {
     });
     stdin.write(key);
     const t = await Promise.race([frame, sleep(5000).then(() => NaN)]);
-    keyMs.push(t - sent);
     keyMarks.push({ sent, t });
     const cpu = process.cpuUsage(cpu0);
     keyCpuMs.push((cpu.user + cpu.system) / 1000);
@@ -401,6 +399,7 @@ async function main(): Promise<void> {
   }
 
   await keyProfile?.stop(keyMarks);
+  const keyMs = keyMarks.map((k) => k.t - k.sent);
   const expected = new Map<string, { name: string; marker: string }>();
   const check = (text: string, t: number) => {
     if (!expected.size) return;
