@@ -94,10 +94,17 @@ class Engine implements ClusterEngine {
     this.discovery = new Discovery(options.transport);
     this.defs = options.definitions;
     this.selector = options.labelSelector ? parseLabelSelector(options.labelSelector) : null;
+    const view = options.namespaces?.length
+      ? options.namespaces
+      : options.namespace !== null
+        ? [options.namespace]
+        : [];
     const storeOptions = {
       definitions: this.defs.definitions,
       gpuResources: options.gpuResources,
       buildNested: options.includeNested === true,
+      // Pods are read cluster-wide (kind-watchers.ts): those outside `-n` count on their nodes only.
+      ...(view.length ? { viewNamespaces: view } : {}),
     };
     this.store = options.createStore ? options.createStore(storeOptions) : new ClusterStore(storeOptions);
     this.scheduler = new FlushScheduler(options.flushIntervalMs ?? 80, () => this.flushWork());

@@ -10,6 +10,11 @@ import { Trimmer, type TrimRole } from './trim.js';
 import { kindLabel, type WantedKind } from './kinds.js';
 import type { EngineOptions } from './engine-types.js';
 
+/** Kinds read cluster-wide even under `-n`: the nodes' GPU requests and the exporters are everyone's. */
+function isClusterAccounting(role: TrimRole): boolean {
+  return role === 'pod' || role === 'dra';
+}
+
 /** Kinds watched only when served (queues and gangs, DRA, Kueue Topology): absent is silent, any served version will do. */
 function isOptional(role: TrimRole): boolean {
   return role === 'scheduling' || role === 'dra' || role === 'topology';
@@ -141,16 +146,21 @@ export class KindWatchers {
     return { started: syncs, retry, cause };
   }
 
-  /** The namespaces a namespaced kind is listed in: `-n` given several times, else one (or all). */
-  private scopes(info: ResourceInfo): (string | null)[] {
-    if (!info.namespaced) return [null];
+  /**
+   * The namespaces a namespaced kind is listed in: `-n` given several times,
+   * else one (or all). Pods and DRA claims are listed cluster-wide whatever
+   * `-n` says: `-n` narrows the workloads shown, while node accounting and the
+   * dcgm-exporters need every pod (a 403 falls back to the `-n` namespaces).
+   */
+  private scopes(info: ResourceInfo, role: TrimRole): (string | null)[] {
+    if (!info.namespaced || isClusterAccounting(role)) return [null];
     const many = this.options.namespaces;
     if (many && many.length > 1) return [...many];
     return [this.options.namespace];
   }
 
   private watchScopes(info: ResourceInfo, role: TrimRole, intermediate: boolean): Watched[] {
-    return this.scopes(info).map((ns) => this.watch(info, role, intermediate, ns));
+    return this.scopes(info, role).map((ns) => this.watch(info, role, intermediate, ns));
   }
 
   /**
@@ -161,9 +171,9 @@ export class KindWatchers {
    * their namespaces instead of a forbidden cluster.
    */
   watch(info: ResourceInfo, role: TrimRole, intermediate = false, namespace?: string | null): Watched {
-    const ns = namespace === undefined ? (info.namespaced ? this.options.namespace : null) : namespace;
+    const ns = namespace === undefined ? (info.namespaced ? this.scopes(info, role)[0] : null) : namespace;
     const base = gvkKey(info.gvk);
-    const perNamespace = ns !== null && (this.scopes(info).length > 1 || ns !== this.options.namespace);
+    const perNamespace = ns !== null && (this.scopes(info, role).length > 1 || ns !== this.options.namespace);
     const key = perNamespace ? `${base}@${ns}` : base;
     const label = perNamespace ? `${kindLabel(info)} (${ns})` : kindLabel(info);
     let fallback: Watched[] | null = null;

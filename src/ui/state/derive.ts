@@ -155,10 +155,17 @@ export function tableForFrame(
     case 'node': {
       if (frame.nodeName === undefined) return { ...EMPTY, sortable: false };
       const t = nodePodTable(getNodePods(frame.nodeName), cache?.podRow);
+      const node = findNode(snapshot, frame.nodeName);
+      // Its pods count whatever `-n` shows (they hold its GPUs): say where they are rather than "nothing".
+      const elsewhere = node && !t.rows.length && node.pods > 0;
       return {
         ...t,
         sortable: false,
-        missing: findNode(snapshot, frame.nodeName) ? undefined : 'node no longer exists',
+        missing: !node
+          ? 'node no longer exists'
+          : elsewhere
+            ? `its ${node.pods} pod${node.pods === 1 ? ' is' : 's are'} in namespaces outside this view`
+            : undefined,
       };
     }
     case 'queues': {
