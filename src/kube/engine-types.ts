@@ -43,6 +43,8 @@ export interface EngineOptions {
    * namespace, or the `-n` ones): a namespace-scoped user's view.
    */
   fallbackNamespaces?: string[];
+  /** The kubeconfig context's namespace: offered as readable when a `-n` namespace is not. */
+  contextNamespace?: string;
   /** Built-in + file definitions; cluster Kartas are added by the engine. */
   definitions: DefinitionSetLike;
   gpuResources?: string[];

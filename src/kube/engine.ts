@@ -11,6 +11,7 @@
 import type { Definition, Gvk } from '../definitions/types.js';
 import { gvkKey } from '../definitions/types.js';
 import type {
+  AccessScope,
   ClusterConnection,
   ConnectionInfo,
   GpuMetrics,
@@ -33,6 +34,7 @@ import type { WatchEventType } from './reflector.js';
 import { describeFailure } from './client.js';
 import { matchesSelector, parseLabelSelector, type Requirement } from './selector.js';
 import { DEFINITION_GVKS, wantedKinds } from './kinds.js';
+import { unreadableNamespaceText } from '../model/namespace-access.js';
 import { KindWatchers, type EnsureResult, type Watched } from './kind-watchers.js';
 import { FlushScheduler } from './flush-scheduler.js';
 import {
@@ -89,6 +91,8 @@ class Engine implements ClusterEngine {
   private readonly dcgm: DcgmScraper;
   /** The last scrape, joined by pod and node (absent before the first). */
   private gpuMetrics: GpuMetrics | undefined;
+  /** Where the user may read when some `-n` namespace may not be (probeReadableNamespaces); null: not asked. */
+  private readableNamespaces: string[] | null = null;
 
   constructor(private readonly options: EngineOptions) {
     this.discovery = new Discovery(options.transport);
@@ -287,6 +291,7 @@ class Engine implements ClusterEngine {
     }
     const errors = (await Promise.all(syncs)).filter((e): e is Error => e !== null);
     if (errors.length && !this.stopped) throw errors[0];
+    await this.probeReadableNamespaces();
     this.scheduler.syncDone();
   }
 
@@ -322,6 +327,52 @@ class Engine implements ClusterEngine {
       };
       this.pauses.add(done);
     });
+  }
+
+  /**
+   * Some `-n` namespace answered 403 for every kind: which namespaces do
+   * answer (`-n`'s others, the context's), so that the one notice can say
+   * where the user may look instead. One GET of a pod at most per namespace.
+   */
+  private async probeReadableNamespaces(): Promise<void> {
+    const unreadable = this.watchers.access().unreadable ?? [];
+    if (!unreadable.length || this.stopped) return;
+    const asked = this.options.namespaces?.length ? this.options.namespaces : [this.options.namespace];
+    const candidates = [...new Set([...asked, this.options.contextNamespace])].filter(
+      (ns): ns is string => !!ns && !unreadable.includes(ns),
+    );
+    const readable: string[] = [];
+    for (const ns of candidates) {
+      if (this.watchers.readsIn(ns)) readable.push(ns);
+      else {
+        const res = await this.options.transport
+          .open(`/api/v1/namespaces/${encodeURIComponent(ns)}/pods?limit=1`)
+          .catch(() => null);
+        if (res) {
+          res.destroy();
+          readable.push(ns);
+        }
+      }
+    }
+    this.readableNamespaces = readable;
+  }
+
+  /** The watchers' access and, when some namespace may not be read, where one may. */
+  private namespaceAccess(): AccessScope {
+    const access = this.watchers.access();
+    return access.unreadable ? { ...access, readable: this.readableNamespaces ?? [] } : access;
+  }
+
+  /** The one notice replacing a 403 per kind: unreadable namespaces, and the namespaces read instead of the cluster. */
+  private accessNotice(access: AccessScope): string | null {
+    const unreadable = access.unreadable ?? [];
+    const notices: string[] = [];
+    if (unreadable.length)
+      notices.push(unreadableNamespaceText(unreadable, access.user ?? null, access.readable ?? []));
+    const read = access.namespaces.filter((n) => !unreadable.includes(n));
+    if (this.watchers.fellBackToNamespaces() && (read.length || !unreadable.length))
+      notices.push(namespaceNotice({ ...access, namespaces: read }));
+    return notices.length ? notices.join('; ') : null;
   }
 
   private ensureKinds(): Promise<EnsureResult> {
@@ -470,9 +521,9 @@ class Engine implements ClusterEngine {
       connection.since = previous.since;
     this.connection = connection;
     this.schedulingVersion = this.schedulingIndex.version;
-    const access = this.watchers.access();
+    const access = this.namespaceAccess();
     return assembleSnapshot({
-      accessNotice: this.watchers.fellBackToNamespaces() ? namespaceNotice(access) : null,
+      accessNotice: this.accessNotice(access),
       podNodes: kinds.some((k) => k.gvk.kind === 'Node' && k.gvk.group === '' && k.state === 'forbidden')
         ? this.podNodes(workloads)
         : undefined,

@@ -8,6 +8,7 @@ import { collectionPath, type Discovery, type ResourceInfo } from './discovery.j
 import { Reflector, type ReflectorState, type WatchEventType } from './reflector.js';
 import { Trimmer, type TrimRole } from './trim.js';
 import { kindLabel, type WantedKind } from './kinds.js';
+import { forbiddenUser } from '../model/namespace-access.js';
 import type { EngineOptions } from './engine-types.js';
 
 /** Kinds read cluster-wide even under `-n`: the nodes' GPU requests and the exporters are everyone's. */
@@ -236,19 +237,47 @@ export class KindWatchers {
     return out;
   }
 
-  /** What the user may read (see AccessScope). */
+  /** What the user may read (see AccessScope; the kinds of an unreadable namespace are that namespace's notice). */
   access(): AccessScope {
     const namespaces = new Set<string>();
     for (const w of this.watched.values()) if (w.namespace !== null && w.info.namespaced) namespaces.add(w.namespace);
+    const { namespaces: unreadable, user } = this.unreadable();
     const forbidden = new Set<string>();
-    for (const w of this.watched.values()) if (w.reflector.state === 'forbidden') forbidden.add(kindLabel(w.info));
+    for (const w of this.watched.values())
+      if (w.reflector.state === 'forbidden' && !(w.namespace !== null && unreadable.includes(w.namespace)))
+        forbidden.add(kindLabel(w.info));
     for (const u of this.unserved.values()) if (u.state === 'forbidden') forbidden.add(u.resource);
     const singleNamespace = this.options.namespace !== null && !this.fellBack.size;
     return {
-      clusterWide: !this.fellBack.size && !singleNamespace && !forbidden.size,
+      clusterWide: !this.fellBack.size && !singleNamespace && !forbidden.size && !unreadable.length,
       namespaces: this.fellBack.size || (this.options.namespaces?.length ?? 0) > 1 ? [...namespaces].sort() : [],
       forbidden: [...forbidden].sort(),
+      ...(unreadable.length ? { unreadable: unreadable.sort() } : {}),
+      ...(user ? { user } : {}),
     };
+  }
+
+  /**
+   * The namespaces where every namespaced kind answered 403 (a `-n` the user
+   * may not read), and the user the server's 403s name.
+   */
+  private unreadable(): { namespaces: string[]; user: string | null } {
+    const byNamespace = new Map<string, boolean>();
+    let user: string | null = null;
+    for (const w of this.watched.values()) {
+      const forbidden = w.reflector.state === 'forbidden';
+      if (forbidden) user ??= forbiddenUser(w.reflector.message);
+      if (w.namespace === null || !w.info.namespaced) continue;
+      byNamespace.set(w.namespace, (byNamespace.get(w.namespace) ?? true) && forbidden);
+    }
+    return { namespaces: [...byNamespace].filter(([, all]) => all).map(([ns]) => ns), user };
+  }
+
+  /** Whether some kind of `namespace` was read (listed, not forbidden). */
+  readsIn(namespace: string): boolean {
+    for (const w of this.watched.values())
+      if (w.namespace === namespace && w.info.namespaced && w.reflector.state === 'live') return true;
+    return false;
   }
 
   /** Whether some kind is read per namespace because its cluster-wide list was forbidden. */

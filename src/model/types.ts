@@ -319,6 +319,12 @@ export interface AccessScope {
   namespaces: string[];
   /** Resources still forbidden (cluster-scoped kinds, or a namespace's kind). */
   forbidden: string[];
+  /** `-n`'s namespaces where every kind answered 403 (src/model/namespace-access.ts); absent: none. */
+  unreadable?: string[];
+  /** The user the server's 403s name (`User "researcher" cannot …`); absent: none named. */
+  user?: string;
+  /** With `unreadable`: the namespaces that did answer (`-n`'s others, the context's). */
+  readable?: string[];
 }
 
 /** What the UI reads. Implemented by the cluster engine (src/kube/engine.ts). */
@@ -376,6 +382,18 @@ export interface ObjectAccess {
   ): Promise<KubeObject[]>;
   /** Streams a container's log lines to onLine; resolves when the stream ends or is aborted. */
   streamLogs(namespace: string, pod: string, options: LogOptions, onLine: (line: string) => void): Promise<void>;
+  /**
+   * Whether the user may list a namespace's pods (one GET of at most one pod):
+   * null when the server could not say (unreachable, another error).
+   */
+  namespaceReadable?(namespace: string): Promise<NamespaceReadable>;
+}
+
+/** A namespace's answer to a list (ObjectAccess.namespaceReadable). */
+export interface NamespaceReadable {
+  readable: boolean | null;
+  /** The user a 403 names. */
+  user: string | null;
 }
 
 export interface ConnectionInfo {

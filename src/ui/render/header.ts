@@ -23,6 +23,8 @@ export interface HeaderModel {
   /** The GPU figures (gpuHeadline). */
   gpus: string;
   namespace: string | null;
+  /** How many nodes: a count, or those the pods are on when nodes are not readable. */
+  nodes: string;
 }
 
 export interface ConnectionSummary {
