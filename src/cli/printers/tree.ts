@@ -2,7 +2,8 @@
 // (workload -> roles -> pods -> nodes) cut to the terminal's width.
 import type { ClusterTotals, OrphanPod, PodSummary, RoleTree, WorkloadTree } from '../../model/types.js';
 import type { PodNode } from '../../model/pod-nodes.js';
-import { EMPTY_SCHEDULING, statusWithQueue, type SchedulingView, type WorkloadQueue } from '../../model/scheduling.js';
+import { EMPTY_SCHEDULING, type SchedulingView } from '../../model/scheduling/index.js';
+import { statusWithQueue, type WorkloadQueue } from '../../model/scheduling/words.js';
 import { roleName, UNATTRIBUTED } from '../../model/role-name.js';
 import { sanitise } from '../../text/sanitise.js';
 import { slicesPhrase, withSlices } from '../../model/gpu.js';
