@@ -29,7 +29,12 @@ export type ModelStoreLike = Pick<
   | 'brokenDefinitions'
   | 'orphanPods'
 > &
-  Partial<Pick<ClusterStore, 'podObjects' | 'workloadObjects' | 'kueueTopologyLevels' | 'podsWithoutWorkload'>>;
+  Partial<
+    Pick<
+      ClusterStore,
+      'podObjects' | 'workloadObjects' | 'kueueTopologyLevels' | 'podsWithoutWorkload' | 'nextRestartExpiry'
+    >
+  >;
 
 export interface EngineOptions {
   transport: KubeTransport;

@@ -229,6 +229,7 @@ class Engine implements ClusterEngine {
     for (const wake of this.pauses) wake();
     this.pauses.clear();
     this.scheduler.stop();
+    if (this.restartTimer) clearTimeout(this.restartTimer.timer);
     this.positions.stop();
     this.dcgm.stop();
     await this.watchers.stop();
@@ -477,6 +478,7 @@ class Engine implements ClusterEngine {
     } catch (err) {
       this.addProblem(`model: ${(err as Error).message}`);
     }
+    this.scheduleRestartExpiry();
     const schedulingChanged = this.schedulingIndex.version !== this.schedulingVersion;
     if (!this.scheduler.takeDirty() && !changed.length && !structural && !schedulingChanged) return;
     this.snapshot = this.buildSnapshot(changed);
@@ -487,6 +489,30 @@ class Engine implements ClusterEngine {
         this.addProblem(`subscriber: ${(err as Error).message}`);
       }
     }
+  }
+
+  private restartTimer: { at: number; timer: NodeJS.Timeout } | null = null;
+
+  /**
+   * A pod's restart stops being recent with no event to say so: flush again
+   * then, so its workload stops being Degraded on time.
+   */
+  private scheduleRestartExpiry(): void {
+    const at = this.store.nextRestartExpiry?.() ?? null;
+    if (this.restartTimer && (at === null || this.restartTimer.at !== at)) {
+      clearTimeout(this.restartTimer.timer);
+      this.restartTimer = null;
+    }
+    if (at === null || this.restartTimer || this.stopped || this.options.watch === false) return;
+    const timer = setTimeout(
+      () => {
+        this.restartTimer = null;
+        this.scheduler.markDirty();
+      },
+      Math.max(0, at - Date.now()) + 50,
+    );
+    timer.unref();
+    this.restartTimer = { at, timer };
   }
 
   /** The store's workloads minus those -l rules out; the same array while nothing changed. */

@@ -15,7 +15,7 @@ import type {
 } from './types.js';
 import { planDefinition, type DefinitionPlan } from './plan.js';
 import { describeFailure, type ExprError } from './expr.js';
-import { summarisePod, isTerminalPhase } from './pod-status.js';
+import { summarisePod, isTerminalPhase, recentRestartEnds } from './pod-status.js';
 import { naturalCompare } from './tree.js';
 import { controllerUidOf } from './ownership.js';
 import { totalsOf, type NodePodLoad } from './nodes.js';
@@ -54,6 +54,8 @@ export interface ClusterStoreOptions {
   gpuResources?: string[];
   /** Default true: also build trees of nested workloads (see OwnershipGraph.place). */
   buildNested?: boolean;
+  /** The clock pods' "restarted recently" is read against (tests); default Date.now. */
+  now?: () => number;
   /**
    * `-n`'s namespaces: pods of other namespaces count on their nodes (GPU
    * requests, pod counts, pending GPUs) and are offered to the exporter
@@ -145,6 +147,10 @@ export class ClusterStore {
   /** Pods outside the view, by uid: what their nodes count, and a slim copy (slimPod). */
   private readonly outsidePods = new Map<string, OutsidePod>();
 
+  private readonly now: () => number;
+  /** Pods whose last restart is recent, and when it stops being (ms): their summaries are made again then. */
+  private readonly recentRestarts = new Map<string, number>();
+
   private totalsCache: ClusterTotals | null = null;
   private problemList: string[] | null = null;
   /** trees.errorsVersion when problemList was made. */
@@ -153,6 +159,7 @@ export class ClusterStore {
   constructor(options: ClusterStoreOptions) {
     this.buildNested = options.buildNested !== false;
     this.view = options.viewNamespaces?.length ? new Set(options.viewNamespaces) : null;
+    this.now = options.now ?? Date.now;
     this.gpuResources =
       options.gpuResources && options.gpuResources.length > 0 ? [...options.gpuResources] : [...DEFAULT_GPU_RESOURCES];
     this.graph = options.graph ?? new OwnershipGraph();
@@ -405,8 +412,10 @@ export class ClusterStore {
   private upsertPod(obj: KubeObject): void {
     const uid = obj.metadata.uid;
     const prev = this.graph.pods.get(uid);
-    let summary = summarisePod(obj, this.gpuResources);
+    let summary = summarisePod(obj, this.gpuResources, this.now());
     this.addGpuFacts(uid, obj, summary);
+    if (summary.recentRestart) this.recentRestarts.set(uid, recentRestartEnds(summary)!);
+    else this.recentRestarts.delete(uid);
     if (prev && deepEqual(prev.summary, summary)) summary = prev.summary;
     const controller = controllerUidOf(obj);
     const node = summary.node;
@@ -522,6 +531,7 @@ export class ClusterStore {
   private deletePod(uid: string): void {
     const e = this.graph.pods.get(uid);
     if (!e) return this.deleteOutsidePod(uid);
+    this.recentRestarts.delete(uid);
     this.dra.podClaims(uid, null);
     this.graph.pods.delete(uid);
     this.graph.movePod(uid, e.controller, null);
@@ -736,6 +746,7 @@ export class ClusterStore {
 
   /** Recompute only what the applied events touched since the last flush; returns what changed. */
   flush(): FlushResult {
+    this.expireRestarts();
     let { changed, removed } = this.trees.flush();
     if (this.reevaluateBroken()) {
       const again = this.trees.flush();
@@ -746,6 +757,25 @@ export class ClusterStore {
     const totals = totalsOf(this.nodes(), this.podCount(), this.pendingGpus);
     if (!this.totalsCache || !deepEqual(this.totalsCache, totals)) this.totalsCache = totals;
     return { changedWorkloads: changed, removedWorkloads: removed, nodesChanged };
+  }
+
+  /** Pods whose last restart stopped being recent are summarised again (their workloads may stop being Degraded). */
+  private expireRestarts(): void {
+    if (!this.recentRestarts.size) return;
+    const now = this.now();
+    for (const [uid, ends] of this.recentRestarts) {
+      if (ends > now) continue;
+      const e = this.graph.pods.get(uid);
+      if (e) this.upsertPod(e.obj);
+      else this.recentRestarts.delete(uid);
+    }
+  }
+
+  /** When the next pod's restart stops being recent (ms), or null: the engine flushes again then. */
+  nextRestartExpiry(): number | null {
+    let next: number | null = null;
+    for (const ends of this.recentRestarts.values()) if (next === null || ends < next) next = ends;
+    return next;
   }
 
   // A definition broken during this flush (over the jq budget, expr.ts): its

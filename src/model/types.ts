@@ -79,6 +79,8 @@ export interface PodSummary {
   lastRestartAt?: string | null;
   /** What a container last died of (OOMKilled, Error, …), when one failed. */
   lastFailure?: string | null;
+  /** Set when a container restarted within RECENT_RESTART_MS (src/model/pod-status.ts) of the summary. */
+  recentRestart?: true;
   /** GPUs requested by resource name (MIG, shared, AMD, Intel, `--gpu-resource`), DRA claims under `dra:<class>`. */
   gpuResources?: Record<string, number>;
   /** Of `gpuResources`, the kinds `gpus` does not count (MIG slices, time-sliced shares): see GpuCounts.slices. */

@@ -3,7 +3,9 @@
 import type { ClusterTotals, OrphanPod, PodSummary, RoleTree, WorkloadTree } from '../../model/types.js';
 import type { PodNode } from '../../model/pod-nodes.js';
 import { EMPTY_SCHEDULING, type SchedulingView } from '../../model/scheduling/index.js';
-import { statusWithQueue, type WorkloadQueue } from '../../model/scheduling/words.js';
+import type { WorkloadQueue } from '../../model/scheduling/words.js';
+import { troubleMarker, workloadWords } from '../../model/workload-word.js';
+import { workloadTrouble } from '../../model/trouble.js';
 import { roleName, UNATTRIBUTED } from '../../model/role-name.js';
 import { sanitise } from '../../text/sanitise.js';
 import { slicesPhrase, withSlices } from '../../model/gpu.js';
@@ -179,7 +181,9 @@ function renderRows(rows: Row[], width = WIDTH): string[] {
 
 export function renderWorkload(w: WorkloadTree, now: number, width = WIDTH, queue?: WorkloadQueue): string[] {
   const lines: string[] = [];
-  const status = statusWithQueue(w.status, queue).join(',');
+  // The explorer's words: the queue's, Degraded while a pod crash-loops, the pods' worst trouble beside them.
+  const words = workloadWords(w, queue);
+  const status = words.join(',') + troubleMarker(workloadTrouble(w), words);
   lines.push(
     ...wrapParts(
       [
