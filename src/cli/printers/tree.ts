@@ -3,7 +3,7 @@
 import type { ClusterTotals, OrphanPod, PodSummary, RoleTree, WorkloadTree } from '../../model/types.js';
 import type { PodNode } from '../../model/pod-nodes.js';
 import { EMPTY_SCHEDULING, type SchedulingView } from '../../model/scheduling/index.js';
-import type { WorkloadQueue } from '../../model/scheduling/words.js';
+import { ordinal, type WorkloadQueue } from '../../model/scheduling/words.js';
 import { troubleMarker, workloadWords } from '../../model/workload-word.js';
 import { workloadTrouble } from '../../model/trouble.js';
 import { roleName, UNATTRIBUTED } from '../../model/role-name.js';
@@ -214,7 +214,8 @@ export function renderWorkload(w: WorkloadTree, now: number, width = WIDTH, queu
   );
   if (queue) {
     const where = [queue.name, queue.clusterQueue].filter((x): x is string => !!x).join(' -> ');
-    const pos = queue.position !== null ? `, position ${queue.position}` : '';
+    // As people count places in line; `-o json` keeps Kueue's 0-based number.
+    const pos = queue.position !== null ? `, ${ordinal(queue.position)} in line` : '';
     lines.push(`  queue: ${fit(sanitise(`${queue.system} ${where || '-'}: ${queue.state}${pos}`), width - 9)}`);
     if (queue.message && queue.state !== 'Admitted') lines.push(`    ${fit(sanitise(queue.message), width - 4)}`);
   }

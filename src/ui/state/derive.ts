@@ -12,6 +12,7 @@ import type {
   PodSummary,
   WorkloadTree,
 } from '../../model/types.js';
+import { sanitise } from '../../text/sanitise.js';
 import { sumGpuSlices } from '../../model/gpu.js';
 import type { Row, TableData } from '../render/table.js';
 import { workloadTable } from '../render/workloads.js';
@@ -97,6 +98,19 @@ export function findNode(snapshot: ModelSnapshot, name: string | undefined): Nod
 
 const EMPTY: TableData = { columns: [], rows: [] };
 
+/** Why `:queues` has no row: the ClusterQueues are forbidden, Kueue is not served, or there are none. */
+function noClusterQueue(snapshot: ModelSnapshot): string {
+  const kind = snapshot.kinds.find((k) => k.gvk.group === 'kueue.x-k8s.io' && k.gvk.kind === 'ClusterQueue');
+  if (kind?.state === 'forbidden') {
+    const user = snapshot.access?.user;
+    return `ClusterQueues are not readable${user ? ` by ${sanitise(user)}` : ''} (list clusterqueues.kueue.x-k8s.io is forbidden)`;
+  }
+  if (!kind || kind.state === 'not-served')
+    return 'no ClusterQueue: Kueue is not installed (kueue.x-k8s.io is not served)';
+  if (kind.state === 'syncing') return 'listing ClusterQueues…';
+  return 'no ClusterQueue';
+}
+
 export function tableForFrame(
   snapshot: ModelSnapshot,
   frame: Pick<ViewFrame, 'kind' | 'workloadUid' | 'rolePath' | 'nodeName' | 'queueName' | 'collapsed'> &
@@ -170,14 +184,17 @@ export function tableForFrame(
     }
     case 'queues': {
       const queues = snapshot.scheduling?.clusterQueues ?? [];
-      const none = 'no ClusterQueue: Kueue is not installed, or its ClusterQueues are not readable';
-      return { ...clusterQueueTable(queues), sortable: true, missing: queues.length ? undefined : none };
+      return {
+        ...clusterQueueTable(queues),
+        sortable: true,
+        missing: queues.length ? undefined : noClusterQueue(snapshot),
+      };
     }
     case 'queue': {
       const line = frame.queueName === undefined ? undefined : snapshot.scheduling?.pending.get(frame.queueName);
       if (!line) return { ...EMPTY, sortable: false, missing: 'ClusterQueue no longer exists' };
       // In line order: position, not a sort key.
-      return { ...pendingTable(line), sortable: false };
+      return { ...pendingTable(line, !!snapshot.scheduling?.positionsUnavailable), sortable: false };
     }
     case 'defs':
       return { ...definitionTable(snapshot.definitions), sortable: false };
