@@ -80,6 +80,8 @@ class Engine implements ClusterEngine {
   private version = 0;
   private stopped = false;
   private kartaSynced = false;
+  /** Every wanted kind has been started and listed once (the connection is not live before). */
+  private bootstrapped = false;
   /** Bumped by every hot reload: a pre-flight overtaken by a newer one is dropped. */
   private reloads = 0;
   private syncing: Promise<void> | undefined;
@@ -293,6 +295,7 @@ class Engine implements ClusterEngine {
     const errors = (await Promise.all(syncs)).filter((e): e is Error => e !== null);
     if (errors.length && !this.stopped) throw errors[0];
     await this.probeReadableNamespaces();
+    this.bootstrapped = true;
     this.scheduler.syncDone();
   }
 
@@ -541,7 +544,7 @@ class Engine implements ClusterEngine {
     this.version += 1;
     const kinds = this.watchers.states();
     const previous = this.connection;
-    const connection = summariseConnection(kinds, this.pending, new Date().toISOString());
+    const connection = summariseConnection(kinds, this.pending, new Date().toISOString(), !this.bootstrapped);
     // A state keeps the time it began (the summary of a failure computes its own).
     if (previous && previous.state === connection.state && connection.state !== 'retrying')
       connection.since = previous.since;

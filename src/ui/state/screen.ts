@@ -256,6 +256,14 @@ function flashFor(
   };
 }
 
+/** An empty view before the first lists are complete says so (the header's Conn: says how far). */
+function notListedYet(snapshot: ModelSnapshot): string | null {
+  const c = snapshot.connection;
+  if (c.state === 'connecting') return 'connecting to the cluster…';
+  if (c.state === 'syncing') return `syncing: listing the cluster (${c.synced}/${c.total} kinds listed)…`;
+  return null;
+}
+
 /** The namespaces read one by one, less those that proved unreadable. */
 function readNamespaces(snapshot: ModelSnapshot): string[] | undefined {
   const access = snapshot.access;
@@ -484,7 +492,8 @@ export class ScreenModel {
             ? 'no nodes (not readable, or none yet)'
             : frame.filter
               ? 'no row matches the filter'
-              : ((NAMESPACED_VIEWS.has(frame.kind) ? emptyNamespaceText(snapshot, state, connection) : null) ??
+              : (notListedYet(snapshot) ??
+                (NAMESPACED_VIEWS.has(frame.kind) ? emptyNamespaceText(snapshot, state, connection) : null) ??
                 'nothing to show')));
 
     let signature: ScreenSignature | null = null;
