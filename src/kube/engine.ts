@@ -296,6 +296,8 @@ class Engine implements ClusterEngine {
     if (errors.length && !this.stopped) throw errors[0];
     await this.probeReadableNamespaces();
     this.bootstrapped = true;
+    // The connection turns live with this flush, even when nothing else changed.
+    this.scheduler.markDirty();
     this.scheduler.syncDone();
   }
 
