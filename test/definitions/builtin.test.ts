@@ -726,6 +726,9 @@ const LIFECYCLE: Record<string, [string, Record<string, unknown>, string[]][]> =
     ['complete', { status: { conditions: [c('Complete', 'True', 'JobsCompleted')], jobsStatus: [{ name: 'node', succeeded: 1 }] } }, ['Completed']],
     ['failed', { status: { conditions: [c('Failed', 'True', 'FailedJobs')], jobsStatus: [{ name: 'node', failed: 1 }] } }, ['Failed']],
     ['suspended', { 'spec.suspend': true, status: { conditions: [c('Suspended', 'True', 'Suspended')], jobsStatus: [{ name: 'node', suspended: 1 }] } }, ['Suspended']],
+    ['resume asked, not acted on yet', { 'spec.suspend': false, status: { conditions: [c('Suspended', 'True', 'Suspended')], jobsStatus: [{ name: 'node', suspended: 1 }] } }, ['Suspended']],
+    ['resumed, its Jobs not unsuspended yet', { 'spec.suspend': false, status: { conditions: [c('Suspended', 'False', 'Resumed')], jobsStatus: [{ name: 'node', suspended: 1 }] } }, ['Resuming']],
+    ['suspended, pods not gone yet', { 'spec.suspend': true, status: { conditions: [c('Suspended', 'True', 'Suspended')], jobsStatus: [{ name: 'node', active: 1 }] } }, ['Suspending']],
   ],
   'leaderworkerset.x-k8s.io-leaderworkerset-v1': [
     ['starting', { status: { replicas: 2, readyReplicas: 0, conditions: [c('Available', 'False'), c('Progressing', 'True', 'GroupsProgressing')] } }, ['Initializing']],
