@@ -10,6 +10,7 @@ import { EMPTY_SCHEDULING } from '../model/scheduling/index.js';
 import { formatProblem } from '../definitions/problem.js';
 import { topologyKeysInEffect } from '../model/topology.js';
 import { sanitise } from '../text/sanitise.js';
+import { nearest } from '../text/nearest.js';
 import { unreadableNamespaceText } from '../model/namespace-access.js';
 import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom } from './common.js';
 import { parseCommandArgs, UsageError } from './usage.js';
@@ -96,6 +97,17 @@ function pluralOf(kind: string): string {
   if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
   if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
   return `${lower}s`;
+}
+
+/** The type name nearest a mistyped TYPE: kinds in lower case first, then plurals, short names, definition names. */
+export function nearestType(
+  type: string,
+  definitions: readonly Definition[],
+  shortNames?: ReadonlyMap<string, string>,
+): string | null {
+  const kinds = definitions.map((d) => d.rootGvk.kind.toLowerCase());
+  const plurals = definitions.map((d) => pluralOf(d.rootGvk.kind));
+  return nearest(type, [...kinds, ...plurals, ...(shortNames?.keys() ?? []), ...definitions.map((d) => d.name)]);
 }
 
 /** Definitions a TYPE names: definition name, kind, plural, with group, or group/version/Kind (case-insensitive). */
@@ -353,7 +365,10 @@ async function printLoaded(
     const short = loaded.shortNames?.get(target.type.toLowerCase());
     if (!defs.length && short) defs = definitionsForType(loaded.definitions, short);
     if (!defs.length) {
-      process.stderr.write(`wlx: no definition covers the type "${sanitise(target.type)}" (see \`wlx definitions\`)\n`);
+      const guess = nearestType(target.type, loaded.definitions, loaded.shortNames);
+      process.stderr.write(
+        `wlx: no definition covers the type "${sanitise(target.type)}" (${guess ? `did you mean ${sanitise(guess)}? ` : ''}see \`wlx definitions\`)\n`,
+      );
       return 4;
     }
     const kinds = new Set(defs.map((d) => `${apiVersionOf(d.rootGvk)}/${d.rootGvk.kind}`));

@@ -95,7 +95,7 @@ test('wlx get -A -o json on the default scenario', async (t) => {
   assert.equal(tf.definitionSource, 'cluster');
   assert.equal(podsOf(tf.roles).length, 3);
 
-  assert.equal(doc.nodes.length, 17);
+  assert.equal(doc.nodes.length, 19);
   // 96 whole GPUs on gpu-node-01..12 and the DRA node's 8 (from its ResourceSlice); MIG slices are not whole GPUs.
   assert.equal(
     doc.nodes.reduce((n, x) => n + x.gpuAllocatable, 0),
@@ -155,7 +155,7 @@ test('wlx get --demo starts the simulated cluster in the background, reads it ov
     'training/queued-sft',
     'training/stuck-pretrain',
   ]);
-  assert.equal(doc.nodes.length, 17);
+  assert.equal(doc.nodes.length, 19);
   // The command returned, so the background cluster did not keep it alive.
   assert.ok(Date.now() - started < 90_000);
 });

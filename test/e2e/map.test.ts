@@ -22,7 +22,7 @@ test(
       tmux.keys(':');
       tmux.type('map');
       tmux.keys('Enter');
-      let screen = await tmux.waitFor(/map\(all\)\[17 nodes\]/, 'the map');
+      let screen = await tmux.waitFor(/map\(all\)\[19 nodes\]/, 'the map');
       assert.match(screen, /2 nodes\/char · GPU(s allocated| util):/);
       assert.match(screen, /NotReady .*cordoned .*pressure/);
       assert.match(screen, /us-east-1a \/ rack-1 \/ [0-9a-f]{4}…\.\d+\s+[▀▄]{2}\s/, 'rack-1: 4 nodes in 2 cells');
@@ -81,7 +81,7 @@ test(
       assert.match(screen, /▾ us-east-1a +2 nodes +0\/0 /);
       assert.match(screen, /▾ us-east-1b \/ rack-2\S* .*5 nodes +\d+\/40 /);
       assert.match(screen, /^│cpu-node-01 +Ready/m);
-      assert.match(screen, /nodes\[17\]/, 'nodes counted, not domain rows');
+      assert.match(screen, /nodes\[19\]/, 'nodes counted, not domain rows');
       tmux.keys('Space');
       screen = await tmux.waitFor(/▸ us-east-1a \/ rack-1\S* .*4 nodes/, 'rack-1 collapsed');
       assert.doesNotMatch(screen, /gpu-node-01/);

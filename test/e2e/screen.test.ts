@@ -81,7 +81,7 @@ test(
       tmux.keys(':');
       tmux.type('nodes');
       tmux.keys('Enter');
-      screen = await tmux.waitFor(/nodes\[17\]/, 'the nodes view');
+      screen = await tmux.waitFor(/nodes\[19\]/, 'the nodes view');
       assert.match(screen, /research\/ray-tune,research\/resnet-tf,training\/bert-finetune\s/, 'WORKLOADS uncut');
       assertTightColumns(screen, 'nodes at 160');
 
@@ -141,7 +141,7 @@ test(
       tmux.keys(':');
       tmux.type('nodes');
       tmux.keys('Enter');
-      assertTightColumns(await tmux.waitFor(/nodes\[17\]/, 'the nodes view'), 'nodes at 80');
+      assertTightColumns(await tmux.waitFor(/nodes\[19\]/, 'the nodes view'), 'nodes at 80');
     } finally {
       tmux.kill();
     }

@@ -32,7 +32,7 @@ test('--timeline piped: the waterfall as plain ASCII, every pod ready', { timeou
   assert.match(out, /^> worker \(2\) /m);
   // The ruler under the axis labels carries the marks; R (all ready) at its last column.
   assert.match(out, /^ +[-+]*[S*][-+]*R$/m, out);
-  assert.match(out, /^pods \(slowest first\) +0s .* sched +pull +start +ready$/m);
+  assert.match(out, /^pods \(slowest first\) +0s .* wait +pull +start +total$/m);
 });
 
 test(
@@ -59,7 +59,7 @@ test(
       assert.match(screen, /^│ +[─┬]*[S*][─┬]*R/m);
       assert.match(screen, /^│▸ leader \(1\) +[░▒▓ ]*█+ /m);
       assert.match(screen, /^│▸ worker \(2\) +[░▒▓ ]*█+ /m);
-      assert.match(screen, /pods \(slowest first\) +0s .* sched +pull +start +ready│/);
+      assert.match(screen, /pods \(slowest first\) +0s .* wait +pull +start +total│/);
       // The bars are coloured by phase: green ready cells.
       assert.match(tm.capture(true), /\x1b\[32m█+/);
       process.stdout.write(`# the s view at 120x40:\n${screen.replace(/^/gm, '# ')}\n`);

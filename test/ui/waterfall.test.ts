@@ -76,8 +76,10 @@ test('waterfall: segment widths follow the phase durations; marks at the right c
   assert.match(legend, /░░ waiting to schedule {2}▒▒ pulling {2}▓▓ starting {2}██ ready/);
   assert.match(legend, /S all scheduled \+30s/);
   assert.match(legend, /R all ready \+1m00s/);
-  // Numbers beside the bars.
-  assert.match(lines.find((l) => l.pods?.[0] === 'a')!.text, / {3}\+10s {4}20s {3}\+50s \+1m00s$/);
+  // Numbers beside the bars: all durations (waiting, pulling, starting; total to ready), labelled so.
+  assert.match(lines.find((l) => l.pods?.[0] === 'a')!.text, / {4}10s {4}20s {4}30s {2}1m00s$/);
+  assert.match(lines.find((l) => l.text.startsWith('pods (slowest first)'))!.text, /wait {3}pull {2}start {2}total$/);
+  assert.match(legend, /numbers: time waiting, pulling, starting; total to ready/);
 });
 
 test('waterfall: slowest first, waiting pods above all, with what they wait for; a band per role', () => {

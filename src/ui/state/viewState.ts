@@ -36,6 +36,8 @@ export interface ViewFrame {
   collapsed: string[];
   /** Incident views (why, timeline, describe, yaml, events, logs): what they are about. */
   incident?: IncidentTarget;
+  /** Map: coloured by the allocated GPUs that sit idle (`i`); absent: by allocation, or utilisation once read. */
+  mapIdle?: boolean;
 }
 
 export type InputMode = 'normal' | 'filter' | 'command';
@@ -83,6 +85,7 @@ export type UiAction =
   | { type: 'namespace'; namespace: string | null }
   | { type: 'namespaceAccess'; namespace: string; answer: NamespaceReadable }
   | { type: 'flash'; flash: Flash | null }
+  | { type: 'mapIdle'; on: boolean }
   | { type: 'quit' };
 
 export function newFrame(init: Partial<ViewFrame> & Pick<ViewFrame, 'kind' | 'label'>): ViewFrame {
@@ -220,6 +223,8 @@ export function reduce(state: UiState, action: UiAction): UiState {
       };
     case 'flash':
       return { ...state, flash: action.flash };
+    case 'mapIdle':
+      return frame.kind === 'map' ? replaceTop(state, { ...frame, mapIdle: action.on || undefined }) : state;
     case 'quit':
       return { ...state, quit: true };
   }

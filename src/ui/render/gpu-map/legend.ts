@@ -38,11 +38,24 @@ function swatch(item: LegendItem, noColor: boolean): { text: string; width: numb
  * highlighted workload's roles; the rest of the nodes are grey while a highlight is on.
  */
 export function mapLegend(base: MapBase, hl: Highlight, perChar: 1 | 2, width: number, noColor: boolean): string[] {
-  const what = base.byUtil ? 'GPU util' : 'GPUs allocated';
+  const what = base.colouring === 'idle' ? 'allocated GPUs idle' : base.byUtil ? 'GPU util' : 'GPUs allocated';
   const items: LegendItem[] = [];
   if (hl.kind === 'workload')
     hl.roles.forEach((r, i) => items.push({ colour: roleColour(i), glyph: roleGlyph(i), text: r }));
-  else {
+  else if (base.colouring === 'idle') {
+    items.push(
+      { colour: LEVEL_COLOURS[0], glyph: LEVEL_GLYPHS[0], text: 'none' },
+      { colour: LEVEL_COLOURS[3], glyph: LEVEL_GLYPHS[3], text: 'some' },
+      { colour: LEVEL_COLOURS[4], glyph: LEVEL_GLYPHS[4], text: '⅓+ of the node' },
+      { colour: NO_GPU_COLOUR, glyph: NO_GPU_GLYPH, text: 'none allocated / not known yet' },
+      ...(['NotReady', 'cordoned', 'pressure'] as const).map((m) => ({
+        colour: MARK_COLOURS[m],
+        glyph: MARK_GLYPHS[m],
+        text: m,
+      })),
+    );
+    if (hl.kind === 'regex' && noColor) items.push({ colour: 'cyan', glyph: MATCH_GLYPH, text: 'match' });
+  } else {
     items.push(
       { colour: LEVEL_COLOURS[0], glyph: LEVEL_GLYPHS[0], text: base.byUtil ? 'idle' : 'free' },
       { colour: LEVEL_COLOURS[1], glyph: LEVEL_GLYPHS[1], text: '<⅓' },
@@ -96,6 +109,14 @@ export function cursorText(cell: MapCell, base: MapBase, shares: readonly NodeSh
       : 'no GPUs',
   );
   if (cell.util !== null) parts.push(`util ${utilText(cell.util)}`);
+  if (base.colouring === 'idle')
+    parts.push(
+      cell.idle !== null
+        ? `${cell.idle} of ${n.gpuRequested} allocated GPU${n.gpuRequested === 1 ? '' : 's'} idle`
+        : n.gpuRequested > 0
+          ? 'idle GPUs not known yet'
+          : 'no GPU allocated',
+    );
   if (cell.mark) parts.push(cell.mark === 'pressure' ? `${nodeStatus(n)}, pressure` : nodeStatus(n));
   const top = (shares ?? [])
     .slice(0, 3)
