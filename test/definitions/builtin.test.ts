@@ -696,6 +696,8 @@ const LIFECYCLE: Record<string, [string, Record<string, unknown>, string[]][]> =
     ['starting', { 'status.readyReplicas': undefined }, ['Initializing']],
     ['a pod broke', { 'status.readyReplicas': 1 }, ['Degraded']],
     ['rolling update', { 'status.readyReplicas': 1, 'status.updateRevision': 'vllm-mistral-7b-7f9c8d6b45' }, ['Running']],
+    ['scaled down, both old pods still ready', { 'spec.replicas': 1, 'status.replicas': 2, 'status.readyReplicas': 2 }, ['Initializing']],
+    ['scaled down, the wanted pod ready and the extra one terminating', { 'spec.replicas': 1, 'status.replicas': 2, 'status.readyReplicas': 1 }, ['Running']],
     ['scaled to zero', { 'spec.replicas': 0, 'status.readyReplicas': 0 }, ['Suspended']],
   ],
   'jobset.x-k8s.io-jobset-v1alpha2': [
@@ -795,6 +797,7 @@ const LIFECYCLE: Record<string, [string, Record<string, unknown>, string[]][]> =
     ['pod starting', { 'status.conditions': [c('Ready', 'False', 'DependenciesNotReady', 'Pod is Running but not Ready'), c('Suspended', 'False', 'NotSuspended')] }, ['Initializing']],
     ['pod succeeded', { 'status.conditions': [c('Ready', 'False', 'PodSucceeded'), c('Finished', 'True', 'PodSucceeded')] }, ['Completed']],
     ['pod failed', { 'status.conditions': [c('Ready', 'False', 'PodFailed'), c('Finished', 'True', 'PodFailed')] }, ['Failed']],
+    ['suspending, the killed pod reported failed', { 'spec.operatingMode': 'Suspended', 'status.conditions': [c('Ready', 'False', 'SandboxSuspended'), c('Suspended', 'False', 'PodTerminating'), c('Finished', 'True', 'PodFailed')] }, ['Suspending']],
     ['expired', { 'status.conditions': [c('Ready', 'False', 'SandboxExpired')] }, ['Completed']],
     ['controller error', { 'status.conditions': [c('Ready', 'False', 'ReconcilerError', 'Error seen: services "x" is forbidden')] }, ['Degraded']],
     ['suspending', { 'spec.operatingMode': 'Suspended', 'status.conditions': [c('Ready', 'False', 'SandboxSuspended'), c('Suspended', 'False', 'PodTerminating')] }, ['Suspending']],
