@@ -787,7 +787,7 @@ const LIFECYCLE: Record<string, [string, Record<string, unknown>, string[]][]> =
   ],
   'batch-cronjob-v1': [
     ['never scheduled', { status: {} }, ['Initializing']],
-    ['between runs, the last one succeeded', { status: { lastScheduleTime: '2026-12-02T14:00:00Z', lastSuccessfulTime: '2026-12-02T14:21:40Z' } }, ['Completed']],
+    ['between runs, the last one succeeded', { status: { lastScheduleTime: '2026-12-02T14:00:00Z', lastSuccessfulTime: '2026-12-02T14:21:40Z' } }, ['Running']],
     ['between runs, the last one failed', { status: { lastScheduleTime: '2026-12-02T14:00:00Z', lastSuccessfulTime: '2026-12-02T12:21:10Z' } }, ['Degraded']],
     ['never succeeded', { status: { lastScheduleTime: '2026-12-02T14:00:00Z' } }, ['Degraded']],
     ['suspended', { 'spec.suspend': true, 'status.active': [] }, ['Suspended']],
@@ -828,7 +828,7 @@ const LIFECYCLE: Record<string, [string, Record<string, unknown>, string[]][]> =
   ],
   'pod-v1': [
     ['pending', { status: { phase: 'Pending' } }, ['Initializing']],
-    ['starting', { 'status.conditions': [c('Ready', 'False', 'ContainersNotReady')] }, ['Initializing']],
+    ['running, not ready yet', { 'status.conditions': [c('Ready', 'False', 'ContainersNotReady')] }, ['Running']],
     ['crash loop', { 'status.conditions': [c('Ready', 'False', 'ContainersNotReady')], 'status.containerStatuses': [{ name: 'notebook', ready: false, restartCount: 5, state: { waiting: { reason: 'CrashLoopBackOff' } } }] }, ['Degraded']],
     ['succeeded', { 'status.phase': 'Succeeded', 'status.conditions': [c('Ready', 'False', 'PodCompleted')] }, ['Completed']],
     ['failed', { 'status.phase': 'Failed', 'status.conditions': [c('Ready', 'False', 'PodFailed')] }, ['Failed']],
