@@ -4,6 +4,52 @@
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
+// The layers, one direction: text, jq ← definitions ← model ← {kube (may read
+// metrics' parsers), metrics, ui} ← app ← cli. Each entry lists the src/ folders
+// a layer must not import; demo/ (the simulator, our second opinion) imports
+// nothing of src/.
+const LAYERS = [
+  ['src/text', ['jq', 'definitions', 'model', 'kube', 'metrics', 'ui', 'app', 'cli']],
+  ['src/jq', ['definitions', 'model', 'kube', 'metrics', 'ui', 'app', 'cli']],
+  ['src/definitions', ['model', 'kube', 'metrics', 'ui', 'app', 'cli']],
+  ['src/model', ['kube', 'metrics', 'ui', 'app', 'cli']],
+  ['src/metrics', ['kube', 'ui', 'app', 'cli']],
+  ['src/kube', ['ui', 'app', 'cli']],
+  ['src/ui', ['kube', 'metrics', 'app', 'cli']],
+  ['src/app', ['cli']],
+];
+const layerRules = [
+  ...LAYERS.map(([dir, banned]) => ({
+    files: [`${dir}/**/*.ts`, `${dir}/**/*.tsx`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${banned.join('|')})/`,
+              message: `${dir} sits below ${banned.join(', ')}: imports go one way (eslint.config.mjs LAYERS).`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    files: ['demo/**/*.ts', 'demo/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\.\\./)+src/', message: 'demo/ imports nothing of src/: it is an independent check.' },
+          ],
+        },
+      ],
+    },
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bin/**', '**/*.mjs'] },
   {
@@ -42,4 +88,5 @@ export default tseslint.config(
       eqeqeq: ['error', 'always', { null: 'ignore' }],
     },
   },
+  ...layerRules,
 );

@@ -300,7 +300,7 @@ async function loadLive(
   includeNested: boolean,
   timeline = false,
 ): Promise<Loaded> {
-  const { openModelSource } = await import('./common.js');
+  const { openModelSource } = await import('../app/open.js');
   let source;
   try {
     source = await openModelSource({ ...cluster, watch: false, labelSelector: selector, includeNested });

@@ -3,13 +3,9 @@
 // the terminal until the user quits, and always stops the source and restores
 // the terminal. `:ctx NAME` reopens the source on another context.
 import { constants as osConstants } from 'node:os';
-import {
-  CLUSTER_OPTIONS,
-  CLUSTER_OPTIONS_HELP,
-  clusterOptionsFrom,
-  openModelSource,
-  type ClusterOptions,
-} from './common.js';
+import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom } from './common.js';
+import { openModelSource } from '../app/open.js';
+import type { ClusterOptions } from '../app/connect.js';
 import { parseCommandArgs } from './usage.js';
 import { packageVersion } from './version.js';
 

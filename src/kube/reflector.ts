@@ -46,6 +46,7 @@ import {
   WatchFrameSplitter,
 } from './protobuf/envelope.js';
 import { ProtobufError } from './protobuf/wire.js';
+import { Backoff, type BackoffOptions } from './backoff.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export type ReflectorState = KindState['state'];
@@ -55,14 +56,6 @@ export interface ReflectorHandlers {
   onState?(state: ReflectorState, message: string | undefined): void;
   /** A problem worth showing (malformed line, transient error); never a credential. */
   onProblem?(message: string): void;
-}
-
-export interface BackoffOptions {
-  initialMs: number;
-  maxMs: number;
-  factor: number;
-  /** Each delay is multiplied by a random factor in [1 - jitter, 1 + jitter]. */
-  jitter: number;
 }
 
 export interface ReflectorOptions {
@@ -105,27 +98,6 @@ export interface ReflectorOptions {
 }
 
 const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 800, maxMs: 30_000, factor: 2, jitter: 0.5 };
-
-/** Exponential back-off with jitter; reset after a success. */
-export class Backoff {
-  private attempt = 0;
-  constructor(
-    private readonly options: BackoffOptions,
-    private readonly random: () => number = Math.random,
-  ) {}
-  next(): number {
-    const base = Math.min(this.options.maxMs, this.options.initialMs * this.options.factor ** this.attempt);
-    this.attempt += 1;
-    const j = this.options.jitter;
-    return Math.round(base * (1 - j + 2 * j * this.random()));
-  }
-  reset(): void {
-    this.attempt = 0;
-  }
-  get attempts(): number {
-    return this.attempt;
-  }
-}
 
 class ExpiredError extends Error {
   constructor(message: string) {

@@ -1,5 +1,5 @@
 // Trees without their pods: the engine worker sends the UI thread only the
-// pods its views draw (src/kube/worker/README.md "Pod scope"). A tree left
+// pods its views draw (src/app/worker/README.md "Pod scope"). A tree left
 // out keeps everything but its pod lists, and carries what the workloads list
 // reads of its pods (count, nodes, trouble, GPU overlay), computed here by
 // the same rules the UI would apply to the whole tree.

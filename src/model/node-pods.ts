@@ -1,6 +1,6 @@
 // A node's pods for the node view, each with the workload whose tree shows
 // it: one rule for the store (in-thread engine) and the UI thread's mirror of
-// a worker's snapshots (src/kube/worker), both over plain trees.
+// a worker's snapshots (src/app/worker), both over plain trees.
 import type { NodePodEntry, PodSummary, WorkloadTree } from './types.js';
 import { naturalCompare } from './order.js';
 import { treePods } from './pod-nodes.js';

@@ -141,7 +141,7 @@ export interface WorkloadTree {
   errors: string[];
   /**
    * Set when the tree's pods stayed in the engine worker (the UI thread holds
-   * only the pods its views draw: src/kube/worker/README.md "Pod scope"): its
+   * only the pods its views draw: src/app/worker/README.md "Pod scope"): its
    * pod lists are empty and these are what the workloads list reads of them.
    */
   podsElided?: ElidedPods;

@@ -10,7 +10,7 @@ import { benchOpenOptions, prepareRestartMarker, serverUrlOf, somePod, watchForM
 async function main(): Promise<void> {
   const kubeconfig = process.argv[2];
   if (!kubeconfig) throw new Error('usage: catch-up.js KUBECONFIG');
-  const { openModelSource } = await import('../../src/cli/common.js');
+  const { openModelSource } = await import('../../src/app/open.js');
   const t0 = performance.now();
   const serverUrl = serverUrlOf(kubeconfig);
   const pod = await somePod(serverUrl);

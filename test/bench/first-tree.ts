@@ -11,7 +11,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 async function main(): Promise<void> {
   const kubeconfig = process.argv[2];
   if (!kubeconfig) throw new Error('usage: first-tree.js KUBECONFIG');
-  const { openModelSource } = await import('../../src/cli/common.js');
+  const { openModelSource } = await import('../../src/app/open.js');
   // Load what openModelSource imports lazily (client-node alone holds ~20 MB
   // of module source and code) so that the baseline includes it: the per-pod
   // figure is what the model retains per pod, not fixed start-up cost.

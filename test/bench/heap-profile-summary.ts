@@ -1,5 +1,5 @@
 // Sums a sampling heap profile (.heapprofile, e.g. the engine worker's
-// alloc.heapprofile: src/kube/worker/heap-trace.ts) by function, self and inclusive:
+// alloc.heapprofile: src/app/worker/heap-trace.ts) by function, self and inclusive:
 //   node dist/test/bench/heap-profile-summary.js FILE [rows]
 import { readFileSync } from 'node:fs';
 import { frameName, type ProfileCallFrame } from './profile-frame.js';

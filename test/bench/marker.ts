@@ -4,7 +4,7 @@
 // marker being in wlx's model means every event before it has been applied.
 import { readFileSync } from 'node:fs';
 import type { ModelSnapshot } from '../../src/model/types.js';
-import type { OpenOptions } from '../../src/cli/common.js';
+import type { OpenOptions } from '../../src/app/connect.js';
 
 /** How main.ts's `--wire` reaches the engines its child processes open (first-tree, catch-up, sessions). */
 export const BENCH_WIRE_ENV = 'WLX_BENCH_WIRE';

@@ -24,7 +24,7 @@
 import { EventEmitter } from 'node:events';
 import { parseArgs } from 'node:util';
 import type { EventLoopUtilization } from 'node:perf_hooks';
-import type { WorkerModelSource } from '../../src/kube/worker/worker-source.js';
+import type { WorkerModelSource } from '../../src/app/worker/worker-source.js';
 import type { ReactElement } from 'react';
 import type { ModelSnapshot, ModelSource, PodSummary } from '../../src/model/types.js';
 import { startKeyProfile, type KeyMark } from './key-profile.js';
@@ -289,7 +289,7 @@ async function main(): Promise<void> {
   const React = (await import('react')).default;
   const { render } = await import('ink');
   const { App } = await import('../../src/ui/components/App.js');
-  const { openModelSource } = await import('../../src/cli/common.js');
+  const { openModelSource } = await import('../../src/app/open.js');
   const { servesRows } = await import('../../src/ui/state/served-rows.js');
   const { MAX_FPS } = await import('../../src/ui/frame-rate.js');
 

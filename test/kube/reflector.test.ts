@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
-import { Reflector, Backoff, type ReflectorOptions, type WatchEventType } from '../../src/kube/reflector.js';
+import { Reflector, type ReflectorOptions, type WatchEventType } from '../../src/kube/reflector.js';
+import { Backoff } from '../../src/kube/backoff.js';
 import { HttpKubeTransport } from '../../src/kube/client.js';
 import { Trimmer } from '../../src/kube/trim.js';
 

@@ -1,6 +1,6 @@
 // The explorer tells its model source whose pods its views draw, and draws a
 // view whose pods have not arrived as loading (never as an empty list): the
-// engine worker sends only those pods (src/kube/worker/README.md "Pod scope").
+// engine worker sends only those pods (src/app/worker/README.md "Pod scope").
 // Here a source answers each scope the way the worker does, when told.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

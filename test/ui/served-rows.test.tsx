@@ -1,5 +1,5 @@
 // `:pods` with its rows served the way the engine worker serves them
-// (src/ui/state/served-rows.ts, src/kube/worker/row-server.ts): the source
+// (src/ui/state/served-rows.ts, src/ui/state/row-server.ts): the source
 // holds no pod, derives the rows with the worker's RowServer and answers each
 // request with a window. The explorer draws the same rows, counts and column
 // widths as from a whole snapshot; scrolls, filters, sorts and drills from them.
@@ -9,7 +9,7 @@ import { mountApp, KEY } from './helpers.js';
 import { FakeSource, defaultSnapshot, manyPodsSnapshot } from './fixtures.js';
 import { PodElision } from '../../src/model/elided-pods.js';
 import type { ModelSnapshot, PodScope, WorkloadTree } from '../../src/model/types.js';
-import { RowServer } from '../../src/kube/worker/row-server.js';
+import { RowServer } from '../../src/ui/state/row-server.js';
 import type { RowWindow, RowWindowRequest } from '../../src/ui/state/served-rows.js';
 import { filterRows, sortRows, tableForFrame } from '../../src/ui/state/derive.js';
 import { longestCells } from '../../src/ui/render/table.js';

@@ -1,6 +1,6 @@
 // Views whose rows the engine worker derives, a window at a time: `:pods`
 // lists every pod (100,000 rows), and the UI thread then holds only the rows
-// around what it draws, never the pods themselves (src/kube/worker/README.md
+// around what it draws, never the pods themselves (src/app/worker/README.md
 // "Served rows"). The UI asks with a request (the view's namespace, sort,
 // filter, scroll and selection); the worker answers with a window and what
 // the screen needs of the rest: counts, column widths, where the selection is.
@@ -37,7 +37,7 @@ export interface RowWindow {
   inverted: boolean;
 }
 
-/** A model source whose worker serves rows (src/kube/worker/worker-source.ts). */
+/** A model source whose worker serves rows (src/app/worker/worker-source.ts). */
 export interface RowServer {
   serveRows(request: RowWindowRequest | null): void;
   /** The last window answered (each answer is published as a new snapshot). */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HEAP_GROWING_PERCENT, heapGrowthFlag } from '../../../src/kube/worker/heap-growth.js';
+import { HEAP_GROWING_PERCENT, heapGrowthFlag } from '../../../src/app/worker/heap-growth.js';
 
 test('heap growth after the sync: twice the live set by default, WLX_HEAP_GROWING_PERCENT to change it, 0 to leave V8 alone', () => {
   assert.equal(HEAP_GROWING_PERCENT, 100);

@@ -5,14 +5,14 @@
 // The rows stay here between answers, memoised per pod as on the UI side.
 import { treePodCount, treePods } from '../../model/pod-nodes.js';
 import type { ModelSnapshot, WorkloadTree } from '../../model/types.js';
-import { withPodUtil } from '../../ui/render/gpu-columns.js';
-import { ALL_POD_COLUMNS } from '../../ui/render/pods.js';
-import { RowCache } from '../../ui/render/row-cache.js';
-import { LayoutMemo, type Row } from '../../ui/render/table.js';
-import { explorerWorkloads, filterRows, tableForFrame } from '../../ui/state/derive.js';
-import { ViewMemo } from '../../ui/state/memo.js';
-import { WINDOW_MARGIN_PAGES, type RowWindow, type RowWindowRequest } from '../../ui/state/served-rows.js';
-import type { SortState, ViewFrame } from '../../ui/state/viewState.js';
+import { withPodUtil } from '../render/gpu-columns.js';
+import { ALL_POD_COLUMNS } from '../render/pods.js';
+import { RowCache } from '../render/row-cache.js';
+import { LayoutMemo, type Row } from '../render/table.js';
+import { explorerWorkloads, filterRows, tableForFrame } from './derive.js';
+import { ViewMemo } from './memo.js';
+import { WINDOW_MARGIN_PAGES, type RowWindow, type RowWindowRequest } from './served-rows.js';
+import type { SortState, ViewFrame } from './viewState.js';
 
 const NO_NODE_PODS = () => [];
 const ALL_PODS: Pick<ViewFrame, 'kind' | 'collapsed'> = { kind: 'pods', collapsed: [] };

@@ -4,9 +4,10 @@
 import { Worker } from 'node:worker_threads';
 import type { ModelSnapshot, NodePodEntry, ObjectAccess, PodScope } from '../../model/types.js';
 import { nodePodEntries } from '../../model/node-pods.js';
-import { openAccess, resolveCluster, type OpenOptions, type OpenedModelSource } from '../../cli/common.js';
-import { Backoff, type BackoffOptions } from '../reflector.js';
-import { ProblemLog } from '../snapshot.js';
+import { openAccess, resolveCluster, type OpenOptions } from '../connect.js';
+import type { OpenedModelSource } from '../open.js';
+import { Backoff, type BackoffOptions } from '../../kube/backoff.js';
+import { ProblemLog } from '../../kube/snapshot.js';
 import type { Delta } from './delta.js';
 import type { EngineInfo, HoldKind, PodProbe, UiMessage, WorkerMessage, WorkerStart } from './protocol.js';
 import { SnapshotMirror } from './wire.js';

@@ -3,22 +3,22 @@
 // engine flush, answers holds and stops on request. See README.md.
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
-import { openEngine, type OpenedEngine } from '../../cli/common.js';
-import type { ClusterEngine } from '../engine-types.js';
+import { openEngine, type OpenedEngine } from '../connect.js';
+import type { ClusterEngine } from '../../kube/engine-types.js';
 import type { EngineInfo, UiMessage, WorkerMessage, WorkerStart } from './protocol.js';
 import { SnapshotEncoder } from './wire.js';
 import { PodElision, sameScope } from '../../model/elided-pods.js';
 import type { ModelSnapshot, PodScope, PodSummary } from '../../model/types.js';
 import { treePods } from '../../model/pod-nodes.js';
 import type { RowWindowRequest } from '../../ui/state/served-rows.js';
-import { RowServer } from './row-server.js';
+import { RowServer } from '../../ui/state/row-server.js';
 import { startHeapTrace } from './heap-trace.js';
 import { boundHeapGrowth, heapGrowthFlag } from './heap-growth.js';
 
 const port = parentPort;
 // Read before anything starts: a malformed WLX_HEAP_GROWING_PERCENT fails the worker's start, named.
 const heapFlag = heapGrowthFlag();
-if (!port) throw new Error('engine-worker.js runs as a worker thread (src/kube/worker/worker-source.ts)');
+if (!port) throw new Error('engine-worker.js runs as a worker thread (src/app/worker/worker-source.ts)');
 
 function post(message: WorkerMessage): void {
   port!.postMessage(message);

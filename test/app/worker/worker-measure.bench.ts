@@ -4,16 +4,16 @@
 // --pods-per-workload 50 --churn 2000 --kubeconfig-out /tmp/k`), with
 // nothing drawn: what the UI thread itself spends on the model.
 //
-//   node dist/test/kube/worker-measure.bench.js /tmp/k worker|inline [seconds]
+//   node dist/test/app/worker-measure.bench.js /tmp/k worker|inline [seconds]
 //
 // Prints one JSON line: delta bytes (v8 serialisation, what postMessage
 // copies) and UI-side decode ms per message, the main thread's event-loop
 // utilisation and delay under churn, and the process's CPU.
 import { serialize } from 'node:v8';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { openModelSource } from '../../src/cli/common.js';
-import { openWorkerModelSource } from '../../src/kube/worker/worker-source.js';
-import { applyDelta, encodeDelta, type Delta } from '../../src/kube/worker/delta.js';
+import { openModelSource } from '../../../src/app/open.js';
+import { openWorkerModelSource } from '../../../src/app/worker/worker-source.js';
+import { applyDelta, encodeDelta, type Delta } from '../../../src/app/worker/delta.js';
 
 const [kubeconfig, mode = 'worker', secondsText = '20'] = process.argv.slice(2);
 if (!kubeconfig) throw new Error('usage: worker-measure.bench.js KUBECONFIG worker|inline [seconds]');

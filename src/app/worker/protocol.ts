@@ -2,8 +2,8 @@
 // Plain, structured-cloneable data only.
 import type { Definition } from '../../definitions/types.js';
 import type { ConnectionInfo, PodScope } from '../../model/types.js';
-import type { ResourceInfo } from '../discovery.js';
-import type { OpenOptions } from '../../cli/common.js';
+import type { ResourceInfo } from '../../kube/discovery.js';
+import type { OpenOptions } from '../connect.js';
 import type { Delta } from './delta.js';
 import type { RowWindow, RowWindowRequest } from '../../ui/state/served-rows.js';
 

@@ -7,16 +7,17 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
-import { openModelSource, type OpenOptions, type OpenedModelSource } from '../../src/cli/common.js';
-import { openWorkerModelSource, type WorkerModelSource } from '../../src/kube/worker/worker-source.js';
-import type { ModelSnapshot } from '../../src/model/types.js';
-import { KEYS, putJobSet, putJobSetPods, putNode, putPod } from './fixtures.js';
-import { withoutPods } from '../../src/model/elided-pods.js';
-import { treePods } from '../../src/model/pod-nodes.js';
-import { workloadRow } from '../../src/ui/render/workloads.js';
-import { RowServer } from '../../src/kube/worker/row-server.js';
-import { until } from './helpers.js';
+import { startDemoCluster, type DemoCluster } from '../../../demo/index.js';
+import { openModelSource, type OpenedModelSource } from '../../../src/app/open.js';
+import type { OpenOptions } from '../../../src/app/connect.js';
+import { openWorkerModelSource, type WorkerModelSource } from '../../../src/app/worker/worker-source.js';
+import type { ModelSnapshot } from '../../../src/model/types.js';
+import { KEYS, putJobSet, putJobSetPods, putNode, putPod } from '../../kube/fixtures.js';
+import { withoutPods } from '../../../src/model/elided-pods.js';
+import { treePods } from '../../../src/model/pod-nodes.js';
+import { workloadRow } from '../../../src/ui/render/workloads.js';
+import { RowServer } from '../../../src/ui/state/row-server.js';
+import { until } from '../../kube/helpers.js';
 
 function optionsFor(cluster: DemoCluster): OpenOptions {
   const dir = mkdtempSync(join(tmpdir(), 'wlx-worker-test-'));

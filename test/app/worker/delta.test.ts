@@ -1,12 +1,12 @@
-// The snapshot delta codec (src/kube/worker/delta.ts, wire.ts): every delta
+// The snapshot delta codec (src/app/worker/delta.ts, wire.ts): every delta
 // goes through structuredClone, as it does between threads.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serialize } from 'node:v8';
-import { applyDelta, encodeDelta, type Delta } from '../../src/kube/worker/delta.js';
-import { SnapshotEncoder, SnapshotMirror } from '../../src/kube/worker/wire.js';
-import { indexReadings, DEFAULT_IDLE_RULE, type GpuReading } from '../../src/model/utilisation.js';
-import type { ModelSnapshot, NodeSummary, PodSummary, RoleTree, WorkloadTree } from '../../src/model/types.js';
+import { applyDelta, encodeDelta, type Delta } from '../../../src/app/worker/delta.js';
+import { SnapshotEncoder, SnapshotMirror } from '../../../src/app/worker/wire.js';
+import { indexReadings, DEFAULT_IDLE_RULE, type GpuReading } from '../../../src/model/utilisation.js';
+import type { ModelSnapshot, NodeSummary, PodSummary, RoleTree, WorkloadTree } from '../../../src/model/types.js';
 
 function pod(name: string, node: string | null, status = 'Running'): PodSummary {
   return {
