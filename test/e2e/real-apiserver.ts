@@ -123,6 +123,14 @@ export interface RealServer {
   restricted: ApiClient;
   /** stop.sh then start.sh on the same directory: same ports, etcd keeps its data. */
   restart(): Promise<void>;
+  /**
+   * Stops kube-apiserver alone (etcd keeps running), runs `whileDown` — e.g.
+   * etcd writes no watcher can see —, then start.sh brings both back on the same
+   * ports and data.
+   */
+  restartAround(whileDown: () => Promise<void>): Promise<void>;
+  /** Deletes an etcd key (`/registry/pods/NS/NAME`) behind kube-apiserver's back, through etcd's JSON gateway. */
+  etcdDelete(key: string): Promise<void>;
 }
 
 function tokens(dir: string): { admin: string; researcher: string } {
@@ -192,15 +200,49 @@ export async function startRealServer(dir: string): Promise<RealServer> {
     admin,
     restricted,
     async restart() {
-      await stopRealServer(dir);
-      server = await startScript(dir);
+      await handle.restartAround(() => stopRealServer(dir));
+    },
+    async restartAround(whileDown) {
+      // The first PID in DIR/pids is the kube-apiserver start.sh started (the second its etcd).
+      const pid = Number(readFileSync(join(dir, 'pids'), 'utf8').split('\n')[0]);
+      if (!pid) throw new Error(`no kube-apiserver PID in ${dir}/pids`);
+      process.kill(pid, 'SIGTERM');
+      try {
+        await waitUntil('kube-apiserver to exit', () => !isAlive(pid), 60_000);
+        await whileDown();
+      } finally {
+        // Back up whatever happened, for the tests after this one.
+        server = await startScript(dir);
+      }
       admin.close();
       restricted.close();
       handle.admin = admin = new ApiClient(server, t.admin);
       handle.restricted = restricted = new ApiClient(server, t.researcher);
     },
+    async etcdDelete(key) {
+      const port = /^ETCD_CLIENT_PORT=(\d+)$/m.exec(readFileSync(join(dir, 'ports'), 'utf8'))?.[1];
+      const etcd = new ApiClient(`http://127.0.0.1:${port}`, undefined);
+      try {
+        const r = await etcd.must<{ deleted?: string }>('POST', '/v3/kv/deleterange', {
+          key: Buffer.from(key).toString('base64'),
+        });
+        if (r.body.deleted !== '1') throw new Error(`etcd had no key ${key}: ${r.text}`);
+      } finally {
+        etcd.close();
+      }
+    },
   };
   return handle;
+}
+
+/** Alive and not a zombie (start.sh's servers are reparented; whoever adopts them may not reap them at once). */
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 export async function stopRealServer(dir: string): Promise<void> {
