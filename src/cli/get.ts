@@ -66,6 +66,8 @@ Options:
   --timeline              TYPE/NAME's startup as a waterfall: each pod's
                           wait / pull / start / ready on one time axis
                           (live clusters: it reads the pods' events)
+  -v, --verbose           also tell facts that are not problems on stderr
+                          (a kind watched at an older served version)
   -h, --help              show this help
 
 ${CLUSTER_OPTIONS_HELP}
@@ -79,6 +81,7 @@ const OPTIONS = {
   output: { type: 'string', short: 'o' },
   from: { type: 'string', multiple: true },
   timeline: { type: 'boolean' },
+  verbose: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -149,6 +152,8 @@ interface Loaded {
   totals: ClusterTotals;
   definitions: Definition[];
   problems: string[];
+  /** True and worth knowing, not problems (`-v`): a kind watched at an older served version. */
+  facts?: string[];
   /** Queues and gang verdicts per workload. */
   scheduling: SchedulingView;
   access: AccessScope;
@@ -344,6 +349,7 @@ async function loadLive(
       timelineOf,
       close: timelineOf ? () => open.stop() : undefined,
       notice: scoped ? notice : null,
+      facts: (snap.problemEntries ?? []).filter((e) => e.level === 'fact').map((e) => e.text),
       problems: [
         ...unavailable.map((k) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`),
         // The access and GPU notices are told once, on their own.
@@ -420,6 +426,7 @@ async function get(args: string[]): Promise<number> {
     throw err;
   }
 
+  if (values.verbose) for (const f of loaded.facts ?? []) process.stderr.write(`wlx: ${sanitise(f)}\n`);
   try {
     return await printLoaded(loaded, target, cluster, output, timeline);
   } finally {
@@ -674,7 +681,7 @@ function renderRows(rows: Row[], width = WIDTH): string[] {
 
 export function renderWorkload(w: WorkloadTree, now: number, width = WIDTH, queue?: WorkloadQueue): string[] {
   const lines: string[] = [];
-  const status = statusWithQueue(w.status, queue).join(',');
+  const status = statusWithQueue(w, queue).join(',');
   lines.push(
     ...wrapParts(
       [
