@@ -206,7 +206,8 @@ export async function startRealServer(dir: string): Promise<RealServer> {
       // The first PID in DIR/pids is the kube-apiserver start.sh started (the second its etcd).
       const pid = Number(readFileSync(join(dir, 'pids'), 'utf8').split('\n')[0]);
       if (!pid) throw new Error(`no kube-apiserver PID in ${dir}/pids`);
-      process.kill(pid, 'SIGTERM');
+      // As a crash or an OOM kill would (and without graceful shutdown's wait for open requests).
+      process.kill(pid, 'SIGKILL');
       try {
         await waitUntil('kube-apiserver to exit', () => !isAlive(pid), 60_000);
         await whileDown();
