@@ -189,7 +189,7 @@ test('age and connection state', () => {
   });
   assert.equal(
     headline([k('forbidden', 'nodes'), refused('pods (training)'), refused('jobsets.jobset.x-k8s.io (training)')]).text,
-    'not watched: pods,jobsets (forbidden) since 03:04:05',
+    'not watched: pods,jobsets (forbidden) since 03:04:05  forbidden: nodes',
   );
   assert.equal(headline([k('syncing', 'pods'), k('live', 'nodes')]).text, 'syncing 1/2');
   assert.equal(headline([]).text, 'connecting…');
