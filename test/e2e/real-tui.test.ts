@@ -60,7 +60,10 @@ describe('the explorer on the real kube-apiserver', { skip }, () => {
           /\d\d:\d\d:\d\d\s+served version\s+CronJob batch\/v1 is not served; watching batch\/v1beta1 instead/,
         );
         await command(t, 'wl');
-        let screen = await t.waitFor(/Nodes: 7\s+pods 12/, 'the header figures');
+        let screen = await t.waitFor(
+          (s) => /Nodes: 7\s+pods 12/.test(s) && /workloads\(all\)\[6\]/.test(s) && !!row(s, 'gpt-eval'),
+          'the workloads again',
+        );
         assert.match(screen, /Context: real-admin/);
         assert.match(screen, /k8s v1\.20\.2/);
         assert.match(screen, /GPUs: 37\/48 req\/alloc\s+free 11\s+pending 8/);
@@ -272,7 +275,10 @@ describe('the explorer on the real kube-apiserver', { skip }, () => {
         t.keys('Enter');
         await t.waitFor(/pods\(leader\)\[1\]/, 'the leader pod');
         t.keys('Enter');
-        screen = await t.waitFor(/node\(gpu-a1\)/, "the pod's node");
+        screen = await t.waitFor(
+          (s) => /node\(gpu-a1\)/.test(s) && s.includes('llama-pretrain-leader-0-0-x7k2p'),
+          "the pod's node with its pods",
+        );
         assert.doesNotMatch(screen, /no longer exists/);
         assert.match(screen, /node gpu-a1 is not readable/);
         assert.match(screen, /llama-pretrain-leader-0-0-x7k2p/);
