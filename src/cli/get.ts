@@ -42,6 +42,8 @@ Options:
   --timeline              TYPE/NAME's startup as a waterfall: each pod's
                           wait / pull / start / ready on one time axis
                           (live clusters: it reads the pods' events)
+  -v, --verbose           also tell facts that are not problems on stderr
+                          (a kind watched at an older served version)
   -h, --help              show this help
 
 ${CLUSTER_OPTIONS_HELP}
@@ -55,6 +57,7 @@ const OPTIONS = {
   output: { type: 'string', short: 'o' },
   from: { type: 'string', multiple: true },
   timeline: { type: 'boolean' },
+  verbose: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -117,6 +120,8 @@ interface Loaded extends JsonSources {
   totals: ClusterTotals;
   definitions: Definition[];
   problems: string[];
+  /** True and worth knowing, not problems (`-v`): a kind watched at an older served version. */
+  facts?: string[];
   /** Told once on stderr whatever the output: cluster-wide lists were forbidden, namespaces read instead. */
   notice: string | null;
   /** `--timeline`: a workload's startup waterfall as text, read while the source is still open (live only). */
@@ -243,6 +248,7 @@ async function loadLive(
       timelineOf,
       close: timelineOf ? () => open.stop() : undefined,
       notice: scoped ? notice : null,
+      facts: (snap.problemEntries ?? []).filter((e) => e.level === 'fact').map((e) => e.text),
       problems: [
         ...unavailable.map((k) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`),
         // The access and GPU notices are told once, on their own.
@@ -319,6 +325,7 @@ async function get(args: string[]): Promise<number> {
     throw err;
   }
 
+  if (values.verbose) for (const f of loaded.facts ?? []) process.stderr.write(`wlx: ${sanitise(f)}\n`);
   try {
     return await printLoaded(loaded, target, cluster, output, timeline);
   } finally {

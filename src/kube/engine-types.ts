@@ -73,6 +73,7 @@ export interface EngineOptions {
       | 'stallMarginMs'
       | 'backoff'
       | 'forbiddenRetryMs'
+      | 'refusedBackoff'
       | 'listIdleTimeoutMs'
       | 'headersTimeoutMs'
     >

@@ -139,6 +139,8 @@ export interface WorkloadTree {
   statusMessage: string | null;
   /** Problems evaluating this workload's definition against it (which expression, what error). */
   errors: string[];
+  /** Set when the workload's object is being deleted (deletionTimestamp): its status reads Terminating. */
+  terminating?: true;
   /**
    * Set when the tree's pods stayed in the engine worker (the UI thread holds
    * only the pods its views draw: src/app/worker/README.md "Pod scope"): its
@@ -234,6 +236,17 @@ export interface ClusterConnection {
   forbidden: string[];
 }
 
+/** One line of the `:problems` view. */
+export interface ProblemEntry {
+  /** Where it comes from: connection, access, GPU metrics, forbidden, definition, watch, model, served version, … */
+  source: string;
+  text: string;
+  /** ISO time it was first seen (it still holds). */
+  since: string;
+  /** 'fact': true and worth knowing, not wrong (a served older version): `:problems` and `wlx get -v` only. */
+  level: 'problem' | 'fact';
+}
+
 export interface DefinitionInfo {
   name: string;
   kind: string; // group/version/Kind
@@ -259,8 +272,14 @@ export interface ModelSnapshot {
   kinds: KindState[];
   connection: ClusterConnection;
   definitions: DefinitionInfo[];
-  /** Load/evaluation problems to show in the flash line / :defs. */
+  /** Load/evaluation problems to show in the flash line (each also in problemEntries). */
   problems: string[];
+  /**
+   * Every problem with its source and since when, and the facts worth knowing
+   * that are not problems (a kind watched at an older served version): the
+   * `:problems` view and `wlx get -v`. Absent: none known (offline, tests).
+   */
+  problemEntries?: ProblemEntry[];
   /** uids of workloads whose tree changed in the last batch (for row highlighting). */
   changedWorkloads: string[];
   /** Pods whose owner is not visible, by namespace and name (see OrphanPod). */

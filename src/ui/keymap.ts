@@ -85,7 +85,7 @@ const GENERAL: Binding[] = [
   {
     keys: [':'],
     label: ':',
-    help: 'command (:wl :nodes :map :pods :queues :defs :ns :ctx :q; Tab completes)',
+    help: 'command (:wl :nodes :map :pods :queues :defs :problems :ns :ctx :q; Tab completes)',
     action: 'command',
   },
   { keys: ['0'], label: '0', help: 'all namespaces', action: 'allNamespaces' },
@@ -206,6 +206,7 @@ export const KEYMAP: Record<ViewKind, Binding[]> = {
   queues: [enter('its pending workloads, in line'), ...MOVE, SORT_NAME, SORT_STATUS, SORT_GPUS, ...GENERAL],
   queue: [enter('the workload'), WHY, TIMELINE, ...MOVE, ...GENERAL],
   defs: [...MOVE, ...GENERAL],
+  problems: [...MOVE, ...GENERAL],
   help: [...MOVE, ...GENERAL],
   why: [...INCIDENT_VIEW, TIMELINE, EVENTS, LOGS],
   timeline: [...INCIDENT_VIEW, WHY, EVENTS, LOGS],

@@ -179,7 +179,7 @@ function renderRows(rows: Row[], width = WIDTH): string[] {
 
 export function renderWorkload(w: WorkloadTree, now: number, width = WIDTH, queue?: WorkloadQueue): string[] {
   const lines: string[] = [];
-  const status = statusWithQueue(w.status, queue).join(',');
+  const status = statusWithQueue(w, queue).join(',');
   lines.push(
     ...wrapParts(
       [

@@ -68,7 +68,12 @@ export function Header(props: HeaderProps): React.JSX.Element {
         <Box width={left + 1}>
           <Pair label="Namespace:" value={ns} width={left} style={accent(noColor)} />
         </Box>
-        <Pair label="Nodes:" value={`${t.nodes}  pods ${t.pods}   ${version}`} width={right} style={accent(noColor)} />
+        <Pair
+          label="Nodes:"
+          value={`${model.nodes}  pods ${t.pods}   ${version}`}
+          width={right}
+          style={accent(noColor)}
+        />
       </Box>
     </Box>
   );

@@ -5,6 +5,7 @@ import { statusWithQueue, type WorkloadQueue } from '../../model/scheduling/word
 import type { SchedulingView } from '../../model/scheduling/index.js';
 import { queueCell } from './queues.js';
 import { treePods } from '../../model/pod-nodes.js';
+import { placedNodes } from '../../model/topology.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
 import { parseTime, worstTone, ratio, gpuRatio, statusRank } from './format.js';
@@ -41,15 +42,14 @@ export function workloadNodeCount(w: WorkloadTree): number {
   return (w.podsElided ? w.podsElided.nodes : workloadNodes(w)).length;
 }
 
+/** Where the workload is (model/topology.ts placedNodes: what its placement counts too). */
 export function workloadNodes(w: WorkloadTree): string[] {
-  const nodes = new Set<string>();
-  for (const p of workloadPods(w)) if (p.node) nodes.add(p.node);
-  return [...nodes];
+  return placedNodes(workloadPods(w));
 }
 
 /** The status words, with the queue's (Queued, Evicted, Preempted, Unschedulable) when a queue holds the job. */
 export function workloadStatusWords(w: WorkloadTree, queue?: WorkloadQueue | null): string[] {
-  return statusWithQueue(w.status, queue);
+  return statusWithQueue(w, queue);
 }
 
 export function workloadStatusText(w: WorkloadTree, queue?: WorkloadQueue | null): string {

@@ -1,7 +1,7 @@
 // The `:` command line: parsing and Tab completion. Pure functions.
 
 export type Command =
-  | { kind: 'view'; view: 'workloads' | 'nodes' | 'map' | 'pods' | 'queues' | 'defs' }
+  | { kind: 'view'; view: 'workloads' | 'nodes' | 'map' | 'pods' | 'queues' | 'defs' | 'problems' }
   | { kind: 'namespace'; namespace: string | null }
   | { kind: 'context'; context: string }
   | { kind: 'quit' }
@@ -22,6 +22,10 @@ export const COMMANDS: CommandSpec[] = [
   { names: ['pods', 'po'], help: 'every pod of every workload' },
   { names: ['queues', 'cq'], help: 'Kueue ClusterQueues: GPU quota, usage, pending (Enter: the line)' },
   { names: ['defs', 'definitions'], help: 'Workload Map definitions and their problems' },
+  {
+    names: ['problems', 'pr'],
+    help: 'every problem (connection, access, GPU metrics, kinds, definitions) and since when',
+  },
   { names: ['ns', 'namespace'], arg: 'namespace', help: 'scope to a namespace (`all` for every namespace)' },
   { names: ['ctx', 'context'], arg: 'context', help: 'switch kubeconfig context' },
   { names: ['help'], help: 'key help' },
@@ -56,6 +60,10 @@ export function parseCommand(text: string): Command {
     case 'def':
     case 'definitions':
       return { kind: 'view', view: 'defs' };
+    case 'problems':
+    case 'problem':
+    case 'pr':
+      return { kind: 'view', view: 'problems' };
     case 'ns':
     case 'namespace':
       if (!arg) return { kind: 'error', message: 'usage: :ns NAME|all' };
@@ -76,7 +84,7 @@ export function parseCommand(text: string): Command {
     default:
       return {
         kind: 'error',
-        message: `unknown command "${name}" (Tab completes; try :workloads :nodes :map :pods :queues :defs :ns :ctx :q)`,
+        message: `unknown command "${name}" (Tab completes; try :workloads :nodes :map :pods :queues :defs :problems :ns :ctx :q)`,
       };
   }
 }

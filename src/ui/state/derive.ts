@@ -10,6 +10,7 @@ import type {
   NodeSummary,
   OrphanPod,
   PodSummary,
+  ProblemEntry,
   WorkloadTree,
 } from '../../model/types.js';
 import { sumGpuSlices } from '../../model/gpu.js';
@@ -24,6 +25,7 @@ import { groupByDomain, groupingKeys } from '../render/domains.js';
 import { regexFilter } from '../render/regex-filter.js';
 import { topologyKeysInEffect } from '../../model/topology.js';
 import { definitionTable } from '../render/definitions.js';
+import { problemTable } from '../render/problems.js';
 import { clusterQueueTable, pendingTable } from '../render/queues.js';
 import type { SortState, ViewFrame } from './viewState.js';
 
@@ -97,6 +99,11 @@ export function findNode(snapshot: ModelSnapshot, name: string | undefined): Nod
 
 const EMPTY: TableData = { columns: [], rows: [] };
 
+/** A problem of a snapshot without entries (offline, tests): no time known. */
+function untimedProblem(text: string): ProblemEntry {
+  return { source: '-', text, since: '', level: 'problem' };
+}
+
 export function tableForFrame(
   snapshot: ModelSnapshot,
   frame: Pick<ViewFrame, 'kind' | 'workloadUid' | 'rolePath' | 'nodeName' | 'queueName' | 'collapsed'> &
@@ -158,7 +165,8 @@ export function tableForFrame(
       return {
         ...t,
         sortable: false,
-        missing: findNode(snapshot, frame.nodeName) ? undefined : 'node no longer exists',
+        // Without node access a node is not readable, not gone: its pods are still listed (the panel says so).
+        missing: snapshot.podNodes || findNode(snapshot, frame.nodeName) ? undefined : 'node no longer exists',
       };
     }
     case 'queues': {
@@ -174,6 +182,12 @@ export function tableForFrame(
     }
     case 'defs':
       return { ...definitionTable(snapshot.definitions), sortable: false };
+    case 'problems':
+      return {
+        ...problemTable(snapshot.problemEntries ?? snapshot.problems.map(untimedProblem)),
+        sortable: false,
+        missing: undefined,
+      };
     case 'help':
       return { ...EMPTY, sortable: false };
     default:

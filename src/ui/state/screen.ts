@@ -18,7 +18,14 @@ import {
   workloadCounts,
   type HeaderModel,
 } from '../render/header.js';
-import { gpuPanelLines, nodePanel, placementPanelLines, workloadPanel, type PanelLine } from '../render/panels.js';
+import {
+  gpuPanelLines,
+  nodePanel,
+  placementPanelLines,
+  podNodePanel,
+  workloadPanel,
+  type PanelLine,
+} from '../render/panels.js';
 import { RowCache, newWorkCounters, type WorkCounters } from '../render/row-cache.js';
 import { formatAge } from '../render/format.js';
 import {
@@ -175,6 +182,9 @@ function viewTitle(
     case 'defs':
       t = `definitions${n}`;
       break;
+    case 'problems':
+      t = `problems${n}`;
+      break;
     case 'help':
       t = 'help';
       break;
@@ -226,7 +236,13 @@ function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number): Pan
   }
   if (frame.kind === 'node') {
     const n = findNode(snapshot, frame.nodeName);
-    return n ? nodePanel(n) : [{ text: 'node no longer exists', tone: 'error' }];
+    if (n) return nodePanel(n);
+    if (snapshot.podNodes)
+      return podNodePanel(
+        snapshot.podNodes.find((p) => p.name === frame.nodeName),
+        frame.nodeName,
+      );
+    return [{ text: 'node no longer exists', tone: 'error' }];
   }
   return [];
 }
@@ -248,9 +264,9 @@ function flashFor(
   if (mapCursor !== null) return { text: mapCursor, level: 'info' };
   const problems = snapshot.problems;
   if (!problems.length) return null;
-  const more = problems.length > 1 ? ' (see :defs)' : '';
+  // :problems has each with its time and source (and the ones after the first).
   return {
-    text: `${problems.length} problem${problems.length === 1 ? '' : 's'}: ${sanitise(problems[0])}${more}`,
+    text: `${problems.length} problem${problems.length === 1 ? '' : 's'}: ${sanitise(problems[0])} (see :problems)`,
     level: 'warn',
   };
 }
@@ -402,6 +418,7 @@ export class ScreenModel {
       summary: connectionHeadline(snapshot.connection, snapshot.accessNotice ? snapshot.access?.namespaces : undefined),
       workloads: this.workloadCounts(snapshot, state.namespace),
       gpus: gpuHeadline(snapshot, width),
+      nodes: snapshot.podNodes ? 'not readable' : String(snapshot.totals.nodes),
       namespace: state.namespace,
     };
     const incident = isIncidentKind(frame.kind);
@@ -482,6 +499,7 @@ export class ScreenModel {
       signature = {
         header: [
           header.gpus,
+          header.nodes,
           JSON.stringify(header.summary),
           header.workloads,
           JSON.stringify([c.context, c.cluster, c.user, c.serverVersion]),

@@ -6,7 +6,18 @@ import type { SortKey } from '../render/table.js';
 import type { IncidentKind, IncidentTarget } from './incident.js';
 
 export type ViewKind =
-  'workloads' | 'workload' | 'pods' | 'node' | 'nodes' | 'map' | 'queues' | 'queue' | 'defs' | 'help' | IncidentKind;
+  | 'workloads'
+  | 'workload'
+  | 'pods'
+  | 'node'
+  | 'nodes'
+  | 'map'
+  | 'queues'
+  | 'queue'
+  | 'defs'
+  | 'problems'
+  | 'help'
+  | IncidentKind;
 
 export interface SortState {
   key: SortKey;
