@@ -10,6 +10,7 @@ import { EMPTY_SCHEDULING } from '../model/scheduling/index.js';
 import { formatProblem } from '../definitions/problem.js';
 import { topologyKeysInEffect } from '../model/topology.js';
 import { sanitise } from '../text/sanitise.js';
+import { unreadableNamespaceText } from '../model/namespace-access.js';
 import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom } from './common.js';
 import { parseCommandArgs, UsageError } from './usage.js';
 import { jsonDocument, type JsonSources } from './printers/json.js';
@@ -48,8 +49,18 @@ Options:
 
 ${CLUSTER_OPTIONS_HELP}
 Exit status: 0 ok, 1 error, 2 usage error, 3 workload not found,
-4 no definition covers TYPE.
+4 no definition covers TYPE, 6 a namespace given with -n is not readable
+(every kind answered 403 Forbidden; the readable ones are still printed).
 `;
+
+/** `-n NS` names a namespace the user may not read (every kind 403). */
+const EXIT_UNREADABLE = 6;
+
+/** The access notice without its first part, the unreadable namespaces' (told on its own line). */
+function withoutUnreadable(notice: string | null): string | null {
+  const rest = notice?.split('; ').slice(1).join('; ');
+  return rest || null;
+}
 
 const OPTIONS = {
   ...CLUSTER_OPTIONS,
@@ -228,8 +239,10 @@ async function loadLive(
     const access = snap.access ?? FULL_ACCESS;
     const notice = snap.accessNotice ?? null;
     const scoped = notice !== null;
-    // A namespace-scoped user's forbidden kinds are told once, by the notice.
-    const unavailable = snap.kinds.filter((k) => (k.state === 'forbidden' && !scoped) || k.state === 'error');
+    // A namespace-scoped user's forbidden kinds are told once, by the notice; the snapshot's problems name the others.
+    const unavailable = snap.kinds.filter(
+      (k) => k.state === 'error' && !snap.problems.some((p) => p.startsWith(`${k.resource}: `)),
+    );
     const shortNames = new Map<string, string>();
     for (const r of source.resources())
       for (const n of r.shortNames) shortNames.set(n.toLowerCase(), `${r.gvk.group}/${r.gvk.version}/${r.gvk.kind}`);
@@ -361,6 +374,13 @@ async function printLoaded(
   const namespaces = new Set(
     cluster.namespaces?.length ? cluster.namespaces : cluster.namespace ? [cluster.namespace] : [],
   );
+  // A namespace the user may not read: one line and its own exit status, not a 403 per kind and "not found".
+  const unreadable = loaded.access.unreadable ?? [];
+  if (unreadable.length) {
+    const { user, readable } = loaded.access;
+    process.stderr.write(`wlx: ${sanitise(unreadableNamespaceText(unreadable, user ?? null, readable ?? []))}\n`);
+    if (unreadable.length >= namespaces.size) return EXIT_UNREADABLE;
+  }
   if (namespaces.size) {
     workloads = workloads.filter((w) => namespaces.has(w.namespace));
     orphanPods = orphanPods.filter((p) => namespaces.has(p.namespace));
@@ -369,13 +389,16 @@ async function printLoaded(
     workloads = workloads.filter((w) => w.name === target.name);
     orphanPods = orphanPods.filter((p) => p.owner.name === target.name);
     if (!workloads.length && !orphanPods.length) {
+      if (unreadable.length) return EXIT_UNREADABLE;
       const where = namespaces.size ? ` in namespace ${[...namespaces].join(', ')}` : '';
       process.stderr.write(`wlx: ${sanitise(target.type)}/${sanitise(target.name)} not found${sanitise(where)}\n`);
       return 3;
     }
   }
 
-  if (loaded.notice) process.stderr.write(`wlx: ${sanitise(loaded.notice)}\n`);
+  // Printed above, less the unreadable namespaces' part.
+  const notice = unreadable.length ? withoutUnreadable(loaded.notice) : loaded.notice;
+  if (notice) process.stderr.write(`wlx: ${sanitise(notice)}\n`);
   if (timeline) {
     if (workloads.length !== 1 || !loaded.timelineOf) {
       const where = [...new Set(workloads.map((w) => w.namespace))].join(', ');
@@ -411,5 +434,5 @@ async function printLoaded(
     );
     for (const p of loaded.problems.slice(0, 20)) process.stderr.write(`wlx: warning: ${sanitise(p)}\n`);
   }
-  return 0;
+  return unreadable.length ? EXIT_UNREADABLE : 0;
 }

@@ -11,6 +11,7 @@
 import type { Definition, Gvk } from '../definitions/types.js';
 import { gvkKey, gvkOf } from '../definitions/types.js';
 import type {
+  AccessScope,
   ClusterConnection,
   ConnectionInfo,
   GpuMetrics,
@@ -34,6 +35,7 @@ import type { WatchEventType } from './reflector.js';
 import { describeFailure } from './client.js';
 import { matchesSelector, parseLabelSelector, type Requirement } from './selector.js';
 import { DEFINITION_GVKS, wantedKinds } from './kinds.js';
+import { unreadableNamespaceText } from '../model/namespace-access.js';
 import { KindWatchers, type EnsureResult, type Watched } from './kind-watchers.js';
 import { FlushScheduler } from './flush-scheduler.js';
 import {
@@ -81,6 +83,8 @@ class Engine implements ClusterEngine {
   private version = 0;
   private stopped = false;
   private kartaSynced = false;
+  /** Every wanted kind has been started and listed once (the connection is not live before). */
+  private bootstrapped = false;
   /** Bumped by every hot reload: a pre-flight overtaken by a newer one is dropped. */
   private reloads = 0;
   private syncing: Promise<void> | undefined;
@@ -92,15 +96,24 @@ class Engine implements ClusterEngine {
   private readonly dcgm: DcgmScraper;
   /** The last scrape, joined by pod and node (absent before the first). */
   private gpuMetrics: GpuMetrics | undefined;
+  /** Where the user may read when some `-n` namespace may not be (probeReadableNamespaces); null: not asked. */
+  private readableNamespaces: string[] | null = null;
 
   constructor(private readonly options: EngineOptions) {
     this.discovery = new Discovery(options.transport);
     this.defs = options.definitions;
     this.selector = options.labelSelector ? parseLabelSelector(options.labelSelector) : null;
+    const view = options.namespaces?.length
+      ? options.namespaces
+      : options.namespace !== null
+        ? [options.namespace]
+        : [];
     const storeOptions = {
       definitions: this.defs.definitions,
       gpuResources: options.gpuResources,
       buildNested: options.includeNested === true,
+      // Pods are read cluster-wide (kind-watchers.ts): those outside `-n` count on their nodes only.
+      ...(view.length ? { viewNamespaces: view } : {}),
     };
     this.store = options.createStore ? options.createStore(storeOptions) : new ClusterStore(storeOptions);
     this.scheduler = new FlushScheduler(options.flushIntervalMs ?? 80, () => this.flushWork());
@@ -221,6 +234,7 @@ class Engine implements ClusterEngine {
     for (const wake of this.pauses) wake();
     this.pauses.clear();
     this.scheduler.stop();
+    if (this.restartTimer) clearTimeout(this.restartTimer.timer);
     this.positions.stop();
     this.dcgm.stop();
     await this.watchers.stop();
@@ -283,6 +297,10 @@ class Engine implements ClusterEngine {
     }
     const errors = (await Promise.all(syncs)).filter((e): e is Error => e !== null);
     if (errors.length && !this.stopped) throw errors[0];
+    await this.probeReadableNamespaces();
+    this.bootstrapped = true;
+    // The connection turns live with this flush, even when nothing else changed.
+    this.scheduler.markDirty();
     this.scheduler.syncDone();
   }
 
@@ -318,6 +336,52 @@ class Engine implements ClusterEngine {
       };
       this.pauses.add(done);
     });
+  }
+
+  /**
+   * Some `-n` namespace answered 403 for every kind: which namespaces do
+   * answer (`-n`'s others, the context's), so that the one notice can say
+   * where the user may look instead. One GET of a pod at most per namespace.
+   */
+  private async probeReadableNamespaces(): Promise<void> {
+    const unreadable = this.watchers.access().unreadable ?? [];
+    if (!unreadable.length || this.stopped) return;
+    const asked = this.options.namespaces?.length ? this.options.namespaces : [this.options.namespace];
+    const candidates = [...new Set([...asked, this.options.contextNamespace])].filter(
+      (ns): ns is string => !!ns && !unreadable.includes(ns),
+    );
+    const readable: string[] = [];
+    for (const ns of candidates) {
+      if (this.watchers.readsIn(ns)) readable.push(ns);
+      else {
+        const res = await this.options.transport
+          .open(`/api/v1/namespaces/${encodeURIComponent(ns)}/pods?limit=1`)
+          .catch(() => null);
+        if (res) {
+          res.destroy();
+          readable.push(ns);
+        }
+      }
+    }
+    this.readableNamespaces = readable;
+  }
+
+  /** The watchers' access and, when some namespace may not be read, where one may. */
+  private namespaceAccess(): AccessScope {
+    const access = this.watchers.access();
+    return access.unreadable ? { ...access, readable: this.readableNamespaces ?? [] } : access;
+  }
+
+  /** The one notice replacing a 403 per kind: unreadable namespaces, and the namespaces read instead of the cluster. */
+  private accessNotice(access: AccessScope): string | null {
+    const unreadable = access.unreadable ?? [];
+    const notices: string[] = [];
+    if (unreadable.length)
+      notices.push(unreadableNamespaceText(unreadable, access.user ?? null, access.readable ?? []));
+    const read = access.namespaces.filter((n) => !unreadable.includes(n));
+    if (this.watchers.fellBackToNamespaces() && (read.length || !unreadable.length))
+      notices.push(namespaceNotice({ ...access, namespaces: read }));
+    return notices.length ? notices.join('; ') : null;
   }
 
   private ensureKinds(): Promise<EnsureResult> {
@@ -424,6 +488,7 @@ class Engine implements ClusterEngine {
     } catch (err) {
       this.addProblem(`model: ${(err as Error).message}`);
     }
+    this.scheduleRestartExpiry();
     const schedulingChanged = this.schedulingIndex.version !== this.schedulingVersion;
     if (!this.scheduler.takeDirty() && !changed.length && !structural && !schedulingChanged) return;
     this.snapshot = this.buildSnapshot(changed);
@@ -434,6 +499,30 @@ class Engine implements ClusterEngine {
         this.addProblem(`subscriber: ${(err as Error).message}`);
       }
     }
+  }
+
+  private restartTimer: { at: number; timer: NodeJS.Timeout } | null = null;
+
+  /**
+   * A pod's restart stops being recent with no event to say so: flush again
+   * then, so its workload stops being Degraded on time.
+   */
+  private scheduleRestartExpiry(): void {
+    const at = this.store.nextRestartExpiry?.() ?? null;
+    if (this.restartTimer && (at === null || this.restartTimer.at !== at)) {
+      clearTimeout(this.restartTimer.timer);
+      this.restartTimer = null;
+    }
+    if (at === null || this.restartTimer || this.stopped || this.options.watch === false) return;
+    const timer = setTimeout(
+      () => {
+        this.restartTimer = null;
+        this.scheduler.markDirty();
+      },
+      Math.max(0, at - Date.now()) + 50,
+    );
+    timer.unref();
+    this.restartTimer = { at, timer };
   }
 
   /** The store's workloads minus those -l rules out; the same array while nothing changed. */
@@ -483,15 +572,15 @@ class Engine implements ClusterEngine {
     this.version += 1;
     const kinds = this.watchers.states();
     const previous = this.connection;
-    const connection = summariseConnection(kinds, this.pending, new Date().toISOString());
+    const connection = summariseConnection(kinds, this.pending, new Date().toISOString(), !this.bootstrapped);
     // A state keeps the time it began (the summary of a failure computes its own).
     if (previous && previous.state === connection.state && connection.state !== 'retrying')
       connection.since = previous.since;
     this.connection = connection;
     this.schedulingVersion = this.schedulingIndex.version;
-    const access = this.watchers.access();
+    const access = this.namespaceAccess();
     return assembleSnapshot({
-      accessNotice: this.watchers.fellBackToNamespaces() ? namespaceNotice(access) : null,
+      accessNotice: this.accessNotice(access),
       podNodes: kinds.some((k) => k.gvk.kind === 'Node' && k.gvk.group === '' && k.state === 'forbidden')
         ? this.podNodes(workloads)
         : undefined,

@@ -130,6 +130,8 @@ export function summariseConnection(
   kinds: readonly KindState[],
   pending: PendingConnection | null,
   since: string,
+  /** The engine has not started every kind it will watch yet: never live before their first lists. */
+  starting = false,
 ): ClusterConnection {
   const readable = kinds.filter((k) => k.state !== 'not-served');
   const allForbidden = readable.length > 0 && readable.every((k) => k.state === 'forbidden');
@@ -158,7 +160,7 @@ export function summariseConnection(
       failing: failing.length < readable.length ? failing.map((k) => k.resource) : [],
     };
   }
-  const state = !readable.length ? 'connecting' : synced < readable.length ? 'syncing' : 'live';
+  const state = !readable.length ? 'connecting' : synced < readable.length || starting ? 'syncing' : 'live';
   return { ...base, state, since, failing: [] };
 }
 

@@ -79,6 +79,8 @@ export interface PodSummary {
   lastRestartAt?: string | null;
   /** What a container last died of (OOMKilled, Error, …), when one failed. */
   lastFailure?: string | null;
+  /** Set when a container restarted within RECENT_RESTART_MS (src/model/pod-status.ts) of the summary. */
+  recentRestart?: true;
   /** GPUs requested by resource name (MIG, shared, AMD, Intel, `--gpu-resource`), DRA claims under `dra:<class>`. */
   gpuResources?: Record<string, number>;
   /** Of `gpuResources`, the kinds `gpus` does not count (MIG slices, time-sliced shares): see GpuCounts.slices. */
@@ -338,6 +340,12 @@ export interface AccessScope {
   namespaces: string[];
   /** Resources still forbidden (cluster-scoped kinds, or a namespace's kind). */
   forbidden: string[];
+  /** `-n`'s namespaces where every kind answered 403 (src/model/namespace-access.ts); absent: none. */
+  unreadable?: string[];
+  /** The user the server's 403s name (`User "researcher" cannot …`); absent: none named. */
+  user?: string;
+  /** With `unreadable`: the namespaces that did answer (`-n`'s others, the context's). */
+  readable?: string[];
 }
 
 /** What the UI reads. Implemented by the cluster engine (src/kube/engine.ts). */
@@ -395,6 +403,18 @@ export interface ObjectAccess {
   ): Promise<KubeObject[]>;
   /** Streams a container's log lines to onLine; resolves when the stream ends or is aborted. */
   streamLogs(namespace: string, pod: string, options: LogOptions, onLine: (line: string) => void): Promise<void>;
+  /**
+   * Whether the user may list a namespace's pods (one GET of at most one pod):
+   * null when the server could not say (unreachable, another error).
+   */
+  namespaceReadable?(namespace: string): Promise<NamespaceReadable>;
+}
+
+/** A namespace's answer to a list (ObjectAccess.namespaceReadable). */
+export interface NamespaceReadable {
+  readable: boolean | null;
+  /** The user a 403 names. */
+  user: string | null;
 }
 
 export interface ConnectionInfo {

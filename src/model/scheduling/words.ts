@@ -12,7 +12,7 @@ export interface WorkloadQueue {
   clusterQueue: string | null;
   /** Kueue: Pending | QuotaReserved | Admitted | Evicted | Preempted | Finished; others: the PodGroup phase. */
   state: string;
-  /** 0-based within the ClusterQueue; null when not pending or unknown. */
+  /** 0-based within the ClusterQueue (Kueue's own number; screens show positionText's); null when not pending or unknown. */
   position: number | null;
   reason: string | null;
   message: string | null;
@@ -48,4 +48,18 @@ export function queueStatusWord(q: WorkloadQueue | undefined): string | null {
   if (q.reason && q.state !== 'Running') return 'Unschedulable';
   if (q.state === 'Pending' || q.state === 'Inqueue') return 'Queued';
   return null;
+}
+
+/** Kueue's 0-based position as people count places in line: 0 → `1st`, 1 → `2nd`, 10 → `11th`, 21 → `22nd`. */
+export function ordinal(position: number): string {
+  const n = position + 1;
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+/** A position on screen: `1st`, `fetching` while the visibility API has not answered, `unknown` when it cannot. */
+export function positionText(position: number | null, unavailable: boolean): string {
+  if (position !== null) return ordinal(position);
+  return unavailable ? 'unknown' : 'fetching';
 }

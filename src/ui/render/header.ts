@@ -10,7 +10,7 @@ import type {
   NodeSummary,
 } from '../../model/types.js';
 import { sanitise } from '../../text/sanitise.js';
-import { statusWithQueue } from '../../model/scheduling/words.js';
+import { workloadWords } from '../../model/workload-word.js';
 import { clusterGpuUtilisation } from '../../model/gpu-overlay.js';
 
 /** What the header shows, computed once per screen (src/ui/state/screen.ts). */
@@ -192,7 +192,7 @@ export function workloadCounts(snapshot: ModelSnapshot, namespace: string | null
   for (const w of snapshot.workloads) {
     if (namespace !== null && w.namespace !== namespace) continue;
     n++;
-    for (const s of statusWithQueue(w, snapshot.scheduling?.queues.get(w.uid))) counts.set(s, (counts.get(s) ?? 0) + 1);
+    for (const s of workloadWords(w, snapshot.scheduling?.queues.get(w.uid))) counts.set(s, (counts.get(s) ?? 0) + 1);
   }
   const order = [
     'Running',

@@ -56,6 +56,7 @@ import { GpuMapMemo, type MapScreen } from '../render/gpu-map/index.js';
 import type { HighlightSpec } from '../render/gpu-map/highlight.js';
 import { currentFrame, type Flash, type UiState, type ViewFrame } from './viewState.js';
 import { framePodsHeld } from './pod-scope.js';
+import { namespaceViewText } from '../render/namespace-access.js';
 import { isServedFrame, servesRows, windowFits, windowRows, type RowWindow } from './served-rows.js';
 
 export interface ScreenSize {
@@ -271,6 +272,32 @@ function flashFor(
   };
 }
 
+/** An empty view before the first lists are complete says so (the header's Conn: says how far). */
+function notListedYet(snapshot: ModelSnapshot): string | null {
+  const c = snapshot.connection;
+  if (c.state === 'connecting') return 'connecting to the cluster…';
+  if (c.state === 'syncing') return `syncing: listing the cluster (${c.synced}/${c.total} kinds listed)…`;
+  return null;
+}
+
+/** The namespaces read one by one, less those that proved unreadable. */
+function readNamespaces(snapshot: ModelSnapshot): string[] | undefined {
+  const access = snapshot.access;
+  return access?.namespaces.filter((n) => !access.unreadable?.includes(n));
+}
+
+/** Views that list a namespace's objects: empty, they say when the namespace is not read. */
+const NAMESPACED_VIEWS: ReadonlySet<ViewFrame['kind']> = new Set(['workloads', 'pods']);
+
+/** Why a namespaced view of `state.namespace` is empty when the model does not read that namespace. */
+function emptyNamespaceText(snapshot: ModelSnapshot, state: UiState, connection: ConnectionInfo): string | null {
+  const access = snapshot.access;
+  // The `-n` namespaces wlx was started with: several are listed in `access`, one is the connection's.
+  const started = access && !snapshot.accessNotice && access.namespaces.length ? access.namespaces : [];
+  const namespaces = started.length ? started : connection.namespace !== null ? [connection.namespace] : [];
+  return namespaceViewText(snapshot, state.namespace, namespaces, state.namespaceAccess);
+}
+
 function sameConnection(a: ConnectionInfo, b: ConnectionInfo): boolean {
   return a.context === b.context && a.cluster === b.cluster && a.user === b.user && a.serverVersion === b.serverVersion;
 }
@@ -415,11 +442,12 @@ export class ScreenModel {
     const header: HeaderModel = {
       connection,
       totals: snapshot.totals,
-      summary: connectionHeadline(snapshot.connection, snapshot.accessNotice ? snapshot.access?.namespaces : undefined),
+      summary: connectionHeadline(snapshot.connection, snapshot.accessNotice ? readNamespaces(snapshot) : undefined),
       workloads: this.workloadCounts(snapshot, state.namespace),
       gpus: gpuHeadline(snapshot, width),
       nodes: snapshot.podNodes ? 'not readable' : String(snapshot.totals.nodes),
-      namespace: state.namespace,
+      // A namespace-scoped user's "all" is the namespaces read.
+      namespace: state.namespace ?? (snapshot.accessNotice ? readNamespaces(snapshot)?.join(',') || null : null),
     };
     const incident = isIncidentKind(frame.kind);
     const layout = served
@@ -480,7 +508,9 @@ export class ScreenModel {
             ? 'no nodes (not readable, or none yet)'
             : frame.filter
               ? 'no row matches the filter'
-              : 'nothing to show'));
+              : (notListedYet(snapshot) ??
+                (NAMESPACED_VIEWS.has(frame.kind) ? emptyNamespaceText(snapshot, state, connection) : null) ??
+                'nothing to show')));
 
     let signature: ScreenSignature | null = null;
     if ((!incident || loading) && !state.quit) {

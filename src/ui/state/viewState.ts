@@ -2,6 +2,7 @@
 // selection, scroll offset, filter and sort; the input mode (filter / command);
 // the namespace scope and the flash line. A pure reducer, so every key's
 // effect is unit-testable without a terminal.
+import type { NamespaceReadable } from '../../model/types.js';
 import type { SortKey } from '../render/table.js';
 import type { IncidentKind, IncidentTarget } from './incident.js';
 
@@ -66,6 +67,8 @@ export interface UiState {
   filterBefore: string;
   /** Namespace scope: a name, or null for all. */
   namespace: string | null;
+  /** Whether the user may read `namespace` when the model does not say (hooks/useNamespaceAccess.ts); null: not asked. */
+  namespaceAccess: ({ namespace: string } & NamespaceReadable) | null;
   flash: Flash | null;
   quit: boolean;
 }
@@ -89,6 +92,7 @@ export type UiAction =
   | { type: 'sort'; key: SortKey }
   | { type: 'setCollapsed'; treeKey: string; collapsed: boolean | 'toggle' }
   | { type: 'namespace'; namespace: string | null }
+  | { type: 'namespaceAccess'; namespace: string; answer: NamespaceReadable }
   | { type: 'flash'; flash: Flash | null }
   | { type: 'quit' };
 
@@ -104,6 +108,7 @@ export function initialState(namespace: string | null = null): UiState {
     candidates: [],
     filterBefore: '',
     namespace,
+    namespaceAccess: null,
     flash: null,
     quit: false,
   };
@@ -213,10 +218,15 @@ export function reduce(state: UiState, action: UiAction): UiState {
         : frame.collapsed.filter((k) => k !== action.treeKey);
       return replaceTop(state, { ...frame, collapsed });
     }
+    case 'namespaceAccess':
+      return action.namespace === state.namespace
+        ? { ...state, namespaceAccess: { namespace: action.namespace, ...action.answer } }
+        : state;
     case 'namespace':
       return {
         ...state,
         namespace: action.namespace,
+        namespaceAccess: state.namespaceAccess?.namespace === action.namespace ? state.namespaceAccess : null,
         stack: state.stack.map((f) => ({ ...f, selected: 0, top: 0, selectedKey: null })),
       };
     case 'flash':
