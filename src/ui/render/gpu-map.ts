@@ -12,6 +12,7 @@ import { groupByDomain, groupingKeys } from './domains.js';
 import { regexFilter } from './regex-filter.js';
 import { utilText } from './gpu-columns.js';
 import { displayWidth, fit, type Row } from './table.js';
+import type { MapPalette } from '../skin.js';
 
 // ---- colours and glyphs ------------------------------------------------------------------------------
 
@@ -432,7 +433,14 @@ interface Paint {
   glyph: string;
 }
 
-function paint(cell: MapCell, hl: Highlight): Paint {
+/** The map's own colours (a skin may change them: src/ui/skin.ts MapPalette). */
+const DEFAULT_PALETTE: MapPalette = {
+  levels: LEVEL_COLOURS as MapPalette['levels'],
+  noGpu: NO_GPU_COLOUR,
+  cursor: CURSOR_COLOUR,
+};
+
+function paint(cell: MapCell, hl: Highlight, palette: MapPalette): Paint {
   const role = hl.nodes.get(cell.node.name);
   const levelGlyph = cell.level === null ? NO_GPU_GLYPH : LEVEL_GLYPHS[cell.level];
   if (hl.kind !== 'none') {
@@ -440,7 +448,7 @@ function paint(cell: MapCell, hl: Highlight): Paint {
     if (hl.kind === 'workload') return { colour: roleColour(role), glyph: roleGlyph(role) };
   }
   if (cell.mark) return { colour: MARK_COLOURS[cell.mark], glyph: MARK_GLYPHS[cell.mark] };
-  const colour = cell.level === null ? NO_GPU_COLOUR : LEVEL_COLOURS[cell.level];
+  const colour = cell.level === null ? palette.noGpu : palette.levels[cell.level];
   // A regex match keeps its allocation colour (a free one shows as the first step) and takes `*` without colour.
   if (role !== undefined)
     return { colour: cell.level === null || cell.level === 0 ? 'cyan' : colour, glyph: MATCH_GLYPH };
@@ -455,7 +463,13 @@ interface CharCell {
 }
 
 /** Lines as character cells (labels, nodes, blanks). */
-function charGrid(base: MapBase, layout: MapLayout, hl: Highlight, noColor: boolean): CharCell[][] {
+function charGrid(
+  base: MapBase,
+  layout: MapLayout,
+  hl: Highlight,
+  noColor: boolean,
+  palette: MapPalette,
+): CharCell[][] {
   const grid: CharCell[][] = [];
   for (let l = 0; l < layout.lines; l++) grid.push(Array.from({ length: layout.width }, () => ({ text: ' ' })));
   for (const lab of layout.labels) {
@@ -463,7 +477,7 @@ function charGrid(base: MapBase, layout: MapLayout, hl: Highlight, noColor: bool
     for (const ch of lab.text) if (c < layout.width) grid[lab.line][c++] = { text: ch };
   }
   base.cells.forEach((cell, k) => {
-    const p = paint(cell, hl);
+    const p = paint(cell, hl, palette);
     const at = grid[layout.line[k]][layout.col[k]];
     if (noColor) {
       at.text = p.glyph;
@@ -514,7 +528,13 @@ function lineText(cells: readonly CharCell[]): string {
 }
 
 /** The cursor's node: its half drawn in CURSOR_COLOUR (colour), its character inverted (NO_COLOR). */
-function withCursor(cells: readonly CharCell[], layout: MapLayout, cursor: number, noColor: boolean): CharCell[] {
+function withCursor(
+  cells: readonly CharCell[],
+  layout: MapLayout,
+  cursor: number,
+  noColor: boolean,
+  colour: MapColour,
+): CharCell[] {
   const out = cells.slice();
   const c = layout.col[cursor];
   const at = { ...out[c] };
@@ -525,8 +545,8 @@ function withCursor(cells: readonly CharCell[], layout: MapLayout, cursor: numbe
       at.text = '▀';
       at.fg = undefined;
     }
-    if (layout.half[cursor] === 0) at.fg = CURSOR_COLOUR;
-    else at.bg = CURSOR_COLOUR;
+    if (layout.half[cursor] === 0) at.fg = colour;
+    else at.bg = colour;
   }
   out[c] = at;
   return out;
@@ -549,19 +569,27 @@ function swatch(item: LegendItem, noColor: boolean): { text: string; width: numb
  * The legend as lines of at most `width` columns (items are never split): the colour steps and marks, or a
  * highlighted workload's roles; the rest of the nodes are grey while a highlight is on.
  */
-export function mapLegend(base: MapBase, hl: Highlight, perChar: 1 | 2, width: number, noColor: boolean): string[] {
+export function mapLegend(
+  base: MapBase,
+  hl: Highlight,
+  perChar: 1 | 2,
+  width: number,
+  noColor: boolean,
+  palette: MapPalette = DEFAULT_PALETTE,
+): string[] {
+  const levels = palette.levels;
   const what = base.byUtil ? 'GPU util' : 'GPUs allocated';
   const items: LegendItem[] = [];
   if (hl.kind === 'workload')
     hl.roles.forEach((r, i) => items.push({ colour: roleColour(i), glyph: roleGlyph(i), text: r }));
   else {
     items.push(
-      { colour: LEVEL_COLOURS[0], glyph: LEVEL_GLYPHS[0], text: base.byUtil ? 'idle' : 'free' },
-      { colour: LEVEL_COLOURS[1], glyph: LEVEL_GLYPHS[1], text: '<⅓' },
-      { colour: LEVEL_COLOURS[2], glyph: LEVEL_GLYPHS[2], text: '<⅔' },
-      { colour: LEVEL_COLOURS[3], glyph: LEVEL_GLYPHS[3], text: base.byUtil ? '<100%' : '<full' },
-      { colour: LEVEL_COLOURS[4], glyph: LEVEL_GLYPHS[4], text: base.byUtil ? '100%' : 'full' },
-      { colour: NO_GPU_COLOUR, glyph: NO_GPU_GLYPH, text: base.byUtil ? 'no reading' : 'no GPU' },
+      { colour: levels[0], glyph: LEVEL_GLYPHS[0], text: base.byUtil ? 'idle' : 'free' },
+      { colour: levels[1], glyph: LEVEL_GLYPHS[1], text: '<⅓' },
+      { colour: levels[2], glyph: LEVEL_GLYPHS[2], text: '<⅔' },
+      { colour: levels[3], glyph: LEVEL_GLYPHS[3], text: base.byUtil ? '<100%' : '<full' },
+      { colour: levels[4], glyph: LEVEL_GLYPHS[4], text: base.byUtil ? '100%' : 'full' },
+      { colour: palette.noGpu, glyph: NO_GPU_GLYPH, text: base.byUtil ? 'no reading' : 'no GPU' },
       ...(['NotReady', 'cordoned', 'pressure'] as const).map((m) => ({
         colour: MARK_COLOURS[m],
         glyph: MARK_GLYPHS[m],
@@ -657,7 +685,14 @@ export class GpuMapMemo {
   } | null = null;
   private rowsMemo: { base: MapBase; rows: Row[] } | null = null;
 
-  constructor(private readonly configuredKeys?: readonly string[]) {}
+  private readonly palette: MapPalette;
+
+  constructor(
+    private readonly configuredKeys?: readonly string[],
+    palette?: Partial<MapPalette>,
+  ) {
+    this.palette = { ...DEFAULT_PALETTE, ...palette };
+  }
 
   readonly placementsOf = (w: WorkloadTree): Placement[] => {
     let p = this.placements.get(w);
@@ -723,7 +758,7 @@ export class GpuMapMemo {
     const base = this.base(snapshot);
     const hl = this.highlight(workloads, spec);
     const perChar = noColor ? 1 : 2;
-    const legend = mapLegend(base, hl, perChar, width, noColor);
+    const legend = mapLegend(base, hl, perChar, width, noColor, this.palette);
     const bodyHeight = Math.max(1, height - legend.length);
     const lm = this.layoutMemo;
     let layout: MapLayout;
@@ -739,7 +774,7 @@ export class GpuMapMemo {
     let text: string[];
     if (gm && gm.base === base && gm.layout === layout && gm.hl === hl && gm.noColor === noColor) ({ grid, text } = gm);
     else {
-      grid = charGrid(base, layout, hl, noColor);
+      grid = charGrid(base, layout, hl, noColor, this.palette);
       text = grid.map(lineText);
       this.gridMemo = { base, layout, hl, noColor, grid, text };
     }
@@ -749,7 +784,9 @@ export class GpuMapMemo {
     const top = Math.max(0, Math.min(cursorLine - Math.floor(bodyHeight / 2), layout.lines - bodyHeight));
     const lines: string[] = [];
     for (let l = top; l < Math.min(layout.lines, top + bodyHeight); l++)
-      lines.push(has && l === cursorLine ? lineText(withCursor(grid[l], layout, cursor, noColor)) : text[l]);
+      lines.push(
+        has && l === cursorLine ? lineText(withCursor(grid[l], layout, cursor, noColor, this.palette.cursor)) : text[l],
+      );
     const cell = has ? base.cells[cursor] : undefined;
     const flash = cell ? cursorText(cell, base, this.shares(workloads).get(cell.node.name)) : null;
     return {

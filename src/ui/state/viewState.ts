@@ -4,9 +4,23 @@
 // effect is unit-testable without a terminal.
 import type { SortKey } from '../render/table.js';
 import type { IncidentKind, IncidentTarget } from './incident.js';
+import type { PluginRun } from '../user-config.js';
 
 export type ViewKind =
-  'workloads' | 'workload' | 'pods' | 'node' | 'nodes' | 'map' | 'queues' | 'queue' | 'defs' | 'help' | IncidentKind;
+  | 'workloads'
+  | 'workload'
+  | 'pods'
+  | 'node'
+  | 'nodes'
+  | 'map'
+  | 'queues'
+  | 'queue'
+  | 'defs'
+  | 'help'
+  | 'contexts'
+  | 'namespaces'
+  | 'aliases'
+  | IncidentKind;
 
 export interface SortState {
   key: SortKey;
@@ -24,6 +38,8 @@ export interface ViewFrame {
   nodeName?: string;
   /** Queue view: the ClusterQueue whose pending workloads are listed. */
   queueName?: string;
+  /** Workloads view listing one type only (`:jobset`): its name and `group/Kind` keys (workload-types.ts). */
+  workloadType?: { label: string; keys: readonly string[] };
   selected: number;
   /** Row key of the selection, so a live update that moves rows keeps the same row selected. */
   selectedKey: string | null;
@@ -37,7 +53,8 @@ export interface ViewFrame {
   incident?: IncidentTarget;
 }
 
-export type InputMode = 'normal' | 'filter' | 'command';
+/** confirm: a plugin with `confirm: true` waits for y / n. */
+export type InputMode = 'normal' | 'filter' | 'command' | 'confirm';
 
 export interface Flash {
   text: string;
@@ -57,7 +74,22 @@ export interface UiState {
   namespace: string | null;
   flash: Flash | null;
   quit: boolean;
+  /** Namespaces used lately, newest first (k9s's favourites: keys 1–9). */
+  recentNamespaces: string[];
+  /** The namespaces `:ns` offers, once read (null: not asked yet). */
+  namespaceList: NamespaceList | null;
+  /** The plugin run asked about in confirm mode. */
+  confirm: PluginRun | null;
 }
+
+export interface NamespaceList {
+  namespaces: Array<{ name: string; status?: string; createdMs?: number | null }>;
+  /** Why the list is only the namespaces wlx knows it reads (listing was refused). */
+  note?: string;
+}
+
+/** How many recent namespaces keys 1–9 reach. */
+export const MAX_RECENT_NAMESPACES = 9;
 
 export type UiAction =
   | { type: 'move'; delta: number; count: number; page: number }
@@ -78,6 +110,8 @@ export type UiAction =
   | { type: 'sort'; key: SortKey }
   | { type: 'setCollapsed'; treeKey: string; collapsed: boolean | 'toggle' }
   | { type: 'namespace'; namespace: string | null }
+  | { type: 'namespaceList'; list: NamespaceList | null }
+  | { type: 'confirm'; run: PluginRun | null }
   | { type: 'flash'; flash: Flash | null }
   | { type: 'quit' };
 
@@ -85,7 +119,8 @@ export function newFrame(init: Partial<ViewFrame> & Pick<ViewFrame, 'kind' | 'la
   return { selected: 0, selectedKey: null, top: 0, filter: '', sort: null, collapsed: [], ...init };
 }
 
-export function initialState(namespace: string | null = null): UiState {
+export function initialState(namespace: string | null = null, recentNamespaces: readonly string[] = []): UiState {
+  const recent = [...new Set(namespace === null ? recentNamespaces : [namespace, ...recentNamespaces])];
   return {
     stack: [newFrame({ kind: 'workloads', label: 'workloads' })],
     mode: 'normal',
@@ -95,6 +130,9 @@ export function initialState(namespace: string | null = null): UiState {
     namespace,
     flash: null,
     quit: false,
+    recentNamespaces: recent.slice(0, MAX_RECENT_NAMESPACES),
+    namespaceList: null,
+    confirm: null,
   };
 }
 
@@ -207,7 +245,18 @@ export function reduce(state: UiState, action: UiAction): UiState {
         ...state,
         namespace: action.namespace,
         stack: state.stack.map((f) => ({ ...f, selected: 0, top: 0, selectedKey: null })),
+        recentNamespaces:
+          action.namespace === null
+            ? state.recentNamespaces
+            : [action.namespace, ...state.recentNamespaces.filter((n) => n !== action.namespace)].slice(
+                0,
+                MAX_RECENT_NAMESPACES,
+              ),
       };
+    case 'namespaceList':
+      return { ...state, namespaceList: action.list };
+    case 'confirm':
+      return { ...state, confirm: action.run, mode: action.run ? 'confirm' : 'normal' };
     case 'flash':
       return { ...state, flash: action.flash };
     case 'quit':
