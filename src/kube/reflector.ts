@@ -29,9 +29,8 @@
 //   404 → 'not-served' (stops).
 import type http from 'node:http';
 import { isAscii, isUtf8 } from 'node:buffer';
-import { StringDecoder } from 'node:string_decoder';
-import type { ConnectionCause, KubeObject, KindState, ObjectMeta } from '../model/types.js';
-import { KubeApiError, KubeConnectionError, describeFailure, type KubeTransport } from './client.js';
+import type { ConnectionCause, KubeObject, KindState } from '../model/types.js';
+import { KubeApiError, describeFailure, type KubeTransport } from './client.js';
 import { withTypeMeta } from './trim.js';
 import { CatchUpWindow, type CatchUpBounds } from './catch-up.js';
 import { decoderFor, type ObjectDecoder } from './protobuf/core-v1.js';
@@ -42,11 +41,32 @@ import {
   type DecodedWatchEvent,
   objectNameInProtobuf,
   peekListContinue,
-  PROTOBUF_MEDIA_TYPE,
   WatchFrameSplitter,
 } from './protobuf/envelope.js';
 import { ProtobufError } from './protobuf/wire.js';
-import { Backoff, type BackoffOptions } from './backoff.js';
+import { Backoff, sleep, type BackoffOptions } from './backoff.js';
+import { KnownObjects } from './known-objects.js';
+import {
+  DEFAULT_MAX_LINE_BYTES,
+  DEFAULT_MAX_PAGE_BYTES,
+  framePreview,
+  HEAD_BYTES,
+  linePreview,
+  megabytes,
+  namesWithInvalidUtf8,
+  nameOf,
+  objectNameIn,
+  PageTooLargeError,
+  peekContinue,
+  fetchListPage,
+  isAbort,
+  PROTOBUF_ACCEPT,
+  isProtobuf,
+  openWithIdle,
+  WatchLineSplitter,
+  type Page,
+  type RequestOptions,
+} from './response-bounds.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export type ReflectorState = KindState['state'];
@@ -106,120 +126,13 @@ class ExpiredError extends Error {
   }
 }
 
-class StalledError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'StalledError';
-  }
-}
-
-/**
- * What the reflector remembers of each object: its trimmed metadata (the
- * same object the store holds, so nothing is allocated per object), keyed by
- * namespace ('' for cluster-scoped kinds) and name without building a
- * `namespace/name` string per object.
- */
-type Known = ObjectMeta;
-
-/** Bounds on what one response may make wlx hold (see README.md). */
-export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
-export const DEFAULT_MAX_PAGE_BYTES = 128 * 1024 * 1024;
-/** Bytes kept of a response over its bound: enough for its list metadata and the first object's names. */
-const HEAD_BYTES = 64 * 1024;
-
-/** Accept of a reflector that reads protobuf: what client-go's protobuf clients send. */
-const PROTOBUF_ACCEPT = `${PROTOBUF_MEDIA_TYPE}, application/json`;
-
-function isProtobuf(res: http.IncomingMessage): boolean {
-  return (res.headers['content-type'] ?? '').startsWith(PROTOBUF_MEDIA_TYPE);
-}
-
-/** A list page over maxPageBytes: its first bytes only. */
-class PageTooLargeError extends Error {
-  constructor(
-    readonly head: Buffer,
-    readonly protobuf: boolean,
-    readonly bytes: number,
-  ) {
-    super(`list page over ${bytes} bytes`);
-    this.name = 'PageTooLargeError';
-  }
-}
-
-/** "namespace/name" of the first object in the first bytes of a line or page, for reports; '' when not found. */
-export function objectNameIn(head: string): string {
-  const meta = head.indexOf('"metadata"', head.indexOf('"items"') + 1);
-  const from = meta < 0 ? head : head.slice(meta);
-  const name = /"name"\s*:\s*"([^"\\]{1,253})"/.exec(from)?.[1];
-  const ns = /"namespace"\s*:\s*"([^"\\]{1,63})"/.exec(from)?.[1];
-  return name ? (ns ? `${ns}/${name}` : name) : '';
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-/**
- * A list page's continue token, read from the text before it is parsed: API
- * servers write the list's metadata before its items. Empty when it is not
- * found there (the caller then waits for the parsed page).
- */
-export function peekContinue(text: string): string {
-  const itemsAt = text.indexOf('"items"');
-  const head = itemsAt < 0 ? text.slice(0, 4096) : text.slice(0, itemsAt);
-  const m = /"continue"\s*:\s*"([^"\\]*)"/.exec(head);
-  return m ? m[1] : '';
-}
-
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function isAbort(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'AbortError' || (err as NodeJS.ErrnoException).code === 'ABORT_ERR');
-}
-
-/** Sleeps, or resolves early when the signal aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
-/** A list page's bytes and whether the server answered protobuf. */
-interface Page {
-  bytes: Buffer;
-  protobuf: boolean;
-}
-
-/** "namespace/name" of an object's metadata (trimmed or as decoded), for reports; '' without a name. */
-function nameOf(meta: { namespace?: unknown; name?: unknown }): string {
-  const name = typeof meta.name === 'string' ? meta.name : '';
-  return typeof meta.namespace === 'string' && meta.namespace && name ? `${meta.namespace}/${name}` : name;
-}
-
-/** First bytes of a protobuf frame in hex, for problem reports. */
-function framePreview(frame: Buffer, max = 24): string {
-  return `${frame.length} bytes: ${frame.subarray(0, max).toString('hex')}${frame.length > max ? '…' : ''}`;
-}
-
-/** First bytes of a line, printable, for problem reports. */
-export function linePreview(line: string, max = 60): string {
-  const cut = line.length > max ? `${line.slice(0, max)}…` : line;
-  return JSON.stringify(cut);
-}
-
 export class Reflector {
-  /** namespace ('' when cluster-scoped) → name → metadata of every object held. */
-  private readonly known = new Map<string, Map<string, Known>>();
-  private knownCount = 0;
+  /** The objects told about so far (a relist compares against them). */
+  private readonly known: KnownObjects;
   private readonly controller = new AbortController();
   private readonly backoff: Backoff;
   private readonly random: () => number;
@@ -241,17 +154,23 @@ export class Reflector {
   coalesced = 0;
   /** The protobuf decoder of this kind when protobuf is asked for. */
   private readonly protobuf: ObjectDecoder | undefined;
-  /** The Accept header of lists and watches (undefined: the transport's JSON). */
-  private readonly accept: string | undefined;
+  /** How lists and watches are asked for (the Accept header: protobuf first, or the transport's JSON). */
+  private readonly request: RequestOptions;
 
   constructor(
     private readonly options: ReflectorOptions,
     private readonly handlers: ReflectorHandlers,
   ) {
+    this.known = new KnownObjects(options.apiVersion, options.kind);
     this.random = options.random ?? Math.random;
     this.backoff = new Backoff({ ...DEFAULT_BACKOFF, ...options.backoff }, this.random);
     this.protobuf = options.wire === 'protobuf' ? decoderFor(options.apiVersion, options.kind) : undefined;
-    this.accept = this.protobuf ? PROTOBUF_ACCEPT : undefined;
+    this.request = {
+      transport: options.transport,
+      accept: this.protobuf ? PROTOBUF_ACCEPT : undefined,
+      headersTimeoutMs: options.headersTimeoutMs,
+      label: this.label,
+    };
     this.firstSync = new Promise((resolve) => {
       this.syncedResolve = resolve;
     });
@@ -264,7 +183,7 @@ export class Reflector {
     return this.rv;
   }
   get count(): number {
-    return this.knownCount;
+    return this.known.size;
   }
   get state(): ReflectorState {
     return this.currentState;
@@ -383,54 +302,6 @@ export class Reflector {
     }
   }
 
-  /** Opens a request with an idle timer: no byte for idleMs → the request is cut with a StalledError. */
-  private async openWithIdle(
-    path: string,
-    signal: AbortSignal,
-    idleMs: number,
-    onChunk: (chunk: Buffer) => void,
-    onOpen?: (res: http.IncomingMessage) => void,
-  ): Promise<void> {
-    const attempt = new AbortController();
-    const abortAttempt = () => attempt.abort();
-    signal.addEventListener('abort', abortAttempt, { once: true });
-    let stalled = false;
-    let timer: NodeJS.Timeout | undefined;
-    let waitedMs = idleMs;
-    const arm = (ms: number) => {
-      if (timer) clearTimeout(timer);
-      waitedMs = ms;
-      timer = setTimeout(() => {
-        stalled = true;
-        attempt.abort();
-      }, ms);
-    };
-    arm(Math.min(idleMs, this.options.headersTimeoutMs ?? 30_000));
-    let res: http.IncomingMessage | undefined;
-    try {
-      res = await this.options.transport.open(
-        path,
-        this.accept ? { signal: attempt.signal, accept: this.accept } : { signal: attempt.signal },
-      );
-      arm(idleMs);
-      onOpen?.(res);
-      for await (const chunk of res) {
-        arm(idleMs);
-        onChunk(chunk as Buffer);
-      }
-    } catch (err) {
-      if (stalled)
-        throw new StalledError(
-          `${this.label}: no ${res ? 'data' : 'response'} for ${Math.round(waitedMs / 1000)}s, restarting`,
-        );
-      throw err;
-    } finally {
-      if (timer) clearTimeout(timer);
-      signal.removeEventListener('abort', abortAttempt);
-      res?.destroy();
-    }
-  }
-
   private async list(signal: AbortSignal): Promise<void> {
     const pageSize = this.options.pageSize ?? 500;
     const idleMs = this.options.listIdleTimeoutMs ?? 60_000;
@@ -440,7 +311,7 @@ export class Reflector {
     // works while the server still sends. Objects that vanished are only
     // known after the last page: they are deleted then. `seen` (uids) is
     // only needed when something was held before this list began.
-    let seen: Set<string> | null = this.knownCount ? new Set() : null;
+    let seen: Set<string> | null = this.known.size ? new Set() : null;
     let cont = '';
     let listRv = '';
     let restarted = false;
@@ -453,40 +324,12 @@ export class Reflector {
     // objects as a page holds: only an object over the bound itself is skipped.
     const maxPageBytes = this.options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES;
     let singlesLeft = 0;
-    const fetchPage = (token: string, limit: number) => {
-      const abort = new AbortController();
-      const onAbort = () => abort.abort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      let over = false;
-      let protobuf = false;
-      const path = this.query(token ? { limit: String(limit), continue: token } : { limit: String(limit) });
-      const body = this.openWithIdle(
-        path,
-        abort.signal,
-        idleMs,
-        (c) => {
-          if (over) return;
-          bytes += c.length;
-          if (bytes <= maxPageBytes) return void chunks.push(c);
-          over = true;
-          abort.abort();
-        },
-        (res) => (protobuf = isProtobuf(res)),
-      )
-        .catch((err: unknown) => {
-          if (!over) throw err;
-        })
-        .then((): Page => {
-          const all = Buffer.concat(chunks);
-          if (over) throw new PageTooLargeError(all.subarray(0, HEAD_BYTES), protobuf, bytes);
-          return { bytes: all, protobuf };
-        })
-        .finally(() => signal.removeEventListener('abort', onAbort));
-      body.catch(() => undefined); // awaited below, or abandoned (aborted)
-      return { cont: token, limit, body, abort };
-    };
+    const fetchPage = (token: string, limit: number) =>
+      fetchListPage(
+        this.request,
+        this.query(token ? { limit: String(limit), continue: token } : { limit: String(limit) }),
+        { cont: token, limit, signal, idleMs, maxPageBytes },
+      );
     try {
       for (;;) {
         const limit = singlesLeft > 0 ? 1 : pageSize;
@@ -571,15 +414,7 @@ export class Reflector {
     } finally {
       ahead?.abort.abort();
     }
-    if (seen) {
-      for (const byName of this.known.values()) {
-        for (const prev of byName.values()) {
-          if (seen.has(prev.uid)) continue;
-          this.forget(prev);
-          this.handlers.onEvent('DELETED', this.tombstone(prev));
-        }
-      }
-    }
+    if (seen) this.known.forgetUnseen(seen, (prev) => this.handlers.onEvent('DELETED', this.known.tombstone(prev)));
     this.rv = listRv;
     this.lists += 1;
   }
@@ -603,52 +438,19 @@ export class Reflector {
     return list.metadata;
   }
 
-  private knownMeta(namespace: string | undefined, name: string): Known | undefined {
-    return this.known.get(namespace ?? '')?.get(name);
-  }
-
-  private remember(meta: Known): void {
-    const ns = meta.namespace ?? '';
-    let byName = this.known.get(ns);
-    if (!byName) this.known.set(ns, (byName = new Map()));
-    const size = byName.size;
-    byName.set(meta.name, meta);
-    this.knownCount += byName.size - size;
-  }
-
-  /** Drops an object; false when it was not held. */
-  private forget(meta: { namespace?: string; name: string }): boolean {
-    const ns = meta.namespace ?? '';
-    const byName = this.known.get(ns);
-    if (!byName || !byName.delete(meta.name)) return false;
-    this.knownCount -= 1;
-    if (!byName.size) this.known.delete(ns);
-    return true;
-  }
-
   /** One object of a list: ADDED or MODIFIED when new or changed (a new uid under a held name: DELETED for the old one first). */
   private listed(obj: KubeObject, seen: Set<string> | null): void {
     const meta = obj.metadata;
     if (!meta || !meta.name) return;
     seen?.add(meta.uid);
-    const prev = this.knownMeta(meta.namespace, meta.name);
+    const prev = this.known.get(meta.namespace, meta.name);
     if (prev && prev.uid === meta.uid && (prev.resourceVersion ?? '') === (meta.resourceVersion ?? '')) return;
     if (prev && prev.uid !== meta.uid) {
       // Same name, new object: the old one was deleted while we were away.
-      this.handlers.onEvent('DELETED', this.tombstone(prev));
+      this.handlers.onEvent('DELETED', this.known.tombstone(prev));
     }
-    this.remember(meta);
+    this.known.remember(meta);
     this.handlers.onEvent(prev && prev.uid === meta.uid ? 'MODIFIED' : 'ADDED', obj);
-  }
-
-  private tombstone(prev: Known): KubeObject {
-    const metadata: KubeObject['metadata'] = {
-      name: prev.name,
-      uid: prev.uid,
-      resourceVersion: prev.resourceVersion ?? '',
-    };
-    if (prev.namespace) metadata.namespace = prev.namespace;
-    return { apiVersion: this.options.apiVersion, kind: this.options.kind, metadata };
   }
 
   /** One watch request; resolves with the number of events when the server ends it cleanly. */
@@ -662,17 +464,12 @@ export class Reflector {
       resourceVersion: this.rv,
       timeoutSeconds: String(timeoutSeconds),
     });
-    const decoder = new StringDecoder('utf8');
     const maxLine = this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-    let partial = '';
-    // A line over maxLine: its first bytes (to name the object) and its length so far, until its newline.
-    let skipping = null as { head: string; length: number } | null;
-    const skipped = (head: string, length: number) => {
-      const name = objectNameIn(head);
+    const oversize = (name: string, length: number) =>
       this.handlers.onProblem?.(
         `${this.label}: watch event${name ? ` for ${this.options.kind} ${name}` : ''} of ${megabytes(length)} over the limit of ${megabytes(maxLine)} skipped`,
       );
-    };
+    const lines = new WatchLineSplitter(maxLine, (head, length) => oversize(objectNameIn(head), length));
     let events = 0;
     let failure: Error | undefined;
     const attempt = new AbortController();
@@ -703,15 +500,13 @@ export class Reflector {
     try {
       const onOpen = (res: http.IncomingMessage) => {
         if (this.protobuf && isProtobuf(res))
-          frames = new WatchFrameSplitter(maxLine, HEAD_BYTES, (head, length) => {
-            const name = objectNameInProtobuf(head, true);
-            this.handlers.onProblem?.(
-              `${this.label}: watch event${name ? ` for ${this.options.kind} ${name}` : ''} of ${megabytes(length)} over the limit of ${megabytes(maxLine)} skipped`,
-            );
-          });
+          frames = new WatchFrameSplitter(maxLine, HEAD_BYTES, (head, length) =>
+            oversize(objectNameInProtobuf(head, true), length),
+          );
         if (this.currentState !== 'live') this.setState('live');
       };
-      await this.openWithIdle(
+      await openWithIdle(
+        this.request,
         path,
         attempt.signal,
         idleMs,
@@ -721,31 +516,7 @@ export class Reflector {
             for (const frame of frames.push(chunk)) handleOne(onFrame, frame);
             return;
           }
-          let text = decoder.write(chunk);
-          if (skipping) {
-            const nl = text.indexOf('\n');
-            if (nl < 0) {
-              skipping.length += text.length;
-              return;
-            }
-            skipped(skipping.head, skipping.length + nl);
-            skipping = null;
-            text = text.slice(nl + 1);
-          }
-          text = partial + text;
-          const lines = text.split('\n');
-          partial = lines.pop() ?? '';
-          if (partial.length > maxLine) {
-            skipping = { head: partial.slice(0, HEAD_BYTES), length: partial.length };
-            partial = '';
-          }
-          const complete: string[] = [];
-          for (const line of lines) {
-            if (!line.trim()) continue;
-            if (line.length > maxLine) skipped(line.slice(0, HEAD_BYTES), line.length);
-            else complete.push(line);
-          }
-          catchUp.push(complete);
+          catchUp.push(lines.push(chunk));
         },
         onOpen,
       );
@@ -760,7 +531,7 @@ export class Reflector {
     if (failure) throw failure;
     if (frames?.leftover)
       this.handlers.onProblem?.(`${this.label}: watch stream ended ${frames.leftover} bytes into a frame`);
-    if (skipping) skipped(skipping.head, skipping.length);
+    const partial = lines.end();
     if (partial.trim()) this.handleLine(partial);
     // Headers arrived and the stream ended cleanly: we were live.
     if (this.currentState !== 'live') this.setState('live');
@@ -833,13 +604,13 @@ export class Reflector {
         const rv = obj.metadata.resourceVersion ?? '';
         if (rv) this.rv = rv;
         if (type === 'DELETED') {
-          const held = this.knownMeta(obj.metadata.namespace, obj.metadata.name);
-          if (!held || !this.forget(held)) return true;
+          const held = this.known.get(obj.metadata.namespace, obj.metadata.name);
+          if (!held || !this.known.forget(held)) return true;
           this.handlers.onEvent('DELETED', obj);
         } else {
-          const prev = this.knownMeta(obj.metadata.namespace, obj.metadata.name);
-          if (prev && prev.uid !== obj.metadata.uid) this.handlers.onEvent('DELETED', this.tombstone(prev));
-          this.remember(obj.metadata);
+          const prev = this.known.get(obj.metadata.namespace, obj.metadata.name);
+          if (prev && prev.uid !== obj.metadata.uid) this.handlers.onEvent('DELETED', this.known.tombstone(prev));
+          this.known.remember(obj.metadata);
           this.handlers.onEvent(prev && prev.uid === obj.metadata.uid ? 'MODIFIED' : 'ADDED', obj);
         }
         return true;
@@ -855,18 +626,7 @@ export class Reflector {
    * terminal never sees raw bytes); which objects had them is reported.
    */
   private reportInvalidUtf8(text: string): void {
-    const names: string[] = [];
-    let at = text.indexOf('\uFFFD');
-    while (at >= 0 && names.length < 5) {
-      // The object is the one whose metadata precedes the bad byte most closely;
-      // the search goes on from the next object's metadata (one pass over the text).
-      const meta = text.lastIndexOf('"metadata"', at);
-      const name = objectNameIn(meta < 0 ? text.slice(0, HEAD_BYTES) : text.slice(meta, meta + HEAD_BYTES));
-      if (name && !names.includes(name)) names.push(name);
-      const next = text.indexOf('"metadata"', at);
-      at = next < 0 ? -1 : text.indexOf('\uFFFD', next);
-    }
-    this.reportInvalidUtf8Names(names);
+    this.reportInvalidUtf8Names(namesWithInvalidUtf8(text));
   }
 
   /** The invalid-UTF-8 report, naming up to five objects. */
@@ -878,17 +638,11 @@ export class Reflector {
 
   /** A DELETED-style stub of every object held (to take them out of a store). */
   tombstones(): KubeObject[] {
-    const out: KubeObject[] = [];
-    for (const byName of this.known.values()) for (const k of byName.values()) out.push(this.tombstone(k));
-    return out;
+    return this.known.tombstones();
   }
 
   /** uid → resourceVersion of every object held (for consistency checks). */
   snapshotVersions(): Map<string, string> {
-    const out = new Map<string, string>();
-    for (const byName of this.known.values()) for (const k of byName.values()) out.set(k.uid, k.resourceVersion ?? '');
-    return out;
+    return this.known.versions();
   }
 }
-
-export { KubeApiError, KubeConnectionError };

@@ -4,14 +4,9 @@
 // The GPU map draws with the 16 terminal colours only, so its are names.
 import { createContext } from 'react';
 import type { Tone } from './render/table.js';
-import type { MapColour } from './render/gpu-map.js';
+import type { MapPalette } from './render/gpu-map/colours.js';
 
-export interface MapPalette {
-  /** Free (or idle) → full (or busy): five steps. */
-  levels: readonly [MapColour, MapColour, MapColour, MapColour, MapColour];
-  noGpu: MapColour;
-  cursor: MapColour;
-}
+export type { MapPalette };
 
 export interface Skin {
   /** Row and status-word colours by tone. */

@@ -3,7 +3,7 @@
 // (SKIN_KEYS; the rest of a k9s skin is valid and unused), and under its own
 // `wlx:` key the GPU map's colours. A bad colour is one file:line problem.
 import { join } from 'node:path';
-import type { MapColour } from '../../ui/render/gpu-map.js';
+import type { MapColour } from '../../ui/render/gpu-map/colours.js';
 import type { MapPalette, Skin } from '../../ui/skin.js';
 import { inkColour, paletteColour } from './colour-names.js';
 import { isMapping, problemAt, readYamlMapping, type ConfigProblem, type YamlMapping } from './yaml-file.js';
