@@ -108,7 +108,8 @@ export async function runTui(args: string[]): Promise<number> {
       return 1;
     }
     const opened = source;
-    const kubeconfig = options.kubeconfig ?? process.env.KUBECONFIG ?? '';
+    // As k9s: the kubeconfig wlx reads (the demo's with --demo), else $KUBECONFIG as given.
+    const kubeconfig = source.kubeconfigPath() ?? process.env.KUBECONFIG ?? '';
     const dumpDir = settings.screenDumpDir ?? defaultScreenDumpDir();
     let exit: Awaited<ReturnType<typeof runExplorer>>;
     try {

@@ -37,7 +37,7 @@ export function useNamespaceList(
     if (!list) {
       store.dispatch({
         type: 'namespaceList',
-        list: fallback('namespaces cannot be listed here (no cluster access): these are the ones wlx reads'),
+        list: fallback('the namespaces wlx reads: this source cannot list namespaces'),
       });
       return;
     }
@@ -62,8 +62,9 @@ export function useNamespaceList(
         if (cancelled) return;
         store.dispatch({
           type: 'namespaceList',
+          // The server's reason in short (`namespaces is forbidden`), its whole sentence is long.
           list: fallback(
-            `listing namespaces was refused (${sanitise(err.message)}): these are the namespaces wlx knows you read`,
+            `the namespaces wlx knows you read: listing them was refused (${sanitise(err.message.split(':')[0])})`,
           ),
         });
       });

@@ -4,9 +4,9 @@
 // $WORKLOAD $ROLE $POD $NODE $CONTAINER), and its arguments with them
 // substituted as k9s does ($NAME, ${NAME}). Pure.
 import type { ConnectionInfo, ModelSnapshot, NodePodEntry, WorkloadTree } from '../../model/types.js';
-import { roleName } from '../../model/role-name.js';
+import { roleName, UNATTRIBUTED } from '../../model/role-name.js';
 import type { Row } from '../render/table.js';
-import { findRole } from '../render/roles.js';
+import { findPodRolePath, findRole } from '../render/roles.js';
 import type { PluginBinding, PluginRun } from '../user-config.js';
 import { findPodSummary, targetWorkload } from './incident.js';
 import { targetOf } from './incident-nav.js';
@@ -66,8 +66,14 @@ export function pluginSelection(
   if (target.kind === 'pod') {
     const found = findPodSummary(snapshot, target.uid);
     Object.assign(env, { POD: target.name, NAME: target.name, NAMESPACE: target.namespace });
-    const node = found?.pod.node ?? (frame.kind === 'node' ? frame.nodeName : undefined);
+    // `:pods` rows come without their pods (served by the engine): the row's own link to its node says.
+    const node =
+      found?.pod.node ??
+      (frame.kind === 'node' ? frame.nodeName : row?.target?.kind === 'node' ? row.target.name : undefined);
     if (node) env.NODE = node;
+    const rolePath = w ? findPodRolePath(w, target.uid) : null;
+    const role = w && rolePath && rolePath[0] !== UNATTRIBUTED ? findRole(w, rolePath) : null;
+    if (role) env.ROLE = roleName(role);
     return { env, workload: w, pod: { namespace: target.namespace, name: target.name } };
   }
   return { env, workload: w };

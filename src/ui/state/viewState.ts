@@ -74,7 +74,7 @@ export interface UiState {
   namespace: string | null;
   flash: Flash | null;
   quit: boolean;
-  /** Namespaces used lately, newest first (k9s's favourites: keys 1–9). */
+  /** Namespaces used lately, the newest first, each keeping its place once there (k9s's favourites: keys 1–9). */
   recentNamespaces: string[];
   /** The namespaces `:ns` offers, once read (null: not asked yet). */
   namespaceList: NamespaceList | null;
@@ -245,13 +245,11 @@ export function reduce(state: UiState, action: UiAction): UiState {
         ...state,
         namespace: action.namespace,
         stack: state.stack.map((f) => ({ ...f, selected: 0, top: 0, selectedKey: null })),
+        // As k9s's favourites: a new namespace goes first, one already there keeps its key.
         recentNamespaces:
-          action.namespace === null
+          action.namespace === null || state.recentNamespaces.includes(action.namespace)
             ? state.recentNamespaces
-            : [action.namespace, ...state.recentNamespaces.filter((n) => n !== action.namespace)].slice(
-                0,
-                MAX_RECENT_NAMESPACES,
-              ),
+            : [action.namespace, ...state.recentNamespaces].slice(0, MAX_RECENT_NAMESPACES),
       };
     case 'namespaceList':
       return { ...state, namespaceList: action.list };
