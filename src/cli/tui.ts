@@ -86,12 +86,23 @@ export async function runTui(args: string[]): Promise<number> {
       : loadKubeconfig({ kubeconfig: o.kubeconfig, context: o.context })
           .kubeConfig.getContexts()
           .map((c) => c.name);
+  const contextNamespace = (o: ClusterOptions): string[] => {
+    if (o.demo) return [];
+    try {
+      const ns = loadKubeconfig({ kubeconfig: o.kubeconfig, context: o.context }).contextNamespace;
+      return ns ? [ns] : [];
+    } catch {
+      return [];
+    }
+  };
 
   let context = first.context;
-  // Keys 1–9 start with the namespaces given; each context keeps its own (as k9s's favourites).
+  // Keys 1–9 start with the namespaces given, else the context's (as k9s's favourites start with the active
+  // one); each context keeps its own.
   const recentByContext = new Map<string | null, readonly string[]>();
   for (;;) {
-    const recent = recentByContext.get(context) ?? options.namespaces ?? [];
+    const recent =
+      recentByContext.get(context) ?? (options.namespaces?.length ? options.namespaces : contextNamespace(options));
     const settings = applied.settings;
     const skinFrom =
       applied.origin.skin === 'flag' ? 'flag' : applied.origin.skin === 'context' && context ? { context } : 'global';
@@ -129,6 +140,7 @@ export async function runTui(args: string[]): Promise<number> {
           ? {
               text: `${problems.length} config problem${problems.length === 1 ? '' : 's'}: ${sanitise(formatProblem(problems[0]))}${problems.length > 1 ? ' (wlx info lists them)' : ''}`,
               level: 'warn',
+              sticky: true,
             }
           : undefined,
         runPlugin: (run) => runPluginProcess(run),

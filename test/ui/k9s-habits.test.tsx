@@ -65,14 +65,20 @@ test(':jobset, :jobsets and a short name list only that type; :pytorchjob anothe
 test(':ns without a name: the namespaces you can read; refused, the ones wlx reads, and why', async () => {
   const source = new FakeSource();
   const refused: Partial<ObjectAccess> = {
-    listNamespaces: () => Promise.reject(new Error('namespaces is forbidden: User "r" cannot list resource')),
+    listNamespaces: () =>
+      Promise.reject(
+        Object.assign(new Error('namespaces is forbidden: User "r" cannot list resource "namespaces"'), {
+          status: 403,
+          reason: 'Forbidden',
+        }),
+      ),
   };
   Object.assign(source, { access: refused });
   const h = await mountApp({ source });
   try {
     await h.press(':', ...'ns', KEY.enter);
     const f = await h.waitFor((x) => x.includes('namespaces['), 'the picker');
-    assert.match(f, /the namespaces wlx knows you read: listing them was refused \(namespaces is forbidden\)/);
+    assert.match(f, /the namespaces wlx knows you read: listing them was refused \(forbidden\)/);
     assert.match(f, /0\s+all/);
     assert.match(f, /default/);
     assert.match(f, /training/);

@@ -58,14 +58,18 @@ export function useNamespaceList(
           },
         });
       })
-      .catch((err: Error) => {
+      .catch((err: Error & { status?: number; reason?: string | null }) => {
         if (cancelled) return;
+        // The API server's answer in short (its whole sentence names the user, the resource and the scope).
+        const why =
+          err.status === 403
+            ? 'forbidden'
+            : err.status !== undefined
+              ? `${err.status}${err.reason ? ` ${err.reason}` : ''}`
+              : err.message;
         store.dispatch({
           type: 'namespaceList',
-          // The server's reason in short (`namespaces is forbidden`), its whole sentence is long.
-          list: fallback(
-            `the namespaces wlx knows you read: listing them was refused (${sanitise(err.message.split(':')[0])})`,
-          ),
+          list: fallback(`the namespaces wlx knows you read: listing them was refused (${sanitise(why)})`),
         });
       });
     return () => {

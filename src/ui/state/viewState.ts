@@ -59,6 +59,8 @@ export type InputMode = 'normal' | 'filter' | 'command' | 'confirm';
 export interface Flash {
   text: string;
   level: 'info' | 'warn' | 'error';
+  /** Stays until another message or view replaces it (what wlx says at start, e.g. config problems). */
+  sticky?: boolean;
 }
 
 export interface UiState {
