@@ -5,6 +5,7 @@ import { COMMANDS } from '../state/commands.js';
 import type { ViewKind } from '../state/viewState.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { UserBindings } from '../user-config.js';
+import { pluginMayApply } from '../state/plugin-env.js';
 import type { Column, Row, TableData } from './table.js';
 
 export const HELP_COLUMNS: Column[] = [
@@ -12,7 +13,7 @@ export const HELP_COLUMNS: Column[] = [
   { name: 'ACTION', min: 20, max: 80, flex: true },
 ];
 
-/** The user's hotkeys (every view) and plugins (those whose scopes may cover the view) as help rows. */
+/** The user's hotkeys (every view) and the plugins that may apply in the view, as help rows. */
 export function userKeyRows(user: UserBindings, view: ViewKind): Row[] {
   const row = (key: string, label: string, help: string): Row => ({
     key,
@@ -21,28 +22,19 @@ export function userKeyRows(user: UserBindings, view: ViewKind): Row[] {
     createdMs: null,
     sort: { name: label, status: '', gpus: 0 },
   });
-  const viewScope: Partial<Record<ViewKind, string>> = {
-    workloads: 'workloads',
-    workload: 'roles',
-    pods: 'pods',
-    node: 'pods',
-    nodes: 'nodes',
-    map: 'nodes',
-    queues: 'queues',
-    queue: 'queues',
-  };
-  const scope = viewScope[view];
   return [
     ...user.hotkeys.map((h) =>
       row(`hotkey:${h.id}`, sanitise(h.shortCut), `${sanitise(h.description)} (hotkey: :${sanitise(h.command)})`),
     ),
-    ...(scope === undefined ? [] : user.plugins).map((p) =>
-      row(
-        `plugin:${p.id}`,
-        sanitise(p.shortCut),
-        `${sanitise(p.description)} (plugin, scopes ${p.scopes.map(sanitise).join(', ')})`,
+    ...user.plugins
+      .filter((p) => pluginMayApply(p, view))
+      .map((p) =>
+        row(
+          `plugin:${p.id}`,
+          sanitise(p.shortCut),
+          `${sanitise(p.description)} (plugin, scopes ${p.scopes.map(sanitise).join(', ')})`,
+        ),
       ),
-    ),
   ];
 }
 

@@ -79,6 +79,14 @@ export function pluginSelection(
   return { env, workload: w };
 }
 
+/** Whether a plugin may apply in this view (its kind scopes depend on the selection): for help. */
+export function pluginMayApply(plugin: PluginBinding, kind: ViewKind): boolean {
+  const views = VIEW_SCOPES[kind];
+  if (!views) return false;
+  const viewNames = new Set(Object.values(VIEW_SCOPES).flat());
+  return plugin.scopes.some((s) => s === 'all' || views.includes(s) || (!viewNames.has(s) && s !== 'clusters'));
+}
+
 /** Whether a plugin applies in this view (to this selection's workload type). */
 export function pluginInScope(
   plugin: PluginBinding,
