@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import type { Definition } from '../definitions/types.js';
 import { apiVersionOf, gvkOf } from '../definitions/types.js';
+import { typeNames } from '../definitions/type-names.js';
 import type { AccessScope, ClusterTotals, OrphanPod, WorkloadTree } from '../model/types.js';
 import { EMPTY_SCHEDULING } from '../model/scheduling/index.js';
 import { formatProblem } from '../definitions/problem.js';
@@ -12,6 +13,7 @@ import { topologyKeysInEffect } from '../model/topology.js';
 import { sanitise } from '../text/sanitise.js';
 import { unreadableNamespaceText } from '../model/namespace-access.js';
 import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom } from './common.js';
+import { problemText, withConfig } from './settings.js';
 import { parseCommandArgs, UsageError } from './usage.js';
 import { jsonDocument, type JsonSources } from './printers/json.js';
 import { outputWidth, renderTrees } from './printers/tree.js';
@@ -94,32 +96,12 @@ function parseTarget(positionals: string[]): Target {
   return { type: first, name: second ?? null };
 }
 
-function pluralOf(kind: string): string {
-  const lower = kind.toLowerCase();
-  if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
-  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
-  return `${lower}s`;
-}
-
 /** Definitions a TYPE names: definition name, kind, plural, with group, or group/version/Kind (case-insensitive). */
 export function definitionsForType(definitions: Definition[], type: string): Definition[] {
   const q = type.trim().toLowerCase();
   const byName = definitions.filter((d) => d.name.toLowerCase() === q);
   if (byName.length) return byName;
-  return definitions.filter((d) => {
-    const { group, version, kind } = d.rootGvk;
-    const k = kind.toLowerCase();
-    const names = [k, pluralOf(kind)];
-    const all = new Set<string>(names);
-    for (const n of names) {
-      if (group) {
-        all.add(`${n}.${group.toLowerCase()}`);
-        all.add(`${n}.${version.toLowerCase()}.${group.toLowerCase()}`);
-      }
-    }
-    all.add(`${group.toLowerCase()}/${version.toLowerCase()}/${k}`);
-    return all.has(q);
-  });
+  return definitions.filter((d) => typeNames(d.rootGvk).includes(q));
 }
 
 interface Loaded extends JsonSources {
@@ -299,7 +281,10 @@ async function get(args: string[]): Promise<number> {
   const output = values.output ?? 'tree';
   if (!['tree', 'json', 'yaml'].includes(output))
     throw new UsageError(`-o must be tree, json or yaml, not "${output}"`, HINT);
-  const cluster = clusterOptionsFrom(values, HINT);
+  // config.yaml's settings where no flag was given (src/cli/settings.ts); its problems are told, not fatal.
+  const configured = await withConfig(values);
+  if (configured.problems.length) process.stderr.write(problemText(configured.problems));
+  const cluster = clusterOptionsFrom(configured.values, HINT);
   const target = parseTarget(positionals);
   const from = values.from ?? [];
   if (from.length && (cluster.demo || cluster.kubeconfig || cluster.context)) {

@@ -4,7 +4,7 @@
 import { UsageError } from './usage.js';
 import { packageVersion } from './version.js';
 
-export const SUBCOMMANDS = ['get', 'definitions', 'eval', 'demo'] as const;
+export const SUBCOMMANDS = ['get', 'definitions', 'eval', 'demo', 'info'] as const;
 
 const TOP_HELP = `wlx — a terminal explorer for AI workloads on Kubernetes
 
@@ -17,6 +17,7 @@ Usage:
   wlx definitions [list | validate PATH... | show NAME]
                                   list, validate and show Workload Map definitions
   wlx eval EXPR [FILE...]         evaluate a jq expression like \`jq -c\`
+  wlx info [--context C]          where wlx reads its configuration, and the settings in effect
   wlx demo serve [--port N] ...   run the simulated GPU cluster (a Kubernetes API on loopback)
   wlx --version                   print the version
 
@@ -80,6 +81,8 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import('./eval.js')).runEval(rest);
       case 'demo':
         return await (await import('./demo.js')).runDemo(rest);
+      case 'info':
+        return await (await import('./info.js')).runInfo(rest);
       default:
         if (first !== undefined && !first.startsWith('-')) {
           throw new UsageError(`unknown command "${first}"`, 'wlx --help');

@@ -306,6 +306,7 @@ export class KindWatchers {
       out.push({
         gvk: w.info.gvk,
         resource: w.label,
+        ...(w.info.shortNames.length ? { shortNames: w.info.shortNames } : {}),
         state: w.reflector.state,
         since: w.reflector.since.toISOString(),
         message: w.reflector.message,

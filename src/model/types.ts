@@ -200,6 +200,8 @@ export interface ClusterTotals {
 export interface KindState {
   gvk: Gvk;
   resource: string;
+  /** Short names the server publishes for the kind (`lws`): the explorer's `:TYPE` commands take them. */
+  shortNames?: string[];
   state: 'syncing' | 'live' | 'reconnecting' | 'forbidden' | 'not-served' | 'error';
   since: string; // ISO time of the last state change
   message?: string;
@@ -401,6 +403,8 @@ export interface ObjectAccess {
     namespace: string | null,
     filter?: { uids?: readonly string[]; names?: readonly { kind: string; name: string }[] },
   ): Promise<KubeObject[]>;
+  /** Every namespace (GET /api/v1/namespaces); throws when the user may not list them. Absent: not offered. */
+  listNamespaces?(): Promise<KubeObject[]>;
   /** Streams a container's log lines to onLine; resolves when the stream ends or is aborted. */
   streamLogs(namespace: string, pod: string, options: LogOptions, onLine: (line: string) => void): Promise<void>;
   /**

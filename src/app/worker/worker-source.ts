@@ -157,6 +157,10 @@ class WorkerSource implements WorkerModelSource {
     return this.info.connection;
   }
 
+  kubeconfigPath() {
+    return this.options.kubeconfig;
+  }
+
   definitions() {
     return this.info.definitions;
   }

@@ -28,7 +28,19 @@ import { topologyKeysInEffect } from '../../model/topology.js';
 import { definitionTable } from '../render/definitions.js';
 import { problemTable } from '../render/problems.js';
 import { clusterQueueTable, pendingTable } from '../render/queues.js';
-import type { SortState, ViewFrame } from './viewState.js';
+import { aliasTable, contextTable, namespaceTable } from '../render/pickers.js';
+import { NO_USER_BINDINGS, type UserBindings } from '../user-config.js';
+import type { NamespaceList, SortState, ViewFrame } from './viewState.js';
+import { workloadTypeKey, workloadTypes } from './workload-types.js';
+
+/** What the pickers (`:ctx`, `:ns`, ctrl-a) list besides the snapshot. */
+export interface PickerInputs {
+  contexts: readonly string[];
+  currentContext: string;
+  namespaceList: NamespaceList | null;
+  recentNamespaces: readonly string[];
+  bindings: UserBindings;
+}
 
 export interface ViewTable extends TableData {
   /** Whether shift-key sorting applies (trees and grouped lists keep their order). */
@@ -121,24 +133,48 @@ function noClusterQueue(snapshot: ModelSnapshot): string {
 export function tableForFrame(
   snapshot: ModelSnapshot,
   frame: Pick<ViewFrame, 'kind' | 'workloadUid' | 'rolePath' | 'nodeName' | 'queueName' | 'collapsed'> &
-    Partial<Pick<ViewFrame, 'sort'>>,
+    Partial<Pick<ViewFrame, 'sort' | 'workloadType'>>,
   namespace: string | null,
   getNodePods: (node: string) => NodePodEntry[],
   /** The explorer's memoised rows; without it every row is built afresh. */
   cache?: RowCache,
   /** `--topology-key` values; absent: the default keys the nodes carry. */
   topologyKeys?: readonly string[],
+  pickers?: PickerInputs,
 ): ViewTable {
   switch (frame.kind) {
-    case 'workloads':
+    case 'workloads': {
+      const keys = frame.workloadType?.keys;
+      const all = explorerWorkloads(snapshot);
+      const workloads = keys ? all.filter((w) => keys.includes(workloadTypeKey(w))) : all;
       return {
         ...withWorkloadUtil(
-          workloadTable(explorerWorkloads(snapshot), namespace, cache?.workloadRow, snapshot.scheduling),
+          workloadTable(workloads, namespace, cache?.workloadRow, snapshot.scheduling),
           snapshot.workloads,
           snapshot.gpuMetrics,
         ),
         sortable: true,
       };
+    }
+    case 'contexts': {
+      const contexts = pickers?.contexts ?? [];
+      return {
+        ...contextTable(contexts, pickers?.currentContext ?? ''),
+        sortable: false,
+        missing: contexts.length ? undefined : 'no other context: this one was given on the command line or by --demo',
+      };
+    }
+    case 'namespaces': {
+      const counts = new Map<string, number>();
+      for (const w of explorerWorkloads(snapshot)) counts.set(w.namespace, (counts.get(w.namespace) ?? 0) + 1);
+      const list = pickers?.namespaceList ?? { namespaces: [] };
+      return {
+        ...namespaceTable(list, pickers?.recentNamespaces ?? [], counts, namespace),
+        sortable: true,
+      };
+    }
+    case 'aliases':
+      return { ...aliasTable(pickers?.bindings ?? NO_USER_BINDINGS, workloadTypes(snapshot)), sortable: false };
     case 'workload': {
       const w = findWorkload(snapshot, frame.workloadUid);
       if (!w) return { ...EMPTY, sortable: false, missing: 'workload no longer exists' };
