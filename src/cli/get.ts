@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import type { Definition } from '../definitions/types.js';
 import { apiVersionOf, gvkOf } from '../definitions/types.js';
+import { pluralOf, typeNames } from '../definitions/type-names.js';
 import type { AccessScope, ClusterTotals, OrphanPod, WorkloadTree } from '../model/types.js';
 import { EMPTY_SCHEDULING } from '../model/scheduling/index.js';
 import { formatProblem } from '../definitions/problem.js';
@@ -13,6 +14,7 @@ import { sanitise } from '../text/sanitise.js';
 import { nearest } from '../text/nearest.js';
 import { unreadableNamespaceText } from '../model/namespace-access.js';
 import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom } from './common.js';
+import { problemText, withConfig } from './settings.js';
 import { parseCommandArgs, UsageError } from './usage.js';
 import { jsonDocument, type JsonSources } from './printers/json.js';
 import { outputWidth, renderTrees } from './printers/tree.js';
@@ -44,6 +46,8 @@ Options:
   --timeline              TYPE/NAME's startup as a waterfall: each pod's
                           wait / pull / start / ready on one time axis
                           (live clusters: it reads the pods' events)
+  -v, --verbose           also tell facts that are not problems on stderr
+                          (a kind watched at an older served version)
   -h, --help              show this help
 
 ${CLUSTER_OPTIONS_HELP}
@@ -67,6 +71,7 @@ const OPTIONS = {
   output: { type: 'string', short: 'o' },
   from: { type: 'string', multiple: true },
   timeline: { type: 'boolean' },
+  verbose: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -92,13 +97,6 @@ function parseTarget(positionals: string[]): Target {
   return { type: first, name: second ?? null };
 }
 
-function pluralOf(kind: string): string {
-  const lower = kind.toLowerCase();
-  if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
-  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
-  return `${lower}s`;
-}
-
 /** The type name nearest a mistyped TYPE: kinds in lower case first, then plurals, short names, definition names. */
 export function nearestType(
   type: string,
@@ -115,20 +113,7 @@ export function definitionsForType(definitions: Definition[], type: string): Def
   const q = type.trim().toLowerCase();
   const byName = definitions.filter((d) => d.name.toLowerCase() === q);
   if (byName.length) return byName;
-  return definitions.filter((d) => {
-    const { group, version, kind } = d.rootGvk;
-    const k = kind.toLowerCase();
-    const names = [k, pluralOf(kind)];
-    const all = new Set<string>(names);
-    for (const n of names) {
-      if (group) {
-        all.add(`${n}.${group.toLowerCase()}`);
-        all.add(`${n}.${version.toLowerCase()}.${group.toLowerCase()}`);
-      }
-    }
-    all.add(`${group.toLowerCase()}/${version.toLowerCase()}/${k}`);
-    return all.has(q);
-  });
+  return definitions.filter((d) => typeNames(d.rootGvk).includes(q));
 }
 
 interface Loaded extends JsonSources {
@@ -140,6 +125,8 @@ interface Loaded extends JsonSources {
   totals: ClusterTotals;
   definitions: Definition[];
   problems: string[];
+  /** True and worth knowing, not problems (`-v`): a kind watched at an older served version. */
+  facts?: string[];
   /** Told once on stderr whatever the output: cluster-wide lists were forbidden, namespaces read instead. */
   notice: string | null;
   /** `--timeline`: a workload's startup waterfall as text, read while the source is still open (live only). */
@@ -268,6 +255,7 @@ async function loadLive(
       timelineOf,
       close: timelineOf ? () => open.stop() : undefined,
       notice: scoped ? notice : null,
+      facts: (snap.problemEntries ?? []).filter((e) => e.level === 'fact').map((e) => e.text),
       problems: [
         ...unavailable.map((k) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`),
         // The access and GPU notices are told once, on their own.
@@ -305,7 +293,10 @@ async function get(args: string[]): Promise<number> {
   const output = values.output ?? 'tree';
   if (!['tree', 'json', 'yaml'].includes(output))
     throw new UsageError(`-o must be tree, json or yaml, not "${output}"`, HINT);
-  const cluster = clusterOptionsFrom(values, HINT);
+  // config.yaml's settings where no flag was given (src/cli/settings.ts); its problems are told, not fatal.
+  const configured = await withConfig(values);
+  if (configured.problems.length) process.stderr.write(problemText(configured.problems));
+  const cluster = clusterOptionsFrom(configured.values, HINT);
   const target = parseTarget(positionals);
   const from = values.from ?? [];
   if (from.length && (cluster.demo || cluster.kubeconfig || cluster.context)) {
@@ -344,6 +335,7 @@ async function get(args: string[]): Promise<number> {
     throw err;
   }
 
+  if (values.verbose) for (const f of loaded.facts ?? []) process.stderr.write(`wlx: ${sanitise(f)}\n`);
   try {
     return await printLoaded(loaded, target, cluster, output, timeline);
   } finally {

@@ -177,6 +177,11 @@ class TransportAccess implements ObjectAccess {
     }
   }
 
+  async listNamespaces(): Promise<KubeObject[]> {
+    const list = (await getJson(this.transport, '/api/v1/namespaces')) as { items?: KubeObject[] };
+    return list.items ?? [];
+  }
+
   async listEvents(
     namespace: string | null,
     filter?: { uids?: readonly string[]; names?: readonly { kind: string; name: string }[] },

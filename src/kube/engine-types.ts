@@ -80,6 +80,7 @@ export interface EngineOptions {
       | 'stallMarginMs'
       | 'backoff'
       | 'forbiddenRetryMs'
+      | 'refusedBackoff'
       | 'listIdleTimeoutMs'
       | 'headersTimeoutMs'
     >

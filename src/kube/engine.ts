@@ -9,7 +9,7 @@
 // the start. Later Karta changes are hot-reloaded (precedence cluster > file >
 // builtin, decided by the definitions module) and may start new reflectors.
 import type { Definition, Gvk } from '../definitions/types.js';
-import { gvkKey } from '../definitions/types.js';
+import { gvkKey, gvkOf } from '../definitions/types.js';
 import type {
   AccessScope,
   ClusterConnection,
@@ -18,6 +18,7 @@ import type {
   KubeObject,
   ModelSnapshot,
   NodePodEntry,
+  OrphanPod,
   WorkloadTree,
 } from '../model/types.js';
 import { ClusterStore } from '../model/store.js';
@@ -39,6 +40,7 @@ import { KindWatchers, type EnsureResult, type Watched } from './kind-watchers.j
 import { FlushScheduler } from './flush-scheduler.js';
 import {
   ProblemLog,
+  ProblemTimes,
   assembleSnapshot,
   namespaceNotice,
   summariseConnection,
@@ -74,6 +76,7 @@ class Engine implements ClusterEngine {
   private selectionVersion = 0;
   private visibleMemo: { from: WorkloadTree[]; version: number; out: WorkloadTree[] } | null = null;
   private readonly problems = new ProblemLog();
+  private readonly problemTimes = new ProblemTimes();
   private defs: DefinitionSetLike;
   private serverVersionText: string | null = null;
   private snapshot: ModelSnapshot;
@@ -394,7 +397,9 @@ class Engine implements ClusterEngine {
     } else if (w.role === 'scheduling') {
       this.schedulingIndex.apply(type, object);
     } else {
-      if (w.role === 'workload') this.trackSelection(type, object);
+      // A pod nobody controls is a workload of its own (the Pod definition's): -l selects it too.
+      if (w.role === 'workload' || (w.role === 'pod' && this.selector && isBare(object)))
+        this.trackSelection(type, object);
       try {
         this.store.apply(w.role, type, object);
       } catch (err) {
@@ -531,12 +536,33 @@ class Engine implements ClusterEngine {
     return out;
   }
 
+  private orphansMemo: { from: OrphanPod[]; defs: Definition[]; out: OrphanPod[] } | null = null;
+
+  /**
+   * The store's orphan pods minus, with -l, those whose owner is of a kind
+   * listed with the selector: that owner is not missing, only not selected.
+   */
+  private visibleOrphans(): OrphanPod[] {
+    const all = this.store.orphanPods();
+    if (!this.selector || !all.length) return all;
+    const defs = this.defs.definitions;
+    if (this.orphansMemo?.from === all && this.orphansMemo.defs === defs) return this.orphansMemo.out;
+    const selected = new Set(
+      wantedKinds(defs)
+        .filter((k) => k.role === 'workload' && !k.intermediate)
+        .map((k) => `${k.gvk.group}/${k.gvk.kind}`),
+    );
+    const out = all.filter((p) => !selected.has(`${gvkOf(p.owner.apiVersion, p.owner.kind).group}/${p.owner.kind}`));
+    this.orphansMemo = { from: all, defs, out };
+    return out;
+  }
+
   private podNodesMemo: { from: WorkloadTree[]; out: PodNode[] } | null = null;
 
   /** Nodes as the pods see them (node objects forbidden); the same array while the workloads are. */
   private podNodes(workloads: WorkloadTree[]): PodNode[] {
     if (this.podNodesMemo?.from === workloads) return this.podNodesMemo.out;
-    const out = nodesFromPods(workloads, this.store.orphanPods());
+    const out = nodesFromPods(workloads, this.visibleOrphans());
     this.podNodesMemo = { from: workloads, out };
     return out;
   }
@@ -571,6 +597,14 @@ class Engine implements ClusterEngine {
       changedWorkloads: changed,
       gpuMetrics: this.gpuMetrics,
       topologyKeys: this.options.topologyKeys,
+      facts: this.watchers.versionFallbacks(),
+      orphanPods: this.visibleOrphans(),
+      problemTimes: this.problemTimes,
     });
   }
+}
+
+/** A pod without a controller: the Pod definition's workload. */
+function isBare(pod: KubeObject): boolean {
+  return !pod.metadata.ownerReferences?.some((r) => r.controller === true);
 }

@@ -68,6 +68,8 @@ export class KindWatchers {
   private readonly trimmer = new Trimmer();
   /** Kinds whose cluster-wide list was forbidden, now listed per namespace (gvk keys). */
   private readonly fellBack = new Set<string>();
+  /** Kinds watched at another served version than their definition's: what to tell (the wanted gvk key →). */
+  private readonly fallbacks = new Map<string, { text: string; since: string }>();
 
   constructor(
     private readonly options: Pick<
@@ -116,10 +118,11 @@ export class KindWatchers {
         if (isWatched(served)) continue;
         const watched = this.watchScopes(info, w.role, w.intermediate);
         syncs.push(...watched.map((x) => x.firstSync));
-        // Warn only when no definition names the served version itself (queue kinds: either version is theirs).
+        // Told only when no definition names the served version itself (queue kinds: either version is theirs).
+        // A fact, not a problem: the kind is watched all the same.
         const fallback = result.versionFallbacks.get(key);
         if (fallback && !isOptional(w.role) && !all.some((x) => gvkKey(x.gvk) === served))
-          this.handlers.onProblem(watched[0], fallback);
+          this.fallbacks.set(key, { text: fallback, since: new Date().toISOString() });
         continue;
       }
       const miss = result.missing.get(key);
@@ -257,6 +260,11 @@ export class KindWatchers {
     };
   }
 
+  /** Kinds watched at another served version (`CronJob batch/v1 is not served; watching batch/v1beta1 instead`). */
+  versionFallbacks(): { text: string; since: string }[] {
+    return [...this.fallbacks.values()];
+  }
+
   /**
    * The namespaces where every namespaced kind answered 403 (a `-n` the user
    * may not read), and the user the server's 403s name.
@@ -298,6 +306,7 @@ export class KindWatchers {
       out.push({
         gvk: w.info.gvk,
         resource: w.label,
+        ...(w.info.shortNames.length ? { shortNames: w.info.shortNames } : {}),
         state: w.reflector.state,
         since: w.reflector.since.toISOString(),
         message: w.reflector.message,

@@ -17,7 +17,7 @@ export function crashLooping(t: WorkloadTrouble): boolean {
 
 /** The status words to show: Degraded instead of Running/Initializing while a pod crash-loops. */
 export function workloadWords(w: WorkloadTree, queue?: WorkloadQueue | null): string[] {
-  const words = statusWithQueue(w.status, queue);
+  const words = statusWithQueue(w, queue);
   return words.every((s) => OVERRIDDEN.has(s)) && crashLooping(workloadTrouble(w)) ? ['Degraded'] : words;
 }
 

@@ -151,10 +151,10 @@ test('a narrow header keeps the Queued and Unschedulable counts; ? explains UTIL
   const compact = workloadCounts(snapshot, null, true);
   assert.match(compact, /^12 {2}1 Failed 1 Deg .*Queued.*8 Run$/);
   assert.ok(compact.indexOf('Queued') < compact.indexOf('Run'));
-  const help = helpTable(KEYMAP.workloads, 'workloads').rows.map((r) => r.cells.join(' '));
+  const help = helpTable(KEYMAP.workloads, [], 'workloads').rows.map((r) => r.cells.join(' '));
   assert.ok(help.some((l) => /^UTIL … idle .*under 5 % for the idle window/.test(l)));
   assert.ok(help.some((l) => /^UTIL … slow .*straggler/.test(l)));
-  assert.ok(!helpTable(KEYMAP.map, 'map').rows.some((r) => r.key.startsWith('word:')));
+  assert.ok(!helpTable(KEYMAP.map, [], 'map').rows.some((r) => r.key.startsWith('word:')));
 });
 
 test('with the server down: its URL on the flash line, GPUs not read yet rather than 0/0', () => {

@@ -1,5 +1,6 @@
 // A queue's word in a workload's status: a suspended job waiting for quota is
 // Queued, not Initializing.
+import type { WorkloadTree } from '../types.js';
 
 export type QueueSystem = 'kueue' | 'kai' | 'volcano';
 
@@ -20,8 +21,16 @@ export interface WorkloadQueue {
 /** Status words a queue's own word replaces: the job is waiting for the queue, not initialising. */
 const WAITING_WORDS = new Set(['Initializing', 'Suspended', 'Pending', 'Undefined', 'Unknown']);
 
-/** A workload's status words, with the queue's (Queued, Evicted, Preempted, Unschedulable) when a queue holds the job. */
-export function statusWithQueue(status: readonly string[], queue: WorkloadQueue | null | undefined): string[] {
+/**
+ * A workload's status words, with the queue's (Queued, Evicted, Preempted, Unschedulable) when a queue holds
+ * the job; Terminating once its object is being deleted (as kubectl and k9s say of any such object).
+ */
+export function statusWithQueue(
+  w: Pick<WorkloadTree, 'status' | 'terminating'>,
+  queue: WorkloadQueue | null | undefined,
+): string[] {
+  if (w.terminating) return ['Terminating'];
+  const status = w.status;
   const words = status.length ? [...status] : ['Undefined'];
   const held = queueStatusWord(queue ?? undefined);
   return held && words.every((s) => WAITING_WORDS.has(s)) ? [held] : words;

@@ -24,9 +24,9 @@ export interface HeaderModel {
   workloadsCompact: string;
   /** The GPU figures (gpuHeadline). */
   gpus: string;
-  namespace: string | null;
-  /** How many nodes: a count, or those the pods are on when nodes are not readable. */
+  /** The node count, or `not readable` without node access (never 0). */
   nodes: string;
+  namespace: string | null;
 }
 
 export interface ConnectionSummary {
@@ -51,6 +51,12 @@ const FAILURE_WORD: Record<ConnectionCause['kind'], string> = {
   server: 'server error',
 };
 
+/** `pods,jobs,jobsets`: the resource names of kinds (`jobsets.jobset.x-k8s.io (training)`), pods first, each once. */
+function refusedKinds(labels: readonly string[]): string {
+  const names = [...new Set(labels.map((k) => sanitise(k.split(/[ .]/)[0])))].sort();
+  return [...names.filter((n) => n === 'pods'), ...names.filter((n) => n !== 'pods')].join(',');
+}
+
 /** Failures a user must act on (as opposed to waiting for the server). */
 function needsAction(cause: ConnectionCause | undefined): boolean {
   return !!cause && ['tls', 'unauthorized', 'forbidden', 'credentials'].includes(cause.kind);
@@ -64,8 +70,11 @@ export function connectionHeadline(c: ClusterConnection, scopedTo?: readonly str
   const parts: string[] = [];
   let level: ConnectionSummary['level'] = 'ok';
   if (c.state === 'retrying') {
+    // Refused kinds are not being watched (and their rows may be stale): say which, by resource name.
     const what = c.failing.length
-      ? `reconnecting ${c.failing.map(sanitise).join(',')}`
+      ? c.cause?.kind === 'forbidden'
+        ? `not watched: ${refusedKinds(c.failing)} (forbidden)`
+        : `reconnecting ${c.failing.map(sanitise).join(',')}`
       : c.cause
         ? FAILURE_WORD[c.cause.kind]
         : 'reconnecting';

@@ -6,6 +6,7 @@ import { troubleMarker, workloadWords } from '../../model/workload-word.js';
 import type { SchedulingView } from '../../model/scheduling/index.js';
 import { queueCell } from './queues.js';
 import { treePods } from '../../model/pod-nodes.js';
+import { placedNodes } from '../../model/topology.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
 import { parseTime, worstTone, ratio, gpuRatio, statusRank } from './format.js';
@@ -42,10 +43,9 @@ export function workloadNodeCount(w: WorkloadTree): number {
   return (w.podsElided ? w.podsElided.nodes : workloadNodes(w)).length;
 }
 
+/** Where the workload is (model/topology.ts placedNodes: what its placement counts too). */
 export function workloadNodes(w: WorkloadTree): string[] {
-  const nodes = new Set<string>();
-  for (const p of workloadPods(w)) if (p.node) nodes.add(p.node);
-  return [...nodes];
+  return placedNodes(workloadPods(w));
 }
 
 /** The status words (model/workload-word.ts): the queue's word when a queue holds the job, Degraded while a pod crash-loops. */

@@ -10,7 +10,8 @@ import { workloadGpu } from '../../model/gpu-overlay.js';
 import { troubleText, workloadTrouble } from '../../model/trouble.js';
 import { sanitise } from '../../text/sanitise.js';
 import { KEYMAP } from '../keymap.js';
-import { helpTable } from '../render/help.js';
+import { helpTable, userKeyRows } from '../render/help.js';
+import type { MapPalette } from '../skin.js';
 import {
   connectionFlash,
   connectionHeadline,
@@ -18,7 +19,14 @@ import {
   workloadCounts,
   type HeaderModel,
 } from '../render/header.js';
-import { gpuPanelLines, nodePanel, placementPanelLines, workloadPanel, type PanelLine } from '../render/panels.js';
+import {
+  gpuPanelLines,
+  nodePanel,
+  placementPanelLines,
+  podNodePanel,
+  workloadPanel,
+  type PanelLine,
+} from '../render/panels.js';
 import { RowCache, newWorkCounters, type WorkCounters } from '../render/row-cache.js';
 import { formatAge } from '../render/format.js';
 import {
@@ -38,8 +46,10 @@ import {
   findWorkload,
   tableForFrame,
   type FilterResult,
+  type PickerInputs,
   type ViewTable,
 } from './derive.js';
+import { NO_USER_BINDINGS, type UserBindings } from '../user-config.js';
 import { ChangeHighlights } from './highlights.js';
 import { isIncidentKind } from './incident.js';
 import { whyPanelLines } from './incident-nav.js';
@@ -145,7 +155,12 @@ function viewTitle(
   let t: string;
   switch (frame.kind) {
     case 'workloads':
-      t = `workloads(${ns})${n}`;
+      t = `${frame.workloadType ? sanitise(frame.workloadType.label) : 'workloads'}(${ns})${n}`;
+      break;
+    case 'contexts':
+    case 'namespaces':
+    case 'aliases':
+      t = `${frame.kind}${n}`;
       break;
     case 'workload': {
       const w = findWorkload(snapshot, frame.workloadUid);
@@ -175,6 +190,9 @@ function viewTitle(
       break;
     case 'defs':
       t = `definitions${n}`;
+      break;
+    case 'problems':
+      t = `problems${n}`;
       break;
     case 'help':
       t = 'help';
@@ -207,7 +225,12 @@ function topologyIndexOf(snapshot: ModelSnapshot): TopologyIndex | null {
   return index;
 }
 
-function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number): PanelLine[] {
+function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number, state: UiState): PanelLine[] {
+  if (frame.kind === 'namespaces') {
+    const list = state.namespaceList;
+    if (!list) return [{ text: 'reading the namespaces…', tone: 'dim' }];
+    return list.note ? [{ text: sanitise(list.note), tone: 'warn' }] : [];
+  }
   if (frame.kind === 'workload') {
     const w = findWorkload(snapshot, frame.workloadUid);
     if (!w) return [{ text: 'workload no longer exists', tone: 'error' }];
@@ -227,7 +250,13 @@ function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number): Pan
   }
   if (frame.kind === 'node') {
     const n = findNode(snapshot, frame.nodeName);
-    return n ? nodePanel(n) : [{ text: 'node no longer exists', tone: 'error' }];
+    if (n) return nodePanel(n);
+    if (snapshot.podNodes)
+      return podNodePanel(
+        snapshot.podNodes.find((p) => p.name === frame.nodeName),
+        frame.nodeName,
+      );
+    return [{ text: 'node no longer exists', tone: 'error' }];
   }
   return [];
 }
@@ -250,9 +279,9 @@ function flashFor(
   if (mapCursor !== null) return { text: mapCursor, level: 'info' };
   const problems = snapshot.problems;
   if (!problems.length) return null;
-  const more = problems.length > 1 ? ' (see :defs)' : '';
+  // :problems has each with its time and source (and the ones after the first).
   return {
-    text: `${problems.length} problem${problems.length === 1 ? '' : 's'}: ${sanitise(problems[0])}${more}`,
+    text: `${problems.length} problem${problems.length === 1 ? '' : 's'}: ${sanitise(problems[0])} (see :problems)`,
     level: 'warn',
   };
 }
@@ -312,6 +341,9 @@ export class ScreenModel {
   private readonly gpuMap: GpuMapMemo;
   private readonly noColor: boolean;
   private readonly topologyKeys: readonly string[] | undefined;
+  private readonly headless: boolean;
+  private readonly contexts: readonly string[];
+  private readonly bindings: UserBindings;
 
   constructor(
     options: {
@@ -321,12 +353,23 @@ export class ScreenModel {
       noColor?: boolean;
       /** `--topology-key` values; absent: the default keys the nodes carry. */
       topologyKeys?: readonly string[];
+      /** `--headless`: no header. */
+      headless?: boolean;
+      /** Context names (`:ctx`). */
+      contexts?: readonly string[];
+      /** The user's aliases, hotkeys and plugins (ctrl-a, `?`). */
+      bindings?: UserBindings;
+      /** The GPU map's colours (a skin's). */
+      mapPalette?: Partial<MapPalette>;
     } = {},
   ) {
     const counters = options.counters ?? newWorkCounters();
     this.noColor = options.noColor ?? false;
     this.topologyKeys = options.topologyKeys;
-    this.gpuMap = new GpuMapMemo(options.topologyKeys);
+    this.headless = options.headless ?? false;
+    this.contexts = options.contexts ?? [];
+    this.bindings = options.bindings ?? NO_USER_BINDINGS;
+    this.gpuMap = new GpuMapMemo(options.topologyKeys, options.mapPalette);
     this.rows = new RowCache(counters);
     this.layouts = new LayoutMemo(counters);
     this.highlights = new ChangeHighlights(options.highlightMs ?? 1500);
@@ -362,24 +405,46 @@ export class ScreenModel {
         f.nodeName,
         f.queueName,
         f.collapsed,
+        f.workloadType,
         state.namespace,
         prev,
         source,
+        // The pickers' inputs (only their views read them).
+        f.kind === 'namespaces' ? state.namespaceList : null,
+        f.kind === 'namespaces' ? state.recentNamespaces : null,
         // `:nodes` by domain sorts within its groups (the table's own order).
         f.kind === 'nodes' ? f.sort : null,
       ],
       () =>
         f.kind === 'help'
-          ? { ...helpTable(KEYMAP[prev], prev), sortable: false }
+          ? { ...helpTable(KEYMAP[prev], userKeyRows(this.bindings, prev), prev), sortable: false }
           : f.kind === 'map'
             ? { columns: [], rows: this.gpuMap.rows(snapshot), sortable: false }
-            : tableForFrame(snapshot, f, state.namespace, (n) => source.getNodePods(n), this.rows, this.topologyKeys),
+            : tableForFrame(
+                snapshot,
+                f,
+                state.namespace,
+                (n) => source.getNodePods(n),
+                this.rows,
+                this.topologyKeys,
+                this.pickers(state, source),
+              ),
     );
     const sorted = this.views.sortedRows(table.rows, table.sortable, f.sort);
     // The map's regex highlights nodes rather than filtering them.
     const filter = f.kind === 'map' ? '' : f.filter;
     const filtered = this.views.filtered([sorted, filter], () => filterRows(sorted, filter, this.rows.searchText));
     return { table, filtered };
+  }
+
+  private pickers(state: UiState, source: ModelSource): PickerInputs {
+    return {
+      contexts: this.contexts,
+      currentContext: source.getConnectionInfo().context,
+      namespaceList: state.namespaceList,
+      recentNamespaces: state.recentNamespaces,
+      bindings: this.bindings,
+    };
   }
 
   private workloadCounts(snapshot: ModelSnapshot, namespace: string | null): { text: string; compact: string } {
@@ -425,9 +490,9 @@ export class ScreenModel {
     const rows: readonly (Row | undefined)[] = served ? windowRows(served) : filtered.rows;
 
     const width = Math.max(20, columns);
-    const headerLines = height >= 20 ? HEADER_LINES : 1;
+    const headerLines = this.headless ? 0 : height >= 20 ? HEADER_LINES : 1;
     // A node's panel reads its summary alone; a workload's reads its pods.
-    const allPanel = loading && frame.kind !== 'node' ? [] : panelFor(snapshot, frame, nowMs);
+    const allPanel = loading && frame.kind !== 'node' ? [] : panelFor(snapshot, frame, nowMs, state);
     const panel = allPanel.slice(0, Math.min(allPanel.length, Math.max(0, height - headerLines - 8)));
     const page = Math.max(1, height - headerLines - panel.length - 5);
     const inner = Math.max(10, width - 2);
@@ -439,9 +504,9 @@ export class ScreenModel {
       workloads: this.workloadCounts(snapshot, state.namespace).text,
       workloadsCompact: this.workloadCounts(snapshot, state.namespace).compact,
       gpus: gpuHeadline(snapshot, width),
+      nodes: snapshot.podNodes ? 'not readable' : String(snapshot.totals.nodes),
       // A namespace-scoped user's "all" is the namespaces read.
       namespace: state.namespace ?? (snapshot.accessNotice ? readNamespaces(snapshot)?.join(',') || null : null),
-      nodes: snapshot.podNodes ? `${snapshot.podNodes.length} seen by their pods` : String(snapshot.totals.nodes),
     };
     const incident = isIncidentKind(frame.kind);
     const layout = served
@@ -532,6 +597,7 @@ export class ScreenModel {
       signature = {
         header: [
           header.gpus,
+          header.nodes,
           JSON.stringify(header.summary),
           header.workloads,
           JSON.stringify([c.context, c.cluster, c.user, c.serverVersion]),

@@ -5,9 +5,24 @@
 import type { NamespaceReadable } from '../../model/types.js';
 import type { SortKey } from '../render/table.js';
 import type { IncidentKind, IncidentTarget } from './incident.js';
+import type { PluginRun } from '../user-config.js';
 
 export type ViewKind =
-  'workloads' | 'workload' | 'pods' | 'node' | 'nodes' | 'map' | 'queues' | 'queue' | 'defs' | 'help' | IncidentKind;
+  | 'workloads'
+  | 'workload'
+  | 'pods'
+  | 'node'
+  | 'nodes'
+  | 'map'
+  | 'queues'
+  | 'queue'
+  | 'defs'
+  | 'problems'
+  | 'help'
+  | 'contexts'
+  | 'namespaces'
+  | 'aliases'
+  | IncidentKind;
 
 export interface SortState {
   key: SortKey;
@@ -25,6 +40,8 @@ export interface ViewFrame {
   nodeName?: string;
   /** Queue view: the ClusterQueue whose pending workloads are listed. */
   queueName?: string;
+  /** Workloads view listing one type only (`:jobset`): its name and `group/Kind` keys (workload-types.ts). */
+  workloadType?: { label: string; keys: readonly string[] };
   selected: number;
   /** Row key of the selection, so a live update that moves rows keeps the same row selected. */
   selectedKey: string | null;
@@ -40,11 +57,14 @@ export interface ViewFrame {
   mapIdle?: boolean;
 }
 
-export type InputMode = 'normal' | 'filter' | 'command';
+/** confirm: a plugin with `confirm: true` waits for y / n. */
+export type InputMode = 'normal' | 'filter' | 'command' | 'confirm';
 
 export interface Flash {
   text: string;
   level: 'info' | 'warn' | 'error';
+  /** Stays until another message or view replaces it (what wlx says at start, e.g. config problems). */
+  sticky?: boolean;
 }
 
 export interface UiState {
@@ -62,7 +82,22 @@ export interface UiState {
   namespaceAccess: ({ namespace: string } & NamespaceReadable) | null;
   flash: Flash | null;
   quit: boolean;
+  /** Namespaces used lately, the newest first, each keeping its place once there (k9s's favourites: keys 1–9). */
+  recentNamespaces: string[];
+  /** The namespaces `:ns` offers, once read (null: not asked yet). */
+  namespaceList: NamespaceList | null;
+  /** The plugin run asked about in confirm mode. */
+  confirm: PluginRun | null;
 }
+
+export interface NamespaceList {
+  namespaces: Array<{ name: string; status?: string; createdMs?: number | null }>;
+  /** Why the list is only the namespaces wlx knows it reads (listing was refused). */
+  note?: string;
+}
+
+/** How many recent namespaces keys 1–9 reach. */
+export const MAX_RECENT_NAMESPACES = 9;
 
 export type UiAction =
   | { type: 'move'; delta: number; count: number; page: number }
@@ -84,6 +119,8 @@ export type UiAction =
   | { type: 'setCollapsed'; treeKey: string; collapsed: boolean | 'toggle' }
   | { type: 'namespace'; namespace: string | null }
   | { type: 'namespaceAccess'; namespace: string; answer: NamespaceReadable }
+  | { type: 'namespaceList'; list: NamespaceList | null }
+  | { type: 'confirm'; run: PluginRun | null }
   | { type: 'flash'; flash: Flash | null }
   | { type: 'mapIdle'; on: boolean }
   | { type: 'quit' };
@@ -92,7 +129,8 @@ export function newFrame(init: Partial<ViewFrame> & Pick<ViewFrame, 'kind' | 'la
   return { selected: 0, selectedKey: null, top: 0, filter: '', sort: null, collapsed: [], ...init };
 }
 
-export function initialState(namespace: string | null = null): UiState {
+export function initialState(namespace: string | null = null, recentNamespaces: readonly string[] = []): UiState {
+  const recent = [...new Set(namespace === null ? recentNamespaces : [namespace, ...recentNamespaces])];
   return {
     stack: [newFrame({ kind: 'workloads', label: 'workloads' })],
     mode: 'normal',
@@ -103,6 +141,9 @@ export function initialState(namespace: string | null = null): UiState {
     namespaceAccess: null,
     flash: null,
     quit: false,
+    recentNamespaces: recent.slice(0, MAX_RECENT_NAMESPACES),
+    namespaceList: null,
+    confirm: null,
   };
 }
 
@@ -220,7 +261,16 @@ export function reduce(state: UiState, action: UiAction): UiState {
         namespace: action.namespace,
         namespaceAccess: state.namespaceAccess?.namespace === action.namespace ? state.namespaceAccess : null,
         stack: state.stack.map((f) => ({ ...f, selected: 0, top: 0, selectedKey: null })),
+        // As k9s's favourites: a new namespace goes first, one already there keeps its key.
+        recentNamespaces:
+          action.namespace === null || state.recentNamespaces.includes(action.namespace)
+            ? state.recentNamespaces
+            : [action.namespace, ...state.recentNamespaces].slice(0, MAX_RECENT_NAMESPACES),
       };
+    case 'namespaceList':
+      return { ...state, namespaceList: action.list };
+    case 'confirm':
+      return { ...state, confirm: action.run, mode: action.run ? 'confirm' : 'normal' };
     case 'flash':
       return { ...state, flash: action.flash };
     case 'mapIdle':
