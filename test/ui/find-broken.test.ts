@@ -15,6 +15,7 @@ import { indexReadings, DEFAULT_IDLE_RULE, type GpuReading } from '../../src/mod
 import type { ClusterConnection, GpuMetrics, ModelSnapshot } from '../../src/model/types.js';
 import { editDistance, nearest } from '../../src/text/nearest.js';
 import { nearestType } from '../../src/cli/get.js';
+import { parseCommand } from '../../src/ui/state/commands.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import { node, pod, role, workload } from './fixtures.js';
 
@@ -191,4 +192,16 @@ test('a mistyped kind: the nearest type is suggested, a word far from all is not
   assert.equal(nearestType('JobSest', defs), 'jobset');
   assert.equal(nearestType('raycluster', defs), 'raycluster', 'case and plurals are its own business');
   assert.equal(nearestType('lwss', defs, new Map([['lws', 'x']])), 'lws');
+});
+
+test('the explorer: a mistyped command or kind suggests the nearest', () => {
+  const types = new Map([
+    ['jobset', {} as never],
+    ['jobsets', {} as never],
+  ]);
+  const bad = parseCommand('jobsett', { types });
+  assert.equal(bad.kind, 'error');
+  assert.match((bad as { message: string }).message, /^unknown command "jobsett" \(did you mean jobset\? /);
+  assert.match((parseCommand('qeueus') as { message: string }).message, /did you mean queues\?/);
+  assert.doesNotMatch((parseCommand('xyzzy') as { message: string }).message, /did you mean/);
 });
