@@ -1,0 +1,71 @@
+// The real kube-apiserver's word on what -n and a forbidden namespace mean
+// (its RBAC, its 403 wording): `wlx get -n research` as the researcher is one
+// line and exit 6 naming the user the server names, and `-n training` as an
+// admin counts every namespace's pods on the nodes.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { NodeSummary, WorkloadTree } from '../../src/model/types.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { realServerSkipReason, startRealServer, stopRealServer, type RealServer } from './real-apiserver.js';
+import { reseed } from './real-seed/index.js';
+import { runWlx } from './wlx-cli.js';
+
+const skip = realServerSkipReason();
+type Doc = { workloads: WorkloadTree[]; nodes: NodeSummary[] };
+
+function wlx(real: RealServer, args: string[]) {
+  return runWlx(args, { KUBECONFIG: real.kubeconfig, WLX_DEFINITIONS: '' });
+}
+
+describe('-n and forbidden namespaces on the real kube-apiserver', { skip }, () => {
+  let real: RealServer;
+  // A server of this file's own: the real-server suite's shared one is reseeded by its own files meanwhile.
+  const dir = mkdtempSync(join(tmpdir(), 'wlx-truth-real-'));
+  before(async () => {
+    real = await startRealServer(dir);
+    await reseed(real.admin);
+  });
+  after(async () => {
+    real?.admin.close();
+    real?.restricted.close();
+    await stopRealServer(dir).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the researcher asking for research: one line naming the user and the readable namespace, exit 6', async () => {
+    const restricted = (args: string[]) => wlx(real, ['--context', 'real-restricted', ...args]);
+    const [list, named, both] = await Promise.all([
+      restricted(['get', '-n', 'research']),
+      restricted(['get', 'job/data-prep', '-n', 'research']),
+      restricted(['get', '-n', 'research', '-n', 'training']),
+    ]);
+    for (const r of [list, named]) {
+      assert.equal(r.code, 6, r.stderr);
+      assert.equal(r.stderr, 'wlx: namespace research is not readable by researcher (readable: training)\n');
+      assert.equal(r.stdout, '');
+    }
+    assert.equal(both.code, 6, both.stderr);
+    assert.match(both.stdout, /^JobSet\/llama-pretrain\s+namespace: training/m);
+    assert.doesNotMatch(both.stdout, /namespace: research/);
+  });
+
+  test('an admin with -n training: the nodes count every namespace, the workloads are training', async () => {
+    const [all, narrowed] = await Promise.all([
+      wlx(real, ['get', '-A', '-o', 'json']),
+      wlx(real, ['get', '-n', 'training', '-o', 'json']),
+    ]);
+    assert.equal(all.code, 0, all.stderr);
+    assert.equal(narrowed.code, 0, narrowed.stderr);
+    const a = JSON.parse(all.stdout) as Doc;
+    const n = JSON.parse(narrowed.stdout) as Doc;
+    const requested = (d: Doc) => d.nodes.map((x) => [x.name, x.gpuRequested, x.pods]);
+    assert.deepEqual(requested(n), requested(a));
+    assert.deepEqual([...new Set(n.workloads.map((w) => w.namespace))], ['training']);
+    assert.ok(
+      a.workloads.some((w) => w.namespace === 'inference'),
+      'the seed has inference pods on GPU nodes',
+    );
+  });
+});
