@@ -82,6 +82,21 @@ test('waterfall: segment widths follow the phase durations; marks at the right c
   assert.match(legend, /numbers: time waiting, pulling, starting; total to ready/);
 });
 
+test('waterfall: a pod scheduled the moment it was created waited 0.0s; a bind time not known is -', () => {
+  const now = podAt('now', 'worker', { sched: 0, start: 5, ready: 10 });
+  const unknown = { ...podAt('unknown', 'worker', { sched: 3, start: 5, ready: 8 }), scheduledMs: null };
+  const t = timelineOf([now, unknown], ['worker'], 20);
+  const lines = waterfallLines(t, s(20), { width: 160 });
+  const numbersOf = (name: string) =>
+    lines
+      .find((l) => l.pods?.[0] === name)!
+      .text.trimEnd()
+      .split(/ +/)
+      .slice(-4);
+  assert.deepEqual(numbersOf('now'), ['0.0s', '-', '10s', '10s']);
+  assert.deepEqual(numbersOf('unknown'), ['-', '-', '-', '8.0s']);
+});
+
 test('waterfall: slowest first, waiting pods above all, with what they wait for; a band per role', () => {
   const pods = [
     podAt('fast', 'worker', { sched: 1, start: 2, ready: 3 }),

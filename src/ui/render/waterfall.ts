@@ -187,7 +187,8 @@ function durationNumbers(segments: readonly PhaseSegment[], total: number | null
   const d = phaseDurations(segments);
   const has = (phase: PhaseSegment['phase']) => segments.some((x) => x.phase === phase);
   return numbers([
-    has('waiting') ? formatDuration(d.waiting) : '-',
+    // Scheduled the moment it was created: no waiting segment, but a known wait of 0.
+    segments.length ? formatDuration(d.waiting) : '-',
     has('pulling') ? formatDuration(d.pulling) : '-',
     has('starting') ? formatDuration(d.starting) : '-',
     total !== null ? formatDuration(Math.max(0, total)) : '-',
