@@ -348,6 +348,8 @@ export interface AccessScope {
   user?: string;
   /** With `unreadable`: the namespaces that did answer (`-n`'s others, the context's). */
   readable?: string[];
+  /** Set when pods could not be listed cluster-wide: the namespaces whose pods the nodes' requests count. */
+  podsIn?: string[];
 }
 
 /** What the UI reads. Implemented by the cluster engine (src/kube/engine.ts). */

@@ -1,7 +1,8 @@
 // The real kube-apiserver's word on what -n and a forbidden namespace mean
 // (its RBAC, its 403 wording): `wlx get -n research` as the researcher is one
-// line and exit 6 naming the user the server names, and `-n training` as an
-// admin counts every namespace's pods on the nodes.
+// line and exit 6 naming the user the server names, `-n training` as an
+// admin counts every namespace's pods on the nodes, and a researcher who may
+// read nodes but list pods only in training is told the requests are training's.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NodeSummary, WorkloadTree } from '../../src/model/types.js';
@@ -11,9 +12,10 @@ import { join } from 'node:path';
 import { realServerSkipReason, startRealServer, stopRealServer, type RealServer } from './real-apiserver.js';
 import { reseed } from './real-seed/index.js';
 import { runWlx } from './wlx-cli.js';
+import { Tmux, hasTmux, shellQuote, wlxCommand } from './tmux.js';
 
 const skip = realServerSkipReason();
-type Doc = { workloads: WorkloadTree[]; nodes: NodeSummary[] };
+type Doc = { workloads: WorkloadTree[]; nodes: NodeSummary[]; access: { podsIn?: string[] } };
 
 function wlx(real: RealServer, args: string[]) {
   return runWlx(args, { KUBECONFIG: real.kubeconfig, WLX_DEFINITIONS: '' });
@@ -67,5 +69,60 @@ describe('-n and forbidden namespaces on the real kube-apiserver', { skip }, () 
       a.workloads.some((w) => w.namespace === 'inference'),
       'the seed has inference pods on GPU nodes',
     );
+    assert.equal(n.access.podsIn, undefined, 'pods were listed cluster-wide');
+  });
+
+  // Last: it widens the researcher's rights on this server.
+  test("a researcher who may read nodes, pods only in training: the requests are training's, and said so", async () => {
+    const rbac = '/apis/rbac.authorization.k8s.io/v1';
+    await real.admin.must('POST', `${rbac}/clusterroles`, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'node-reader' },
+      rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] }],
+    });
+    await real.admin.must('POST', `${rbac}/clusterrolebindings`, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'researchers-node-reader' },
+      subjects: [{ kind: 'Group', name: 'researchers', apiGroup: 'rbac.authorization.k8s.io' }],
+      roleRef: { kind: 'ClusterRole', name: 'node-reader', apiGroup: 'rbac.authorization.k8s.io' },
+    });
+    const [admin, researcher] = await Promise.all([
+      wlx(real, ['get', '-n', 'training', '-o', 'json']),
+      wlx(real, ['get', '-n', 'training', '-o', 'json', '--context', 'real-restricted']),
+    ]);
+    assert.equal(admin.code, 0, admin.stderr);
+    assert.equal(researcher.code, 0, researcher.stderr);
+    const a = JSON.parse(admin.stdout) as Doc;
+    const r = JSON.parse(researcher.stdout) as Doc;
+    assert.deepEqual(r.access.podsIn, ['training']);
+    assert.deepEqual(
+      r.nodes.map((x) => x.name),
+      a.nodes.map((x) => x.name),
+      'every node is read, not only those of its pods',
+    );
+    assert.ok(r.nodes.every((x) => x.gpuAllocatable !== null));
+    const sum = (d: Doc) => d.nodes.reduce((n, x) => n + x.gpuRequested, 0);
+    assert.ok(sum(r) > 0 && sum(r) < sum(a), `training's requests ${sum(r)} of the cluster's ${sum(a)}`);
+    if (!hasTmux()) return;
+    const tmux = new Tmux(
+      wlxCommand(`--kubeconfig ${shellQuote(real.kubeconfig)} --context real-restricted -n training`),
+      200,
+      30,
+      'wlx-truth-real',
+    );
+    try {
+      const screen = await tmux.waitFor(
+        /requests of pods in training only/,
+        'the header saying whose requests',
+        60_000,
+      );
+      assert.match(screen, new RegExp(`GPUs: ${sum(r)}/\\d+ req/alloc`));
+      tmux.keys('q');
+      await tmux.waitFor(/WLX-EXITED 0/, 'a clean exit');
+    } finally {
+      tmux.kill();
+    }
   });
 });

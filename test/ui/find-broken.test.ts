@@ -179,6 +179,13 @@ test('with the server down: its URL on the flash line, GPUs not read yet rather 
     connection: down,
   };
   assert.equal(gpuHeadline(empty), 'not read yet');
+  // Nodes readable but pods only per namespace: the requests are those namespaces', and the header says so.
+  const partial = {
+    totals: { gpuCapacity: 16, gpuAllocatable: 16, gpuRequested: 4, gpuFree: 12, gpuPending: 0, pods: 3, nodes: 2 },
+    nodes: [],
+    access: { clusterWide: false, namespaces: ['training'], forbidden: [], podsIn: ['training'] },
+  };
+  assert.match(gpuHeadline(partial), /^4\/16 req\/alloc .*\(requests of pods in training only\)$/);
   assert.match(gpuHeadline({ ...empty, connection: { ...down, state: 'live' } }), /^0\/0 req\/alloc/);
 });
 

@@ -130,7 +130,7 @@ const COMPACT_COLUMNS = 100;
  */
 export function gpuHeadline(
   snapshot: Pick<ModelSnapshot, 'totals' | 'podNodes' | 'gpuMetrics' | 'nodes'> &
-    Partial<Pick<ModelSnapshot, 'connection'>>,
+    Partial<Pick<ModelSnapshot, 'connection' | 'access'>>,
   columns = Infinity,
 ): string {
   const t = snapshot.totals;
@@ -139,14 +139,17 @@ export function gpuHeadline(
     return 'not read yet';
   const util = clusterGpuUtilisation(snapshot.gpuMetrics);
   const utilText = util === null ? '' : `  util ${Math.round(util)}%`;
+  // Nodes readable, pods not cluster-wide: their requests are those of the namespaces read, and say so.
+  const podsIn = snapshot.access?.podsIn;
+  const partial = podsIn && !snapshot.podNodes ? `  (requests of pods in ${podsIn.map(sanitise).join(', ')} only)` : '';
   if (t.byResource && !snapshot.podNodes)
-    return `${gpuTotalsByKind(t.byResource, columns <= COMPACT_COLUMNS)}  pending ${t.gpuPending}${utilText}`;
+    return `${gpuTotalsByKind(t.byResource, columns <= COMPACT_COLUMNS)}  pending ${t.gpuPending}${utilText}${partial}`;
   const tail = utilText + gpuKindTotals(snapshot.nodes);
   if (snapshot.podNodes) {
     const requested = snapshot.podNodes.reduce((n, x) => n + x.gpuRequested, 0);
     return `${requested} req on ${snapshot.podNodes.length} nodes  capacity unknown (nodes not readable)  pending ${t.gpuPending}${tail}`;
   }
-  return `${t.gpuRequested}/${t.gpuAllocatable} req/alloc  free ${t.gpuFree}  pending ${t.gpuPending}${tail}`;
+  return `${t.gpuRequested}/${t.gpuAllocatable} req/alloc  free ${t.gpuFree}  pending ${t.gpuPending}${tail}${partial}`;
 }
 
 /**
