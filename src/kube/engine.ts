@@ -8,8 +8,7 @@
 // that types defined only in the cluster (a TFJob Karta, say) are watched from
 // the start. Later Karta changes are hot-reloaded (precedence cluster > file >
 // builtin, decided by the definitions module) and may start new reflectors.
-import type { Definition, Gvk } from '../definitions/types.js';
-import { gvkKey } from '../definitions/types.js';
+import { type Definition, type Gvk, gvkKey } from '../definitions/types.js';
 import type {
   ClusterConnection,
   ConnectionInfo,
@@ -18,15 +17,17 @@ import type {
   ModelSnapshot,
   NodePodEntry,
   WorkloadTree,
+  PodNode,
+  IdleRule,
 } from '../model/types.js';
 import { ClusterStore } from '../model/store.js';
 import { POD_GVK } from '../model/ownership-graph.js';
 import { preflightDefinitions } from '../model/preflight.js';
 import { SchedulingIndex } from '../model/scheduling/index.js';
-import { nodesFromPods, type PodNode } from '../model/pod-nodes.js';
+import { nodesFromPods } from '../model/pod-nodes.js';
 import { QueuePositions } from './queue-positions.js';
 import { DcgmScraper } from './dcgm-scrape.js';
-import { DEFAULT_IDLE_RULE, indexReadings, type IdleRule } from '../model/utilisation.js';
+import { DEFAULT_IDLE_RULE, indexReadings } from '../model/utilisation.js';
 import { Discovery, serverVersion, type ResourceInfo } from './discovery.js';
 import { Backoff } from './backoff.js';
 import type { WatchEventType } from './reflector.js';

@@ -1,17 +1,8 @@
 // Nodes as the pods see them: when the node objects cannot be read (a
 // namespace-scoped user), the names pods are bound to and the GPUs they
 // request there are still known. Capacity is not: it stays unknown, never 0.
-import type { OrphanPod, PodSummary, RoleTree, WorkloadTree } from './types.js';
+import type { OrphanPod, PodSummary, RoleTree, WorkloadTree, PodNode } from './types.js';
 import { naturalCompare } from './order.js';
-
-export interface PodNode {
-  name: string;
-  /** GPUs requested by the non-terminal pods seen on it. */
-  gpuRequested: number;
-  pods: number;
-  /** Workloads with pods on it, as `namespace/name`. */
-  workloads: string[];
-}
 
 /** Every pod of a role: its own, then its sub-roles' (recursively). */
 export function rolePods(role: RoleTree): PodSummary[] {

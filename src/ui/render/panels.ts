@@ -1,7 +1,6 @@
 // Detail lines above the table: the workload's status, definition and gangs;
 // the node's GPU figures, conditions and taints.
-import type { NodeSummary, WorkloadTree } from '../../model/types.js';
-import type { WorkloadQueue } from '../../model/scheduling/words.js';
+import type { NodeSummary, WorkloadTree, WorkloadQueue, GroupGpu } from '../../model/types.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Tone } from './table.js';
 import { gpuRatio, worstTone } from './format.js';
@@ -13,7 +12,6 @@ import { shortGpuKind } from './header.js';
 import { splitAcross, splitSentence, spreadOf, spreadSentence, type TopologyIndex } from '../../model/topology.js';
 import { rolePods, treePods } from '../../model/pod-nodes.js';
 import { roleName } from '../../model/role-name.js';
-import type { GroupGpu } from '../../model/gpu-overlay.js';
 import { utilText } from './gpu-columns.js';
 
 export interface PanelLine {
