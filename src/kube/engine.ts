@@ -9,6 +9,7 @@
 // the start. Later Karta changes are hot-reloaded (precedence cluster > file >
 // builtin, decided by the definitions module) and may start new reflectors.
 import { type Definition, type Gvk, gvkKey } from '../definitions/types.js';
+import type { ModelSource, ObjectAccess } from '../model/source.js';
 import type {
   ClusterConnection,
   ConnectionInfo,
@@ -19,6 +20,7 @@ import type {
   WorkloadTree,
   PodNode,
   IdleRule,
+  ResourceInfo,
 } from '../model/types.js';
 import { ClusterStore } from '../model/store.js';
 import { POD_GVK } from '../model/ownership-graph.js';
@@ -28,7 +30,7 @@ import { nodesFromPods } from '../model/pod-nodes.js';
 import { QueuePositions } from './queue-positions.js';
 import { DcgmScraper } from './dcgm-scrape.js';
 import { DEFAULT_IDLE_RULE, indexReadings } from '../model/utilisation.js';
-import { Discovery, serverVersion, type ResourceInfo } from './discovery.js';
+import { Discovery, serverVersion } from './discovery.js';
 import { Backoff } from './backoff.js';
 import type { WatchEventType } from './reflector.js';
 import { describeFailure } from './client.js';
@@ -43,17 +45,20 @@ import {
   summariseConnection,
   type PendingConnection,
 } from './snapshot.js';
-import type { ClusterEngine, DefinitionSetLike, EngineOptions, ModelStoreLike } from './engine-types.js';
+import type { DefinitionSetLike, EngineOptions, ModelStoreLike } from './engine-types.js';
+import { createAccess } from './access.js';
 
-export type { ClusterEngine, DefinitionSetLike, EngineOptions, ModelStoreLike } from './engine-types.js';
+export type { DefinitionSetLike, EngineOptions, ModelStoreLike } from './engine-types.js';
 
 export async function startEngine(options: EngineOptions): Promise<ClusterEngine> {
-  const engine = new Engine(options);
+  const engine = new ClusterEngine(options);
   await engine.start();
   return engine;
 }
 
-class Engine implements ClusterEngine {
+export class ClusterEngine implements ModelSource {
+  /** On-demand reads over the engine's transport. */
+  readonly access: ObjectAccess;
   private readonly discovery: Discovery;
   private readonly store: ModelStoreLike;
   /** Kueue / KAI / Volcano / Workload API objects (few: one per job), beside the store. */
@@ -93,6 +98,7 @@ class Engine implements ClusterEngine {
 
   constructor(private readonly options: EngineOptions) {
     this.discovery = new Discovery(options.transport);
+    this.access = createAccess(options.transport);
     this.defs = options.definitions;
     this.selector = options.labelSelector ? parseLabelSelector(options.labelSelector) : null;
     const storeOptions = {
@@ -205,6 +211,10 @@ class Engine implements ClusterEngine {
     return this.watchers.resources();
   }
 
+  /** Every pod is in every snapshot here: only the engine worker leaves some out. */
+  setPodScope(): void {}
+
+  /** uid → resourceVersion of every object held, per kind label (for consistency checks). */
   inventory(): Map<string, Map<string, string>> {
     return this.watchers.inventory();
   }
@@ -223,6 +233,7 @@ class Engine implements ClusterEngine {
     this.dcgm.stop();
     await this.watchers.stop();
     this.listeners.clear();
+    await this.options.onStop?.();
   }
 
   // ---- startup -----------------------------------------------------------

@@ -4,8 +4,7 @@
 // ownership graph, tree maintenance, node summaries, DRA objects and the
 // definitions' plans, each a file of its own; what stays here (over 650 lines)
 // is where every kind's events meet and the order they are applied in.
-import type { Definition, Gvk } from '../definitions/types.js';
-import { gvkKey, gvkOf } from '../definitions/types.js';
+import { type Definition, type Gvk, gvkKey, gvkOf } from '../definitions/types.js';
 import type {
   KubeObject,
   WorkloadTree,
@@ -23,7 +22,14 @@ import { naturalCompare } from './tree.js';
 import { controllerUidOf } from './ownership.js';
 import { totalsOf, type NodePodLoad } from './nodes.js';
 import { deepEqual } from './equal.js';
-import { DEFAULT_GPU_RESOURCES, gpuResourceMatcher, podGpuResources, type GpuResourceMatcher } from './gpu.js';
+import {
+  DEFAULT_GPU_RESOURCES,
+  gpuResourceMatcher,
+  podGpuResources,
+  type GpuResourceMatcher,
+  addGpuResources,
+  gpuSlicesOf,
+} from './gpu.js';
 import { UidSet, addTo, removeFrom } from './uid-set.js';
 import { carriedPlacements } from './placements.js';
 import { OwnershipGraph, POD_GVK, refKindKey } from './ownership-graph.js';
@@ -33,7 +39,6 @@ import { newWorkCounters, type WorkCounters } from './work-counters.js';
 import type { PodEntry, StoreEventType, StoreKind, WorkloadEntry } from './store-entries.js';
 import { DraObjects, isDraKind, DRA_KINDS } from './dra-objects.js';
 import { claimGpusByClaim, draGpuResources, resourceTotal, type DraCapacity } from './dra.js';
-import { addGpuResources, gpuSlicesOf } from './gpu.js';
 import { nodePodEntries } from './node-pods.js';
 
 export type { StoreKind, StoreEventType } from './store-entries.js';

@@ -319,63 +319,6 @@ export interface AccessScope {
   forbidden: string[];
 }
 
-/** What the UI reads. Implemented by the cluster engine (src/kube/engine.ts). */
-export interface ModelSource {
-  getSnapshot(): ModelSnapshot;
-  /** Called after each coalesced batch of watch events; returns an unsubscribe function. */
-  subscribe(listener: (snapshot: ModelSnapshot) => void): () => void;
-  /** Pods bound to a node, with the workload each belongs to (unowned pods too). */
-  getNodePods(nodeName: string): NodePodEntry[];
-  getConnectionInfo(): ConnectionInfo;
-  /** On-demand reads (fresh objects, events, logs) for the incident views; absent offline. */
-  access?: ObjectAccess;
-  /** Keep queue positions fresh while a view shows them; returns the release. */
-  holdQueuePositions?(): () => void;
-  /** Scrape GPU metrics while a view that shows them is open; returns the release. */
-  holdGpuMetrics?(): () => void;
-  /**
-   * Whose pods the views draw: a source that can leave the others out of its
-   * snapshots (the engine worker's) sends only these; others ignore it.
-   */
-  setPodScope?(scope: PodScope): void;
-}
-
-/** Which object to read: apiVersion/kind as in ownerReferences. */
-export interface ObjectRef {
-  apiVersion: string;
-  kind: string;
-  namespace?: string | null;
-  name: string;
-}
-
-export interface LogOptions {
-  container?: string;
-  follow?: boolean;
-  previous?: boolean;
-  timestamps?: boolean;
-  tailLines?: number;
-  signal?: AbortSignal;
-}
-
-/**
- * Read-only on-demand access to the cluster (src/kube/access.ts): GETs through
- * the same transport and auth as the watches. Everything returned is raw
- * cluster text: sanitise before display.
- */
-export interface ObjectAccess {
-  /** The whole object, fetched fresh (the model keeps trimmed copies). */
-  getObject(ref: ObjectRef): Promise<KubeObject>;
-  /** Pods of a namespace, whole. */
-  listPods(namespace: string): Promise<KubeObject[]>;
-  /** core/v1 Events of a namespace (null = all) whose involvedObject uid or name (with kind) is in the filter; no filter = all. */
-  listEvents(
-    namespace: string | null,
-    filter?: { uids?: readonly string[]; names?: readonly { kind: string; name: string }[] },
-  ): Promise<KubeObject[]>;
-  /** Streams a container's log lines to onLine; resolves when the stream ends or is aborted. */
-  streamLogs(namespace: string, pod: string, options: LogOptions, onLine: (line: string) => void): Promise<void>;
-}
-
 export interface ConnectionInfo {
   context: string;
   cluster: string;
@@ -633,4 +576,16 @@ export interface SchedulingView {
   facts: ReadonlyMap<string, QueueFacts>;
   /** Whether any queue or gang kind holds objects (the QUEUE column shows only then). */
   active: boolean;
+}
+
+// ---- discovery (src/kube/discovery.ts)
+
+/** What discovery says of a served kind. */
+export interface ResourceInfo {
+  gvk: Gvk;
+  /** Plural resource name, e.g. `jobsets`. */
+  resource: string;
+  namespaced: boolean;
+  verbs: string[];
+  shortNames: string[];
 }

@@ -2,7 +2,7 @@
 // another context), owning the screen meanwhile (see terminal.ts).
 import './interactive.js';
 import { render } from 'ink';
-import type { ModelSource } from '../model/types.js';
+import type { ModelSource } from '../model/source.js';
 import { App } from './components/App.js';
 import { guardTerminal } from './terminal.js';
 import { noColorRequested } from './components/theme.js';

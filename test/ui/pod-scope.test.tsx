@@ -18,7 +18,7 @@ class ScopedSource extends FakeSource {
   constructor(private readonly full: ModelSnapshot) {
     super(full);
   }
-  setPodScope(scope: PodScope): void {
+  override setPodScope(scope: PodScope): void {
     this.scopes.push(scope);
   }
   answer(): void {

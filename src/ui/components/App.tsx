@@ -6,7 +6,7 @@
 import type React from 'react';
 import { useCallback } from 'react';
 import { Box } from 'ink';
-import type { ModelSource } from '../../model/types.js';
+import type { ModelSource } from '../../model/source.js';
 import { useTerminalSize, type TerminalSize } from '../hooks/useTerminalSize.js';
 import { useViewStore } from '../hooks/useViewStore.js';
 import { useScreen } from '../hooks/useScreen.js';

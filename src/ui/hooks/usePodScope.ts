@@ -1,7 +1,7 @@
 // Tells the model source whose pods the views on the stack draw
 // (src/ui/state/pod-scope.ts); sent again only when that changes.
 import { useEffect } from 'react';
-import type { ModelSource } from '../../model/types.js';
+import type { ModelSource } from '../../model/source.js';
 import { podScopeOf } from '../state/pod-scope.js';
 import { servesRows } from '../state/served-rows.js';
 import type { UiState } from '../state/viewState.js';
@@ -11,6 +11,6 @@ export function usePodScope(source: ModelSource, state: UiState): void {
   // By value: each render makes a new scope object, and only a change is sent.
   const key = scope === 'all' ? 'all' : JSON.stringify(scope.workloads);
   useEffect(() => {
-    source.setPodScope?.(key === 'all' ? 'all' : { workloads: JSON.parse(key) as string[] });
+    source.setPodScope(key === 'all' ? 'all' : { workloads: JSON.parse(key) as string[] });
   }, [source, key]);
 }

@@ -3,7 +3,8 @@
 // says the screen changed; the clock ticks once a second for ages and
 // highlights, drawn likewise only when a visible one changed.
 import { useEffect, useReducer, useState } from 'react';
-import type { ModelSnapshot, ModelSource, NodePodEntry } from '../../model/types.js';
+import type { ModelSnapshot, NodePodEntry } from '../../model/types.js';
+import type { ModelSource } from '../../model/source.js';
 import { DrawGate } from '../state/draw-gate.js';
 import type { WorkCounters } from '../render/row-cache.js';
 import { ScreenModel, type Screen, type ScreenSize } from '../state/screen.js';

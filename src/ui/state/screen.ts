@@ -4,7 +4,8 @@
 // components draw the same screen's lines, so each visible row's text is
 // formatted once per screen. One ScreenModel per App: it owns the memoised
 // rows, layouts, sort / filter results and change highlights.
-import type { ConnectionInfo, ModelSnapshot, ModelSource, NodeSummary, WorkloadTree } from '../../model/types.js';
+import type { ConnectionInfo, ModelSnapshot, NodeSummary, WorkloadTree } from '../../model/types.js';
+import type { ModelSource } from '../../model/source.js';
 import { topologyIndex, type TopologyIndex } from '../../model/topology.js';
 import { workloadGpu } from '../../model/gpu-overlay.js';
 import { troubleText, workloadTrouble } from '../../model/trouble.js';
