@@ -7,7 +7,7 @@
 // are also served as the deprecated v1beta1, converted from the v1beta2
 // objects as Kueue's conversion webhook does. demo/kinds.ts
 // lists them with the other kinds. Schemas are in our own words.
-import type { KindSpec, PrinterColumn } from './kinds.js';
+import type { KindSpec, PrinterColumn } from './kind-types.js';
 import { conditionFields, type Field } from './schemas.js';
 import type { StoredObject } from './store.js';
 

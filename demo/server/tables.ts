@@ -4,7 +4,8 @@
 // each CRD's additionalPrinterColumns for custom ones; the server always sends
 // the wide (priority 1) columns and kubectl hides them unless `-o wide`.
 import type { StoredObject } from '../store.js';
-import { present, type ServedKind } from '../kinds.js';
+import { present } from '../kinds.js';
+import type { ServedKind } from '../kind-types.js';
 import { evalJsonPath, printerColumnsOf } from './crds.js';
 
 export interface ColumnDefinition {

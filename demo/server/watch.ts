@@ -8,7 +8,8 @@
 // frames (protobuf-encode.ts) instead of JSON lines.
 import type { ServerResponse } from 'node:http';
 import type { ObjectStore, StoreEvent, StoredObject } from '../store.js';
-import { apiVersionOf, present, storeKeyOf, type ServedKind } from '../kinds.js';
+import { apiVersionOf, present, storeKeyOf } from '../kinds.js';
+import type { ServedKind } from '../kind-types.js';
 import type { FieldSelector, LabelSelector } from './selectors.js';
 import { partialObjectMetadata, tableColumns, tableRow, type IncludeObject, type MetaVersion } from './tables.js';
 import { objectSortKey } from './lists.js';

@@ -5,7 +5,20 @@ import type { KubeObject, PodSummary } from './types.js';
 import type { DefinitionPlan } from './plan.js';
 import type { PodFacts } from './attribution.js';
 import { deepEqual } from './equal.js';
-import { treePod, type TreePod } from './tree.js';
+import { isTerminalPhase, isTerminating } from './pod-status.js';
+
+/** A pod as a workload's tree holds it: its summary and where its definition places it. */
+export interface TreePod {
+  summary: PodSummary;
+  facts: PodFacts;
+  terminating: boolean;
+  /** Not Succeeded/Failed: still holds what it requested. */
+  active: boolean;
+}
+
+export function treePod(pod: KubeObject, summary: PodSummary, facts: PodFacts): TreePod {
+  return { summary, facts, terminating: isTerminating(pod), active: !isTerminalPhase(pod) };
+}
 
 /** A pod placed by one definition plan. */
 export interface Placed extends TreePod {

@@ -18,7 +18,7 @@ import type { DefinitionPlan } from './plan.js';
 import { DefinitionPlans } from './definition-plans.js';
 import { describeFailure, type ExprError } from './expr.js';
 import { summarisePod, isTerminalPhase } from './pod-status.js';
-import { naturalCompare } from './tree.js';
+import { naturalCompare } from './order.js';
 import { controllerUidOf } from './ownership.js';
 import { totalsOf, type NodePodLoad } from './nodes.js';
 import { deepEqual } from './equal.js';

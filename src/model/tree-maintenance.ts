@@ -7,11 +7,18 @@ import type { DefinitionPlan } from './plan.js';
 import { evaluateWorkload } from './workload-facts.js';
 import type { DraLookup } from './dra.js';
 import { evaluatePod } from './attribution.js';
-import { assembleTree, patchTreePod, type TreePod } from './tree.js';
+import { assembleTree, patchTreePod } from './tree.js';
 import { deepEqual, shareStructure } from './equal.js';
 import { prefetch } from './expr.js';
 import { addTo } from './uid-set.js';
-import { findPlaced, placedTreePod, withPlacement, SharedPodFacts, type Placements } from './placements.js';
+import {
+  findPlaced,
+  placedTreePod,
+  withPlacement,
+  SharedPodFacts,
+  type Placements,
+  type TreePod,
+} from './placements.js';
 import type { OwnershipGraph } from './ownership-graph.js';
 import type { PodEntry, WorkloadEntry } from './store-entries.js';
 import type { WorkCounters } from './work-counters.js';

@@ -30,28 +30,15 @@ import type { KubeObject, PodSummary, RoleTree, WorkloadTree, GpuCounts, Replica
 import type { DefinitionPlan } from './plan.js';
 import { planDefinition } from './plan.js';
 import { evaluateWorkload, workloadSubject, type WorkloadFacts } from './workload-facts.js';
-import { evaluatePod, type PodFacts } from './attribution.js';
-import { summarisePod, isTerminating, isTerminalPhase } from './pod-status.js';
+import { evaluatePod } from './attribution.js';
+import { treePod, type TreePod } from './placements.js';
+import { summarisePod } from './pod-status.js';
 import { summariseGangs } from './gangs.js';
 import { describeFailure, prefetch } from './expr.js';
 import { isOwnedBy } from './ownership.js';
 import { deepEqual } from './equal.js';
 import { DEFAULT_GPU_RESOURCES, addGpuResources } from './gpu.js';
 import { naturalCompare, naturalSortKey } from './order.js';
-
-export { naturalCompare };
-
-export interface TreePod {
-  summary: PodSummary;
-  facts: PodFacts;
-  terminating: boolean;
-  /** Not Succeeded/Failed: still holds what it requested. */
-  active: boolean;
-}
-
-export function treePod(pod: KubeObject, summary: PodSummary, facts: PodFacts): TreePod {
-  return { summary, facts, terminating: isTerminating(pod), active: !isTerminalPhase(pod) };
-}
 
 /**
  * Pods in natural name order. Keys (digit runs zero-padded: plain string order

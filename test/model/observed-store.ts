@@ -3,7 +3,7 @@
 import { ClusterStore, type ClusterStoreOptions } from '../../src/model/store.js';
 import { OwnershipGraph } from '../../src/model/ownership-graph.js';
 import { newWorkCounters, type WorkCounters } from '../../src/model/work-counters.js';
-import { naturalCompare } from '../../src/model/tree.js';
+import { naturalCompare } from '../../src/model/order.js';
 import type { PodSummary } from '../../src/model/types.js';
 
 export class ObservedStore extends ClusterStore {

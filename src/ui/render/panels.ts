@@ -1,6 +1,7 @@
 // Detail lines above the table: the workload's status, definition and gangs;
 // the node's GPU figures, conditions and taints.
-import type { NodeSummary, WorkloadTree, WorkloadQueue, GroupGpu } from '../../model/types.js';
+import type { NodeSummary, WorkloadTree, WorkloadQueue, GroupGpu, GangVerdict, QueueFacts } from '../../model/types.js';
+import { queueStatusWord } from '../../model/scheduling/words.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Tone } from './table.js';
 import { gpuRatio, worstTone } from './format.js';
@@ -124,4 +125,36 @@ export function nodeGpuLines(n: NodeSummary): PanelLine[] {
       tone: r.requested > r.allocatable ? 'warn' : 'normal',
     });
   return lines;
+}
+
+/** The workload view's lines about its queue and PodGroups (above the roles). */
+export function queuePanelLines(
+  queue: WorkloadQueue | undefined,
+  facts: QueueFacts | undefined,
+  verdicts: readonly GangVerdict[] | undefined,
+): PanelLine[] {
+  const out: PanelLine[] = [];
+  if (queue) {
+    const waiting = queueStatusWord(queue) !== null;
+    const where = [queue.name, queue.clusterQueue]
+      .filter((x): x is string => !!x)
+      .map(sanitise)
+      .join(' → ');
+    const pos = waiting && queue.system === 'kueue' ? `, position ${queue.position ?? '?'}` : '';
+    const short = facts?.shortfalls.length
+      ? ` — needs ${facts.shortfalls.map((s) => `${s.more ?? 'more'} ${sanitise(s.resource)}${s.flavor ? ` (${sanitise(s.flavor)})` : ''}`).join(', ')} of quota`
+      : '';
+    out.push({
+      text: `${queue.system} queue ${where || '-'}: ${sanitise(queue.state)}${pos}${short}${waiting ? ' — w for why' : ''}`,
+      tone: waiting ? 'warn' : 'normal',
+    });
+  }
+  for (const v of verdicts ?? []) {
+    if (!v.message && !v.reason) continue;
+    out.push({
+      text: `${v.scheduler} PodGroup ${sanitise(v.name)} (min ${v.minMember}): ${sanitise(v.reason ?? '')}${v.message ? ` ${sanitise(v.message)}` : ''}`,
+      tone: 'warn',
+    });
+  }
+  return out;
 }

@@ -1,15 +1,6 @@
 // `:queues`: Kueue ClusterQueues with their GPU quota per flavor, and one
 // ClusterQueue's pending workloads in line (Enter → the workload).
-import { queueStatusWord } from '../../model/scheduling/words.js';
-import type {
-  WorkloadQueue,
-  ClusterQueueSummary,
-  FlavorQuota,
-  PendingEntry,
-  QueueFacts,
-  GangVerdict,
-} from '../../model/types.js';
-import type { PanelLine } from './panels.js';
+import type { WorkloadQueue, ClusterQueueSummary, FlavorQuota, PendingEntry } from '../../model/types.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
 import { parseTime } from './format.js';
@@ -99,36 +90,4 @@ export function pendingTable(entries: readonly PendingEntry[]): TableData {
 /** The QUEUE cell: the LocalQueue (or scheduler queue), `-` when none holds the workload. */
 export function queueCell(q: WorkloadQueue | undefined): string {
   return q?.name ? sanitise(q.name) : '-';
-}
-
-/** The workload view's lines about its queue and PodGroups (above the roles). */
-export function queuePanelLines(
-  queue: WorkloadQueue | undefined,
-  facts: QueueFacts | undefined,
-  verdicts: readonly GangVerdict[] | undefined,
-): PanelLine[] {
-  const out: PanelLine[] = [];
-  if (queue) {
-    const waiting = queueStatusWord(queue) !== null;
-    const where = [queue.name, queue.clusterQueue]
-      .filter((x): x is string => !!x)
-      .map(sanitise)
-      .join(' → ');
-    const pos = waiting && queue.system === 'kueue' ? `, position ${queue.position ?? '?'}` : '';
-    const short = facts?.shortfalls.length
-      ? ` — needs ${facts.shortfalls.map((s) => `${s.more ?? 'more'} ${sanitise(s.resource)}${s.flavor ? ` (${sanitise(s.flavor)})` : ''}`).join(', ')} of quota`
-      : '';
-    out.push({
-      text: `${queue.system} queue ${where || '-'}: ${sanitise(queue.state)}${pos}${short}${waiting ? ' — w for why' : ''}`,
-      tone: waiting ? 'warn' : 'normal',
-    });
-  }
-  for (const v of verdicts ?? []) {
-    if (!v.message && !v.reason) continue;
-    out.push({
-      text: `${v.scheduler} PodGroup ${sanitise(v.name)} (min ${v.minMember}): ${sanitise(v.reason ?? '')}${v.message ? ` ${sanitise(v.message)}` : ''}`,
-      tone: 'warn',
-    });
-  }
-  return out;
 }

@@ -19,7 +19,14 @@ import {
   workloadCounts,
   type HeaderModel,
 } from '../render/header.js';
-import { gpuPanelLines, nodePanel, placementPanelLines, workloadPanel, type PanelLine } from '../render/panels.js';
+import {
+  gpuPanelLines,
+  nodePanel,
+  placementPanelLines,
+  workloadPanel,
+  type PanelLine,
+  queuePanelLines,
+} from '../render/panels.js';
 import { RowCache, newWorkCounters, type WorkCounters } from '../render/row-cache.js';
 import { formatAge } from '../render/format.js';
 import {
@@ -44,7 +51,6 @@ import {
 import { ChangeHighlights } from './highlights.js';
 import { isIncidentKind } from './incident.js';
 import { whyPanelLines } from './incident-nav.js';
-import { queuePanelLines } from '../render/queues.js';
 import { ViewMemo } from './memo.js';
 import { GpuMapMemo, type MapScreen } from '../render/gpu-map/index.js';
 import type { HighlightSpec } from '../render/gpu-map/highlight.js';
