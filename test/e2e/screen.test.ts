@@ -95,7 +95,11 @@ test(
       await tmux.waitFor(/workloads\(all\)\[1\/\d+\]/, 'the filtered list');
       tmux.keys('Enter');
       screen = await tmux.waitFor(/pytorchjob\(training\/broken-finetune\)/, 'the role tree');
-      screen = await tmux.waitFor(/\d+ pods? OOMKilled, \d+ restarts? — w for why/, 'the trouble line in the header');
+      // A crash-looping job reads Degraded (then Failed): the why line names the pods' trouble, never a bare word.
+      screen = await tmux.waitFor(
+        /why (Degraded|Failed): .*(OOMKilled|CrashLoopBackOff).* — press w for the why-panel/,
+        'the trouble named in the header',
+      );
       assert.match(screen, /^\│\s+master\s+/m);
       // The cursor sits on the healthy master.
       tmux.keys('w');
