@@ -106,7 +106,7 @@ const GENERAL: Binding[] = [
   {
     keys: [':'],
     label: ':',
-    help: 'command (:wl :nodes :map :pods :queues :defs :ns :ctx :q; Tab completes)',
+    help: 'command (:wl :nodes :map :pods :queues :defs :problems :ns :ctx :q; Tab completes)',
     action: 'command',
   },
   { keys: ['0'], label: '0', help: 'all namespaces', action: 'allNamespaces' },
@@ -268,6 +268,7 @@ export const KEYMAP: Record<ViewKind, Binding[]> = {
   ],
   queue: [enter('the workload'), WHY, TIMELINE, ...MOVE, ...GENERAL, ...RO_TABLE],
   defs: [...MOVE, ...GENERAL],
+  problems: [...MOVE, ...GENERAL],
   help: [...MOVE, ...GENERAL],
   contexts: [enter('switch to the context'), ...MOVE, ...GENERAL],
   namespaces: [enter('scope every view to the namespace'), ...MOVE, ...GENERAL],

@@ -440,7 +440,8 @@ const TREES: Record<string, string[]> = {
   ],
   'batch-job-v1': [
     'Degraded,Running 2/2 ready 1 gpus 2/2/1',
-    'job 2/2 ready 1 gpus 2/2/1 nodes gpu-a100-03,gpu-a100-04',
+    // The OOMKilled pod on gpu-a100-04 holds nothing there any more: the job is on gpu-a100-03.
+    'job 2/2 ready 1 gpus 2/2/1 nodes gpu-a100-03',
     '  llama3-eval-mmlu-0-twbsd Running gpus 1 node gpu-a100-03',
     '  llama3-eval-mmlu-1-bj8m8 OOMKilled gpus 1 node gpu-a100-04',
     '  llama3-eval-mmlu-1-th9jw Pending (Unschedulable) gpus 1 node -',

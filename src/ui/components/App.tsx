@@ -15,6 +15,7 @@ import { useSelectionFollow } from '../hooks/useSelectionFollow.js';
 import { useFlashTimeout } from '../hooks/useFlashTimeout.js';
 import { useQueuePositions } from '../hooks/useQueuePositions.js';
 import { useGpuMetrics } from '../hooks/useGpuMetrics.js';
+import { useNamespaceAccess } from '../hooks/useNamespaceAccess.js';
 import { usePodScope } from '../hooks/usePodScope.js';
 import { framePodsHeld } from '../state/pod-scope.js';
 import { servesRows } from '../state/served-rows.js';
@@ -127,6 +128,7 @@ export function App(props: AppProps): React.JSX.Element {
   useQueuePositions(source, frame.kind);
   useGpuMetrics(source, frame.kind);
   usePodScope(source, state);
+  useNamespaceAccess(source, snapshot, state, store);
   useServedRows(source, screen, state.namespace);
   const incidentKind = isIncidentKind(frame.kind) ? frame.kind : null;
   const incident = incidentKind ? frame.incident : undefined;

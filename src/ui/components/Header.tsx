@@ -123,7 +123,7 @@ export function Header(props: HeaderProps): React.JSX.Element {
         </Box>
         <Pair
           label="Nodes:"
-          value={`${t.nodes}  pods ${t.pods}   ${version}`}
+          value={`${model.nodes}  pods ${t.pods}   ${version}`}
           width={right}
           style={accent(noColor, 'cyan', value)}
           labelColor={labelColor}

@@ -5,7 +5,17 @@
 import type { WorkloadType } from './workload-types.js';
 
 export type ViewCommand =
-  'workloads' | 'nodes' | 'map' | 'pods' | 'queues' | 'defs' | 'events' | 'aliases' | 'contexts' | 'namespaces';
+  | 'workloads'
+  | 'nodes'
+  | 'map'
+  | 'pods'
+  | 'queues'
+  | 'defs'
+  | 'problems'
+  | 'events'
+  | 'aliases'
+  | 'contexts'
+  | 'namespaces';
 
 export type Command =
   /** namespace: a name given after the view's (`:pods training`), null for `all`; absent: unchanged. */
@@ -32,6 +42,10 @@ export const COMMANDS: CommandSpec[] = [
   { names: ['queues', 'cq'], help: 'Kueue ClusterQueues: GPU quota, usage, pending (Enter: the line)' },
   { names: ['events', 'ev'], help: "the namespace's events, newest first (/ filters)" },
   { names: ['defs', 'definitions'], help: 'Workload Map definitions and their problems' },
+  {
+    names: ['problems', 'pr'],
+    help: 'every problem (connection, access, GPU metrics, kinds, definitions) and since when',
+  },
   { names: ['aliases', 'alias'], help: 'every command, workload type and alias (ctrl-a)' },
   {
     names: ['ns', 'namespace'],
@@ -65,6 +79,9 @@ const VIEWS: Record<string, ViewCommand> = {
   defs: 'defs',
   def: 'defs',
   definitions: 'defs',
+  problems: 'problems',
+  problem: 'problems',
+  pr: 'problems',
   aliases: 'aliases',
   alias: 'aliases',
 };

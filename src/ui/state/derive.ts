@@ -10,8 +10,10 @@ import type {
   NodeSummary,
   OrphanPod,
   PodSummary,
+  ProblemEntry,
   WorkloadTree,
 } from '../../model/types.js';
+import { sanitise } from '../../text/sanitise.js';
 import { sumGpuSlices } from '../../model/gpu.js';
 import type { Row, TableData } from '../render/table.js';
 import { workloadTable } from '../render/workloads.js';
@@ -24,6 +26,7 @@ import { groupByDomain, groupingKeys } from '../render/domains.js';
 import { regexFilter } from '../render/regex-filter.js';
 import { topologyKeysInEffect } from '../../model/topology.js';
 import { definitionTable } from '../render/definitions.js';
+import { problemTable } from '../render/problems.js';
 import { clusterQueueTable, pendingTable } from '../render/queues.js';
 import { aliasTable, contextTable, namespaceTable } from '../render/pickers.js';
 import { NO_USER_BINDINGS, type UserBindings } from '../user-config.js';
@@ -109,6 +112,24 @@ export function findNode(snapshot: ModelSnapshot, name: string | undefined): Nod
 
 const EMPTY: TableData = { columns: [], rows: [] };
 
+/** A problem of a snapshot without entries (offline, tests): no time known. */
+function untimedProblem(text: string): ProblemEntry {
+  return { source: '-', text, since: '', level: 'problem' };
+}
+
+/** Why `:queues` has no row: the ClusterQueues are forbidden, Kueue is not served, or there are none. */
+function noClusterQueue(snapshot: ModelSnapshot): string {
+  const kind = snapshot.kinds.find((k) => k.gvk.group === 'kueue.x-k8s.io' && k.gvk.kind === 'ClusterQueue');
+  if (kind?.state === 'forbidden') {
+    const user = snapshot.access?.user;
+    return `ClusterQueues are not readable${user ? ` by ${sanitise(user)}` : ''} (list clusterqueues.kueue.x-k8s.io is forbidden)`;
+  }
+  if (!kind || kind.state === 'not-served')
+    return 'no ClusterQueue: Kueue is not installed (kueue.x-k8s.io is not served)';
+  if (kind.state === 'syncing') return 'listing ClusterQueues…';
+  return 'no ClusterQueue';
+}
+
 export function tableForFrame(
   snapshot: ModelSnapshot,
   frame: Pick<ViewFrame, 'kind' | 'workloadUid' | 'rolePath' | 'nodeName' | 'queueName' | 'collapsed'> &
@@ -191,25 +212,44 @@ export function tableForFrame(
     case 'node': {
       if (frame.nodeName === undefined) return { ...EMPTY, sortable: false };
       const t = nodePodTable(getNodePods(frame.nodeName), cache?.podRow);
+      const node = findNode(snapshot, frame.nodeName);
+      // Its pods count whatever `-n` shows (they hold its GPUs): say where they are rather than "nothing".
+      const elsewhere = node && !t.rows.length && node.pods > 0;
       return {
         ...t,
         sortable: false,
-        missing: findNode(snapshot, frame.nodeName) ? undefined : 'node no longer exists',
+        // Without node access a node is not readable, not gone: its pods are still listed (the panel says so).
+        missing: snapshot.podNodes
+          ? undefined
+          : !node
+            ? 'node no longer exists'
+            : elsewhere
+              ? `its ${node.pods} pod${node.pods === 1 ? ' is' : 's are'} in namespaces outside this view`
+              : undefined,
       };
     }
     case 'queues': {
       const queues = snapshot.scheduling?.clusterQueues ?? [];
-      const none = 'no ClusterQueue: Kueue is not installed, or its ClusterQueues are not readable';
-      return { ...clusterQueueTable(queues), sortable: true, missing: queues.length ? undefined : none };
+      return {
+        ...clusterQueueTable(queues),
+        sortable: true,
+        missing: queues.length ? undefined : noClusterQueue(snapshot),
+      };
     }
     case 'queue': {
       const line = frame.queueName === undefined ? undefined : snapshot.scheduling?.pending.get(frame.queueName);
       if (!line) return { ...EMPTY, sortable: false, missing: 'ClusterQueue no longer exists' };
       // In line order: position, not a sort key.
-      return { ...pendingTable(line), sortable: false };
+      return { ...pendingTable(line, !!snapshot.scheduling?.positionsUnavailable), sortable: false };
     }
     case 'defs':
       return { ...definitionTable(snapshot.definitions), sortable: false };
+    case 'problems':
+      return {
+        ...problemTable(snapshot.problemEntries ?? snapshot.problems.map(untimedProblem)),
+        sortable: false,
+        missing: undefined,
+      };
     case 'help':
       return { ...EMPTY, sortable: false };
     default:

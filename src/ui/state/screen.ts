@@ -19,7 +19,14 @@ import {
   workloadCounts,
   type HeaderModel,
 } from '../render/header.js';
-import { gpuPanelLines, nodePanel, placementPanelLines, workloadPanel, type PanelLine } from '../render/panels.js';
+import {
+  gpuPanelLines,
+  nodePanel,
+  placementPanelLines,
+  podNodePanel,
+  workloadPanel,
+  type PanelLine,
+} from '../render/panels.js';
 import { RowCache, newWorkCounters, type WorkCounters } from '../render/row-cache.js';
 import { formatAge } from '../render/format.js';
 import {
@@ -52,6 +59,7 @@ import { GpuMapMemo, type MapScreen } from '../render/gpu-map/index.js';
 import type { HighlightSpec } from '../render/gpu-map/highlight.js';
 import { currentFrame, type Flash, type UiState, type ViewFrame } from './viewState.js';
 import { framePodsHeld } from './pod-scope.js';
+import { namespaceViewText } from '../render/namespace-access.js';
 import { isServedFrame, servesRows, windowFits, windowRows, type RowWindow } from './served-rows.js';
 
 export interface ScreenSize {
@@ -183,6 +191,9 @@ function viewTitle(
     case 'defs':
       t = `definitions${n}`;
       break;
+    case 'problems':
+      t = `problems${n}`;
+      break;
     case 'help':
       t = 'help';
       break;
@@ -239,7 +250,13 @@ function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number, stat
   }
   if (frame.kind === 'node') {
     const n = findNode(snapshot, frame.nodeName);
-    return n ? nodePanel(n) : [{ text: 'node no longer exists', tone: 'error' }];
+    if (n) return nodePanel(n);
+    if (snapshot.podNodes)
+      return podNodePanel(
+        snapshot.podNodes.find((p) => p.name === frame.nodeName),
+        frame.nodeName,
+      );
+    return [{ text: 'node no longer exists', tone: 'error' }];
   }
   return [];
 }
@@ -261,11 +278,37 @@ function flashFor(
   if (mapCursor !== null) return { text: mapCursor, level: 'info' };
   const problems = snapshot.problems;
   if (!problems.length) return null;
-  const more = problems.length > 1 ? ' (see :defs)' : '';
+  // :problems has each with its time and source (and the ones after the first).
   return {
-    text: `${problems.length} problem${problems.length === 1 ? '' : 's'}: ${sanitise(problems[0])}${more}`,
+    text: `${problems.length} problem${problems.length === 1 ? '' : 's'}: ${sanitise(problems[0])} (see :problems)`,
     level: 'warn',
   };
+}
+
+/** An empty view before the first lists are complete says so (the header's Conn: says how far). */
+function notListedYet(snapshot: ModelSnapshot): string | null {
+  const c = snapshot.connection;
+  if (c.state === 'connecting') return 'connecting to the cluster…';
+  if (c.state === 'syncing') return `syncing: listing the cluster (${c.synced}/${c.total} kinds listed)…`;
+  return null;
+}
+
+/** The namespaces read one by one, less those that proved unreadable. */
+function readNamespaces(snapshot: ModelSnapshot): string[] | undefined {
+  const access = snapshot.access;
+  return access?.namespaces.filter((n) => !access.unreadable?.includes(n));
+}
+
+/** Views that list a namespace's objects: empty, they say when the namespace is not read. */
+const NAMESPACED_VIEWS: ReadonlySet<ViewFrame['kind']> = new Set(['workloads', 'pods']);
+
+/** Why a namespaced view of `state.namespace` is empty when the model does not read that namespace. */
+function emptyNamespaceText(snapshot: ModelSnapshot, state: UiState, connection: ConnectionInfo): string | null {
+  const access = snapshot.access;
+  // The `-n` namespaces wlx was started with: several are listed in `access`, one is the connection's.
+  const started = access && !snapshot.accessNotice && access.namespaces.length ? access.namespaces : [];
+  const namespaces = started.length ? started : connection.namespace !== null ? [connection.namespace] : [];
+  return namespaceViewText(snapshot, state.namespace, namespaces, state.namespaceAccess);
 }
 
 function sameConnection(a: ConnectionInfo, b: ConnectionInfo): boolean {
@@ -448,10 +491,12 @@ export class ScreenModel {
     const header: HeaderModel = {
       connection,
       totals: snapshot.totals,
-      summary: connectionHeadline(snapshot.connection, snapshot.accessNotice ? snapshot.access?.namespaces : undefined),
+      summary: connectionHeadline(snapshot.connection, snapshot.accessNotice ? readNamespaces(snapshot) : undefined),
       workloads: this.workloadCounts(snapshot, state.namespace),
       gpus: gpuHeadline(snapshot, width),
-      namespace: state.namespace,
+      nodes: snapshot.podNodes ? 'not readable' : String(snapshot.totals.nodes),
+      // A namespace-scoped user's "all" is the namespaces read.
+      namespace: state.namespace ?? (snapshot.accessNotice ? readNamespaces(snapshot)?.join(',') || null : null),
     };
     const incident = isIncidentKind(frame.kind);
     const layout = served
@@ -512,7 +557,9 @@ export class ScreenModel {
             ? 'no nodes (not readable, or none yet)'
             : frame.filter
               ? 'no row matches the filter'
-              : 'nothing to show'));
+              : (notListedYet(snapshot) ??
+                (NAMESPACED_VIEWS.has(frame.kind) ? emptyNamespaceText(snapshot, state, connection) : null) ??
+                'nothing to show')));
 
     let signature: ScreenSignature | null = null;
     if ((!incident || loading) && !state.quit) {
@@ -531,6 +578,7 @@ export class ScreenModel {
       signature = {
         header: [
           header.gpus,
+          header.nodes,
           JSON.stringify(header.summary),
           header.workloads,
           JSON.stringify([c.context, c.cluster, c.user, c.serverVersion]),

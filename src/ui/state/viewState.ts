@@ -2,6 +2,7 @@
 // selection, scroll offset, filter and sort; the input mode (filter / command);
 // the namespace scope and the flash line. A pure reducer, so every key's
 // effect is unit-testable without a terminal.
+import type { NamespaceReadable } from '../../model/types.js';
 import type { SortKey } from '../render/table.js';
 import type { IncidentKind, IncidentTarget } from './incident.js';
 import type { PluginRun } from '../user-config.js';
@@ -16,6 +17,7 @@ export type ViewKind =
   | 'queues'
   | 'queue'
   | 'defs'
+  | 'problems'
   | 'help'
   | 'contexts'
   | 'namespaces'
@@ -74,6 +76,8 @@ export interface UiState {
   filterBefore: string;
   /** Namespace scope: a name, or null for all. */
   namespace: string | null;
+  /** Whether the user may read `namespace` when the model does not say (hooks/useNamespaceAccess.ts); null: not asked. */
+  namespaceAccess: ({ namespace: string } & NamespaceReadable) | null;
   flash: Flash | null;
   quit: boolean;
   /** Namespaces used lately, the newest first, each keeping its place once there (k9s's favourites: keys 1–9). */
@@ -112,6 +116,7 @@ export type UiAction =
   | { type: 'sort'; key: SortKey }
   | { type: 'setCollapsed'; treeKey: string; collapsed: boolean | 'toggle' }
   | { type: 'namespace'; namespace: string | null }
+  | { type: 'namespaceAccess'; namespace: string; answer: NamespaceReadable }
   | { type: 'namespaceList'; list: NamespaceList | null }
   | { type: 'confirm'; run: PluginRun | null }
   | { type: 'flash'; flash: Flash | null }
@@ -130,6 +135,7 @@ export function initialState(namespace: string | null = null, recentNamespaces: 
     candidates: [],
     filterBefore: '',
     namespace,
+    namespaceAccess: null,
     flash: null,
     quit: false,
     recentNamespaces: recent.slice(0, MAX_RECENT_NAMESPACES),
@@ -242,10 +248,15 @@ export function reduce(state: UiState, action: UiAction): UiState {
         : frame.collapsed.filter((k) => k !== action.treeKey);
       return replaceTop(state, { ...frame, collapsed });
     }
+    case 'namespaceAccess':
+      return action.namespace === state.namespace
+        ? { ...state, namespaceAccess: { namespace: action.namespace, ...action.answer } }
+        : state;
     case 'namespace':
       return {
         ...state,
         namespace: action.namespace,
+        namespaceAccess: state.namespaceAccess?.namespace === action.namespace ? state.namespaceAccess : null,
         stack: state.stack.map((f) => ({ ...f, selected: 0, top: 0, selectedKey: null })),
         // As k9s's favourites: a new namespace goes first, one already there keeps its key.
         recentNamespaces:
