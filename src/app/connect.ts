@@ -84,6 +84,7 @@ export async function openEngine(
         : loaded.contextNamespace
           ? [loaded.contextNamespace]
           : [],
+      ...(loaded.contextNamespace ? { contextNamespace: loaded.contextNamespace } : {}),
       definitions,
       gpuResources: options.gpuResources.length ? options.gpuResources : undefined,
       labelSelector: options.labelSelector,
@@ -94,6 +95,7 @@ export async function openEngine(
       prometheus: options.prometheus,
       idleAfterMs: options.idleAfterMs,
       topologyKeys: options.topologyKeys?.length ? options.topologyKeys : undefined,
+      kubeconfigPath: cluster.kubeconfig,
       onStop: async () => {
         transport.close();
         await cluster.stopDemo?.();

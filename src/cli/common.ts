@@ -3,8 +3,14 @@
 // opens a cluster over them).
 import type { ClusterOptions } from '../app/connect.js';
 import { UsageError } from './usage.js';
-import { parseLabelSelector } from '../kube/selector.js';
-import { parsePrometheusTarget, type PrometheusTarget } from '../kube/dcgm-scrape.js';
+import type { PrometheusTarget } from '../kube/dcgm-scrape.js';
+import {
+  checkDcgmSelector,
+  checkGpuResource,
+  checkTopologyKey,
+  parseDuration,
+  parsePrometheus,
+} from '../app/config/option-values.js';
 
 /** node:util parseArgs option specs of the shared cluster options. */
 export const CLUSTER_OPTIONS = {
@@ -52,12 +58,16 @@ export const CLUSTER_OPTIONS_HELP = `Cluster options:
 
 /** `--idle-after`: `90s`, `5m`, `1h` or plain seconds. */
 export function parseIdleAfter(text: string, hint: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m?.[2] ?? 's'] ?? 1000;
-  const ms = m ? Number(m[1]) * unit : NaN;
-  if (!Number.isFinite(ms) || ms <= 0)
-    throw new UsageError(`--idle-after "${text}" is not a duration (e.g. 60s, 5m)`, hint);
-  return ms;
+  return checked('--idle-after', hint, () => parseDuration(text));
+}
+
+/** A value checked by its parser (src/app/config/option-values.ts); its error as a usage error naming the flag. */
+function checked<T>(flag: string, hint: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    throw new UsageError(`${flag} ${(err as Error).message}`, hint);
+  }
 }
 
 type ParsedValues = {
@@ -81,31 +91,15 @@ export function clusterOptionsFrom(
   if (v.demo && (v.kubeconfig || v.context))
     throw new UsageError('--demo cannot be combined with --kubeconfig or --context', hint);
   const gpuResources = v['gpu-resource'] ?? [];
-  for (const r of gpuResources) {
-    if (!/^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(\/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/.test(r)) {
-      throw new UsageError(`--gpu-resource "${r}" is not a resource name (e.g. nvidia.com/gpu)`, hint);
-    }
-  }
+  for (const r of gpuResources) checked('--gpu-resource', hint, () => checkGpuResource(r));
   const dcgmSelector = v['dcgm-selector'];
-  if (dcgmSelector !== undefined) {
-    try {
-      if (!parseLabelSelector(dcgmSelector).length) throw new Error('it selects nothing');
-    } catch (err) {
-      throw new UsageError(`--dcgm-selector "${dcgmSelector}": ${(err as Error).message}`, hint);
-    }
-  }
+  if (dcgmSelector !== undefined) checked('--dcgm-selector', hint, () => checkDcgmSelector(dcgmSelector));
   const topologyKeys = v['topology-key'] ?? [];
-  for (const k of topologyKeys) {
-    if (!/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(k))
-      throw new UsageError(`--topology-key "${k}" is not a node label key (e.g. topology.kubernetes.io/zone)`, hint);
-  }
+  for (const k of topologyKeys) checked('--topology-key', hint, () => checkTopologyKey(k));
   let prometheus: PrometheusTarget | undefined;
   if (v.prometheus !== undefined) {
-    try {
-      prometheus = parsePrometheusTarget(v.prometheus);
-    } catch (err) {
-      throw new UsageError(`--prometheus: ${(err as Error).message}`, hint);
-    }
+    const text = v.prometheus;
+    prometheus = checked('--prometheus:', hint, () => parsePrometheus(text));
   }
   return {
     kubeconfig: v.kubeconfig,

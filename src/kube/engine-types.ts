@@ -28,7 +28,12 @@ export type ModelStoreLike = Pick<
   | 'brokenDefinitions'
   | 'orphanPods'
 > &
-  Partial<Pick<ClusterStore, 'podObjects' | 'workloadObjects' | 'kueueTopologyLevels' | 'podsWithoutWorkload'>>;
+  Partial<
+    Pick<
+      ClusterStore,
+      'podObjects' | 'workloadObjects' | 'kueueTopologyLevels' | 'podsWithoutWorkload' | 'nextRestartExpiry'
+    >
+  >;
 
 export interface EngineOptions {
   transport: KubeTransport;
@@ -42,6 +47,8 @@ export interface EngineOptions {
    * namespace, or the `-n` ones): a namespace-scoped user's view.
    */
   fallbackNamespaces?: string[];
+  /** The kubeconfig context's namespace: offered as readable when a `-n` namespace is not. */
+  contextNamespace?: string;
   /** Built-in + file definitions; cluster Kartas are added by the engine. */
   definitions: DefinitionSetLike;
   gpuResources?: string[];
@@ -72,6 +79,7 @@ export interface EngineOptions {
       | 'stallMarginMs'
       | 'backoff'
       | 'forbiddenRetryMs'
+      | 'refusedBackoff'
       | 'listIdleTimeoutMs'
       | 'headersTimeoutMs'
     >
@@ -84,6 +92,8 @@ export interface EngineOptions {
   includeNested?: boolean;
   /** Store factory (tests); defaults to the model's ClusterStore with these options. */
   createStore?: (options: ClusterStoreOptions) => ModelStoreLike;
+  /** The kubeconfig file the engine was opened with, when one was named (`--kubeconfig`, the demo's). */
+  kubeconfigPath?: string;
   /** What the engine's opener hands over, released after the engine stops (its transport, the demo). */
   onStop?: () => Promise<void> | void;
 }

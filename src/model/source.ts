@@ -3,7 +3,15 @@
 // (src/kube/engine.ts), the engine worker's mirror on the UI thread
 // (src/app/worker/worker-source.ts), or a test's in-memory source.
 import type { Definition } from '../definitions/types.js';
-import type { ConnectionInfo, KubeObject, ModelSnapshot, NodePodEntry, PodScope, ResourceInfo } from './types.js';
+import type {
+  ConnectionInfo,
+  KubeObject,
+  ModelSnapshot,
+  NamespaceReadable,
+  NodePodEntry,
+  PodScope,
+  ResourceInfo,
+} from './types.js';
 
 export interface ModelSource {
   getSnapshot(): ModelSnapshot;
@@ -33,6 +41,8 @@ export interface ModelSource {
    * snapshots (the engine worker's) sends only these; others ignore it.
    */
   setPodScope(scope: PodScope): void;
+  /** The kubeconfig file in use when one was named (`--kubeconfig`, the demo's); undefined: kubectl's defaults. */
+  kubeconfigPath(): string | undefined;
   /** Stops watches and what the source was opened with (its transport, the demo). Idempotent. */
   stop(): Promise<void>;
 }
@@ -69,6 +79,13 @@ export interface ObjectAccess {
     namespace: string | null,
     filter?: { uids?: readonly string[]; names?: readonly { kind: string; name: string }[] },
   ): Promise<KubeObject[]>;
+  /** Every namespace (GET /api/v1/namespaces); throws when the user may not list them. Absent: not offered. */
+  listNamespaces?(): Promise<KubeObject[]>;
   /** Streams a container's log lines to onLine; resolves when the stream ends or is aborted. */
   streamLogs(namespace: string, pod: string, options: LogOptions, onLine: (line: string) => void): Promise<void>;
+  /**
+   * Whether the user may list a namespace's pods (one GET of at most one pod):
+   * null when the server could not say (unreachable, another error).
+   */
+  namespaceReadable?(namespace: string): Promise<NamespaceReadable>;
 }

@@ -27,8 +27,7 @@
 import { repeatedClaimGpus, resourceTotal } from './dra.js';
 import type { Definition } from '../definitions/types.js';
 import type { KubeObject, PodSummary, RoleTree, WorkloadTree, GpuCounts, ReplicaCounts } from './types.js';
-import type { DefinitionPlan } from './plan.js';
-import { planDefinition } from './plan.js';
+import { type DefinitionPlan, planDefinition } from './plan.js';
 import { evaluateWorkload, workloadSubject, type WorkloadFacts } from './workload-facts.js';
 import { evaluatePod } from './attribution.js';
 import { treePod, type TreePod } from './placements.js';
@@ -39,6 +38,7 @@ import { isOwnedBy } from './ownership.js';
 import { deepEqual } from './equal.js';
 import { DEFAULT_GPU_RESOURCES, addGpuResources } from './gpu.js';
 import { naturalCompare, naturalSortKey } from './order.js';
+import { placedNodes, type PlacedPod } from './topology.js';
 
 /**
  * Pods in natural name order. Keys (digit runs zero-padded: plain string order
@@ -79,7 +79,7 @@ function counts(items: TreePod[]): {
   let ready = 0;
   let requested = 0;
   let allocated = 0;
-  const nodes = new Set<string>();
+  const placed: PlacedPod[] = [];
   // A DRA claim several pods share counts once (PodSummary.draClaims).
   const claimsRequested = new Set<string>();
   const claimsAllocated = new Set<string>();
@@ -94,9 +94,9 @@ function counts(items: TreePod[]): {
       if (s.node !== null) allocated += s.gpus - resourceTotal(repeatedClaimGpus(s.draClaims, claimsAllocated));
       if (s.gpuSlices) addGpuResources((slices ??= {}), s.gpuSlices);
     }
-    if (s.node !== null) nodes.add(s.node);
+    placed.push(s);
   }
-  return { replicas: { current, ready }, requested, allocated, slices, nodes: [...nodes].sort(naturalCompare) };
+  return { replicas: { current, ready }, requested, allocated, slices, nodes: placedNodes(placed) };
 }
 
 function gpuCounts(desired: number, n: ReturnType<typeof counts>): GpuCounts {
@@ -308,6 +308,7 @@ export function assembleTree(
     createdAt: typeof createdAt === 'string' ? createdAt : null,
     statusMessage: facts.statusMessage,
     errors: [...facts.errors, ...podErrorLines(subject, pods)],
+    ...(workload.metadata.deletionTimestamp ? { terminating: true as const } : {}),
   };
 }
 
@@ -366,9 +367,9 @@ function replaceAt<T>(xs: T[], i: number, x: T): T[] {
   return out;
 }
 
-function subtreeNodes(role: RoleTree, into: Set<string>): void {
-  for (const p of role.pods) if (p.node !== null) into.add(p.node);
-  for (const r of role.roles) subtreeNodes(r, into);
+function subtreePods(role: RoleTree, into: PlacedPod[]): void {
+  into.push(...role.pods);
+  for (const r of role.roles) subtreePods(r, into);
 }
 
 /**
@@ -407,7 +408,8 @@ export function patchTreePod(
   // Slices are summed by name, not by difference: a pod whose slices count changes is rare, rebuild.
   if ((sb.gpuSlices || sa.gpuSlices) && (before.active !== after.active || !deepEqual(sb.gpuSlices, sa.gpuSlices)))
     return null;
-  const nodeChanged = sb.node !== sa.node;
+  // A pod that finishes may leave its node out of the role's (placedNodes).
+  const nodeChanged = sb.node !== sa.node || before.active !== after.active;
   const path = after.facts.path;
 
   let roles = tree.roles;
@@ -461,9 +463,9 @@ export function patchTreePod(
         roles: children,
       };
       if (nodeChanged) {
-        const nodes = new Set<string>();
-        subtreeNodes(patched, nodes);
-        const sorted = [...nodes].sort(naturalCompare);
+        const pods: PlacedPod[] = [];
+        subtreePods(patched, pods);
+        const sorted = placedNodes(pods);
         patched.nodes =
           sorted.length === role.nodes.length && sorted.every((n, i) => n === role.nodes[i]) ? role.nodes : sorted;
       }

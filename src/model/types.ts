@@ -77,6 +77,8 @@ export interface PodSummary {
   lastRestartAt?: string | null;
   /** What a container last died of (OOMKilled, Error, …), when one failed. */
   lastFailure?: string | null;
+  /** Set when a container restarted within RECENT_RESTART_MS (src/model/pod-status.ts) of the summary. */
+  recentRestart?: true;
   /** GPUs requested by resource name (MIG, shared, AMD, Intel, `--gpu-resource`), DRA claims under `dra:<class>`. */
   gpuResources?: Record<string, number>;
   /** Of `gpuResources`, the kinds `gpus` does not count (MIG slices, time-sliced shares): see GpuCounts.slices. */
@@ -137,6 +139,8 @@ export interface WorkloadTree {
   statusMessage: string | null;
   /** Problems evaluating this workload's definition against it (which expression, what error). */
   errors: string[];
+  /** Set when the workload's object is being deleted (deletionTimestamp): its status reads Terminating. */
+  terminating?: true;
   /**
    * Set when the tree's pods stayed in the engine worker (the UI thread holds
    * only the pods its views draw: src/app/worker/README.md "Pod scope"): its
@@ -194,6 +198,8 @@ export interface ClusterTotals {
 export interface KindState {
   gvk: Gvk;
   resource: string;
+  /** Short names the server publishes for the kind (`lws`): the explorer's `:TYPE` commands take them. */
+  shortNames?: string[];
   state: 'syncing' | 'live' | 'reconnecting' | 'forbidden' | 'not-served' | 'error';
   since: string; // ISO time of the last state change
   message?: string;
@@ -232,6 +238,17 @@ export interface ClusterConnection {
   forbidden: string[];
 }
 
+/** One line of the `:problems` view. */
+export interface ProblemEntry {
+  /** Where it comes from: connection, access, GPU metrics, forbidden, definition, watch, model, served version, … */
+  source: string;
+  text: string;
+  /** ISO time it was first seen (it still holds). */
+  since: string;
+  /** 'fact': true and worth knowing, not wrong (a served older version): `:problems` and `wlx get -v` only. */
+  level: 'problem' | 'fact';
+}
+
 export interface DefinitionInfo {
   name: string;
   kind: string; // group/version/Kind
@@ -257,8 +274,14 @@ export interface ModelSnapshot {
   kinds: KindState[];
   connection: ClusterConnection;
   definitions: DefinitionInfo[];
-  /** Load/evaluation problems to show in the flash line / :defs. */
+  /** Load/evaluation problems to show in the flash line (each also in problemEntries). */
   problems: string[];
+  /**
+   * Every problem with its source and since when, and the facts worth knowing
+   * that are not problems (a kind watched at an older served version): the
+   * `:problems` view and `wlx get -v`. Absent: none known (offline, tests).
+   */
+  problemEntries?: ProblemEntry[];
   /** uids of workloads whose tree changed in the last batch (for row highlighting). */
   changedWorkloads: string[];
   /** Pods whose owner is not visible, by namespace and name (see OrphanPod). */
@@ -317,6 +340,19 @@ export interface AccessScope {
   namespaces: string[];
   /** Resources still forbidden (cluster-scoped kinds, or a namespace's kind). */
   forbidden: string[];
+  /** `-n`'s namespaces where every kind answered 403 (src/model/namespace-access.ts); absent: none. */
+  unreadable?: string[];
+  /** The user the server's 403s name (`User "researcher" cannot …`); absent: none named. */
+  user?: string;
+  /** With `unreadable`: the namespaces that did answer (`-n`'s others, the context's). */
+  readable?: string[];
+}
+
+/** A namespace's answer to a list (ObjectAccess.namespaceReadable). */
+export interface NamespaceReadable {
+  readable: boolean | null;
+  /** The user a 403 names. */
+  user: string | null;
 }
 
 export interface ConnectionInfo {
@@ -465,7 +501,7 @@ export interface WorkloadQueue {
   clusterQueue: string | null;
   /** Kueue: Pending | QuotaReserved | Admitted | Evicted | Preempted | Finished; others: the PodGroup phase. */
   state: string;
-  /** 0-based within the ClusterQueue; null when not pending or unknown. */
+  /** 0-based within the ClusterQueue (Kueue's own number; screens show positionText's); null when not pending or unknown. */
   position: number | null;
   reason: string | null;
   message: string | null;
@@ -544,6 +580,8 @@ export interface PendingEntry {
 export interface QueueFacts {
   queue: WorkloadQueue;
   positionInLocalQueue: number | null;
+  /** Positions cannot be had (visibility API forbidden or not served): a null one is unknown, not being fetched. */
+  positionsUnavailable: boolean;
   kueueWorkload: string;
   queuedSince: string | null;
   gpusAsked: number;
@@ -576,6 +614,8 @@ export interface SchedulingView {
   facts: ReadonlyMap<string, QueueFacts>;
   /** Whether any queue or gang kind holds objects (the QUEUE column shows only then). */
   active: boolean;
+  /** Why Kueue's positions cannot be had (visibility API forbidden or not served); absent: asked, or to be. */
+  positionsUnavailable?: string;
 }
 
 // ---- discovery (src/kube/discovery.ts)

@@ -316,6 +316,9 @@ export class FakeSource implements ModelSource {
     return Promise.resolve();
   }
   setPodScope(_scope: PodScope): void {}
+  kubeconfigPath(): string | undefined {
+    return undefined;
+  }
   stop(): Promise<void> {
     this.listeners.clear();
     return Promise.resolve();

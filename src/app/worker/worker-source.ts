@@ -144,6 +144,10 @@ export class WorkerSource implements ModelSource, RowServer {
     return this.info.connection;
   }
 
+  kubeconfigPath() {
+    return this.options.kubeconfig;
+  }
+
   definitions() {
     return this.info.definitions;
   }
@@ -355,7 +359,15 @@ export class WorkerSource implements ModelSource, RowServer {
     this.published = Object.freeze({
       ...mirrored,
       version: this.version,
-      ...(this.crashed ? { problems: [...this.crashes.messages(), ...mirrored.problems] } : {}),
+      ...(this.crashed
+        ? {
+            problems: [...this.crashes.messages(), ...mirrored.problems],
+            problemEntries: [
+              ...this.crashes.entries().map((e) => ({ source: 'engine', ...e, level: 'problem' as const })),
+              ...(mirrored.problemEntries ?? []),
+            ],
+          }
+        : {}),
     });
     for (const l of this.listeners) l(this.published);
   }

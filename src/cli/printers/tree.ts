@@ -11,7 +11,9 @@ import type {
   WorkloadQueue,
 } from '../../model/types.js';
 import { EMPTY_SCHEDULING } from '../../model/scheduling/index.js';
-import { statusWithQueue } from '../../model/scheduling/words.js';
+import { ordinal } from '../../model/scheduling/words.js';
+import { troubleMarker, workloadWords } from '../../model/workload-word.js';
+import { workloadTrouble } from '../../model/trouble.js';
 import { roleName, UNATTRIBUTED } from '../../model/role-name.js';
 import { sanitise } from '../../text/sanitise.js';
 import { slicesPhrase, withSlices } from '../../model/gpu.js';
@@ -187,7 +189,9 @@ function renderRows(rows: Row[], width = WIDTH): string[] {
 
 export function renderWorkload(w: WorkloadTree, now: number, width = WIDTH, queue?: WorkloadQueue): string[] {
   const lines: string[] = [];
-  const status = statusWithQueue(w.status, queue).join(',');
+  // The explorer's words: the queue's, Degraded while a pod crash-loops, the pods' worst trouble beside them.
+  const words = workloadWords(w, queue);
+  const status = words.join(',') + troubleMarker(workloadTrouble(w), words);
   lines.push(
     ...wrapParts(
       [
@@ -218,7 +222,8 @@ export function renderWorkload(w: WorkloadTree, now: number, width = WIDTH, queu
   );
   if (queue) {
     const where = [queue.name, queue.clusterQueue].filter((x): x is string => !!x).join(' -> ');
-    const pos = queue.position !== null ? `, position ${queue.position}` : '';
+    // As people count places in line; `-o json` keeps Kueue's 0-based number.
+    const pos = queue.position !== null ? `, ${ordinal(queue.position)} in line` : '';
     lines.push(`  queue: ${fit(sanitise(`${queue.system} ${where || '-'}: ${queue.state}${pos}`), width - 9)}`);
     if (queue.message && queue.state !== 'Admitted') lines.push(`    ${fit(sanitise(queue.message), width - 4)}`);
   }

@@ -1,7 +1,15 @@
 // Detail lines above the table: the workload's status, definition and gangs;
 // the node's GPU figures, conditions and taints.
-import type { NodeSummary, WorkloadTree, WorkloadQueue, GroupGpu, GangVerdict, QueueFacts } from '../../model/types.js';
-import { queueStatusWord } from '../../model/scheduling/words.js';
+import type {
+  NodeSummary,
+  WorkloadTree,
+  WorkloadQueue,
+  GroupGpu,
+  GangVerdict,
+  QueueFacts,
+  PodNode,
+} from '../../model/types.js';
+import { positionText, queueStatusWord } from '../../model/scheduling/words.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Tone } from './table.js';
 import { gpuRatio, worstTone } from './format.js';
@@ -84,6 +92,17 @@ function abnormal(c: NodeSummary['conditions'][number]): boolean {
   return c.type === 'Ready' ? c.status !== 'True' : c.status !== 'False';
 }
 
+/** A node whose object is not readable (no access to nodes): what its pods tell, and that the rest is unknown. */
+export function podNodePanel(n: PodNode | undefined, name: string | undefined): PanelLine[] {
+  const pods = n ? `: ${n.pods} pod${n.pods === 1 ? '' : 's'} seen on it requesting ${n.gpuRequested} GPUs` : '';
+  return [
+    {
+      text: `node ${sanitise(name ?? '')} is not readable (no access to nodes)${pods}; capacity and conditions unknown`,
+      tone: 'warn',
+    },
+  ];
+}
+
 export function nodePanel(n: NodeSummary): PanelLine[] {
   const status = nodeStatus(n);
   const lines: PanelLine[] = [
@@ -140,7 +159,10 @@ export function queuePanelLines(
       .filter((x): x is string => !!x)
       .map(sanitise)
       .join(' → ');
-    const pos = waiting && queue.system === 'kueue' ? `, position ${queue.position ?? '?'}` : '';
+    const pos =
+      waiting && queue.system === 'kueue'
+        ? `, ${positionText(queue.position, facts?.positionsUnavailable ?? false)} in line`
+        : '';
     const short = facts?.shortfalls.length
       ? ` — needs ${facts.shortfalls.map((s) => `${s.more ?? 'more'} ${sanitise(s.resource)}${s.flavor ? ` (${sanitise(s.flavor)})` : ''}`).join(', ')} of quota`
       : '';

@@ -1,6 +1,7 @@
 // `:queues`: Kueue ClusterQueues with their GPU quota per flavor, and one
 // ClusterQueue's pending workloads in line (Enter → the workload).
 import type { WorkloadQueue, ClusterQueueSummary, FlavorQuota, PendingEntry } from '../../model/types.js';
+import { positionText } from '../../model/scheduling/words.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
 import { parseTime } from './format.js';
@@ -16,7 +17,7 @@ export const QUEUE_COLUMNS: Column[] = [
 ];
 
 export const PENDING_COLUMNS: Column[] = [
-  { name: 'POS', min: 3, align: 'right' },
+  { name: 'POS', min: 4, align: 'right' },
   { name: 'NAMESPACE', min: 9, max: 20, dropPriority: 2 },
   { name: 'NAME', min: 12, max: 40, flex: true, keep: true },
   { name: 'LOCALQUEUE', min: 10, max: 24 },
@@ -62,16 +63,17 @@ export function clusterQueueTable(queues: readonly ClusterQueueSummary[]): Table
   return { columns: QUEUE_COLUMNS, rows: queues.map(clusterQueueRow) };
 }
 
-export function pendingRow(e: PendingEntry): Row {
+/** A pending workload in line; positions as people count them (`1st`), `fetching` until Kueue answers. */
+export function pendingRow(e: PendingEntry, positionsUnavailable = false): Row {
   const name = sanitise(e.ownerName ?? e.name);
   return {
     key: `pending:${e.namespace}/${e.name}`,
     cells: [
-      e.positionInClusterQueue === null ? '?' : String(e.positionInClusterQueue),
+      positionText(e.positionInClusterQueue, positionsUnavailable),
       sanitise(e.namespace),
       name,
       e.localQueue ? sanitise(e.localQueue) : '-',
-      e.positionInLocalQueue === null ? '?' : String(e.positionInLocalQueue),
+      positionText(e.positionInLocalQueue, positionsUnavailable),
       num(e.gpus),
       '',
     ],
@@ -83,8 +85,8 @@ export function pendingRow(e: PendingEntry): Row {
   };
 }
 
-export function pendingTable(entries: readonly PendingEntry[]): TableData {
-  return { columns: PENDING_COLUMNS, rows: entries.map(pendingRow) };
+export function pendingTable(entries: readonly PendingEntry[], positionsUnavailable = false): TableData {
+  return { columns: PENDING_COLUMNS, rows: entries.map((e) => pendingRow(e, positionsUnavailable)) };
 }
 
 /** The QUEUE cell: the LocalQueue (or scheduler queue), `-` when none holds the workload. */

@@ -11,7 +11,8 @@ import { workloadGpu } from '../../model/gpu-overlay.js';
 import { troubleText, workloadTrouble } from '../../model/trouble.js';
 import { sanitise } from '../../text/sanitise.js';
 import { KEYMAP } from '../keymap.js';
-import { helpTable } from '../render/help.js';
+import { helpTable, userKeyRows } from '../render/help.js';
+import type { MapPalette } from '../skin.js';
 import {
   connectionFlash,
   connectionHeadline,
@@ -23,6 +24,7 @@ import {
   gpuPanelLines,
   nodePanel,
   placementPanelLines,
+  podNodePanel,
   workloadPanel,
   type PanelLine,
   queuePanelLines,
@@ -46,8 +48,10 @@ import {
   findWorkload,
   tableForFrame,
   type FilterResult,
+  type PickerInputs,
   type ViewTable,
 } from './derive.js';
+import { NO_USER_BINDINGS, type UserBindings } from '../user-config.js';
 import { ChangeHighlights } from './highlights.js';
 import { isIncidentKind } from './incident.js';
 import { whyPanelLines } from './incident-nav.js';
@@ -56,6 +60,7 @@ import { GpuMapMemo, type MapScreen } from '../render/gpu-map/index.js';
 import type { HighlightSpec } from '../render/gpu-map/highlight.js';
 import { currentFrame, type Flash, type UiState, type ViewFrame } from './viewState.js';
 import { framePodsHeld } from './pod-scope.js';
+import { namespaceViewText } from '../render/namespace-access.js';
 import { isServedFrame, servesRows, windowFits, windowRows, type RowWindow } from './served-rows.js';
 
 export interface ScreenSize {
@@ -151,7 +156,12 @@ function viewTitle(
   let t: string;
   switch (frame.kind) {
     case 'workloads':
-      t = `workloads(${ns})${n}`;
+      t = `${frame.workloadType ? sanitise(frame.workloadType.label) : 'workloads'}(${ns})${n}`;
+      break;
+    case 'contexts':
+    case 'namespaces':
+    case 'aliases':
+      t = `${frame.kind}${n}`;
       break;
     case 'workload': {
       const w = findWorkload(snapshot, frame.workloadUid);
@@ -181,6 +191,9 @@ function viewTitle(
       break;
     case 'defs':
       t = `definitions${n}`;
+      break;
+    case 'problems':
+      t = `problems${n}`;
       break;
     case 'help':
       t = 'help';
@@ -213,7 +226,12 @@ function topologyIndexOf(snapshot: ModelSnapshot): TopologyIndex | null {
   return index;
 }
 
-function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number): PanelLine[] {
+function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number, state: UiState): PanelLine[] {
+  if (frame.kind === 'namespaces') {
+    const list = state.namespaceList;
+    if (!list) return [{ text: 'reading the namespaces…', tone: 'dim' }];
+    return list.note ? [{ text: sanitise(list.note), tone: 'warn' }] : [];
+  }
   if (frame.kind === 'workload') {
     const w = findWorkload(snapshot, frame.workloadUid);
     if (!w) return [{ text: 'workload no longer exists', tone: 'error' }];
@@ -233,7 +251,13 @@ function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number): Pan
   }
   if (frame.kind === 'node') {
     const n = findNode(snapshot, frame.nodeName);
-    return n ? nodePanel(n) : [{ text: 'node no longer exists', tone: 'error' }];
+    if (n) return nodePanel(n);
+    if (snapshot.podNodes)
+      return podNodePanel(
+        snapshot.podNodes.find((p) => p.name === frame.nodeName),
+        frame.nodeName,
+      );
+    return [{ text: 'node no longer exists', tone: 'error' }];
   }
   return [];
 }
@@ -255,11 +279,37 @@ function flashFor(
   if (mapCursor !== null) return { text: mapCursor, level: 'info' };
   const problems = snapshot.problems;
   if (!problems.length) return null;
-  const more = problems.length > 1 ? ' (see :defs)' : '';
+  // :problems has each with its time and source (and the ones after the first).
   return {
-    text: `${problems.length} problem${problems.length === 1 ? '' : 's'}: ${sanitise(problems[0])}${more}`,
+    text: `${problems.length} problem${problems.length === 1 ? '' : 's'}: ${sanitise(problems[0])} (see :problems)`,
     level: 'warn',
   };
+}
+
+/** An empty view before the first lists are complete says so (the header's Conn: says how far). */
+function notListedYet(snapshot: ModelSnapshot): string | null {
+  const c = snapshot.connection;
+  if (c.state === 'connecting') return 'connecting to the cluster…';
+  if (c.state === 'syncing') return `syncing: listing the cluster (${c.synced}/${c.total} kinds listed)…`;
+  return null;
+}
+
+/** The namespaces read one by one, less those that proved unreadable. */
+function readNamespaces(snapshot: ModelSnapshot): string[] | undefined {
+  const access = snapshot.access;
+  return access?.namespaces.filter((n) => !access.unreadable?.includes(n));
+}
+
+/** Views that list a namespace's objects: empty, they say when the namespace is not read. */
+const NAMESPACED_VIEWS: ReadonlySet<ViewFrame['kind']> = new Set(['workloads', 'pods']);
+
+/** Why a namespaced view of `state.namespace` is empty when the model does not read that namespace. */
+function emptyNamespaceText(snapshot: ModelSnapshot, state: UiState, connection: ConnectionInfo): string | null {
+  const access = snapshot.access;
+  // The `-n` namespaces wlx was started with: several are listed in `access`, one is the connection's.
+  const started = access && !snapshot.accessNotice && access.namespaces.length ? access.namespaces : [];
+  const namespaces = started.length ? started : connection.namespace !== null ? [connection.namespace] : [];
+  return namespaceViewText(snapshot, state.namespace, namespaces, state.namespaceAccess);
 }
 
 function sameConnection(a: ConnectionInfo, b: ConnectionInfo): boolean {
@@ -288,6 +338,9 @@ export class ScreenModel {
   private readonly gpuMap: GpuMapMemo;
   private readonly noColor: boolean;
   private readonly topologyKeys: readonly string[] | undefined;
+  private readonly headless: boolean;
+  private readonly contexts: readonly string[];
+  private readonly bindings: UserBindings;
 
   constructor(
     options: {
@@ -297,12 +350,23 @@ export class ScreenModel {
       noColor?: boolean;
       /** `--topology-key` values; absent: the default keys the nodes carry. */
       topologyKeys?: readonly string[];
+      /** `--headless`: no header. */
+      headless?: boolean;
+      /** Context names (`:ctx`). */
+      contexts?: readonly string[];
+      /** The user's aliases, hotkeys and plugins (ctrl-a, `?`). */
+      bindings?: UserBindings;
+      /** The GPU map's colours (a skin's). */
+      mapPalette?: Partial<MapPalette>;
     } = {},
   ) {
     const counters = options.counters ?? newWorkCounters();
     this.noColor = options.noColor ?? false;
     this.topologyKeys = options.topologyKeys;
-    this.gpuMap = new GpuMapMemo(options.topologyKeys);
+    this.headless = options.headless ?? false;
+    this.contexts = options.contexts ?? [];
+    this.bindings = options.bindings ?? NO_USER_BINDINGS;
+    this.gpuMap = new GpuMapMemo(options.topologyKeys, options.mapPalette);
     this.rows = new RowCache(counters);
     this.layouts = new LayoutMemo(counters);
     this.highlights = new ChangeHighlights(options.highlightMs ?? 1500);
@@ -338,24 +402,46 @@ export class ScreenModel {
         f.nodeName,
         f.queueName,
         f.collapsed,
+        f.workloadType,
         state.namespace,
         prev,
         source,
+        // The pickers' inputs (only their views read them).
+        f.kind === 'namespaces' ? state.namespaceList : null,
+        f.kind === 'namespaces' ? state.recentNamespaces : null,
         // `:nodes` by domain sorts within its groups (the table's own order).
         f.kind === 'nodes' ? f.sort : null,
       ],
       () =>
         f.kind === 'help'
-          ? { ...helpTable(KEYMAP[prev]), sortable: false }
+          ? { ...helpTable(KEYMAP[prev], userKeyRows(this.bindings, prev)), sortable: false }
           : f.kind === 'map'
             ? { columns: [], rows: this.gpuMap.rows(snapshot), sortable: false }
-            : tableForFrame(snapshot, f, state.namespace, (n) => source.getNodePods(n), this.rows, this.topologyKeys),
+            : tableForFrame(
+                snapshot,
+                f,
+                state.namespace,
+                (n) => source.getNodePods(n),
+                this.rows,
+                this.topologyKeys,
+                this.pickers(state, source),
+              ),
     );
     const sorted = this.views.sortedRows(table.rows, table.sortable, f.sort);
     // The map's regex highlights nodes rather than filtering them.
     const filter = f.kind === 'map' ? '' : f.filter;
     const filtered = this.views.filtered([sorted, filter], () => filterRows(sorted, filter, this.rows.searchText));
     return { table, filtered };
+  }
+
+  private pickers(state: UiState, source: ModelSource): PickerInputs {
+    return {
+      contexts: this.contexts,
+      currentContext: source.getConnectionInfo().context,
+      namespaceList: state.namespaceList,
+      recentNamespaces: state.recentNamespaces,
+      bindings: this.bindings,
+    };
   }
 
   private workloadCounts(snapshot: ModelSnapshot, namespace: string | null): string {
@@ -396,9 +482,9 @@ export class ScreenModel {
     const rows: readonly (Row | undefined)[] = served ? windowRows(served) : filtered.rows;
 
     const width = Math.max(20, columns);
-    const headerLines = height >= 20 ? HEADER_LINES : 1;
+    const headerLines = this.headless ? 0 : height >= 20 ? HEADER_LINES : 1;
     // A node's panel reads its summary alone; a workload's reads its pods.
-    const allPanel = loading && frame.kind !== 'node' ? [] : panelFor(snapshot, frame, nowMs);
+    const allPanel = loading && frame.kind !== 'node' ? [] : panelFor(snapshot, frame, nowMs, state);
     const panel = allPanel.slice(0, Math.min(allPanel.length, Math.max(0, height - headerLines - 8)));
     const page = Math.max(1, height - headerLines - panel.length - 5);
     const inner = Math.max(10, width - 2);
@@ -406,10 +492,12 @@ export class ScreenModel {
     const header: HeaderModel = {
       connection,
       totals: snapshot.totals,
-      summary: connectionHeadline(snapshot.connection, snapshot.accessNotice ? snapshot.access?.namespaces : undefined),
+      summary: connectionHeadline(snapshot.connection, snapshot.accessNotice ? readNamespaces(snapshot) : undefined),
       workloads: this.workloadCounts(snapshot, state.namespace),
       gpus: gpuHeadline(snapshot, width),
-      namespace: state.namespace,
+      nodes: snapshot.podNodes ? 'not readable' : String(snapshot.totals.nodes),
+      // A namespace-scoped user's "all" is the namespaces read.
+      namespace: state.namespace ?? (snapshot.accessNotice ? readNamespaces(snapshot)?.join(',') || null : null),
     };
     const incident = isIncidentKind(frame.kind);
     const layout = served
@@ -470,7 +558,9 @@ export class ScreenModel {
             ? 'no nodes (not readable, or none yet)'
             : frame.filter
               ? 'no row matches the filter'
-              : 'nothing to show'));
+              : (notListedYet(snapshot) ??
+                (NAMESPACED_VIEWS.has(frame.kind) ? emptyNamespaceText(snapshot, state, connection) : null) ??
+                'nothing to show')));
 
     let signature: ScreenSignature | null = null;
     if ((!incident || loading) && !state.quit) {
@@ -489,6 +579,7 @@ export class ScreenModel {
       signature = {
         header: [
           header.gpus,
+          header.nodes,
           JSON.stringify(header.summary),
           header.workloads,
           JSON.stringify([c.context, c.cluster, c.user, c.serverVersion]),

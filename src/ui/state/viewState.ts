@@ -2,11 +2,27 @@
 // selection, scroll offset, filter and sort; the input mode (filter / command);
 // the namespace scope and the flash line. A pure reducer, so every key's
 // effect is unit-testable without a terminal.
+import type { NamespaceReadable } from '../../model/types.js';
 import type { SortKey } from '../render/table.js';
 import type { IncidentKind, IncidentTarget } from './incident.js';
+import type { PluginRun } from '../user-config.js';
 
 export type ViewKind =
-  'workloads' | 'workload' | 'pods' | 'node' | 'nodes' | 'map' | 'queues' | 'queue' | 'defs' | 'help' | IncidentKind;
+  | 'workloads'
+  | 'workload'
+  | 'pods'
+  | 'node'
+  | 'nodes'
+  | 'map'
+  | 'queues'
+  | 'queue'
+  | 'defs'
+  | 'problems'
+  | 'help'
+  | 'contexts'
+  | 'namespaces'
+  | 'aliases'
+  | IncidentKind;
 
 export interface SortState {
   key: SortKey;
@@ -24,6 +40,8 @@ export interface ViewFrame {
   nodeName?: string;
   /** Queue view: the ClusterQueue whose pending workloads are listed. */
   queueName?: string;
+  /** Workloads view listing one type only (`:jobset`): its name and `group/Kind` keys (workload-types.ts). */
+  workloadType?: { label: string; keys: readonly string[] };
   selected: number;
   /** Row key of the selection, so a live update that moves rows keeps the same row selected. */
   selectedKey: string | null;
@@ -37,11 +55,14 @@ export interface ViewFrame {
   incident?: IncidentTarget;
 }
 
-export type InputMode = 'normal' | 'filter' | 'command';
+/** confirm: a plugin with `confirm: true` waits for y / n. */
+export type InputMode = 'normal' | 'filter' | 'command' | 'confirm';
 
 export interface Flash {
   text: string;
   level: 'info' | 'warn' | 'error';
+  /** Stays until another message or view replaces it (what wlx says at start, e.g. config problems). */
+  sticky?: boolean;
 }
 
 export interface UiState {
@@ -55,9 +76,26 @@ export interface UiState {
   filterBefore: string;
   /** Namespace scope: a name, or null for all. */
   namespace: string | null;
+  /** Whether the user may read `namespace` when the model does not say (hooks/useNamespaceAccess.ts); null: not asked. */
+  namespaceAccess: ({ namespace: string } & NamespaceReadable) | null;
   flash: Flash | null;
   quit: boolean;
+  /** Namespaces used lately, the newest first, each keeping its place once there (k9s's favourites: keys 1–9). */
+  recentNamespaces: string[];
+  /** The namespaces `:ns` offers, once read (null: not asked yet). */
+  namespaceList: NamespaceList | null;
+  /** The plugin run asked about in confirm mode. */
+  confirm: PluginRun | null;
 }
+
+export interface NamespaceList {
+  namespaces: Array<{ name: string; status?: string; createdMs?: number | null }>;
+  /** Why the list is only the namespaces wlx knows it reads (listing was refused). */
+  note?: string;
+}
+
+/** How many recent namespaces keys 1–9 reach. */
+export const MAX_RECENT_NAMESPACES = 9;
 
 export type UiAction =
   | { type: 'move'; delta: number; count: number; page: number }
@@ -78,6 +116,9 @@ export type UiAction =
   | { type: 'sort'; key: SortKey }
   | { type: 'setCollapsed'; treeKey: string; collapsed: boolean | 'toggle' }
   | { type: 'namespace'; namespace: string | null }
+  | { type: 'namespaceAccess'; namespace: string; answer: NamespaceReadable }
+  | { type: 'namespaceList'; list: NamespaceList | null }
+  | { type: 'confirm'; run: PluginRun | null }
   | { type: 'flash'; flash: Flash | null }
   | { type: 'quit' };
 
@@ -85,7 +126,8 @@ export function newFrame(init: Partial<ViewFrame> & Pick<ViewFrame, 'kind' | 'la
   return { selected: 0, selectedKey: null, top: 0, filter: '', sort: null, collapsed: [], ...init };
 }
 
-export function initialState(namespace: string | null = null): UiState {
+export function initialState(namespace: string | null = null, recentNamespaces: readonly string[] = []): UiState {
+  const recent = [...new Set(namespace === null ? recentNamespaces : [namespace, ...recentNamespaces])];
   return {
     stack: [newFrame({ kind: 'workloads', label: 'workloads' })],
     mode: 'normal',
@@ -93,8 +135,12 @@ export function initialState(namespace: string | null = null): UiState {
     candidates: [],
     filterBefore: '',
     namespace,
+    namespaceAccess: null,
     flash: null,
     quit: false,
+    recentNamespaces: recent.slice(0, MAX_RECENT_NAMESPACES),
+    namespaceList: null,
+    confirm: null,
   };
 }
 
@@ -202,12 +248,26 @@ export function reduce(state: UiState, action: UiAction): UiState {
         : frame.collapsed.filter((k) => k !== action.treeKey);
       return replaceTop(state, { ...frame, collapsed });
     }
+    case 'namespaceAccess':
+      return action.namespace === state.namespace
+        ? { ...state, namespaceAccess: { namespace: action.namespace, ...action.answer } }
+        : state;
     case 'namespace':
       return {
         ...state,
         namespace: action.namespace,
+        namespaceAccess: state.namespaceAccess?.namespace === action.namespace ? state.namespaceAccess : null,
         stack: state.stack.map((f) => ({ ...f, selected: 0, top: 0, selectedKey: null })),
+        // As k9s's favourites: a new namespace goes first, one already there keeps its key.
+        recentNamespaces:
+          action.namespace === null || state.recentNamespaces.includes(action.namespace)
+            ? state.recentNamespaces
+            : [action.namespace, ...state.recentNamespaces].slice(0, MAX_RECENT_NAMESPACES),
       };
+    case 'namespaceList':
+      return { ...state, namespaceList: action.list };
+    case 'confirm':
+      return { ...state, confirm: action.run, mode: action.run ? 'confirm' : 'normal' };
     case 'flash':
       return { ...state, flash: action.flash };
     case 'quit':
