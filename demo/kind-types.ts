@@ -1,6 +1,6 @@
 // The shapes of the kinds the simulated API server serves (kinds.ts lists
 // them; kinds-queueing.ts and kinds-dra.ts add theirs).
-import type { StoredObject } from './store.js';
+import type { StoredObject } from './object-store.js';
 import type { CrdSchemaFacts } from './schemas.js';
 
 /** A CRD additionalPrinterColumn (apiextensions.k8s.io/v1). */

@@ -5,7 +5,7 @@
 // keys) read this list. Custom kinds carry their CRD facts (printer columns,
 // schema) here: the served CustomResourceDefinitions, the OpenAPI documents and
 // the `kubectl get` columns all come from them.
-import { resourceKey, type StoredObject } from './store.js';
+import { resourceKey, type StoredObject } from './object-store.js';
 import type { Field } from './schemas.js';
 import { QUEUEING_KINDS } from './kinds-queueing.js';
 import { draKinds, draVersionsFor } from './kinds-dra.js';

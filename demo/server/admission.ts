@@ -2,7 +2,7 @@
 // the defaults and admission plugins a read shows afterwards. Objects the
 // simulation writes itself do not pass here (its controllers build them as
 // stored; demo/sim/pods.ts).
-import type { StoredObject } from '../store.js';
+import type { StoredObject } from '../object-store.js';
 import type { ServedKind } from '../kind-types.js';
 
 /** TaintNodesByCondition's taint on every new node; the node lifecycle controller lifts it once Ready. */

@@ -9,7 +9,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { resourceKey, type ObjectStore, type StoredObject } from '../store.js';
+import { resourceKey, type ObjectStore, type StoredObject } from '../object-store.js';
 import { apiVersionOf, findKind, present, qualifiedResource, storeKeyOf } from '../kinds.js';
 import type { ServedKind } from '../kind-types.js';
 import {

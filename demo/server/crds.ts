@@ -5,7 +5,7 @@
 import { AGE_COLUMN, customKinds, findKind, storeKeyOf } from '../kinds.js';
 import type { ServedKind } from '../kind-types.js';
 import { crdOpenApiSchema } from '../schemas.js';
-import type { ObjectStore, StoredObject } from '../store.js';
+import type { ObjectStore, StoredObject } from '../object-store.js';
 
 export const CRD_KIND = findKind('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
 

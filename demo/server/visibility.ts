@@ -8,7 +8,7 @@
 import type { ServedKind } from '../kind-types.js';
 import { pendingInClusterQueue, type LocalQueueObject } from '../sim/controllers/kueue.js';
 import { R } from '../sim/types.js';
-import type { ObjectStore } from '../store.js';
+import type { ObjectStore } from '../object-store.js';
 import { badRequest, methodNotAllowed, notFound, type StatusObject } from './status.js';
 
 const DEFAULT_LIMIT = 1000;

@@ -1,7 +1,7 @@
 // What the engine is given and what it offers.
 import type { Definition, DefinitionProblem } from '../definitions/types.js';
 import type { ConnectionInfo } from '../model/types.js';
-import type { ClusterStore, ClusterStoreOptions } from '../model/store.js';
+import type { ClusterStore, ClusterStoreOptions } from '../model/cluster-store.js';
 import type { KubeTransport } from './client.js';
 import type { PrometheusTarget } from './dcgm-scrape.js';
 import type { ReflectorOptions } from './reflector.js';

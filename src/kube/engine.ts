@@ -24,11 +24,11 @@ import type {
   IdleRule,
   ResourceInfo,
 } from '../model/types.js';
-import { ClusterStore } from '../model/store.js';
+import { ClusterStore } from '../model/cluster-store.js';
 import { POD_GVK } from '../model/ownership-graph.js';
 import { preflightDefinitions } from '../model/preflight.js';
 import { SchedulingIndex } from '../model/scheduling/index.js';
-import { nodesFromPods } from '../model/pod-nodes.js';
+import { nodesFromPods } from '../model/nodes-from-pods.js';
 import { QueuePositions } from './queue-positions.js';
 import { DcgmScraper } from './dcgm-scrape.js';
 import { DEFAULT_IDLE_RULE, indexReadings } from '../model/utilisation.js';

@@ -12,7 +12,7 @@ import type {
   GpuReading,
   Straggler,
 } from './types.js';
-import { rolePods, treePods } from './pod-nodes.js';
+import { rolePods, treePods } from './tree-pods.js';
 import {
   clusterUtilisation,
   groupUtilisationOf,

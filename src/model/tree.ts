@@ -1,4 +1,4 @@
-// Assembling a WorkloadTree from a workload's facts and its pods' placements.
+// Assembling a WorkloadTree from a workload's facts and its pods' attributions.
 //
 // Role shape: one RoleTree per (component, instance), named by the instance id
 // (JobSet's `leader`, `worker` are instances of `replicatedjob`); for a
@@ -30,7 +30,7 @@ import type { KubeObject, PodSummary, RoleTree, WorkloadTree, GpuCounts, Replica
 import { type DefinitionPlan, planDefinition } from './plan.js';
 import { evaluateWorkload, workloadSubject, type WorkloadFacts } from './workload-facts.js';
 import { evaluatePod } from './attribution.js';
-import { treePod, type TreePod } from './placements.js';
+import { treePod, type TreePod } from './attributions.js';
 import { summarisePod } from './pod-status.js';
 import { summariseGangs } from './gangs.js';
 import { describeFailure, prefetch } from './expr.js';

@@ -2,7 +2,7 @@
 // `RoleTree`, `PodSummary` and `NodeSummary` are also the `wlx get -o json`
 // contract (see README): change them only compatibly.
 // It imports no model implementation: the modules that compute these shapes
-// (trouble.ts, gpu-overlay.ts, utilisation.ts, scheduling/, pod-nodes.ts)
+// (trouble.ts, gpu-overlay.ts, utilisation.ts, scheduling/, nodes-from-pods.ts)
 // import them from here.
 import type { DefinitionSourceKind, StatusName, DefinitionProblem, Gvk } from '../definitions/types.js';
 
@@ -288,7 +288,7 @@ export interface ModelSnapshot {
   orphanPods: OrphanPod[];
   /**
    * Pods no defined workload holds (a DaemonSet's, orphans), by namespace and
-   * name: with the trees, what a node's pod list is made of (node-pods.ts).
+   * name: with the trees, what a node's pod list is made of (pods-on-node.ts).
    */
   podsWithoutWorkload?: PodSummary[];
   /** Queues and gang verdicts per workload, ClusterQueues (src/model/scheduling/); absent: none known. */
@@ -297,7 +297,7 @@ export interface ModelSnapshot {
   access?: AccessScope;
   /**
    * Set when node objects cannot be read: the nodes as the pods see them
-   * (src/model/pod-nodes.ts), capacity unknown.
+   * (src/model/nodes-from-pods.ts), capacity unknown.
    */
   podNodes?: PodNode[];
   /** Set when cluster-wide lists were forbidden and namespaces are read instead: the one notice (also first in problems). */
@@ -478,7 +478,7 @@ export interface Straggler<P = string> extends PodUtilisationEntry<P> {
   median: number;
 }
 
-// ---- nodes as the pods see them (pod-nodes.ts)
+// ---- nodes as the pods see them (nodes-from-pods.ts)
 
 export interface PodNode {
   name: string;

@@ -28,7 +28,7 @@ import {
 } from './timeline.js';
 
 import { idleSentence, stragglerSentence } from './utilisation.js';
-import { rolePods, treePods } from './pod-nodes.js';
+import { rolePods, treePods } from './tree-pods.js';
 import { roleName } from './role-name.js';
 import { domainNoun, splitAcross, splitSentence, spreadOf, spreadSentence, topologyIndex } from './topology.js';
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
-import { ObjectStore } from '../../demo/store.js';
+import { ObjectStore } from '../../demo/object-store.js';
 import { assembleControlPlane, type ControlPlane } from '../../demo/sim/assemble.js';
 import { createDefaultScenario, defaultBehaviour } from '../../demo/sim/scenarios/default.js';
 import {

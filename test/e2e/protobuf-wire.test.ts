@@ -4,7 +4,7 @@
 // against a server that answers JSON (protobuf off) and through changes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ObjectStore } from '../../demo/store.js';
+import { ObjectStore } from '../../demo/object-store.js';
 import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
 import { startEngine, type ClusterEngine } from '../../src/kube/engine.js';
 import { Reflector } from '../../src/kube/reflector.js';

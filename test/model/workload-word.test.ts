@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { summarisePod, RECENT_RESTART_MS } from '../../src/model/pod-status.js';
 import { workloadTrouble } from '../../src/model/trouble.js';
 import { troubleMarker, workloadWords } from '../../src/model/workload-word.js';
-import { ClusterStore } from '../../src/model/store.js';
+import { ClusterStore } from '../../src/model/cluster-store.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import { workloadCounts } from '../../src/ui/render/header.js';
 import type { KubeObject, ModelSnapshot, PodSummary, WorkloadQueue } from '../../src/model/types.js';

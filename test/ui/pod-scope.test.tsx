@@ -9,7 +9,7 @@ import { FakeSource, defaultSnapshot } from './fixtures.js';
 import { PodElision } from '../../src/model/elided-pods.js';
 import type { ModelSnapshot, PodScope } from '../../src/model/types.js';
 import { frameScope, podScopeOf } from '../../src/ui/state/pod-scope.js';
-import { initialState, newFrame } from '../../src/ui/state/viewState.js';
+import { initialState, newFrame } from '../../src/ui/state/ui-state.js';
 
 /** Holds the whole snapshot; publishes it elided to the last scope asked, when `answer()` is called. */
 class ScopedSource extends FakeSource {

@@ -9,7 +9,7 @@ import type { EngineInfo, UiMessage, WorkerMessage, WorkerStart } from './protoc
 import { SnapshotEncoder } from './wire.js';
 import { PodElision, sameScope } from '../../model/elided-pods.js';
 import type { ModelSnapshot, PodScope, PodSummary } from '../../model/types.js';
-import { treePods } from '../../model/pod-nodes.js';
+import { treePods } from '../../model/tree-pods.js';
 import type { RowWindowRequest } from '../../ui/state/served-rows.js';
 import { RowServer } from '../../ui/state/row-server.js';
 import { startHeapTrace } from './heap-trace.js';

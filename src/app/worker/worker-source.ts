@@ -4,7 +4,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ModelSnapshot, NodePodEntry, PodScope } from '../../model/types.js';
 import type { ModelSource, ObjectAccess } from '../../model/source.js';
-import { nodePodEntries } from '../../model/node-pods.js';
+import { nodePodEntries } from '../../model/pods-on-node.js';
 import { openAccess, resolveCluster, type OpenOptions } from '../connect.js';
 import { Backoff, type BackoffOptions } from '../../kube/backoff.js';
 import { ProblemLog } from '../../kube/snapshot.js';

@@ -2,7 +2,7 @@
 // Workload API's pod groups. Field names are those of the projects' CRDs (KAI
 // scheduling.run.ai v2alpha2 PodGroup / v2 Queue, volcano scheduling v1beta1).
 import type { GangSummary, KubeObject, WorkloadTree, GangScheduler, GangVerdict } from '../types.js';
-import { treePods } from '../pod-nodes.js';
+import { treePods } from '../tree-pods.js';
 import { parseQuantity } from '../quantity.js';
 import { DEFAULT_GPU_RESOURCES } from '../gpu.js';
 import { conditionsOf, groupOf, isGpuResource, list, num, obj, str, type Obj } from './read.js';

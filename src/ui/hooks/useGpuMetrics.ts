@@ -2,7 +2,7 @@
 // view that shows them is open; this hook holds the scraper and lets it go.
 import { useEffect } from 'react';
 import type { ModelSource } from '../../model/source.js';
-import type { ViewKind } from '../state/viewState.js';
+import type { ViewKind } from '../state/ui-state.js';
 
 const SHOWS_GPU_METRICS: ReadonlySet<ViewKind> = new Set([
   'workloads',

@@ -5,8 +5,8 @@
 import { useEffect } from 'react';
 import type { ModelSource } from '../../model/source.js';
 import type { ModelSnapshot } from '../../model/types.js';
-import type { ViewStore } from '../state/store.js';
-import type { UiState } from '../state/viewState.js';
+import type { ViewStore } from '../state/view-store.js';
+import type { UiState } from '../state/ui-state.js';
 import { namespaceNeedsAsking } from '../render/namespace-access.js';
 
 export function useNamespaceAccess(

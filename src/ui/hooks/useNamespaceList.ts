@@ -8,8 +8,8 @@ import type { ModelSnapshot } from '../../model/types.js';
 import type { ModelSource } from '../../model/source.js';
 import { sanitise } from '../../text/sanitise.js';
 import { namespacesOf } from '../state/derive.js';
-import type { ViewStore } from '../state/store.js';
-import type { NamespaceList, UiState } from '../state/viewState.js';
+import type { ViewStore } from '../state/view-store.js';
+import type { NamespaceList, UiState } from '../state/ui-state.js';
 
 function knownNamespaces(snapshot: ModelSnapshot, source: ModelSource, state: UiState): string[] {
   const scoped = snapshot.access && !snapshot.access.clusterWide ? snapshot.access.namespaces : [];

@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import type { ModelSource } from '../../model/source.js';
 import { podScopeOf } from '../state/pod-scope.js';
 import { servesRows } from '../state/served-rows.js';
-import type { UiState } from '../state/viewState.js';
+import type { UiState } from '../state/ui-state.js';
 
 export function usePodScope(source: ModelSource, state: UiState): void {
   const scope = podScopeOf(state, servesRows(source));

@@ -3,7 +3,7 @@
 // queue views. The model source refreshes them; this hook holds and releases.
 import { useEffect } from 'react';
 import type { ModelSource } from '../../model/source.js';
-import type { ViewKind } from '../state/viewState.js';
+import type { ViewKind } from '../state/ui-state.js';
 
 const SHOWS_POSITIONS: ReadonlySet<ViewKind> = new Set(['workload', 'why', 'timeline', 'queues', 'queue']);
 

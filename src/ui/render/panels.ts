@@ -19,7 +19,7 @@ import { nodeFree, nodeStatus } from './nodes.js';
 import { nodeGpuModel } from '../../model/gpu.js';
 import { shortGpuKind } from './header.js';
 import { splitAcross, splitSentence, spreadOf, spreadSentence, type TopologyIndex } from '../../model/topology.js';
-import { rolePods, treePods } from '../../model/pod-nodes.js';
+import { rolePods, treePods } from '../../model/tree-pods.js';
 import { roleName } from '../../model/role-name.js';
 import { utilText } from './gpu-columns.js';
 

@@ -3,7 +3,7 @@ import type { WorkloadTree, PodSummary, WorkloadQueue, SchedulingView } from '..
 import { workloadTrouble } from '../../model/trouble.js';
 import { troubleMarker, workloadWords } from '../../model/workload-word.js';
 import { queueCell } from './queues.js';
-import { treePods } from '../../model/pod-nodes.js';
+import { treePods } from '../../model/tree-pods.js';
 import { placedNodes } from '../../model/topology.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';

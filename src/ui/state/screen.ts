@@ -58,7 +58,7 @@ import { whyPanelLines } from './incident-nav.js';
 import { ViewMemo } from './memo.js';
 import { GpuMapMemo, type MapScreen } from '../render/gpu-map/index.js';
 import type { HighlightSpec } from '../render/gpu-map/highlight.js';
-import { currentFrame, type Flash, type UiState, type ViewFrame } from './viewState.js';
+import { currentFrame, type Flash, type UiState, type ViewFrame } from './ui-state.js';
 import { framePodsHeld } from './pod-scope.js';
 import { namespaceViewText } from '../render/namespace-access.js';
 import { isServedFrame, servesRows, windowFits, windowRows, type RowWindow } from './served-rows.js';

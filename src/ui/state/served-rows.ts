@@ -6,7 +6,7 @@
 // the screen needs of the rest: counts, column widths, where the selection is.
 import type { ModelSource } from '../../model/source.js';
 import type { Column, Row } from '../render/table.js';
-import type { SortState, ViewFrame } from './viewState.js';
+import type { SortState, ViewFrame } from './ui-state.js';
 
 export interface RowWindowRequest {
   /** Increases with each request; a window names the one it answers. */

@@ -15,7 +15,7 @@ import { openWorkerModelSource, type WorkerSource } from '../../../src/app/worke
 import type { ModelSnapshot } from '../../../src/model/types.js';
 import { KEYS, putJobSet, putJobSetPods, putNode, putPod } from '../../kube/fixtures.js';
 import { withoutPods } from '../../../src/model/elided-pods.js';
-import { treePods } from '../../../src/model/pod-nodes.js';
+import { treePods } from '../../../src/model/tree-pods.js';
 import { workloadRow } from '../../../src/ui/render/workloads.js';
 import { RowServer } from '../../../src/ui/state/row-server.js';
 import { until } from '../../kube/helpers.js';

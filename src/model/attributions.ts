@@ -1,13 +1,14 @@
-// Where a pod sits in a workload's tree, per definition plan, kept between
-// flushes so that a pod whose placement inputs did not change is not
-// evaluated again.
+// Where a pod sits in a workload's tree (its attribution to a role, by
+// attribution.ts), per definition plan, kept between flushes so that a pod
+// whose attribution inputs did not change is not evaluated again. (Placement,
+// in wlx, is where pods run: nodes and topology domains.)
 import type { KubeObject, PodSummary } from './types.js';
 import type { DefinitionPlan } from './plan.js';
 import type { PodFacts } from './attribution.js';
 import { deepEqual } from './equal.js';
 import { isTerminalPhase, isTerminating } from './pod-status.js';
 
-/** A pod as a workload's tree holds it: its summary and where its definition places it. */
+/** A pod as a workload's tree holds it: its summary and where its definition puts it. */
 export interface TreePod {
   summary: PodSummary;
   facts: PodFacts;
@@ -20,49 +21,61 @@ export function treePod(pod: KubeObject, summary: PodSummary, facts: PodFacts): 
   return { summary, facts, terminating: isTerminating(pod), active: !isTerminalPhase(pod) };
 }
 
-/** A pod placed by one definition plan. */
-export interface Placed extends TreePod {
+/** A pod attributed by one definition plan. */
+export interface Attributed extends TreePod {
   plan: DefinitionPlan;
 }
 
 /**
- * A pod's placements: one, a list when several plans place it (a pod of a
+ * A pod's attributions: one, a list when several plans attribute it (a pod of a
  * StatefulSet and of the LWS above it; rare), or null before any.
  */
-export type Placements = Placed | Placed[] | null;
+export type Attributions = Attributed | Attributed[] | null;
 
 /** treePod's fields and the plan as one literal (a spread would give each pod a second property store). */
-export function placedTreePod(pod: KubeObject, summary: PodSummary, facts: PodFacts, plan: DefinitionPlan): Placed {
+export function attributedTreePod(
+  pod: KubeObject,
+  summary: PodSummary,
+  facts: PodFacts,
+  plan: DefinitionPlan,
+): Attributed {
   const tp = treePod(pod, summary, facts);
   return { summary: tp.summary, facts: tp.facts, terminating: tp.terminating, active: tp.active, plan };
 }
 
-export function findPlaced(placed: Placements, plan: DefinitionPlan): Placed | undefined {
-  if (placed === null) return undefined;
-  if (!Array.isArray(placed)) return placed.plan === plan ? placed : undefined;
-  for (const x of placed) if (x.plan === plan) return x;
+export function findAttributed(attributed: Attributions, plan: DefinitionPlan): Attributed | undefined {
+  if (attributed === null) return undefined;
+  if (!Array.isArray(attributed)) return attributed.plan === plan ? attributed : undefined;
+  for (const x of attributed) if (x.plan === plan) return x;
   return undefined;
 }
 
-/** `placed` with `added`, dropping placements by plans no longer current (definitions reloaded). */
-export function withPlacement(placed: Placements, added: Placed, current: ReadonlySet<DefinitionPlan>): Placements {
-  const kept = placed === null ? [] : (Array.isArray(placed) ? placed : [placed]).filter((x) => current.has(x.plan));
+/** `attributed` with `added`, dropping attributions by plans no longer current (definitions reloaded). */
+export function withAttribution(
+  attributed: Attributions,
+  added: Attributed,
+  current: ReadonlySet<DefinitionPlan>,
+): Attributions {
+  const kept =
+    attributed === null
+      ? []
+      : (Array.isArray(attributed) ? attributed : [attributed]).filter((x) => current.has(x.plan));
   return kept.length === 0 ? added : [...kept, added];
 }
 
 /**
- * The previous placements with the new summary, for plans whose pod
+ * The previous attributions with the new summary, for plans whose pod
  * expressions read only metadata, when that metadata did not change (a status
- * change): nothing is evaluated again. Null: place it again.
+ * change): nothing is evaluated again. Null: attribute it again.
  */
-export function carriedPlacements(
+export function carriedAttributions(
   prevObj: KubeObject,
-  prevPlaced: Placements,
+  prevAttributed: Attributions,
   obj: KubeObject,
   summary: PodSummary,
   current: ReadonlySet<DefinitionPlan>,
-): Placements {
-  if (prevPlaced === null) return null;
+): Attributions {
+  if (prevAttributed === null) return null;
   const a = prevObj.metadata;
   const b = obj.metadata;
   if (
@@ -72,9 +85,10 @@ export function carriedPlacements(
     !deepEqual(a.annotations, b.annotations)
   )
     return null;
-  const out: Placed[] = [];
-  for (const x of Array.isArray(prevPlaced) ? prevPlaced : [prevPlaced]) {
-    if (x.plan.podExprsReadMetadataOnly && current.has(x.plan)) out.push(placedTreePod(obj, summary, x.facts, x.plan));
+  const out: Attributed[] = [];
+  for (const x of Array.isArray(prevAttributed) ? prevAttributed : [prevAttributed]) {
+    if (x.plan.podExprsReadMetadataOnly && current.has(x.plan))
+      out.push(attributedTreePod(obj, summary, x.facts, x.plan));
   }
   return out.length === 0 ? null : out.length === 1 ? out[0] : out;
 }
@@ -84,7 +98,7 @@ const NULL_KEY = '\u0000';
 const MAX_SHARED_FACTS = 100_000;
 
 /**
- * One PodFacts object per distinct placement and gang keys of a plan: the
+ * One PodFacts object per distinct attribution and gang keys of a plan: the
  * pods of one role share it instead of a path, steps and key lists per pod.
  * Facts with errors are not shared.
  */
