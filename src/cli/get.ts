@@ -3,8 +3,7 @@
 // simulated cluster (`--demo`), or offline from a dump (`--from`).
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
-import type { Definition } from '../definitions/types.js';
-import { apiVersionOf, gvkOf } from '../definitions/types.js';
+import { type Definition, apiVersionOf, gvkOf } from '../definitions/types.js';
 import { pluralOf, typeNames } from '../definitions/type-names.js';
 import type { AccessScope, ClusterTotals, OrphanPod, WorkloadTree } from '../model/types.js';
 import { EMPTY_SCHEDULING } from '../model/scheduling/index.js';

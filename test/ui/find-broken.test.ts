@@ -11,8 +11,8 @@ import { layoutColumns, fitMiddle, formatLine, type Column, type Row } from '../
 import { workloadCounts, connectionFlash, gpuHeadline } from '../../src/ui/render/header.js';
 import { helpTable } from '../../src/ui/render/help.js';
 import { KEYMAP } from '../../src/ui/keymap.js';
-import { indexReadings, DEFAULT_IDLE_RULE, type GpuReading } from '../../src/model/utilisation.js';
-import type { ClusterConnection, GpuMetrics, ModelSnapshot } from '../../src/model/types.js';
+import { indexReadings, DEFAULT_IDLE_RULE } from '../../src/model/utilisation.js';
+import type { ClusterConnection, GpuMetrics, GpuReading, ModelSnapshot } from '../../src/model/types.js';
 import { editDistance, nearest } from '../../src/text/nearest.js';
 import { nearestType } from '../../src/cli/get.js';
 import { parseCommand } from '../../src/ui/state/commands.js';

@@ -4,7 +4,8 @@
 // ctrl-s, `-c`, `--headless`, and `:events` (newest first, `/` filters).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject, ObjectAccess } from '../../src/model/types.js';
+import type { KubeObject } from '../../src/model/types.js';
+import type { ObjectAccess } from '../../src/model/source.js';
 import type { PluginBinding, PluginRun, UserBindings } from '../../src/ui/user-config.js';
 import type { TableDump } from '../../src/ui/state/table-dump.js';
 import { defaultSnapshot, FakeSource } from './fixtures.js';
@@ -77,7 +78,7 @@ test(':ns without a name: the namespaces you can read; refused, the ones wlx rea
   const h = await mountApp({ source });
   try {
     await h.press(':', ...'ns', KEY.enter);
-    const f = await h.waitFor((x) => x.includes('namespaces['), 'the picker');
+    const f = await h.waitFor((x) => x.includes('listing them was refused'), 'the picker, read');
     assert.match(f, /the namespaces wlx knows you read: listing them was refused \(forbidden\)/);
     assert.match(f, /0\s+all/);
     assert.match(f, /default/);

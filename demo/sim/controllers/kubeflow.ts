@@ -7,7 +7,7 @@
 // OnFailure pods, as the operator does; cleanPodPolicy None keeps pods.
 // runPolicy.suspend (set by Kueue until admission): no pods, a Suspended
 // condition and no startTime until resumed.
-import type { StoredObject } from '../../store.js';
+import type { StoredObject } from '../../object-store.js';
 import type { Controller, Runtime } from '../runtime.js';
 import { R, type Condition, type Pod, type PodTemplate } from '../types.js';
 import { countPods, createOwnedPod } from './common.js';

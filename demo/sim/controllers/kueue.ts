@@ -7,7 +7,7 @@
 // unsuspended. Conditions, admission and messages are worded as Kueue's;
 // ClusterQueue and LocalQueue status carry usage, reservation and counts.
 // No cohorts, borrowing or preemption.
-import type { ObjectStore, StoredObject } from '../../store.js';
+import type { ObjectStore, StoredObject } from '../../object-store.js';
 import { QUEUE_NAME_LABEL } from '../../kinds-queueing.js';
 import { parseQuantity, PRIORITY_CLASSES } from '../pods.js';
 import type { Controller, Runtime } from '../runtime.js';

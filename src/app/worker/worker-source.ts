@@ -2,10 +2,10 @@
 // of the worker's snapshots. Nothing here parses, trims or flushes: each
 // message is a delta applied to the mirror (wire.ts). See README.md.
 import { Worker } from 'node:worker_threads';
-import type { ModelSnapshot, NodePodEntry, ObjectAccess, PodScope } from '../../model/types.js';
-import { nodePodEntries } from '../../model/node-pods.js';
+import type { ModelSnapshot, NodePodEntry, PodScope } from '../../model/types.js';
+import type { ModelSource, ObjectAccess } from '../../model/source.js';
+import { nodePodEntries } from '../../model/pods-on-node.js';
 import { openAccess, resolveCluster, type OpenOptions } from '../connect.js';
-import type { OpenedModelSource } from '../open.js';
 import { Backoff, type BackoffOptions } from '../../kube/backoff.js';
 import { ProblemLog } from '../../kube/snapshot.js';
 import type { Delta } from './delta.js';
@@ -20,24 +20,6 @@ export interface WorkerSourceTuning {
   stopTimeoutMs?: number;
   /** Called for each delta applied (measurements). */
   onDelta?: (delta: Delta, decodeMs: number) => void;
-}
-
-/** The worker source, with the test hook that ends its current worker. */
-export interface WorkerModelSource extends OpenedModelSource, RowServer {
-  holdQueuePositions(): () => void;
-  holdGpuMetrics(): () => void;
-  setPodScope(scope: PodScope): void;
-  /** The worker thread now running the engine (tests terminate it to crash it). */
-  currentWorker(): Worker | null;
-  /** The engine worker's heap, after a full GC when asked and exposed (the benchmark's per-thread figures). */
-  engineHeap(gc: boolean): Promise<EngineHeap>;
-  /**
-   * Report a pod's restart count in the engine's model with each snapshot
-   * (null: stop), whatever the pod scope: the benchmark's catch-up marker.
-   */
-  probePod(pod: { namespace: string; name: string } | null): void;
-  /** The last probe answered (with the snapshot published with it). */
-  lastProbe(): PodProbe | undefined;
 }
 
 export interface EngineHeap {
@@ -65,7 +47,7 @@ function startData(options: OpenOptions, podScope: PodScope): WorkerStart {
 export async function openWorkerModelSource(
   options: OpenOptions,
   tuning: WorkerSourceTuning = {},
-): Promise<WorkerModelSource> {
+): Promise<WorkerSource> {
   const cluster = await resolveCluster(options);
   let reads: Awaited<ReturnType<typeof openAccess>> | undefined;
   try {
@@ -87,7 +69,12 @@ export async function openWorkerModelSource(
 
 type Pending = { resolve: () => void; reject: (err: Error) => void };
 
-class WorkerSource implements WorkerModelSource {
+/**
+ * The engine worker's side on the UI thread: a ModelSource that also serves
+ * rows, with the hooks tests and the benchmark use (the current worker, its
+ * heap, a probed pod).
+ */
+export class WorkerSource implements ModelSource, RowServer {
   readonly access: ObjectAccess;
   private worker: Worker | null = null;
   private readonly mirror = new SnapshotMirror();
@@ -192,11 +179,16 @@ class WorkerSource implements WorkerModelSource {
     return this.window;
   }
 
+  /**
+   * Report a pod's restart count in the engine's model with each snapshot
+   * (null: stop), whatever the pod scope: the benchmark's catch-up marker.
+   */
   probePod(pod: { namespace: string; name: string } | null): void {
     if (!pod) this.probe = undefined;
     this.send({ type: 'probe', pod });
   }
 
+  /** The last probe answered (with the snapshot published with it). */
   lastProbe(): PodProbe | undefined {
     return this.probe;
   }
@@ -213,10 +205,12 @@ class WorkerSource implements WorkerModelSource {
     return this.synced;
   }
 
+  /** The worker thread now running the engine (tests terminate it to crash it). */
   currentWorker(): Worker | null {
     return this.worker;
   }
 
+  /** The engine worker's heap, after a full GC when asked and exposed (the benchmark's per-thread figures). */
   engineHeap(gc: boolean): Promise<EngineHeap> {
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {

@@ -6,7 +6,8 @@
 import type React from 'react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
-import type { KubeObject, ModelSnapshot, ModelSource } from '../../model/types.js';
+import type { KubeObject, ModelSnapshot } from '../../model/types.js';
+import type { ModelSource } from '../../model/source.js';
 import { sanitise } from '../../text/sanitise.js';
 import { displayWidth, fit } from '../render/table.js';
 import { timelineLines, wrapTextLine, type TextLine } from '../render/incident.js';

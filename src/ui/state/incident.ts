@@ -2,15 +2,8 @@
 // about, and the loaders that gather their data through the model source's
 // read-only `access` (fresh objects, events, logs) and its snapshot, then hand
 // plain objects to the model's pure functions (src/model/why.ts, timeline.ts).
-import type {
-  GpuMetrics,
-  KubeObject,
-  ModelSnapshot,
-  ObjectAccess,
-  PodSummary,
-  RoleTree,
-  WorkloadTree,
-} from '../../model/types.js';
+import type { GpuMetrics, KubeObject, ModelSnapshot, PodSummary, RoleTree, WorkloadTree } from '../../model/types.js';
+import type { ObjectAccess } from '../../model/source.js';
 import { explainWhy, type WhyInput } from '../../model/why.js';
 import { roleGpu, workloadGpu } from '../../model/gpu-overlay.js';
 import { buildTimeline, containerStatuses, type StartupTimeline } from '../../model/timeline.js';
