@@ -122,10 +122,22 @@ test(
       );
       assert.match(screen, /Namespace: training/);
       assert.doesNotMatch(screen, /dcgm-exporter/);
+      // A mistyped kind: the nearest one, as wlx get says it.
+      narrowed.keys(':');
+      narrowed.type('jobsett');
+      narrowed.keys('Enter');
+      await narrowed.waitFor(/unknown command "jobsett" \(did you mean jobset\?/, 'the nearest kind');
       narrowed.keys(':');
       narrowed.type('map');
       narrowed.keys('Enter');
-      await narrowed.waitFor(/map\(all\)\[19 nodes\]/, 'the map');
+      screen = await narrowed.waitFor(/map\(all\)\[19 nodes\]/, 'the map');
+      // Every band's label is its own, also where the labels are cut.
+      const labels = screen
+        .split('\n')
+        .map((l) => /^│(\S(?:.*?\S)?) +[▀▄█]/.exec(l)?.[1])
+        .filter((l): l is string => !!l);
+      assert.ok(labels.length >= 5, screen);
+      assert.equal(new Set(labels).size, labels.length, labels.join(' | '));
       await narrowed.press('i');
       screen = await narrowed.waitFor(/allocated GPUs idle:/, 'the idle colouring', 30_000);
       assert.match(screen, /none .*some .*⅓\+ of the node .*NotReady .*cordoned/s);
