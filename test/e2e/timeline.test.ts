@@ -27,7 +27,9 @@ test('--timeline piped: the waterfall as plain ASCII, every pod ready', { timeou
   );
   const pods = out.split('\n').filter((l) => /^llama-pretrain-\S+ /.test(l));
   assert.equal(pods.length, 3, out);
-  for (const p of pods) assert.match(p, /^llama-pretrain-\S+ +[ .=-]*-[ .=-]*#+ +\+\S+ +\S+ +\+\S+ +\+\S+$/, p);
+  // Beside each bar its durations: wait, pull (each pod pulls), start (none when ready as its pull ended), total.
+  for (const p of pods)
+    assert.match(p, /^llama-pretrain-\S+ +[ .=-]*-[ .=-]*#+ +\d\S*s +\d\S*s +(\d\S*s|-) +\d\S*s$/, p);
   assert.match(out, /^> leader \(1\) /m);
   assert.match(out, /^> worker \(2\) /m);
   // The ruler under the axis labels carries the marks; R (all ready) at its last column.
