@@ -97,6 +97,22 @@ test('waterfall: a pod scheduled the moment it was created waited 0.0s; a bind t
   assert.deepEqual(numbersOf('unknown'), ['-', '-', '-', '8.0s']);
 });
 
+test("waterfall: the pull is the kubelet's measure, also when the pod's status times precede its creation", () => {
+  // Skewed clocks (or objects recreated with their old status): created at 100 s, pulled 41 s from 10 s, ready at 70 s.
+  const skewed = podAt('skewed', 'worker', { created: 100, sched: 10, pull: 41, start: 60, ready: 70 });
+  const t = timelineOf([skewed], ['worker'], 120);
+  const lines = waterfallLines(t, s(120), { width: 160 });
+  const numbersOf = (name: string) =>
+    lines
+      .find((l) => l.pods?.[0] === name)!
+      .text.trimEnd()
+      .split(/ +/)
+      .slice(-4);
+  assert.deepEqual(numbersOf('skewed'), ['-', '41s', '-', '0.0s']);
+  const band = lines.find((l) => l.text.startsWith('▸ worker (1)'))!;
+  assert.match(band.text, / 41s /);
+});
+
 test('waterfall: slowest first, waiting pods above all, with what they wait for; a band per role', () => {
   const pods = [
     podAt('fast', 'worker', { sched: 1, start: 2, ready: 3 }),

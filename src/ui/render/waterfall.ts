@@ -9,6 +9,7 @@ import {
   groupSegments,
   phaseDurations,
   podSegments,
+  pullDurationMs,
   quantile,
   STARTUP_PHASES,
   timelineAxis,
@@ -183,13 +184,14 @@ function makeLine(spans: Span[], tone: Tone = 'normal', pods?: string[]): Waterf
  */
 export const NUMBER_HEADERS = ['wait', 'pull', 'start', 'total'] as const;
 
-function durationNumbers(segments: readonly PhaseSegment[], total: number | null): string {
+function durationNumbers(segments: readonly PhaseSegment[], total: number | null, pullMs: number | null): string {
   const d = phaseDurations(segments);
   const has = (phase: PhaseSegment['phase']) => segments.some((x) => x.phase === phase);
   return numbers([
     // Scheduled the moment it was created: no waiting segment, but a known wait of 0.
     segments.length ? formatDuration(d.waiting) : '-',
-    has('pulling') ? formatDuration(d.pulling) : '-',
+    // The kubelet's own measure: a pod whose status times precede its creation (skewed clocks) keeps it.
+    pullMs !== null ? formatDuration(pullMs) : has('pulling') ? formatDuration(d.pulling) : '-',
     has('starting') ? formatDuration(d.starting) : '-',
     total !== null ? formatDuration(Math.max(0, total)) : '-',
   ]);
@@ -417,7 +419,11 @@ export function waterfallLines(t: StartupTimeline, nowMs: number, opts: Waterfal
         roleLabel(role, pods.length),
         bar(segments, lastReady),
         // The role's critical path: its last pod scheduled, its longest pull, its last pod ready.
-        durationNumbers(segments, lastReady === null ? null : lastReady - axis.startMs),
+        durationNumbers(
+          segments,
+          lastReady === null ? null : lastReady - axis.startMs,
+          maxOf(pods.map((p) => pullDurationMs(p, axis.endMs))),
+        ),
         allDone ? 'ok' : allScheduled ? 'normal' : 'warn',
         'group',
       ),
@@ -431,7 +437,11 @@ export function waterfallLines(t: StartupTimeline, nowMs: number, opts: Waterfal
       row(
         sanitise(p.name),
         bar(segmentsOf.get(p)!, readyAt),
-        durationNumbers(segmentsOf.get(p)!, readyAt !== null && p.createdMs !== null ? readyAt - p.createdMs : null),
+        durationNumbers(
+          segmentsOf.get(p)!,
+          readyAt !== null && p.createdMs !== null ? readyAt - p.createdMs : null,
+          pullDurationMs(p, axis.endMs),
+        ),
         p.done ? 'normal' : 'warn',
         undefined,
         [p.name],
