@@ -60,7 +60,8 @@ test(
         assert.match(llamaRow, /\u001b\[(\d+;)*33m[^\u001b]*llama-pretrain/, 'a straggling Running row is yellow');
       else assert.match(llamaRow, /\u001b\[(\d+;)*32m[^\u001b]*llama-pretrain/, 'a Running row is green');
       const plainRunning = colouredRows.find(
-        (l) => l.startsWith('│') && / Running /.test(l) && !/% (slow|idle)/.test(l),
+        // Without GPU marks and without a cause beside the word (`Running (Unschedulable)` is yellow).
+        (l) => l.startsWith('│') && / Running /.test(l) && !/Running \(/.test(l) && !/% (slow|idle)/.test(l),
       );
       assert.match(
         plainRunning ?? '',
