@@ -6,7 +6,7 @@
 // manager reaches one worker: a kubeconfig in a Secret or on disk; condition
 // Active). Schemas are in our own words.
 import type { KindSpec } from './kinds.js';
-import { conditionFields, type Field } from './schemas.js';
+import { conditionFields } from './schemas.js';
 import type { StoredObject } from './store.js';
 
 export const MULTIKUEUE_CONTROLLER = 'kueue.x-k8s.io/multikueue';
@@ -19,7 +19,7 @@ export const MULTIKUEUE_MANAGED_BY = 'kueue.x-k8s.io/multikueue';
 
 const GROUP = 'kueue.x-k8s.io';
 const VERSION = 'v1beta2';
-const condition = { description: 'A condition.', fields: conditionFields as Record<string, Field> };
+const condition = { description: 'A condition.', fields: conditionFields };
 const age = { name: 'Age', type: 'date' as const, jsonPath: '.metadata.creationTimestamp' };
 
 export const MULTIKUEUE_KINDS: KindSpec[] = [
