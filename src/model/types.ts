@@ -7,6 +7,8 @@ import type { DefinitionSourceKind, StatusName, DefinitionProblem, Gvk } from '.
 import type { SchedulingView } from './scheduling.js';
 import type { PodNode } from './pod-nodes.js';
 import type { IdleRule, ReadingIndex } from './utilisation.js';
+import type { FleetView } from './fleet/merge.js';
+import type { MultiKueueView } from './fleet/multikueue.js';
 
 /** Any Kubernetes object as plain JSON (trimmed on ingest, see src/kube/trim.ts). */
 export interface KubeObject {
@@ -85,6 +87,8 @@ export interface PodSummary {
   gpuSlices?: Record<string, number>;
   /** GPUs of each of its named DRA claims (`namespace/name` → `dra:<class>` → count): a group counts a shared claim once. */
   draClaims?: Record<string, Record<string, number>>;
+  /** Its cluster's context, in a fleet's merged lists (src/model/fleet/merge.ts). */
+  cluster?: string;
 }
 
 /**
@@ -145,6 +149,8 @@ export interface WorkloadTree {
    * pod lists are empty and these are what the workloads list reads of them.
    */
   podsElided?: ElidedPods;
+  /** Its cluster's context, in a fleet's merged lists (src/model/fleet/merge.ts). */
+  cluster?: string;
 }
 
 /** What the workloads list reads of a tree's pods when they are not sent (src/model/elided-pods.ts). */
@@ -177,6 +183,8 @@ export interface NodeSummary {
   gpuModel?: string | null;
   /** Each GPU resource kind by name (MIG profiles, shared, AMD, Intel, DRA `dra:<class>`). */
   gpuResources?: Record<string, { capacity: number; allocatable: number; requested: number }>;
+  /** Its cluster's context, in a fleet's merged lists (src/model/fleet/merge.ts). */
+  cluster?: string;
 }
 
 export interface ClusterTotals {
@@ -297,6 +305,10 @@ export interface ModelSnapshot {
   topologyLevels?: string[][];
   /** The topology label keys in effect, most general first (src/model/topology.ts `topologyKeysInEffect`). */
   topologyKeys?: readonly string[];
+  /** Kueue MultiKueue as this cluster sees it (src/model/fleet/multikueue.ts); absent: none. */
+  multiKueue?: MultiKueueView;
+  /** Set on the merged snapshot of several clusters: each member's own, and the links between them. */
+  fleet?: FleetView;
 }
 
 /** Whose pods a snapshot carries: every tree's and the pods without a workload, or these workloads' (uids). */
