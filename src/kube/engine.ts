@@ -22,7 +22,7 @@ import type {
 import { ClusterStore } from '../model/store.js';
 import { POD_GVK } from '../model/ownership-graph.js';
 import { preflightDefinitions } from '../model/preflight.js';
-import { SchedulingIndex } from '../model/scheduling.js';
+import { SchedulingIndex } from '../model/scheduling/index.js';
 import { nodesFromPods, type PodNode } from '../model/pod-nodes.js';
 import { QueuePositions } from './queue-positions.js';
 import { DcgmScraper } from './dcgm-scrape.js';

@@ -4,7 +4,7 @@ import { gvkKey } from '../definitions/types.js';
 import type { ResourceInfo } from './discovery.js';
 import type { TrimRole } from './trim.js';
 import { OWNER_GVKS, POD_GVK } from '../model/ownership-graph.js';
-import { SCHEDULING_GVKS } from '../model/scheduling.js';
+import { SCHEDULING_GVKS } from '../model/scheduling/index.js';
 import { DRA_KINDS } from '../model/dra-objects.js';
 
 export const KARTA_GVK: Gvk = { group: 'run.ai', version: 'v1alpha1', kind: 'Karta' };

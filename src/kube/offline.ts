@@ -10,7 +10,7 @@ import { DEFINITION_GVKS, KUEUE_TOPOLOGY_GVK } from './kinds.js';
 import { isDraKind } from '../model/dra-objects.js';
 import type { KubeObject } from '../model/types.js';
 import { ClusterStore, type StoreKind } from '../model/store.js';
-import { SchedulingIndex } from '../model/scheduling.js';
+import { SchedulingIndex } from '../model/scheduling/index.js';
 import type { DefinitionSetLike, ModelStoreLike } from './engine-types.js';
 import { Trimmer } from './trim.js';
 import { matchesSelector, type Requirement } from './selector.js';

@@ -4,8 +4,8 @@
 // (`…/namespaces/<ns>/localqueues/<lq>/pendingworkloads`; its items carry the
 // ClusterQueue position too). Asked while a view that shows positions holds
 // it (and once by `wlx get`): Kueue computes the list on each request.
-import type { SchedulingIndex } from '../model/scheduling.js';
-import { parsePendingWorkloads } from '../model/scheduling.js';
+import type { SchedulingIndex } from '../model/scheduling/index.js';
+import { parsePendingWorkloads } from '../model/scheduling/kueue.js';
 import { KubeApiError, getJson, type KubeTransport } from './client.js';
 
 export const VISIBILITY_GROUP = 'visibility.kueue.x-k8s.io';

@@ -30,7 +30,7 @@
 import type http from 'node:http';
 import { isAscii, isUtf8 } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
-import type { ConnectionCause, KubeObject, KindState, ObjectMeta } from '../model/types.js';
+import type { ConnectionCause, KubeObject, KindState } from '../model/types.js';
 import { KubeApiError, KubeConnectionError, describeFailure, type KubeTransport } from './client.js';
 import { withTypeMeta } from './trim.js';
 import { CatchUpWindow, type CatchUpBounds } from './catch-up.js';
@@ -47,6 +47,7 @@ import {
 } from './protobuf/envelope.js';
 import { ProtobufError } from './protobuf/wire.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
+import { KnownObjects } from './known-objects.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export type ReflectorState = KindState['state'];
@@ -112,14 +113,6 @@ class StalledError extends Error {
     this.name = 'StalledError';
   }
 }
-
-/**
- * What the reflector remembers of each object: its trimmed metadata (the
- * same object the store holds, so nothing is allocated per object), keyed by
- * namespace ('' for cluster-scoped kinds) and name without building a
- * `namespace/name` string per object.
- */
-type Known = ObjectMeta;
 
 /** Bounds on what one response may make wlx hold (see README.md). */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -217,9 +210,8 @@ export function linePreview(line: string, max = 60): string {
 }
 
 export class Reflector {
-  /** namespace ('' when cluster-scoped) → name → metadata of every object held. */
-  private readonly known = new Map<string, Map<string, Known>>();
-  private knownCount = 0;
+  /** The objects told about so far (a relist compares against them). */
+  private readonly known: KnownObjects;
   private readonly controller = new AbortController();
   private readonly backoff: Backoff;
   private readonly random: () => number;
@@ -248,6 +240,7 @@ export class Reflector {
     private readonly options: ReflectorOptions,
     private readonly handlers: ReflectorHandlers,
   ) {
+    this.known = new KnownObjects(options.apiVersion, options.kind);
     this.random = options.random ?? Math.random;
     this.backoff = new Backoff({ ...DEFAULT_BACKOFF, ...options.backoff }, this.random);
     this.protobuf = options.wire === 'protobuf' ? decoderFor(options.apiVersion, options.kind) : undefined;
@@ -264,7 +257,7 @@ export class Reflector {
     return this.rv;
   }
   get count(): number {
-    return this.knownCount;
+    return this.known.size;
   }
   get state(): ReflectorState {
     return this.currentState;
@@ -440,7 +433,7 @@ export class Reflector {
     // works while the server still sends. Objects that vanished are only
     // known after the last page: they are deleted then. `seen` (uids) is
     // only needed when something was held before this list began.
-    let seen: Set<string> | null = this.knownCount ? new Set() : null;
+    let seen: Set<string> | null = this.known.size ? new Set() : null;
     let cont = '';
     let listRv = '';
     let restarted = false;
@@ -571,15 +564,7 @@ export class Reflector {
     } finally {
       ahead?.abort.abort();
     }
-    if (seen) {
-      for (const byName of this.known.values()) {
-        for (const prev of byName.values()) {
-          if (seen.has(prev.uid)) continue;
-          this.forget(prev);
-          this.handlers.onEvent('DELETED', this.tombstone(prev));
-        }
-      }
-    }
+    if (seen) this.known.forgetUnseen(seen, (prev) => this.handlers.onEvent('DELETED', this.known.tombstone(prev)));
     this.rv = listRv;
     this.lists += 1;
   }
@@ -603,52 +588,19 @@ export class Reflector {
     return list.metadata;
   }
 
-  private knownMeta(namespace: string | undefined, name: string): Known | undefined {
-    return this.known.get(namespace ?? '')?.get(name);
-  }
-
-  private remember(meta: Known): void {
-    const ns = meta.namespace ?? '';
-    let byName = this.known.get(ns);
-    if (!byName) this.known.set(ns, (byName = new Map()));
-    const size = byName.size;
-    byName.set(meta.name, meta);
-    this.knownCount += byName.size - size;
-  }
-
-  /** Drops an object; false when it was not held. */
-  private forget(meta: { namespace?: string; name: string }): boolean {
-    const ns = meta.namespace ?? '';
-    const byName = this.known.get(ns);
-    if (!byName || !byName.delete(meta.name)) return false;
-    this.knownCount -= 1;
-    if (!byName.size) this.known.delete(ns);
-    return true;
-  }
-
   /** One object of a list: ADDED or MODIFIED when new or changed (a new uid under a held name: DELETED for the old one first). */
   private listed(obj: KubeObject, seen: Set<string> | null): void {
     const meta = obj.metadata;
     if (!meta || !meta.name) return;
     seen?.add(meta.uid);
-    const prev = this.knownMeta(meta.namespace, meta.name);
+    const prev = this.known.get(meta.namespace, meta.name);
     if (prev && prev.uid === meta.uid && (prev.resourceVersion ?? '') === (meta.resourceVersion ?? '')) return;
     if (prev && prev.uid !== meta.uid) {
       // Same name, new object: the old one was deleted while we were away.
-      this.handlers.onEvent('DELETED', this.tombstone(prev));
+      this.handlers.onEvent('DELETED', this.known.tombstone(prev));
     }
-    this.remember(meta);
+    this.known.remember(meta);
     this.handlers.onEvent(prev && prev.uid === meta.uid ? 'MODIFIED' : 'ADDED', obj);
-  }
-
-  private tombstone(prev: Known): KubeObject {
-    const metadata: KubeObject['metadata'] = {
-      name: prev.name,
-      uid: prev.uid,
-      resourceVersion: prev.resourceVersion ?? '',
-    };
-    if (prev.namespace) metadata.namespace = prev.namespace;
-    return { apiVersion: this.options.apiVersion, kind: this.options.kind, metadata };
   }
 
   /** One watch request; resolves with the number of events when the server ends it cleanly. */
@@ -833,13 +785,13 @@ export class Reflector {
         const rv = obj.metadata.resourceVersion ?? '';
         if (rv) this.rv = rv;
         if (type === 'DELETED') {
-          const held = this.knownMeta(obj.metadata.namespace, obj.metadata.name);
-          if (!held || !this.forget(held)) return true;
+          const held = this.known.get(obj.metadata.namespace, obj.metadata.name);
+          if (!held || !this.known.forget(held)) return true;
           this.handlers.onEvent('DELETED', obj);
         } else {
-          const prev = this.knownMeta(obj.metadata.namespace, obj.metadata.name);
-          if (prev && prev.uid !== obj.metadata.uid) this.handlers.onEvent('DELETED', this.tombstone(prev));
-          this.remember(obj.metadata);
+          const prev = this.known.get(obj.metadata.namespace, obj.metadata.name);
+          if (prev && prev.uid !== obj.metadata.uid) this.handlers.onEvent('DELETED', this.known.tombstone(prev));
+          this.known.remember(obj.metadata);
           this.handlers.onEvent(prev && prev.uid === obj.metadata.uid ? 'MODIFIED' : 'ADDED', obj);
         }
         return true;
@@ -878,16 +830,12 @@ export class Reflector {
 
   /** A DELETED-style stub of every object held (to take them out of a store). */
   tombstones(): KubeObject[] {
-    const out: KubeObject[] = [];
-    for (const byName of this.known.values()) for (const k of byName.values()) out.push(this.tombstone(k));
-    return out;
+    return this.known.tombstones();
   }
 
   /** uid → resourceVersion of every object held (for consistency checks). */
   snapshotVersions(): Map<string, string> {
-    const out = new Map<string, string>();
-    for (const byName of this.known.values()) for (const k of byName.values()) out.set(k.uid, k.resourceVersion ?? '');
-    return out;
+    return this.known.versions();
   }
 }
 

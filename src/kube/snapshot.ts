@@ -14,7 +14,7 @@ import type {
   WorkloadTree,
 } from '../model/types.js';
 import type { ExprError } from '../model/expr.js';
-import type { SchedulingView } from '../model/scheduling.js';
+import type { SchedulingView } from '../model/scheduling/index.js';
 import type { PodNode } from '../model/pod-nodes.js';
 import type { ModelStoreLike } from './engine-types.js';
 import { topologyKeysInEffect } from '../model/topology.js';

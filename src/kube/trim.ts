@@ -12,7 +12,7 @@ import type { KubeObject, ObjectMeta } from '../model/types.js';
 import { deepEqual } from '../model/equal.js';
 
 /**
- * `scheduling`: Kueue, KAI, Volcano and Workload API objects (src/model/scheduling.ts), kept whole like workloads;
+ * `scheduling`: Kueue, KAI, Volcano and Workload API objects (src/model/scheduling/), kept whole like workloads;
  * `dra`: resource.k8s.io claims, templates, slices and classes (spec, and a claim's allocation);
  * `topology`: Kueue Topologies (their levels).
  */

@@ -4,7 +4,7 @@
 import type { WorkloadTrouble } from './trouble.js';
 import type { GroupGpu } from './gpu-overlay.js';
 import type { DefinitionSourceKind, StatusName, DefinitionProblem, Gvk } from '../definitions/types.js';
-import type { SchedulingView } from './scheduling.js';
+import type { SchedulingView } from './scheduling/index.js';
 import type { PodNode } from './pod-nodes.js';
 import type { IdleRule, ReadingIndex } from './utilisation.js';
 import type { FleetView } from './fleet/merge.js';
@@ -117,7 +117,7 @@ export interface GangSummary {
   members: number;
   scheduled: number;
   ready: number;
-  /** The gang scheduler whose PodGroup speaks for this gang (`wlx get -o json`; see src/model/scheduling.ts). */
+  /** The gang scheduler whose PodGroup speaks for this gang (`wlx get -o json`; see src/model/scheduling/). */
   scheduler?: 'kai' | 'volcano' | 'workload-api';
   /** The PodGroup's own verdict: why it cannot be placed, else null. */
   message?: string | null;
@@ -278,7 +278,7 @@ export interface ModelSnapshot {
    * name: with the trees, what a node's pod list is made of (node-pods.ts).
    */
   podsWithoutWorkload?: PodSummary[];
-  /** Queues and gang verdicts per workload, ClusterQueues (src/model/scheduling.ts); absent: none known. */
+  /** Queues and gang verdicts per workload, ClusterQueues (src/model/scheduling/); absent: none known. */
   scheduling?: SchedulingView;
   /** What the user may read; absent: everything (offline, tests). */
   access?: AccessScope;

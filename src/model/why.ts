@@ -5,7 +5,8 @@
 // the last log lines the caller fetched.
 import type { KubeObject, NodeSummary, PodSummary, RoleTree, WorkloadTree } from './types.js';
 import { podGpuRequest } from './gpu.js';
-import type { GangVerdict, QueueFacts } from './scheduling.js';
+import type { GangVerdict } from './scheduling/gangs.js';
+import type { QueueFacts } from './scheduling/kueue.js';
 import {
   containerStatuses,
   eventsByObject,
@@ -78,7 +79,7 @@ export interface WhyInput {
    * says when the part itself has nothing wrong.
    */
   focus?: { name: string; podUids: ReadonlySet<string> };
-  /** Kueue's facts when it holds the workload (src/model/scheduling.ts). */
+  /** Kueue's facts when it holds the workload (src/model/scheduling/). */
   queue?: QueueFacts | null;
   /** The PodGroups' own verdicts (KAI, Volcano, Workload API). */
   gangVerdicts?: readonly GangVerdict[];

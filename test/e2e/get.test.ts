@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDemoCluster } from '../../demo/index.js';
 import type { WorkloadTree, NodeSummary, RoleTree, PodSummary } from '../../src/model/types.js';
-import { outputWidth, WIDTH } from '../../src/cli/get.js';
+import { outputWidth, WIDTH } from '../../src/cli/printers/tree.js';
 import { kubectl } from './kubectl-helpers.js';
 import { Tmux, hasTmux, wlxCommand } from './tmux.js';
 

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AccessScope, GangSummary, WorkloadTree } from '../../src/model/types.js';
-import type { WorkloadQueue } from '../../src/model/scheduling.js';
+import type { WorkloadQueue } from '../../src/model/scheduling/words.js';
 import { Tmux, hasTmux, shellQuote, wlxCommand } from './tmux.js';
 import { demoWithKubeconfig, runWlx } from './wlx-cli.js';
 

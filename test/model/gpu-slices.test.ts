@@ -8,7 +8,7 @@ import { ClusterStore } from '../../src/model/store.js';
 import type { KubeObject, PodSummary, RoleTree, WorkloadTree } from '../../src/model/types.js';
 import { gpuSlicesOf, withSlices } from '../../src/model/gpu.js';
 import { gpuRatio, podGpus } from '../../src/ui/render/format.js';
-import { renderWorkload } from '../../src/cli/get.js';
+import { renderWorkload } from '../../src/cli/printers/tree.js';
 import { node, object, pod, statefulsetDefinition, STS_GVK } from './fixtures.js';
 
 const MIG = 'nvidia.com/mig-1g.10gb';

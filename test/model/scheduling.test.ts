@@ -1,4 +1,4 @@
-// Queues and gang schedulers (src/model/scheduling.ts) on fixtures written from
+// Queues and gang schedulers (src/model/scheduling/) on fixtures written from
 // the projects' CRDs (test/fixtures/scheduling/): Kueue v1beta2 and v1beta1,
 // a KAI PodGroup and Queue, a Volcano PodGroup and Queue. Read through the
 // offline model, as `wlx get --from` reads a dump.
@@ -8,14 +8,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import { buildOfflineModel, parseDump } from '../../src/kube/offline.js';
-import {
-  SchedulingIndex,
-  gangsWithVerdicts,
-  kueueState,
-  parsePendingWorkloads,
-  parseQuotaShortfalls,
-  queueStatusWord,
-} from '../../src/model/scheduling.js';
+import { SchedulingIndex } from '../../src/model/scheduling/index.js';
+import { gangsWithVerdicts } from '../../src/model/scheduling/gangs.js';
+import { kueueState, parsePendingWorkloads, parseQuotaShortfalls } from '../../src/model/scheduling/kueue.js';
+import { queueStatusWord } from '../../src/model/scheduling/words.js';
 import type { KubeObject, WorkloadTree } from '../../src/model/types.js';
 import { repoRoot } from '../definitions/builtin-fixtures.js';
 

@@ -1,10 +1,10 @@
-// The GPU map's box: title, legend, then the map lines (src/ui/render/gpu-map.ts), padded to the table's
+// The GPU map's box: title, legend, then the map lines (src/ui/render/gpu-map/), padded to the table's
 // height. Each line arrives as one string with its colours as SGR codes, so a frame is a few dozen text
 // nodes however many nodes the cluster has.
 import type React from 'react';
 import { memo } from 'react';
 import { Text } from 'ink';
-import type { MapScreen } from '../render/gpu-map.js';
+import type { MapScreen } from '../render/gpu-map/index.js';
 import { TitledBox } from './TitledBox.js';
 
 export interface MapViewProps {

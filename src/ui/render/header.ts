@@ -10,7 +10,7 @@ import type {
   NodeSummary,
 } from '../../model/types.js';
 import { sanitise } from '../../text/sanitise.js';
-import { statusWithQueue } from '../../model/scheduling.js';
+import { statusWithQueue } from '../../model/scheduling/words.js';
 import { clusterGpuUtilisation } from '../../model/gpu-overlay.js';
 
 /** What the header shows, computed once per screen (src/ui/state/screen.ts). */

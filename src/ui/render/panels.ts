@@ -1,7 +1,7 @@
 // Detail lines above the table: the workload's status, definition and gangs;
 // the node's GPU figures, conditions and taints.
 import type { NodeSummary, WorkloadTree } from '../../model/types.js';
-import type { WorkloadQueue } from '../../model/scheduling.js';
+import type { WorkloadQueue } from '../../model/scheduling/words.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Tone } from './table.js';
 import { gpuRatio, worstTone } from './format.js';

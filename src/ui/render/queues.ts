@@ -1,14 +1,8 @@
 // `:queues`: Kueue ClusterQueues with their GPU quota per flavor, and one
 // ClusterQueue's pending workloads in line (Enter → the workload).
-import {
-  queueStatusWord,
-  type ClusterQueueSummary,
-  type FlavorQuota,
-  type GangVerdict,
-  type PendingEntry,
-  type QueueFacts,
-  type WorkloadQueue,
-} from '../../model/scheduling.js';
+import { queueStatusWord, type WorkloadQueue } from '../../model/scheduling/words.js';
+import type { ClusterQueueSummary, FlavorQuota, PendingEntry, QueueFacts } from '../../model/scheduling/kueue.js';
+import type { GangVerdict } from '../../model/scheduling/gangs.js';
 import type { PanelLine } from './panels.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';

@@ -4,7 +4,7 @@
 // time when few pods changed. Each App owns one (no state shared between
 // explorers or tests).
 import type { PodSummary, WorkloadTree } from '../../model/types.js';
-import type { WorkloadQueue } from '../../model/scheduling.js';
+import type { WorkloadQueue } from '../../model/scheduling/words.js';
 import type { Row, TableData } from './table.js';
 import { ALL_POD_COLUMNS, podRow } from './pods.js';
 import { workloadPods, workloadRow } from './workloads.js';

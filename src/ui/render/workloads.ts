@@ -1,7 +1,8 @@
 // Workloads (home view): every workload of every defined kind.
 import type { WorkloadTree, PodSummary } from '../../model/types.js';
 import { workloadTrouble, type WorkloadTrouble } from '../../model/trouble.js';
-import { statusWithQueue, type SchedulingView, type WorkloadQueue } from '../../model/scheduling.js';
+import { statusWithQueue, type WorkloadQueue } from '../../model/scheduling/words.js';
+import type { SchedulingView } from '../../model/scheduling/index.js';
 import { queueCell } from './queues.js';
 import { treePods } from '../../model/pod-nodes.js';
 import { sanitise } from '../../text/sanitise.js';

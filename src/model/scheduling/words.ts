@@ -1,0 +1,42 @@
+// A queue's word in a workload's status: a suspended job waiting for quota is
+// Queued, not Initializing.
+
+export type QueueSystem = 'kueue' | 'kai' | 'volcano';
+
+/** `workloads[].queue` of `wlx get -o json` (README contract). */
+export interface WorkloadQueue {
+  system: QueueSystem;
+  /** The LocalQueue (Kueue) or the scheduler's queue. */
+  name: string | null;
+  clusterQueue: string | null;
+  /** Kueue: Pending | QuotaReserved | Admitted | Evicted | Preempted | Finished; others: the PodGroup phase. */
+  state: string;
+  /** 0-based within the ClusterQueue; null when not pending or unknown. */
+  position: number | null;
+  reason: string | null;
+  message: string | null;
+}
+
+/** Status words a queue's own word replaces: the job is waiting for the queue, not initialising. */
+const WAITING_WORDS = new Set(['Initializing', 'Suspended', 'Pending', 'Undefined', 'Unknown']);
+
+/** A workload's status words, with the queue's (Queued, Evicted, Preempted, Unschedulable) when a queue holds the job. */
+export function statusWithQueue(status: readonly string[], queue: WorkloadQueue | null | undefined): string[] {
+  const words = status.length ? [...status] : ['Undefined'];
+  const held = queueStatusWord(queue ?? undefined);
+  return held && words.every((s) => WAITING_WORDS.has(s)) ? [held] : words;
+}
+
+/** The workloads view's status word when a queue holds the job (a suspended job waiting for quota is Queued, not Initializing). */
+export function queueStatusWord(q: WorkloadQueue | undefined): string | null {
+  if (!q) return null;
+  if (q.system === 'kueue') {
+    if (q.state === 'Pending' || q.state === 'QuotaReserved') return 'Queued';
+    if (q.state === 'Evicted' || q.state === 'Preempted') return q.state;
+    return null;
+  }
+  // A PodGroup still waiting for the gang (Pending / Inqueue, or unschedulable).
+  if (q.reason && q.state !== 'Running') return 'Unschedulable';
+  if (q.state === 'Pending' || q.state === 'Inqueue') return 'Queued';
+  return null;
+}

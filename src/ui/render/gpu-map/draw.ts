@@ -1,0 +1,130 @@
+// Drawing the map: each node's colour and glyph, two nodes a character (half blocks), as SGR-coded text.
+import type { MapBase, MapCell } from './cells.js';
+import {
+  CURSOR_COLOUR,
+  FG,
+  LEVEL_COLOURS,
+  LEVEL_GLYPHS,
+  MARK_COLOURS,
+  MARK_GLYPHS,
+  MATCH_GLYPH,
+  NO_GPU_COLOUR,
+  NO_GPU_GLYPH,
+  RESET,
+  roleColour,
+  roleGlyph,
+  sgr,
+  type MapColour,
+} from './colours.js';
+import type { Highlight } from './highlight.js';
+import type { MapLayout } from './layout.js';
+
+interface Paint {
+  colour: MapColour;
+  glyph: string;
+}
+
+function paint(cell: MapCell, hl: Highlight): Paint {
+  const role = hl.nodes.get(cell.node.name);
+  const levelGlyph = cell.level === null ? NO_GPU_GLYPH : LEVEL_GLYPHS[cell.level];
+  if (hl.kind !== 'none') {
+    if (role === undefined) return { colour: 'gray', glyph: cell.mark ? MARK_GLYPHS[cell.mark] : levelGlyph };
+    if (hl.kind === 'workload') return { colour: roleColour(role), glyph: roleGlyph(role) };
+  }
+  if (cell.mark) return { colour: MARK_COLOURS[cell.mark], glyph: MARK_GLYPHS[cell.mark] };
+  const colour = cell.level === null ? NO_GPU_COLOUR : LEVEL_COLOURS[cell.level];
+  // A regex match keeps its allocation colour (a free one shows as the first step) and takes `*` without colour.
+  if (role !== undefined)
+    return { colour: cell.level === null || cell.level === 0 ? 'cyan' : colour, glyph: MATCH_GLYPH };
+  return { colour, glyph: levelGlyph };
+}
+
+export interface CharCell {
+  text: string;
+  fg?: MapColour;
+  bg?: MapColour;
+  inverse?: boolean;
+}
+
+/** Lines as character cells (labels, nodes, blanks). */
+export function charGrid(base: MapBase, layout: MapLayout, hl: Highlight, noColor: boolean): CharCell[][] {
+  const grid: CharCell[][] = [];
+  for (let l = 0; l < layout.lines; l++) grid.push(Array.from({ length: layout.width }, () => ({ text: ' ' })));
+  for (const lab of layout.labels) {
+    let c = lab.col;
+    for (const ch of lab.text) if (c < layout.width) grid[lab.line][c++] = { text: ch };
+  }
+  base.cells.forEach((cell, k) => {
+    const p = paint(cell, hl);
+    const at = grid[layout.line[k]][layout.col[k]];
+    if (noColor) {
+      at.text = p.glyph;
+      return;
+    }
+    at.text = '▀';
+    if (layout.half[k] === 0) at.fg = p.colour;
+    else at.bg = p.colour;
+  });
+  if (!noColor) for (const line of grid) for (const c of line) if (c.text === '▀' && !c.fg) c.text = '▄'; // bottom only
+  return grid;
+}
+
+const sgrCache = new Map<string, string>();
+
+/** The SGR sequence that starts a cell's look ('' for plain). */
+function cellSgr(c: CharCell): string {
+  if (!c.inverse && !c.fg && !c.bg) return '';
+  const key = `${c.inverse ? 1 : 0}${c.text === '▄' ? 1 : 0}${c.fg ?? ''}/${c.bg ?? ''}`;
+  let s = sgrCache.get(key);
+  if (s === undefined) {
+    const codes: number[] = [];
+    if (c.inverse) codes.push(7);
+    // A bottom-only character draws its node in the foreground (the top stays the terminal's background).
+    if (c.text === '▄' && c.bg) codes.push(FG[c.bg]);
+    else {
+      if (c.fg) codes.push(FG[c.fg]);
+      if (c.bg) codes.push(FG[c.bg] + 10);
+    }
+    s = sgr(codes);
+    sgrCache.set(key, s);
+  }
+  return s;
+}
+
+export function lineText(cells: readonly CharCell[]): string {
+  let out = '';
+  let open = '';
+  for (const c of cells) {
+    const want = cellSgr(c);
+    if (want !== open) {
+      out += open ? RESET + want : want;
+      open = want;
+    }
+    out += c.text;
+  }
+  return open ? out + RESET : out;
+}
+
+/** The cursor's node: its half drawn in CURSOR_COLOUR (colour), its character inverted (NO_COLOR). */
+export function withCursor(
+  cells: readonly CharCell[],
+  layout: MapLayout,
+  cursor: number,
+  noColor: boolean,
+): CharCell[] {
+  const out = cells.slice();
+  const c = layout.col[cursor];
+  const at = { ...out[c] };
+  if (noColor) at.inverse = true;
+  else {
+    if (at.text === '▄') {
+      // A bottom-only character: the top is empty.
+      at.text = '▀';
+      at.fg = undefined;
+    }
+    if (layout.half[cursor] === 0) at.fg = CURSOR_COLOUR;
+    else at.bg = CURSOR_COLOUR;
+  }
+  out[c] = at;
+  return out;
+}
