@@ -17,7 +17,7 @@ import type {
   OrphanPod,
   WorkloadTree,
 } from '../types.js';
-import { EMPTY_SCHEDULING, type SchedulingView } from '../scheduling.js';
+import { EMPTY_SCHEDULING, type SchedulingView } from '../scheduling/index.js';
 import { linkFleet, type FleetLinks, type FleetMemberModel } from './link.js';
 import type { ClusterSummary } from './summary.js';
 

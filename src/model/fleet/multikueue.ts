@@ -9,6 +9,8 @@
 // and answers per cluster. src/model/fleet/link.ts joins clusters.
 import type { Gvk } from '../../definitions/types.js';
 import type { KubeObject } from '../types.js';
+import { list, obj, str } from '../scheduling/read.js';
+import { kueueState } from '../scheduling/kueue.js';
 
 export const MULTIKUEUE_CONTROLLER = 'kueue.x-k8s.io/multikueue';
 export const MULTIKUEUE_ORIGIN_LABEL = 'kueue.x-k8s.io/multikueue-origin';
@@ -20,10 +22,6 @@ export const MULTIKUEUE_GVKS: readonly Gvk[] = [
   { group: 'kueue.x-k8s.io', version: 'v1beta2', kind: 'MultiKueueConfig' },
 ];
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(obj) : []);
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : [];
 
@@ -63,8 +61,8 @@ export interface MultiKueueCopy {
   origin: string;
   /** The job copy that adopted it (controller owner), when there is one yet. */
   ownerUid: string | null;
-  /** Kueue's state of the copy (Pending until this worker reserves quota) and why. */
-  state: 'Admitted' | 'QuotaReserved' | 'Pending' | 'Finished';
+  /** Kueue's state of the copy (scheduling/kueue.ts kueueState: Pending until this worker reserves quota); why, while Pending. */
+  state: string;
   message: string | null;
 }
 
@@ -84,10 +82,6 @@ const RESERVATION = /got reservation on "([^"]+)"/;
 /** The worker a check's message names (`The workload got reservation on "worker1"`), or null. */
 export function reservationCluster(message: string | null | undefined): string | null {
   return (message && RESERVATION.exec(message)?.[1]) || null;
-}
-
-function conditionTrue(o: KubeObject, type: string): boolean {
-  return list(obj(o.status).conditions).some((c) => c.type === type && c.status === 'True');
 }
 
 export function readWorker(o: KubeObject): MultiKueueWorker {
@@ -149,13 +143,7 @@ export function readCopy(w: KubeObject): MultiKueueCopy | null {
   const origin = w.metadata.labels?.[MULTIKUEUE_ORIGIN_LABEL];
   if (origin === undefined) return null;
   const reserved = list(obj(w.status).conditions).find((c) => c.type === 'QuotaReserved');
-  const state = conditionTrue(w, 'Finished')
-    ? 'Finished'
-    : conditionTrue(w, 'Admitted')
-      ? 'Admitted'
-      : reserved?.status === 'True'
-        ? 'QuotaReserved'
-        : 'Pending';
+  const state = kueueState(w);
   return {
     namespace: w.metadata.namespace ?? '',
     name: w.metadata.name,

@@ -5,7 +5,7 @@
 // mean GPU utilisation, workloads by status and its problems. Pure, from the
 // cluster's own snapshot: `:clusters` and the `clusters` of `wlx get -o json`.
 import type { ClusterConnection, ConnectionCause, ModelSnapshot, NodeSummary, WorkloadTree } from '../types.js';
-import { statusWithQueue, type WorkloadQueue } from '../scheduling.js';
+import { statusWithQueue, type WorkloadQueue } from '../scheduling/words.js';
 import { clusterGpuUtilisation } from '../gpu-overlay.js';
 import { DEFAULT_GPU_RESOURCES } from '../gpu.js';
 
