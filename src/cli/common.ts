@@ -9,7 +9,10 @@ import { parsePrometheusTarget, type PrometheusTarget } from '../kube/dcgm-scrap
 /** node:util parseArgs option specs of the shared cluster options. */
 export const CLUSTER_OPTIONS = {
   kubeconfig: { type: 'string' },
-  context: { type: 'string' },
+  context: { type: 'string', multiple: true },
+  'all-contexts': { type: 'boolean' },
+  'connect-timeout': { type: 'string' },
+  fleet: { type: 'boolean' },
   namespace: { type: 'string', short: 'n', multiple: true },
   'all-namespaces': { type: 'boolean', short: 'A' },
   definitions: { type: 'string', multiple: true },
@@ -24,7 +27,12 @@ export const CLUSTER_OPTIONS = {
 
 export const CLUSTER_OPTIONS_HELP = `Cluster options:
   --kubeconfig FILE       kubeconfig (default: $KUBECONFIG, then ~/.kube/config)
-  --context NAME          kubeconfig context (default: current-context)
+  --context NAME          kubeconfig context (default: current-context);
+                          several (a,b,c or repeated): a fleet, every
+                          cluster at once (docs/fleet.md)
+  --all-contexts          every context of the kubeconfig, as a fleet
+  --connect-timeout DUR   how long a fleet's cluster may take to answer
+                          before it reads as unreachable (default 10s)
   -n, --namespace NS      only this namespace (repeatable; default: all, like
                           k9s; when cluster-wide lists are forbidden, these or
                           the context's namespace are read instead)
@@ -46,18 +54,31 @@ export const CLUSTER_OPTIONS_HELP = `Cluster options:
                           (repeatable; default: region, zone, the Kueue
                           Topology's or known rack/block labels, NVLink domain)
   --demo                  run the built-in simulated GPU cluster and use it
+  --fleet                 with --demo: the simulated fleet of three clusters
+                          (a Kueue MultiKueue manager, two GPU workers)
   --protobuf              ask for pods and nodes in Kubernetes protobuf (JSON
                           when the server does not serve it; default JSON)
 `;
 
-/** `--idle-after`: `90s`, `5m`, `1h` or plain seconds. */
-export function parseIdleAfter(text: string, hint: string): number {
+/** A duration flag: `90s`, `5m`, `1h`, `500ms` or plain seconds. */
+function parseDuration(flag: string, text: string, hint: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m?.[2] ?? 's'] ?? 1000;
   const ms = m ? Number(m[1]) * unit : NaN;
-  if (!Number.isFinite(ms) || ms <= 0)
-    throw new UsageError(`--idle-after "${text}" is not a duration (e.g. 60s, 5m)`, hint);
+  if (!Number.isFinite(ms) || ms <= 0) throw new UsageError(`${flag} "${text}" is not a duration (e.g. 60s, 5m)`, hint);
   return ms;
+}
+
+/** `--idle-after`: `90s`, `5m`, `1h` or plain seconds. */
+export function parseIdleAfter(text: string, hint: string): number {
+  return parseDuration('--idle-after', text, hint);
+}
+
+/** Several clusters at once: `--context a,b`, `--all-contexts` or `--demo --fleet` (src/app/fleet.ts). */
+export function isFleet(options: ClusterOptions): boolean {
+  return (
+    (options.contexts?.length ?? 0) > 1 || options.allContexts === true || (options.demo && options.fleet === true)
+  );
 }
 
 type ParsedValues = {
@@ -78,8 +99,16 @@ export function clusterOptionsFrom(
   if (v.namespace !== undefined && v['all-namespaces'])
     throw new UsageError('-n/--namespace and -A/--all-namespaces cannot be combined', hint);
   if (v.namespace?.some((n) => n === '')) throw new UsageError('-n/--namespace needs a namespace name', hint);
-  if (v.demo && (v.kubeconfig || v.context))
-    throw new UsageError('--demo cannot be combined with --kubeconfig or --context', hint);
+  if (v.demo && (v.kubeconfig || v.context || v['all-contexts']))
+    throw new UsageError('--demo cannot be combined with --kubeconfig, --context or --all-contexts', hint);
+  if (v.fleet && !v.demo) throw new UsageError('--fleet runs the simulated fleet: give it with --demo', hint);
+  const contexts = [...new Set((v.context ?? []).flatMap((c) => c.split(',')).map((c) => c.trim()))];
+  if (v.context && contexts.some((c) => c === ''))
+    throw new UsageError('--context needs a context name (several: a,b,c)', hint);
+  if (v['all-contexts'] && contexts.length)
+    throw new UsageError('--all-contexts and --context cannot be combined', hint);
+  const connectTimeoutMs =
+    v['connect-timeout'] !== undefined ? parseDuration('--connect-timeout', v['connect-timeout'], hint) : undefined;
   const gpuResources = v['gpu-resource'] ?? [];
   for (const r of gpuResources) {
     if (!/^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(\/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/.test(r)) {
@@ -112,7 +141,11 @@ export function clusterOptionsFrom(
     dcgmSelector,
     prometheus,
     idleAfterMs: v['idle-after'] !== undefined ? parseIdleAfter(v['idle-after'], hint) : undefined,
-    context: v.context,
+    context: contexts.length === 1 ? contexts[0] : undefined,
+    ...(contexts.length > 1 ? { contexts } : {}),
+    ...(v['all-contexts'] ? { allContexts: true } : {}),
+    ...(v.fleet ? { fleet: true } : {}),
+    ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
     namespace: v.namespace?.[0] ?? null,
     namespaces: [...new Set(v.namespace ?? [])],
     definitionPaths: v.definitions ?? [],

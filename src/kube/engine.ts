@@ -23,6 +23,7 @@ import { ClusterStore } from '../model/store.js';
 import { POD_GVK } from '../model/ownership-graph.js';
 import { preflightDefinitions } from '../model/preflight.js';
 import { SchedulingIndex } from '../model/scheduling/index.js';
+import { MultiKueueIndex } from '../model/fleet/multikueue.js';
 import { nodesFromPods, type PodNode } from '../model/pod-nodes.js';
 import { QueuePositions } from './queue-positions.js';
 import { DcgmScraper } from './dcgm-scrape.js';
@@ -60,6 +61,9 @@ class Engine implements ClusterEngine {
   private readonly positions: QueuePositions;
   /** The index's version when the last snapshot was built. */
   private schedulingVersion = -1;
+  /** Kueue Workloads and MultiKueue's objects: where jobs were dispatched, copies from a manager. */
+  private readonly multiKueue = new MultiKueueIndex();
+  private multiKueueVersion = -1;
   private readonly watchers: KindWatchers;
   private readonly scheduler: FlushScheduler;
   private readonly listeners = new Set<(s: ModelSnapshot) => void>();
@@ -140,8 +144,10 @@ class Engine implements ClusterEngine {
       onRoleChange: (role, tombstones) => {
         if (role === 'definition') return;
         for (const tomb of tombstones)
-          if (role === 'scheduling') this.schedulingIndex.apply('DELETED', tomb);
-          else this.store.apply(role, 'DELETED', tomb);
+          if (role === 'scheduling') {
+            this.schedulingIndex.apply('DELETED', tomb);
+            this.multiKueue.apply('DELETED', tomb);
+          } else this.store.apply(role, 'DELETED', tomb);
         this.scheduler.markDirty();
       },
       onKindsChanged: () => this.scheduler.markDirty(),
@@ -329,6 +335,7 @@ class Engine implements ClusterEngine {
       this.onKarta(type, object);
     } else if (w.role === 'scheduling') {
       this.schedulingIndex.apply(type, object);
+      this.multiKueue.apply(type, object);
     } else {
       if (w.role === 'workload') this.trackSelection(type, object);
       try {
@@ -419,7 +426,8 @@ class Engine implements ClusterEngine {
     } catch (err) {
       this.addProblem(`model: ${(err as Error).message}`);
     }
-    const schedulingChanged = this.schedulingIndex.version !== this.schedulingVersion;
+    const schedulingChanged =
+      this.schedulingIndex.version !== this.schedulingVersion || this.multiKueue.version !== this.multiKueueVersion;
     if (!this.scheduler.takeDirty() && !changed.length && !structural && !schedulingChanged) return;
     this.snapshot = this.buildSnapshot(changed);
     for (const l of this.listeners) {
@@ -463,6 +471,7 @@ class Engine implements ClusterEngine {
       connection.since = previous.since;
     this.connection = connection;
     this.schedulingVersion = this.schedulingIndex.version;
+    this.multiKueueVersion = this.multiKueue.version;
     const access = this.watchers.access();
     return assembleSnapshot({
       accessNotice: this.watchers.fellBackToNamespaces() ? namespaceNotice(access) : null,
@@ -482,6 +491,7 @@ class Engine implements ClusterEngine {
       changedWorkloads: changed,
       gpuMetrics: this.gpuMetrics,
       topologyKeys: this.options.topologyKeys,
+      multiKueue: this.multiKueue.view(),
     });
   }
 }

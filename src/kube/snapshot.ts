@@ -15,6 +15,7 @@ import type {
 } from '../model/types.js';
 import type { ExprError } from '../model/expr.js';
 import type { SchedulingView } from '../model/scheduling/index.js';
+import { EMPTY_MULTIKUEUE, type MultiKueueView } from '../model/fleet/multikueue.js';
 import type { PodNode } from '../model/pod-nodes.js';
 import type { ModelStoreLike } from './engine-types.js';
 import { topologyKeysInEffect } from '../model/topology.js';
@@ -156,6 +157,7 @@ export interface SnapshotInput {
   gpuMetrics?: GpuMetrics;
   /** `--topology-key` values; absent: the defaults present on the nodes. */
   topologyKeys?: readonly string[];
+  multiKueue?: MultiKueueView;
 }
 
 /** `namespace-scoped access: showing training (not readable: nodes, clusterqueues.kueue.x-k8s.io)`. */
@@ -211,6 +213,7 @@ export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
     ...(input.gpuMetrics ? { gpuMetrics: input.gpuMetrics } : {}),
     topologyLevels,
     topologyKeys: keysInEffect(input.topologyKeys, nodes, topologyLevels),
+    ...(input.multiKueue && input.multiKueue !== EMPTY_MULTIKUEUE ? { multiKueue: input.multiKueue } : {}),
   });
 }
 

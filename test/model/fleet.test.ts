@@ -335,6 +335,10 @@ test('merge: workloads and nodes tagged with their cluster, totals summed, a dea
   assert.notEqual(again, merged);
   assert.ok(again.version > merged.version);
   assert.equal(again.workloads[0], merged.workloads[0]);
+  // A member's line changes without a snapshot (it failed to open): a new merge, not the cached one.
+  const failed = merger.merge([members[0], member('b', { ...b, version: 6 }), member('dead', null, 'forbidden')]);
+  assert.notEqual(failed, again);
+  assert.equal(failed.fleet?.members[2].summary.error, 'forbidden');
 });
 
 test('cluster summary: nodes ready/total, GPUs, workloads by status; unknown (null) before the first sync', () => {

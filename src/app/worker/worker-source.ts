@@ -49,9 +49,10 @@ const WORKER_URL = new URL('./engine-worker.js', import.meta.url);
 
 /** OpenOptions as workerData: a Prometheus URL crosses as its text (URL objects are not cloneable). */
 function startData(options: OpenOptions, podScope: PodScope): WorkerStart {
+  const { signal: _signal, ...rest } = options;
   const p = options.prometheus;
   return {
-    options: { ...options, prometheus: p?.kind === 'url' ? { ...p, url: p.url.href as unknown as URL } : p },
+    options: { ...rest, prometheus: p?.kind === 'url' ? { ...p, url: p.url.href as unknown as URL } : p },
     podScope,
   };
 }

@@ -152,7 +152,7 @@ export class FleetMerger {
     { snapshot: ModelSnapshot; workloads: WorkloadTree[]; nodes: NodeSummary[]; orphans: OrphanPod[] }
   >();
   private version = 0;
-  private last: { inputs: readonly (ModelSnapshot | null)[]; merged: ModelSnapshot } | null = null;
+  private last: { inputs: readonly (ModelSnapshot | null)[]; lines: string; merged: ModelSnapshot } | null = null;
 
   private tag<T extends object>(memo: WeakMap<T, T>, o: T, cluster: string): T {
     let t = memo.get(o);
@@ -182,8 +182,16 @@ export class FleetMerger {
 
   merge(members: readonly FleetMember[]): ModelSnapshot {
     const inputs = members.map((m) => m.snapshot);
-    if (this.last && this.last.inputs.length === inputs.length && this.last.inputs.every((s, i) => s === inputs[i]))
-      return this.last.merged;
+    // A member's line may change without its snapshot (it failed to open, or timed out).
+    const lines = JSON.stringify(members.map((m) => [m.context, m.summary.state, m.summary.error, m.summary.version]));
+    const last = this.last;
+    if (
+      last &&
+      last.lines === lines &&
+      last.inputs.length === inputs.length &&
+      last.inputs.every((s, i) => s === inputs[i])
+    )
+      return last.merged;
     const live = members.filter((m): m is FleetMember & { snapshot: ModelSnapshot } => m.snapshot !== null);
     const parts = live.map((m) => ({ m, t: this.tagged(m.context, m.snapshot) }));
     const models: FleetMemberModel[] = live.map((m) => ({
@@ -218,7 +226,7 @@ export class FleetMerger {
       ...mergePodScope(live.map((m) => m.snapshot)),
       fleet: { members, links: linkFleet(models) },
     };
-    this.last = { inputs, merged };
+    this.last = { inputs, lines, merged };
     return merged;
   }
 }

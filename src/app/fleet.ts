@@ -1,0 +1,414 @@
+// A fleet of clusters as one model source: one engine per context (each
+// opened by open.ts, in its own worker thread for the explorer, or on the
+// caller's thread for `wlx get`), and this thread merging their snapshots
+// (src/model/fleet/merge.ts). One bad cluster never holds the others: each
+// member opens, connects and publishes on its own time; one that has not
+// answered within the connect timeout is shown as unreachable (its engine
+// keeps retrying), and `whenSettled` does not wait for it.
+import type {
+  ConnectionCause,
+  ConnectionInfo,
+  ModelSnapshot,
+  ModelSource,
+  NodePodEntry,
+  PodScope,
+} from '../model/types.js';
+import type { Definition } from '../definitions/types.js';
+import type { ResourceInfo } from '../kube/discovery.js';
+import { FleetMerger, type FleetMember } from '../model/fleet/merge.js';
+import { summariseCluster } from '../model/fleet/summary.js';
+import { openModelSource, type OpenedModelSource } from './open.js';
+import type { OpenOptions } from './connect.js';
+
+/** How long a cluster may take to answer at all before it reads as unreachable (and `wlx get` stops waiting). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** Snapshots of several members arriving together are merged once. */
+const MERGE_DELAY_MS = 30;
+
+export interface FleetOpenOptions extends OpenOptions {
+  /** The contexts, in the order given (duplicates dropped). */
+  contexts: string[];
+}
+
+/** The fleet as the explorer and `wlx get` read it. */
+export interface FleetSource extends ModelSource {
+  /** Resolves when every member has synced, failed, or not answered within the connect timeout. */
+  whenSettled(): Promise<void>;
+  /** A member's own source (its cluster's views: a workload's tree, a node, a narrowed explorer); undefined until it opens. */
+  member(context: string): ModelSource | undefined;
+  contexts(): readonly string[];
+  /** Definitions in effect (the first member's: the same files everywhere, each cluster's Kartas on top). */
+  definitions(): Definition[];
+  resources(): ResourceInfo[];
+  /** Kueue positions and DCGM readings of every member, once (`wlx get`); a member that does not answer in time is left out. */
+  refreshQueuePositions(): Promise<void>;
+  scrapeGpuMetrics(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+class Member {
+  source: OpenedModelSource | null = null;
+  /** Why it could not be opened, or has not answered in time. */
+  error: ConnectionCause | null = null;
+  clusterName: string | null = null;
+  server: string | null = null;
+  unsubscribe: (() => void) | null = null;
+  /** The member's own source as the views read it (no row serving: the fleet's rows are derived here). */
+  view: ModelSource | null = null;
+  timedOut = false;
+  settled!: Promise<void>;
+  /** Closes its engine's connections while it is still opening (stop). */
+  readonly abort = new AbortController();
+  constructor(readonly context: string) {}
+}
+
+function describeOpenError(err: unknown): ConnectionCause {
+  const text = err instanceof Error ? err.message : String(err);
+  if (/401|unauthori[sz]ed|credentials|exec plugin|token/i.test(text)) return { kind: 'unauthorized', text };
+  if (/403|forbidden/i.test(text)) return { kind: 'forbidden', text };
+  return { kind: 'unreachable', text };
+}
+
+/** Resolves with true when `p` settles within `ms`, false otherwise (the timer never holds the process). */
+function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const t = setTimeout(() => resolve(false), ms);
+    t.unref();
+    p.then(
+      () => {
+        clearTimeout(t);
+        resolve(true);
+      },
+      () => {
+        clearTimeout(t);
+        resolve(true);
+      },
+    );
+  });
+}
+
+/** The member's ModelSource as views read it. */
+function memberView(s: OpenedModelSource): ModelSource {
+  return {
+    getSnapshot: () => s.getSnapshot(),
+    subscribe: (l) => s.subscribe(l),
+    getNodePods: (n) => s.getNodePods(n),
+    getConnectionInfo: () => s.getConnectionInfo(),
+    ...(s.access ? { access: s.access } : {}),
+    ...(s.holdQueuePositions ? { holdQueuePositions: () => s.holdQueuePositions!() } : {}),
+    ...(s.holdGpuMetrics ? { holdGpuMetrics: () => s.holdGpuMetrics!() } : {}),
+  };
+}
+
+class Fleet implements FleetSource {
+  private readonly members: Member[];
+  private readonly merger = new FleetMerger();
+  private readonly listeners = new Set<(s: ModelSnapshot) => void>();
+  private snapshot: ModelSnapshot;
+  private mergeTimer: NodeJS.Timeout | null = null;
+  private podScope: PodScope = 'all';
+  /** Queue-position and GPU-metric holds the views keep: each member's own release, members opened later too. */
+  private readonly holds = new Set<{
+    take: (s: OpenedModelSource) => (() => void) | undefined;
+    releases: ((() => void) | undefined)[];
+  }>();
+  private stopped = false;
+  private readonly connectTimeoutMs: number;
+
+  constructor(
+    private readonly options: FleetOpenOptions,
+    private readonly stopDemo?: () => Promise<void>,
+  ) {
+    this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    this.members = [...new Set(options.contexts)].map((c) => new Member(c));
+    this.snapshot = this.merge();
+  }
+
+  /** Starts opening every member at once (resolves without waiting for any: each joins when it opens). */
+  async open(): Promise<void> {
+    const { loadKubeconfig } = await import('../kube/kubeconfig.js');
+    await Promise.all(
+      this.members.map(async (m) => {
+        try {
+          const loaded = loadKubeconfig({ kubeconfig: this.options.kubeconfig, context: m.context });
+          m.clusterName = loaded.cluster;
+          m.server = loaded.server;
+        } catch (err) {
+          m.error = describeOpenError(err);
+          m.settled = Promise.resolve();
+          return;
+        }
+        const opening = openModelSource({
+          ...this.options,
+          context: m.context,
+          contexts: undefined,
+          allContexts: false,
+          demo: false,
+          fleet: false,
+          signal: m.abort.signal,
+        });
+        m.settled = this.settle(m, opening);
+      }),
+    );
+  }
+
+  /** The member's life until it has synced, failed, or not answered in time (what `whenSettled` waits for). */
+  private async settle(m: Member, opening: Promise<OpenedModelSource>): Promise<void> {
+    const failed = (err: unknown) => {
+      m.error = describeOpenError(err);
+      this.schedule();
+    };
+    // Opening itself may wait on an exec plugin or a dead server: past the timeout it joins when it opens.
+    if (!(await within(opening, this.connectTimeoutMs))) {
+      this.timeOut(m);
+      opening.then((s) => this.attach(m, s), failed);
+      return;
+    }
+    let source: OpenedModelSource;
+    try {
+      source = await opening;
+    } catch (err) {
+      failed(err);
+      return;
+    }
+    this.attach(m, source);
+    // Waits for the first sync of a member that answers; gives up on one that has not answered at all in time.
+    const answered = new Promise<void>((resolve) => {
+      const check = (s: ModelSnapshot) => {
+        if (s.connection.state === 'syncing' || s.connection.state === 'live' || s.connection.synced > 0) {
+          unsubscribe();
+          resolve();
+        }
+      };
+      const unsubscribe = source.subscribe(check);
+      check(source.getSnapshot());
+    });
+    if (!(await within(answered, this.connectTimeoutMs))) {
+      this.timeOut(m);
+      return;
+    }
+    await source.whenSynced();
+  }
+
+  private timeOut(m: Member): void {
+    if (m.timedOut || this.stopped) return;
+    m.timedOut = true;
+    const s = m.source?.getSnapshot();
+    if (s && (s.connection.state === 'live' || s.connection.state === 'syncing')) return;
+    m.error = s?.connection.cause ?? {
+      kind: 'unreachable',
+      text: `no answer within ${Math.round(this.connectTimeoutMs / 1000)} s`,
+    };
+    this.schedule();
+  }
+
+  private attach(m: Member, source: OpenedModelSource): void {
+    if (this.stopped) {
+      void source.stop();
+      return;
+    }
+    m.source = source;
+    m.view = memberView(source);
+    source.setPodScope?.(this.podScope);
+    for (const h of this.holds) h.releases.push(h.take(source));
+    m.unsubscribe = source.subscribe((s) => {
+      // An answer clears a timeout's verdict; the engine's own state speaks from then on.
+      if (m.error && (s.connection.state === 'live' || s.connection.state === 'syncing')) m.error = null;
+      this.schedule();
+    });
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.mergeTimer || this.stopped) return;
+    this.mergeTimer = setTimeout(() => {
+      this.mergeTimer = null;
+      this.snapshot = this.merge();
+      for (const l of this.listeners) l(this.snapshot);
+    }, MERGE_DELAY_MS);
+  }
+
+  private fleetMembers(): FleetMember[] {
+    return this.members.map((m) => {
+      const snapshot = m.source?.getSnapshot() ?? null;
+      const info = m.source?.getConnectionInfo();
+      return {
+        context: m.context,
+        clusterName: m.clusterName,
+        snapshot,
+        summary: summariseCluster(
+          { context: m.context, server: m.server, version: info?.serverVersion ?? null, error: m.error },
+          snapshot,
+          this.options.gpuResources.length ? this.options.gpuResources : undefined,
+        ),
+      };
+    });
+  }
+
+  private merge(): ModelSnapshot {
+    return this.merger.merge(this.fleetMembers());
+  }
+
+  // ---- ModelSource ---------------------------------------------------------
+
+  getSnapshot(): ModelSnapshot {
+    return this.snapshot;
+  }
+
+  subscribe(listener: (s: ModelSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  getNodePods(nodeName: string): NodePodEntry[] {
+    // Views of one node read its member (their frames carry the cluster); this is the first node of that name.
+    for (const m of this.members)
+      if (m.source?.getSnapshot().nodes.some((n) => n.name === nodeName)) return m.source.getNodePods(nodeName);
+    return [];
+  }
+
+  getConnectionInfo(): ConnectionInfo {
+    const contexts = this.members.map((m) => m.context);
+    return {
+      context: contexts.join(','),
+      cluster: `${contexts.length} clusters`,
+      user: '',
+      server: '',
+      serverVersion: null,
+      namespace: this.options.namespace,
+    };
+  }
+
+  holdQueuePositions(): () => void {
+    return this.hold((s) => s.holdQueuePositions?.());
+  }
+
+  holdGpuMetrics(): () => void {
+    return this.hold((s) => s.holdGpuMetrics?.());
+  }
+
+  private hold(take: (s: OpenedModelSource) => (() => void) | undefined): () => void {
+    const h = { take, releases: this.members.map((m) => (m.source ? take(m.source) : undefined)) };
+    this.holds.add(h);
+    return () => {
+      if (!this.holds.delete(h)) return;
+      for (const r of h.releases) r?.();
+    };
+  }
+
+  setPodScope(scope: PodScope): void {
+    // Every member gets the whole list: uids are unique, a member sends the pods of those it holds.
+    this.podScope = scope;
+    for (const m of this.members) m.source?.setPodScope?.(scope);
+  }
+
+  // ---- FleetSource ---------------------------------------------------------
+
+  async whenSettled(): Promise<void> {
+    await Promise.all(this.members.map((m) => m.settled));
+    if (this.mergeTimer) clearTimeout(this.mergeTimer);
+    this.mergeTimer = null;
+    this.snapshot = this.merge();
+  }
+
+  member(context: string): ModelSource | undefined {
+    return this.members.find((m) => m.context === context)?.view ?? undefined;
+  }
+
+  contexts(): readonly string[] {
+    return this.members.map((m) => m.context);
+  }
+
+  definitions(): Definition[] {
+    return this.members.find((m) => m.source)?.source?.definitions() ?? [];
+  }
+
+  resources(): ResourceInfo[] {
+    return this.members.flatMap((m) => m.source?.resources() ?? []);
+  }
+
+  private async each(run: (s: OpenedModelSource) => Promise<void>): Promise<void> {
+    await Promise.all(
+      this.members
+        .filter((m) => m.source && !m.error)
+        .map((m) =>
+          within(
+            run(m.source!).catch(() => undefined),
+            this.connectTimeoutMs,
+          ),
+        ),
+    );
+    this.snapshot = this.merge();
+  }
+
+  refreshQueuePositions(): Promise<void> {
+    return this.each((s) => s.refreshQueuePositions());
+  }
+
+  scrapeGpuMetrics(): Promise<void> {
+    return this.each((s) => s.scrapeGpuMetrics());
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.mergeTimer) clearTimeout(this.mergeTimer);
+    await Promise.all(
+      this.members.map(async (m) => {
+        m.unsubscribe?.();
+        m.abort.abort();
+        await m.source?.stop().catch(() => undefined);
+      }),
+    );
+    await this.stopDemo?.();
+  }
+}
+
+/**
+ * Opens every context at once. Resolves when each member has opened or
+ * failed to open (a member whose opening does not end within the connect
+ * timeout is shown unreachable and joins when it does).
+ */
+export async function openFleetSource(options: FleetOpenOptions, stopDemo?: () => Promise<void>): Promise<FleetSource> {
+  const fleet = new Fleet(options, stopDemo);
+  await fleet.open();
+  return fleet;
+}
+
+/** The contexts a fleet's options name: those given, every context of the kubeconfig, or the simulated fleet's. */
+export async function fleetContexts(
+  options: OpenOptions,
+): Promise<{ kubeconfig?: string; contexts: string[]; stopDemo?: () => Promise<void> }> {
+  const { loadKubeconfig } = await import('../kube/kubeconfig.js');
+  const all = (kubeconfig?: string) =>
+    loadKubeconfig({ kubeconfig })
+      .kubeConfig.getContexts()
+      .map((c) => c.name);
+  if (options.demo && options.fleet) {
+    const { startDemoInBackground } = await import('../../demo/index.js');
+    const demo = await startDemoInBackground({ fleet: true });
+    try {
+      return { kubeconfig: demo.kubeconfigPath, contexts: all(demo.kubeconfigPath), stopDemo: () => demo.stop() };
+    } catch (err) {
+      await demo.stop();
+      throw err;
+    }
+  }
+  if (options.allContexts) return { kubeconfig: options.kubeconfig, contexts: all(options.kubeconfig) };
+  return { kubeconfig: options.kubeconfig, contexts: options.contexts ?? (options.context ? [options.context] : []) };
+}
+
+/** Opens the fleet the options name (see fleetContexts); a kubeconfig without contexts is an error. */
+export async function openFleet(options: OpenOptions): Promise<FleetSource> {
+  const { kubeconfig, contexts, stopDemo } = await fleetContexts(options);
+  if (!contexts.length) {
+    await stopDemo?.();
+    throw new Error('the kubeconfig has no contexts');
+  }
+  try {
+    return await openFleetSource({ ...options, kubeconfig, contexts }, stopDemo);
+  } catch (err) {
+    await stopDemo?.();
+    throw err;
+  }
+}
