@@ -1,5 +1,6 @@
 // Exponential back-off with jitter, for every retry loop of the kube layer
-// (reflectors, the engine's discovery, the engine worker's restart).
+// (reflectors, the engine's discovery, the engine worker's restart), and the
+// abortable wait between attempts.
 
 export interface BackoffOptions {
   initialMs: number;
@@ -28,4 +29,18 @@ export class Backoff {
   get attempts(): number {
     return this.attempt;
   }
+}
+
+/** Sleeps, or resolves early when the signal aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
 }

@@ -4,7 +4,7 @@
 // reflector holds its lines in a bounded window (CatchUpWindow) and handles
 // only what coalesceWatchLines keeps. See README.md ("Catch-up").
 import { LineArena } from './line-arena.js';
-import { ownCopy } from './trim.js';
+import { ownCopy } from './trim-bounds.js';
 
 /** What a cheap scan of a watch line finds (no JSON.parse): the event type and its object's uid and name. */
 export interface WatchLineScan {

@@ -29,9 +29,8 @@
 //   404 → 'not-served' (stops).
 import type http from 'node:http';
 import { isAscii, isUtf8 } from 'node:buffer';
-import { StringDecoder } from 'node:string_decoder';
 import type { ConnectionCause, KubeObject, KindState } from '../model/types.js';
-import { KubeApiError, KubeConnectionError, describeFailure, type KubeTransport } from './client.js';
+import { KubeApiError, describeFailure, type KubeTransport } from './client.js';
 import { withTypeMeta } from './trim.js';
 import { CatchUpWindow, type CatchUpBounds } from './catch-up.js';
 import { decoderFor, type ObjectDecoder } from './protobuf/core-v1.js';
@@ -42,12 +41,32 @@ import {
   type DecodedWatchEvent,
   objectNameInProtobuf,
   peekListContinue,
-  PROTOBUF_MEDIA_TYPE,
   WatchFrameSplitter,
 } from './protobuf/envelope.js';
 import { ProtobufError } from './protobuf/wire.js';
-import { Backoff, type BackoffOptions } from './backoff.js';
+import { Backoff, sleep, type BackoffOptions } from './backoff.js';
 import { KnownObjects } from './known-objects.js';
+import {
+  DEFAULT_MAX_LINE_BYTES,
+  DEFAULT_MAX_PAGE_BYTES,
+  framePreview,
+  HEAD_BYTES,
+  linePreview,
+  megabytes,
+  namesWithInvalidUtf8,
+  nameOf,
+  objectNameIn,
+  PageTooLargeError,
+  peekContinue,
+  fetchListPage,
+  isAbort,
+  PROTOBUF_ACCEPT,
+  isProtobuf,
+  openWithIdle,
+  WatchLineSplitter,
+  type Page,
+  type RequestOptions,
+} from './response-bounds.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export type ReflectorState = KindState['state'];
@@ -107,106 +126,8 @@ class ExpiredError extends Error {
   }
 }
 
-class StalledError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'StalledError';
-  }
-}
-
-/** Bounds on what one response may make wlx hold (see README.md). */
-export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
-export const DEFAULT_MAX_PAGE_BYTES = 128 * 1024 * 1024;
-/** Bytes kept of a response over its bound: enough for its list metadata and the first object's names. */
-const HEAD_BYTES = 64 * 1024;
-
-/** Accept of a reflector that reads protobuf: what client-go's protobuf clients send. */
-const PROTOBUF_ACCEPT = `${PROTOBUF_MEDIA_TYPE}, application/json`;
-
-function isProtobuf(res: http.IncomingMessage): boolean {
-  return (res.headers['content-type'] ?? '').startsWith(PROTOBUF_MEDIA_TYPE);
-}
-
-/** A list page over maxPageBytes: its first bytes only. */
-class PageTooLargeError extends Error {
-  constructor(
-    readonly head: Buffer,
-    readonly protobuf: boolean,
-    readonly bytes: number,
-  ) {
-    super(`list page over ${bytes} bytes`);
-    this.name = 'PageTooLargeError';
-  }
-}
-
-/** "namespace/name" of the first object in the first bytes of a line or page, for reports; '' when not found. */
-export function objectNameIn(head: string): string {
-  const meta = head.indexOf('"metadata"', head.indexOf('"items"') + 1);
-  const from = meta < 0 ? head : head.slice(meta);
-  const name = /"name"\s*:\s*"([^"\\]{1,253})"/.exec(from)?.[1];
-  const ns = /"namespace"\s*:\s*"([^"\\]{1,63})"/.exec(from)?.[1];
-  return name ? (ns ? `${ns}/${name}` : name) : '';
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-/**
- * A list page's continue token, read from the text before it is parsed: API
- * servers write the list's metadata before its items. Empty when it is not
- * found there (the caller then waits for the parsed page).
- */
-export function peekContinue(text: string): string {
-  const itemsAt = text.indexOf('"items"');
-  const head = itemsAt < 0 ? text.slice(0, 4096) : text.slice(0, itemsAt);
-  const m = /"continue"\s*:\s*"([^"\\]*)"/.exec(head);
-  return m ? m[1] : '';
-}
-
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function isAbort(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'AbortError' || (err as NodeJS.ErrnoException).code === 'ABORT_ERR');
-}
-
-/** Sleeps, or resolves early when the signal aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
-/** A list page's bytes and whether the server answered protobuf. */
-interface Page {
-  bytes: Buffer;
-  protobuf: boolean;
-}
-
-/** "namespace/name" of an object's metadata (trimmed or as decoded), for reports; '' without a name. */
-function nameOf(meta: { namespace?: unknown; name?: unknown }): string {
-  const name = typeof meta.name === 'string' ? meta.name : '';
-  return typeof meta.namespace === 'string' && meta.namespace && name ? `${meta.namespace}/${name}` : name;
-}
-
-/** First bytes of a protobuf frame in hex, for problem reports. */
-function framePreview(frame: Buffer, max = 24): string {
-  return `${frame.length} bytes: ${frame.subarray(0, max).toString('hex')}${frame.length > max ? '…' : ''}`;
-}
-
-/** First bytes of a line, printable, for problem reports. */
-export function linePreview(line: string, max = 60): string {
-  const cut = line.length > max ? `${line.slice(0, max)}…` : line;
-  return JSON.stringify(cut);
 }
 
 export class Reflector {
@@ -233,8 +154,8 @@ export class Reflector {
   coalesced = 0;
   /** The protobuf decoder of this kind when protobuf is asked for. */
   private readonly protobuf: ObjectDecoder | undefined;
-  /** The Accept header of lists and watches (undefined: the transport's JSON). */
-  private readonly accept: string | undefined;
+  /** How lists and watches are asked for (the Accept header: protobuf first, or the transport's JSON). */
+  private readonly request: RequestOptions;
 
   constructor(
     private readonly options: ReflectorOptions,
@@ -244,7 +165,12 @@ export class Reflector {
     this.random = options.random ?? Math.random;
     this.backoff = new Backoff({ ...DEFAULT_BACKOFF, ...options.backoff }, this.random);
     this.protobuf = options.wire === 'protobuf' ? decoderFor(options.apiVersion, options.kind) : undefined;
-    this.accept = this.protobuf ? PROTOBUF_ACCEPT : undefined;
+    this.request = {
+      transport: options.transport,
+      accept: this.protobuf ? PROTOBUF_ACCEPT : undefined,
+      headersTimeoutMs: options.headersTimeoutMs,
+      label: this.label,
+    };
     this.firstSync = new Promise((resolve) => {
       this.syncedResolve = resolve;
     });
@@ -376,54 +302,6 @@ export class Reflector {
     }
   }
 
-  /** Opens a request with an idle timer: no byte for idleMs → the request is cut with a StalledError. */
-  private async openWithIdle(
-    path: string,
-    signal: AbortSignal,
-    idleMs: number,
-    onChunk: (chunk: Buffer) => void,
-    onOpen?: (res: http.IncomingMessage) => void,
-  ): Promise<void> {
-    const attempt = new AbortController();
-    const abortAttempt = () => attempt.abort();
-    signal.addEventListener('abort', abortAttempt, { once: true });
-    let stalled = false;
-    let timer: NodeJS.Timeout | undefined;
-    let waitedMs = idleMs;
-    const arm = (ms: number) => {
-      if (timer) clearTimeout(timer);
-      waitedMs = ms;
-      timer = setTimeout(() => {
-        stalled = true;
-        attempt.abort();
-      }, ms);
-    };
-    arm(Math.min(idleMs, this.options.headersTimeoutMs ?? 30_000));
-    let res: http.IncomingMessage | undefined;
-    try {
-      res = await this.options.transport.open(
-        path,
-        this.accept ? { signal: attempt.signal, accept: this.accept } : { signal: attempt.signal },
-      );
-      arm(idleMs);
-      onOpen?.(res);
-      for await (const chunk of res) {
-        arm(idleMs);
-        onChunk(chunk as Buffer);
-      }
-    } catch (err) {
-      if (stalled)
-        throw new StalledError(
-          `${this.label}: no ${res ? 'data' : 'response'} for ${Math.round(waitedMs / 1000)}s, restarting`,
-        );
-      throw err;
-    } finally {
-      if (timer) clearTimeout(timer);
-      signal.removeEventListener('abort', abortAttempt);
-      res?.destroy();
-    }
-  }
-
   private async list(signal: AbortSignal): Promise<void> {
     const pageSize = this.options.pageSize ?? 500;
     const idleMs = this.options.listIdleTimeoutMs ?? 60_000;
@@ -446,40 +324,12 @@ export class Reflector {
     // objects as a page holds: only an object over the bound itself is skipped.
     const maxPageBytes = this.options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES;
     let singlesLeft = 0;
-    const fetchPage = (token: string, limit: number) => {
-      const abort = new AbortController();
-      const onAbort = () => abort.abort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      let over = false;
-      let protobuf = false;
-      const path = this.query(token ? { limit: String(limit), continue: token } : { limit: String(limit) });
-      const body = this.openWithIdle(
-        path,
-        abort.signal,
-        idleMs,
-        (c) => {
-          if (over) return;
-          bytes += c.length;
-          if (bytes <= maxPageBytes) return void chunks.push(c);
-          over = true;
-          abort.abort();
-        },
-        (res) => (protobuf = isProtobuf(res)),
-      )
-        .catch((err: unknown) => {
-          if (!over) throw err;
-        })
-        .then((): Page => {
-          const all = Buffer.concat(chunks);
-          if (over) throw new PageTooLargeError(all.subarray(0, HEAD_BYTES), protobuf, bytes);
-          return { bytes: all, protobuf };
-        })
-        .finally(() => signal.removeEventListener('abort', onAbort));
-      body.catch(() => undefined); // awaited below, or abandoned (aborted)
-      return { cont: token, limit, body, abort };
-    };
+    const fetchPage = (token: string, limit: number) =>
+      fetchListPage(
+        this.request,
+        this.query(token ? { limit: String(limit), continue: token } : { limit: String(limit) }),
+        { cont: token, limit, signal, idleMs, maxPageBytes },
+      );
     try {
       for (;;) {
         const limit = singlesLeft > 0 ? 1 : pageSize;
@@ -614,17 +464,12 @@ export class Reflector {
       resourceVersion: this.rv,
       timeoutSeconds: String(timeoutSeconds),
     });
-    const decoder = new StringDecoder('utf8');
     const maxLine = this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-    let partial = '';
-    // A line over maxLine: its first bytes (to name the object) and its length so far, until its newline.
-    let skipping = null as { head: string; length: number } | null;
-    const skipped = (head: string, length: number) => {
-      const name = objectNameIn(head);
+    const oversize = (name: string, length: number) =>
       this.handlers.onProblem?.(
         `${this.label}: watch event${name ? ` for ${this.options.kind} ${name}` : ''} of ${megabytes(length)} over the limit of ${megabytes(maxLine)} skipped`,
       );
-    };
+    const lines = new WatchLineSplitter(maxLine, (head, length) => oversize(objectNameIn(head), length));
     let events = 0;
     let failure: Error | undefined;
     const attempt = new AbortController();
@@ -655,15 +500,13 @@ export class Reflector {
     try {
       const onOpen = (res: http.IncomingMessage) => {
         if (this.protobuf && isProtobuf(res))
-          frames = new WatchFrameSplitter(maxLine, HEAD_BYTES, (head, length) => {
-            const name = objectNameInProtobuf(head, true);
-            this.handlers.onProblem?.(
-              `${this.label}: watch event${name ? ` for ${this.options.kind} ${name}` : ''} of ${megabytes(length)} over the limit of ${megabytes(maxLine)} skipped`,
-            );
-          });
+          frames = new WatchFrameSplitter(maxLine, HEAD_BYTES, (head, length) =>
+            oversize(objectNameInProtobuf(head, true), length),
+          );
         if (this.currentState !== 'live') this.setState('live');
       };
-      await this.openWithIdle(
+      await openWithIdle(
+        this.request,
         path,
         attempt.signal,
         idleMs,
@@ -673,31 +516,7 @@ export class Reflector {
             for (const frame of frames.push(chunk)) handleOne(onFrame, frame);
             return;
           }
-          let text = decoder.write(chunk);
-          if (skipping) {
-            const nl = text.indexOf('\n');
-            if (nl < 0) {
-              skipping.length += text.length;
-              return;
-            }
-            skipped(skipping.head, skipping.length + nl);
-            skipping = null;
-            text = text.slice(nl + 1);
-          }
-          text = partial + text;
-          const lines = text.split('\n');
-          partial = lines.pop() ?? '';
-          if (partial.length > maxLine) {
-            skipping = { head: partial.slice(0, HEAD_BYTES), length: partial.length };
-            partial = '';
-          }
-          const complete: string[] = [];
-          for (const line of lines) {
-            if (!line.trim()) continue;
-            if (line.length > maxLine) skipped(line.slice(0, HEAD_BYTES), line.length);
-            else complete.push(line);
-          }
-          catchUp.push(complete);
+          catchUp.push(lines.push(chunk));
         },
         onOpen,
       );
@@ -712,7 +531,7 @@ export class Reflector {
     if (failure) throw failure;
     if (frames?.leftover)
       this.handlers.onProblem?.(`${this.label}: watch stream ended ${frames.leftover} bytes into a frame`);
-    if (skipping) skipped(skipping.head, skipping.length);
+    const partial = lines.end();
     if (partial.trim()) this.handleLine(partial);
     // Headers arrived and the stream ended cleanly: we were live.
     if (this.currentState !== 'live') this.setState('live');
@@ -807,18 +626,7 @@ export class Reflector {
    * terminal never sees raw bytes); which objects had them is reported.
    */
   private reportInvalidUtf8(text: string): void {
-    const names: string[] = [];
-    let at = text.indexOf('\uFFFD');
-    while (at >= 0 && names.length < 5) {
-      // The object is the one whose metadata precedes the bad byte most closely;
-      // the search goes on from the next object's metadata (one pass over the text).
-      const meta = text.lastIndexOf('"metadata"', at);
-      const name = objectNameIn(meta < 0 ? text.slice(0, HEAD_BYTES) : text.slice(meta, meta + HEAD_BYTES));
-      if (name && !names.includes(name)) names.push(name);
-      const next = text.indexOf('"metadata"', at);
-      at = next < 0 ? -1 : text.indexOf('\uFFFD', next);
-    }
-    this.reportInvalidUtf8Names(names);
+    this.reportInvalidUtf8Names(namesWithInvalidUtf8(text));
   }
 
   /** The invalid-UTF-8 report, naming up to five objects. */
@@ -838,5 +646,3 @@ export class Reflector {
     return this.known.versions();
   }
 }
-
-export { KubeApiError, KubeConnectionError };

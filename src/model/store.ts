@@ -1,9 +1,11 @@
 // The incremental cluster store the engine feeds with watch events: apply()
 // updates the indexes and records what an event touches, flush() recomputes
 // exactly that (src/model/README.md, Incremental store). It composes the
-// ownership graph, tree maintenance and node summaries.
+// ownership graph, tree maintenance, node summaries, DRA objects and the
+// definitions' plans, each a file of its own; what stays here (over 650 lines)
+// is where every kind's events meet and the order they are applied in.
 import type { Definition, Gvk } from '../definitions/types.js';
-import { apiVersionOf, gvkKey, gvkOf } from '../definitions/types.js';
+import { gvkKey, gvkOf } from '../definitions/types.js';
 import type {
   KubeObject,
   WorkloadTree,
@@ -13,7 +15,8 @@ import type {
   OrphanPod,
   PodSummary,
 } from './types.js';
-import { planDefinition, type DefinitionPlan } from './plan.js';
+import type { DefinitionPlan } from './plan.js';
+import { DefinitionPlans } from './definition-plans.js';
 import { describeFailure, type ExprError } from './expr.js';
 import { summarisePod, isTerminalPhase } from './pod-status.js';
 import { naturalCompare } from './tree.js';
@@ -23,7 +26,7 @@ import { deepEqual } from './equal.js';
 import { DEFAULT_GPU_RESOURCES, gpuResourceMatcher, podGpuResources, type GpuResourceMatcher } from './gpu.js';
 import { UidSet, addTo, removeFrom } from './uid-set.js';
 import { carriedPlacements } from './placements.js';
-import { OWNER_GVKS, OwnershipGraph, POD_GVK, refKindKey } from './ownership-graph.js';
+import { OwnershipGraph, POD_GVK, refKindKey } from './ownership-graph.js';
 import { NodeSummaries } from './node-summaries.js';
 import { TreeMaintenance, workloadName } from './tree-maintenance.js';
 import { newWorkCounters, type WorkCounters } from './work-counters.js';
@@ -64,26 +67,6 @@ function gvkOfObject(obj: KubeObject): string | null {
   return gvkKey(gvkOf(obj.apiVersion, obj.kind));
 }
 
-/** Kubernetes' version order (v1 > v1beta2 > v1beta1 > v1alpha1 > anything else): a higher rank sorts first. */
-function versionRank(version: string): number[] {
-  const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(version);
-  if (!m) return [-1, 0, 0];
-  return [m[2] === undefined ? 2 : m[2] === 'beta' ? 1 : 0, Number(m[1]), Number(m[3] ?? 0)];
-}
-
-function newerVersion(a: string, b: string): boolean {
-  const ra = versionRank(a);
-  const rb = versionRank(b);
-  for (let i = 0; i < ra.length; i++) if (ra[i] !== rb[i]) return ra[i] > rb[i];
-  return a < b;
-}
-
-/** `group/Kind` of a `group/version/Kind` key. */
-function kindOfKey(key: string): string {
-  const [group, , kind] = key.split('/');
-  return `${group}/${kind}`;
-}
-
 function sameList(a: string[], b: string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -94,13 +77,7 @@ export class ClusterStore {
   private readonly gpuResources: readonly string[];
   /** GPU kinds by resource name: the built-in ones plus `--gpu-resource`'s. */
   private readonly gpuKinds: GpuResourceMatcher;
-  private plans = new Map<string, DefinitionPlan>();
-  /** Per `group/Kind`, the plan at its newest version: objects at a version no definition names fall back to it. */
-  private plansByKind = new Map<string, DefinitionPlan>();
-  /** One warning per object version read with another version's definition. */
-  private versionFallbacks = new Map<string, string>();
-  /** `group/Kind` of every kind the definitions put between workloads and pods, roots included. */
-  private chainKinds = new Set<string>();
+  private readonly plans = new DefinitionPlans(() => (this.problemList = null));
   /** Pods with a controller whose chain reaches no workload: orphans when that chain ends at a missing owner. */
   private readonly unplacedPods = new Set<string>();
   /** orphanPods() as of the last change that may alter it; null: work it out again. */
@@ -111,8 +88,6 @@ export class ClusterStore {
   private unheldList: PodSummary[] | null = [];
   /** The bare Pod definition's plan: pods nobody controls are then workloads of their own. */
   private podPlan: DefinitionPlan | null = null;
-  private currentPlans = new Set<DefinitionPlan>();
-  private definitionProblems: string[] = [];
   private readonly buildNested: boolean;
 
   private readonly graph: OwnershipGraph;
@@ -156,42 +131,10 @@ export class ClusterStore {
 
   /** Hot reload: workloads whose definition changed (or appeared/went) are re-planned at the next flush. */
   setDefinitions(definitions: Definition[]): void {
-    const next = new Map<string, DefinitionPlan>();
-    const problems: string[] = [];
-    for (const def of definitions) {
-      const key = gvkKey(def.rootGvk);
-      const taken = next.get(key);
-      if (taken) {
-        problems.push(
-          `definition ${def.name}: ${key} is already covered by definition ${taken.definition.name}; ignored`,
-        );
-        continue;
-      }
-      const old = this.plans.get(key);
-      // Keep the compiled plan (and every cached placement) when the definition is unchanged.
-      next.set(key, old && (old.definition === def || deepEqual(old.definition, def)) ? old : planDefinition(def));
-    }
-    const byKind = new Map<string, DefinitionPlan>();
-    for (const [key, plan] of next) {
-      const kindKey = kindOfKey(key);
-      const taken = byKind.get(kindKey);
-      if (!taken || newerVersion(plan.definition.rootGvk.version, taken.definition.rootGvk.version))
-        byKind.set(kindKey, plan);
-    }
-    this.plans = next;
-    this.plansByKind = byKind;
-    const chainKinds = new Set(OWNER_GVKS.map((g) => `${g.group}/${g.kind}`));
-    for (const d of definitions) {
-      chainKinds.add(`${d.rootGvk.group}/${d.rootGvk.kind}`);
-      for (const g of d.additionalChildKinds) chainKinds.add(`${g.group}/${g.kind}`);
-      for (const c of d.components) if (c.kind) chainKinds.add(`${c.kind.group}/${c.kind.kind}`);
-    }
-    this.chainKinds = chainKinds;
+    let changed = this.plans.set(definitions);
     this.orphans = null;
-    this.versionFallbacks = new Map();
-    let changed = false;
     for (const [key, uids] of this.workloadsByGvk) {
-      const after = this.planFor(key);
+      const after = this.plans.planFor(key);
       for (const uid of uids) {
         const e = this.graph.workloads.get(uid)!;
         if (e.plan === after) continue;
@@ -201,9 +144,7 @@ export class ClusterStore {
         this.trees.definitionChanged(uid);
       }
     }
-    if (next.size !== this.currentPlans.size || [...next.values()].some((p) => !this.currentPlans.has(p)))
-      changed = true;
-    const podPlan = next.get(POD_KEY) ?? null;
+    const podPlan = this.plans.get(POD_KEY) ?? null;
     const podWorkloadsChange = (podPlan === null) !== (this.podPlan === null);
     this.podPlan = podPlan;
     if (podWorkloadsChange) {
@@ -213,10 +154,7 @@ export class ClusterStore {
         this.resolvePod(e);
       }
     }
-    this.currentPlans = new Set(next.values());
-    this.trees.currentPlans = this.currentPlans;
-    for (const p of next.values()) problems.push(...p.problems);
-    this.definitionProblems = problems;
+    this.trees.currentPlans = this.plans.current;
     this.problemList = null;
     // Node views name each pod's workload, which depends on which kinds are defined.
     if (changed) {
@@ -419,7 +357,7 @@ export class ClusterStore {
       workloads: before,
       summary,
       active,
-      placed: prev ? carriedPlacements(prev.obj, prev.placed, obj, summary, this.currentPlans) : null,
+      placed: prev ? carriedPlacements(prev.obj, prev.placed, obj, summary, this.plans.current) : null,
     };
     this.graph.pods.set(uid, entry);
     if (summary !== prev?.summary && this.unheldPods.has(uid)) this.unheldList = null;
@@ -587,7 +525,7 @@ export class ClusterStore {
     const key = gvk ? gvkKey(gvk) : (gvkOfObject(obj) ?? prev?.gvk ?? '');
     if (prev && prev.gvk !== key) removeFrom(this.workloadsByGvk, prev.gvk, uid);
     addTo(this.workloadsByGvk, key, uid);
-    const plan = this.planFor(key);
+    const plan = this.plans.planFor(key);
     // Same definition and links: only the object changed (status churn). Its facts are
     // re-evaluated at flush, and the tree is rebuilt only if what shapes it changed.
     const refresh = !!prev && prev.plan === plan && prev.controller === controller && prev.facts !== null;
@@ -605,28 +543,6 @@ export class ClusterStore {
     else this.trees.rebuild(uid);
     // A new workload changes the chains below it even if its controller did not.
     if (!prev || prev.controller !== controller) this.relink(uid, prev?.controller ?? null, controller, true);
-  }
-
-  /**
-   * The plan for objects of `key` (`group/version/Kind`): its definition, else
-   * (an older or newer version of a defined kind) the kind's definition at
-   * another version, with one warning.
-   */
-  private planFor(key: string): DefinitionPlan | null {
-    const exact = this.plans.get(key);
-    if (exact) return exact;
-    const other = this.plansByKind.get(kindOfKey(key));
-    if (!other) return null;
-    if (!this.versionFallbacks.has(key)) {
-      const [group, version, kind] = key.split('/');
-      const d = other.definition;
-      this.versionFallbacks.set(
-        key,
-        `${kind} ${apiVersionOf({ group, version })}: no definition at this version; read with definition ${d.name} (${apiVersionOf(d.rootGvk)})`,
-      );
-      this.problemList = null;
-    }
-    return other;
   }
 
   private deleteLink(uid: string, isWorkload: boolean): void {
@@ -682,7 +598,7 @@ export class ClusterStore {
   private readonly reevaluated = new WeakSet<DefinitionPlan>();
   private reevaluateBroken(): boolean {
     let any = false;
-    for (const plan of this.currentPlans) {
+    for (const plan of this.plans.current) {
       if (!plan.health.broken || this.reevaluated.has(plan)) continue;
       this.reevaluated.add(plan);
       for (const uid of this.workloadsByGvk.get(gvkKey(plan.definition.rootGvk)) ?? []) {
@@ -697,7 +613,7 @@ export class ClusterStore {
   /** Definitions broken by an evaluation over the jq budget: name → the failure. */
   brokenDefinitions(): Map<string, ExprError> {
     const out = new Map<string, ExprError>();
-    for (const plan of this.currentPlans) if (plan.health.broken) out.set(plan.definition.name, plan.health.broken);
+    for (const plan of this.plans.current) if (plan.health.broken) out.set(plan.definition.name, plan.health.broken);
     return out;
   }
 
@@ -757,7 +673,7 @@ export class ClusterStore {
    */
   orphanPods(): OrphanPod[] {
     if (this.orphans) return this.orphans;
-    if (this.graph.anyListing(this.chainKinds)) return [];
+    if (this.graph.anyListing(this.plans.chainKinds)) return [];
     const out: OrphanPod[] = [];
     for (const uid of this.unplacedPods) {
       const p = this.graph.pods.get(uid);
@@ -765,7 +681,7 @@ export class ClusterStore {
       const ref = this.graph.missingOwner(p);
       if (!ref) continue;
       const kindKey = refKindKey(ref);
-      if (!this.chainKinds.has(kindKey)) continue;
+      if (!this.plans.chainKinds.has(kindKey)) continue;
       out.push({ ...p.summary, owner: { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name } });
     }
     out.sort((a, b) => naturalCompare(a.namespace, b.namespace) || naturalCompare(a.name, b.name));
@@ -825,7 +741,7 @@ export class ClusterStore {
    */
   problems(): string[] {
     if (!this.problemList || this.problemsErrorsVersion !== this.trees.errorsVersion) {
-      const list = [...this.definitionProblems, ...this.versionFallbacks.values()];
+      const list = [...this.plans.problems, ...this.plans.warnings()];
       for (const [name, err] of this.brokenDefinitions())
         list.push(describeFailure(`definition ${name}`, err.expr, err.message));
       for (const t of this.workloads()) list.push(...t.errors);

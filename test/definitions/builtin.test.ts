@@ -495,7 +495,7 @@ const TREES: Record<string, string[]> = {
     'gang job llama-finetune members 5 scheduled 4 ready 4',
   ],
   'leaderworkerset.x-k8s.io-leaderworkerset-v1': [
-    'Degraded 4/4 ready 3 gpus 32/32/24',
+    'Initializing 4/4 ready 3 gpus 32/32/24',
     'group{0} 2/2 ready 2 gpus 16/16/16 nodes dgx-h200-01,dgx-h200-02',
     '  leader 1/1 ready 1 gpus 8/8/8 nodes dgx-h200-01',
     '    deepseek-r1-0 Running gpus 8 node dgx-h200-01',
@@ -680,7 +680,10 @@ const LIFECYCLE: Record<string, [string, Record<string, unknown>, string[]][]> =
     ['backoff limit reached', { status: { failed: 4, active: 0, ready: 0, conditions: [c('FailureTarget', 'True', 'BackoffLimitExceeded'), c('Failed', 'True', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit')] } }, ['Failed']],
     ['doomed while its pods still run', { status: { failed: 4, active: 1, ready: 1, conditions: [c('FailureTarget', 'True', 'BackoffLimitExceeded')] } }, ['Failed']],
     ['suspended', { 'spec.suspend': true, status: { conditions: [c('Suspended', 'True', 'JobSuspended')] } }, ['Suspended']],
-    ['suspend asked, pods not gone yet', { 'spec.suspend': true, status: { active: 2, ready: 2 } }, ['Suspending', 'Running']],
+    ['suspend asked, not acted on yet', { 'spec.suspend': true, status: { active: 2, ready: 2 } }, ['Running']],
+    ['suspended, pods not gone yet', { 'spec.suspend': true, status: { active: 1, ready: 0, conditions: [c('Suspended', 'True', 'JobSuspended')] } }, ['Suspending']],
+    ['resume asked, not acted on yet', { 'spec.suspend': false, status: { conditions: [c('Suspended', 'True', 'JobSuspended')] } }, ['Suspended']],
+    ['last pod succeeded, Complete not written yet', { status: { succeeded: 1, active: 0, ready: 0, conditions: [c('SuccessCriteriaMet', 'True', 'CompletionsReached')] } }, ['Completed']],
   ],
   'apps-deployment-v1': [
     ['new', { status: {} }, ['Initializing']],
@@ -702,7 +705,9 @@ const LIFECYCLE: Record<string, [string, Record<string, unknown>, string[]][]> =
     ['completed', { status: { terminalState: 'Completed', conditions: [c('Completed', 'True', 'AllJobsCompleted')], replicatedJobsStatus: [{ name: 'driver', succeeded: 1 }, { name: 'workers', succeeded: 2 }] } }, ['Completed']],
     ['failed', { status: { terminalState: 'Failed', restarts: 3, conditions: [c('Failed', 'True', 'ReachedMaxRestarts', 'jobset failed due to reaching max number of restarts')], replicatedJobsStatus: [{ name: 'driver', ready: 1, active: 1 }, { name: 'workers', failed: 1, active: 1, ready: 1 }] } }, ['Failed']],
     ['suspended', { 'spec.suspend': true, status: { conditions: [c('Suspended', 'True', 'SuspendedJobs')], replicatedJobsStatus: [{ name: 'driver', suspended: 1 }, { name: 'workers', suspended: 2 }] } }, ['Suspended']],
-    ['resumed', { 'spec.suspend': false, status: { conditions: [c('Suspended', 'True', 'SuspendedJobs')] } }, ['Resuming']],
+    ['resume asked, not acted on yet', { 'spec.suspend': false, status: { conditions: [c('Suspended', 'True', 'SuspendedJobs')] } }, ['Suspended']],
+    ['resumed, Jobs not unsuspended yet', { 'spec.suspend': false, status: { conditions: [c('Suspended', 'False', 'ResumeJobs')], replicatedJobsStatus: [{ name: 'driver', suspended: 1 }, { name: 'workers', suspended: 2 }] } }, ['Resuming']],
+    ['pods created, none ready yet', { status: { replicatedJobsStatus: [{ name: 'driver', active: 1 }, { name: 'workers', active: 2 }] } }, ['Running']],
   ],
   'kubeflow.org-pytorchjob-v1': [
     ['created', { 'status.conditions': [c('Created', 'True', 'PyTorchJobCreated')] }, ['Initializing']],
@@ -721,6 +726,9 @@ const LIFECYCLE: Record<string, [string, Record<string, unknown>, string[]][]> =
     ['complete', { status: { conditions: [c('Complete', 'True', 'JobsCompleted')], jobsStatus: [{ name: 'node', succeeded: 1 }] } }, ['Completed']],
     ['failed', { status: { conditions: [c('Failed', 'True', 'FailedJobs')], jobsStatus: [{ name: 'node', failed: 1 }] } }, ['Failed']],
     ['suspended', { 'spec.suspend': true, status: { conditions: [c('Suspended', 'True', 'Suspended')], jobsStatus: [{ name: 'node', suspended: 1 }] } }, ['Suspended']],
+    ['resume asked, not acted on yet', { 'spec.suspend': false, status: { conditions: [c('Suspended', 'True', 'Suspended')], jobsStatus: [{ name: 'node', suspended: 1 }] } }, ['Suspended']],
+    ['resumed, its Jobs not unsuspended yet', { 'spec.suspend': false, status: { conditions: [c('Suspended', 'False', 'Resumed')], jobsStatus: [{ name: 'node', suspended: 1 }] } }, ['Resuming']],
+    ['suspended, pods not gone yet', { 'spec.suspend': true, status: { conditions: [c('Suspended', 'True', 'Suspended')], jobsStatus: [{ name: 'node', active: 1 }] } }, ['Suspending']],
   ],
   'leaderworkerset.x-k8s.io-leaderworkerset-v1': [
     ['starting', { status: { replicas: 2, readyReplicas: 0, conditions: [c('Available', 'False'), c('Progressing', 'True', 'GroupsProgressing')] } }, ['Initializing']],
@@ -772,8 +780,8 @@ const LIFECYCLE: Record<string, [string, Record<string, unknown>, string[]][]> =
   ],
   'grove.io-podcliqueset-v1alpha1': [
     ['starting', { 'status.availableReplicas': 0 }, ['Initializing']],
-    ['one of two replicas available', { 'spec.replicas': 2, 'status.availableReplicas': 1 }, ['Degraded']],
-    ['a clique below minAvailable', { 'status.conditions': [c('MinAvailableBreached', 'True', 'InsufficientReadyPods')] }, ['Degraded', 'Running']],
+    ['one of two replicas available (scale-up, or a clique below minAvailable)', { 'spec.replicas': 2, 'status.availableReplicas': 1 }, ['Initializing']],
+    ['scaled down, the extra replica still going', { 'spec.replicas': 1, 'status.replicas': 2, 'status.availableReplicas': 2 }, ['Running']],
   ],
   'batch-cronjob-v1': [
     ['never scheduled', { status: {} }, ['Initializing']],
@@ -828,6 +836,59 @@ const LIFECYCLE: Record<string, [string, Record<string, unknown>, string[]][]> =
     ['failed', { 'status.state': 'failed', 'status.conditions': [c('Ready', 'False', 'some_resources_are_not_ready')] }, ['Failed']],
   ],
 };
+
+/**
+ * Status fields newer than the oldest server wlx supports (the real kube-apiserver v1.20 prunes them).
+ * Every definition reading one has a fallback; each case states the shape an older server returns.
+ */
+const OLDER_SERVERS: [string, string, Record<string, unknown>, string[]][] = [
+  // Job.status.ready: Kubernetes 1.24+ (JobReadyPods). Without it, active pods are running.
+  ['batch-job-v1', 'v1.20: both pods running, no status.ready', { status: { startTime: '2026-12-02T14:00:06Z', active: 2 } }, ['Running']],
+  ['batch-job-v1', 'v1.20: created, no pod yet', { status: { startTime: '2026-12-02T14:00:06Z' } }, ['Initializing']],
+  ['batch-job-v1', 'v1.24+: pods active, none ready', { status: { active: 2, ready: 0 } }, ['Initializing']],
+  ['batch-job-v1', 'v1.20: a pod failed and is retried', { status: { active: 1, failed: 1 } }, ['Degraded', 'Running']],
+  // SuccessCriteriaMet / FailureTarget: 1.31+. Older servers write only Complete / Failed.
+  ['batch-job-v1', 'v1.20: complete', { status: { succeeded: 2, conditions: [c('Complete', 'True')] } }, ['Completed']],
+  ['batch-job-v1', 'v1.20: backoff limit reached', { status: { failed: 3, conditions: [c('Failed', 'True', 'BackoffLimitExceeded')] } }, ['Failed']],
+  // terminating / uncountedTerminatedPods (1.28+ / 1.21+) are not read; suspend works from the condition.
+  ['batch-job-v1', 'v1.20: suspended', { 'spec.suspend': true, status: { conditions: [c('Suspended', 'True', 'JobSuspended')] } }, ['Suspended']],
+  // Pod conditions PodReadyToStartContainers (1.29) and DisruptionTarget (1.26) are not read.
+  ['pod-v1', 'v1.20: running and ready', { status: { phase: 'Running', conditions: [c('Initialized', 'True'), c('Ready', 'True'), c('ContainersReady', 'True'), c('PodScheduled', 'True')], containerStatuses: [{ name: 'notebook', ready: true, restartCount: 0, state: { running: { startedAt: '2026-12-02T14:00:00Z' } } }] } }, ['Running']],
+  ['pod-v1', 'v1.20: all containers exited, phase not final yet (no PodCompleted reason)', { 'spec.restartPolicy': 'Never', status: { phase: 'Running', conditions: [c('Ready', 'False', 'ContainersNotReady')], containerStatuses: [{ name: 'notebook', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } }] } }, ['Running']],
+  // StatefulSet.status.availableReplicas: 1.22+ (not read).
+  ['apps-statefulset-v1', 'v1.20: all replicas ready, no availableReplicas', { 'status.availableReplicas': undefined }, ['Running']],
+];
+
+/** CronJob on a server that serves it only as batch/v1beta1 (before 1.21): no status.lastSuccessfulTime. */
+const CRONJOB_V1BETA1: [string, Record<string, unknown>, string[]][] = [
+  ['never scheduled', { status: {} }, ['Initializing']],
+  ['a run going on', { status: { active: [{ kind: 'Job', name: 'x-29391240', apiVersion: 'batch/v1' }], lastScheduleTime: '2026-12-02T14:00:00Z' } }, ['Running']],
+  ['between runs (how the last one ended is not reported)', { status: { lastScheduleTime: '2026-12-02T14:00:00Z' } }, ['Running']],
+  ['suspended', { 'spec.suspend': true, status: { lastScheduleTime: '2026-12-02T14:00:00Z' } }, ['Suspended']],
+];
+
+describe('built-in catalog: status on servers without newer status fields', () => {
+  test('each fallback, with the field absent', () => {
+    for (const [name, label, changes, want] of OLDER_SERVERS) {
+      const { definition, fixture } = entry(name);
+      const tree = buildWorkloadTree({ definition, workload: patched(fixture.workload, changes), pods: [], owners: [] });
+      assert.deepEqual(tree.status, want, `${name}: ${label}`);
+      assert.deepEqual(tree.errors, [], `${name}: ${label}`);
+    }
+  });
+
+  test('a batch/v1beta1 CronJob never reads Degraded for want of lastSuccessfulTime', () => {
+    const { definition, fixture } = entry('batch-cronjob-v1');
+    for (const [label, changes, want] of CRONJOB_V1BETA1) {
+      const workload = patched(fixture.workload, { apiVersion: 'batch/v1beta1', ...changes });
+      const tree = buildWorkloadTree({ definition, workload, pods: [], owners: [] });
+      assert.deepEqual(tree.status, want, label);
+    }
+    // The same object at batch/v1 (1.21+, which reports lastSuccessfulTime): a run that never succeeded.
+    const v1 = patched(fixture.workload, { status: { lastScheduleTime: '2026-12-02T14:00:00Z' } });
+    assert.deepEqual(buildWorkloadTree({ definition, workload: v1, pods: [], owners: [] }).status, ['Degraded']);
+  });
+});
 
 describe('built-in catalog: status over each controller lifecycle', () => {
   for (const [name, cases] of Object.entries(LIFECYCLE)) {

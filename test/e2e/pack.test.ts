@@ -1,5 +1,5 @@
 // The package as users get it: `npm pack` (the tarball holds the compiled program, the launcher, the
-// catalog, README and LICENSE, and no compiled tests), then `npm install -g` of the tarball into a
+// catalog, README, docs and LICENSE, and no compiled tests), then `npm install -g` of the tarball into a
 // temporary prefix without dev dependencies, which must print no warning, and the installed `wlx`
 // run from elsewhere (so it reads nothing from this checkout): --version, definitions, demo serve and
 // the explorer on the demo.
@@ -67,6 +67,7 @@ test('the packed tarball installs globally without dev dependencies or warnings,
     'definitions',
     'dist/demo',
     'dist/src',
+    'docs',
     'package.json',
   ]);
   for (const p of ['bin/wlx.js', 'dist/src/cli/main.js', 'dist/demo/main.js', 'definitions/batch-cronjob-v1.yaml']) {

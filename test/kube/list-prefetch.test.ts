@@ -2,7 +2,8 @@
 // the server prepares the next page while the client parses and trims.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Reflector, peekContinue, type WatchEventType } from '../../src/kube/reflector.js';
+import { Reflector, type WatchEventType } from '../../src/kube/reflector.js';
+import { peekContinue } from '../../src/kube/response-bounds.js';
 import type { KubeTransport } from '../../src/kube/client.js';
 import { Trimmer } from '../../src/kube/trim.js';
 

@@ -2,7 +2,8 @@
 // cuts, reports the kind and namespace/name, and never throws.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_DEPTH, MAX_LIST, MAX_WHOLE_STRING, Trimmer, trimWhole } from '../../src/kube/trim.js';
+import { MAX_LIST, Trimmer } from '../../src/kube/trim.js';
+import { MAX_DEPTH, MAX_WHOLE_STRING, trimWhole } from '../../src/kube/trim-bounds.js';
 import { realisticPod } from './pod-fixture.js';
 
 function collect(): { reports: string[]; report: (m: string) => void } {

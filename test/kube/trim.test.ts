@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { Trimmer, trimWhole, MAX_MESSAGE } from '../../src/kube/trim.js';
+import { Trimmer } from '../../src/kube/trim.js';
+import { trimWhole, MAX_MESSAGE } from '../../src/kube/trim-bounds.js';
 import { realisticPod } from './pod-fixture.js';
 
 const trimmer = new Trimmer();
