@@ -17,6 +17,7 @@ import type { Definition } from '../definitions/types.js';
 import type { ResourceInfo } from '../kube/discovery.js';
 import { FleetMerger, type FleetMember } from '../model/fleet/merge.js';
 import { summariseCluster } from '../model/fleet/summary.js';
+import { fleetKey } from '../model/fleet/link.js';
 import { openModelSource, type OpenedModelSource } from './open.js';
 import type { OpenOptions } from './connect.js';
 
@@ -107,6 +108,8 @@ class Fleet implements FleetSource {
   private snapshot: ModelSnapshot;
   private mergeTimer: NodeJS.Timeout | null = null;
   private podScope: PodScope = 'all';
+  /** The scope last sent to the members (by value). */
+  private sentScope: string | null = null;
   /** Queue-position and GPU-metric holds the views keep: each member's own release, members opened later too. */
   private readonly holds = new Set<{
     take: (s: OpenedModelSource) => (() => void) | undefined;
@@ -209,7 +212,8 @@ class Fleet implements FleetSource {
     }
     m.source = source;
     m.view = memberView(source);
-    source.setPodScope?.(this.podScope);
+    this.sentScope = null;
+    this.sendPodScope();
     for (const h of this.holds) h.releases.push(h.take(source));
     m.unsubscribe = source.subscribe((s) => {
       // An answer clears a timeout's verdict; the engine's own state speaks from then on.
@@ -224,6 +228,8 @@ class Fleet implements FleetSource {
     this.mergeTimer = setTimeout(() => {
       this.mergeTimer = null;
       this.snapshot = this.merge();
+      // A link may have appeared: the copies of the jobs in view join the scope.
+      if (this.podScope !== 'all') this.sendPodScope();
       for (const l of this.listeners) l(this.snapshot);
     }, MERGE_DELAY_MS);
   }
@@ -269,12 +275,15 @@ class Fleet implements FleetSource {
 
   getConnectionInfo(): ConnectionInfo {
     const contexts = this.members.map((m) => m.context);
+    const live = this.snapshot.fleet?.members.filter((m) => m.summary.state === 'live').length ?? 0;
+    const versions = new Set(this.members.map((m) => m.source?.getConnectionInfo().serverVersion ?? null));
     return {
       context: contexts.join(','),
-      cluster: `${contexts.length} clusters`,
+      cluster: `${contexts.length} clusters, ${live} live (:clusters)`,
       user: '',
       server: '',
-      serverVersion: null,
+      // One version when every cluster answered the same.
+      serverVersion: versions.size === 1 ? [...versions][0] : null,
       namespace: this.options.namespace,
     };
   }
@@ -297,9 +306,33 @@ class Fleet implements FleetSource {
   }
 
   setPodScope(scope: PodScope): void {
-    // Every member gets the whole list: uids are unique, a member sends the pods of those it holds.
     this.podScope = scope;
-    for (const m of this.members) m.source?.setPodScope?.(scope);
+    this.sendPodScope();
+  }
+
+  /**
+   * Every member gets the whole list (uids are unique: a member sends the pods
+   * of those it holds), with the copies the listed MultiKueue jobs run as
+   * (a manager's job is drawn with its copy's pods).
+   */
+  private sendPodScope(): void {
+    const scope = this.podScope;
+    let sent: PodScope = scope;
+    if (scope !== 'all') {
+      const remote = this.snapshot.fleet?.links.remote;
+      const uids = new Set(scope.workloads);
+      if (remote?.size)
+        for (const m of this.members)
+          for (const uid of scope.workloads) {
+            const copy = remote.get(fleetKey(m.context, uid))?.uid;
+            if (copy) uids.add(copy);
+          }
+      sent = { workloads: [...uids].sort() };
+    }
+    const key = sent === 'all' ? 'all' : sent.workloads.join('\u0000');
+    if (key === this.sentScope) return;
+    this.sentScope = key;
+    for (const m of this.members) m.source?.setPodScope?.(sent);
   }
 
   // ---- FleetSource ---------------------------------------------------------

@@ -3,7 +3,8 @@
 // the terminal until the user quits, and always stops the source and restores
 // the terminal. `:ctx NAME` reopens the source on another context.
 import { constants as osConstants } from 'node:os';
-import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom } from './common.js';
+import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom, isFleet } from './common.js';
+import type { ModelSource } from '../model/types.js';
 import { openModelSource } from '../app/open.js';
 import type { ClusterOptions } from '../app/connect.js';
 import { parseCommandArgs } from './usage.js';
@@ -11,7 +12,8 @@ import { packageVersion } from './version.js';
 
 const HINT = 'wlx --help';
 
-const USAGE = `Usage: wlx [--demo] [-n NS | -A] [--context C] [--kubeconfig F] [--definitions PATH]...
+const USAGE = `Usage: wlx [--demo [--fleet]] [-n NS | -A] [--context C[,C2...] | --all-contexts]
+           [--kubeconfig F] [--definitions PATH]...
 
 The live explorer: workloads → roles → pods → nodes, with GPU rollups.
 Keys: ↑↓/jk move, Enter drill down, Esc back, / filter, : command, ? help, q quit.
@@ -53,11 +55,15 @@ export async function runTui(args: string[]): Promise<number> {
 
   let current = options;
   for (;;) {
-    if (current.demo) process.stderr.write('wlx: starting the simulated cluster…\n');
-    let source: Awaited<ReturnType<typeof openModelSource>>;
+    if (current.demo && !isFleet(current)) process.stderr.write('wlx: starting the simulated cluster…\n');
+    const fleet = isFleet(current);
+    if (fleet && current.demo) process.stderr.write('wlx: starting the simulated fleet…\n');
+    let source: { stop(): Promise<void> } & ModelSource;
     try {
-      // The engine in a worker thread: keys and frames never wait behind ingestion.
-      source = await openModelSource({ ...current, engineThread: 'worker' });
+      // The engine in a worker thread (one per cluster of a fleet): keys and frames never wait behind ingestion.
+      source = fleet
+        ? await (await import('../app/fleet.js')).openFleet({ ...current, engineThread: 'worker' })
+        : await openModelSource({ ...current, engineThread: 'worker' });
     } catch (err) {
       process.stderr.write(`wlx: ${(err as Error).message}\n`);
       return 1;
@@ -70,13 +76,16 @@ export async function runTui(args: string[]): Promise<number> {
         // Several `-n`: each is listed; the view starts on all of them.
         initialNamespace: (current.namespaces?.length ?? 0) > 1 ? null : current.namespace,
         contexts: contextNames(current, loadContexts),
-        canSwitchContext: !current.demo,
+        // A fleet shows its clusters together (`:clusters` narrows to one).
+        canSwitchContext: !current.demo && !fleet,
       });
     } finally {
       await source.stop().catch(() => undefined);
     }
     switch (exit.kind) {
       case 'quit':
+        // A fleet's cluster still opening (a server that never answers) must not keep wlx running.
+        if (fleet) setTimeout(() => process.exit(0), 1000).unref();
         return 0;
       case 'switchContext':
         current = { ...current, context: exit.context };

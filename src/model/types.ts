@@ -352,6 +352,8 @@ export interface ModelSource {
    * snapshots (the engine worker's) sends only these; others ignore it.
    */
   setPodScope?(scope: PodScope): void;
+  /** A fleet's member by context (src/app/fleet.ts): the views of one cluster read its own source. */
+  member?(context: string): ModelSource | undefined;
 }
 
 /** Which object to read: apiVersion/kind as in ownerReferences. */

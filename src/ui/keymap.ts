@@ -85,7 +85,7 @@ const GENERAL: Binding[] = [
   {
     keys: [':'],
     label: ':',
-    help: 'command (:wl :nodes :map :pods :queues :defs :ns :ctx :q; Tab completes)',
+    help: 'command (:wl :nodes :map :pods :queues :clusters :defs :ns :ctx :q; Tab completes)',
     action: 'command',
   },
   { keys: ['0'], label: '0', help: 'all namespaces', action: 'allNamespaces' },
@@ -204,6 +204,14 @@ export const KEYMAP: Record<ViewKind, Binding[]> = {
   ],
   map: MAP_VIEW,
   queues: [enter('its pending workloads, in line'), ...MOVE, SORT_NAME, SORT_STATUS, SORT_GPUS, ...GENERAL],
+  clusters: [
+    enter('every view of this cluster alone (Esc: all again)'),
+    ...MOVE,
+    SORT_NAME,
+    SORT_STATUS,
+    SORT_GPUS,
+    ...GENERAL,
+  ],
   queue: [enter('the workload'), WHY, TIMELINE, ...MOVE, ...GENERAL],
   defs: [...MOVE, ...GENERAL],
   help: [...MOVE, ...GENERAL],

@@ -19,6 +19,8 @@ export interface FleetMemberModel {
   clusterName?: string | null;
   multiKueue?: MultiKueueView;
   workloads: readonly Pick<WorkloadTree, 'uid' | 'namespace' | 'name' | 'kind' | 'apiVersion' | 'status'>[];
+  /** Every kind listed once (absent: assumed): before that, a copy not seen may yet be there. */
+  listed?: boolean;
 }
 
 /** Where a manager's job runs (`remote` of `wlx get -o json`). */
@@ -51,8 +53,10 @@ export interface RemoteOrigin {
 export interface WorkerTry {
   worker: string;
   cluster: string | null;
-  /** The copy's Kueue state; null when not seen (worker not in the fleet, or no copy there). */
+  /** The copy's Kueue state; null when not seen (worker not in the fleet, not listed yet, or no copy there). */
   state: MultiKueueCopy['state'] | null;
+  /** The worker is in the fleet but not listed yet: a copy not seen may yet be there. */
+  listing?: boolean;
   message: string | null;
 }
 
@@ -146,8 +150,15 @@ export function linkFleet(members: readonly FleetMemberModel[]): FleetLinks {
         fleetKey(manager.context, jobUid),
         d.candidates.map((worker) => {
           const context = resolveWorker(worker, members);
-          const copy = context !== null ? copyIn(byContext.get(context)!) : undefined;
-          return { worker, cluster: context, state: copy?.state ?? null, message: copy?.message ?? null };
+          const member = context !== null ? byContext.get(context) : undefined;
+          const copy = member ? copyIn(member) : undefined;
+          return {
+            worker,
+            cluster: context,
+            state: copy?.state ?? null,
+            message: copy?.message ?? null,
+            ...(!copy && member?.listed === false ? { listing: true } : {}),
+          };
         }),
       );
     }

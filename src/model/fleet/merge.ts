@@ -46,9 +46,17 @@ const EMPTY_TOTALS: ClusterTotals = {
   nodes: 0,
 };
 
-function sumTotals(all: readonly ClusterTotals[]): ClusterTotals {
+/** The members' totals summed; by resource from the nodes (a member with one kind has no byResource of its own). */
+function sumTotals(all: readonly ClusterTotals[], nodes: readonly NodeSummary[]): ClusterTotals {
   const out: ClusterTotals = { ...EMPTY_TOTALS };
   const byResource: NonNullable<ClusterTotals['byResource']> = {};
+  for (const n of nodes)
+    for (const [k, r] of Object.entries(n.gpuResources ?? {})) {
+      const s = (byResource[k] ??= { capacity: 0, allocatable: 0, requested: 0 });
+      s.capacity += r.capacity;
+      s.allocatable += r.allocatable;
+      s.requested += r.requested;
+    }
   for (const t of all) {
     out.gpuCapacity += t.gpuCapacity;
     out.gpuAllocatable += t.gpuAllocatable;
@@ -57,28 +65,24 @@ function sumTotals(all: readonly ClusterTotals[]): ClusterTotals {
     out.gpuPending += t.gpuPending;
     out.pods += t.pods;
     out.nodes += t.nodes;
-    for (const [k, r] of Object.entries(t.byResource ?? {})) {
-      const s = (byResource[k] ??= { capacity: 0, allocatable: 0, requested: 0 });
-      s.capacity += r.capacity;
-      s.allocatable += r.allocatable;
-      s.requested += r.requested;
-    }
   }
   return Object.keys(byResource).length > 1 ? { ...out, byResource } : out;
 }
 
 /** The members' connections as one: live when all are; failing clusters named in `failing`. */
 export function mergeConnections(
-  members: readonly { context: string; connection: ClusterConnection | null }[],
+  members: readonly { context: string; connection: ClusterConnection | null; failed: boolean }[],
 ): ClusterConnection {
   const known = members.filter((m) => m.connection);
-  const failing = members.filter((m) => m.connection?.state === 'retrying' || !m.connection);
+  const failing = members.filter((m) => m.connection?.state === 'retrying' || m.failed);
   const since = known.map((m) => m.connection!.since).sort()[0] ?? new Date(0).toISOString();
   const synced = known.reduce((n, m) => n + m.connection!.synced, 0);
   const total = known.reduce((n, m) => n + m.connection!.total, 0);
   const forbidden = known.flatMap((m) => m.connection!.forbidden.map((f) => `${m.context}/${f}`));
   const anyLive = known.some((m) => m.connection!.state === 'live');
-  const settling = known.some((m) => m.connection!.state === 'syncing' || m.connection!.state === 'connecting');
+  const settling =
+    known.some((m) => m.connection!.state === 'syncing' || m.connection!.state === 'connecting') ||
+    members.some((m) => !m.connection && !m.failed);
   if (failing.length) {
     const first = failing.find((m) => m.connection?.cause)?.connection;
     return {
@@ -199,6 +203,7 @@ export class FleetMerger {
       clusterName: m.clusterName ?? null,
       multiKueue: m.snapshot.multiKueue,
       workloads: m.snapshot.workloads,
+      listed: m.snapshot.connection.total > 0 && m.snapshot.connection.synced >= m.snapshot.connection.total,
     }));
     const podNodes = live.flatMap((m) => m.snapshot.podNodes ?? []);
     const definitions = new Map(
@@ -208,10 +213,17 @@ export class FleetMerger {
       version: ++this.version,
       workloads: parts.flatMap((p) => p.t.workloads),
       nodes: parts.flatMap((p) => p.t.nodes),
-      totals: sumTotals(live.map((m) => m.snapshot.totals)),
+      totals: sumTotals(
+        live.map((m) => m.snapshot.totals),
+        parts.flatMap((p) => p.t.nodes),
+      ),
       kinds: live.flatMap((m) => m.snapshot.kinds),
       connection: mergeConnections(
-        members.map((m) => ({ context: m.context, connection: m.snapshot?.connection ?? null })),
+        members.map((m) => ({
+          context: m.context,
+          connection: m.snapshot?.connection ?? null,
+          failed: m.summary.state !== 'live' && m.summary.state !== 'connecting',
+        })),
       ),
       definitions: [...definitions.values()],
       problems: [

@@ -31,7 +31,9 @@ export function workerTryLines(tries: readonly WorkerTry[]): string[] {
       t.state === null
         ? t.cluster === null
           ? 'not seen'
-          : 'no copy there'
+          : t.listing
+            ? 'not listed yet'
+            : 'no copy there'
         : t.message
           ? `${t.state}: ${t.message}`
           : t.state;

@@ -22,6 +22,8 @@ import { useServedRows } from '../hooks/useServedRows.js';
 import type { WorkCounters } from '../render/row-cache.js';
 import { isIncidentKind } from '../state/incident.js';
 import { jumpToPods } from '../state/incident-nav.js';
+import { frameCluster } from '../state/fleet.js';
+import { fleetKey } from '../../model/fleet/link.js';
 import { Header } from './Header.js';
 import { RowList } from './RowList.js';
 import { MapView } from './MapView.js';
@@ -81,6 +83,15 @@ export function App(props: AppProps): React.JSX.Element {
   useServedRows(source, screen, state.namespace);
   const incidentKind = isIncidentKind(frame.kind) ? frame.kind : null;
   const incident = incidentKind ? frame.incident : undefined;
+  // A fleet's incident views read their cluster's own source (its access, its snapshot).
+  const cluster = frameCluster(state, frame);
+  const viewSource = (cluster !== null ? source.member?.(cluster) : undefined) ?? source;
+  const viewSnapshot = viewSource === source ? snapshot : viewSource.getSnapshot();
+  const incidentUid = incident && incident.kind !== 'node' ? incident.workloadUid : undefined;
+  const tries =
+    incidentUid !== undefined && cluster !== null
+      ? snapshot.fleet?.links.tried.get(fleetKey(cluster, incidentUid))
+      : undefined;
   const onJumpToPods = useCallback(
     (names: string[]) => {
       if (!incident) return;
@@ -100,14 +111,15 @@ export function App(props: AppProps): React.JSX.Element {
         noColor={noColor}
       />
       {screen.panel.length > 0 ? <DetailPanel lines={screen.panel} width={width} noColor={noColor} /> : null}
-      {incidentKind && incident && framePodsHeld(snapshot, frame, servesRows(source)) ? (
+      {incidentKind && incident && framePodsHeld(viewSnapshot, frame, servesRows(viewSource)) ? (
         <IncidentView
           key={`${state.stack.length}:${incidentKind}`}
           kind={incidentKind}
           target={incident}
           title={frame.label}
-          source={source}
-          snapshot={snapshot}
+          source={viewSource}
+          snapshot={viewSnapshot}
+          multiKueueTries={tries}
           width={width}
           height={screen.page + 1}
           search={frame.filter}

@@ -1,7 +1,7 @@
 // The `:` command line: parsing and Tab completion. Pure functions.
 
 export type Command =
-  | { kind: 'view'; view: 'workloads' | 'nodes' | 'map' | 'pods' | 'queues' | 'defs' }
+  | { kind: 'view'; view: 'workloads' | 'nodes' | 'map' | 'pods' | 'queues' | 'defs' | 'clusters' }
   | { kind: 'namespace'; namespace: string | null }
   | { kind: 'context'; context: string }
   | { kind: 'quit' }
@@ -22,6 +22,7 @@ export const COMMANDS: CommandSpec[] = [
   { names: ['pods', 'po'], help: 'every pod of every workload' },
   { names: ['queues', 'cq'], help: 'Kueue ClusterQueues: GPU quota, usage, pending (Enter: the line)' },
   { names: ['defs', 'definitions'], help: 'Workload Map definitions and their problems' },
+  { names: ['clusters', 'cl'], help: 'every cluster of the fleet: state, nodes, GPUs by model (Enter: only it)' },
   { names: ['ns', 'namespace'], arg: 'namespace', help: 'scope to a namespace (`all` for every namespace)' },
   { names: ['ctx', 'context'], arg: 'context', help: 'switch kubeconfig context' },
   { names: ['help'], help: 'key help' },
@@ -56,6 +57,10 @@ export function parseCommand(text: string): Command {
     case 'def':
     case 'definitions':
       return { kind: 'view', view: 'defs' };
+    case 'clusters':
+    case 'cluster':
+    case 'cl':
+      return { kind: 'view', view: 'clusters' };
     case 'ns':
     case 'namespace':
       if (!arg) return { kind: 'error', message: 'usage: :ns NAME|all' };
@@ -76,7 +81,7 @@ export function parseCommand(text: string): Command {
     default:
       return {
         kind: 'error',
-        message: `unknown command "${name}" (Tab completes; try :workloads :nodes :map :pods :queues :defs :ns :ctx :q)`,
+        message: `unknown command "${name}" (Tab completes; try :workloads :nodes :map :pods :queues :clusters :defs :ns :ctx :q)`,
       };
   }
 }

@@ -49,6 +49,17 @@ import { GpuMapMemo, type MapScreen } from '../render/gpu-map/index.js';
 import type { HighlightSpec } from '../render/gpu-map/highlight.js';
 import { currentFrame, type Flash, type UiState, type ViewFrame } from './viewState.js';
 import { framePodsHeld } from './pod-scope.js';
+import {
+  clustersTable,
+  fleetPanelLines,
+  FleetViews,
+  frameCluster,
+  isFleet,
+  isMergedList,
+  remoteRun,
+  remoteTree,
+} from './fleet.js';
+import { roleTable } from '../render/roles.js';
 import { isServedFrame, servesRows, windowFits, windowRows, type RowWindow } from './served-rows.js';
 
 export interface ScreenSize {
@@ -124,6 +135,13 @@ export function rowText(row: Row, columns: Column[], layout: Layout, inner: numb
   return formatLine(cells, columns, layout);
 }
 
+/** `:clusters` counts clusters, not the GPU model rows under them. */
+function countClusterRows(rows: readonly (Row | undefined)[]): number {
+  let n = 0;
+  for (const r of rows) if (r?.target?.kind === 'cluster' && !r.key.includes('\u0000')) n++;
+  return n;
+}
+
 function countNodeRows(rows: readonly Row[]): number {
   let n = 0;
   for (const r of rows) if (r.target?.kind === 'node') n++;
@@ -137,8 +155,10 @@ function viewTitle(
   count: number,
   total: number,
   loading = false,
+  /** A fleet's view of one cluster: `@context` (k9s' notation). */
+  cluster: string | null = null,
 ) {
-  const ns = namespace === null ? 'all' : sanitise(namespace);
+  const ns = (namespace === null ? 'all' : sanitise(namespace)) + (cluster !== null ? `@${sanitise(cluster)}` : '');
   // Loading: the count is not known yet, not 0.
   const n = loading ? '[…]' : count === total ? `[${count}]` : `[${count}/${total}]`;
   let t: string;
@@ -174,6 +194,9 @@ function viewTitle(
       break;
     case 'defs':
       t = `definitions${n}`;
+      break;
+    case 'clusters':
+      t = `clusters${n}`;
       break;
     case 'help':
       t = 'help';
@@ -279,6 +302,7 @@ export class ScreenModel {
   private counts: { snapshot: ModelSnapshot; namespace: string | null; text: string } | null = null;
 
   private readonly gpuMap: GpuMapMemo;
+  private readonly fleet: FleetViews;
   private readonly noColor: boolean;
   private readonly topologyKeys: readonly string[] | undefined;
 
@@ -296,6 +320,7 @@ export class ScreenModel {
     this.noColor = options.noColor ?? false;
     this.topologyKeys = options.topologyKeys;
     this.gpuMap = new GpuMapMemo(options.topologyKeys);
+    this.fleet = new FleetViews(options.topologyKeys);
     this.rows = new RowCache(counters);
     this.layouts = new LayoutMemo(counters);
     this.highlights = new ChangeHighlights(options.highlightMs ?? 1500);
@@ -306,8 +331,10 @@ export class ScreenModel {
    * step (table: snapshot + the frame's fields; sort; filter), so moving the
    * cursor recomputes nothing and typing a filter only re-filters.
    */
-  view(snapshot: ModelSnapshot, state: UiState, source: ModelSource): DerivedView {
+  view(fleetSnapshot: ModelSnapshot, state: UiState, fleetSource: ModelSource): DerivedView {
     const f = currentFrame(state);
+    const scope = this.fleet.scope(fleetSnapshot, fleetSource, frameCluster(state, f));
+    const { snapshot, source } = scope;
     const loading: DerivedView = { table: LOADING, filtered: { rows: LOADING.rows, inverted: false } };
     const served = servesRows(source);
     if (served && isServedFrame(f)) {
@@ -322,8 +349,11 @@ export class ScreenModel {
     }
     if (!framePodsHeld(snapshot, f, served)) return loading;
     const prev = state.stack.length > 1 ? state.stack[state.stack.length - 2].kind : 'workloads';
+    // A fleet's lists, unnarrowed: every cluster's rows under CLUSTER.
+    const merged = scope.cluster === null && isFleet(fleetSnapshot) && (isMergedList(f) || f.kind === 'map');
     const table = this.views.table(
       [
+        fleetSnapshot,
         snapshot,
         f.kind,
         f.workloadUid,
@@ -333,16 +363,40 @@ export class ScreenModel {
         f.collapsed,
         state.namespace,
         prev,
-        source,
+        fleetSource,
+        scope.cluster,
         // `:nodes` by domain sorts within its groups (the table's own order).
         f.kind === 'nodes' ? f.sort : null,
       ],
-      () =>
-        f.kind === 'help'
-          ? { ...helpTable(KEYMAP[prev]), sortable: false }
-          : f.kind === 'map'
-            ? { columns: [], rows: this.gpuMap.rows(snapshot), sortable: false }
-            : tableForFrame(snapshot, f, state.namespace, (n) => source.getNodePods(n), this.rows, this.topologyKeys),
+      () => {
+        if (f.kind === 'help') return { ...helpTable(KEYMAP[prev]), sortable: false };
+        if (f.kind === 'clusters') return clustersTable(fleetSnapshot, fleetSource);
+        if (f.kind === 'map')
+          return merged
+            ? { columns: [], rows: this.fleet.mapRows(fleetSnapshot, fleetSource), sortable: false }
+            : { columns: [], rows: this.gpuMap.rows(snapshot), sortable: false };
+        if (merged)
+          return this.fleet.mergedTable(fleetSnapshot, fleetSource, f.collapsed, (m, collapsed) =>
+            tableForFrame(
+              m.snapshot,
+              { ...f, collapsed },
+              state.namespace,
+              (n) => m.source.getNodePods(n),
+              this.rows,
+              this.topologyKeys,
+            ),
+          );
+        // A MultiKueue job on its manager: the tree of its copy in the worker.
+        const remote =
+          f.kind === 'workload'
+            ? remoteTree(fleetSnapshot, fleetSource, remoteRun(fleetSnapshot, scope.cluster, f.workloadUid))
+            : null;
+        if (remote) {
+          const t = { ...roleTable(remote.tree, new Set(f.collapsed)), sortable: false };
+          return { ...t, rows: t.rows.map((r) => ({ ...r, cluster: remote.cluster })) };
+        }
+        return tableForFrame(snapshot, f, state.namespace, (n) => source.getNodePods(n), this.rows, this.topologyKeys);
+      },
     );
     const sorted = this.views.sortedRows(table.rows, table.sortable, f.sort);
     // The map's regex highlights nodes rather than filtering them.
@@ -380,18 +434,32 @@ export class ScreenModel {
     return screen;
   }
 
-  private build({ snapshot, state, nowMs, columns, rows: height, source, connection }: ScreenKey): Screen {
+  private build(key: ScreenKey): Screen {
+    const { state, nowMs, columns, rows: height } = key;
     const frame = currentFrame(state);
-    this.highlights.note(snapshot.version, snapshot.changedWorkloads, Date.now());
+    // A fleet's view of one cluster reads that cluster's snapshot and source; the lists of all, the fleet's.
+    const scope = this.fleet.scope(key.snapshot, key.source, frameCluster(state, frame));
+    const { snapshot } = scope;
+    const connection = scope.cluster === null ? key.connection : scope.source.getConnectionInfo();
+    const mergedMap = frame.kind === 'map' && scope.cluster === null && isFleet(key.snapshot);
+    this.highlights.note(key.snapshot.version, key.snapshot.changedWorkloads, Date.now());
     const active = this.highlights.active(Date.now());
-    const { table, filtered, served } = this.view(snapshot, state, source);
+    const { table, filtered, served } = this.view(key.snapshot, state, key.source);
     const loading = table === LOADING;
     const rows: readonly (Row | undefined)[] = served ? windowRows(served) : filtered.rows;
 
     const width = Math.max(20, columns);
     const headerLines = height >= 20 ? HEADER_LINES : 1;
     // A node's panel reads its summary alone; a workload's reads its pods.
-    const allPanel = loading && frame.kind !== 'node' ? [] : panelFor(snapshot, frame, nowMs);
+    const allPanel =
+      loading && frame.kind !== 'node'
+        ? []
+        : [
+            ...(frame.kind === 'workload' && frame.workloadUid !== undefined
+              ? fleetPanelLines(key.snapshot, scope.cluster, frame.workloadUid)
+              : []),
+            ...panelFor(snapshot, frame, nowMs),
+          ];
     const panel = allPanel.slice(0, Math.min(allPanel.length, Math.max(0, height - headerLines - 8)));
     const page = Math.max(1, height - headerLines - panel.length - 5);
     const inner = Math.max(10, width - 2);
@@ -428,7 +496,9 @@ export class ScreenModel {
       const nodeRows = filtered.rows;
       const keyed = frame.selectedKey !== null && nodeRows[frame.selected]?.key !== frame.selectedKey;
       const cursor = keyed ? nodeRows.findIndex((r) => r.key === frame.selectedKey) : frame.selected;
-      map = this.gpuMap.screen(snapshot, explorerWorkloads(snapshot), spec, cursor, inner, page + 1, this.noColor);
+      map = mergedMap
+        ? this.fleet.mapScreen(key.snapshot, key.source, spec, cursor, inner, page + 1, this.noColor)
+        : this.gpuMap.screen(snapshot, explorerWorkloads(snapshot), spec, cursor, inner, page + 1, this.noColor);
     }
     const lines: ScreenLine[] = [];
     const end = incident || map ? 0 : Math.min(rows.length, frame.top + page);
@@ -450,9 +520,27 @@ export class ScreenModel {
     }
     // `:nodes` by domain counts nodes, not its domain rows (a collapsed domain's nodes are in the total).
     const title =
-      table.sortedWithin && frame.kind === 'nodes'
-        ? viewTitle(frame, snapshot, state.namespace, countNodeRows(filtered.rows), snapshot.nodes.length)
-        : viewTitle(frame, snapshot, state.namespace, rows.length, served?.unfiltered ?? table.rows.length, loading);
+      frame.kind === 'clusters'
+        ? viewTitle(frame, snapshot, state.namespace, countClusterRows(rows), countClusterRows(table.rows))
+        : table.sortedWithin && frame.kind === 'nodes'
+          ? viewTitle(
+              frame,
+              snapshot,
+              state.namespace,
+              countNodeRows(filtered.rows),
+              snapshot.nodes.length,
+              false,
+              scope.cluster,
+            )
+          : viewTitle(
+              frame,
+              snapshot,
+              state.namespace,
+              rows.length,
+              served?.unfiltered ?? table.rows.length,
+              loading,
+              scope.cluster,
+            );
     const flash = flashFor(state, table, snapshot, nowMs, map?.cursorText ?? null);
     const emptyText = rows.length
       ? null

@@ -6,7 +6,18 @@ import type { SortKey } from '../render/table.js';
 import type { IncidentKind, IncidentTarget } from './incident.js';
 
 export type ViewKind =
-  'workloads' | 'workload' | 'pods' | 'node' | 'nodes' | 'map' | 'queues' | 'queue' | 'defs' | 'help' | IncidentKind;
+  | 'workloads'
+  | 'workload'
+  | 'pods'
+  | 'node'
+  | 'nodes'
+  | 'map'
+  | 'queues'
+  | 'queue'
+  | 'defs'
+  | 'help'
+  | 'clusters'
+  | IncidentKind;
 
 export interface SortState {
   key: SortKey;
@@ -35,6 +46,8 @@ export interface ViewFrame {
   collapsed: string[];
   /** Incident views (why, timeline, describe, yaml, events, logs): what they are about. */
   incident?: IncidentTarget;
+  /** A fleet's view of one cluster (its context): drawn from that cluster's own source; frames pushed from it inherit it. */
+  cluster?: string;
 }
 
 export type InputMode = 'normal' | 'filter' | 'command';
@@ -55,6 +68,8 @@ export interface UiState {
   filterBefore: string;
   /** Namespace scope: a name, or null for all. */
   namespace: string | null;
+  /** A fleet narrowed to one cluster (Enter on `:clusters`), or null for all. */
+  cluster: string | null;
   flash: Flash | null;
   quit: boolean;
 }
@@ -78,6 +93,7 @@ export type UiAction =
   | { type: 'sort'; key: SortKey }
   | { type: 'setCollapsed'; treeKey: string; collapsed: boolean | 'toggle' }
   | { type: 'namespace'; namespace: string | null }
+  | { type: 'cluster'; cluster: string | null }
   | { type: 'flash'; flash: Flash | null }
   | { type: 'quit' };
 
@@ -93,6 +109,7 @@ export function initialState(namespace: string | null = null): UiState {
     candidates: [],
     filterBefore: '',
     namespace,
+    cluster: null,
     flash: null,
     quit: false,
   };
@@ -115,6 +132,11 @@ function withTop(frame: ViewFrame, selected: number, count: number, page: number
 /** A new filter starts at the first row; the map's highlight regex leaves its cursor where it is. */
 function filtered(frame: ViewFrame, filter: string): ViewFrame {
   return frame.kind === 'map' ? { ...frame, filter } : { ...frame, filter, selected: 0, top: 0, selectedKey: null };
+}
+
+/** A frame pushed from `from`: of the same cluster unless it names its own. */
+function inherit(from: ViewFrame, init: Partial<ViewFrame> & Pick<ViewFrame, 'kind' | 'label'>): ViewFrame {
+  return newFrame(from.cluster !== undefined && init.cluster === undefined ? { ...init, cluster: from.cluster } : init);
 }
 
 function replaceTop(state: UiState, frame: ViewFrame): UiState {
@@ -143,9 +165,14 @@ export function reduce(state: UiState, action: UiAction): UiState {
       return replaceTop(state, next);
     }
     case 'push':
-      return { ...state, stack: [...state.stack, newFrame(action.frame)], mode: 'normal', flash: null };
+      return { ...state, stack: [...state.stack, inherit(frame, action.frame)], mode: 'normal', flash: null };
     case 'pushMany':
-      return { ...state, stack: [...state.stack, ...action.frames.map(newFrame)], mode: 'normal', flash: null };
+      return {
+        ...state,
+        stack: [...state.stack, ...action.frames.map((f) => inherit(frame, f))],
+        mode: 'normal',
+        flash: null,
+      };
     case 'root':
       return { ...state, stack: [newFrame(action.frame)], mode: 'normal', input: '' };
     case 'back':
@@ -153,6 +180,8 @@ export function reduce(state: UiState, action: UiAction): UiState {
       if (state.mode === 'command') return reduce(state, { type: 'cancelInput' });
       if (frame.filter) return replaceTop(state, filtered(frame, ''));
       if (state.stack.length > 1) return { ...state, stack: state.stack.slice(0, -1), flash: null };
+      // At the root of a fleet narrowed to one cluster: back to all of them.
+      if (state.cluster !== null) return { ...state, cluster: null, flash: null };
       return state;
     case 'startFilter':
       // `/` starts a new filter (k9s): the previous text is not reopened.
@@ -207,6 +236,14 @@ export function reduce(state: UiState, action: UiAction): UiState {
         ...state,
         namespace: action.namespace,
         stack: state.stack.map((f) => ({ ...f, selected: 0, top: 0, selectedKey: null })),
+      };
+    case 'cluster':
+      return {
+        ...state,
+        cluster: action.cluster,
+        stack: [newFrame({ kind: 'workloads', label: 'workloads' })],
+        mode: 'normal',
+        input: '',
       };
     case 'flash':
       return { ...state, flash: action.flash };
