@@ -1,0 +1,213 @@
+// The explorer over a fleet, without a terminal: the merged lists (CLUSTER
+// first, each cluster's rows, columns aligned, keys and drill-down bound to
+// the row's cluster), `:clusters`, narrowing (Enter) and Esc back to all, the
+// frames pushed from a cluster's view staying in it, and a MultiKueue job's
+// tree drawn from its copy in the worker.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ModelSnapshot, ModelSource } from '../../src/model/types.js';
+import { FleetMerger, type FleetMember } from '../../src/model/fleet/merge.js';
+import { summariseCluster } from '../../src/model/fleet/summary.js';
+import { MultiKueueIndex } from '../../src/model/fleet/multikueue.js';
+import { ScreenModel } from '../../src/ui/state/screen.js';
+import { initialState, reduce, type UiState } from '../../src/ui/state/viewState.js';
+import { keyOutcome } from '../../src/ui/state/keys.js';
+import { CONNECTION, FakeSource, defaultSnapshot, node, pod, role, workload } from './fixtures.js';
+
+/** A fleet source over fake members: the merged snapshot, each member's own source. */
+class FakeFleet implements ModelSource {
+  private readonly merger = new FleetMerger();
+  snapshot: ModelSnapshot;
+  constructor(readonly members: Map<string, FakeSource>) {
+    this.snapshot = this.merge();
+  }
+  merge(): ModelSnapshot {
+    const list: FleetMember[] = [...this.members].map(([context, s]) => ({
+      context,
+      snapshot: s.snapshot,
+      summary: summariseCluster({ context, server: null, version: 'v1.32.0' }, s.snapshot),
+    }));
+    return (this.snapshot = this.merger.merge(list));
+  }
+  getSnapshot = () => this.snapshot;
+  subscribe = () => () => undefined;
+  getNodePods = () => [];
+  getConnectionInfo = () => ({ ...CONNECTION, context: 'a,b', cluster: '2 clusters' });
+  member = (context: string) => this.members.get(context);
+}
+
+const KUEUE = 'kueue.x-k8s.io/v1beta2';
+
+/** manager: llm-sft dispatched to `worker`; worker: its copy running 2 pods, and a job of its own. */
+function fleet(): FakeFleet {
+  const managerIdx = new MultiKueueIndex();
+  managerIdx.apply('ADDED', {
+    apiVersion: KUEUE,
+    kind: 'Workload',
+    metadata: {
+      name: 'pytorchjob-llm-sft-1',
+      namespace: 'training',
+      uid: 'wl-m',
+      ownerReferences: [
+        { apiVersion: 'kubeflow.org/v1', kind: 'PyTorchJob', name: 'llm-sft', uid: 'm-sft', controller: true },
+      ],
+    },
+    status: {
+      clusterName: 'worker',
+      admissionChecks: [{ name: 'multikueue', state: 'Ready', message: 'The workload got reservation on "worker"' }],
+    },
+  });
+  const workerIdx = new MultiKueueIndex();
+  workerIdx.apply('ADDED', {
+    apiVersion: KUEUE,
+    kind: 'Workload',
+    metadata: {
+      name: 'pytorchjob-llm-sft-1',
+      namespace: 'training',
+      uid: 'wl-w',
+      labels: { 'kueue.x-k8s.io/multikueue-origin': 'multikueue' },
+      ownerReferences: [
+        { apiVersion: 'kubeflow.org/v1', kind: 'PyTorchJob', name: 'llm-sft', uid: 'w-sft', controller: true },
+      ],
+    },
+    status: { conditions: [{ type: 'Admitted', status: 'True' }] },
+  });
+  const kind = { kind: 'PyTorchJob', apiVersion: 'kubeflow.org/v1' };
+  const manager: ModelSnapshot = {
+    ...defaultSnapshot(1),
+    workloads: [workload('llm-sft', [role('master', [])], { ...kind, uid: 'm-sft', status: ['Running'] })],
+    nodes: [node('cpu-node-01', { gpuCapacity: 0, gpuAllocatable: 0 })],
+    orphanPods: [],
+    multiKueue: managerIdx.view(),
+  };
+  const worker: ModelSnapshot = {
+    ...defaultSnapshot(1),
+    workloads: [
+      workload(
+        'llm-sft',
+        [role('master', [pod('llm-sft-master-0', { node: 'gpu-node-01' })]), role('worker', [pod('llm-sft-worker-0')])],
+        { ...kind, uid: 'w-sft' },
+      ),
+      workload('own-job', [role('worker', [pod('own-0')])], { uid: 'w-own' }),
+    ],
+    orphanPods: [],
+    multiKueue: workerIdx.view(),
+  };
+  return new FakeFleet(
+    new Map([
+      ['wlx-fleet-manager', new FakeSource(manager)],
+      ['wlx-fleet-worker', new FakeSource(worker)],
+    ]),
+  );
+}
+
+function screenOf(model: ScreenModel, f: FakeFleet, state: UiState) {
+  return model.screen(f.snapshot, state, Date.parse('2026-01-01T01:00:00Z'), { columns: 140, rows: 40 }, f);
+}
+
+test('merged workloads list: CLUSTER first, each cluster’s rows, keys of their cluster; Enter opens that cluster', () => {
+  const f = fleet();
+  const model = new ScreenModel();
+  const state = initialState();
+  const s = screenOf(model, f, state);
+  assert.match(s.columnHeader, /^CLUSTER\s+NAMESPACE\s+NAME/);
+  const rows = s.rows.filter((r) => r !== undefined);
+  assert.deepEqual(
+    rows.map((r) => [r.cells[0], r.cells[2], r.cluster]),
+    [
+      ['wlx-fleet-manager', 'llm-sft', 'wlx-fleet-manager'],
+      ['wlx-fleet-worker', 'llm-sft', 'wlx-fleet-worker'],
+      ['wlx-fleet-worker', 'own-job', 'wlx-fleet-worker'],
+    ],
+  );
+  // The same name in two clusters: two rows, two keys.
+  assert.equal(new Set(rows.map((r) => r.key)).size, 3);
+  // Enter on the worker's llm-sft: its view, bound to the worker.
+  const moved = reduce(state, { type: 'move', delta: 1, count: 3, page: 20 });
+  const out = keyOutcome('enter', '', {
+    state: moved,
+    rows: s.rows,
+    page: 20,
+    snapshot: f.snapshot,
+    contexts: [],
+    canSwitchContext: false,
+    getNodePods: () => [],
+  });
+  const push = out.actions.find((a) => a.type === 'push');
+  assert.ok(push && push.type === 'push');
+  assert.equal(push.frame.cluster, 'wlx-fleet-worker');
+  assert.equal(push.frame.workloadUid, 'w-sft');
+  // A frame pushed from there stays in that cluster.
+  const there = reduce(moved, push);
+  const deeper = reduce(there, { type: 'push', frame: { kind: 'pods', label: 'pods', workloadUid: 'w-sft' } });
+  assert.equal(deeper.stack[deeper.stack.length - 1].cluster, 'wlx-fleet-worker');
+});
+
+test('/ filters across every cluster (the CLUSTER cell included)', () => {
+  const f = fleet();
+  const model = new ScreenModel();
+  let state = reduce(initialState(), { type: 'startFilter' });
+  for (const ch of 'worker.*own') state = reduce(state, { type: 'input', text: ch });
+  const rows = screenOf(model, f, state).rows.filter((r) => r !== undefined);
+  assert.deepEqual(
+    rows.map((r) => r.cells[2]),
+    ['own-job'],
+  );
+});
+
+test(':clusters: one row per cluster (GPU models under it); Enter narrows every view, Esc returns to all', () => {
+  const f = fleet();
+  const model = new ScreenModel();
+  const state = reduce(initialState(), { type: 'root', frame: { kind: 'clusters', label: 'clusters' } });
+  const s = screenOf(model, f, state);
+  assert.match(s.title, /clusters\[2\]/);
+  const first = s.rows[0]!;
+  assert.deepEqual(first.cells.slice(0, 2), ['wlx-fleet-manager', 'live']);
+  const out = keyOutcome('enter', '', {
+    state,
+    rows: s.rows,
+    page: 20,
+    snapshot: f.snapshot,
+    contexts: [],
+    canSwitchContext: false,
+    getNodePods: () => [],
+  });
+  let narrowed = state;
+  for (const a of out.actions) narrowed = reduce(narrowed, a);
+  assert.equal(narrowed.cluster, 'wlx-fleet-manager');
+  const ns = screenOf(model, f, narrowed);
+  assert.doesNotMatch(ns.columnHeader, /CLUSTER/);
+  assert.match(ns.title, /workloads\(all@wlx-fleet-manager\)\[1\]/);
+  const back = reduce(narrowed, { type: 'back' });
+  assert.equal(back.cluster, null);
+  assert.match(screenOf(model, f, back).columnHeader, /^CLUSTER/);
+});
+
+test("a manager's MultiKueue job: 'runs on cluster' with the roles and pods of its copy in the worker", () => {
+  const f = fleet();
+  const model = new ScreenModel();
+  const state = reduce(initialState(), {
+    type: 'push',
+    frame: { kind: 'workload', label: 'llm-sft', workloadUid: 'm-sft', cluster: 'wlx-fleet-manager' },
+  });
+  const s = screenOf(model, f, state);
+  assert.match(s.panel[0].text, /runs on cluster wlx-fleet-worker \(MultiKueue worker worker\): Running/);
+  const rows = s.rows.filter((r) => r !== undefined);
+  // The copy's roles (the manager's own tree has one empty role), each row of the worker's cluster.
+  assert.deepEqual(
+    rows.map((r) => [r.cells[0].trim(), r.cluster]),
+    [
+      ['master', 'wlx-fleet-worker'],
+      ['worker', 'wlx-fleet-worker'],
+    ],
+  );
+  // The copy says where it came from.
+  const copy = reduce(initialState(), {
+    type: 'push',
+    frame: { kind: 'workload', label: 'llm-sft', workloadUid: 'w-sft', cluster: 'wlx-fleet-worker' },
+  });
+  assert.match(
+    screenOf(model, f, copy).panel[0].text,
+    /from cluster wlx-fleet-manager \(MultiKueue origin multikueue\)/,
+  );
+});
