@@ -49,6 +49,7 @@ import {
   type AccessAttributes,
   type DemoUser,
 } from './rbac.js';
+import { admitCreate, canonicalMetadata } from './admission.js';
 import { installCrds } from './crds.js';
 import { healthAnswer } from './health.js';
 import { openApiV2, openApiV3Document, openApiV3Root } from './openapi.js';
@@ -897,15 +898,13 @@ export class ApiServer {
           }),
         );
       }
-      const fresh = {
+      const fresh = admitCreate(kind, {
         ...obj,
         apiVersion: apiVersionOf(kind),
         kind: kind.kind,
         metadata: { ...obj.metadata, namespace, uid: '', resourceVersion: '', creationTimestamp: '' },
-        // kube-apiserver gives a new pod its status (Pending); the simulation's controllers expect one.
-        ...(kind.group === '' && kind.kind === 'Pod' && !obj.status ? { status: { phase: 'Pending' } } : {}),
-      };
-      return this.send(res, 201, this.store.put(key, fresh));
+      });
+      return this.send(res, 201, this.store.put(key, canonicalMetadata(fresh)));
     }
     if (name === undefined) return this.sendStatus(res, methodNotAllowed());
     const existing = this.store.get(key, namespace, name);
@@ -941,7 +940,7 @@ export class ApiServer {
       return this.sendStatus(res, methodNotAllowed());
     }
     if (subresource === 'status') next = { ...existing, status: next.status };
-    return this.send(res, 200, this.store.put(key, next));
+    return this.send(res, 200, this.store.put(key, canonicalMetadata(next)));
   }
 
   /** Pods go away gracefully (deletionTimestamp, then the kubelet or a timer removes them); other kinds at once. */

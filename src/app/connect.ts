@@ -102,6 +102,7 @@ export async function openEngine(
         : loaded.contextNamespace
           ? [loaded.contextNamespace]
           : [],
+      ...(loaded.contextNamespace ? { contextNamespace: loaded.contextNamespace } : {}),
       definitions,
       gpuResources: options.gpuResources.length ? options.gpuResources : undefined,
       labelSelector: options.labelSelector,

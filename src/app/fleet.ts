@@ -38,6 +38,8 @@ export interface FleetSource extends ModelSource {
   /** A member's own source (its cluster's views: a workload's tree, a node, a narrowed explorer); undefined until it opens. */
   member(context: string): ModelSource | undefined;
   contexts(): readonly string[];
+  /** The kubeconfig the fleet reads (the simulated fleet's with --demo --fleet); undefined: the default one. */
+  kubeconfigPath(): string | undefined;
   /** Definitions in effect (the first member's: the same files everywhere, each cluster's Kartas on top). */
   definitions(): Definition[];
   resources(): ResourceInfo[];
@@ -350,6 +352,10 @@ class Fleet implements FleetSource {
 
   contexts(): readonly string[] {
     return this.members.map((m) => m.context);
+  }
+
+  kubeconfigPath(): string | undefined {
+    return this.options.kubeconfig;
   }
 
   definitions(): Definition[] {

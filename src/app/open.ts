@@ -13,6 +13,8 @@ export interface OpenedModelSource extends ModelSource {
   definitions(): Definition[];
   /** Discovery facts of the watched kinds (plural, short names such as `lws`). */
   resources(): ResourceInfo[];
+  /** The kubeconfig file in use when one was named (`--kubeconfig`, the demo's); undefined: kubectl's defaults. */
+  kubeconfigPath(): string | undefined;
   /** Asks Kueue's visibility API for queue positions once (`wlx get`). */
   refreshQueuePositions(): Promise<void>;
   /** Scrapes the dcgm-exporters (or queries Prometheus) once and flushes (`wlx get`). */
@@ -49,6 +51,7 @@ export async function openModelSource(options: OpenOptions): Promise<OpenedModel
       whenSynced: () => engine.whenSynced(),
       definitions: () => engine.definitions(),
       resources: () => engine.resources(),
+      kubeconfigPath: () => cluster.kubeconfig,
       async stop() {
         if (stopped) return;
         stopped = true;

@@ -3,8 +3,14 @@
 // opens a cluster over them).
 import type { ClusterOptions } from '../app/connect.js';
 import { UsageError } from './usage.js';
-import { parseLabelSelector } from '../kube/selector.js';
-import { parsePrometheusTarget, type PrometheusTarget } from '../kube/dcgm-scrape.js';
+import type { PrometheusTarget } from '../kube/dcgm-scrape.js';
+import {
+  checkDcgmSelector,
+  checkGpuResource,
+  checkTopologyKey,
+  parseDuration,
+  parsePrometheus,
+} from '../app/config/option-values.js';
 
 /** node:util parseArgs option specs of the shared cluster options. */
 export const CLUSTER_OPTIONS = {
@@ -60,18 +66,18 @@ export const CLUSTER_OPTIONS_HELP = `Cluster options:
                           when the server does not serve it; default JSON)
 `;
 
-/** A duration flag: `90s`, `5m`, `1h`, `500ms` or plain seconds. */
-function parseDuration(flag: string, text: string, hint: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m?.[2] ?? 's'] ?? 1000;
-  const ms = m ? Number(m[1]) * unit : NaN;
-  if (!Number.isFinite(ms) || ms <= 0) throw new UsageError(`${flag} "${text}" is not a duration (e.g. 60s, 5m)`, hint);
-  return ms;
-}
-
 /** `--idle-after`: `90s`, `5m`, `1h` or plain seconds. */
 export function parseIdleAfter(text: string, hint: string): number {
-  return parseDuration('--idle-after', text, hint);
+  return checked('--idle-after', hint, () => parseDuration(text));
+}
+
+/** A value checked by its parser (src/app/config/option-values.ts); its error as a usage error naming the flag. */
+function checked<T>(flag: string, hint: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    throw new UsageError(`${flag} ${(err as Error).message}`, hint);
+  }
 }
 
 /** Several clusters at once: `--context a,b`, `--all-contexts` or `--demo --fleet` (src/app/fleet.ts). */
@@ -102,39 +108,26 @@ export function clusterOptionsFrom(
   if (v.demo && (v.kubeconfig || v.context || v['all-contexts']))
     throw new UsageError('--demo cannot be combined with --kubeconfig, --context or --all-contexts', hint);
   if (v.fleet && !v.demo) throw new UsageError('--fleet runs the simulated fleet: give it with --demo', hint);
-  const contexts = [...new Set((v.context ?? []).flatMap((c) => c.split(',')).map((c) => c.trim()))];
-  if (v.context && contexts.some((c) => c === ''))
+  // Repeatable; a context from config or `:ctx` arrives as one string.
+  const given = v.context === undefined ? [] : Array.isArray(v.context) ? v.context : [v.context as string];
+  const contexts = [...new Set(given.flatMap((c) => c.split(',')).map((c) => c.trim()))];
+  if (given.length && contexts.some((c) => c === ''))
     throw new UsageError('--context needs a context name (several: a,b,c)', hint);
   if (v['all-contexts'] && contexts.length)
     throw new UsageError('--all-contexts and --context cannot be combined', hint);
+  const connectTimeout = v['connect-timeout'];
   const connectTimeoutMs =
-    v['connect-timeout'] !== undefined ? parseDuration('--connect-timeout', v['connect-timeout'], hint) : undefined;
+    connectTimeout !== undefined ? checked('--connect-timeout', hint, () => parseDuration(connectTimeout)) : undefined;
   const gpuResources = v['gpu-resource'] ?? [];
-  for (const r of gpuResources) {
-    if (!/^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?(\/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/.test(r)) {
-      throw new UsageError(`--gpu-resource "${r}" is not a resource name (e.g. nvidia.com/gpu)`, hint);
-    }
-  }
+  for (const r of gpuResources) checked('--gpu-resource', hint, () => checkGpuResource(r));
   const dcgmSelector = v['dcgm-selector'];
-  if (dcgmSelector !== undefined) {
-    try {
-      if (!parseLabelSelector(dcgmSelector).length) throw new Error('it selects nothing');
-    } catch (err) {
-      throw new UsageError(`--dcgm-selector "${dcgmSelector}": ${(err as Error).message}`, hint);
-    }
-  }
+  if (dcgmSelector !== undefined) checked('--dcgm-selector', hint, () => checkDcgmSelector(dcgmSelector));
   const topologyKeys = v['topology-key'] ?? [];
-  for (const k of topologyKeys) {
-    if (!/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(k))
-      throw new UsageError(`--topology-key "${k}" is not a node label key (e.g. topology.kubernetes.io/zone)`, hint);
-  }
+  for (const k of topologyKeys) checked('--topology-key', hint, () => checkTopologyKey(k));
   let prometheus: PrometheusTarget | undefined;
   if (v.prometheus !== undefined) {
-    try {
-      prometheus = parsePrometheusTarget(v.prometheus);
-    } catch (err) {
-      throw new UsageError(`--prometheus: ${(err as Error).message}`, hint);
-    }
+    const text = v.prometheus;
+    prometheus = checked('--prometheus:', hint, () => parsePrometheus(text));
   }
   return {
     kubeconfig: v.kubeconfig,

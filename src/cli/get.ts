@@ -5,12 +5,15 @@ import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import type { Definition } from '../definitions/types.js';
 import { apiVersionOf, gvkOf } from '../definitions/types.js';
+import { typeNames } from '../definitions/type-names.js';
 import type { AccessScope, ClusterTotals, OrphanPod, WorkloadTree } from '../model/types.js';
 import { EMPTY_SCHEDULING } from '../model/scheduling/index.js';
 import { formatProblem } from '../definitions/problem.js';
 import { topologyKeysInEffect } from '../model/topology.js';
 import { sanitise } from '../text/sanitise.js';
+import { unreadableNamespaceText } from '../model/namespace-access.js';
 import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom, isFleet } from './common.js';
+import { problemText, withConfig } from './settings.js';
 import { parseCommandArgs, UsageError } from './usage.js';
 import { fleetJsonDocument, jsonDocument, type JsonSources } from './printers/json.js';
 import { outputWidth, renderFleetTrees, renderTrees, type FleetTreeMember } from './printers/tree.js';
@@ -44,12 +47,24 @@ Options:
   --timeline              TYPE/NAME's startup as a waterfall: each pod's
                           wait / pull / start / ready on one time axis
                           (live clusters: it reads the pods' events)
+  -v, --verbose           also tell facts that are not problems on stderr
+                          (a kind watched at an older served version)
   -h, --help              show this help
 
 ${CLUSTER_OPTIONS_HELP}
 Exit status: 0 ok, 1 error, 2 usage error, 3 workload not found,
-4 no definition covers TYPE.
+4 no definition covers TYPE, 6 a namespace given with -n is not readable
+(every kind answered 403 Forbidden; the readable ones are still printed).
 `;
+
+/** `-n NS` names a namespace the user may not read (every kind 403). */
+const EXIT_UNREADABLE = 6;
+
+/** The access notice without its first part, the unreadable namespaces' (told on its own line). */
+function withoutUnreadable(notice: string | null): string | null {
+  const rest = notice?.split('; ').slice(1).join('; ');
+  return rest || null;
+}
 
 const OPTIONS = {
   ...CLUSTER_OPTIONS,
@@ -57,6 +72,7 @@ const OPTIONS = {
   output: { type: 'string', short: 'o' },
   from: { type: 'string', multiple: true },
   timeline: { type: 'boolean' },
+  verbose: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -82,32 +98,12 @@ function parseTarget(positionals: string[]): Target {
   return { type: first, name: second ?? null };
 }
 
-function pluralOf(kind: string): string {
-  const lower = kind.toLowerCase();
-  if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
-  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
-  return `${lower}s`;
-}
-
 /** Definitions a TYPE names: definition name, kind, plural, with group, or group/version/Kind (case-insensitive). */
 export function definitionsForType(definitions: Definition[], type: string): Definition[] {
   const q = type.trim().toLowerCase();
   const byName = definitions.filter((d) => d.name.toLowerCase() === q);
   if (byName.length) return byName;
-  return definitions.filter((d) => {
-    const { group, version, kind } = d.rootGvk;
-    const k = kind.toLowerCase();
-    const names = [k, pluralOf(kind)];
-    const all = new Set<string>(names);
-    for (const n of names) {
-      if (group) {
-        all.add(`${n}.${group.toLowerCase()}`);
-        all.add(`${n}.${version.toLowerCase()}.${group.toLowerCase()}`);
-      }
-    }
-    all.add(`${group.toLowerCase()}/${version.toLowerCase()}/${k}`);
-    return all.has(q);
-  });
+  return definitions.filter((d) => typeNames(d.rootGvk).includes(q));
 }
 
 interface Loaded extends JsonSources {
@@ -119,6 +115,8 @@ interface Loaded extends JsonSources {
   totals: ClusterTotals;
   definitions: Definition[];
   problems: string[];
+  /** True and worth knowing, not problems (`-v`): a kind watched at an older served version. */
+  facts?: string[];
   /** Told once on stderr whatever the output: cluster-wide lists were forbidden, namespaces read instead. */
   notice: string | null;
   /** `--timeline`: a workload's startup waterfall as text, read while the source is still open (live only). */
@@ -232,8 +230,10 @@ async function loadLive(
     const access = snap.access ?? FULL_ACCESS;
     const notice = snap.accessNotice ?? null;
     const scoped = notice !== null;
-    // A namespace-scoped user's forbidden kinds are told once, by the notice.
-    const unavailable = snap.kinds.filter((k) => (k.state === 'forbidden' && !scoped) || k.state === 'error');
+    // A namespace-scoped user's forbidden kinds are told once, by the notice; the snapshot's problems name the others.
+    const unavailable = snap.kinds.filter(
+      (k) => k.state === 'error' && !snap.problems.some((p) => p.startsWith(`${k.resource}: `)),
+    );
     const shortNames = new Map<string, string>();
     for (const r of source.resources())
       for (const n of r.shortNames) shortNames.set(n.toLowerCase(), `${r.gvk.group}/${r.gvk.version}/${r.gvk.kind}`);
@@ -253,6 +253,7 @@ async function loadLive(
       timelineOf,
       close: timelineOf ? () => open.stop() : undefined,
       notice: scoped ? notice : null,
+      facts: (snap.problemEntries ?? []).filter((e) => e.level === 'fact').map((e) => e.text),
       problems: [
         ...unavailable.map((k) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`),
         // The access and GPU notices are told once, on their own.
@@ -349,7 +350,10 @@ async function get(args: string[]): Promise<number> {
   const output = values.output ?? 'tree';
   if (!['tree', 'json', 'yaml'].includes(output))
     throw new UsageError(`-o must be tree, json or yaml, not "${output}"`, HINT);
-  const cluster = clusterOptionsFrom(values, HINT);
+  // config.yaml's settings where no flag was given (src/cli/settings.ts); its problems are told, not fatal.
+  const configured = await withConfig(values);
+  if (configured.problems.length) process.stderr.write(problemText(configured.problems));
+  const cluster = clusterOptionsFrom(configured.values, HINT);
   const target = parseTarget(positionals);
   const from = values.from ?? [];
   if (from.length && (cluster.demo || cluster.kubeconfig || cluster.context || isFleet(cluster))) {
@@ -394,6 +398,7 @@ async function get(args: string[]): Promise<number> {
     throw err;
   }
 
+  if (values.verbose) for (const f of loaded.facts ?? []) process.stderr.write(`wlx: ${sanitise(f)}\n`);
   try {
     return await printLoaded(loaded, target, cluster, output, timeline);
   } finally {
@@ -429,6 +434,13 @@ async function printLoaded(
   const namespaces = new Set(
     cluster.namespaces?.length ? cluster.namespaces : cluster.namespace ? [cluster.namespace] : [],
   );
+  // A namespace the user may not read: one line and its own exit status, not a 403 per kind and "not found".
+  const unreadable = loaded.access.unreadable ?? [];
+  if (unreadable.length) {
+    const { user, readable } = loaded.access;
+    process.stderr.write(`wlx: ${sanitise(unreadableNamespaceText(unreadable, user ?? null, readable ?? []))}\n`);
+    if (unreadable.length >= namespaces.size) return EXIT_UNREADABLE;
+  }
   if (namespaces.size) {
     workloads = workloads.filter((w) => namespaces.has(w.namespace));
     orphanPods = orphanPods.filter((p) => namespaces.has(p.namespace));
@@ -437,13 +449,16 @@ async function printLoaded(
     workloads = workloads.filter((w) => w.name === target.name);
     orphanPods = orphanPods.filter((p) => p.owner.name === target.name);
     if (!workloads.length && !orphanPods.length) {
+      if (unreadable.length) return EXIT_UNREADABLE;
       const where = namespaces.size ? ` in namespace ${[...namespaces].join(', ')}` : '';
       process.stderr.write(`wlx: ${sanitise(target.type)}/${sanitise(target.name)} not found${sanitise(where)}\n`);
       return 3;
     }
   }
 
-  if (loaded.notice) process.stderr.write(`wlx: ${sanitise(loaded.notice)}\n`);
+  // Printed above, less the unreadable namespaces' part.
+  const notice = unreadable.length ? withoutUnreadable(loaded.notice) : loaded.notice;
+  if (notice) process.stderr.write(`wlx: ${sanitise(notice)}\n`);
   if (timeline) {
     if (workloads.length !== 1 || !loaded.timelineOf) {
       const where = [...new Set(workloads.map((w) => w.namespace))].join(', ');
@@ -494,5 +509,5 @@ async function printLoaded(
     );
     return 1;
   }
-  return 0;
+  return unreadable.length ? EXIT_UNREADABLE : 0;
 }

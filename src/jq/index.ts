@@ -15,7 +15,8 @@
 // and jq's verdict decides: a compile error, or a fallback program.
 import { asBudgetError, enter, leave, tick } from './budget.js';
 import { JqError, runtimeError } from './errors.js';
-import { compileNode, type Compiled } from './evaluate.js';
+import { compileNode } from './evaluate.js';
+import type { Compiled } from './compiled.js';
 import { NotNative, parseNative } from './parser.js';
 import { prepareWasm, runJq, runJqAsync, type WasmResult } from './wasm.js';
 import { tokenise, type Token } from './lexer.js';

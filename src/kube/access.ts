@@ -5,8 +5,9 @@
 // Nothing here sanitises: callers display through src/text/sanitise.ts.
 import type { Gvk } from '../definitions/types.js';
 import { gvkKey, gvkOf } from '../definitions/types.js';
-import type { KubeObject, LogOptions, ObjectAccess, ObjectRef } from '../model/types.js';
-import { getJson, type KubeTransport } from './client.js';
+import type { KubeObject, LogOptions, NamespaceReadable, ObjectAccess, ObjectRef } from '../model/types.js';
+import { forbiddenUser } from '../model/namespace-access.js';
+import { getJson, KubeApiError, type KubeTransport } from './client.js';
 import { Discovery, groupVersionPath } from './discovery.js';
 
 /** Path of one object, given its plural resource name. */
@@ -161,6 +162,23 @@ class TransportAccess implements ObjectAccess {
     const list = (await getJson(this.transport, `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`)) as {
       items?: KubeObject[];
     };
+    return list.items ?? [];
+  }
+
+  async namespaceReadable(namespace: string): Promise<NamespaceReadable> {
+    try {
+      const res = await this.transport.open(`/api/v1/namespaces/${encodeURIComponent(namespace)}/pods?limit=1`);
+      res.destroy();
+      return { readable: true, user: null };
+    } catch (err) {
+      if (err instanceof KubeApiError && err.status === 403)
+        return { readable: false, user: forbiddenUser(err.message) };
+      return { readable: null, user: null };
+    }
+  }
+
+  async listNamespaces(): Promise<KubeObject[]> {
+    const list = (await getJson(this.transport, '/api/v1/namespaces')) as { items?: KubeObject[] };
     return list.items ?? [];
   }
 

@@ -29,7 +29,12 @@ export type ModelStoreLike = Pick<
   | 'brokenDefinitions'
   | 'orphanPods'
 > &
-  Partial<Pick<ClusterStore, 'podObjects' | 'workloadObjects' | 'kueueTopologyLevels' | 'podsWithoutWorkload'>>;
+  Partial<
+    Pick<
+      ClusterStore,
+      'podObjects' | 'workloadObjects' | 'kueueTopologyLevels' | 'podsWithoutWorkload' | 'nextRestartExpiry'
+    >
+  >;
 
 export interface EngineOptions {
   transport: KubeTransport;
@@ -43,6 +48,8 @@ export interface EngineOptions {
    * namespace, or the `-n` ones): a namespace-scoped user's view.
    */
   fallbackNamespaces?: string[];
+  /** The kubeconfig context's namespace: offered as readable when a `-n` namespace is not. */
+  contextNamespace?: string;
   /** Built-in + file definitions; cluster Kartas are added by the engine. */
   definitions: DefinitionSetLike;
   gpuResources?: string[];
@@ -73,6 +80,7 @@ export interface EngineOptions {
       | 'stallMarginMs'
       | 'backoff'
       | 'forbiddenRetryMs'
+      | 'refusedBackoff'
       | 'listIdleTimeoutMs'
       | 'headersTimeoutMs'
     >

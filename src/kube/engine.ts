@@ -9,14 +9,16 @@
 // the start. Later Karta changes are hot-reloaded (precedence cluster > file >
 // builtin, decided by the definitions module) and may start new reflectors.
 import type { Definition, Gvk } from '../definitions/types.js';
-import { gvkKey } from '../definitions/types.js';
+import { gvkKey, gvkOf } from '../definitions/types.js';
 import type {
+  AccessScope,
   ClusterConnection,
   ConnectionInfo,
   GpuMetrics,
   KubeObject,
   ModelSnapshot,
   NodePodEntry,
+  OrphanPod,
   WorkloadTree,
 } from '../model/types.js';
 import { ClusterStore } from '../model/store.js';
@@ -34,10 +36,12 @@ import type { WatchEventType } from './reflector.js';
 import { describeFailure } from './client.js';
 import { matchesSelector, parseLabelSelector, type Requirement } from './selector.js';
 import { DEFINITION_GVKS, wantedKinds } from './kinds.js';
+import { unreadableNamespaceText } from '../model/namespace-access.js';
 import { KindWatchers, type EnsureResult, type Watched } from './kind-watchers.js';
 import { FlushScheduler } from './flush-scheduler.js';
 import {
   ProblemLog,
+  ProblemTimes,
   assembleSnapshot,
   namespaceNotice,
   summariseConnection,
@@ -76,12 +80,15 @@ class Engine implements ClusterEngine {
   private selectionVersion = 0;
   private visibleMemo: { from: WorkloadTree[]; version: number; out: WorkloadTree[] } | null = null;
   private readonly problems = new ProblemLog();
+  private readonly problemTimes = new ProblemTimes();
   private defs: DefinitionSetLike;
   private serverVersionText: string | null = null;
   private snapshot: ModelSnapshot;
   private version = 0;
   private stopped = false;
   private kartaSynced = false;
+  /** Every wanted kind has been started and listed once (the connection is not live before). */
+  private bootstrapped = false;
   /** Bumped by every hot reload: a pre-flight overtaken by a newer one is dropped. */
   private reloads = 0;
   private syncing: Promise<void> | undefined;
@@ -93,15 +100,24 @@ class Engine implements ClusterEngine {
   private readonly dcgm: DcgmScraper;
   /** The last scrape, joined by pod and node (absent before the first). */
   private gpuMetrics: GpuMetrics | undefined;
+  /** Where the user may read when some `-n` namespace may not be (probeReadableNamespaces); null: not asked. */
+  private readableNamespaces: string[] | null = null;
 
   constructor(private readonly options: EngineOptions) {
     this.discovery = new Discovery(options.transport);
     this.defs = options.definitions;
     this.selector = options.labelSelector ? parseLabelSelector(options.labelSelector) : null;
+    const view = options.namespaces?.length
+      ? options.namespaces
+      : options.namespace !== null
+        ? [options.namespace]
+        : [];
     const storeOptions = {
       definitions: this.defs.definitions,
       gpuResources: options.gpuResources,
       buildNested: options.includeNested === true,
+      // Pods are read cluster-wide (kind-watchers.ts): those outside `-n` count on their nodes only.
+      ...(view.length ? { viewNamespaces: view } : {}),
     };
     this.store = options.createStore ? options.createStore(storeOptions) : new ClusterStore(storeOptions);
     this.scheduler = new FlushScheduler(options.flushIntervalMs ?? 80, () => this.flushWork());
@@ -224,6 +240,7 @@ class Engine implements ClusterEngine {
     for (const wake of this.pauses) wake();
     this.pauses.clear();
     this.scheduler.stop();
+    if (this.restartTimer) clearTimeout(this.restartTimer.timer);
     this.positions.stop();
     this.dcgm.stop();
     await this.watchers.stop();
@@ -286,6 +303,10 @@ class Engine implements ClusterEngine {
     }
     const errors = (await Promise.all(syncs)).filter((e): e is Error => e !== null);
     if (errors.length && !this.stopped) throw errors[0];
+    await this.probeReadableNamespaces();
+    this.bootstrapped = true;
+    // The connection turns live with this flush, even when nothing else changed.
+    this.scheduler.markDirty();
     this.scheduler.syncDone();
   }
 
@@ -323,6 +344,52 @@ class Engine implements ClusterEngine {
     });
   }
 
+  /**
+   * Some `-n` namespace answered 403 for every kind: which namespaces do
+   * answer (`-n`'s others, the context's), so that the one notice can say
+   * where the user may look instead. One GET of a pod at most per namespace.
+   */
+  private async probeReadableNamespaces(): Promise<void> {
+    const unreadable = this.watchers.access().unreadable ?? [];
+    if (!unreadable.length || this.stopped) return;
+    const asked = this.options.namespaces?.length ? this.options.namespaces : [this.options.namespace];
+    const candidates = [...new Set([...asked, this.options.contextNamespace])].filter(
+      (ns): ns is string => !!ns && !unreadable.includes(ns),
+    );
+    const readable: string[] = [];
+    for (const ns of candidates) {
+      if (this.watchers.readsIn(ns)) readable.push(ns);
+      else {
+        const res = await this.options.transport
+          .open(`/api/v1/namespaces/${encodeURIComponent(ns)}/pods?limit=1`)
+          .catch(() => null);
+        if (res) {
+          res.destroy();
+          readable.push(ns);
+        }
+      }
+    }
+    this.readableNamespaces = readable;
+  }
+
+  /** The watchers' access and, when some namespace may not be read, where one may. */
+  private namespaceAccess(): AccessScope {
+    const access = this.watchers.access();
+    return access.unreadable ? { ...access, readable: this.readableNamespaces ?? [] } : access;
+  }
+
+  /** The one notice replacing a 403 per kind: unreadable namespaces, and the namespaces read instead of the cluster. */
+  private accessNotice(access: AccessScope): string | null {
+    const unreadable = access.unreadable ?? [];
+    const notices: string[] = [];
+    if (unreadable.length)
+      notices.push(unreadableNamespaceText(unreadable, access.user ?? null, access.readable ?? []));
+    const read = access.namespaces.filter((n) => !unreadable.includes(n));
+    if (this.watchers.fellBackToNamespaces() && (read.length || !unreadable.length))
+      notices.push(namespaceNotice({ ...access, namespaces: read }));
+    return notices.length ? notices.join('; ') : null;
+  }
+
   private ensureKinds(): Promise<EnsureResult> {
     return this.watchers.ensure(() => wantedKinds(this.defs.definitions));
   }
@@ -337,7 +404,9 @@ class Engine implements ClusterEngine {
       this.schedulingIndex.apply(type, object);
       this.multiKueue.apply(type, object);
     } else {
-      if (w.role === 'workload') this.trackSelection(type, object);
+      // A pod nobody controls is a workload of its own (the Pod definition's): -l selects it too.
+      if (w.role === 'workload' || (w.role === 'pod' && this.selector && isBare(object)))
+        this.trackSelection(type, object);
       try {
         this.store.apply(w.role, type, object);
       } catch (err) {
@@ -426,6 +495,7 @@ class Engine implements ClusterEngine {
     } catch (err) {
       this.addProblem(`model: ${(err as Error).message}`);
     }
+    this.scheduleRestartExpiry();
     const schedulingChanged =
       this.schedulingIndex.version !== this.schedulingVersion || this.multiKueue.version !== this.multiKueueVersion;
     if (!this.scheduler.takeDirty() && !changed.length && !structural && !schedulingChanged) return;
@@ -439,6 +509,30 @@ class Engine implements ClusterEngine {
     }
   }
 
+  private restartTimer: { at: number; timer: NodeJS.Timeout } | null = null;
+
+  /**
+   * A pod's restart stops being recent with no event to say so: flush again
+   * then, so its workload stops being Degraded on time.
+   */
+  private scheduleRestartExpiry(): void {
+    const at = this.store.nextRestartExpiry?.() ?? null;
+    if (this.restartTimer && (at === null || this.restartTimer.at !== at)) {
+      clearTimeout(this.restartTimer.timer);
+      this.restartTimer = null;
+    }
+    if (at === null || this.restartTimer || this.stopped || this.options.watch === false) return;
+    const timer = setTimeout(
+      () => {
+        this.restartTimer = null;
+        this.scheduler.markDirty();
+      },
+      Math.max(0, at - Date.now()) + 50,
+    );
+    timer.unref();
+    this.restartTimer = { at, timer };
+  }
+
   /** The store's workloads minus those -l rules out; the same array while nothing changed. */
   private visibleWorkloads(): WorkloadTree[] {
     const all = this.store.workloads();
@@ -450,12 +544,33 @@ class Engine implements ClusterEngine {
     return out;
   }
 
+  private orphansMemo: { from: OrphanPod[]; defs: Definition[]; out: OrphanPod[] } | null = null;
+
+  /**
+   * The store's orphan pods minus, with -l, those whose owner is of a kind
+   * listed with the selector: that owner is not missing, only not selected.
+   */
+  private visibleOrphans(): OrphanPod[] {
+    const all = this.store.orphanPods();
+    if (!this.selector || !all.length) return all;
+    const defs = this.defs.definitions;
+    if (this.orphansMemo?.from === all && this.orphansMemo.defs === defs) return this.orphansMemo.out;
+    const selected = new Set(
+      wantedKinds(defs)
+        .filter((k) => k.role === 'workload' && !k.intermediate)
+        .map((k) => `${k.gvk.group}/${k.gvk.kind}`),
+    );
+    const out = all.filter((p) => !selected.has(`${gvkOf(p.owner.apiVersion, p.owner.kind).group}/${p.owner.kind}`));
+    this.orphansMemo = { from: all, defs, out };
+    return out;
+  }
+
   private podNodesMemo: { from: WorkloadTree[]; out: PodNode[] } | null = null;
 
   /** Nodes as the pods see them (node objects forbidden); the same array while the workloads are. */
   private podNodes(workloads: WorkloadTree[]): PodNode[] {
     if (this.podNodesMemo?.from === workloads) return this.podNodesMemo.out;
-    const out = nodesFromPods(workloads, this.store.orphanPods());
+    const out = nodesFromPods(workloads, this.visibleOrphans());
     this.podNodesMemo = { from: workloads, out };
     return out;
   }
@@ -465,16 +580,16 @@ class Engine implements ClusterEngine {
     this.version += 1;
     const kinds = this.watchers.states();
     const previous = this.connection;
-    const connection = summariseConnection(kinds, this.pending, new Date().toISOString());
+    const connection = summariseConnection(kinds, this.pending, new Date().toISOString(), !this.bootstrapped);
     // A state keeps the time it began (the summary of a failure computes its own).
     if (previous && previous.state === connection.state && connection.state !== 'retrying')
       connection.since = previous.since;
     this.connection = connection;
     this.schedulingVersion = this.schedulingIndex.version;
     this.multiKueueVersion = this.multiKueue.version;
-    const access = this.watchers.access();
+    const access = this.namespaceAccess();
     return assembleSnapshot({
-      accessNotice: this.watchers.fellBackToNamespaces() ? namespaceNotice(access) : null,
+      accessNotice: this.accessNotice(access),
       podNodes: kinds.some((k) => k.gvk.kind === 'Node' && k.gvk.group === '' && k.state === 'forbidden')
         ? this.podNodes(workloads)
         : undefined,
@@ -491,7 +606,15 @@ class Engine implements ClusterEngine {
       changedWorkloads: changed,
       gpuMetrics: this.gpuMetrics,
       topologyKeys: this.options.topologyKeys,
+      facts: this.watchers.versionFallbacks(),
+      orphanPods: this.visibleOrphans(),
+      problemTimes: this.problemTimes,
       multiKueue: this.multiKueue.view(),
     });
   }
+}
+
+/** A pod without a controller: the Pod definition's workload. */
+function isBare(pod: KubeObject): boolean {
+  return !pod.metadata.ownerReferences?.some((r) => r.controller === true);
 }

@@ -8,7 +8,13 @@ import { collectionPath, type Discovery, type ResourceInfo } from './discovery.j
 import { Reflector, type ReflectorState, type WatchEventType } from './reflector.js';
 import { Trimmer, type TrimRole } from './trim.js';
 import { kindLabel, type WantedKind } from './kinds.js';
+import { forbiddenUser } from '../model/namespace-access.js';
 import type { EngineOptions } from './engine-types.js';
+
+/** Kinds read cluster-wide even under `-n`: the nodes' GPU requests and the exporters are everyone's. */
+function isClusterAccounting(role: TrimRole): boolean {
+  return role === 'pod' || role === 'dra';
+}
 
 /** Kinds watched only when served (queues and gangs, DRA, Kueue Topology): absent is silent, any served version will do. */
 function isOptional(role: TrimRole): boolean {
@@ -62,6 +68,8 @@ export class KindWatchers {
   private readonly trimmer = new Trimmer();
   /** Kinds whose cluster-wide list was forbidden, now listed per namespace (gvk keys). */
   private readonly fellBack = new Set<string>();
+  /** Kinds watched at another served version than their definition's: what to tell (the wanted gvk key →). */
+  private readonly fallbacks = new Map<string, { text: string; since: string }>();
 
   constructor(
     private readonly options: Pick<
@@ -110,10 +118,11 @@ export class KindWatchers {
         if (isWatched(served)) continue;
         const watched = this.watchScopes(info, w.role, w.intermediate);
         syncs.push(...watched.map((x) => x.firstSync));
-        // Warn only when no definition names the served version itself (queue kinds: either version is theirs).
+        // Told only when no definition names the served version itself (queue kinds: either version is theirs).
+        // A fact, not a problem: the kind is watched all the same.
         const fallback = result.versionFallbacks.get(key);
         if (fallback && !isOptional(w.role) && !all.some((x) => gvkKey(x.gvk) === served))
-          this.handlers.onProblem(watched[0], fallback);
+          this.fallbacks.set(key, { text: fallback, since: new Date().toISOString() });
         continue;
       }
       const miss = result.missing.get(key);
@@ -141,16 +150,21 @@ export class KindWatchers {
     return { started: syncs, retry, cause };
   }
 
-  /** The namespaces a namespaced kind is listed in: `-n` given several times, else one (or all). */
-  private scopes(info: ResourceInfo): (string | null)[] {
-    if (!info.namespaced) return [null];
+  /**
+   * The namespaces a namespaced kind is listed in: `-n` given several times,
+   * else one (or all). Pods and DRA claims are listed cluster-wide whatever
+   * `-n` says: `-n` narrows the workloads shown, while node accounting and the
+   * dcgm-exporters need every pod (a 403 falls back to the `-n` namespaces).
+   */
+  private scopes(info: ResourceInfo, role: TrimRole): (string | null)[] {
+    if (!info.namespaced || isClusterAccounting(role)) return [null];
     const many = this.options.namespaces;
     if (many && many.length > 1) return [...many];
     return [this.options.namespace];
   }
 
   private watchScopes(info: ResourceInfo, role: TrimRole, intermediate: boolean): Watched[] {
-    return this.scopes(info).map((ns) => this.watch(info, role, intermediate, ns));
+    return this.scopes(info, role).map((ns) => this.watch(info, role, intermediate, ns));
   }
 
   /**
@@ -161,9 +175,9 @@ export class KindWatchers {
    * their namespaces instead of a forbidden cluster.
    */
   watch(info: ResourceInfo, role: TrimRole, intermediate = false, namespace?: string | null): Watched {
-    const ns = namespace === undefined ? (info.namespaced ? this.options.namespace : null) : namespace;
+    const ns = namespace === undefined ? (info.namespaced ? this.scopes(info, role)[0] : null) : namespace;
     const base = gvkKey(info.gvk);
-    const perNamespace = ns !== null && (this.scopes(info).length > 1 || ns !== this.options.namespace);
+    const perNamespace = ns !== null && (this.scopes(info, role).length > 1 || ns !== this.options.namespace);
     const key = perNamespace ? `${base}@${ns}` : base;
     const label = perNamespace ? `${kindLabel(info)} (${ns})` : kindLabel(info);
     let fallback: Watched[] | null = null;
@@ -226,19 +240,52 @@ export class KindWatchers {
     return out;
   }
 
-  /** What the user may read (see AccessScope). */
+  /** What the user may read (see AccessScope; the kinds of an unreadable namespace are that namespace's notice). */
   access(): AccessScope {
     const namespaces = new Set<string>();
     for (const w of this.watched.values()) if (w.namespace !== null && w.info.namespaced) namespaces.add(w.namespace);
+    const { namespaces: unreadable, user } = this.unreadable();
     const forbidden = new Set<string>();
-    for (const w of this.watched.values()) if (w.reflector.state === 'forbidden') forbidden.add(kindLabel(w.info));
+    for (const w of this.watched.values())
+      if (w.reflector.state === 'forbidden' && !(w.namespace !== null && unreadable.includes(w.namespace)))
+        forbidden.add(kindLabel(w.info));
     for (const u of this.unserved.values()) if (u.state === 'forbidden') forbidden.add(u.resource);
     const singleNamespace = this.options.namespace !== null && !this.fellBack.size;
     return {
-      clusterWide: !this.fellBack.size && !singleNamespace && !forbidden.size,
+      clusterWide: !this.fellBack.size && !singleNamespace && !forbidden.size && !unreadable.length,
       namespaces: this.fellBack.size || (this.options.namespaces?.length ?? 0) > 1 ? [...namespaces].sort() : [],
       forbidden: [...forbidden].sort(),
+      ...(unreadable.length ? { unreadable: unreadable.sort() } : {}),
+      ...(user ? { user } : {}),
     };
+  }
+
+  /** Kinds watched at another served version (`CronJob batch/v1 is not served; watching batch/v1beta1 instead`). */
+  versionFallbacks(): { text: string; since: string }[] {
+    return [...this.fallbacks.values()];
+  }
+
+  /**
+   * The namespaces where every namespaced kind answered 403 (a `-n` the user
+   * may not read), and the user the server's 403s name.
+   */
+  private unreadable(): { namespaces: string[]; user: string | null } {
+    const byNamespace = new Map<string, boolean>();
+    let user: string | null = null;
+    for (const w of this.watched.values()) {
+      const forbidden = w.reflector.state === 'forbidden';
+      if (forbidden) user ??= forbiddenUser(w.reflector.message);
+      if (w.namespace === null || !w.info.namespaced) continue;
+      byNamespace.set(w.namespace, (byNamespace.get(w.namespace) ?? true) && forbidden);
+    }
+    return { namespaces: [...byNamespace].filter(([, all]) => all).map(([ns]) => ns), user };
+  }
+
+  /** Whether some kind of `namespace` was read (listed, not forbidden). */
+  readsIn(namespace: string): boolean {
+    for (const w of this.watched.values())
+      if (w.namespace === namespace && w.info.namespaced && w.reflector.state === 'live') return true;
+    return false;
   }
 
   /** Whether some kind is read per namespace because its cluster-wide list was forbidden. */
@@ -259,6 +306,7 @@ export class KindWatchers {
       out.push({
         gvk: w.info.gvk,
         resource: w.label,
+        ...(w.info.shortNames.length ? { shortNames: w.info.shortNames } : {}),
         state: w.reflector.state,
         since: w.reflector.since.toISOString(),
         message: w.reflector.message,

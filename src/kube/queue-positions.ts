@@ -102,6 +102,10 @@ export class QueuePositions {
       this.unavailable = `queue positions: ${VISIBILITY_GROUP} pendingworkloads is forbidden`;
       this.onProblem(this.unavailable);
     }
+    if (this.unavailable) {
+      this.index.setPositionsUnavailable(this.unavailable);
+      this.onChange();
+    }
   }
 
   private async get(path: (version: string) => string): Promise<Answer> {

@@ -25,6 +25,8 @@
 //   the same bounds apply to frames and pages, and catch-up coalescing is
 //   skipped for protobuf frames (README.md);
 // - 403 → state 'forbidden' (retried slowly, permissions can be granted);
+//   403 for a kind that was readable → 'reconnecting' with back-off from 1 s
+//   (a restarted kube-apiserver refuses while its RBAC cache fills);
 //   401 → 'forbidden' too, retried with back-off (a token can be refreshed);
 //   404 → 'not-served' (stops).
 import type http from 'node:http';
@@ -107,8 +109,10 @@ export interface ReflectorOptions {
   backoff?: Partial<BackoffOptions>;
   /** When a watch that is behind holds and coalesces its lines (catch-up.ts). */
   catchUp?: CatchUpBounds;
-  /** Retry interval while forbidden. */
+  /** Retry interval while forbidden (never listed). */
   forbiddenRetryMs?: number;
+  /** Back-off of a kind that was listed and is now refused (default 1 s doubling to 30 s). */
+  refusedBackoff?: Partial<BackoffOptions>;
   /**
    * 'protobuf': ask for Kubernetes protobuf first where protobuf/ has a decoder
    * (core/v1 Pod, Node, Event), JSON otherwise; default 'json'.
@@ -118,6 +122,8 @@ export interface ReflectorOptions {
 }
 
 const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 800, maxMs: 30_000, factor: 2, jitter: 0.5 };
+/** A kind that was readable and is refused: 1 s doubling to 30 s. */
+const REFUSED_BACKOFF: BackoffOptions = { initialMs: 1000, maxMs: 30_000, factor: 2, jitter: 0 };
 
 class ExpiredError extends Error {
   constructor(message: string) {
@@ -135,6 +141,8 @@ export class Reflector {
   private readonly known: KnownObjects;
   private readonly controller = new AbortController();
   private readonly backoff: Backoff;
+  /** Retries of a kind that was listed and is now refused (403). */
+  private readonly refused: Backoff;
   private readonly random: () => number;
   private rv = '';
   private currentState: ReflectorState = 'syncing';
@@ -164,6 +172,7 @@ export class Reflector {
     this.known = new KnownObjects(options.apiVersion, options.kind);
     this.random = options.random ?? Math.random;
     this.backoff = new Backoff({ ...DEFAULT_BACKOFF, ...options.backoff }, this.random);
+    this.refused = new Backoff({ ...REFUSED_BACKOFF, ...options.refusedBackoff }, this.random);
     this.protobuf = options.wire === 'protobuf' ? decoderFor(options.apiVersion, options.kind) : undefined;
     this.request = {
       transport: options.transport,
@@ -256,6 +265,7 @@ export class Reflector {
           await this.list(signal);
           needList = false;
           this.backoff.reset();
+          this.refused.reset();
           this.setState('live');
           this.syncedResolve(null);
           if (!watch) return;
@@ -271,6 +281,14 @@ export class Reflector {
         if (err instanceof ExpiredError || (err instanceof KubeApiError && err.status === 410)) {
           // The resourceVersion is too old: relist (emitting deletes for what vanished).
           needList = true;
+          continue;
+        }
+        if (err instanceof KubeApiError && err.status === 403 && this.lists > 0 && watch) {
+          // It was readable: not a permission never granted but one refused for now (a restarted
+          // server's RBAC cache, a binding being replaced). Not watched meanwhile, and said so; what was
+          // listed stays until the relist.
+          needList = true;
+          await this.retryAfter('reconnecting', err, this.refused.next(), signal);
           continue;
         }
         if (err instanceof KubeApiError && (err.status === 403 || err.status === 401)) {

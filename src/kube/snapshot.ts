@@ -11,6 +11,8 @@ import type {
   KindState,
   ModelSnapshot,
   NodeSummary,
+  OrphanPod,
+  ProblemEntry,
   WorkloadTree,
 } from '../model/types.js';
 import type { ExprError } from '../model/expr.js';
@@ -22,16 +24,16 @@ import { topologyKeysInEffect } from '../model/topology.js';
 
 const MAX_ENGINE_PROBLEMS = 50;
 
-/** Recent problems, newest last, each with how often it happened (repeats are merged). */
+/** Recent problems, newest last, each with how often it happened (repeats are merged) and when first. */
 export class ProblemLog {
-  private readonly counts = new Map<string, number>();
+  private readonly counts = new Map<string, { count: number; since: string }>();
 
   add(message: string): void {
     // A flaky stream repeats the same problem: count it instead of flooding out
     // the others (re-inserted so it counts as recent).
-    const count = (this.counts.get(message) ?? 0) + 1;
+    const seen = this.counts.get(message);
     this.counts.delete(message);
-    this.counts.set(message, count);
+    this.counts.set(message, { count: (seen?.count ?? 0) + 1, since: seen?.since ?? new Date().toISOString() });
     if (this.counts.size > MAX_ENGINE_PROBLEMS) {
       const oldest = this.counts.keys().next().value;
       if (oldest !== undefined) this.counts.delete(oldest);
@@ -39,7 +41,33 @@ export class ProblemLog {
   }
 
   messages(): string[] {
-    return [...this.counts].map(([m, n]) => (n > 1 ? `${m} (×${n})` : m));
+    return this.entries().map((e) => e.text);
+  }
+
+  entries(): { text: string; since: string }[] {
+    return [...this.counts].map(([m, { count, since }]) => ({ text: count > 1 ? `${m} (×${count})` : m, since }));
+  }
+}
+
+/**
+ * When each problem of the snapshots was first seen: the engine keeps one,
+ * assembleSnapshot stamps and prunes it (a problem that goes and comes back
+ * is new again).
+ */
+export class ProblemTimes {
+  private seen = new Map<string, string>();
+
+  /** Stamps every entry (its own time when it has one), forgetting what is gone. */
+  stamp(entries: Array<Omit<ProblemEntry, 'since'> & { since?: string }>, now: string): ProblemEntry[] {
+    const next = new Map<string, string>();
+    const out = entries.map((e) => {
+      const key = `${e.source}\u0000${e.text}`;
+      const since = e.since ?? this.seen.get(key) ?? now;
+      next.set(key, since);
+      return { ...e, since };
+    });
+    this.seen = next;
+    return out;
   }
 }
 
@@ -103,6 +131,8 @@ export function summariseConnection(
   kinds: readonly KindState[],
   pending: PendingConnection | null,
   since: string,
+  /** The engine has not started every kind it will watch yet: never live before their first lists. */
+  starting = false,
 ): ClusterConnection {
   const readable = kinds.filter((k) => k.state !== 'not-served');
   const allForbidden = readable.length > 0 && readable.every((k) => k.state === 'forbidden');
@@ -131,7 +161,7 @@ export function summariseConnection(
       failing: failing.length < readable.length ? failing.map((k) => k.resource) : [],
     };
   }
-  const state = !readable.length ? 'connecting' : synced < readable.length ? 'syncing' : 'live';
+  const state = !readable.length ? 'connecting' : synced < readable.length || starting ? 'syncing' : 'live';
   return { ...base, state, since, failing: [] };
 }
 
@@ -157,6 +187,12 @@ export interface SnapshotInput {
   gpuMetrics?: GpuMetrics;
   /** `--topology-key` values; absent: the defaults present on the nodes. */
   topologyKeys?: readonly string[];
+  /** Facts worth knowing that are not problems (kinds watched at another served version). */
+  facts?: { text: string; since: string }[];
+  /** The engine's first-seen times of problems; absent: each snapshot's own time. */
+  problemTimes?: ProblemTimes;
+  /** The orphan pods to show (the label selector's); absent: the store's. */
+  orphanPods?: OrphanPod[];
   multiKueue?: MultiKueueView;
 }
 
@@ -173,26 +209,57 @@ export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
   // are out of sight for the same reason).
   const gpuNotice = input.gpuMetrics?.notice?.text ?? null;
   const notice = input.accessNotice && gpuNotice ? `${input.accessNotice}; ${gpuNotice}` : (input.accessNotice ?? null);
+  const unreadable = input.kinds.filter(
+    (k) => (k.state === 'forbidden' || k.state === 'error') && (!k.cause || k.cause.kind === 'forbidden'),
+  );
+  const kindProblem = (k: KindState) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`;
+  const definitionProblems = input.definitionProblems.map(formatProblem);
+  const engineProblems = input.engineProblems.entries();
+  const storeProblems = input.store.problems();
   const problems = [
     ...(notice ? [notice] : gpuNotice ? [gpuNotice] : []),
-    ...input.definitionProblems.map(formatProblem),
+    ...definitionProblems,
     // Kinds that cannot be read are problems for as long as they last (a
     // connection failure is told once, by input.connection, not per kind;
     // a namespace-scoped user's forbidden kinds once, by the notice).
-    ...input.kinds
-      .filter((k) => (k.state === 'forbidden' || k.state === 'error') && (!k.cause || k.cause.kind === 'forbidden'))
-      .filter((k) => !notice || k.state !== 'forbidden')
-      .map((k) => `${k.resource}: ${k.state}${k.message ? `: ${k.message}` : ''}`),
-    ...input.engineProblems.messages(),
-    ...input.store.problems(),
+    ...unreadable.filter((k) => !notice || k.state !== 'forbidden').map(kindProblem),
+    ...engineProblems.map((e) => e.text),
+    ...storeProblems,
   ];
+  const now = new Date().toISOString();
+  const connection = input.connection;
+  const entries: Array<Omit<ProblemEntry, 'since'> & { since?: string }> = [
+    ...(connection.state === 'retrying' && connection.cause
+      ? [
+          {
+            source: 'connection',
+            text: `${connection.failing.length ? `${connection.failing.join(', ')}: ` : ''}${connection.cause.text}`,
+            since: connection.since,
+            level: 'problem' as const,
+          },
+        ]
+      : []),
+    ...(input.accessNotice ? [{ source: 'access', text: input.accessNotice, level: 'problem' as const }] : []),
+    ...(gpuNotice
+      ? [{ source: 'GPU metrics', text: gpuNotice.replace(/^GPU metrics: /, ''), level: 'problem' as const }]
+      : []),
+    // Every kind not readable, one by one (the line above names them together).
+    ...unreadable.map((k) => ({ source: k.state, text: kindProblem(k), since: k.since, level: 'problem' as const })),
+    ...definitionProblems.map((text) => ({ source: 'definition', text, level: 'problem' as const })),
+    ...engineProblems.map((e) => ({ source: 'watch', text: e.text, since: e.since, level: 'problem' as const })),
+    ...storeProblems.map((text) => ({ source: 'model', text, level: 'problem' as const })),
+    ...(input.facts ?? []).map((f) => ({ source: 'served version', ...f, level: 'fact' as const })),
+  ];
+  const problemEntries = input.problemTimes
+    ? input.problemTimes.stamp(entries, now)
+    : entries.map((e) => ({ ...e, since: e.since ?? now }));
   const nodes = input.store.nodes();
   const topologyLevels = input.store.kueueTopologyLevels?.() ?? NO_LEVELS;
   return Object.freeze({
     version: input.version,
     workloads: input.workloads,
     nodes,
-    orphanPods: input.store.orphanPods(),
+    orphanPods: input.orphanPods ?? input.store.orphanPods(),
     ...(input.store.podsWithoutWorkload ? { podsWithoutWorkload: input.store.podsWithoutWorkload() } : {}),
     totals: input.store.totals(),
     kinds: input.kinds,
@@ -205,6 +272,7 @@ export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
       input.store.brokenDefinitions(),
     ),
     problems,
+    problemEntries,
     changedWorkloads: input.changedWorkloads,
     scheduling: input.scheduling,
     access: input.access,

@@ -5,6 +5,7 @@
 // the same rules the UI would apply to the whole tree.
 import { workloadGpu } from './gpu-overlay.js';
 import { treePodCount } from './pod-nodes.js';
+import { placedNodes } from './topology.js';
 import { tallyTrouble, type TroubleTally } from './trouble.js';
 import type { ElidedPods, GpuMetrics, ModelSnapshot, PodScope, PodSummary, RoleTree, WorkloadTree } from './types.js';
 
@@ -28,7 +29,7 @@ function elidedFacts(
   };
 }
 
-/** Each role already names the nodes of its pods; only the unattributed pods are read one by one. */
+/** Each role already names where its pods are (topology.ts placedNodes); only the unattributed pods are read one by one. */
 function treeNodes(w: WorkloadTree): string[] {
   const nodes = new Set<string>();
   const visit = (roles: readonly RoleTree[]) => {
@@ -38,7 +39,7 @@ function treeNodes(w: WorkloadTree): string[] {
     }
   };
   visit(w.roles);
-  for (const p of w.unattributedPods) if (p.node) nodes.add(p.node);
+  for (const n of placedNodes(w.unattributedPods)) nodes.add(n);
   return [...nodes];
 }
 

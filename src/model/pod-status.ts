@@ -218,13 +218,31 @@ function lastFailure(pod: KubeObject): string | null {
   return null;
 }
 
-/** A plain summary of a pod for trees, node views and `wlx get -o json`. */
-export function summarisePod(pod: KubeObject, gpuResources: readonly string[] = DEFAULT_GPU_RESOURCES): PodSummary {
+/**
+ * How long a restart keeps a pod "recently restarted" (the kubelet's own
+ * crash-loop back-off resets after a container ran this long): between two
+ * crashes a crash-looping pod reads Running, and its workload must not.
+ */
+export const RECENT_RESTART_MS = 10 * 60_000;
+
+/** When a pod's last restart stops being recent (ms), or null: no restart, or a finished pod. */
+export function recentRestartEnds(pod: Pick<PodSummary, 'restarts' | 'lastRestartAt' | 'phase'>): number | null {
+  if (pod.restarts <= 0 || !pod.lastRestartAt || pod.phase === 'Succeeded' || pod.phase === 'Failed') return null;
+  const at = Date.parse(pod.lastRestartAt);
+  return Number.isNaN(at) ? null : at + RECENT_RESTART_MS;
+}
+
+/** A plain summary of a pod for trees, node views and `wlx get -o json`; `nowMs` says what "recent" is. */
+export function summarisePod(
+  pod: KubeObject,
+  gpuResources: readonly string[] = DEFAULT_GPU_RESOURCES,
+  nowMs = Date.now(),
+): PodSummary {
   const printed = printPod(pod);
   const word = statusWordOf(pod, printed);
   const nodeName = pod.spec?.['nodeName'];
   const createdAt = pod.metadata.creationTimestamp;
-  return {
+  const summary: PodSummary = {
     namespace: pod.metadata.namespace ?? '',
     name: pod.metadata.name,
     status: word.status,
@@ -241,6 +259,9 @@ export function summarisePod(pod: KubeObject, gpuResources: readonly string[] = 
     lastRestartAt: printed.lastRestartAt,
     lastFailure: lastFailure(pod),
   };
+  const ends = recentRestartEnds(summary);
+  if (ends !== null && ends > nowMs) summary.recentRestart = true;
+  return summary;
 }
 
 /** "ready/total", one string per distinct pair (not one per pod summary). */

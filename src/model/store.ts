@@ -18,12 +18,18 @@ import type {
 import type { DefinitionPlan } from './plan.js';
 import { DefinitionPlans } from './definition-plans.js';
 import { describeFailure, type ExprError } from './expr.js';
-import { summarisePod, isTerminalPhase } from './pod-status.js';
+import { summarisePod, isTerminalPhase, recentRestartEnds } from './pod-status.js';
 import { naturalCompare } from './tree.js';
 import { controllerUidOf } from './ownership.js';
 import { totalsOf, type NodePodLoad } from './nodes.js';
 import { deepEqual } from './equal.js';
-import { DEFAULT_GPU_RESOURCES, gpuResourceMatcher, podGpuResources, type GpuResourceMatcher } from './gpu.js';
+import {
+  DEFAULT_GPU_RESOURCES,
+  gpuResourceMatcher,
+  podGpuRequest,
+  podGpuResources,
+  type GpuResourceMatcher,
+} from './gpu.js';
 import { UidSet, addTo, removeFrom } from './uid-set.js';
 import { carriedPlacements } from './placements.js';
 import { OwnershipGraph, POD_GVK, refKindKey } from './ownership-graph.js';
@@ -51,6 +57,14 @@ export interface ClusterStoreOptions {
   gpuResources?: string[];
   /** Default true: also build trees of nested workloads (see OwnershipGraph.place). */
   buildNested?: boolean;
+  /** The clock pods' "restarted recently" is read against (tests); default Date.now. */
+  now?: () => number;
+  /**
+   * `-n`'s namespaces: pods of other namespaces count on their nodes (GPU
+   * requests, pod counts, pending GPUs) and are offered to the exporter
+   * search, but belong to no workload, list or orphan. Absent: every namespace.
+   */
+  viewNamespaces?: readonly string[];
   /** Test seams: counters incremented as the store works, and the graph it keeps (tests read its indexes). */
   counters?: WorkCounters;
   graph?: OwnershipGraph;
@@ -103,6 +117,15 @@ export class ClusterStore {
   private readonly topologies = new Map<string, KubeObject>();
   private topologyLevels: string[][] | null = null;
 
+  /** `-n`'s namespaces (see ClusterStoreOptions.viewNamespaces); null: all. */
+  private readonly view: ReadonlySet<string> | null;
+  /** Pods outside the view, by uid: what their nodes count, and a slim copy (slimPod). */
+  private readonly outsidePods = new Map<string, OutsidePod>();
+
+  private readonly now: () => number;
+  /** Pods whose last restart is recent, and when it stops being (ms): their summaries are made again then. */
+  private readonly recentRestarts = new Map<string, number>();
+
   private totalsCache: ClusterTotals | null = null;
   private problemList: string[] | null = null;
   /** trees.errorsVersion when problemList was made. */
@@ -110,6 +133,8 @@ export class ClusterStore {
 
   constructor(options: ClusterStoreOptions) {
     this.buildNested = options.buildNested !== false;
+    this.view = options.viewNamespaces?.length ? new Set(options.viewNamespaces) : null;
+    this.now = options.now ?? Date.now;
     this.gpuResources =
       options.gpuResources && options.gpuResources.length > 0 ? [...options.gpuResources] : [...DEFAULT_GPU_RESOURCES];
     this.graph = options.graph ?? new OwnershipGraph();
@@ -192,6 +217,7 @@ export class ClusterStore {
       switch (kind) {
         case 'pod':
           if (type === 'DELETED') this.deletePod(object.metadata.uid);
+          else if (this.view && !this.view.has(object.metadata.namespace ?? '')) this.upsertOutsidePod(object);
           else this.upsertPod(object);
           break;
         case 'node':
@@ -236,6 +262,7 @@ export class ClusterStore {
     switch (kind) {
       case 'pod':
         for (const [uid, e] of this.graph.pods) if (!keep.has(uid)) gone.push(e.obj);
+        for (const [uid, o] of this.outsidePods) if (!keep.has(uid)) gone.push(o.obj);
         break;
       case 'node':
         for (const [name, obj] of this.nodeSummaries.names()) if (!keep.has(name)) gone.push(obj);
@@ -271,7 +298,7 @@ export class ClusterStore {
     let stored: KubeObject | undefined;
     switch (kind) {
       case 'pod':
-        stored = this.graph.pods.get(object.metadata.uid)?.obj;
+        stored = this.graph.pods.get(object.metadata.uid)?.obj ?? this.outsidePods.get(object.metadata.uid)?.obj;
         break;
       case 'node':
         stored = this.nodeSummaries.object(object.metadata.name);
@@ -323,22 +350,10 @@ export class ClusterStore {
   private upsertPod(obj: KubeObject): void {
     const uid = obj.metadata.uid;
     const prev = this.graph.pods.get(uid);
-    let summary = summarisePod(obj, this.gpuResources);
-    const byName = podGpuResources(obj.spec, this.gpuKinds);
-    // DRA GPUs count as the pod's GPUs too; draClaims lets a group count a shared claim once.
-    const claims = this.dra.podClaims(uid, obj);
-    if (claims.length) {
-      const dra = draGpuResources(claims);
-      addGpuResources(byName, dra);
-      summary.gpus += resourceTotal(dra);
-      const byClaim = claimGpusByClaim(claims);
-      if (Object.keys(byClaim).length) summary.draClaims = byClaim;
-    }
-    if (Object.keys(byName).length) {
-      summary.gpuResources = byName;
-      const slices = gpuSlicesOf(byName, this.gpuResources);
-      if (slices) summary.gpuSlices = slices;
-    }
+    let summary = summarisePod(obj, this.gpuResources, this.now());
+    this.addGpuFacts(uid, obj, summary);
+    if (summary.recentRestart) this.recentRestarts.set(uid, recentRestartEnds(summary)!);
+    else this.recentRestarts.delete(uid);
     if (prev && deepEqual(prev.summary, summary)) summary = prev.summary;
     const controller = controllerUidOf(obj);
     const node = summary.node;
@@ -388,9 +403,73 @@ export class ClusterStore {
     if ((!prev || prev.controller !== controller) && this.graph.controlsLinks(uid)) this.invalidateBelow(uid);
   }
 
+  /** A pod's GPUs by resource name and its DRA claims' (which count as its GPUs too; a group counts a shared claim once). */
+  private addGpuFacts(
+    uid: string,
+    obj: KubeObject,
+    into: Pick<PodSummary, 'gpus' | 'gpuResources' | 'gpuSlices' | 'draClaims'>,
+  ): void {
+    const byName = podGpuResources(obj.spec, this.gpuKinds);
+    const claims = this.dra.podClaims(uid, obj);
+    if (claims.length) {
+      const dra = draGpuResources(claims);
+      addGpuResources(byName, dra);
+      into.gpus += resourceTotal(dra);
+      const byClaim = claimGpusByClaim(claims);
+      if (Object.keys(byClaim).length) into.draClaims = byClaim;
+    }
+    if (Object.keys(byName).length) {
+      into.gpuResources = byName;
+      const slices = gpuSlicesOf(byName, this.gpuResources);
+      if (slices) into.gpuSlices = slices;
+    }
+  }
+
+  /** A pod outside `-n`'s namespaces: counted on its node, nothing else. */
+  private upsertOutsidePod(full: KubeObject): void {
+    const uid = full.metadata.uid;
+    const prev = this.outsidePods.get(uid);
+    const facts: Pick<PodSummary, 'gpus' | 'gpuResources' | 'gpuSlices' | 'draClaims'> = {
+      gpus: podGpuRequest(full.spec, this.gpuResources),
+    };
+    this.addGpuFacts(uid, full, facts);
+    const nodeName = full.spec?.['nodeName'];
+    const node = typeof nodeName === 'string' && nodeName !== '' ? nodeName : null;
+    const load: NodePodLoad = {
+      gpus: facts.gpus,
+      active: !isTerminalPhase(full),
+      workload: null,
+      ...(facts.gpuResources ? { resources: facts.gpuResources } : {}),
+      ...(facts.draClaims ? { claims: facts.draClaims } : {}),
+    };
+    const next: OutsidePod = { obj: slimPod(full), node, load };
+    this.outsidePods.set(uid, next);
+    const prevNode = prev ? prev.node : null;
+    if (!prev || prevNode !== node) this.nodeSummaries.movePod(uid, prevNode, node);
+    if (prev) this.pendingGpus -= outsidePending(prev);
+    this.pendingGpus += outsidePending(next);
+    if (!prev || prevNode !== node || !deepEqual(prev.load, load)) {
+      this.nodeSummaries.touch(prevNode);
+      this.nodeSummaries.touch(node);
+    }
+  }
+
+  private deleteOutsidePod(uid: string): void {
+    const o = this.outsidePods.get(uid);
+    if (!o) return;
+    this.outsidePods.delete(uid);
+    this.dra.podClaims(uid, null);
+    this.pendingGpus -= outsidePending(o);
+    if (o.node) {
+      this.nodeSummaries.movePod(uid, o.node, null);
+      this.nodeSummaries.touch(o.node);
+    }
+  }
+
   private deletePod(uid: string): void {
     const e = this.graph.pods.get(uid);
-    if (!e) return;
+    if (!e) return this.deleteOutsidePod(uid);
+    this.recentRestarts.delete(uid);
     this.dra.podClaims(uid, null);
     this.graph.pods.delete(uid);
     this.graph.movePod(uid, e.controller, null);
@@ -483,6 +562,8 @@ export class ClusterStore {
     for (const uid of change.pods) {
       const e = this.graph.pods.get(uid);
       if (e) this.upsertPod(e.obj);
+      const o = this.outsidePods.get(uid);
+      if (o) this.upsertOutsidePod(o.obj);
     }
   }
 
@@ -581,6 +662,7 @@ export class ClusterStore {
 
   /** Recompute only what the applied events touched since the last flush; returns what changed. */
   flush(): FlushResult {
+    this.expireRestarts();
     let { changed, removed } = this.trees.flush();
     if (this.reevaluateBroken()) {
       const again = this.trees.flush();
@@ -588,9 +670,28 @@ export class ClusterStore {
       removed = [...removed, ...again.removed];
     }
     const nodesChanged = this.nodeSummaries.flush((name) => this.nodeLoads(name));
-    const totals = totalsOf(this.nodes(), this.graph.pods.size, this.pendingGpus);
+    const totals = totalsOf(this.nodes(), this.podCount(), this.pendingGpus);
     if (!this.totalsCache || !deepEqual(this.totalsCache, totals)) this.totalsCache = totals;
     return { changedWorkloads: changed, removedWorkloads: removed, nodesChanged };
+  }
+
+  /** Pods whose last restart stopped being recent are summarised again (their workloads may stop being Degraded). */
+  private expireRestarts(): void {
+    if (!this.recentRestarts.size) return;
+    const now = this.now();
+    for (const [uid, ends] of this.recentRestarts) {
+      if (ends > now) continue;
+      const e = this.graph.pods.get(uid);
+      if (e) this.upsertPod(e.obj);
+      else this.recentRestarts.delete(uid);
+    }
+  }
+
+  /** When the next pod's restart stops being recent (ms), or null: the engine flushes again then. */
+  nextRestartExpiry(): number | null {
+    let next: number | null = null;
+    for (const ends of this.recentRestarts.values()) if (next === null || ends < next) next = ends;
+    return next;
   }
 
   // A definition broken during this flush (over the jq budget, expr.ts): its
@@ -629,7 +730,11 @@ export class ClusterStore {
   private *nodeLoads(name: string): Generator<NodePodLoad> {
     for (const uid of this.nodeSummaries.podsOn(name)) {
       const p = this.graph.pods.get(uid);
-      if (!p) continue;
+      if (!p) {
+        const o = this.outsidePods.get(uid);
+        if (o) yield o.load;
+        continue;
+      }
       const w = this.topWorkload(p);
       yield {
         gpus: p.summary.gpus,
@@ -659,7 +764,7 @@ export class ClusterStore {
 
   /** Totals as of the last flush (same object while they do not change). */
   totals(): ClusterTotals {
-    if (!this.totalsCache) this.totalsCache = totalsOf(this.nodes(), this.graph.pods.size, this.pendingGpus);
+    if (!this.totalsCache) this.totalsCache = totalsOf(this.nodes(), this.podCount(), this.pendingGpus);
     return this.totalsCache;
   }
 
@@ -689,9 +794,15 @@ export class ClusterStore {
     return out;
   }
 
-  /** Every pod object held (the GPU scraper finds its exporters among them). */
+  /** Pods held, outside the view too (the cluster's figures count them). */
+  private podCount(): number {
+    return this.graph.pods.size + this.outsidePods.size;
+  }
+
+  /** Every pod object held, outside the view too (the GPU scraper finds its exporters among them). */
   *podObjects(): Generator<KubeObject> {
     for (const e of this.graph.pods.values()) yield e.obj;
+    for (const o of this.outsidePods.values()) yield o.obj;
   }
 
   /** The workload objects held of a kind, any version (the definitions' pre-flight evaluates over them). */
@@ -751,4 +862,45 @@ export class ClusterStore {
     }
     return this.problemList;
   }
+}
+
+/** A pod outside `-n`'s namespaces (ClusterStoreOptions.viewNamespaces). */
+interface OutsidePod {
+  obj: KubeObject;
+  node: string | null;
+  load: NodePodLoad;
+}
+
+function outsidePending(o: OutsidePod): number {
+  return o.load.active && o.node === null ? o.load.gpus : 0;
+}
+
+/**
+ * What is kept of a pod outside the view: what its GPUs and DRA claims are
+ * read from again (a claim changes) and what the exporter search reads
+ * (labels, phase, node, ports); its statuses, conditions and annotations go.
+ */
+export function slimPod(pod: KubeObject): KubeObject {
+  const m = pod.metadata;
+  const spec = pod.spec ?? {};
+  const status = pod.status ?? {};
+  const pick = (from: Record<string, unknown>, keys: string[]) => {
+    const out: Record<string, unknown> = {};
+    for (const k of keys) if (from[k] !== undefined) out[k] = from[k];
+    return out;
+  };
+  return {
+    ...(pod.apiVersion !== undefined ? { apiVersion: pod.apiVersion } : {}),
+    ...(pod.kind !== undefined ? { kind: pod.kind } : {}),
+    metadata: pick(m, [
+      'name',
+      'namespace',
+      'uid',
+      'resourceVersion',
+      'labels',
+      'deletionTimestamp',
+    ]) as KubeObject['metadata'],
+    spec: pick(spec, ['nodeName', 'containers', 'initContainers', 'overhead', 'resources', 'resourceClaims']),
+    status: pick(status, ['phase', 'resourceClaimStatuses']),
+  };
 }

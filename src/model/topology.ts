@@ -308,10 +308,10 @@ export function topologyIndex(nodes: readonly NodeSummary[], keys: readonly stri
   };
 }
 
-type PlacedPod = Pick<PodSummary, 'node' | 'gpus' | 'phase'>;
+export type PlacedPod = Pick<PodSummary, 'node' | 'gpus' | 'phase'>;
 
 /** Succeeded and Failed pods hold nothing on their node any more. */
-function holdsResources(p: PlacedPod): boolean {
+function holdsResources(p: Pick<PlacedPod, 'phase'>): boolean {
   return p.phase !== 'Succeeded' && p.phase !== 'Failed';
 }
 
@@ -341,9 +341,24 @@ function spreadOver(nodeNames: ReadonlySet<string>, index: TopologyIndex): Sprea
  * ran). Pods not bound are not counted.
  */
 export function spreadOf(pods: readonly PlacedPod[], index: TopologyIndex): Spread {
-  const bound = pods.filter((p) => p.node !== null);
-  const live = bound.filter(holdsResources);
-  return spreadOver(new Set((live.length ? live : bound).map((p) => p.node!)), index);
+  return spreadOver(new Set(placedNodes(pods)), index);
+}
+
+/**
+ * Where a group of pods is, in name order: the nodes of its bound pods that
+ * still hold resources (not Succeeded / Failed), or, when none does any more,
+ * of all its bound pods (where it ran). A role's and a workload's `nodes` and
+ * their placement all count these.
+ */
+export function placedNodes(pods: readonly Pick<PlacedPod, 'node' | 'phase'>[]): string[] {
+  const live = new Set<string>();
+  const all = new Set<string>();
+  for (const p of pods) {
+    if (p.node === null) continue;
+    all.add(p.node);
+    if (holdsResources(p)) live.add(p.node);
+  }
+  return [...(live.size ? live : all)].sort(naturalCompare);
 }
 
 /**

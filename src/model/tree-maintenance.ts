@@ -274,11 +274,13 @@ export class TreeMaintenance {
       return null;
     }
     this.work.treeRefreshes++;
+    const { terminating: _was, ...rest } = tree;
     const next: WorkloadTree = {
-      ...tree,
+      ...rest,
       status: facts.status,
       statusMessage: facts.statusMessage,
       errors: [...facts.errors, ...tree.errors.slice(before.errors.length)],
+      ...(e.obj.metadata.deletionTimestamp ? { terminating: true as const } : {}),
     };
     return shareStructure(tree, next);
   }

@@ -38,6 +38,7 @@ import { isOwnedBy } from './ownership.js';
 import { deepEqual } from './equal.js';
 import { DEFAULT_GPU_RESOURCES, addGpuResources } from './gpu.js';
 import { naturalCompare, naturalSortKey } from './order.js';
+import { placedNodes, type PlacedPod } from './topology.js';
 
 export { naturalCompare };
 
@@ -92,7 +93,7 @@ function counts(items: TreePod[]): {
   let ready = 0;
   let requested = 0;
   let allocated = 0;
-  const nodes = new Set<string>();
+  const placed: PlacedPod[] = [];
   // A DRA claim several pods share counts once (PodSummary.draClaims).
   const claimsRequested = new Set<string>();
   const claimsAllocated = new Set<string>();
@@ -107,9 +108,9 @@ function counts(items: TreePod[]): {
       if (s.node !== null) allocated += s.gpus - resourceTotal(repeatedClaimGpus(s.draClaims, claimsAllocated));
       if (s.gpuSlices) addGpuResources((slices ??= {}), s.gpuSlices);
     }
-    if (s.node !== null) nodes.add(s.node);
+    placed.push(s);
   }
-  return { replicas: { current, ready }, requested, allocated, slices, nodes: [...nodes].sort(naturalCompare) };
+  return { replicas: { current, ready }, requested, allocated, slices, nodes: placedNodes(placed) };
 }
 
 function gpuCounts(desired: number, n: ReturnType<typeof counts>): GpuCounts {
@@ -321,6 +322,7 @@ export function assembleTree(
     createdAt: typeof createdAt === 'string' ? createdAt : null,
     statusMessage: facts.statusMessage,
     errors: [...facts.errors, ...podErrorLines(subject, pods)],
+    ...(workload.metadata.deletionTimestamp ? { terminating: true as const } : {}),
   };
 }
 
@@ -379,9 +381,9 @@ function replaceAt<T>(xs: T[], i: number, x: T): T[] {
   return out;
 }
 
-function subtreeNodes(role: RoleTree, into: Set<string>): void {
-  for (const p of role.pods) if (p.node !== null) into.add(p.node);
-  for (const r of role.roles) subtreeNodes(r, into);
+function subtreePods(role: RoleTree, into: PlacedPod[]): void {
+  into.push(...role.pods);
+  for (const r of role.roles) subtreePods(r, into);
 }
 
 /**
@@ -420,7 +422,8 @@ export function patchTreePod(
   // Slices are summed by name, not by difference: a pod whose slices count changes is rare, rebuild.
   if ((sb.gpuSlices || sa.gpuSlices) && (before.active !== after.active || !deepEqual(sb.gpuSlices, sa.gpuSlices)))
     return null;
-  const nodeChanged = sb.node !== sa.node;
+  // A pod that finishes may leave its node out of the role's (placedNodes).
+  const nodeChanged = sb.node !== sa.node || before.active !== after.active;
   const path = after.facts.path;
 
   let roles = tree.roles;
@@ -474,9 +477,9 @@ export function patchTreePod(
         roles: children,
       };
       if (nodeChanged) {
-        const nodes = new Set<string>();
-        subtreeNodes(patched, nodes);
-        const sorted = [...nodes].sort(naturalCompare);
+        const pods: PlacedPod[] = [];
+        subtreePods(patched, pods);
+        const sorted = placedNodes(pods);
         patched.nodes =
           sorted.length === role.nodes.length && sorted.every((n, i) => n === role.nodes[i]) ? role.nodes : sorted;
       }

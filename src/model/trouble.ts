@@ -30,15 +30,33 @@ const FAILING =
 // Words that never mean trouble alone (a Running pod is judged below by its restarts).
 const SETTLED = new Set(['Completed', 'Pending', 'ContainerCreating', 'PodInitializing', 'Terminating']);
 
+// The words a crash-looping container passes through: dead, backing off, dead again.
+const CRASH_CYCLE = /^(Init:)?(CrashLoopBackOff|OOMKilled|Error|Signal:\d+|ExitCode:\d+)$/;
+
+/** The causes that mean a container keeps dying (a workload with one is Degraded: see workloadWords). */
+export const CRASH_CAUSES: ReadonlySet<string> = new Set(['OOMKilled', 'CrashLoopBackOff']);
+
+/**
+ * One cause for a whole crash loop, whatever the moment of the cycle shows
+ * (backing off, restarted and not ready yet, just died): OOMKilled when the
+ * container was killed for memory, else CrashLoopBackOff.
+ */
+function crashCause(p: PodSummary): string {
+  return p.lastFailure === 'OOMKilled' || p.status.endsWith('OOMKilled') ? 'OOMKilled' : 'CrashLoopBackOff';
+}
+
 /** What is wrong with one pod, or null: the reason a user searches for (OOMKilled over CrashLoopBackOff). */
 export function podTrouble(p: PodSummary): { reason: string; severity: TroubleSeverity } | null {
   if (p.reason === 'Unschedulable') return { reason: 'Unschedulable', severity: 'warn' };
+  // Restarted in the last minutes: still in trouble while it runs between two crashes.
+  if (p.recentRestart) return { reason: crashCause(p), severity: 'error' };
   // Most pods, answered before the pattern: this runs for every pod of each changed workload under churn.
   if (p.status === 'Running' ? p.ready || p.restarts === 0 || !p.lastFailure : SETTLED.has(p.status)) return null;
   const failing = FAILING.test(p.status);
   // Between crashes the pod reads Running (not ready yet): its last death still counts.
   const restarting = !p.ready && p.restarts > 0 && !!p.lastFailure && p.status === 'Running';
   if (!failing && !restarting) return null;
+  if (p.restarts > 0 && (restarting || CRASH_CYCLE.test(p.status))) return { reason: crashCause(p), severity: 'error' };
   const reason = p.lastFailure === 'OOMKilled' ? 'OOMKilled' : failing ? p.status : (p.lastFailure ?? p.status);
   return { reason, severity: 'error' };
 }

@@ -81,6 +81,8 @@ export interface PodSummary {
   lastRestartAt?: string | null;
   /** What a container last died of (OOMKilled, Error, …), when one failed. */
   lastFailure?: string | null;
+  /** Set when a container restarted within RECENT_RESTART_MS (src/model/pod-status.ts) of the summary. */
+  recentRestart?: true;
   /** GPUs requested by resource name (MIG, shared, AMD, Intel, `--gpu-resource`), DRA claims under `dra:<class>`. */
   gpuResources?: Record<string, number>;
   /** Of `gpuResources`, the kinds `gpus` does not count (MIG slices, time-sliced shares): see GpuCounts.slices. */
@@ -143,6 +145,8 @@ export interface WorkloadTree {
   statusMessage: string | null;
   /** Problems evaluating this workload's definition against it (which expression, what error). */
   errors: string[];
+  /** Set when the workload's object is being deleted (deletionTimestamp): its status reads Terminating. */
+  terminating?: true;
   /**
    * Set when the tree's pods stayed in the engine worker (the UI thread holds
    * only the pods its views draw: src/app/worker/README.md "Pod scope"): its
@@ -204,6 +208,8 @@ export interface ClusterTotals {
 export interface KindState {
   gvk: Gvk;
   resource: string;
+  /** Short names the server publishes for the kind (`lws`): the explorer's `:TYPE` commands take them. */
+  shortNames?: string[];
   state: 'syncing' | 'live' | 'reconnecting' | 'forbidden' | 'not-served' | 'error';
   since: string; // ISO time of the last state change
   message?: string;
@@ -242,6 +248,17 @@ export interface ClusterConnection {
   forbidden: string[];
 }
 
+/** One line of the `:problems` view. */
+export interface ProblemEntry {
+  /** Where it comes from: connection, access, GPU metrics, forbidden, definition, watch, model, served version, … */
+  source: string;
+  text: string;
+  /** ISO time it was first seen (it still holds). */
+  since: string;
+  /** 'fact': true and worth knowing, not wrong (a served older version): `:problems` and `wlx get -v` only. */
+  level: 'problem' | 'fact';
+}
+
 export interface DefinitionInfo {
   name: string;
   kind: string; // group/version/Kind
@@ -267,8 +284,14 @@ export interface ModelSnapshot {
   kinds: KindState[];
   connection: ClusterConnection;
   definitions: DefinitionInfo[];
-  /** Load/evaluation problems to show in the flash line / :defs. */
+  /** Load/evaluation problems to show in the flash line (each also in problemEntries). */
   problems: string[];
+  /**
+   * Every problem with its source and since when, and the facts worth knowing
+   * that are not problems (a kind watched at an older served version): the
+   * `:problems` view and `wlx get -v`. Absent: none known (offline, tests).
+   */
+  problemEntries?: ProblemEntry[];
   /** uids of workloads whose tree changed in the last batch (for row highlighting). */
   changedWorkloads: string[];
   /** Pods whose owner is not visible, by namespace and name (see OrphanPod). */
@@ -331,6 +354,12 @@ export interface AccessScope {
   namespaces: string[];
   /** Resources still forbidden (cluster-scoped kinds, or a namespace's kind). */
   forbidden: string[];
+  /** `-n`'s namespaces where every kind answered 403 (src/model/namespace-access.ts); absent: none. */
+  unreadable?: string[];
+  /** The user the server's 403s name (`User "researcher" cannot …`); absent: none named. */
+  user?: string;
+  /** With `unreadable`: the namespaces that did answer (`-n`'s others, the context's). */
+  readable?: string[];
 }
 
 /** What the UI reads. Implemented by the cluster engine (src/kube/engine.ts). */
@@ -388,8 +417,22 @@ export interface ObjectAccess {
     namespace: string | null,
     filter?: { uids?: readonly string[]; names?: readonly { kind: string; name: string }[] },
   ): Promise<KubeObject[]>;
+  /** Every namespace (GET /api/v1/namespaces); throws when the user may not list them. Absent: not offered. */
+  listNamespaces?(): Promise<KubeObject[]>;
   /** Streams a container's log lines to onLine; resolves when the stream ends or is aborted. */
   streamLogs(namespace: string, pod: string, options: LogOptions, onLine: (line: string) => void): Promise<void>;
+  /**
+   * Whether the user may list a namespace's pods (one GET of at most one pod):
+   * null when the server could not say (unreachable, another error).
+   */
+  namespaceReadable?(namespace: string): Promise<NamespaceReadable>;
+}
+
+/** A namespace's answer to a list (ObjectAccess.namespaceReadable). */
+export interface NamespaceReadable {
+  readable: boolean | null;
+  /** The user a 403 names. */
+  user: string | null;
 }
 
 export interface ConnectionInfo {

@@ -6,6 +6,7 @@
 import type { KubeObject, NodeSummary, PodSummary, RoleTree, WorkloadTree } from './types.js';
 import { podGpuRequest } from './gpu.js';
 import type { GangVerdict } from './scheduling/gangs.js';
+import { positionText } from './scheduling/words.js';
 import type { QueueFacts } from './scheduling/kueue.js';
 import {
   containerStatuses,
@@ -186,12 +187,13 @@ function minutes(ms: number): string {
 export function queueCause(q: QueueFacts, nowMs: number | undefined): Cause | null {
   const { queue } = q;
   if (queue.state !== 'Pending' && queue.state !== 'Evicted' && queue.state !== 'Preempted') return null;
-  const where = `ClusterQueue ${queue.clusterQueue ?? '?'}`;
-  const pos = queue.position === null ? 'position unknown' : `position ${queue.position}`;
-  const title =
-    queue.state === 'Pending'
-      ? `Queued in ${where} (${pos})`
-      : `${queue.state} by Kueue, waiting again in ${where} (${pos})`;
+  // Places in line as people count them (Kueue's own numbers start at 0: see wlx get -o json).
+  const place = (position: number | null) =>
+    position === null ? `${positionText(null, q.positionsUnavailable)} place` : positionText(position, false);
+  const line =
+    `${place(queue.position)} in ClusterQueue ${queue.clusterQueue ?? '?'}` +
+    (queue.name ? ` · ${place(q.positionInLocalQueue)} in LocalQueue ${queue.name}` : '');
+  const title = queue.state === 'Pending' ? `Queued: ${line}` : `${queue.state} by Kueue, waiting again: ${line}`;
   const message = q.shortfalls.length
     ? q.shortfalls
         .map(
@@ -202,12 +204,8 @@ export function queueCause(q: QueueFacts, nowMs: number | undefined): Cause | nu
     : (queue.message ?? null);
   const details: string[] = [];
   const since = q.queuedSince ? Date.parse(q.queuedSince) : NaN;
-  details.push(
-    `LocalQueue ${queue.name ?? '-'}${q.positionInLocalQueue !== null ? `, position ${q.positionInLocalQueue} in it` : ''}` +
-      (Number.isNaN(since)
-        ? ''
-        : `; waiting ${nowMs !== undefined ? minutes(nowMs - since) : ''} since ${q.queuedSince}`),
-  );
+  if (!Number.isNaN(since))
+    details.push(`waiting ${nowMs !== undefined ? `${minutes(nowMs - since)} ` : ''}since ${q.queuedSince}`);
   details.push(`asks ${amount(q.gpusAsked)} GPUs (Kueue workload ${q.kueueWorkload})`);
   for (const f of q.clusterQueue?.gpu ?? [])
     details.push(

@@ -17,6 +17,10 @@ export type KeyAction =
   | 'filter'
   | 'command'
   | 'allNamespaces'
+  | 'recentNamespace'
+  | 'saveTable'
+  | 'aliases'
+  | 'readOnly'
   | 'help'
   | 'quit'
   | 'sortName'
@@ -51,6 +55,21 @@ export interface Binding {
   action: KeyAction;
 }
 
+/** k9s's keys that change the cluster: wlx answers them with a notice (readOnly). */
+export const READ_ONLY_KEYS: Record<string, string> = {
+  'ctrl-d': 'delete',
+  'ctrl-k': 'kill',
+  a: 'attach',
+  t: 'transfer',
+  z: 'sanitize',
+  c: 'cordon',
+  u: 'uncordon',
+  r: 'restart / drain',
+};
+
+const readOnly = (...keys: string[]): Binding[] =>
+  keys.map((k) => ({ keys: [k], label: k, help: `k9s: ${READ_ONLY_KEYS[k]} (wlx is read-only)`, action: 'readOnly' }));
+
 /** A normalised name for a key press: `up`, `enter`, `esc`, `ctrl-f`, `space`, or the character typed (`j`, `N`). */
 export function keyName(input: string, key: Key): string {
   if (key.upArrow) return 'up';
@@ -66,6 +85,8 @@ export function keyName(input: string, key: Key): string {
   if (key.tab) return 'tab';
   if (key.backspace || key.delete) return 'backspace';
   if (key.ctrl && input) return `ctrl-${input.toLowerCase()}`;
+  // Alt-x arrives as ESC x, which Ink reads as meta with the key typed.
+  if (key.meta && input && input !== '\u001b' && !key.escape) return `alt-${input}`;
   if (input === ' ') return 'space';
   return input;
 }
@@ -85,10 +106,18 @@ const GENERAL: Binding[] = [
   {
     keys: [':'],
     label: ':',
-    help: 'command (:wl :nodes :map :pods :queues :clusters :defs :ns :ctx :q; Tab completes)',
+    help: 'command (:wl :nodes :map :pods :queues :clusters :defs :problems :ns :ctx :q; Tab completes)',
     action: 'command',
   },
   { keys: ['0'], label: '0', help: 'all namespaces', action: 'allNamespaces' },
+  {
+    keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'],
+    label: '1–9',
+    help: 'the namespaces used lately, newest first (k9s favourites; :ns lists them)',
+    action: 'recentNamespace',
+  },
+  { keys: ['ctrl-s'], label: 'ctrl-s', help: 'save the table as CSV (screenDumpDir)', action: 'saveTable' },
+  { keys: ['ctrl-a'], label: 'ctrl-a', help: 'every command, workload type and alias', action: 'aliases' },
   { keys: ['?'], label: '?', help: 'help', action: 'help' },
   { keys: ['q', 'ctrl-c'], label: 'q ctrl-c', help: 'quit', action: 'quit' },
 ];
@@ -162,8 +191,19 @@ const INCIDENT_VIEW: Binding[] = [
   { keys: ['q', 'ctrl-c'], label: 'q ctrl-c', help: 'quit', action: 'quit' },
 ];
 
+const RO_TABLE = readOnly('ctrl-d', 'ctrl-k');
+
 export const KEYMAP: Record<ViewKind, Binding[]> = {
-  workloads: [enter('open the workload (its roles)'), ...INCIDENT, MAP, ...MOVE, ...SORTS, ...GENERAL],
+  workloads: [
+    enter('open the workload (its roles)'),
+    ...INCIDENT,
+    MAP,
+    ...MOVE,
+    ...SORTS,
+    ...GENERAL,
+    ...RO_TABLE,
+    ...readOnly('r'),
+  ],
   workload: [
     enter('pods of the role'),
     { keys: ['right'], label: '→', help: 'expand', action: 'expand' },
@@ -174,6 +214,8 @@ export const KEYMAP: Record<ViewKind, Binding[]> = {
     MAP,
     ...MOVE,
     ...GENERAL,
+    ...RO_TABLE,
+    ...readOnly('r'),
   ],
   pods: [
     enter("the pod's node"),
@@ -184,8 +226,18 @@ export const KEYMAP: Record<ViewKind, Binding[]> = {
     ...MOVE,
     ...SORTS,
     ...GENERAL,
+    ...RO_TABLE,
+    ...readOnly('a', 't', 'z'),
   ],
-  node: [enter('the pod in its workload'), ...INCIDENT, OWNER, ...MOVE, ...GENERAL],
+  node: [
+    enter('the pod in its workload'),
+    ...INCIDENT,
+    OWNER,
+    ...MOVE,
+    ...GENERAL,
+    ...RO_TABLE,
+    ...readOnly('a', 't', 'c', 'u', 'r'),
+  ],
   nodes: [
     enter('the node: GPUs, conditions, pods'),
     DOMAIN_TOGGLE,
@@ -201,20 +253,27 @@ export const KEYMAP: Record<ViewKind, Binding[]> = {
     SORT_GPUS,
     SORT_UTIL,
     ...GENERAL,
+    ...RO_TABLE,
+    ...readOnly('c', 'u', 'r'),
   ],
   map: MAP_VIEW,
-  queues: [enter('its pending workloads, in line'), ...MOVE, SORT_NAME, SORT_STATUS, SORT_GPUS, ...GENERAL],
-  clusters: [
-    enter('every view of this cluster alone (Esc: all again)'),
+  queues: [
+    enter('its pending workloads, in line'),
     ...MOVE,
     SORT_NAME,
     SORT_STATUS,
     SORT_GPUS,
     ...GENERAL,
+    ...RO_TABLE,
   ],
-  queue: [enter('the workload'), WHY, TIMELINE, ...MOVE, ...GENERAL],
+  queue: [enter('the workload'), WHY, TIMELINE, ...MOVE, ...GENERAL, ...RO_TABLE],
+  clusters: [enter('every view of this cluster alone (Esc: all again)'), ...MOVE, ...GENERAL, ...RO_TABLE],
   defs: [...MOVE, ...GENERAL],
+  problems: [...MOVE, ...GENERAL],
   help: [...MOVE, ...GENERAL],
+  contexts: [enter('switch to the context'), ...MOVE, ...GENERAL],
+  namespaces: [enter('scope every view to the namespace'), ...MOVE, ...GENERAL],
+  aliases: [enter('run the command'), ...MOVE, ...GENERAL],
   why: [...INCIDENT_VIEW, TIMELINE, EVENTS, LOGS],
   timeline: [...INCIDENT_VIEW, WHY, EVENTS, LOGS],
   describe: [...INCIDENT_VIEW, YAML, EVENTS, LOGS, OWNER, NODE],
@@ -225,4 +284,11 @@ export const KEYMAP: Record<ViewKind, Binding[]> = {
 
 export function bindingFor(view: ViewKind, name: string): Binding | undefined {
   return KEYMAP[view].find((b) => b.keys.includes(name));
+}
+
+/** Every key some view binds to something it does (a user's hotkey or plugin on one needs `override: true`). */
+export function builtinKeys(): Set<string> {
+  return new Set(
+    Object.values(KEYMAP).flatMap((bindings) => bindings.filter((b) => b.action !== 'readOnly').flatMap((b) => b.keys)),
+  );
 }

@@ -440,7 +440,8 @@ const TREES: Record<string, string[]> = {
   ],
   'batch-job-v1': [
     'Degraded,Running 2/2 ready 1 gpus 2/2/1',
-    'job 2/2 ready 1 gpus 2/2/1 nodes gpu-a100-03,gpu-a100-04',
+    // The OOMKilled pod on gpu-a100-04 holds nothing there any more: the job is on gpu-a100-03.
+    'job 2/2 ready 1 gpus 2/2/1 nodes gpu-a100-03',
     '  llama3-eval-mmlu-0-twbsd Running gpus 1 node gpu-a100-03',
     '  llama3-eval-mmlu-1-bj8m8 OOMKilled gpus 1 node gpu-a100-04',
     '  llama3-eval-mmlu-1-th9jw Pending (Unschedulable) gpus 1 node -',
@@ -696,6 +697,8 @@ const LIFECYCLE: Record<string, [string, Record<string, unknown>, string[]][]> =
     ['starting', { 'status.readyReplicas': undefined }, ['Initializing']],
     ['a pod broke', { 'status.readyReplicas': 1 }, ['Degraded']],
     ['rolling update', { 'status.readyReplicas': 1, 'status.updateRevision': 'vllm-mistral-7b-7f9c8d6b45' }, ['Running']],
+    ['scaled down, both old pods still ready', { 'spec.replicas': 1, 'status.replicas': 2, 'status.readyReplicas': 2 }, ['Initializing']],
+    ['scaled down, the wanted pod ready and the extra one terminating', { 'spec.replicas': 1, 'status.replicas': 2, 'status.readyReplicas': 1 }, ['Running']],
     ['scaled to zero', { 'spec.replicas': 0, 'status.readyReplicas': 0 }, ['Suspended']],
   ],
   'jobset.x-k8s.io-jobset-v1alpha2': [
@@ -785,7 +788,7 @@ const LIFECYCLE: Record<string, [string, Record<string, unknown>, string[]][]> =
   ],
   'batch-cronjob-v1': [
     ['never scheduled', { status: {} }, ['Initializing']],
-    ['between runs, the last one succeeded', { status: { lastScheduleTime: '2026-12-02T14:00:00Z', lastSuccessfulTime: '2026-12-02T14:21:40Z' } }, ['Completed']],
+    ['between runs, the last one succeeded', { status: { lastScheduleTime: '2026-12-02T14:00:00Z', lastSuccessfulTime: '2026-12-02T14:21:40Z' } }, ['Running']],
     ['between runs, the last one failed', { status: { lastScheduleTime: '2026-12-02T14:00:00Z', lastSuccessfulTime: '2026-12-02T12:21:10Z' } }, ['Degraded']],
     ['never succeeded', { status: { lastScheduleTime: '2026-12-02T14:00:00Z' } }, ['Degraded']],
     ['suspended', { 'spec.suspend': true, 'status.active': [] }, ['Suspended']],
@@ -795,6 +798,7 @@ const LIFECYCLE: Record<string, [string, Record<string, unknown>, string[]][]> =
     ['pod starting', { 'status.conditions': [c('Ready', 'False', 'DependenciesNotReady', 'Pod is Running but not Ready'), c('Suspended', 'False', 'NotSuspended')] }, ['Initializing']],
     ['pod succeeded', { 'status.conditions': [c('Ready', 'False', 'PodSucceeded'), c('Finished', 'True', 'PodSucceeded')] }, ['Completed']],
     ['pod failed', { 'status.conditions': [c('Ready', 'False', 'PodFailed'), c('Finished', 'True', 'PodFailed')] }, ['Failed']],
+    ['suspending, the killed pod reported failed', { 'spec.operatingMode': 'Suspended', 'status.conditions': [c('Ready', 'False', 'SandboxSuspended'), c('Suspended', 'False', 'PodTerminating'), c('Finished', 'True', 'PodFailed')] }, ['Suspending']],
     ['expired', { 'status.conditions': [c('Ready', 'False', 'SandboxExpired')] }, ['Completed']],
     ['controller error', { 'status.conditions': [c('Ready', 'False', 'ReconcilerError', 'Error seen: services "x" is forbidden')] }, ['Degraded']],
     ['suspending', { 'spec.operatingMode': 'Suspended', 'status.conditions': [c('Ready', 'False', 'SandboxSuspended'), c('Suspended', 'False', 'PodTerminating')] }, ['Suspending']],
@@ -825,7 +829,7 @@ const LIFECYCLE: Record<string, [string, Record<string, unknown>, string[]][]> =
   ],
   'pod-v1': [
     ['pending', { status: { phase: 'Pending' } }, ['Initializing']],
-    ['starting', { 'status.conditions': [c('Ready', 'False', 'ContainersNotReady')] }, ['Initializing']],
+    ['running, not ready yet', { 'status.conditions': [c('Ready', 'False', 'ContainersNotReady')] }, ['Running']],
     ['crash loop', { 'status.conditions': [c('Ready', 'False', 'ContainersNotReady')], 'status.containerStatuses': [{ name: 'notebook', ready: false, restartCount: 5, state: { waiting: { reason: 'CrashLoopBackOff' } } }] }, ['Degraded']],
     ['succeeded', { 'status.phase': 'Succeeded', 'status.conditions': [c('Ready', 'False', 'PodCompleted')] }, ['Completed']],
     ['failed', { 'status.phase': 'Failed', 'status.conditions': [c('Ready', 'False', 'PodFailed')] }, ['Failed']],

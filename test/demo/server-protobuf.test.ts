@@ -10,7 +10,8 @@ import { request } from 'node:http';
 import { ObjectStore } from '../../demo/store.js';
 import { startSimulation } from '../../demo/sim/index.js';
 import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
-import { decoderFor, type Json } from '../../src/kube/protobuf/core-v1.js';
+import { decoderFor } from '../../src/kube/protobuf/core-v1.js';
+import type { Json } from '../../src/kube/protobuf/fields.js';
 import { decodeList, decodeWatchEvent, WatchFrameSplitter } from '../../src/kube/protobuf/envelope.js';
 import { Trimmer, withTypeMeta } from '../../src/kube/trim.js';
 

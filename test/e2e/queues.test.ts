@@ -80,7 +80,7 @@ test('wlx get -o json: queue of queued jobs with positions, the PodGroup verdict
   ]);
   assert.equal(tree.code, 0, tree.stderr);
   assert.match(tree.stdout, /status: Queued/);
-  assert.match(tree.stdout, /queue: kueue training-queue -> gpu-cluster-queue: Pending, position 0/);
+  assert.match(tree.stdout, /queue: kueue training-queue -> gpu-cluster-queue: Pending, 1st in line/);
   assert.match(tree.stdout, /gpu capacity unknown/);
 
   const methods = new Set(cluster.requests().map((r) => r.method));
@@ -101,9 +101,12 @@ test(
       await tmux.press('Enter');
       await tmux.waitFor(/workloads\(all\)\[1\/\d+\]/, 'the filtered row');
       await tmux.press('w');
-      screen = await tmux.waitFor(/Queued in ClusterQueue gpu-cluster-queue \(position 0\)/, 'the why-panel', 30_000);
+      screen = await tmux.waitFor(
+        /Queued: 1st in ClusterQueue gpu-cluster-queue · 1st in LocalQueue training-queue/,
+        'the why-panel',
+        30_000,
+      );
       assert.match(screen, /needs \d+ more nvidia\.com\/gpu of quota in flavor h100/);
-      assert.match(screen, /LocalQueue training-queue, position 0 in it/);
       assert.match(screen, /gpu-cluster-queue h100 nvidia\.com\/gpu: usage \d+ \/ nominal \d+/);
       process.stdout.write(`# why-panel of training/queued-sft:\n${screen.replace(/^/gm, '# ')}\n`);
 
@@ -122,12 +125,12 @@ test(
         ['queued-sft', 'mmlu-eval'],
         screen,
       );
-      assert.match(rows[0], /^\s*│\s*0\s+training\s+queued-sft\s+training-queue\s+0\s+16\b/);
-      assert.match(rows[1], /^\s*│\s*1\s+research\s+mmlu-eval\s+research-queue\s+0\s+8\b/);
+      assert.match(rows[0], /^\s*│\s*1st\s+training\s+queued-sft\s+training-queue\s+1st\s+16\b/);
+      assert.match(rows[1], /^\s*│\s*2nd\s+research\s+mmlu-eval\s+research-queue\s+1st\s+8\b/);
       await tmux.press('Enter');
       // Its pods (none yet) are asked from the engine worker first: the panel comes with them.
       screen = await tmux.waitFor(
-        /kueue queue training-queue → gpu-cluster-queue: Pending, position 0/,
+        /kueue queue training-queue → gpu-cluster-queue: Pending, 1st in line/,
         'the workload',
       );
       assert.match(screen, /pytorchjob\(training\/queued-sft\)/);

@@ -12,7 +12,8 @@ import {
   encodeObject,
   encodeWatchFrame,
 } from '../../demo/server/protobuf-encode.js';
-import { decoderFor, type Json } from '../../src/kube/protobuf/core-v1.js';
+import { decoderFor } from '../../src/kube/protobuf/core-v1.js';
+import type { Json } from '../../src/kube/protobuf/fields.js';
 import {
   decodeList,
   decodeWatchEvent,

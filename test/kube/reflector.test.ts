@@ -326,6 +326,33 @@ test('403 → forbidden state, reported, retried, and recovers when allowed', as
   await until(() => r.state === 'live' && r.count === 1, 'recovered');
 });
 
+test('403 for a kind that was listed: reconnecting (not forbidden), retried with back-off, relisted once allowed', async (t) => {
+  const api = await new FakeApi().start();
+  t.after(() => api.stop());
+  api.put('a');
+  const rec = recorder();
+  // forbiddenRetryMs far away: only the refused back-off can bring it back within the test.
+  const r = reflectorFor(api, rec, {
+    forbiddenRetryMs: 600_000,
+    refusedBackoff: { initialMs: 20, maxMs: 100, factor: 2, jitter: 0 },
+  });
+  t.after(() => r.stop());
+  r.start();
+  await r.firstSync;
+  await until(() => r.state === 'live' && r.count === 1, 'listed');
+  // As a restarted kube-apiserver whose RBAC cache is still empty: the watch ends, the relist is refused.
+  api.failWith = 403;
+  api.endWatches();
+  await until(() => r.state === 'reconnecting', 'refused');
+  assert.equal(r.cause?.kind, 'forbidden');
+  assert.ok(r.retryAt, 'the next attempt is known');
+  assert.equal(r.count, 1, 'what was listed stays until the relist');
+  assert.ok(!rec.states.includes('forbidden'), rec.states.join(','));
+  api.put('b');
+  api.failWith = null;
+  await until(() => r.state === 'live' && r.count === 2, 'relisted once allowed');
+});
+
 test('a stalled watch (no bytes past timeout + margin) is cut and restarted', async (t) => {
   const api = await new FakeApi().start();
   t.after(() => api.stop());

@@ -79,9 +79,9 @@ test('workload trouble: counted by reason, worst first, restarts of the troubled
   assert.equal(workloadTrouble(healthy).severity, null);
   assert.equal(troubleText(workloadTrouble(healthy)), '');
 
-  // The row: Running, marked and coloured by its worst pod.
+  // The row: Degraded while a pod crash-loops, marked and coloured by its worst pod.
   const row = workloadRow(w);
-  assert.equal(row.cells[3], 'Running (OOMKilled+1)');
+  assert.equal(row.cells[3], 'Degraded (OOMKilled+1)');
   assert.equal(row.tone, 'error');
   assert.equal(workloadRow(healthy).cells[3], 'Running');
   assert.equal(workloadRow(healthy).tone, 'ok');
@@ -95,8 +95,9 @@ test('pod trouble: the words answered before the pattern, beside the failing wor
     assert.deepEqual(podTrouble(pod('p', { status, ready: false })), { reason: status, severity: 'error' }, status);
   assert.equal(podTrouble(pod('p', { ready: false, restarts: 3 })), null, 'restarted without a known failure');
   assert.equal(podTrouble(pod('p', { ready: false, lastFailure: 'Error' })), null, 'a failure but no restart');
+  // Restarted and not ready yet: a crash loop, named for the loop rather than the moment's word.
   assert.deepEqual(podTrouble(pod('p', { ready: false, restarts: 1, lastFailure: 'Error' })), {
-    reason: 'Error',
+    reason: 'CrashLoopBackOff',
     severity: 'error',
   });
 });

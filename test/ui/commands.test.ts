@@ -12,7 +12,8 @@ test('commands and their aliases', () => {
   assert.deepEqual(parseCommand('ns all'), { kind: 'namespace', namespace: null });
   assert.deepEqual(parseCommand('ctx prod'), { kind: 'context', context: 'prod' });
   assert.deepEqual(parseCommand('q'), { kind: 'quit' });
-  assert.equal(parseCommand('ns').kind, 'error');
+  assert.deepEqual(parseCommand('ns'), { kind: 'view', view: 'namespaces' }, ':ns alone opens the picker');
+  assert.deepEqual(parseCommand('ctx'), { kind: 'view', view: 'contexts' }, ':ctx alone opens the picker');
   assert.equal(parseCommand('frobnicate').kind, 'error');
 });
 

@@ -182,6 +182,15 @@ test('age and connection state', () => {
   assert.deepEqual(headline([k('live', 'pods')]), { text: 'live', level: 'ok' });
   assert.equal(headline([k('live', 'pods'), k('reconnecting', 'jobsets')]).text, 'reconnecting jobsets since 03:04:05');
   assert.equal(headline([k('live', 'pods'), k('forbidden', 'tfjobs')]).text, 'live  forbidden: tfjobs');
+  // Kinds that were readable and are refused now: not watched, by resource name.
+  const refused = (resource: string): KindState => ({
+    ...k('reconnecting', resource),
+    cause: { kind: 'forbidden', text: 'forbidden (403)' },
+  });
+  assert.equal(
+    headline([k('forbidden', 'nodes'), refused('pods (training)'), refused('jobsets.jobset.x-k8s.io (training)')]).text,
+    'not watched: pods,jobsets (forbidden) since 03:04:05  forbidden: nodes',
+  );
   assert.equal(headline([k('syncing', 'pods'), k('live', 'nodes')]).text, 'syncing 1/2');
   assert.equal(headline([]).text, 'connecting…');
 });

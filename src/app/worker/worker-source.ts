@@ -158,6 +158,10 @@ class WorkerSource implements WorkerModelSource {
     return this.info.connection;
   }
 
+  kubeconfigPath() {
+    return this.options.kubeconfig;
+  }
+
   definitions() {
     return this.info.definitions;
   }
@@ -362,7 +366,15 @@ class WorkerSource implements WorkerModelSource {
     this.published = Object.freeze({
       ...mirrored,
       version: this.version,
-      ...(this.crashed ? { problems: [...this.crashes.messages(), ...mirrored.problems] } : {}),
+      ...(this.crashed
+        ? {
+            problems: [...this.crashes.messages(), ...mirrored.problems],
+            problemEntries: [
+              ...this.crashes.entries().map((e) => ({ source: 'engine', ...e, level: 'problem' as const })),
+              ...(mirrored.problemEntries ?? []),
+            ],
+          }
+        : {}),
     });
     for (const l of this.listeners) l(this.published);
   }

@@ -6,7 +6,9 @@ import { originText, remoteRunText, waitingText, workerTryLines } from '../../mo
 import type { ClusterTotals, OrphanPod, PodSummary, RoleTree, WorkloadTree } from '../../model/types.js';
 import type { PodNode } from '../../model/pod-nodes.js';
 import { EMPTY_SCHEDULING, type SchedulingView } from '../../model/scheduling/index.js';
-import { statusWithQueue, type WorkloadQueue } from '../../model/scheduling/words.js';
+import { ordinal, type WorkloadQueue } from '../../model/scheduling/words.js';
+import { troubleMarker, workloadWords } from '../../model/workload-word.js';
+import { workloadTrouble } from '../../model/trouble.js';
 import { roleName, UNATTRIBUTED } from '../../model/role-name.js';
 import { sanitise } from '../../text/sanitise.js';
 import { slicesPhrase, withSlices } from '../../model/gpu.js';
@@ -189,7 +191,9 @@ export function renderWorkload(
   fleetLines: readonly string[] = [],
 ): string[] {
   const lines: string[] = [];
-  const status = statusWithQueue(w.status, queue).join(',');
+  // The explorer's words: the queue's, Degraded while a pod crash-loops, the pods' worst trouble beside them.
+  const words = workloadWords(w, queue);
+  const status = words.join(',') + troubleMarker(workloadTrouble(w), words);
   lines.push(
     ...wrapParts(
       [
@@ -220,7 +224,8 @@ export function renderWorkload(
   );
   if (queue) {
     const where = [queue.name, queue.clusterQueue].filter((x): x is string => !!x).join(' -> ');
-    const pos = queue.position !== null ? `, position ${queue.position}` : '';
+    // As people count places in line; `-o json` keeps Kueue's 0-based number.
+    const pos = queue.position !== null ? `, ${ordinal(queue.position)} in line` : '';
     lines.push(`  queue: ${fit(sanitise(`${queue.system} ${where || '-'}: ${queue.state}${pos}`), width - 9)}`);
     if (queue.message && queue.state !== 'Admitted') lines.push(`    ${fit(sanitise(queue.message), width - 4)}`);
   }

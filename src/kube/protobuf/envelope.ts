@@ -5,7 +5,9 @@
 // watch streams: frames of a 4-byte big-endian length, each a meta/v1
 // WatchEvent {type = 1, object = 2 RawExtension {raw = 1}} whose raw is itself
 // an envelope.
-import { listMeta, statusFields, topLevel, type Json, type ListMeta, type ObjectDecoder } from './core-v1.js';
+import type { ObjectDecoder } from './core-v1.js';
+import { topLevel, type Json } from './fields.js';
+import { listMeta, statusFields, type ListMeta } from './meta-v1.js';
 import { ProtobufError, WireReader, WIRE_BYTES } from './wire.js';
 
 /** The media type of kube-apiserver's protobuf (an envelope's contentType, when set, names it). */

@@ -5,7 +5,8 @@
 // mean GPU utilisation, workloads by status and its problems. Pure, from the
 // cluster's own snapshot: `:clusters` and the `clusters` of `wlx get -o json`.
 import type { ClusterConnection, ConnectionCause, ModelSnapshot, NodeSummary, WorkloadTree } from '../types.js';
-import { statusWithQueue, type WorkloadQueue } from '../scheduling/words.js';
+import type { WorkloadQueue } from '../scheduling/words.js';
+import { workloadWords } from '../workload-word.js';
 import { clusterGpuUtilisation } from '../gpu-overlay.js';
 import { DEFAULT_GPU_RESOURCES } from '../gpu.js';
 
@@ -73,14 +74,14 @@ export function gpusByModel(
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-/** Workloads holding each status word (the queue's word for a job a queue holds). */
+/** Workloads holding each status word, as the header counts them (src/model/workload-word.ts). */
 export function workloadStatusCounts(
-  workloads: readonly Pick<WorkloadTree, 'uid' | 'status'>[],
+  workloads: readonly WorkloadTree[],
   queues?: ReadonlyMap<string, WorkloadQueue>,
 ): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const w of workloads)
-    for (const s of new Set(statusWithQueue(w.status, queues?.get(w.uid)))) counts[s] = (counts[s] ?? 0) + 1;
+    for (const s of new Set(workloadWords(w, queues?.get(w.uid)))) counts[s] = (counts[s] ?? 0) + 1;
   return counts;
 }
 

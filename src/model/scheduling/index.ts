@@ -63,6 +63,8 @@ export interface SchedulingView {
   facts: ReadonlyMap<string, QueueFacts>;
   /** Whether any queue or gang kind holds objects (the QUEUE column shows only then). */
   active: boolean;
+  /** Why Kueue's positions cannot be had (visibility API forbidden or not served); absent: asked, or to be. */
+  positionsUnavailable?: string;
 }
 
 export const EMPTY_SCHEDULING: SchedulingView = {
@@ -89,6 +91,7 @@ export class SchedulingIndex {
   /** Per ClusterQueue, `ns/name` of a Kueue Workload → its position (visibility API). */
   private readonly positionsByQueue = new Map<string, Map<string, PendingPosition>>();
   private cached: SchedulingView | null = EMPTY_SCHEDULING;
+  private positionsUnavailable: string | null = null;
   private previousQueues = new Map<string, WorkloadQueue>();
   version = 0;
 
@@ -122,6 +125,13 @@ export class SchedulingIndex {
     if (!table || !o.metadata?.uid) return;
     if (type === 'DELETED') table.delete(o.metadata.uid);
     else table.set(o.metadata.uid, o);
+    this.changed();
+  }
+
+  /** Kueue's positions cannot be had (src/kube/queue-positions.ts): a null position is then unknown, not on its way. */
+  setPositionsUnavailable(reason: string): void {
+    if (this.positionsUnavailable === reason) return;
+    this.positionsUnavailable = reason;
     this.changed();
   }
 
@@ -318,7 +328,15 @@ export class SchedulingIndex {
     const owners = new Map(workloads.map((w) => [w.uid, { name: w.name }]));
     const pending = new Map(clusterQueues.map((c) => [c.name, this.pendingIn(c.name, owners)]));
     this.cachedFor = workloads;
-    return (this.cached = { queues, gangs, clusterQueues, pending, facts, active: true });
+    return (this.cached = {
+      queues,
+      gangs,
+      clusterQueues,
+      pending,
+      facts,
+      active: true,
+      ...(this.positionsUnavailable ? { positionsUnavailable: this.positionsUnavailable } : {}),
+    });
   }
 
   private cachedFor: readonly unknown[] | null = null;
@@ -339,6 +357,7 @@ export class SchedulingIndex {
     return {
       queue,
       positionInLocalQueue: pos?.positionInLocalQueue ?? null,
+      positionsUnavailable: this.positionsUnavailable !== null,
       kueueWorkload: `${w.metadata.namespace ?? ''}/${w.metadata.name}`,
       queuedSince: w.metadata.creationTimestamp ?? null,
       gpusAsked: kueueGpus(w, this.gpuResources),

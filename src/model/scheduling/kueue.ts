@@ -58,6 +58,8 @@ export interface PendingEntry {
 export interface QueueFacts {
   queue: WorkloadQueue;
   positionInLocalQueue: number | null;
+  /** Positions cannot be had (visibility API forbidden or not served): a null one is unknown, not being fetched. */
+  positionsUnavailable: boolean;
   kueueWorkload: string;
   queuedSince: string | null;
   gpusAsked: number;

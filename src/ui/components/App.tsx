@@ -15,15 +15,16 @@ import { useSelectionFollow } from '../hooks/useSelectionFollow.js';
 import { useFlashTimeout } from '../hooks/useFlashTimeout.js';
 import { useQueuePositions } from '../hooks/useQueuePositions.js';
 import { useGpuMetrics } from '../hooks/useGpuMetrics.js';
+import { useNamespaceAccess } from '../hooks/useNamespaceAccess.js';
 import { usePodScope } from '../hooks/usePodScope.js';
 import { framePodsHeld } from '../state/pod-scope.js';
+import { frameCluster } from '../state/fleet.js';
+import { fleetKey } from '../../model/fleet/link.js';
 import { servesRows } from '../state/served-rows.js';
 import { useServedRows } from '../hooks/useServedRows.js';
 import type { WorkCounters } from '../render/row-cache.js';
 import { isIncidentKind } from '../state/incident.js';
 import { jumpToPods } from '../state/incident-nav.js';
-import { frameCluster } from '../state/fleet.js';
-import { fleetKey } from '../../model/fleet/link.js';
 import { Header } from './Header.js';
 import { RowList } from './RowList.js';
 import { MapView } from './MapView.js';
@@ -31,6 +32,12 @@ import { Breadcrumbs } from './Breadcrumbs.js';
 import { BottomLine } from './BottomLine.js';
 import { DetailPanel } from './DetailPanel.js';
 import { IncidentView } from './IncidentView.js';
+import { useNamespaceList } from '../hooks/useNamespaceList.js';
+import { useInitialCommand } from '../hooks/useInitialCommand.js';
+import type { ViewStore } from '../state/store.js';
+import type { TableDump } from '../state/table-dump.js';
+import { DEFAULT_SKIN, SkinContext, type Skin } from '../skin.js';
+import { NO_USER_BINDINGS, type PluginResult, type PluginRun, type UserBindings } from '../user-config.js';
 
 export interface AppProps {
   source: ModelSource;
@@ -52,6 +59,24 @@ export interface AppProps {
   work?: WorkCounters;
   /** `--topology-key` values (most general first); absent: the default keys the nodes carry. */
   topologyKeys?: readonly string[];
+  /** The user's aliases, hotkeys and plugins (src/app/config/). */
+  bindings?: UserBindings;
+  /** The skin's colours; absent: wlx's own. */
+  skin?: Skin | null;
+  /** `--headless`: no header. */
+  headless?: boolean;
+  /** `-c/--command`: the `:` command to open with. */
+  initialCommand?: string;
+  /** Namespaces keys 1–9 start with (the context's, -n). */
+  recentNamespaces?: readonly string[];
+  /** Runs a plugin; foreground ones with the explorer suspended (run.tsx). Absent: plugins are not offered. */
+  runPlugin?: (run: PluginRun) => Promise<PluginResult>;
+  /** What plugins get besides the selection ($KUBECONFIG). */
+  pluginEnv?: Readonly<Record<string, string>>;
+  /** Writes the table (ctrl-s), resolving to the file written. */
+  saveTable?: (dump: TableDump) => Promise<string>;
+  /** A view state that outlives this App (run.tsx keeps it while a plugin suspends the explorer). */
+  store?: ViewStore;
 }
 
 const NO_CONTEXTS: readonly string[] = [];
@@ -60,19 +85,44 @@ export function App(props: AppProps): React.JSX.Element {
   const { source } = props;
   const noColor = props.noColor ?? false;
   const size = useTerminalSize(props.size);
-  const [store, state] = useViewStore(props.initialNamespace ?? null);
+  const bindings = props.bindings ?? NO_USER_BINDINGS;
+  const contexts = props.contexts ?? NO_CONTEXTS;
+  const [store, state] = useViewStore(props.initialNamespace ?? null, props.recentNamespaces, props.store);
   const { screen, snapshot, driver } = useScreen(source, store, state, size, {
     frameIntervalMs: props.frameIntervalMs ?? 66,
     highlightMs: props.highlightMs,
     work: props.work,
     noColor,
     topologyKeys: props.topologyKeys,
+    headless: props.headless,
+    contexts,
+    bindings,
+    mapPalette: props.skin?.map,
   });
-  const setPaneKeys = useExplorerKeys(driver, store, {
-    contexts: props.contexts ?? NO_CONTEXTS,
+  const keyOptions = {
+    source,
+    contexts,
     onQuit: props.onQuit,
     onSwitchContext: props.onSwitchContext,
-  });
+    bindings,
+    runPlugin: props.runPlugin,
+    pluginEnv: props.pluginEnv,
+    saveTable: props.saveTable,
+  };
+  const setPaneKeys = useExplorerKeys(driver, store, keyOptions);
+  useInitialCommand(
+    props.initialCommand,
+    snapshot,
+    store,
+    {
+      contexts,
+      canSwitchContext: props.onSwitchContext !== undefined,
+      getNodePods: (n) => driver.nodePods(n),
+      bindings,
+    },
+    bindings,
+  );
+  useNamespaceList(source, store, state, () => driver.latestSnapshot());
   useSelectionFollow(screen, store);
   useFlashTimeout(state.flash, store);
 
@@ -80,6 +130,7 @@ export function App(props: AppProps): React.JSX.Element {
   useQueuePositions(source, frame.kind);
   useGpuMetrics(source, frame.kind);
   usePodScope(source, state);
+  useNamespaceAccess(source, snapshot, state, store);
   useServedRows(source, screen, state.namespace);
   const incidentKind = isIncidentKind(frame.kind) ? frame.kind : null;
   const incident = incidentKind ? frame.incident : undefined;
@@ -87,7 +138,7 @@ export function App(props: AppProps): React.JSX.Element {
   const cluster = frameCluster(state, frame);
   const viewSource = (cluster !== null ? source.member?.(cluster) : undefined) ?? source;
   const viewSnapshot = viewSource === source ? snapshot : viewSource.getSnapshot();
-  const incidentUid = incident && incident.kind !== 'node' ? incident.workloadUid : undefined;
+  const incidentUid = incident && 'workloadUid' in incident ? incident.workloadUid : undefined;
   const tries =
     incidentUid !== undefined && cluster !== null
       ? snapshot.fleet?.links.tried.get(fleetKey(cluster, incidentUid))
@@ -102,53 +153,57 @@ export function App(props: AppProps): React.JSX.Element {
   );
 
   return (
-    <Box flexDirection="column" width={width} height={size.rows}>
-      <Header
-        model={screen.header}
-        wlxVersion={props.wlxVersion}
-        width={width}
-        lines={screen.headerLines}
-        noColor={noColor}
-      />
-      {screen.panel.length > 0 ? <DetailPanel lines={screen.panel} width={width} noColor={noColor} /> : null}
-      {incidentKind && incident && framePodsHeld(viewSnapshot, frame, servesRows(viewSource)) ? (
-        <IncidentView
-          key={`${state.stack.length}:${incidentKind}`}
-          kind={incidentKind}
-          target={incident}
-          title={frame.label}
-          source={viewSource}
-          snapshot={viewSnapshot}
-          multiKueueTries={tries}
-          width={width}
-          height={screen.page + 1}
-          search={frame.filter}
-          noColor={noColor}
-          setKeyHandler={setPaneKeys}
-          onJumpToPods={onJumpToPods}
-        />
-      ) : screen.map ? (
-        <MapView
-          title={screen.title}
-          map={screen.map}
-          height={screen.page + 1}
-          width={width}
-          noColor={noColor}
-          emptyText={screen.emptyText}
-        />
-      ) : (
-        <RowList
-          title={screen.title}
-          columnHeader={screen.columnHeader}
-          lines={screen.lines}
-          page={screen.page}
-          width={width}
-          noColor={noColor}
-          emptyText={screen.emptyText}
-        />
-      )}
-      <Breadcrumbs stack={state.stack} width={width} noColor={noColor} />
-      <BottomLine screen={screen} width={width} noColor={noColor} />
-    </Box>
+    <SkinContext.Provider value={props.skin ?? DEFAULT_SKIN}>
+      <Box flexDirection="column" width={width} height={size.rows}>
+        {screen.headerLines > 0 ? (
+          <Header
+            model={screen.header}
+            wlxVersion={props.wlxVersion}
+            width={width}
+            lines={screen.headerLines}
+            noColor={noColor}
+          />
+        ) : null}
+        {screen.panel.length > 0 ? <DetailPanel lines={screen.panel} width={width} noColor={noColor} /> : null}
+        {incidentKind && incident && framePodsHeld(viewSnapshot, frame, servesRows(viewSource)) ? (
+          <IncidentView
+            key={`${state.stack.length}:${incidentKind}`}
+            kind={incidentKind}
+            target={incident}
+            title={frame.label}
+            source={viewSource}
+            snapshot={viewSnapshot}
+            multiKueueTries={tries}
+            width={width}
+            height={screen.page + 1}
+            search={frame.filter}
+            noColor={noColor}
+            setKeyHandler={setPaneKeys}
+            onJumpToPods={onJumpToPods}
+          />
+        ) : screen.map ? (
+          <MapView
+            title={screen.title}
+            map={screen.map}
+            height={screen.page + 1}
+            width={width}
+            noColor={noColor}
+            emptyText={screen.emptyText}
+          />
+        ) : (
+          <RowList
+            title={screen.title}
+            columnHeader={screen.columnHeader}
+            lines={screen.lines}
+            page={screen.page}
+            width={width}
+            noColor={noColor}
+            emptyText={screen.emptyText}
+          />
+        )}
+        <Breadcrumbs stack={state.stack} width={width} noColor={noColor} />
+        <BottomLine screen={screen} width={width} noColor={noColor} />
+      </Box>
+    </SkinContext.Provider>
   );
 }

@@ -2,6 +2,7 @@
 import type React from 'react';
 import { Text } from 'ink';
 import { fit } from '../render/table.js';
+import { useSkin } from '../hooks/useSkin.js';
 
 export function CommandLine(props: {
   input: string;
@@ -9,10 +10,11 @@ export function CommandLine(props: {
   width: number;
   noColor: boolean;
 }): React.JSX.Element {
+  const skin = useSkin();
   const hint = props.candidates.length > 1 ? '  ' + props.candidates.join(' ') : '';
   return (
     <Text wrap="truncate-end">
-      <Text bold color={props.noColor ? undefined : 'cyan'}>
+      <Text bold color={props.noColor ? undefined : (skin.prompt ?? 'cyan')}>
         :
       </Text>
       <Text>{props.input}</Text>

@@ -2,6 +2,7 @@
 import type React from 'react';
 import { Text } from 'ink';
 import { fit } from '../render/table.js';
+import { useSkin } from '../hooks/useSkin.js';
 
 export function FilterLine(props: {
   filter: string;
@@ -9,12 +10,13 @@ export function FilterLine(props: {
   width: number;
   noColor: boolean;
 }): React.JSX.Element {
+  const skin = useSkin();
   const hint = props.error
     ? `  (not a regex, matching literally: ${props.error})`
     : '  (Enter keeps, Esc clears, /!re inverts)';
   return (
     <Text wrap="truncate-end">
-      <Text bold color={props.noColor ? undefined : 'cyan'}>
+      <Text bold color={props.noColor ? undefined : (skin.prompt ?? 'cyan')}>
         /
       </Text>
       <Text>{props.filter}</Text>

@@ -8,6 +8,7 @@ import { sanitise } from '../../text/sanitise.js';
 import type { HeaderModel } from '../render/header.js';
 import { fit } from '../render/table.js';
 import { accent, type TextStyle } from './theme.js';
+import { useSkin } from '../hooks/useSkin.js';
 
 export interface HeaderProps {
   model: HeaderModel;
@@ -18,11 +19,19 @@ export interface HeaderProps {
   noColor: boolean;
 }
 
-function Pair(props: { label: string; value: string; width: number; style?: TextStyle }): React.JSX.Element {
+function Pair(props: {
+  label: string;
+  value: string;
+  width: number;
+  style?: TextStyle;
+  labelColor?: string;
+}): React.JSX.Element {
   const label = props.label + ' ';
   return (
     <Text wrap="truncate-end">
-      <Text bold>{label}</Text>
+      <Text bold color={props.labelColor}>
+        {label}
+      </Text>
       <Text {...props.style}>{fit(props.value, Math.max(0, props.width - label.length))}</Text>
     </Text>
   );
@@ -30,14 +39,22 @@ function Pair(props: { label: string; value: string; width: number; style?: Text
 
 export function Header(props: HeaderProps): React.JSX.Element {
   const { model, width, noColor } = props;
+  const skin = useSkin();
+  const value = skin.header?.value;
+  const labelColor = noColor ? undefined : skin.header?.label;
   const { connection: c, totals: t, summary: conn } = model;
-  const connStyle = noColor ? {} : { color: conn.level === 'ok' ? 'green' : conn.level === 'warn' ? 'yellow' : 'red' };
+  const connTone = conn.level === 'ok' ? 'ok' : conn.level === 'warn' ? 'warn' : 'error';
+  const connStyle = noColor
+    ? {}
+    : { color: skin.tones[connTone] ?? (connTone === 'ok' ? 'green' : connTone === 'warn' ? 'yellow' : 'red') };
   const ns = model.namespace === null ? 'all' : sanitise(model.namespace);
   const gpus = model.gpus;
   if (props.lines <= 1) {
     return (
       <Text wrap="truncate-end">
-        <Text {...accent(noColor)}>{fit(`${sanitise(c.context)} ns:${ns} GPUs ${gpus} ${conn.text}`, width)}</Text>
+        <Text {...accent(noColor, 'cyan', value)}>
+          {fit(`${sanitise(c.context)} ns:${ns} GPUs ${gpus} ${conn.text}`, width)}
+        </Text>
       </Text>
     );
   }
@@ -48,27 +65,69 @@ export function Header(props: HeaderProps): React.JSX.Element {
     <Box flexDirection="column">
       <Box>
         <Box width={left + 1}>
-          <Pair label="Context:" value={sanitise(c.context)} width={left} style={accent(noColor, 'yellow')} />
+          <Pair
+            label="Context:"
+            value={sanitise(c.context)}
+            width={left}
+            style={accent(noColor, 'yellow', value)}
+            labelColor={labelColor}
+          />
         </Box>
-        <Pair label="GPUs:" value={gpus} width={right} style={accent(noColor, 'magenta')} />
+        <Pair
+          label="GPUs:"
+          value={gpus}
+          width={right}
+          style={accent(noColor, 'magenta', value)}
+          labelColor={labelColor}
+        />
       </Box>
       <Box>
         <Box width={left + 1}>
-          <Pair label="Cluster:" value={sanitise(c.cluster)} width={left} style={accent(noColor)} />
+          <Pair
+            label="Cluster:"
+            value={sanitise(c.cluster)}
+            width={left}
+            style={accent(noColor, 'cyan', value)}
+            labelColor={labelColor}
+          />
         </Box>
-        <Pair label="Workloads:" value={model.workloads} width={right} style={accent(noColor)} />
+        <Pair
+          label="Workloads:"
+          value={model.workloads}
+          width={right}
+          style={accent(noColor, 'cyan', value)}
+          labelColor={labelColor}
+        />
       </Box>
       <Box>
         <Box width={left + 1}>
-          <Pair label="User:" value={sanitise(c.user)} width={left} style={accent(noColor)} />
+          <Pair
+            label="User:"
+            value={sanitise(c.user)}
+            width={left}
+            style={accent(noColor, 'cyan', value)}
+            labelColor={labelColor}
+          />
         </Box>
-        <Pair label="Conn:" value={conn.text} width={right} style={connStyle} />
+        <Pair label="Conn:" value={conn.text} width={right} style={connStyle} labelColor={labelColor} />
       </Box>
       <Box>
         <Box width={left + 1}>
-          <Pair label="Namespace:" value={ns} width={left} style={accent(noColor)} />
+          <Pair
+            label="Namespace:"
+            value={ns}
+            width={left}
+            style={accent(noColor, 'cyan', value)}
+            labelColor={labelColor}
+          />
         </Box>
-        <Pair label="Nodes:" value={`${t.nodes}  pods ${t.pods}   ${version}`} width={right} style={accent(noColor)} />
+        <Pair
+          label="Nodes:"
+          value={`${model.nodes}  pods ${t.pods}   ${version}`}
+          width={right}
+          style={accent(noColor, 'cyan', value)}
+          labelColor={labelColor}
+        />
       </Box>
     </Box>
   );

@@ -22,6 +22,8 @@ import {
   type IncidentTarget,
 } from '../state/incident.js';
 import { toneStyle, accent, type TextStyle } from './theme.js';
+import { useSkin } from '../hooks/useSkin.js';
+import type { Skin } from '../skin.js';
 import { DEFAULT_LOG_LINES, Ring } from '../state/incident-logs.js';
 
 import type { WorkerTry } from '../../model/fleet/link.js';
@@ -82,10 +84,10 @@ function wrapLogLine(text: string, width: number): string[] {
 }
 
 /** A waterfall span's style: its phase's colour (NO_COLOR: the glyphs alone tell), marks bold. */
-function spanStyle(span: Span, lineTone: TextLine['tone'], noColor: boolean): TextStyle {
+function spanStyle(span: Span, lineTone: TextLine['tone'], noColor: boolean, skin: Skin): TextStyle {
   if (span.phase) return noColor ? {} : { color: PHASE_COLOUR[span.phase] };
   if (span.mark) return { bold: true };
-  return toneStyle(span.tone ?? lineTone, noColor);
+  return toneStyle(span.tone ?? lineTone, noColor, skin);
 }
 
 /** Spans cut to `width` columns and padded to it. */
@@ -113,6 +115,7 @@ interface LogState {
 
 export function IncidentView(props: IncidentViewProps): React.JSX.Element {
   const { kind, target, source, width, height, noColor } = props;
+  const skin = useSkin();
   const maxLogLines = props.maxLogLines ?? DEFAULT_LOG_LINES;
   const inner = Math.max(10, width - 2);
   const [lines, setLines] = useState<TextLine[]>([]);
@@ -282,9 +285,12 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
           tone: i === pickIndex ? 'group' : 'normal',
         }))
       : viewLines;
+    // `:events` (a namespace's events) is a list: `/` keeps the matching lines, as a table's filter does.
+    const filtering = target.kind === 'namespace' && test !== null;
     const out: Array<TextLine & { match: boolean }> = [];
     for (const l of src) {
-      const match = test ? test(l.text) : false;
+      if (filtering && l.tone !== 'group' && !test(l.text)) continue;
+      const match = test && !filtering ? test(l.text) : false;
       // Bars are laid out for the pane: never wrapped.
       if (wrap && !l.spans)
         for (const chunk of (kind === 'logs' ? wrapLogLine : wrapTextLine)(l.text, inner))
@@ -292,7 +298,7 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
       else out.push({ ...l, match });
     }
     return out;
-  }, [kind, viewLines, wrap, inner, test, log.picking, log.containers, pickIndex]);
+  }, [kind, target.kind, viewLines, wrap, inner, test, log.picking, log.containers, pickIndex]);
 
   const maxTop = Math.max(0, shown.length - height);
   const effectiveTop = follow ? maxTop : Math.min(top, maxTop);
@@ -386,7 +392,7 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
     return () => setKeyHandler(null);
   }, [setKeyHandler]);
 
-  const border = accent(noColor, 'blue');
+  const border = accent(noColor, 'blue', skin.border);
   const title = ` ${props.title} `;
   const titleText = displayWidth(title) > inner - 2 ? fit(title, inner - 2) : title;
   const left = Math.max(0, Math.floor((inner - displayWidth(titleText)) / 2));
@@ -398,12 +404,12 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
         <Text {...border}>│</Text>
         {l.spans ? (
           fitSpans(l.spans, inner).map((span, j) => (
-            <Text key={j} {...spanStyle(span, l.tone, noColor)} inverse={l.match}>
+            <Text key={j} {...spanStyle(span, l.tone, noColor, skin)} inverse={l.match}>
               {span.text}
             </Text>
           ))
         ) : (
-          <Text {...toneStyle(l.tone, noColor)} inverse={l.match}>
+          <Text {...toneStyle(l.tone, noColor, skin)} inverse={l.match}>
             {fit(l.text, inner)}
           </Text>
         )}

@@ -16,6 +16,7 @@ import { Text } from 'ink';
 import { fit } from '../render/table.js';
 import type { ScreenLine } from '../state/screen.js';
 import { toneStyle } from './theme.js';
+import { useSkin } from '../hooks/useSkin.js';
 import { TitledBox } from './TitledBox.js';
 
 export interface RowListProps {
@@ -36,13 +37,17 @@ export interface RowListProps {
 type RowLineProps = Omit<ScreenLine, 'key'> & { noColor: boolean };
 
 const RowLine = memo(function RowLine({ text, tone, selected, changed, noColor }: RowLineProps): React.JSX.Element {
-  const style = toneStyle(tone, noColor);
+  const skin = useSkin();
+  const style = toneStyle(tone, noColor, skin);
+  // A skin's cursor colours replace the inverse selection.
+  const cursor = selected && !noColor && skin.cursor?.bg ? skin.cursor : null;
   return (
     <Text
       {...style}
-      inverse={selected}
+      color={cursor?.fg ?? style.color}
+      inverse={selected && !cursor}
       bold={style.bold || changed}
-      backgroundColor={changed && !noColor ? 'blackBright' : undefined}
+      backgroundColor={cursor ? cursor.bg : changed && !noColor ? (skin.changed ?? 'blackBright') : undefined}
       wrap="truncate-end"
     >
       {text}
@@ -52,6 +57,7 @@ const RowLine = memo(function RowLine({ text, tone, selected, changed, noColor }
 
 export function RowList(props: RowListProps): React.JSX.Element {
   const { page, width, noColor } = props;
+  const skin = useSkin();
   const inner = Math.max(10, width - 2);
   const lines: React.JSX.Element[] = props.lines.map((l) => (
     <RowLine key={l.key} text={l.text} tone={l.tone} selected={l.selected} changed={l.changed} noColor={noColor} />
@@ -72,7 +78,7 @@ export function RowList(props: RowListProps): React.JSX.Element {
   }
   return (
     <TitledBox title={props.title} width={inner + 2} noColor={noColor}>
-      <Text bold wrap="truncate-end">
+      <Text bold wrap="truncate-end" color={noColor ? undefined : skin.columnHeader}>
         {props.columnHeader}
       </Text>
       {lines}

@@ -4,6 +4,7 @@ import type React from 'react';
 import { Box, Text } from 'ink';
 import { displayWidth, fit } from '../render/table.js';
 import { accent } from './theme.js';
+import { useSkin } from '../hooks/useSkin.js';
 
 export interface TitledBoxProps {
   title: string;
@@ -14,12 +15,23 @@ export interface TitledBoxProps {
 }
 
 export function TitledBox({ title, width, noColor, children }: TitledBoxProps): React.JSX.Element {
-  const border = accent(noColor, 'blue');
+  const skin = useSkin();
+  const border = accent(noColor, 'blue', skin.border);
+  const top = borderTop(title, width);
+  const at = skin.title && !noColor ? top.indexOf(title.trim()) : -1;
   return (
     <Box flexDirection="column" width={width}>
-      <Text wrap="truncate-end" {...border}>
-        {borderTop(title, width)}
-      </Text>
+      {at < 0 ? (
+        <Text wrap="truncate-end" {...border}>
+          {top}
+        </Text>
+      ) : (
+        <Text wrap="truncate-end" {...border}>
+          {top.slice(0, at)}
+          <Text color={skin.title}>{title.trim()}</Text>
+          {top.slice(at + title.trim().length)}
+        </Text>
+      )}
       <Box flexDirection="column" width={width} borderStyle="single" borderTop={false} borderColor={border.color}>
         {children}
       </Box>

@@ -11,6 +11,8 @@ import type { ViewStore } from '../state/store.js';
 import { currentFrame, type UiState } from '../state/viewState.js';
 import { frameCluster } from '../state/fleet.js';
 import { useModelSnapshot } from './useModelSnapshot.js';
+import type { UserBindings } from '../user-config.js';
+import type { MapPalette } from '../skin.js';
 
 /** One App's screen model, draw gate and their timers; long-lived callbacks read its latest inputs. */
 export class ScreenDriver {
@@ -97,6 +99,10 @@ export interface ScreenOptions {
   work?: WorkCounters;
   noColor?: boolean;
   topologyKeys?: readonly string[];
+  headless?: boolean;
+  contexts?: readonly string[];
+  bindings?: UserBindings;
+  mapPalette?: Partial<MapPalette>;
 }
 
 export function useScreen(
@@ -115,6 +121,10 @@ export function useScreen(
           counters: options.work,
           noColor: options.noColor,
           topologyKeys: options.topologyKeys,
+          headless: options.headless,
+          contexts: options.contexts,
+          bindings: options.bindings,
+          mapPalette: options.mapPalette,
         }),
         store,
         redraw,

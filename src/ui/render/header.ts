@@ -10,7 +10,7 @@ import type {
   NodeSummary,
 } from '../../model/types.js';
 import { sanitise } from '../../text/sanitise.js';
-import { statusWithQueue } from '../../model/scheduling/words.js';
+import { workloadWords } from '../../model/workload-word.js';
 import { clusterGpuUtilisation } from '../../model/gpu-overlay.js';
 
 /** What the header shows, computed once per screen (src/ui/state/screen.ts). */
@@ -22,6 +22,8 @@ export interface HeaderModel {
   workloads: string;
   /** The GPU figures (gpuHeadline). */
   gpus: string;
+  /** The node count, or `not readable` without node access (never 0). */
+  nodes: string;
   namespace: string | null;
 }
 
@@ -47,6 +49,12 @@ const FAILURE_WORD: Record<ConnectionCause['kind'], string> = {
   server: 'server error',
 };
 
+/** `pods,jobs,jobsets`: the resource names of kinds (`jobsets.jobset.x-k8s.io (training)`), pods first, each once. */
+function refusedKinds(labels: readonly string[]): string {
+  const names = [...new Set(labels.map((k) => sanitise(k.split(/[ .]/)[0])))].sort();
+  return [...names.filter((n) => n === 'pods'), ...names.filter((n) => n !== 'pods')].join(',');
+}
+
 /** Failures a user must act on (as opposed to waiting for the server). */
 function needsAction(cause: ConnectionCause | undefined): boolean {
   return !!cause && ['tls', 'unauthorized', 'forbidden', 'credentials'].includes(cause.kind);
@@ -60,8 +68,11 @@ export function connectionHeadline(c: ClusterConnection, scopedTo?: readonly str
   const parts: string[] = [];
   let level: ConnectionSummary['level'] = 'ok';
   if (c.state === 'retrying') {
+    // Refused kinds are not being watched (and their rows may be stale): say which, by resource name.
     const what = c.failing.length
-      ? `reconnecting ${c.failing.map(sanitise).join(',')}`
+      ? c.cause?.kind === 'forbidden'
+        ? `not watched: ${refusedKinds(c.failing)} (forbidden)`
+        : `reconnecting ${c.failing.map(sanitise).join(',')}`
       : c.cause
         ? FAILURE_WORD[c.cause.kind]
         : 'reconnecting';
@@ -181,8 +192,7 @@ export function workloadCounts(snapshot: ModelSnapshot, namespace: string | null
   for (const w of snapshot.workloads) {
     if (namespace !== null && w.namespace !== namespace) continue;
     n++;
-    for (const s of statusWithQueue(w.status, snapshot.scheduling?.queues.get(w.uid)))
-      counts.set(s, (counts.get(s) ?? 0) + 1);
+    for (const s of workloadWords(w, snapshot.scheduling?.queues.get(w.uid))) counts.set(s, (counts.get(s) ?? 0) + 1);
   }
   const order = [
     'Running',

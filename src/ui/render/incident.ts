@@ -179,12 +179,13 @@ export interface EventRow {
   firstMs: number | null;
 }
 
-/** Deduplicated (same object, type, reason, message: counts summed), newest first. */
-export function dedupeEvents(events: readonly KubeObject[]): EventRow[] {
+/** Deduplicated (same object, type, reason, message: counts summed), newest first; objects named with their namespace when asked. */
+export function dedupeEvents(events: readonly KubeObject[], withNamespace = false): EventRow[] {
   const byKey = new Map<string, EventRow>();
   for (const e of events) {
     const f = eventFacts(e);
-    const object = `${f.involvedKind.toLowerCase()}/${f.involvedName}`;
+    const ns = withNamespace && e.metadata.namespace ? `${e.metadata.namespace}/` : '';
+    const object = `${ns}${f.involvedKind.toLowerCase()}/${f.involvedName}`;
     const key = [object, f.type, f.reason, f.message].join('\u0000');
     const row = byKey.get(key);
     if (row) {

@@ -11,7 +11,7 @@ import { nodeFree, nodeStatus } from './nodes.js';
 import { nodeGpuModel } from '../../model/gpu.js';
 import { shortGpuKind } from './header.js';
 import { splitAcross, splitSentence, spreadOf, spreadSentence, type TopologyIndex } from '../../model/topology.js';
-import { rolePods, treePods } from '../../model/pod-nodes.js';
+import { rolePods, treePods, type PodNode } from '../../model/pod-nodes.js';
 import { roleName } from '../../model/role-name.js';
 import type { GroupGpu } from '../../model/gpu-overlay.js';
 import { utilText } from './gpu-columns.js';
@@ -83,6 +83,17 @@ export function placementPanelLines(w: WorkloadTree, index: TopologyIndex | null
 /** Conditions that are not in their healthy state (Ready=True, the pressure ones False). */
 function abnormal(c: NodeSummary['conditions'][number]): boolean {
   return c.type === 'Ready' ? c.status !== 'True' : c.status !== 'False';
+}
+
+/** A node whose object is not readable (no access to nodes): what its pods tell, and that the rest is unknown. */
+export function podNodePanel(n: PodNode | undefined, name: string | undefined): PanelLine[] {
+  const pods = n ? `: ${n.pods} pod${n.pods === 1 ? '' : 's'} seen on it requesting ${n.gpuRequested} GPUs` : '';
+  return [
+    {
+      text: `node ${sanitise(name ?? '')} is not readable (no access to nodes)${pods}; capacity and conditions unknown`,
+      tone: 'warn',
+    },
+  ];
 }
 
 export function nodePanel(n: NodeSummary): PanelLine[] {

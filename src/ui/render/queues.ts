@@ -1,6 +1,6 @@
 // `:queues`: Kueue ClusterQueues with their GPU quota per flavor, and one
 // ClusterQueue's pending workloads in line (Enter → the workload).
-import { queueStatusWord, type WorkloadQueue } from '../../model/scheduling/words.js';
+import { positionText, queueStatusWord, type WorkloadQueue } from '../../model/scheduling/words.js';
 import type { ClusterQueueSummary, FlavorQuota, PendingEntry, QueueFacts } from '../../model/scheduling/kueue.js';
 import type { GangVerdict } from '../../model/scheduling/gangs.js';
 import type { PanelLine } from './panels.js';
@@ -19,7 +19,7 @@ export const QUEUE_COLUMNS: Column[] = [
 ];
 
 export const PENDING_COLUMNS: Column[] = [
-  { name: 'POS', min: 3, align: 'right' },
+  { name: 'POS', min: 4, align: 'right' },
   { name: 'NAMESPACE', min: 9, max: 20, dropPriority: 2 },
   { name: 'NAME', min: 12, max: 40, flex: true, keep: true },
   { name: 'LOCALQUEUE', min: 10, max: 24 },
@@ -65,16 +65,17 @@ export function clusterQueueTable(queues: readonly ClusterQueueSummary[]): Table
   return { columns: QUEUE_COLUMNS, rows: queues.map(clusterQueueRow) };
 }
 
-export function pendingRow(e: PendingEntry): Row {
+/** A pending workload in line; positions as people count them (`1st`), `fetching` until Kueue answers. */
+export function pendingRow(e: PendingEntry, positionsUnavailable = false): Row {
   const name = sanitise(e.ownerName ?? e.name);
   return {
     key: `pending:${e.namespace}/${e.name}`,
     cells: [
-      e.positionInClusterQueue === null ? '?' : String(e.positionInClusterQueue),
+      positionText(e.positionInClusterQueue, positionsUnavailable),
       sanitise(e.namespace),
       name,
       e.localQueue ? sanitise(e.localQueue) : '-',
-      e.positionInLocalQueue === null ? '?' : String(e.positionInLocalQueue),
+      positionText(e.positionInLocalQueue, positionsUnavailable),
       num(e.gpus),
       '',
     ],
@@ -86,8 +87,8 @@ export function pendingRow(e: PendingEntry): Row {
   };
 }
 
-export function pendingTable(entries: readonly PendingEntry[]): TableData {
-  return { columns: PENDING_COLUMNS, rows: entries.map(pendingRow) };
+export function pendingTable(entries: readonly PendingEntry[], positionsUnavailable = false): TableData {
+  return { columns: PENDING_COLUMNS, rows: entries.map((e) => pendingRow(e, positionsUnavailable)) };
 }
 
 /** The QUEUE cell: the LocalQueue (or scheduler queue), `-` when none holds the workload. */
@@ -108,7 +109,10 @@ export function queuePanelLines(
       .filter((x): x is string => !!x)
       .map(sanitise)
       .join(' → ');
-    const pos = waiting && queue.system === 'kueue' ? `, position ${queue.position ?? '?'}` : '';
+    const pos =
+      waiting && queue.system === 'kueue'
+        ? `, ${positionText(queue.position, facts?.positionsUnavailable ?? false)} in line`
+        : '';
     const short = facts?.shortfalls.length
       ? ` — needs ${facts.shortfalls.map((s) => `${s.more ?? 'more'} ${sanitise(s.resource)}${s.flavor ? ` (${sanitise(s.flavor)})` : ''}`).join(', ')} of quota`
       : '';

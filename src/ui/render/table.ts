@@ -19,6 +19,10 @@ export type NavTarget =
   | { kind: 'cluster'; context: string; label: string }
   /** A pod listed on a node: jump to it inside its workload. */
   | { kind: 'podInWorkload'; workloadUid: string; podUid: string; label: string }
+  /** Picker rows (`:ctx`, `:ns`, ctrl-a): what Enter switches to or runs. */
+  | { kind: 'context'; name: string }
+  | { kind: 'namespace'; name: string | null }
+  | { kind: 'command'; text: string }
   /** Expandable tree row without pods of its own to show. */
   | { kind: 'none' };
 

@@ -1,10 +1,12 @@
 // Workloads (home view): every workload of every defined kind.
 import type { WorkloadTree, PodSummary } from '../../model/types.js';
-import { workloadTrouble, type WorkloadTrouble } from '../../model/trouble.js';
-import { statusWithQueue, type WorkloadQueue } from '../../model/scheduling/words.js';
+import { workloadTrouble } from '../../model/trouble.js';
+import type { WorkloadQueue } from '../../model/scheduling/words.js';
+import { troubleMarker, workloadWords } from '../../model/workload-word.js';
 import type { SchedulingView } from '../../model/scheduling/index.js';
 import { queueCell } from './queues.js';
 import { treePods } from '../../model/pod-nodes.js';
+import { placedNodes } from '../../model/topology.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
 import { parseTime, worstTone, ratio, gpuRatio, statusRank } from './format.js';
@@ -41,25 +43,18 @@ export function workloadNodeCount(w: WorkloadTree): number {
   return (w.podsElided ? w.podsElided.nodes : workloadNodes(w)).length;
 }
 
+/** Where the workload is (model/topology.ts placedNodes: what its placement counts too). */
 export function workloadNodes(w: WorkloadTree): string[] {
-  const nodes = new Set<string>();
-  for (const p of workloadPods(w)) if (p.node) nodes.add(p.node);
-  return [...nodes];
+  return placedNodes(workloadPods(w));
 }
 
-/** The status words, with the queue's (Queued, Evicted, Preempted, Unschedulable) when a queue holds the job. */
+/** The status words (model/workload-word.ts): the queue's word when a queue holds the job, Degraded while a pod crash-loops. */
 export function workloadStatusWords(w: WorkloadTree, queue?: WorkloadQueue | null): string[] {
-  return statusWithQueue(w.status, queue);
+  return workloadWords(w, queue);
 }
 
 export function workloadStatusText(w: WorkloadTree, queue?: WorkloadQueue | null): string {
   return workloadStatusWords(w, queue).join(',');
-}
-
-/** The status word with the pods' worst trouble beside it: `Running (OOMKilled)`, `Running (OOMKilled+1)`. */
-export function troubleMarker(t: WorkloadTrouble): string {
-  const [first, ...more] = t.counts;
-  return first ? ` (${sanitise(first.reason)}${more.length ? `+${more.length}` : ''})` : '';
 }
 
 /** A workload's row; `queue` undefined: no QUEUE column, null: none holds it. */
@@ -82,7 +77,7 @@ export function workloadRow(w: WorkloadTree, queue?: WorkloadQueue | null): Row 
       name,
       sanitise(w.kind),
       ...(queue === undefined ? [] : [queueCell(queue ?? undefined)]),
-      status + troubleMarker(trouble) + (w.errors.length ? '!' : ''),
+      status + sanitise(troubleMarker(trouble, words)) + (w.errors.length ? '!' : ''),
       ratio(w.replicas.ready, w.replicas.desired),
       gpuRatio(w.gpus),
       String(workloadNodeCount(w)),

@@ -1,7 +1,27 @@
 // The `:` command line: parsing and Tab completion. Pure functions.
+// Besides wlx's own commands: every workload type by its kind, plural and
+// short names (`:jobset`), and the user's aliases (aliases.yaml), which are
+// looked up first, as k9s's user aliases override its own.
+import type { WorkloadType } from './workload-types.js';
+
+export type ViewCommand =
+  | 'workloads'
+  | 'nodes'
+  | 'map'
+  | 'pods'
+  | 'queues'
+  | 'defs'
+  | 'problems'
+  | 'events'
+  | 'aliases'
+  | 'contexts'
+  | 'namespaces'
+  | 'clusters';
 
 export type Command =
-  | { kind: 'view'; view: 'workloads' | 'nodes' | 'map' | 'pods' | 'queues' | 'defs' | 'clusters' }
+  /** namespace: a name given after the view's (`:pods training`), null for `all`; absent: unchanged. */
+  | { kind: 'view'; view: ViewCommand; namespace?: string | null }
+  | { kind: 'type'; type: WorkloadType; namespace?: string | null }
   | { kind: 'namespace'; namespace: string | null }
   | { kind: 'context'; context: string }
   | { kind: 'quit' }
@@ -21,53 +41,87 @@ export const COMMANDS: CommandSpec[] = [
   { names: ['map', 'gpumap'], help: 'the GPU map: every node a cell, by topology domain (Enter: the node)' },
   { names: ['pods', 'po'], help: 'every pod of every workload' },
   { names: ['queues', 'cq'], help: 'Kueue ClusterQueues: GPU quota, usage, pending (Enter: the line)' },
+  { names: ['events', 'ev'], help: "the namespace's events, newest first (/ filters)" },
   { names: ['defs', 'definitions'], help: 'Workload Map definitions and their problems' },
   { names: ['clusters', 'cl'], help: 'every cluster of the fleet: state, nodes, GPUs by model (Enter: only it)' },
-  { names: ['ns', 'namespace'], arg: 'namespace', help: 'scope to a namespace (`all` for every namespace)' },
-  { names: ['ctx', 'context'], arg: 'context', help: 'switch kubeconfig context' },
+  {
+    names: ['problems', 'pr'],
+    help: 'every problem (connection, access, GPU metrics, kinds, definitions) and since when',
+  },
+  { names: ['aliases', 'alias'], help: 'every command, workload type and alias (ctrl-a)' },
+  {
+    names: ['ns', 'namespace'],
+    arg: 'namespace',
+    help: 'scope to a namespace (`all` for every namespace); alone: pick one',
+  },
+  { names: ['ctx', 'context'], arg: 'context', help: 'switch kubeconfig context; alone: pick one' },
   { names: ['help'], help: 'key help' },
   { names: ['q', 'quit', 'q!'], help: 'quit' },
 ];
 
-export function parseCommand(text: string): Command {
-  const [name = '', ...args] = text.trim().split(/\s+/);
+const VIEWS: Record<string, ViewCommand> = {
+  workloads: 'workloads',
+  workload: 'workloads',
+  wl: 'workloads',
+  nodes: 'nodes',
+  node: 'nodes',
+  no: 'nodes',
+  map: 'map',
+  gpumap: 'map',
+  pods: 'pods',
+  pod: 'pods',
+  po: 'pods',
+  queues: 'queues',
+  queue: 'queues',
+  cq: 'queues',
+  clusterqueues: 'queues',
+  events: 'events',
+  event: 'events',
+  ev: 'events',
+  defs: 'defs',
+  def: 'defs',
+  definitions: 'defs',
+  problems: 'problems',
+  problem: 'problems',
+  pr: 'problems',
+  aliases: 'aliases',
+  alias: 'aliases',
+  clusters: 'clusters',
+  cluster: 'clusters',
+  cl: 'clusters',
+};
+
+export interface CommandContext {
+  /** The user's aliases (aliases.yaml), name → command line. */
+  aliases?: ReadonlyMap<string, string>;
+  /** Workload types by name (workload-types.ts). */
+  types?: ReadonlyMap<string, WorkloadType>;
+}
+
+const namespaceArg = (arg: string): string | null => (arg === 'all' || arg === '*' ? null : arg);
+
+export function parseCommand(text: string, ctx: CommandContext = {}): Command {
+  const [word = '', ...args] = text.trim().split(/\s+/);
   const arg = args.join(' ');
-  switch (name.toLowerCase()) {
-    case 'workloads':
-    case 'workload':
-    case 'wl':
-      return { kind: 'view', view: 'workloads' };
-    case 'nodes':
-    case 'node':
-    case 'no':
-      return { kind: 'view', view: 'nodes' };
-    case 'map':
-    case 'gpumap':
-      return { kind: 'view', view: 'map' };
-    case 'pods':
-    case 'pod':
-    case 'po':
-      return { kind: 'view', view: 'pods' };
-    case 'queues':
-    case 'queue':
-    case 'cq':
-    case 'clusterqueues':
-      return { kind: 'view', view: 'queues' };
-    case 'defs':
-    case 'def':
-    case 'definitions':
-      return { kind: 'view', view: 'defs' };
-    case 'clusters':
-    case 'cluster':
-    case 'cl':
-      return { kind: 'view', view: 'clusters' };
+  const name = word.toLowerCase();
+  const alias = ctx.aliases?.get(name);
+  if (alias !== undefined) {
+    // An alias may name another, never itself (directly or around a loop).
+    const rest = new Map(ctx.aliases);
+    rest.delete(name);
+    return parseCommand(arg ? `${alias} ${arg}` : alias, { ...ctx, aliases: rest });
+  }
+  const view = VIEWS[name];
+  if (view) return arg ? { kind: 'view', view, namespace: namespaceArg(arg) } : { kind: 'view', view };
+  switch (name) {
     case 'ns':
     case 'namespace':
-      if (!arg) return { kind: 'error', message: 'usage: :ns NAME|all' };
-      return { kind: 'namespace', namespace: arg === 'all' || arg === '*' ? null : arg };
+      if (!arg) return { kind: 'view', view: 'namespaces' };
+      return { kind: 'namespace', namespace: namespaceArg(arg) };
     case 'ctx':
     case 'context':
-      if (!arg) return { kind: 'error', message: 'usage: :ctx NAME' };
+    case 'contexts':
+      if (!arg) return { kind: 'view', view: 'contexts' };
       return { kind: 'context', context: arg };
     case 'q':
     case 'q!':
@@ -78,12 +132,13 @@ export function parseCommand(text: string): Command {
       return { kind: 'help' };
     case '':
       return { kind: 'error', message: 'empty command' };
-    default:
-      return {
-        kind: 'error',
-        message: `unknown command "${name}" (Tab completes; try :workloads :nodes :map :pods :queues :clusters :defs :ns :ctx :q)`,
-      };
   }
+  const type = ctx.types?.get(name);
+  if (type) return arg ? { kind: 'type', type, namespace: namespaceArg(arg) } : { kind: 'type', type };
+  return {
+    kind: 'error',
+    message: `unknown command "${word}" (Tab completes; ctrl-a lists every command, type and alias)`,
+  };
 }
 
 function commonPrefix(words: string[]): string {
@@ -96,21 +151,26 @@ function commonPrefix(words: string[]): string {
 /**
  * Tab completion: the completed line and the candidates. A unique match is
  * completed (with a trailing space for commands taking an argument); several
- * are completed to their common prefix.
+ * are completed to their common prefix. `names`: more command names (workload
+ * types, aliases).
  */
 export function completeCommand(
   text: string,
   namespaces: readonly string[],
   contexts: readonly string[],
+  names: readonly string[] = [],
 ): { text: string; candidates: string[] } {
   const m = /^(\S*)(\s+)?(.*)$/.exec(text) ?? ['', '', undefined, ''];
   const name = m[1] ?? '';
   if (m[2] === undefined) {
-    const all = COMMANDS.flatMap((c) => c.names.map((n) => ({ n, spec: c })));
+    const all = [
+      ...COMMANDS.flatMap((c) => c.names.map((n) => ({ n, arg: c.arg !== undefined }))),
+      ...names.filter((n) => !COMMANDS.some((c) => c.names.includes(n))).map((n) => ({ n, arg: false })),
+    ];
     const hits = all.filter((x) => x.n.startsWith(name.toLowerCase()));
-    if (hits.length === 1) return { text: hits[0].n + (hits[0].spec.arg ? ' ' : ''), candidates: [hits[0].n] };
-    const names = hits.map((h) => h.n);
-    return { text: commonPrefix(names) || name, candidates: names };
+    if (hits.length === 1) return { text: hits[0].n + (hits[0].arg ? ' ' : ''), candidates: [hits[0].n] };
+    const found = [...new Set(hits.map((h) => h.n))];
+    return { text: commonPrefix(found) || name, candidates: found };
   }
   const spec = COMMANDS.find((c) => c.names.includes(name.toLowerCase()));
   if (!spec?.arg) return { text, candidates: [] };

@@ -10,8 +10,10 @@ import type {
   NodeSummary,
   OrphanPod,
   PodSummary,
+  ProblemEntry,
   WorkloadTree,
 } from '../../model/types.js';
+import { sanitise } from '../../text/sanitise.js';
 import { sumGpuSlices } from '../../model/gpu.js';
 import type { Row, TableData } from '../render/table.js';
 import { workloadTable } from '../render/workloads.js';
@@ -24,8 +26,21 @@ import { groupByDomain, groupingKeys } from '../render/domains.js';
 import { regexFilter } from '../render/regex-filter.js';
 import { topologyKeysInEffect } from '../../model/topology.js';
 import { definitionTable } from '../render/definitions.js';
+import { problemTable } from '../render/problems.js';
 import { clusterQueueTable, pendingTable } from '../render/queues.js';
-import type { SortState, ViewFrame } from './viewState.js';
+import { aliasTable, contextTable, namespaceTable } from '../render/pickers.js';
+import { NO_USER_BINDINGS, type UserBindings } from '../user-config.js';
+import type { NamespaceList, SortState, ViewFrame } from './viewState.js';
+import { workloadTypeKey, workloadTypes } from './workload-types.js';
+
+/** What the pickers (`:ctx`, `:ns`, ctrl-a) list besides the snapshot. */
+export interface PickerInputs {
+  contexts: readonly string[];
+  currentContext: string;
+  namespaceList: NamespaceList | null;
+  recentNamespaces: readonly string[];
+  bindings: UserBindings;
+}
 
 export interface ViewTable extends TableData {
   /** Whether shift-key sorting applies (trees and grouped lists keep their order). */
@@ -97,27 +112,69 @@ export function findNode(snapshot: ModelSnapshot, name: string | undefined): Nod
 
 const EMPTY: TableData = { columns: [], rows: [] };
 
+/** A problem of a snapshot without entries (offline, tests): no time known. */
+function untimedProblem(text: string): ProblemEntry {
+  return { source: '-', text, since: '', level: 'problem' };
+}
+
+/** Why `:queues` has no row: the ClusterQueues are forbidden, Kueue is not served, or there are none. */
+function noClusterQueue(snapshot: ModelSnapshot): string {
+  const kind = snapshot.kinds.find((k) => k.gvk.group === 'kueue.x-k8s.io' && k.gvk.kind === 'ClusterQueue');
+  if (kind?.state === 'forbidden') {
+    const user = snapshot.access?.user;
+    return `ClusterQueues are not readable${user ? ` by ${sanitise(user)}` : ''} (list clusterqueues.kueue.x-k8s.io is forbidden)`;
+  }
+  if (!kind || kind.state === 'not-served')
+    return 'no ClusterQueue: Kueue is not installed (kueue.x-k8s.io is not served)';
+  if (kind.state === 'syncing') return 'listing ClusterQueues…';
+  return 'no ClusterQueue';
+}
+
 export function tableForFrame(
   snapshot: ModelSnapshot,
   frame: Pick<ViewFrame, 'kind' | 'workloadUid' | 'rolePath' | 'nodeName' | 'queueName' | 'collapsed'> &
-    Partial<Pick<ViewFrame, 'sort'>>,
+    Partial<Pick<ViewFrame, 'sort' | 'workloadType'>>,
   namespace: string | null,
   getNodePods: (node: string) => NodePodEntry[],
   /** The explorer's memoised rows; without it every row is built afresh. */
   cache?: RowCache,
   /** `--topology-key` values; absent: the default keys the nodes carry. */
   topologyKeys?: readonly string[],
+  pickers?: PickerInputs,
 ): ViewTable {
   switch (frame.kind) {
-    case 'workloads':
+    case 'workloads': {
+      const keys = frame.workloadType?.keys;
+      const all = explorerWorkloads(snapshot);
+      const workloads = keys ? all.filter((w) => keys.includes(workloadTypeKey(w))) : all;
       return {
         ...withWorkloadUtil(
-          workloadTable(explorerWorkloads(snapshot), namespace, cache?.workloadRow, snapshot.scheduling),
+          workloadTable(workloads, namespace, cache?.workloadRow, snapshot.scheduling),
           snapshot.workloads,
           snapshot.gpuMetrics,
         ),
         sortable: true,
       };
+    }
+    case 'contexts': {
+      const contexts = pickers?.contexts ?? [];
+      return {
+        ...contextTable(contexts, pickers?.currentContext ?? ''),
+        sortable: false,
+        missing: contexts.length ? undefined : 'no other context: this one was given on the command line or by --demo',
+      };
+    }
+    case 'namespaces': {
+      const counts = new Map<string, number>();
+      for (const w of explorerWorkloads(snapshot)) counts.set(w.namespace, (counts.get(w.namespace) ?? 0) + 1);
+      const list = pickers?.namespaceList ?? { namespaces: [] };
+      return {
+        ...namespaceTable(list, pickers?.recentNamespaces ?? [], counts, namespace),
+        sortable: true,
+      };
+    }
+    case 'aliases':
+      return { ...aliasTable(pickers?.bindings ?? NO_USER_BINDINGS, workloadTypes(snapshot)), sortable: false };
     case 'workload': {
       const w = findWorkload(snapshot, frame.workloadUid);
       if (!w) return { ...EMPTY, sortable: false, missing: 'workload no longer exists' };
@@ -155,25 +212,44 @@ export function tableForFrame(
     case 'node': {
       if (frame.nodeName === undefined) return { ...EMPTY, sortable: false };
       const t = nodePodTable(getNodePods(frame.nodeName), cache?.podRow);
+      const node = findNode(snapshot, frame.nodeName);
+      // Its pods count whatever `-n` shows (they hold its GPUs): say where they are rather than "nothing".
+      const elsewhere = node && !t.rows.length && node.pods > 0;
       return {
         ...t,
         sortable: false,
-        missing: findNode(snapshot, frame.nodeName) ? undefined : 'node no longer exists',
+        // Without node access a node is not readable, not gone: its pods are still listed (the panel says so).
+        missing: snapshot.podNodes
+          ? undefined
+          : !node
+            ? 'node no longer exists'
+            : elsewhere
+              ? `its ${node.pods} pod${node.pods === 1 ? ' is' : 's are'} in namespaces outside this view`
+              : undefined,
       };
     }
     case 'queues': {
       const queues = snapshot.scheduling?.clusterQueues ?? [];
-      const none = 'no ClusterQueue: Kueue is not installed, or its ClusterQueues are not readable';
-      return { ...clusterQueueTable(queues), sortable: true, missing: queues.length ? undefined : none };
+      return {
+        ...clusterQueueTable(queues),
+        sortable: true,
+        missing: queues.length ? undefined : noClusterQueue(snapshot),
+      };
     }
     case 'queue': {
       const line = frame.queueName === undefined ? undefined : snapshot.scheduling?.pending.get(frame.queueName);
       if (!line) return { ...EMPTY, sortable: false, missing: 'ClusterQueue no longer exists' };
       // In line order: position, not a sort key.
-      return { ...pendingTable(line), sortable: false };
+      return { ...pendingTable(line, !!snapshot.scheduling?.positionsUnavailable), sortable: false };
     }
     case 'defs':
       return { ...definitionTable(snapshot.definitions), sortable: false };
+    case 'problems':
+      return {
+        ...problemTable(snapshot.problemEntries ?? snapshot.problems.map(untimedProblem)),
+        sortable: false,
+        missing: undefined,
+      };
     case 'help':
       return { ...EMPTY, sortable: false };
     default:

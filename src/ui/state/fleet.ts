@@ -12,6 +12,7 @@ import { clusterTable } from '../render/clusters.js';
 import type { PanelLine } from '../render/panels.js';
 import { fit, type Column, type Row } from '../render/table.js';
 import { GpuMapMemo, type MapScreen } from '../render/gpu-map/index.js';
+import type { MapPalette } from '../render/gpu-map/colours.js';
 import type { HighlightSpec } from '../render/gpu-map/highlight.js';
 import type { MapDirection } from '../render/gpu-map/layout.js';
 import { explorerWorkloads } from './derive.js';
@@ -50,11 +51,14 @@ export class FleetViews {
   /** Each cluster's GPU map (its own memo: layouts and grids are kept per cluster). */
   private readonly maps = new Map<string, GpuMapMemo>();
 
-  constructor(private readonly topologyKeys?: readonly string[]) {}
+  constructor(
+    private readonly topologyKeys?: readonly string[],
+    private readonly mapPalette?: Partial<MapPalette>,
+  ) {}
 
   private mapOf(context: string): GpuMapMemo {
     let m = this.maps.get(context);
-    if (!m) this.maps.set(context, (m = new GpuMapMemo(this.topologyKeys)));
+    if (!m) this.maps.set(context, (m = new GpuMapMemo(this.topologyKeys, this.mapPalette)));
     return m;
   }
 

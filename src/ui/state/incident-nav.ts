@@ -138,6 +138,7 @@ export function incidentNavigation(
     return { frames: [{ kind: 'node', nodeName: node, label: sanitise(node) }] };
   }
   const view = VIEW_OF[action];
+  if (target.kind === 'namespace') return { flash: `on :events, ${action} needs a workload, pod or node: open one` };
   let t: IncidentTarget = target;
   if (view === 'timeline' && (t.kind === 'role' || t.kind === 'pod')) {
     const uid = t.workloadUid ?? findPodSummary(snapshot, t.kind === 'pod' ? t.uid : '')?.workload.uid;
@@ -158,7 +159,7 @@ export function jumpToPods(snapshot: ModelSnapshot, target: IncidentTarget, name
   const uid =
     target.kind === 'pod'
       ? (target.workloadUid ?? findPodSummary(snapshot, target.uid)?.workload.uid)
-      : target.kind === 'node'
+      : target.kind === 'node' || target.kind === 'namespace'
         ? undefined
         : target.workloadUid;
   const w = uid ? snapshot.workloads.find((x) => x.uid === uid) : undefined;

@@ -40,7 +40,9 @@ export type IncidentTarget =
   | { kind: 'workload'; workloadUid: string }
   | { kind: 'role'; workloadUid: string; rolePath: string[] }
   | { kind: 'pod'; namespace: string; name: string; uid: string; workloadUid?: string }
-  | { kind: 'node'; name: string };
+  | { kind: 'node'; name: string }
+  /** `:events`: a namespace's events (null: every namespace wlx reads). */
+  | { kind: 'namespace'; namespace: string | null };
 
 export function isIncidentKind(kind: string): kind is IncidentKind {
   return (INCIDENT_KINDS as readonly string[]).includes(kind);
@@ -59,7 +61,7 @@ export function findPodSummary(
 }
 
 export function targetWorkload(snapshot: ModelSnapshot, t: IncidentTarget): WorkloadTree | null {
-  if (t.kind === 'node') return null;
+  if (t.kind === 'node' || t.kind === 'namespace') return null;
   if (t.kind === 'pod')
     return t.workloadUid
       ? (snapshot.workloads.find((w) => w.uid === t.workloadUid) ?? null)
@@ -69,7 +71,7 @@ export function targetWorkload(snapshot: ModelSnapshot, t: IncidentTarget): Work
 
 /** The pods a target covers (from the model's tree). */
 export function targetPods(snapshot: ModelSnapshot, t: IncidentTarget): PodSummary[] {
-  if (t.kind === 'node') return [];
+  if (t.kind === 'node' || t.kind === 'namespace') return [];
   if (t.kind === 'pod') {
     const found = findPodSummary(snapshot, t.uid);
     return found ? [found.pod] : [{ namespace: t.namespace, name: t.name, uid: t.uid } as PodSummary];
@@ -87,6 +89,8 @@ export function targetLabel(snapshot: ModelSnapshot, t: IncidentTarget): string 
   switch (t.kind) {
     case 'node':
       return `node/${t.name}`;
+    case 'namespace':
+      return t.namespace === null ? 'all namespaces' : `namespace ${t.namespace}`;
     case 'pod':
       return `pod/${t.namespace}/${t.name}`;
     default: {
@@ -136,6 +140,20 @@ async function eventsFor(
   return lists.flat();
 }
 
+/**
+ * The events of a namespace, or of all: one list when wlx reads cluster-wide,
+ * else one per namespace it reads (a namespace-scoped user's).
+ */
+async function namespaceEvents(
+  access: ObjectAccess,
+  snapshot: ModelSnapshot,
+  namespace: string | null,
+): Promise<KubeObject[]> {
+  const scoped = snapshot.access && !snapshot.access.clusterWide ? snapshot.access.namespaces : [];
+  if (namespace !== null || !scoped.length) return access.listEvents(namespace);
+  return (await Promise.all(scoped.map((ns) => access.listEvents(ns)))).flat();
+}
+
 // Last words of crashed containers, per pod uid and restart count: the why
 // view refreshes every few seconds, a previous log changes only on a restart.
 const LOG_TAILS = new Map<string, string[]>();
@@ -172,6 +190,10 @@ export async function loadStartupTimeline(
 /** The lines of a why / timeline / describe / YAML / events view (logs stream separately). */
 export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx: LoadContext): Promise<TextLine[]> {
   const { access, snapshot, target, nowMs } = ctx;
+  if (target.kind === 'namespace') {
+    if (kind !== 'events') return [{ text: `${kind} is for workloads, roles, pods and nodes`, tone: 'dim' }];
+    return eventLines(dedupeEvents(await namespaceEvents(access, snapshot, target.namespace), true), nowMs, true);
+  }
   const w = targetWorkload(snapshot, target);
   // Why on a role explains the whole workload, the role's causes first: a
   // healthy role under the cursor must not hide a crash loop next to it.

@@ -1,21 +1,34 @@
 // What a key does: the filter and command lines take text, other keys go
-// through the view's keymap (keymap.ts) to an action, and the action becomes
+// through the user's hotkeys and plugins (hotkeys.yaml, plugins.yaml), then
+// the view's keymap (keymap.ts), to an action, and the action becomes
 // view-state actions for the reducer plus at most one effect the App carries
-// out (quit, switch context). Pure, so a key's effect is testable without a
-// terminal; the rows and page are those of the state the key acts on.
-import type { ModelSnapshot, NodePodEntry } from '../../model/types.js';
+// out (quit, switch context, run a plugin, save the table). Pure, so a key's
+// effect is testable without a terminal; the rows and page are those of the
+// state the key acts on.
+import type { ConnectionInfo, ModelSnapshot, NodePodEntry } from '../../model/types.js';
 import { sanitise } from '../../text/sanitise.js';
-import { bindingFor, type KeyAction } from '../keymap.js';
+import { bindingFor, READ_ONLY_KEYS, type KeyAction } from '../keymap.js';
+import { NO_USER_BINDINGS, type PluginBinding, type PluginRun, type UserBindings } from '../user-config.js';
 import { compareNames } from '../render/domains.js';
 import { workloadPlacements } from '../../model/workload-nodes.js';
 import type { MapDirection } from '../render/gpu-map/layout.js';
 import type { Row } from '../render/table.js';
-import { completeCommand, parseCommand } from './commands.js';
+import { completeCommand, parseCommand, type Command } from './commands.js';
 import { findWorkload, namespacesOf } from './derive.js';
 import { framesToPod, incidentNavigation } from './incident-nav.js';
-import { currentFrame, type Flash, type UiAction, type UiState } from './viewState.js';
+import { pluginInScope, pluginSelection, runText } from './plugin-env.js';
+import { currentFrame, type Flash, type UiAction, type UiState, type ViewFrame } from './viewState.js';
+import { typeCommandNames, workloadTypes } from './workload-types.js';
 
-export type KeyEffect = { kind: 'quit' } | { kind: 'switchContext'; context: string };
+export type KeyEffect =
+  | { kind: 'quit' }
+  | { kind: 'switchContext'; context: string }
+  /** A plugin on the selection: the caller resolves $CONTAINER (it reads the pod), then confirms or runs. */
+  | { kind: 'plugin'; plugin: PluginBinding; env: Record<string, string>; pod?: { namespace: string; name: string } }
+  /** A confirmed plugin run. */
+  | { kind: 'runPlugin'; run: PluginRun }
+  /** ctrl-s: the caller writes the current table. */
+  | { kind: 'saveTable' };
 
 export interface KeyOutcome {
   actions: UiAction[];
@@ -34,6 +47,14 @@ export interface KeyContext {
   getNodePods: (node: string) => NodePodEntry[];
   /** The GPU map on screen: where a cursor key leads from a node (indices into `rows`). */
   map?: { step: (from: number, dir: MapDirection) => number };
+  /** The user's aliases, hotkeys and plugins. */
+  bindings?: UserBindings;
+  /** Plugins can run (the caller gave a runner). */
+  canRunPlugins?: boolean;
+  /** For plugins' $CONTEXT $CLUSTER $USER. */
+  connection?: ConnectionInfo;
+  /** The key that triggered the action (1–9 pick a recent namespace). */
+  key?: string;
 }
 
 const NONE: KeyOutcome = { actions: [] };
@@ -61,27 +82,89 @@ export function keyOutcome(name: string, input: string, ctx: KeyContext): KeyOut
     if (name === 'enter') return commandOutcome(state.input, ctx);
     if (name === 'backspace') return { actions: [{ type: 'backspace' }] };
     if (name === 'tab') {
-      const done = completeCommand(state.input, namespacesOf(ctx.snapshot), ctx.contexts);
+      const names = [...typeCommandNames(workloadTypes(ctx.snapshot)), ...(ctx.bindings?.aliases.keys() ?? [])];
+      const done = completeCommand(state.input, namespacesOf(ctx.snapshot), ctx.contexts, names);
       return { actions: [{ type: 'complete', text: done.text, candidates: done.candidates }] };
     }
     if (name === 'space') return { actions: [{ type: 'input', text: ' ' }] };
     return isText(input) ? { actions: [{ type: 'input', text: input }] } : NONE;
   }
-  const binding = bindingFor(currentFrame(state).kind, name);
-  return binding ? actionOutcome(binding.action, ctx) : NONE;
+  if (state.mode === 'confirm') {
+    const run = state.confirm;
+    if (name === 'y' && run) return { actions: [{ type: 'confirm', run: null }], effect: { kind: 'runPlugin', run } };
+    if (name === 'n' || name === 'esc' || name === 'enter')
+      return { actions: [{ type: 'confirm', run: null }, flash('not run', 'info')] };
+    return NONE;
+  }
+  const frame = currentFrame(state);
+  const user = userOutcome(name, frame, ctx);
+  if (user) return user;
+  const binding = bindingFor(frame.kind, name);
+  if (binding?.action === 'readOnly')
+    return { actions: [flash(`wlx is read-only: ${name} (${READ_ONLY_KEYS[name]} in k9s) does nothing`, 'warn')] };
+  return binding ? actionOutcome(binding.action, { ...ctx, key: name }) : NONE;
 }
 
-function commandOutcome(text: string, ctx: KeyContext): KeyOutcome {
-  const cmd = parseCommand(text);
+/** A hotkey (anywhere) or a plugin (in its scopes) on this key. */
+function userOutcome(name: string, frame: ViewFrame, ctx: KeyContext): KeyOutcome | null {
+  const bindings = ctx.bindings ?? NO_USER_BINDINGS;
+  const hotkey = bindings.hotkeys.find((h) => h.key === name);
+  if (hotkey) return commandOutcome(hotkey.command, ctx);
+  const candidates = bindings.plugins.filter((p) => p.key === name);
+  if (!candidates.length) return null;
+  const row = ctx.rows[frame.selected];
+  const connection = ctx.connection ?? {
+    context: '',
+    cluster: '',
+    user: '',
+    server: '',
+    serverVersion: null,
+    namespace: null,
+  };
+  const selection = pluginSelection(frame, row, ctx.snapshot, connection, ctx.getNodePods);
+  const plugin = candidates.find((p) => pluginInScope(p, frame.kind, selection?.workload ?? null, ctx.snapshot));
+  if (!plugin) return null;
+  if (!ctx.canRunPlugins) return { actions: [flash('plugins are not available here', 'warn')] };
+  if (!selection) return { actions: [flash(`${sanitise(plugin.description)}: nothing selected`, 'info')] };
+  return { actions: [], effect: { kind: 'plugin', plugin, env: selection.env, pod: selection.pod } };
+}
+
+/** The prompt for a plugin with `confirm: true`. */
+export function confirmText(run: PluginRun): string {
+  return `run ${sanitise(runText(run))}? (y/n)`;
+}
+
+/** The frame a view command opens. */
+function viewFrame(cmd: Extract<Command, { kind: 'view' | 'type' }>, namespace: string | null) {
+  if (cmd.kind === 'type') return { kind: 'workloads' as const, label: cmd.type.label, workloadType: cmd.type };
+  switch (cmd.view) {
+    case 'defs':
+      return { kind: 'defs' as const, label: 'definitions' };
+    case 'events':
+      return { kind: 'events' as const, label: 'events', incident: { kind: 'namespace' as const, namespace } };
+    default:
+      return { kind: cmd.view, label: cmd.view };
+  }
+}
+
+/** What a `:` command line does (also a hotkey's command, `-c`, and Enter in the aliases view). */
+export function commandOutcome(text: string, ctx: KeyContext): KeyOutcome {
+  const cmd = parseCommand(text, { aliases: ctx.bindings?.aliases, types: workloadTypes(ctx.snapshot) });
   const commit: UiAction = { type: 'commitInput' };
   switch (cmd.kind) {
     case 'view':
-      return {
-        actions: [
-          commit,
-          { type: 'root', frame: { kind: cmd.view, label: cmd.view === 'defs' ? 'definitions' : cmd.view } },
-        ],
-      };
+    case 'type': {
+      const actions: UiAction[] = [commit];
+      let namespace = ctx.state.namespace;
+      if (cmd.namespace !== undefined) {
+        namespace = cmd.namespace;
+        actions.push({ type: 'namespace', namespace });
+      }
+      // The pickers sit on top of the view they pick for; the others start a new stack.
+      if (cmd.kind === 'view' && (cmd.view === 'contexts' || cmd.view === 'namespaces' || cmd.view === 'aliases'))
+        return { actions: [...actions, { type: 'push', frame: viewFrame(cmd, namespace) }] };
+      return { actions: [...actions, { type: 'root', frame: viewFrame(cmd, namespace) }] };
+    }
     case 'namespace':
       return {
         actions: [
@@ -146,6 +229,9 @@ function drillTo(row: Row | undefined, ctx: KeyContext): UiAction[] {
         { type: 'cluster', cluster: target.context },
         flash(`cluster: ${sanitise(target.context)} (Esc: all clusters)`, 'info'),
       ];
+    default:
+      // Picker rows are handled by the enter action itself.
+      return [];
   }
 }
 
@@ -185,8 +271,20 @@ function actionOutcome(action: KeyAction, ctx: KeyContext): KeyOutcome {
       return one({ type: 'moveTo', where: 'first', count, page });
     case 'bottom':
       return one({ type: 'moveTo', where: 'last', count, page });
-    case 'enter':
+    case 'enter': {
+      const t = selected?.target;
+      if (t?.kind === 'context') return commandOutcome(`ctx ${t.name}`, ctx);
+      if (t?.kind === 'namespace')
+        return {
+          actions: [
+            { type: 'back' },
+            { type: 'namespace', namespace: t.name },
+            flash(`namespace: ${t.name === null ? 'all' : sanitise(t.name)}`, 'info'),
+          ],
+        };
+      if (t?.kind === 'command') return commandOutcome(t.text, ctx);
       return { actions: drill(selected, ctx) };
+    }
     case 'back':
       return one({ type: 'back' });
     case 'filter':
@@ -195,6 +293,19 @@ function actionOutcome(action: KeyAction, ctx: KeyContext): KeyOutcome {
       return one({ type: 'startCommand' });
     case 'allNamespaces':
       return { actions: [{ type: 'namespace', namespace: null }, flash('namespace: all', 'info')] };
+    case 'recentNamespace': {
+      // Keys 1–9: the recent namespaces as they stood when the key was pressed.
+      const ns = ctx.state.recentNamespaces[Number(ctx.key) - 1];
+      if (ns === undefined)
+        return one(flash(`no namespace on ${ctx.key} yet: 1–9 are the namespaces used lately (:ns picks one)`, 'info'));
+      return { actions: [{ type: 'namespace', namespace: ns }, flash(`namespace: ${sanitise(ns)}`, 'info')] };
+    }
+    case 'saveTable':
+      return { actions: [], effect: { kind: 'saveTable' } };
+    case 'aliases':
+      return frame.kind === 'aliases' ? NONE : one({ type: 'push', frame: { kind: 'aliases', label: 'aliases' } });
+    case 'readOnly':
+      return NONE;
     case 'help':
       return frame.kind === 'help' ? NONE : one({ type: 'push', frame: { kind: 'help', label: 'help' } });
     case 'quit':

@@ -25,6 +25,7 @@ export function frameScope(frame: ViewFrame, servedRows = false): PodScope {
       if (!isIncidentKind(frame.kind)) return NONE;
       const t = frame.incident;
       if (!t || t.kind === 'node') return 'all';
+      if (t.kind === 'namespace') return NONE;
       return t.workloadUid === undefined ? 'all' : { workloads: [t.workloadUid] };
     }
   }

@@ -10,7 +10,8 @@ import { workloadGpu } from '../../model/gpu-overlay.js';
 import { troubleText, workloadTrouble } from '../../model/trouble.js';
 import { sanitise } from '../../text/sanitise.js';
 import { KEYMAP } from '../keymap.js';
-import { helpTable } from '../render/help.js';
+import { helpTable, userKeyRows } from '../render/help.js';
+import type { MapPalette } from '../skin.js';
 import {
   connectionFlash,
   connectionHeadline,
@@ -18,7 +19,14 @@ import {
   workloadCounts,
   type HeaderModel,
 } from '../render/header.js';
-import { gpuPanelLines, nodePanel, placementPanelLines, workloadPanel, type PanelLine } from '../render/panels.js';
+import {
+  gpuPanelLines,
+  nodePanel,
+  placementPanelLines,
+  podNodePanel,
+  workloadPanel,
+  type PanelLine,
+} from '../render/panels.js';
 import { RowCache, newWorkCounters, type WorkCounters } from '../render/row-cache.js';
 import { formatAge } from '../render/format.js';
 import {
@@ -38,8 +46,10 @@ import {
   findWorkload,
   tableForFrame,
   type FilterResult,
+  type PickerInputs,
   type ViewTable,
 } from './derive.js';
+import { NO_USER_BINDINGS, type UserBindings } from '../user-config.js';
 import { ChangeHighlights } from './highlights.js';
 import { isIncidentKind } from './incident.js';
 import { whyPanelLines } from './incident-nav.js';
@@ -60,6 +70,7 @@ import {
   remoteTree,
 } from './fleet.js';
 import { roleTable } from '../render/roles.js';
+import { namespaceViewText } from '../render/namespace-access.js';
 import { isServedFrame, servesRows, windowFits, windowRows, type RowWindow } from './served-rows.js';
 
 export interface ScreenSize {
@@ -164,7 +175,12 @@ function viewTitle(
   let t: string;
   switch (frame.kind) {
     case 'workloads':
-      t = `workloads(${ns})${n}`;
+      t = `${frame.workloadType ? sanitise(frame.workloadType.label) : 'workloads'}(${ns})${n}`;
+      break;
+    case 'contexts':
+    case 'namespaces':
+    case 'aliases':
+      t = `${frame.kind}${n}`;
       break;
     case 'workload': {
       const w = findWorkload(snapshot, frame.workloadUid);
@@ -198,6 +214,9 @@ function viewTitle(
     case 'clusters':
       t = `clusters${n}`;
       break;
+    case 'problems':
+      t = `problems${n}`;
+      break;
     case 'help':
       t = 'help';
       break;
@@ -229,7 +248,12 @@ function topologyIndexOf(snapshot: ModelSnapshot): TopologyIndex | null {
   return index;
 }
 
-function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number): PanelLine[] {
+function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number, state: UiState): PanelLine[] {
+  if (frame.kind === 'namespaces') {
+    const list = state.namespaceList;
+    if (!list) return [{ text: 'reading the namespaces…', tone: 'dim' }];
+    return list.note ? [{ text: sanitise(list.note), tone: 'warn' }] : [];
+  }
   if (frame.kind === 'workload') {
     const w = findWorkload(snapshot, frame.workloadUid);
     if (!w) return [{ text: 'workload no longer exists', tone: 'error' }];
@@ -249,7 +273,13 @@ function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number): Pan
   }
   if (frame.kind === 'node') {
     const n = findNode(snapshot, frame.nodeName);
-    return n ? nodePanel(n) : [{ text: 'node no longer exists', tone: 'error' }];
+    if (n) return nodePanel(n);
+    if (snapshot.podNodes)
+      return podNodePanel(
+        snapshot.podNodes.find((p) => p.name === frame.nodeName),
+        frame.nodeName,
+      );
+    return [{ text: 'node no longer exists', tone: 'error' }];
   }
   return [];
 }
@@ -271,11 +301,37 @@ function flashFor(
   if (mapCursor !== null) return { text: mapCursor, level: 'info' };
   const problems = snapshot.problems;
   if (!problems.length) return null;
-  const more = problems.length > 1 ? ' (see :defs)' : '';
+  // :problems has each with its time and source (and the ones after the first).
   return {
-    text: `${problems.length} problem${problems.length === 1 ? '' : 's'}: ${sanitise(problems[0])}${more}`,
+    text: `${problems.length} problem${problems.length === 1 ? '' : 's'}: ${sanitise(problems[0])} (see :problems)`,
     level: 'warn',
   };
+}
+
+/** An empty view before the first lists are complete says so (the header's Conn: says how far). */
+function notListedYet(snapshot: ModelSnapshot): string | null {
+  const c = snapshot.connection;
+  if (c.state === 'connecting') return 'connecting to the cluster…';
+  if (c.state === 'syncing') return `syncing: listing the cluster (${c.synced}/${c.total} kinds listed)…`;
+  return null;
+}
+
+/** The namespaces read one by one, less those that proved unreadable. */
+function readNamespaces(snapshot: ModelSnapshot): string[] | undefined {
+  const access = snapshot.access;
+  return access?.namespaces.filter((n) => !access.unreadable?.includes(n));
+}
+
+/** Views that list a namespace's objects: empty, they say when the namespace is not read. */
+const NAMESPACED_VIEWS: ReadonlySet<ViewFrame['kind']> = new Set(['workloads', 'pods']);
+
+/** Why a namespaced view of `state.namespace` is empty when the model does not read that namespace. */
+function emptyNamespaceText(snapshot: ModelSnapshot, state: UiState, connection: ConnectionInfo): string | null {
+  const access = snapshot.access;
+  // The `-n` namespaces wlx was started with: several are listed in `access`, one is the connection's.
+  const started = access && !snapshot.accessNotice && access.namespaces.length ? access.namespaces : [];
+  const namespaces = started.length ? started : connection.namespace !== null ? [connection.namespace] : [];
+  return namespaceViewText(snapshot, state.namespace, namespaces, state.namespaceAccess);
 }
 
 function sameConnection(a: ConnectionInfo, b: ConnectionInfo): boolean {
@@ -305,6 +361,9 @@ export class ScreenModel {
   private readonly fleet: FleetViews;
   private readonly noColor: boolean;
   private readonly topologyKeys: readonly string[] | undefined;
+  private readonly headless: boolean;
+  private readonly contexts: readonly string[];
+  private readonly bindings: UserBindings;
 
   constructor(
     options: {
@@ -314,13 +373,24 @@ export class ScreenModel {
       noColor?: boolean;
       /** `--topology-key` values; absent: the default keys the nodes carry. */
       topologyKeys?: readonly string[];
+      /** `--headless`: no header. */
+      headless?: boolean;
+      /** Context names (`:ctx`). */
+      contexts?: readonly string[];
+      /** The user's aliases, hotkeys and plugins (ctrl-a, `?`). */
+      bindings?: UserBindings;
+      /** The GPU map's colours (a skin's). */
+      mapPalette?: Partial<MapPalette>;
     } = {},
   ) {
     const counters = options.counters ?? newWorkCounters();
     this.noColor = options.noColor ?? false;
     this.topologyKeys = options.topologyKeys;
-    this.gpuMap = new GpuMapMemo(options.topologyKeys);
-    this.fleet = new FleetViews(options.topologyKeys);
+    this.headless = options.headless ?? false;
+    this.contexts = options.contexts ?? [];
+    this.bindings = options.bindings ?? NO_USER_BINDINGS;
+    this.gpuMap = new GpuMapMemo(options.topologyKeys, options.mapPalette);
+    this.fleet = new FleetViews(options.topologyKeys, options.mapPalette);
     this.rows = new RowCache(counters);
     this.layouts = new LayoutMemo(counters);
     this.highlights = new ChangeHighlights(options.highlightMs ?? 1500);
@@ -333,8 +403,10 @@ export class ScreenModel {
    */
   view(fleetSnapshot: ModelSnapshot, state: UiState, fleetSource: ModelSource): DerivedView {
     const f = currentFrame(state);
+    // A fleet's view of one cluster reads that cluster's snapshot and source; the lists of all, the fleet's.
     const scope = this.fleet.scope(fleetSnapshot, fleetSource, frameCluster(state, f));
     const { snapshot, source } = scope;
+    const merged = scope.cluster === null && isFleet(fleetSnapshot) && (isMergedList(f) || f.kind === 'map');
     const loading: DerivedView = { table: LOADING, filtered: { rows: LOADING.rows, inverted: false } };
     const served = servesRows(source);
     if (served && isServedFrame(f)) {
@@ -349,32 +421,35 @@ export class ScreenModel {
     }
     if (!framePodsHeld(snapshot, f, served)) return loading;
     const prev = state.stack.length > 1 ? state.stack[state.stack.length - 2].kind : 'workloads';
-    // A fleet's lists, unnarrowed: every cluster's rows under CLUSTER.
-    const merged = scope.cluster === null && isFleet(fleetSnapshot) && (isMergedList(f) || f.kind === 'map');
     const table = this.views.table(
       [
         fleetSnapshot,
         snapshot,
+        scope.cluster,
         f.kind,
         f.workloadUid,
         f.rolePath,
         f.nodeName,
         f.queueName,
         f.collapsed,
+        f.workloadType,
         state.namespace,
         prev,
-        fleetSource,
-        scope.cluster,
+        source,
+        // The pickers' inputs (only their views read them).
+        f.kind === 'namespaces' ? state.namespaceList : null,
+        f.kind === 'namespaces' ? state.recentNamespaces : null,
         // `:nodes` by domain sorts within its groups (the table's own order).
         f.kind === 'nodes' ? f.sort : null,
       ],
       () => {
-        if (f.kind === 'help') return { ...helpTable(KEYMAP[prev]), sortable: false };
+        if (f.kind === 'help') return { ...helpTable(KEYMAP[prev], userKeyRows(this.bindings, prev)), sortable: false };
         if (f.kind === 'clusters') return clustersTable(fleetSnapshot, fleetSource);
         if (f.kind === 'map')
           return merged
             ? { columns: [], rows: this.fleet.mapRows(fleetSnapshot, fleetSource), sortable: false }
             : { columns: [], rows: this.gpuMap.rows(snapshot), sortable: false };
+        // A fleet's lists, unnarrowed: every cluster's rows under CLUSTER.
         if (merged)
           return this.fleet.mergedTable(fleetSnapshot, fleetSource, f.collapsed, (m, collapsed) =>
             tableForFrame(
@@ -384,6 +459,7 @@ export class ScreenModel {
               (n) => m.source.getNodePods(n),
               this.rows,
               this.topologyKeys,
+              this.pickers(state, m.source),
             ),
           );
         // A MultiKueue job on its manager: the tree of its copy in the worker.
@@ -395,7 +471,15 @@ export class ScreenModel {
           const t = { ...roleTable(remote.tree, new Set(f.collapsed)), sortable: false };
           return { ...t, rows: t.rows.map((r) => ({ ...r, cluster: remote.cluster })) };
         }
-        return tableForFrame(snapshot, f, state.namespace, (n) => source.getNodePods(n), this.rows, this.topologyKeys);
+        return tableForFrame(
+          snapshot,
+          f,
+          state.namespace,
+          (n) => source.getNodePods(n),
+          this.rows,
+          this.topologyKeys,
+          this.pickers(state, source),
+        );
       },
     );
     const sorted = this.views.sortedRows(table.rows, table.sortable, f.sort);
@@ -403,6 +487,16 @@ export class ScreenModel {
     const filter = f.kind === 'map' ? '' : f.filter;
     const filtered = this.views.filtered([sorted, filter], () => filterRows(sorted, filter, this.rows.searchText));
     return { table, filtered };
+  }
+
+  private pickers(state: UiState, source: ModelSource): PickerInputs {
+    return {
+      contexts: this.contexts,
+      currentContext: source.getConnectionInfo().context,
+      namespaceList: state.namespaceList,
+      recentNamespaces: state.recentNamespaces,
+      bindings: this.bindings,
+    };
   }
 
   private workloadCounts(snapshot: ModelSnapshot, namespace: string | null): string {
@@ -449,7 +543,7 @@ export class ScreenModel {
     const rows: readonly (Row | undefined)[] = served ? windowRows(served) : filtered.rows;
 
     const width = Math.max(20, columns);
-    const headerLines = height >= 20 ? HEADER_LINES : 1;
+    const headerLines = this.headless ? 0 : height >= 20 ? HEADER_LINES : 1;
     // A node's panel reads its summary alone; a workload's reads its pods.
     const allPanel =
       loading && frame.kind !== 'node'
@@ -458,7 +552,7 @@ export class ScreenModel {
             ...(frame.kind === 'workload' && frame.workloadUid !== undefined
               ? fleetPanelLines(key.snapshot, scope.cluster, frame.workloadUid)
               : []),
-            ...panelFor(snapshot, frame, nowMs),
+            ...panelFor(snapshot, frame, nowMs, state),
           ];
     const panel = allPanel.slice(0, Math.min(allPanel.length, Math.max(0, height - headerLines - 8)));
     const page = Math.max(1, height - headerLines - panel.length - 5);
@@ -467,10 +561,12 @@ export class ScreenModel {
     const header: HeaderModel = {
       connection,
       totals: snapshot.totals,
-      summary: connectionHeadline(snapshot.connection, snapshot.accessNotice ? snapshot.access?.namespaces : undefined),
+      summary: connectionHeadline(snapshot.connection, snapshot.accessNotice ? readNamespaces(snapshot) : undefined),
       workloads: this.workloadCounts(snapshot, state.namespace),
       gpus: gpuHeadline(snapshot, width),
-      namespace: state.namespace,
+      nodes: snapshot.podNodes ? 'not readable' : String(snapshot.totals.nodes),
+      // A namespace-scoped user's "all" is the namespaces read.
+      namespace: state.namespace ?? (snapshot.accessNotice ? readNamespaces(snapshot)?.join(',') || null : null),
     };
     const incident = isIncidentKind(frame.kind);
     const layout = served
@@ -551,7 +647,9 @@ export class ScreenModel {
             ? 'no nodes (not readable, or none yet)'
             : frame.filter
               ? 'no row matches the filter'
-              : 'nothing to show'));
+              : (notListedYet(snapshot) ??
+                (NAMESPACED_VIEWS.has(frame.kind) ? emptyNamespaceText(snapshot, state, connection) : null) ??
+                'nothing to show')));
 
     let signature: ScreenSignature | null = null;
     if ((!incident || loading) && !state.quit) {
@@ -570,6 +668,7 @@ export class ScreenModel {
       signature = {
         header: [
           header.gpus,
+          header.nodes,
           JSON.stringify(header.summary),
           header.workloads,
           JSON.stringify([c.context, c.cluster, c.user, c.serverVersion]),

@@ -7,8 +7,8 @@ export class ViewStore {
   private state: UiState;
   private readonly listeners = new Set<() => void>();
 
-  constructor(namespace: string | null = null) {
-    this.state = initialState(namespace);
+  constructor(namespace: string | null = null, recentNamespaces: readonly string[] = []) {
+    this.state = initialState(namespace, recentNamespaces);
   }
 
   readonly getState = (): UiState => this.state;

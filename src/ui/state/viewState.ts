@@ -2,8 +2,10 @@
 // selection, scroll offset, filter and sort; the input mode (filter / command);
 // the namespace scope and the flash line. A pure reducer, so every key's
 // effect is unit-testable without a terminal.
+import type { NamespaceReadable } from '../../model/types.js';
 import type { SortKey } from '../render/table.js';
 import type { IncidentKind, IncidentTarget } from './incident.js';
+import type { PluginRun } from '../user-config.js';
 
 export type ViewKind =
   | 'workloads'
@@ -15,7 +17,11 @@ export type ViewKind =
   | 'queues'
   | 'queue'
   | 'defs'
+  | 'problems'
   | 'help'
+  | 'contexts'
+  | 'namespaces'
+  | 'aliases'
   | 'clusters'
   | IncidentKind;
 
@@ -35,6 +41,8 @@ export interface ViewFrame {
   nodeName?: string;
   /** Queue view: the ClusterQueue whose pending workloads are listed. */
   queueName?: string;
+  /** Workloads view listing one type only (`:jobset`): its name and `group/Kind` keys (workload-types.ts). */
+  workloadType?: { label: string; keys: readonly string[] };
   selected: number;
   /** Row key of the selection, so a live update that moves rows keeps the same row selected. */
   selectedKey: string | null;
@@ -50,11 +58,14 @@ export interface ViewFrame {
   cluster?: string;
 }
 
-export type InputMode = 'normal' | 'filter' | 'command';
+/** confirm: a plugin with `confirm: true` waits for y / n. */
+export type InputMode = 'normal' | 'filter' | 'command' | 'confirm';
 
 export interface Flash {
   text: string;
   level: 'info' | 'warn' | 'error';
+  /** Stays until another message or view replaces it (what wlx says at start, e.g. config problems). */
+  sticky?: boolean;
 }
 
 export interface UiState {
@@ -70,9 +81,26 @@ export interface UiState {
   namespace: string | null;
   /** A fleet narrowed to one cluster (Enter on `:clusters`), or null for all. */
   cluster: string | null;
+  /** Whether the user may read `namespace` when the model does not say (hooks/useNamespaceAccess.ts); null: not asked. */
+  namespaceAccess: ({ namespace: string } & NamespaceReadable) | null;
   flash: Flash | null;
   quit: boolean;
+  /** Namespaces used lately, the newest first, each keeping its place once there (k9s's favourites: keys 1–9). */
+  recentNamespaces: string[];
+  /** The namespaces `:ns` offers, once read (null: not asked yet). */
+  namespaceList: NamespaceList | null;
+  /** The plugin run asked about in confirm mode. */
+  confirm: PluginRun | null;
 }
+
+export interface NamespaceList {
+  namespaces: Array<{ name: string; status?: string; createdMs?: number | null }>;
+  /** Why the list is only the namespaces wlx knows it reads (listing was refused). */
+  note?: string;
+}
+
+/** How many recent namespaces keys 1–9 reach. */
+export const MAX_RECENT_NAMESPACES = 9;
 
 export type UiAction =
   | { type: 'move'; delta: number; count: number; page: number }
@@ -94,6 +122,9 @@ export type UiAction =
   | { type: 'setCollapsed'; treeKey: string; collapsed: boolean | 'toggle' }
   | { type: 'namespace'; namespace: string | null }
   | { type: 'cluster'; cluster: string | null }
+  | { type: 'namespaceAccess'; namespace: string; answer: NamespaceReadable }
+  | { type: 'namespaceList'; list: NamespaceList | null }
+  | { type: 'confirm'; run: PluginRun | null }
   | { type: 'flash'; flash: Flash | null }
   | { type: 'quit' };
 
@@ -101,7 +132,8 @@ export function newFrame(init: Partial<ViewFrame> & Pick<ViewFrame, 'kind' | 'la
   return { selected: 0, selectedKey: null, top: 0, filter: '', sort: null, collapsed: [], ...init };
 }
 
-export function initialState(namespace: string | null = null): UiState {
+export function initialState(namespace: string | null = null, recentNamespaces: readonly string[] = []): UiState {
+  const recent = [...new Set(namespace === null ? recentNamespaces : [namespace, ...recentNamespaces])];
   return {
     stack: [newFrame({ kind: 'workloads', label: 'workloads' })],
     mode: 'normal',
@@ -110,8 +142,12 @@ export function initialState(namespace: string | null = null): UiState {
     filterBefore: '',
     namespace,
     cluster: null,
+    namespaceAccess: null,
     flash: null,
     quit: false,
+    recentNamespaces: recent.slice(0, MAX_RECENT_NAMESPACES),
+    namespaceList: null,
+    confirm: null,
   };
 }
 
@@ -231,12 +267,26 @@ export function reduce(state: UiState, action: UiAction): UiState {
         : frame.collapsed.filter((k) => k !== action.treeKey);
       return replaceTop(state, { ...frame, collapsed });
     }
+    case 'namespaceAccess':
+      return action.namespace === state.namespace
+        ? { ...state, namespaceAccess: { namespace: action.namespace, ...action.answer } }
+        : state;
     case 'namespace':
       return {
         ...state,
         namespace: action.namespace,
+        namespaceAccess: state.namespaceAccess?.namespace === action.namespace ? state.namespaceAccess : null,
         stack: state.stack.map((f) => ({ ...f, selected: 0, top: 0, selectedKey: null })),
+        // As k9s's favourites: a new namespace goes first, one already there keeps its key.
+        recentNamespaces:
+          action.namespace === null || state.recentNamespaces.includes(action.namespace)
+            ? state.recentNamespaces
+            : [action.namespace, ...state.recentNamespaces].slice(0, MAX_RECENT_NAMESPACES),
       };
+    case 'namespaceList':
+      return { ...state, namespaceList: action.list };
+    case 'confirm':
+      return { ...state, confirm: action.run, mode: action.run ? 'confirm' : 'normal' };
     case 'cluster':
       return {
         ...state,

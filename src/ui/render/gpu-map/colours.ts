@@ -55,6 +55,20 @@ export const ROLE_COLOURS: readonly MapColour[] = [
 export const MATCH_GLYPH = '*';
 export const CURSOR_COLOUR: MapColour = 'whiteBright';
 
+/** The colours a skin may change (src/ui/skin.ts): the five steps, no GPU, the cursor. */
+export interface MapPalette {
+  /** Free (or idle) → full (or busy). */
+  levels: readonly [MapColour, MapColour, MapColour, MapColour, MapColour];
+  noGpu: MapColour;
+  cursor: MapColour;
+}
+
+export const DEFAULT_PALETTE: MapPalette = {
+  levels: ['blue', 'cyan', 'green', 'yellow', 'red'],
+  noGpu: NO_GPU_COLOUR,
+  cursor: CURSOR_COLOUR,
+};
+
 export type NodeMark = 'NotReady' | 'cordoned' | 'pressure';
 export const MARK_COLOURS: Record<NodeMark, MapColour> = {
   NotReady: 'magenta',

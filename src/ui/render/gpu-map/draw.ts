@@ -1,20 +1,18 @@
 // Drawing the map: each node's colour and glyph, two nodes a character (half blocks), as SGR-coded text.
 import type { MapBase, MapCell } from './cells.js';
 import {
-  CURSOR_COLOUR,
   FG,
-  LEVEL_COLOURS,
   LEVEL_GLYPHS,
   MARK_COLOURS,
   MARK_GLYPHS,
   MATCH_GLYPH,
-  NO_GPU_COLOUR,
   NO_GPU_GLYPH,
   RESET,
   roleColour,
   roleGlyph,
   sgr,
   type MapColour,
+  type MapPalette,
 } from './colours.js';
 import type { Highlight } from './highlight.js';
 import type { MapLayout } from './layout.js';
@@ -24,7 +22,7 @@ interface Paint {
   glyph: string;
 }
 
-function paint(cell: MapCell, hl: Highlight): Paint {
+function paint(cell: MapCell, hl: Highlight, palette: MapPalette): Paint {
   const role = hl.nodes.get(cell.node.name);
   const levelGlyph = cell.level === null ? NO_GPU_GLYPH : LEVEL_GLYPHS[cell.level];
   if (hl.kind !== 'none') {
@@ -32,7 +30,7 @@ function paint(cell: MapCell, hl: Highlight): Paint {
     if (hl.kind === 'workload') return { colour: roleColour(role), glyph: roleGlyph(role) };
   }
   if (cell.mark) return { colour: MARK_COLOURS[cell.mark], glyph: MARK_GLYPHS[cell.mark] };
-  const colour = cell.level === null ? NO_GPU_COLOUR : LEVEL_COLOURS[cell.level];
+  const colour = cell.level === null ? palette.noGpu : palette.levels[cell.level];
   // A regex match keeps its allocation colour (a free one shows as the first step) and takes `*` without colour.
   if (role !== undefined)
     return { colour: cell.level === null || cell.level === 0 ? 'cyan' : colour, glyph: MATCH_GLYPH };
@@ -47,7 +45,13 @@ export interface CharCell {
 }
 
 /** Lines as character cells (labels, nodes, blanks). */
-export function charGrid(base: MapBase, layout: MapLayout, hl: Highlight, noColor: boolean): CharCell[][] {
+export function charGrid(
+  base: MapBase,
+  layout: MapLayout,
+  hl: Highlight,
+  noColor: boolean,
+  palette: MapPalette,
+): CharCell[][] {
   const grid: CharCell[][] = [];
   for (let l = 0; l < layout.lines; l++) grid.push(Array.from({ length: layout.width }, () => ({ text: ' ' })));
   for (const lab of layout.labels) {
@@ -55,7 +59,7 @@ export function charGrid(base: MapBase, layout: MapLayout, hl: Highlight, noColo
     for (const ch of lab.text) if (c < layout.width) grid[lab.line][c++] = { text: ch };
   }
   base.cells.forEach((cell, k) => {
-    const p = paint(cell, hl);
+    const p = paint(cell, hl, palette);
     const at = grid[layout.line[k]][layout.col[k]];
     if (noColor) {
       at.text = p.glyph;
@@ -105,12 +109,13 @@ export function lineText(cells: readonly CharCell[]): string {
   return open ? out + RESET : out;
 }
 
-/** The cursor's node: its half drawn in CURSOR_COLOUR (colour), its character inverted (NO_COLOR). */
+/** The cursor's node: its half drawn in the cursor's colour (colour), its character inverted (NO_COLOR). */
 export function withCursor(
   cells: readonly CharCell[],
   layout: MapLayout,
   cursor: number,
   noColor: boolean,
+  colour: MapColour,
 ): CharCell[] {
   const out = cells.slice();
   const c = layout.col[cursor];
@@ -122,8 +127,8 @@ export function withCursor(
       at.text = '▀';
       at.fg = undefined;
     }
-    if (layout.half[cursor] === 0) at.fg = CURSOR_COLOUR;
-    else at.bg = CURSOR_COLOUR;
+    if (layout.half[cursor] === 0) at.fg = colour;
+    else at.bg = colour;
   }
   out[c] = at;
   return out;

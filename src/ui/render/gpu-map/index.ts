@@ -11,6 +11,7 @@ import { mapHighlight, type Highlight, type HighlightSpec } from './highlight.js
 import { layoutMap, stepCursor, type MapDirection, type MapLayout } from './layout.js';
 import { charGrid, lineText, withCursor, type CharCell } from './draw.js';
 import { mapLegend, cursorText } from './legend.js';
+import { DEFAULT_PALETTE, type MapPalette } from './colours.js';
 
 export interface MapScreen {
   /** Legend lines then map lines, each exactly `width` columns (SGR codes aside). */
@@ -50,7 +51,15 @@ export class GpuMapMemo {
   } | null = null;
   private rowsMemo: { base: MapBase; rows: Row[] } | null = null;
 
-  constructor(private readonly configuredKeys?: readonly string[]) {}
+  private readonly palette: MapPalette;
+
+  constructor(
+    private readonly configuredKeys?: readonly string[],
+    /** A skin's colours (src/ui/skin.ts); absent: the map's own. */
+    palette?: Partial<MapPalette>,
+  ) {
+    this.palette = { ...DEFAULT_PALETTE, ...palette };
+  }
 
   readonly placementsOf = (w: WorkloadTree): Placement[] => {
     let p = this.placements.get(w);
@@ -116,7 +125,7 @@ export class GpuMapMemo {
     const base = this.base(snapshot);
     const hl = this.highlight(workloads, spec);
     const perChar = noColor ? 1 : 2;
-    const legend = mapLegend(base, hl, perChar, width, noColor);
+    const legend = mapLegend(base, hl, perChar, width, noColor, this.palette);
     const bodyHeight = Math.max(1, height - legend.length);
     const lm = this.layoutMemo;
     let layout: MapLayout;
@@ -132,7 +141,7 @@ export class GpuMapMemo {
     let text: string[];
     if (gm && gm.base === base && gm.layout === layout && gm.hl === hl && gm.noColor === noColor) ({ grid, text } = gm);
     else {
-      grid = charGrid(base, layout, hl, noColor);
+      grid = charGrid(base, layout, hl, noColor, this.palette);
       text = grid.map(lineText);
       this.gridMemo = { base, layout, hl, noColor, grid, text };
     }
@@ -142,7 +151,9 @@ export class GpuMapMemo {
     const top = Math.max(0, Math.min(cursorLine - Math.floor(bodyHeight / 2), layout.lines - bodyHeight));
     const lines: string[] = [];
     for (let l = top; l < Math.min(layout.lines, top + bodyHeight); l++)
-      lines.push(has && l === cursorLine ? lineText(withCursor(grid[l], layout, cursor, noColor)) : text[l]);
+      lines.push(
+        has && l === cursorLine ? lineText(withCursor(grid[l], layout, cursor, noColor, this.palette.cursor)) : text[l],
+      );
     const cell = has ? base.cells[cursor] : undefined;
     const flash = cell ? cursorText(cell, base, this.shares(workloads).get(cell.node.name)) : null;
     return {

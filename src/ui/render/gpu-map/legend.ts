@@ -6,19 +6,19 @@ import { domainLabel, nodeStatus } from '../nodes.js';
 import { displayWidth, fit } from '../table.js';
 import type { MapBase, MapCell } from './cells.js';
 import {
+  DEFAULT_PALETTE,
   FG,
-  LEVEL_COLOURS,
   LEVEL_GLYPHS,
   MARK_COLOURS,
   MARK_GLYPHS,
   MATCH_GLYPH,
-  NO_GPU_COLOUR,
   NO_GPU_GLYPH,
   RESET,
   roleColour,
   roleGlyph,
   sgr,
   type MapColour,
+  type MapPalette,
 } from './colours.js';
 import type { Highlight } from './highlight.js';
 
@@ -37,19 +37,27 @@ function swatch(item: LegendItem, noColor: boolean): { text: string; width: numb
  * The legend as lines of at most `width` columns (items are never split): the colour steps and marks, or a
  * highlighted workload's roles; the rest of the nodes are grey while a highlight is on.
  */
-export function mapLegend(base: MapBase, hl: Highlight, perChar: 1 | 2, width: number, noColor: boolean): string[] {
+export function mapLegend(
+  base: MapBase,
+  hl: Highlight,
+  perChar: 1 | 2,
+  width: number,
+  noColor: boolean,
+  palette: MapPalette = DEFAULT_PALETTE,
+): string[] {
+  const levels = palette.levels;
   const what = base.byUtil ? 'GPU util' : 'GPUs allocated';
   const items: LegendItem[] = [];
   if (hl.kind === 'workload')
     hl.roles.forEach((r, i) => items.push({ colour: roleColour(i), glyph: roleGlyph(i), text: r }));
   else {
     items.push(
-      { colour: LEVEL_COLOURS[0], glyph: LEVEL_GLYPHS[0], text: base.byUtil ? 'idle' : 'free' },
-      { colour: LEVEL_COLOURS[1], glyph: LEVEL_GLYPHS[1], text: '<⅓' },
-      { colour: LEVEL_COLOURS[2], glyph: LEVEL_GLYPHS[2], text: '<⅔' },
-      { colour: LEVEL_COLOURS[3], glyph: LEVEL_GLYPHS[3], text: base.byUtil ? '<100%' : '<full' },
-      { colour: LEVEL_COLOURS[4], glyph: LEVEL_GLYPHS[4], text: base.byUtil ? '100%' : 'full' },
-      { colour: NO_GPU_COLOUR, glyph: NO_GPU_GLYPH, text: base.byUtil ? 'no reading' : 'no GPU' },
+      { colour: levels[0], glyph: LEVEL_GLYPHS[0], text: base.byUtil ? 'idle' : 'free' },
+      { colour: levels[1], glyph: LEVEL_GLYPHS[1], text: '<⅓' },
+      { colour: levels[2], glyph: LEVEL_GLYPHS[2], text: '<⅔' },
+      { colour: levels[3], glyph: LEVEL_GLYPHS[3], text: base.byUtil ? '<100%' : '<full' },
+      { colour: levels[4], glyph: LEVEL_GLYPHS[4], text: base.byUtil ? '100%' : 'full' },
+      { colour: palette.noGpu, glyph: NO_GPU_GLYPH, text: base.byUtil ? 'no reading' : 'no GPU' },
       ...(['NotReady', 'cordoned', 'pressure'] as const).map((m) => ({
         colour: MARK_COLOURS[m],
         glyph: MARK_GLYPHS[m],
