@@ -11,6 +11,7 @@ import type { ObjectAccess } from '../model/types.js';
 import type { ClusterEngine } from '../kube/engine-types.js';
 import type { HttpKubeTransport } from '../kube/client.js';
 import type { PrometheusTarget } from '../kube/dcgm-scrape.js';
+import type { EngineHost } from './worker/engine-host.js';
 
 export interface ClusterOptions {
   kubeconfig?: string;
@@ -61,6 +62,8 @@ export interface OpenOptions extends ClusterOptions {
   engineThread?: 'worker' | 'inline';
   /** Aborting closes the engine's connections, also while it is still opening (a fleet gives up on a cluster). */
   signal?: AbortSignal;
+  /** With engineThread 'worker': serve the engine in this host's worker, shared with others (a fleet's). */
+  engineHost?: EngineHost;
 }
 
 /** The engine opened over a kubeconfig, and its transport (closed by the caller after the engine stops). */

@@ -1,6 +1,7 @@
 // A fleet of clusters as one model source: one engine per context (each
-// opened by open.ts, in its own worker thread for the explorer, or on the
-// caller's thread for `wlx get`), and this thread merging their snapshots
+// opened by open.ts; for the explorer all of them in one shared worker thread,
+// worker/engine-host.ts; for `wlx get` on the caller's thread), and this
+// thread merging their snapshots
 // (src/model/fleet/merge.ts). One bad cluster never holds the others: each
 // member opens, connects and publishes on its own time; one that has not
 // answered within the connect timeout is shown as unreachable (its engine
@@ -20,6 +21,7 @@ import { summariseCluster } from '../model/fleet/summary.js';
 import { fleetKey } from '../model/fleet/link.js';
 import { openModelSource, type OpenedModelSource } from './open.js';
 import type { OpenOptions } from './connect.js';
+import { SharedEngineHost } from './worker/engine-host.js';
 
 /** How long a cluster may take to answer at all before it reads as unreachable (and `wlx get` stops waiting). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -29,6 +31,11 @@ const MERGE_DELAY_MS = 30;
 export interface FleetOpenOptions extends OpenOptions {
   /** The contexts, in the order given (duplicates dropped). */
   contexts: string[];
+  /**
+   * With engineThread 'worker': every engine in one shared worker (default),
+   * or false: a worker per cluster (the benchmark's comparison).
+   */
+  sharedWorker?: boolean;
 }
 
 /** The fleet as the explorer and `wlx get` read it. */
@@ -119,12 +126,15 @@ class Fleet implements FleetSource {
   }>();
   private stopped = false;
   private readonly connectTimeoutMs: number;
+  /** The one worker every engine runs in (engineThread 'worker'). */
+  private readonly host: SharedEngineHost | null;
 
   constructor(
     private readonly options: FleetOpenOptions,
     private readonly stopDemo?: () => Promise<void>,
   ) {
     this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    this.host = options.engineThread === 'worker' && options.sharedWorker !== false ? new SharedEngineHost() : null;
     this.members = [...new Set(options.contexts)].map((c) => new Member(c));
     this.snapshot = this.merge();
   }
@@ -151,6 +161,7 @@ class Fleet implements FleetSource {
           demo: false,
           fleet: false,
           signal: m.abort.signal,
+          ...(this.host ? { engineHost: this.host } : {}),
         });
         m.settled = this.settle(m, opening);
       }),
@@ -399,6 +410,7 @@ class Fleet implements FleetSource {
         await m.source?.stop().catch(() => undefined);
       }),
     );
+    await this.host?.close();
     await this.stopDemo?.();
   }
 }

@@ -11,6 +11,7 @@ import { ProblemLog } from '../../kube/snapshot.js';
 import type { Delta } from './delta.js';
 import type { EngineInfo, HoldKind, PodProbe, UiMessage, WorkerMessage, WorkerStart } from './protocol.js';
 import { SnapshotMirror } from './wire.js';
+import type { EngineChannel } from './engine-host.js';
 import type { RowServer, RowWindow, RowWindowRequest } from '../../ui/state/served-rows.js';
 
 export interface WorkerSourceTuning {
@@ -28,7 +29,7 @@ export interface WorkerModelSource extends OpenedModelSource, RowServer {
   holdGpuMetrics(): () => void;
   setPodScope(scope: PodScope): void;
   /** The worker thread now running the engine (tests terminate it to crash it). */
-  currentWorker(): Worker | null;
+  currentWorker(): EngineChannel | null;
   /** The engine worker's heap, after a full GC when asked and exposed (the benchmark's per-thread figures). */
   engineHeap(gc: boolean): Promise<EngineHeap>;
   /**
@@ -49,7 +50,7 @@ const WORKER_URL = new URL('./engine-worker.js', import.meta.url);
 
 /** OpenOptions as workerData: a Prometheus URL crosses as its text (URL objects are not cloneable). */
 function startData(options: OpenOptions, podScope: PodScope): WorkerStart {
-  const { signal: _signal, ...rest } = options;
+  const { signal: _signal, engineHost: _host, ...rest } = options;
   const p = options.prometheus;
   return {
     options: { ...rest, prometheus: p?.kind === 'url' ? { ...p, url: p.url.href as unknown as URL } : p },
@@ -90,7 +91,8 @@ type Pending = { resolve: () => void; reject: (err: Error) => void };
 
 class WorkerSource implements WorkerModelSource {
   readonly access: ObjectAccess;
-  private worker: Worker | null = null;
+  /** A worker of its own, or the channel to a shared one (OpenOptions.engineHost). */
+  private worker: EngineChannel | null = null;
   private readonly mirror = new SnapshotMirror();
   private published!: ModelSnapshot;
   private version = 0;
@@ -214,7 +216,7 @@ class WorkerSource implements WorkerModelSource {
     return this.synced;
   }
 
-  currentWorker(): Worker | null {
+  currentWorker(): EngineChannel | null {
     return this.worker;
   }
 
@@ -276,7 +278,9 @@ class WorkerSource implements WorkerModelSource {
 
   /** A worker; `opening`: the first one, whose failure is the caller's (later ones are restarted). */
   private spawn(opening?: Pending): void {
-    const worker = new Worker(WORKER_URL, { workerData: startData(this.options, this.podScope) });
+    const data = startData(this.options, this.podScope);
+    const host = this.options.engineHost;
+    const worker: EngineChannel = host ? host.channel(data) : new Worker(WORKER_URL, { workerData: data });
     this.worker = worker;
     this.mirror.reset();
     let error: string | null = null;
@@ -323,10 +327,10 @@ class WorkerSource implements WorkerModelSource {
           break;
       }
     });
-    worker.on('error', (err) => {
+    worker.on('error', (err: Error) => {
       error = err.message;
     });
-    worker.on('exit', (code) => {
+    worker.on('exit', (code: number) => {
       if (this.worker !== worker || this.stopping) return;
       this.worker = null;
       const why = error ?? `the worker exited (code ${code})`;
