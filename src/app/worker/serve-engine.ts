@@ -14,7 +14,7 @@ import { treePods } from '../../model/pod-nodes.js';
 import type { RowWindowRequest } from '../../ui/state/served-rows.js';
 import { RowServer } from '../../ui/state/row-server.js';
 import { startHeapTrace } from './heap-trace.js';
-import { boundHeapGrowth, heapGrowthFlag } from './heap-growth.js';
+import { boundHeapGrowth, type heapGrowthFlag } from './heap-growth.js';
 
 /** Where one engine's messages go and come from. */
 export type EnginePort = Pick<MessagePort, 'postMessage' | 'on' | 'close'>;
