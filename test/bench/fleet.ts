@@ -90,6 +90,18 @@ function runSession(kubeconfig: string, args: string[], settleSeconds: number): 
   });
 }
 
+/** Every pod of a server listed once in pages, so that no session pays the server's first, cold lists. */
+async function warmUp(server: BenchServer): Promise<void> {
+  let next = '';
+  do {
+    const res = await fetch(
+      `${server.url}/api/v1/pods?limit=500${next ? `&continue=${encodeURIComponent(next)}` : ''}`,
+    );
+    const body = (await res.json()) as { metadata?: { continue?: string } };
+    next = body.metadata?.continue ?? '';
+  } while (next);
+}
+
 /** One kubeconfig with a context per server: `bench-1` … `bench-N`. */
 function fleetKubeconfig(servers: readonly BenchServer[], path: string): string[] {
   const contexts = servers.map((_, i) => `bench-${i + 1}`);
@@ -172,6 +184,7 @@ export async function runFleetBench(argv: string[]): Promise<FleetBenchResult> {
   const single = await startBenchServer(total);
   let singleRuns: SessionLine[];
   try {
+    await warmUp(single);
     singleRuns = await sessions('single', count, () => runSession(single.kubeconfigPath, ['--single'], settle));
   } finally {
     await single.stop();
@@ -185,6 +198,7 @@ export async function runFleetBench(argv: string[]): Promise<FleetBenchResult> {
   const byEngine = new Map<string, SessionLine[]>();
   try {
     for (const s of await Promise.all(Array.from({ length: clusters }, () => startBenchServer(each)))) servers.push(s);
+    await Promise.all(servers.map(warmUp));
     const kubeconfig = join(dir, 'kubeconfig');
     const contexts = fleetKubeconfig(servers, kubeconfig);
     for (const engine of engines)
