@@ -8,6 +8,7 @@
 // column, `:clusters`, Enter on a cluster and Esc, and the manager's job whose
 // tree shows it runs on east with east's pods.
 import { test } from 'node:test';
+import { spawn } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -15,7 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump, load } from 'js-yaml';
 import { startDemoFleet, type DemoFleet } from '../../demo/fleet.js';
-import { Tmux, hasTmux, shellQuote, wlxCommand } from './tmux.js';
+import { Tmux, WLX, hasTmux, shellQuote, wlxCommand } from './tmux.js';
+import { kubectl, kubectlEnv } from './kubectl-helpers.js';
 import { runWlx } from './wlx-cli.js';
 
 interface Cluster {
@@ -211,12 +213,14 @@ test(
     const tmux = new Tmux(wlxCommand(`--kubeconfig ${shellQuote(kubeconfig)} --all-contexts`), 150, 40);
     try {
       let screen = await tmux.waitFor(
-        (s) => /wlx-fleet-west .*resnet-finetune/.test(s) && /wlx-fleet-manager .*llm-sft/.test(s),
+        (s) =>
+          /wlx-fleet-west .*resnet-finetune/.test(s) &&
+          /wlx-fleet-manager .*llm-sft/.test(s) &&
+          /wlx-fleet-east\s+inference\s+llama-70b/.test(s),
         'every cluster listed',
         90_000,
       );
       assert.match(screen, /CLUSTER\s+NAMESPACE\s+NAME/);
-      assert.match(screen, /wlx-fleet-east\s+inference\s+llama-70b/);
 
       tmux.keys(':');
       tmux.type('clusters');
@@ -250,5 +254,40 @@ test(
     } finally {
       tmux.kill();
     }
+  },
+);
+
+test(
+  'wlx demo serve --fleet: three servers, one kubeconfig, kubectl on each context; Ctrl-C stops it',
+  { timeout: 120_000 },
+  async (t) => {
+    const k = await kubectlEnv();
+    t.after(() => k.cleanup());
+    const child = spawn(process.execPath, [WLX, 'demo', 'serve', '--fleet', '--kubeconfig-out', k.kubeconfigPath], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    t.after(async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exit;
+    });
+    await until('the fleet served', async () => (out.includes('export KUBECONFIG=') ? true : null), 60_000);
+    assert.match(out, /wlx-fleet-manager\s+http:\/\/127\.0\.0\.1:\d+\n\s+wlx-fleet-east\s+http/);
+    const contexts = await kubectl(k.env, ['config', 'get-contexts', '-o', 'name']);
+    assert.deepEqual(contexts.stdout.trim().split('\n').sort(), [
+      'wlx-fleet-east',
+      'wlx-fleet-manager',
+      'wlx-fleet-west',
+    ]);
+    const mk = await kubectl(k.env, ['--context', 'wlx-fleet-manager', 'get', 'multikueueclusters,admissionchecks']);
+    assert.equal(mk.code, 0, mk.stderr);
+    assert.match(mk.stdout, /multikueuecluster\.kueue\.x-k8s\.io\/east\s+True/);
+    const nodes = await kubectl(k.env, ['--context', 'wlx-fleet-west', 'get', 'nodes', '-o', 'name']);
+    assert.match(nodes.stdout, /node\/a100-node-01/);
+    child.kill('SIGINT');
+    assert.equal(await exit, 0);
+    assert.match(out, /wlx demo: stopped/);
   },
 );
