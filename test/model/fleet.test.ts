@@ -355,3 +355,20 @@ test('cluster summary: nodes ready/total, GPUs, workloads by status; unknown (nu
   const none = summariseCluster({ context: 'b', server: null, version: null }, null);
   assert.deepEqual([none.state, none.nodes, none.gpus, none.utilization], ['connecting', null, null, null]);
 });
+
+test('why: a MultiKueue job waiting on its manager names each worker tried and what its Kueue said', async () => {
+  const { explainWhy } = await import('../../src/model/why.js');
+  const links = linkFleet(fleetModels('newer'));
+  const tries = links.tried.get(fleetKey('wlx-fleet-manager', 'm-pre'))!;
+  const report = explainWhy({
+    workload: pytorch('llm-pretrain', 'm-pre', ['Initializing']),
+    pods: [],
+    multiKueueTries: tries,
+  });
+  const cause = report.causes.find((c) => c.kind === 'multikueue-waiting')!;
+  assert.equal(cause.title, 'MultiKueue: no worker has admitted it yet (tried 2 workers)');
+  assert.deepEqual(cause.details, [
+    'east (cluster wlx-fleet-east): Pending: insufficient unused quota for nvidia.com/gpu in flavor h100, 24 more needed',
+    'west (cluster wlx-fleet-west): Pending: insufficient unused quota for nvidia.com/gpu in flavor a100, 28 more needed',
+  ]);
+});

@@ -211,3 +211,21 @@ test("a manager's MultiKueue job: 'runs on cluster' with the roles and pods of i
     /from cluster wlx-fleet-manager \(MultiKueue origin multikueue\)/,
   );
 });
+
+test(':map over a fleet: one band group per cluster under its name; the cursor crosses from one to the next', () => {
+  const f = fleet();
+  const model = new ScreenModel();
+  const state = reduce(initialState(), { type: 'root', frame: { kind: 'map', label: 'map' } });
+  const s = screenOf(model, f, state);
+  const text = s.map!.lines.join('\n');
+  assert.match(text, /── wlx-fleet-manager ─+/);
+  assert.match(text, /── wlx-fleet-worker ─+/);
+  assert.ok(text.indexOf('wlx-fleet-manager') < text.indexOf('wlx-fleet-worker'));
+  const managerNodes = f.members.get('wlx-fleet-manager')!.snapshot.nodes.length;
+  assert.equal(s.map!.nodes, managerNodes + f.members.get('wlx-fleet-worker')!.snapshot.nodes.length);
+  // Rows: every node of every cluster, keyed by its cluster (node names repeat across clusters).
+  assert.equal(new Set(s.rows.map((r) => r?.key)).size, s.map!.nodes);
+  // Down from the manager's last node: the worker's first.
+  assert.equal(s.map!.step(managerNodes - 1, 'down'), managerNodes);
+  assert.equal(s.map!.step(managerNodes, 'up'), managerNodes - 1);
+});
