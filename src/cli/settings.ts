@@ -13,6 +13,7 @@ import {
   type Settings,
   type WlxConfig,
 } from '../app/config/index.js';
+import { sanitise } from '../text/sanitise.js';
 
 export type Origin = 'flag' | 'context' | 'global' | 'default';
 
@@ -74,7 +75,7 @@ export async function withConfig(
   return { ...applySettings(values, config, context), config, context, problems: config.problems };
 }
 
-/** Problems as stderr lines (`wlx: file:line: message`). */
+/** Problems as stderr lines (`wlx: file:line: message`); a file's text is the user's, sanitised all the same. */
 export function problemText(problems: readonly ConfigProblem[]): string {
-  return problems.map((p) => `wlx: ${formatProblem(p)}\n`).join('');
+  return problems.map((p) => `wlx: ${sanitise(formatProblem(p))}\n`).join('');
 }

@@ -262,7 +262,7 @@ test(
 );
 
 test(
-  'a missing skin and a bad colour are told at file:line; the explorer starts with its own colours',
+  'a skin: its error colour draws the failed row; a bad colour is told at file:line; --headless hides the header',
   { skip: !hasTmux(), timeout: 120_000 },
   async (t) => {
     const { kubeconfig } = await demoWithKubeconfig(t, 'wlx-k9s-skin-');

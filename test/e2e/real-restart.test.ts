@@ -113,7 +113,8 @@ describe('the explorer through a kube-apiserver restart', { skip }, () => {
         );
         for (const t of [admin, researcher])
           await t.waitFor(
-            (s) => /Running \(OOMKilled\)\s+2\/3/.test(row(s, 'bert-finetune')),
+            // The status word is the definition's (Running or Degraded); the pod's trouble is beside it.
+            (s) => /\w+ \(OOMKilled\)\s+2\/3/.test(row(s, 'bert-finetune')),
             'a change after the restart',
             5_000,
           );

@@ -183,7 +183,8 @@ describe('the explorer on the real kube-apiserver', { skip }, () => {
               },
               MERGE,
             ),
-          (s) => /PyTorchJob\s+training-queue\s+Running \(CrashLoopBackOff\)\s+2\/3/.test(row(s, 'bert-finetune')),
+          // The status word is the definition's (Running or Degraded); the pod's trouble is beside it.
+          (s) => /PyTorchJob\s+training-queue\s+\w+ \(CrashLoopBackOff\)\s+2\/3/.test(row(s, 'bert-finetune')),
         );
         // A pod removed for good (force delete, as the kubelet finishes a deletion).
         await within2s(

@@ -95,13 +95,17 @@ test(
       await tmux.waitFor(/workloads\(all\)\[1\/\d+\]/, 'the filtered list');
       tmux.keys('Enter');
       screen = await tmux.waitFor(/pytorchjob\(training\/broken-finetune\)/, 'the role tree');
-      screen = await tmux.waitFor(/\d+ pods? OOMKilled, \d+ restarts? — w for why/, 'the trouble line in the header');
+      // A crash-looping job reads Degraded (then Failed): the why line names the pods' trouble, never a bare word.
+      screen = await tmux.waitFor(
+        /why (Degraded|Failed): .*(OOMKilled|CrashLoopBackOff).* — press w for the why-panel/,
+        'the trouble named in the header',
+      );
       assert.match(screen, /^\│\s+master\s+/m);
       // The cursor sits on the healthy master.
       tmux.keys('w');
       screen = await tmux.waitFor(/OOMKilled: 1 pod/, 'the why view with the worker’s OOMKilled');
       assert.match(screen, /why pytorchjob\/training\/broken-finetune role master/);
-      assert.match(screen, /master: nothing wrong found; the workload has \d+ causes?: OOMKilled: 1 pod/);
+      assert.match(screen, /master: nothing wrong found; the workload has \d+ causes?: (.*; )?OOMKilled: 1 pod/);
       assert.match(screen, /broken-finetune-worker-1 on gpu-node-\d+: container \S+: OOMKilled, exit 137/);
 
       // Three Escapes in one burst (as tmux sends them) back out three levels: why → workload → home, whose

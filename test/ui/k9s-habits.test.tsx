@@ -77,7 +77,7 @@ test(':ns without a name: the namespaces you can read; refused, the ones wlx rea
   const h = await mountApp({ source });
   try {
     await h.press(':', ...'ns', KEY.enter);
-    const f = await h.waitFor((x) => x.includes('namespaces['), 'the picker');
+    const f = await h.waitFor((x) => x.includes('listing them was refused'), 'the picker, read');
     assert.match(f, /the namespaces wlx knows you read: listing them was refused \(forbidden\)/);
     assert.match(f, /0\s+all/);
     assert.match(f, /default/);

@@ -10,7 +10,7 @@ import { configPaths, type ConfigPaths, type PathEnv } from './paths.js';
 import { loadPlugins } from './plugins.js';
 import { loadSettings, type ConfigSettings } from './settings.js';
 import { loadSkin, skinFile } from './skins.js';
-import { formatProblem, type ConfigProblem } from './yaml-file.js';
+import type { ConfigProblem } from './yaml-file.js';
 
 export type { ConfigPaths } from './paths.js';
 export type { Settings, SettingKey, SettingOrigin } from './settings.js';
@@ -63,9 +63,4 @@ export function skinOf(
     skin: null,
     problems: [{ file: config.paths.config, line: config.settings.lineOf(path), message: missing }],
   };
-}
-
-/** Problems as lines for stderr or the flash line. */
-export function problemLines(problems: readonly ConfigProblem[]): string[] {
-  return problems.map(formatProblem);
 }

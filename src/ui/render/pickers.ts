@@ -101,16 +101,11 @@ export function aliasTable(bindings: UserBindings, types: ReadonlyMap<string, Wo
     rows.push(
       row(`cmd:${c.names[0]}`, [`:${c.names.join(' :')}`, c.help, 'wlx'], { kind: 'command', text: c.names[0] }),
     );
-  const byType = new Map<WorkloadType, string[]>();
-  for (const [name, type] of types) {
-    if (name.includes('/') || name.includes('.')) continue;
-    byType.set(type, [...(byType.get(type) ?? []), name]);
-  }
-  for (const [type, names] of byType)
+  for (const type of new Set(types.values()))
     rows.push(
       row(
         `type:${type.label}`,
-        [`:${names.map(sanitise).join(' :')}`, `the ${sanitise(type.label)} only`, 'definitions'],
+        [`:${type.names.map(sanitise).join(' :')}`, `the ${sanitise(type.label)} only`, 'definitions'],
         { kind: 'command', text: type.label },
       ),
     );

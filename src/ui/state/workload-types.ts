@@ -10,6 +10,8 @@ export interface WorkloadType {
   label: string;
   /** `group/Kind` of every version the type is defined at. */
   keys: string[];
+  /** The names users type: kind, plural, short names (lower case; the dotted forms and definition names also work). */
+  names: string[];
 }
 
 /** A workload's `group/Kind` (what a per-type view matches, at any version). */
@@ -31,15 +33,21 @@ export function workloadTypes(snapshot: Pick<ModelSnapshot, 'definitions' | 'kin
     if (!gvk) continue;
     const key = `${gvk.group}/${gvk.kind}`;
     const served = snapshot.kinds.find((k) => k.gvk.group === gvk.group && k.gvk.kind === gvk.kind);
-    const type = out.get(gvk.kind.toLowerCase()) ?? { label: pluralOf(gvk.kind), keys: [] };
+    const type = out.get(gvk.kind.toLowerCase()) ?? { label: pluralOf(gvk.kind), keys: [], names: [] };
     if (!type.keys.includes(key)) type.keys.push(key);
+    for (const n of [
+      gvk.kind.toLowerCase(),
+      pluralOf(gvk.kind),
+      ...(served?.shortNames ?? []).map((x) => x.toLowerCase()),
+    ])
+      if (!type.names.includes(n)) type.names.push(n);
     for (const name of [...typeNames(gvk, { shortNames: served?.shortNames }), d.name.toLowerCase()])
       if (!out.has(name) || out.get(name) === type) out.set(name, type);
   }
   return out;
 }
 
-/** Names Tab completes for types: kinds and plurals (not every dotted form). */
+/** Names Tab completes for types: kinds, plurals and short names (not every dotted form). */
 export function typeCommandNames(types: ReadonlyMap<string, WorkloadType>): string[] {
-  return [...types.keys()].filter((n) => !n.includes('.') && !n.includes('/'));
+  return [...new Set([...types.values()].flatMap((t) => t.names))];
 }

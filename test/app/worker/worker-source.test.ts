@@ -249,7 +249,7 @@ test('worker: a killed worker is told in the snapshot and restarted; the mirror 
     'jobset.sigs.k8s.io/jobset-name': 'llama',
     'jobset.sigs.k8s.io/replicatedjob-name': 'worker',
   });
-  await until(() => source.getSnapshot().workloads[0]?.replicas.current === 3, 'the restarted engine live', 10_000);
+  await until(() => source.getSnapshot().workloads[0]?.replicas.current === 3, 'the restarted engine live', 30_000);
   assert.ok(source.getSnapshot().version > version, 'versions keep increasing across workers');
   release();
 });
