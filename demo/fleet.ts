@@ -4,7 +4,7 @@
 // context per cluster: wlx-fleet-manager (current), wlx-fleet-east,
 // wlx-fleet-west.
 import { writeFile } from 'node:fs/promises';
-import { ObjectStore } from './store.js';
+import { ObjectStore } from './object-store.js';
 import { startDemoCluster, type DemoCluster, type FaultConfig } from './index.js';
 import { fleetKubeconfig } from './server/kubeconfig.js';
 import { FLEET_MEMBERS, startFleetSimulation } from './sim/fleet.js';

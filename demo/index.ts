@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Socket } from 'node:net';
-import { ObjectStore } from './store.js';
+import { ObjectStore } from './object-store.js';
 import { ApiServer, LOOPBACK } from './server/api-server.js';
 import type { FaultConfig, Faults } from './server/faults.js';
 import type { LogProvider } from './server/logs.js';

@@ -3,8 +3,8 @@
 // them. Built-in kinds (no CRD). Which version is served follows the server's
 // minor version, as in real clusters: v1beta1 from 1.32 (when the group is
 // enabled), v1beta2 beside it from 1.33, v1 (preferred) from 1.34.
-import type { ServedKind } from './kinds.js';
-import { resourceKey } from './store.js';
+import type { ServedKind } from './kind-types.js';
+import { resourceKey } from './object-store.js';
 
 export const DRA_GROUP = 'resource.k8s.io';
 export type DraVersion = 'v1' | 'v1beta2' | 'v1beta1';

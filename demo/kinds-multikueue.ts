@@ -5,9 +5,9 @@
 // (the worker clusters of one admission check) and MultiKueueCluster (how the
 // manager reaches one worker: a kubeconfig in a Secret or on disk; condition
 // Active). Schemas are in our own words.
-import type { KindSpec } from './kinds.js';
+import type { KindSpec } from './kind-types.js';
 import { conditionFields } from './schemas.js';
-import type { StoredObject } from './store.js';
+import type { StoredObject } from './object-store.js';
 
 export const MULTIKUEUE_CONTROLLER = 'kueue.x-k8s.io/multikueue';
 /** The label Kueue puts on the objects a manager creates in a worker (value: the manager's origin name). */

@@ -7,9 +7,9 @@
 // are also served as the deprecated v1beta1, converted from the v1beta2
 // objects as Kueue's conversion webhook does. demo/kinds.ts
 // lists them with the other kinds. Schemas are in our own words.
-import type { KindSpec, PrinterColumn } from './kinds.js';
+import type { KindSpec, PrinterColumn } from './kind-types.js';
 import { conditionFields, type Field } from './schemas.js';
-import type { StoredObject } from './store.js';
+import type { StoredObject } from './object-store.js';
 import { MULTIKUEUE_KINDS, multiKueueClusterToV1beta1 } from './kinds-multikueue.js';
 
 export const KUEUE_GROUP = 'kueue.x-k8s.io';

@@ -5,54 +5,15 @@
 // keys) read this list. Custom kinds carry their CRD facts (printer columns,
 // schema) here: the served CustomResourceDefinitions, the OpenAPI documents and
 // the `kubectl get` columns all come from them.
-import { resourceKey, type StoredObject } from './store.js';
-import type { CrdSchemaFacts, Field } from './schemas.js';
+import { resourceKey, type StoredObject } from './object-store.js';
+import type { Field } from './schemas.js';
 import { QUEUEING_KINDS } from './kinds-queueing.js';
 import { draKinds, draVersionsFor } from './kinds-dra.js';
 import { VERSION_INFO } from './server/version.js';
+import type { CrdFacts, KindSpec, PrinterColumn, ServedKind } from './kind-types.js';
 
 /** The resource.k8s.io versions this server's minor version serves, preferred first. */
 export const SERVED_DRA_VERSIONS = draVersionsFor(Number(VERSION_INFO.minor));
-
-/** A CRD additionalPrinterColumn (apiextensions.k8s.io/v1). */
-export interface PrinterColumn {
-  name: string;
-  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
-  jsonPath: string;
-  description?: string;
-  priority?: number;
-}
-
-export interface CrdFacts {
-  printerColumns: PrinterColumn[];
-  schema: CrdSchemaFacts;
-  scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
-}
-
-export interface ServedKind {
-  group: string; // '' for core
-  version: string;
-  plural: string;
-  singular: string;
-  kind: string;
-  listKind: string;
-  namespaced: boolean;
-  shortNames: string[];
-  categories: string[];
-  verbs: string[];
-  /** Subresources beyond the object itself, e.g. `status`, `log`. */
-  subresources: Array<{ name: string; kind: string; group?: string; version?: string; verbs: string[] }>;
-  /** Field selector keys besides metadata.name / metadata.namespace. */
-  fieldSelectors: string[];
-  /** Set on custom kinds: what their CustomResourceDefinition declares. */
-  crd?: CrdFacts;
-  /**
-   * Set on a kind served from the objects of another (the storage) version of
-   * the same CRD: that version, and the object as it reads in this one (what a
-   * conversion webhook answers).
-   */
-  servedFrom?: { version: string; convert(obj: StoredObject): StoredObject };
-}
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const STATUS_VERBS = ['get', 'patch', 'update'];
@@ -117,13 +78,6 @@ function kubeflowJobCrd(replicaSpecsField: string, replicaTypes: string): CrdFac
     },
   };
 }
-
-/** A kind as listed: what `kind()` does not default. */
-export type KindSpec = Omit<
-  ServedKind,
-  'listKind' | 'verbs' | 'subresources' | 'fieldSelectors' | 'categories' | 'shortNames'
-> &
-  Partial<ServedKind>;
 
 function kind(k: KindSpec): ServedKind {
   return {

@@ -2,8 +2,8 @@
 // the defaults and admission plugins a read shows afterwards. Objects the
 // simulation writes itself do not pass here (its controllers build them as
 // stored; demo/sim/pods.ts).
-import type { StoredObject } from '../store.js';
-import type { ServedKind } from '../kinds.js';
+import type { StoredObject } from '../object-store.js';
+import type { ServedKind } from '../kind-types.js';
 
 /** TaintNodesByCondition's taint on every new node; the node lifecycle controller lifts it once Ready. */
 export const NOT_READY_TAINT = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' };

@@ -9,8 +9,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { resourceKey, type ObjectStore, type StoredObject } from '../store.js';
-import { apiVersionOf, findKind, present, qualifiedResource, storeKeyOf, type ServedKind } from '../kinds.js';
+import { resourceKey, type ObjectStore, type StoredObject } from '../object-store.js';
+import { apiVersionOf, findKind, present, qualifiedResource, storeKeyOf } from '../kinds.js';
+import type { ServedKind } from '../kind-types.js';
 import {
   AGGREGATED_CONTENT_TYPE,
   aggregatedDiscovery,

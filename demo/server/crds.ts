@@ -2,9 +2,10 @@
 // simulated cluster serves, built from the CRD facts in demo/kinds.ts (names,
 // scope, version, subresources, printer columns, schema), and the simple
 // JSONPath subset printer columns use, evaluated as apiextensions does.
-import { AGE_COLUMN, customKinds, findKind, storeKeyOf, type ServedKind } from '../kinds.js';
+import { AGE_COLUMN, customKinds, findKind, storeKeyOf } from '../kinds.js';
+import type { ServedKind } from '../kind-types.js';
 import { crdOpenApiSchema } from '../schemas.js';
-import type { ObjectStore, StoredObject } from '../store.js';
+import type { ObjectStore, StoredObject } from '../object-store.js';
 
 export const CRD_KIND = findKind('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
 

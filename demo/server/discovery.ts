@@ -3,7 +3,8 @@
 // (/api, /apis, /api/v1, /apis/<g>, /apis/<g>/<v>, what client-node's
 // KubernetesObjectApi reads). Kinds the forbid fault hides stay listed, as
 // RBAC does not hide kinds from discovery.
-import { SERVED_KINDS, servedGroups, type ServedKind } from '../kinds.js';
+import { SERVED_KINDS, servedGroups } from '../kinds.js';
+import type { ServedKind } from '../kind-types.js';
 
 export const AGGREGATED_CONTENT_TYPE = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 

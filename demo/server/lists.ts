@@ -3,8 +3,9 @@
 // every page shows the same snapshot (one resourceVersion across pages; the
 // continue token names a cached snapshot and the position in it, and an
 // evicted or unreadable token is 410 Expired as after etcd compaction).
-import type { ObjectStore, StoredObject } from '../store.js';
-import { storeKeyOf, type ServedKind } from '../kinds.js';
+import type { ObjectStore, StoredObject } from '../object-store.js';
+import { storeKeyOf } from '../kinds.js';
+import type { ServedKind } from '../kind-types.js';
 import type { FieldSelector, LabelSelector } from './selectors.js';
 import { badRequest, expired, tooLargeResourceVersion, type StatusObject } from './status.js';
 

@@ -3,7 +3,7 @@
 // sinceTime, timestamps, previous, limitBytes), as text/plain, streamed while
 // following until the client goes away.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { StoredObject } from '../store.js';
+import type { StoredObject } from '../object-store.js';
 import { badRequest, statusFailure, type StatusObject } from './status.js';
 
 /** The log contract the simulation implements (see demo/sim/index.ts). */

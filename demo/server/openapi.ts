@@ -5,7 +5,8 @@
 // reads: a root listing one document per group/version, each fetched at its
 // serverRelativeURL whose `hash` makes it immutable for caches.
 import { createHash } from 'node:crypto';
-import { SERVED_KINDS, servedGroups, type ServedKind } from '../kinds.js';
+import { SERVED_KINDS, servedGroups } from '../kinds.js';
+import type { ServedKind } from '../kind-types.js';
 import {
   BUILTIN_DEFINITIONS,
   crdOpenApiSchema,

@@ -5,7 +5,7 @@
 // "error trying to reach service" wording. Here the "pod" behind the port is
 // a function of the simulation (demo/sim/dcgm.ts for dcgm-exporter pods).
 import type { ServerResponse } from 'node:http';
-import type { StoredObject } from '../store.js';
+import type { StoredObject } from '../object-store.js';
 import type { AccessAttributes } from './rbac.js';
 import { badRequest, notFound, statusFailure, type StatusObject } from './status.js';
 

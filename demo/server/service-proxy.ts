@@ -6,7 +6,7 @@
 // simulated Prometheus, demo/sim/prometheus.ts); none: 503 "no endpoints
 // available", the real wording.
 import type { ServerResponse } from 'node:http';
-import type { StoredObject } from '../store.js';
+import type { StoredObject } from '../object-store.js';
 import type { AccessAttributes } from './rbac.js';
 import { notFound, statusFailure, type StatusObject } from './status.js';
 import { parseProxyName, type ProxiedAnswer } from './pod-proxy.js';

@@ -3,8 +3,9 @@
 // server-side printers (pkg/printers/internalversion) for built-in kinds and
 // each CRD's additionalPrinterColumns for custom ones; the server always sends
 // the wide (priority 1) columns and kubectl hides them unless `-o wide`.
-import type { StoredObject } from '../store.js';
-import { present, type ServedKind } from '../kinds.js';
+import type { StoredObject } from '../object-store.js';
+import { present } from '../kinds.js';
+import type { ServedKind } from '../kind-types.js';
 import { evalJsonPath, printerColumnsOf } from './crds.js';
 
 export interface ColumnDefinition {

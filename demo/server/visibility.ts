@@ -5,10 +5,10 @@
 // its ClusterQueue and LocalQueue (0-based), honouring `offset` and `limit`
 // (default 1000). The order is the one the simulated Kueue admits by
 // (demo/sim/controllers/kueue.ts), so positions and admissions agree.
-import type { ServedKind } from '../kinds.js';
+import type { ServedKind } from '../kind-types.js';
 import { pendingInClusterQueue, type LocalQueueObject } from '../sim/controllers/kueue.js';
 import { R } from '../sim/types.js';
-import type { ObjectStore } from '../store.js';
+import type { ObjectStore } from '../object-store.js';
 import { badRequest, methodNotAllowed, notFound, type StatusObject } from './status.js';
 
 const DEFAULT_LIMIT = 1000;

@@ -7,8 +7,9 @@
 // The 'protobuf' format writes kube-apiserver's length-prefixed WatchEvent
 // frames (protobuf-encode.ts) instead of JSON lines.
 import type { ServerResponse } from 'node:http';
-import type { ObjectStore, StoreEvent, StoredObject } from '../store.js';
-import { apiVersionOf, present, storeKeyOf, type ServedKind } from '../kinds.js';
+import type { ObjectStore, StoreEvent, StoredObject } from '../object-store.js';
+import { apiVersionOf, present, storeKeyOf } from '../kinds.js';
+import type { ServedKind } from '../kind-types.js';
 import type { FieldSelector, LabelSelector } from './selectors.js';
 import { partialObjectMetadata, tableColumns, tableRow, type IncludeObject, type MetaVersion } from './tables.js';
 import { objectSortKey } from './lists.js';

@@ -1,7 +1,7 @@
 // Wires one simulated control plane together: the runtime, every controller,
 // the scheduler, the kubelets and the log store. startSimulation adds a
 // scenario; tests use this directly with their own objects and behaviours.
-import type { ObjectStore } from '../store.js';
+import type { ObjectStore } from '../object-store.js';
 import { Random, SimClock } from './clock.js';
 import { JobController } from './controllers/job.js';
 import { JobSetController } from './controllers/jobset.js';

@@ -1,7 +1,7 @@
 // Builds the scale scenario and prints how long it took and the heap it
 // uses: `node dist/demo/sim/bench.js [nodes] [workloads] [podsPerWorkload] [churn]`
 // (default 5,000 nodes, 2,000 workloads × 50 pods = 100,000 pods).
-import { ObjectStore } from '../store.js';
+import { ObjectStore } from '../object-store.js';
 import { startSimulation } from './index.js';
 import { R } from './types.js';
 

@@ -6,9 +6,9 @@
 // worker a straggler, inference varying with a slow wave, free GPUs at 0
 // without pod labels. Every number comes from the seed and the simulated
 // time (5 s steps, dcgm-exporter's default collection interval).
-import type { ObjectStore, StoredObject } from '../store.js';
+import type { ObjectStore, StoredObject } from '../object-store.js';
 import { DRA_GROUP } from '../kinds-dra.js';
-import { resourceKey } from '../store.js';
+import { resourceKey } from '../object-store.js';
 import { hash32, type SimClock } from './clock.js';
 import { parseQuantity } from './pods.js';
 import { isPodTerminal, R, type NodeObject, type Pod } from './types.js';

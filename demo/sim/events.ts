@@ -3,7 +3,7 @@
 // `lastTimestamp` on the same object (the event correlator), which is what
 // `kubectl describe` shows as "(x4 over 2m)". The number kept is bounded, the
 // oldest going first (the apiserver expires them after an hour).
-import type { ObjectStore, StoredObject } from '../store.js';
+import type { ObjectStore, StoredObject } from '../object-store.js';
 import type { Random, SimClock } from './clock.js';
 import { R } from './types.js';
 

@@ -1,7 +1,7 @@
 // The fleet's three simulated clusters (scenarios/fleet.ts) in one process:
 // one store and control plane each, their dcgm-exporters, and the MultiKueue
 // bridge from the manager to the workers (multikueue.ts).
-import type { ObjectStore } from '../store.js';
+import type { ObjectStore } from '../object-store.js';
 import { SERVED_DRA_VERSIONS } from '../kinds.js';
 import { dcgmExporterBackend, type PodProxyBackend } from '../server/pod-proxy.js';
 import { assembleControlPlane, type ControlPlane } from './assemble.js';

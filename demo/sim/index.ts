@@ -4,7 +4,7 @@
 // Everything reacts to store events (so a pod deleted through the server is
 // recreated by its owner) and runs on one simulated clock scaled by `speed`,
 // with every random choice drawn from a PRNG seeded by `seed`.
-import type { ObjectStore } from '../store.js';
+import type { ObjectStore } from '../object-store.js';
 import { assembleControlPlane } from './assemble.js';
 import type { LogLine, LogProvider } from './logs.js';
 import { createDefaultScenario, defaultBehaviour } from './scenarios/default.js';

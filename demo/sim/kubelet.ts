@@ -6,7 +6,7 @@
 // back-off; completion for batch pods; ErrImagePull → ImagePullBackOff; graceful
 // deletion. Every step writes the Events kubectl describe shows. Also the node
 // heartbeat (Ready condition lastHeartbeatTime).
-import type { StoreEvent } from '../store.js';
+import type { StoreEvent } from '../object-store.js';
 import { hash32, type TaskHandle } from './clock.js';
 import type { LogStore } from './logs.js';
 import type { Runtime } from './runtime.js';

@@ -4,7 +4,7 @@
 // materialises just the lines that are due. 100,000 idle pods cost nothing;
 // a pod that ran for days is fast-forwarded to its last lines. Each container
 // keeps at most MAX_LINES, plus the previous attempt's log for --previous.
-import type { ObjectStore } from '../store.js';
+import type { ObjectStore } from '../object-store.js';
 import { hash32, Random, type SimClock } from './clock.js';
 import { podRequests } from './pods.js';
 import { R, type Pod } from './types.js';

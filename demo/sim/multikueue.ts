@@ -11,7 +11,7 @@
 // workload no worker admits keeps its check Pending and its copies waiting in
 // the workers' queues. A finished copy finishes the manager's Workload; a
 // manager Workload without quota (or finished) loses its copies.
-import type { StoredObject } from '../store.js';
+import type { StoredObject } from '../object-store.js';
 import { MULTIKUEUE_ORIGIN_LABEL, PREBUILT_WORKLOAD_LABEL } from '../kinds-multikueue.js';
 import type { ControlPlane } from './assemble.js';
 import type { AdmissionCheckState, WorkloadObject } from './controllers/kueue.js';

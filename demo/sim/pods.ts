@@ -3,7 +3,7 @@
 // fill in (schedulerName, tolerations for not-ready/unreachable, the projected
 // service-account volume, priority from the PriorityClass, qosClass), and the
 // resource arithmetic the scheduler needs.
-import type { StoredObject } from '../store.js';
+import type { StoredObject } from '../object-store.js';
 import type { Random } from './clock.js';
 import { ownerRefTo, type ContainerSpec, type Pod, type PodSpec, type PodTemplate, type Quantities } from './types.js';
 

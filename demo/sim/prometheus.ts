@@ -10,11 +10,11 @@
 // (honor_labels false): the exporter's `pod`/`namespace`/`container` are its
 // own, the GPU's pod mapping moves to `exported_*`; `Hostname` is the node
 // (the GPU Operator sets NODE_NAME).
-import type { StoredObject } from '../store.js';
+import type { StoredObject } from '../object-store.js';
 import type { ProxiedAnswer } from '../server/pod-proxy.js';
 import type { ServiceProxyBackend } from '../server/service-proxy.js';
 import type { Runtime } from './runtime.js';
-import { resourceKey } from '../store.js';
+import { resourceKey } from '../object-store.js';
 import { hash32, Random, type SimClock } from './clock.js';
 import { STEP_MS, isDcgmExporterPod, type SimulatedDcgm } from './dcgm.js';
 import { R, type NodeObject } from './types.js';

@@ -3,7 +3,7 @@
 // requests (as controller-runtime's), the event recorder, and helpers that
 // write new object versions without mutating what the store already holds
 // (the store's watch history keeps references to old versions).
-import type { ObjectStore, StoreEvent, StoredObject } from '../store.js';
+import type { ObjectStore, StoreEvent, StoredObject } from '../object-store.js';
 import { type Random, type SimClock } from './clock.js';
 import { EventRecorder } from './events.js';
 import { controllerRef, KEY_BY_KIND, R, type Condition, type OwnerReference, type Pod } from './types.js';

@@ -5,7 +5,7 @@
 // FitError message counts nodes per reason exactly as the real one prints it.
 // Scoring bin-packs GPUs (MostAllocated, as GPU clusters configure it) with
 // ties going to the first node by name, so a seed gives one outcome.
-import type { StoreEvent } from '../store.js';
+import type { StoreEvent } from '../object-store.js';
 import { parseQuantity, podRequests, tolerates, type PodRequests } from './pods.js';
 import type { Runtime } from './runtime.js';
 import { isPodTerminal, podKey, R, type NodeObject, type Pod } from './types.js';

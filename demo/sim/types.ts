@@ -1,8 +1,8 @@
 // The slices of Kubernetes object shapes the simulation reads and writes. The
 // store holds plain JSON; these interfaces only name what the controllers,
 // scheduler and kubelet touch, and leave the rest open.
-import type { StoredObject } from '../store.js';
-import { resourceKey } from '../store.js';
+import type { StoredObject } from '../object-store.js';
+import { resourceKey } from '../object-store.js';
 
 export type Quantities = Record<string, string>;
 
@@ -124,7 +124,7 @@ export interface NodeObject extends StoredObject {
 
 export type OwnerReference = NonNullable<StoredObject['metadata']['ownerReferences']>[number];
 
-/** Resource keys of every kind the simulation writes (see demo/store.ts). */
+/** Resource keys of every kind the simulation writes (see demo/object-store.ts). */
 export const R = {
   pods: resourceKey('', 'v1', 'pods'),
   nodes: resourceKey('', 'v1', 'nodes'),

@@ -7,11 +7,9 @@
 // context's namespace is not a filter (AI workloads of one team often span
 // namespaces), but it is where wlx reads when cluster-wide lists are
 // forbidden (a namespace-scoped user), unless `-n` names the namespaces.
-import type { ObjectAccess } from '../model/types.js';
-import type { ClusterEngine } from '../kube/engine-types.js';
-import type { HttpKubeTransport } from '../kube/client.js';
+import type { ObjectAccess } from '../model/source.js';
+import type { ClusterEngine } from '../kube/engine.js';
 import type { PrometheusTarget } from '../kube/dcgm-scrape.js';
-import type { EngineHost } from './worker/engine-host.js';
 
 export interface ClusterOptions {
   kubeconfig?: string;
@@ -62,25 +60,18 @@ export interface OpenOptions extends ClusterOptions {
   engineThread?: 'worker' | 'inline';
   /** Aborting closes the engine's connections, also while it is still opening (a fleet gives up on a cluster). */
   signal?: AbortSignal;
-  /** With engineThread 'worker': serve the engine in this host's worker, shared with others (a fleet's). */
-  engineHost?: EngineHost;
-}
-
-/** The engine opened over a kubeconfig, and its transport (closed by the caller after the engine stops). */
-export interface OpenedEngine {
-  engine: ClusterEngine;
-  transport: HttpKubeTransport;
 }
 
 /**
  * The one opener of the engine, in-thread or in the worker: the kubeconfig
  * (`kubeconfig`/`context` already resolved, the demo's when `--demo`), the
- * definitions, and the engine over client-node's auth.
+ * definitions, and the engine over client-node's auth. The engine owns its
+ * transport and the demo: its stop() closes and stops them.
  */
 export async function openEngine(
   options: OpenOptions,
-  cluster: { kubeconfig?: string; context?: string },
-): Promise<OpenedEngine> {
+  cluster: { kubeconfig?: string; context?: string; stopDemo?: () => Promise<void> },
+): Promise<ClusterEngine> {
   const { startEngine } = await import('../kube/engine.js');
   const { loadDefinitions } = await import('../definitions/index.js');
   const { loaded, transport } = await connect(cluster);
@@ -116,8 +107,13 @@ export async function openEngine(
       prometheus: options.prometheus,
       idleAfterMs: options.idleAfterMs,
       topologyKeys: options.topologyKeys?.length ? options.topologyKeys : undefined,
+      kubeconfigPath: cluster.kubeconfig,
+      onStop: async () => {
+        transport.close();
+        await cluster.stopDemo?.();
+      },
     });
-    return { engine, transport };
+    return engine;
   } catch (err) {
     transport.close();
     throw err;

@@ -1,25 +1,26 @@
-// A fleet of clusters as one model source: one engine per context (each
-// opened by open.ts; for the explorer all of them in one shared worker thread,
-// worker/engine-host.ts; for `wlx get` on the caller's thread), and this
-// thread merging their snapshots
+// A fleet of clusters as one model source: one engine per context, each a
+// ModelSource of its own (opened by open.ts; for the explorer all of them in
+// one shared worker thread, worker/engine-host.ts; for `wlx get` on the
+// caller's thread), and this thread merging their snapshots
 // (src/model/fleet/merge.ts). One bad cluster never holds the others: each
 // member opens, connects and publishes on its own time; one that has not
 // answered within the connect timeout is shown as unreachable (its engine
-// keeps retrying), and `whenSettled` does not wait for it.
+// keeps retrying), and `whenSynced` does not wait for it.
 import type {
   ConnectionCause,
   ConnectionInfo,
+  FleetMember,
   ModelSnapshot,
-  ModelSource,
   NodePodEntry,
   PodScope,
+  ResourceInfo,
 } from '../model/types.js';
+import type { ModelSource } from '../model/source.js';
 import type { Definition } from '../definitions/types.js';
-import type { ResourceInfo } from '../kube/discovery.js';
-import { FleetMerger, type FleetMember } from '../model/fleet/merge.js';
+import { FleetMerger } from '../model/fleet/merge.js';
 import { summariseCluster } from '../model/fleet/summary.js';
 import { fleetKey } from '../model/fleet/link.js';
-import { openModelSource, type OpenedModelSource } from './open.js';
+import { openModelSource } from './open.js';
 import type { OpenOptions } from './connect.js';
 import { SharedEngineHost } from './worker/engine-host.js';
 
@@ -38,33 +39,25 @@ export interface FleetOpenOptions extends OpenOptions {
   sharedWorker?: boolean;
 }
 
-/** The fleet as the explorer and `wlx get` read it. */
+/**
+ * The fleet as the explorer and `wlx get` read it: a ModelSource whose
+ * whenSynced resolves when every member has synced, failed, or not answered
+ * within the connect timeout, and whose refreshQueuePositions and
+ * scrapeGpuMetrics leave out a member that does not answer in time.
+ */
 export interface FleetSource extends ModelSource {
-  /** Resolves when every member has synced, failed, or not answered within the connect timeout. */
-  whenSettled(): Promise<void>;
   /** A member's own source (its cluster's views: a workload's tree, a node, a narrowed explorer); undefined until it opens. */
   member(context: string): ModelSource | undefined;
   contexts(): readonly string[];
-  /** The kubeconfig the fleet reads (the simulated fleet's with --demo --fleet); undefined: the default one. */
-  kubeconfigPath(): string | undefined;
-  /** Definitions in effect (the first member's: the same files everywhere, each cluster's Kartas on top). */
-  definitions(): Definition[];
-  resources(): ResourceInfo[];
-  /** Kueue positions and DCGM readings of every member, once (`wlx get`); a member that does not answer in time is left out. */
-  refreshQueuePositions(): Promise<void>;
-  scrapeGpuMetrics(): Promise<void>;
-  stop(): Promise<void>;
 }
 
 class Member {
-  source: OpenedModelSource | null = null;
+  source: ModelSource | null = null;
   /** Why it could not be opened, or has not answered in time. */
   error: ConnectionCause | null = null;
   clusterName: string | null = null;
   server: string | null = null;
   unsubscribe: (() => void) | null = null;
-  /** The member's own source as the views read it (no row serving: the fleet's rows are derived here). */
-  view: ModelSource | null = null;
   timedOut = false;
   settled!: Promise<void>;
   /** Closes its engine's connections while it is still opening (stop). */
@@ -97,19 +90,6 @@ function within(p: Promise<unknown>, ms: number): Promise<boolean> {
   });
 }
 
-/** The member's ModelSource as views read it. */
-function memberView(s: OpenedModelSource): ModelSource {
-  return {
-    getSnapshot: () => s.getSnapshot(),
-    subscribe: (l) => s.subscribe(l),
-    getNodePods: (n) => s.getNodePods(n),
-    getConnectionInfo: () => s.getConnectionInfo(),
-    ...(s.access ? { access: s.access } : {}),
-    ...(s.holdQueuePositions ? { holdQueuePositions: () => s.holdQueuePositions!() } : {}),
-    ...(s.holdGpuMetrics ? { holdGpuMetrics: () => s.holdGpuMetrics!() } : {}),
-  };
-}
-
 class Fleet implements FleetSource {
   private readonly members: Member[];
   private readonly merger = new FleetMerger();
@@ -121,7 +101,7 @@ class Fleet implements FleetSource {
   private sentScope: string | null = null;
   /** Queue-position and GPU-metric holds the views keep: each member's own release, members opened later too. */
   private readonly holds = new Set<{
-    take: (s: OpenedModelSource) => (() => void) | undefined;
+    take: (s: ModelSource) => (() => void) | undefined;
     releases: ((() => void) | undefined)[];
   }>();
   private stopped = false;
@@ -153,23 +133,25 @@ class Fleet implements FleetSource {
           m.settled = Promise.resolve();
           return;
         }
-        const opening = openModelSource({
-          ...this.options,
-          context: m.context,
-          contexts: undefined,
-          allContexts: false,
-          demo: false,
-          fleet: false,
-          signal: m.abort.signal,
-          ...(this.host ? { engineHost: this.host } : {}),
-        });
+        const opening = openModelSource(
+          {
+            ...this.options,
+            context: m.context,
+            contexts: undefined,
+            allContexts: false,
+            demo: false,
+            fleet: false,
+            signal: m.abort.signal,
+          },
+          this.host ?? undefined,
+        );
         m.settled = this.settle(m, opening);
       }),
     );
   }
 
-  /** The member's life until it has synced, failed, or not answered in time (what `whenSettled` waits for). */
-  private async settle(m: Member, opening: Promise<OpenedModelSource>): Promise<void> {
+  /** The member's life until it has synced, failed, or not answered in time (what `whenSynced` waits for). */
+  private async settle(m: Member, opening: Promise<ModelSource>): Promise<void> {
     const failed = (err: unknown) => {
       m.error = describeOpenError(err);
       this.schedule();
@@ -180,7 +162,7 @@ class Fleet implements FleetSource {
       opening.then((s) => this.attach(m, s), failed);
       return;
     }
-    let source: OpenedModelSource;
+    let source: ModelSource;
     try {
       source = await opening;
     } catch (err) {
@@ -218,13 +200,12 @@ class Fleet implements FleetSource {
     this.schedule();
   }
 
-  private attach(m: Member, source: OpenedModelSource): void {
+  private attach(m: Member, source: ModelSource): void {
     if (this.stopped) {
       void source.stop();
       return;
     }
     m.source = source;
-    m.view = memberView(source);
     this.sentScope = null;
     this.sendPodScope();
     for (const h of this.holds) h.releases.push(h.take(source));
@@ -302,14 +283,14 @@ class Fleet implements FleetSource {
   }
 
   holdQueuePositions(): () => void {
-    return this.hold((s) => s.holdQueuePositions?.());
+    return this.hold((s) => s.holdQueuePositions());
   }
 
   holdGpuMetrics(): () => void {
-    return this.hold((s) => s.holdGpuMetrics?.());
+    return this.hold((s) => s.holdGpuMetrics());
   }
 
-  private hold(take: (s: OpenedModelSource) => (() => void) | undefined): () => void {
+  private hold(take: (s: ModelSource) => (() => void) | undefined): () => void {
     const h = { take, releases: this.members.map((m) => (m.source ? take(m.source) : undefined)) };
     this.holds.add(h);
     return () => {
@@ -345,30 +326,23 @@ class Fleet implements FleetSource {
     const key = sent === 'all' ? 'all' : sent.workloads.join('\u0000');
     if (key === this.sentScope) return;
     this.sentScope = key;
-    for (const m of this.members) m.source?.setPodScope?.(sent);
+    for (const m of this.members) m.source?.setPodScope(sent);
   }
 
-  // ---- FleetSource ---------------------------------------------------------
-
-  async whenSettled(): Promise<void> {
+  /** Every member synced, failed, or silent past the connect timeout; then the merged snapshot is current. */
+  async whenSynced(): Promise<void> {
     await Promise.all(this.members.map((m) => m.settled));
     if (this.mergeTimer) clearTimeout(this.mergeTimer);
     this.mergeTimer = null;
     this.snapshot = this.merge();
   }
 
-  member(context: string): ModelSource | undefined {
-    return this.members.find((m) => m.context === context)?.view ?? undefined;
-  }
-
-  contexts(): readonly string[] {
-    return this.members.map((m) => m.context);
-  }
-
+  /** The kubeconfig the fleet reads (the simulated fleet's with --demo --fleet); undefined: the default one. */
   kubeconfigPath(): string | undefined {
     return this.options.kubeconfig;
   }
 
+  /** The first member's (the same files everywhere; each cluster's Kartas on top of them). */
   definitions(): Definition[] {
     return this.members.find((m) => m.source)?.source?.definitions() ?? [];
   }
@@ -377,7 +351,7 @@ class Fleet implements FleetSource {
     return this.members.flatMap((m) => m.source?.resources() ?? []);
   }
 
-  private async each(run: (s: OpenedModelSource) => Promise<void>): Promise<void> {
+  private async each(run: (s: ModelSource) => Promise<void>): Promise<void> {
     await Promise.all(
       this.members
         .filter((m) => m.source && !m.error)
@@ -412,6 +386,16 @@ class Fleet implements FleetSource {
     );
     await this.host?.close();
     await this.stopDemo?.();
+  }
+
+  // ---- FleetSource ---------------------------------------------------------
+
+  member(context: string): ModelSource | undefined {
+    return this.members.find((m) => m.context === context)?.source ?? undefined;
+  }
+
+  contexts(): readonly string[] {
+    return this.members.map((m) => m.context);
   }
 }
 

@@ -3,8 +3,7 @@
 // simulated cluster (`--demo`), or offline from a dump (`--from`).
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
-import type { Definition } from '../definitions/types.js';
-import { apiVersionOf, gvkOf } from '../definitions/types.js';
+import { type Definition, apiVersionOf, gvkOf } from '../definitions/types.js';
 import { typeNames } from '../definitions/type-names.js';
 import type { AccessScope, ClusterTotals, OrphanPod, WorkloadTree } from '../model/types.js';
 import { EMPTY_SCHEDULING } from '../model/scheduling/index.js';
@@ -17,8 +16,7 @@ import { problemText, withConfig } from './settings.js';
 import { parseCommandArgs, UsageError } from './usage.js';
 import { fleetJsonDocument, jsonDocument, type JsonSources } from './printers/json.js';
 import { outputWidth, renderFleetTrees, renderTrees, type FleetTreeMember } from './printers/tree.js';
-import type { FleetLinks } from '../model/fleet/link.js';
-import type { ClusterSummary } from '../model/fleet/summary.js';
+import type { ClusterSummary, FleetLinks } from '../model/fleet/types.js';
 
 const HINT = 'wlx get --help';
 
@@ -282,7 +280,7 @@ async function loadFleet(
     throw new GetError((err as Error).message, 1);
   }
   try {
-    await source.whenSettled();
+    await source.whenSynced();
     await source.refreshQueuePositions();
     await source.scrapeGpuMetrics();
     const snap = source.getSnapshot();

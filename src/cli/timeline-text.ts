@@ -3,7 +3,8 @@
 // waterfall.ts) printed as text. A terminal gets the block glyphs in colour;
 // a pipe or NO_COLOR gets plain ASCII (`.` waiting, `-` pulling, `=`
 // starting, `#` ready) that diffs and greps.
-import type { ModelSnapshot, ObjectAccess, WorkloadTree } from '../model/types.js';
+import type { ModelSnapshot, WorkloadTree } from '../model/types.js';
+import type { ObjectAccess } from '../model/source.js';
 import type { StartupTimeline } from '../model/timeline.js';
 import type { Tone } from '../ui/render/table.js';
 import { timelineLines, type TextLine } from '../ui/render/incident.js';

@@ -6,9 +6,7 @@
 // printed) against a per-evaluation counter held here, and looks at the clock
 // every CLOCK_EVERY steps; jq-wasm cannot count, so its calls run in a worker
 // with a deadline (wasm.ts). Either way the error is the same JqError.
-import { JqError } from './errors.js';
-
-export type BudgetLimit = 'steps' | 'time' | 'depth' | 'string' | 'output' | 'memory';
+import { JqError, type BudgetLimit } from './errors.js';
 
 export interface EvaluationBudget {
   /** Native evaluator steps per evaluation. */

@@ -2,7 +2,9 @@
 // errors (jq exits 3 for them); `runtime` errors are raised while evaluating
 // (jq exits 5). A runtime error carries jq's error value: a message string, or
 // any JSON value given to `error(v)`.
-import type { BudgetLimit } from './budget.js';
+
+/** Which bound of the evaluation budget (budget.ts) an evaluation ran over. */
+export type BudgetLimit = 'steps' | 'time' | 'depth' | 'string' | 'output' | 'memory';
 
 export type JqErrorKind = 'compile' | 'runtime';
 

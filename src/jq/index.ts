@@ -21,16 +21,10 @@ import { NotNative, parseNative } from './parser.js';
 import { prepareWasm, runJq, runJqAsync, type WasmResult } from './wasm.js';
 import { tokenise, type Token } from './lexer.js';
 
-export { JqError } from './errors.js';
+export { JqError, type BudgetLimit } from './errors.js';
 export { formatJson, formatNumber } from './format.js';
 export { wasmStats } from './wasm.js';
-export {
-  DEFAULT_BUDGET,
-  evaluationBudget,
-  setEvaluationBudget,
-  type BudgetLimit,
-  type EvaluationBudget,
-} from './budget.js';
+export { DEFAULT_BUDGET, evaluationBudget, setEvaluationBudget, type EvaluationBudget } from './budget.js';
 
 export interface JqProgram {
   readonly source: string;

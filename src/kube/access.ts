@@ -3,9 +3,9 @@
 // set of objects, a pod list, and a container's log stream. GET only, through
 // the same KubeTransport (and so the same kubeconfig auth) the watches use.
 // Nothing here sanitises: callers display through src/text/sanitise.ts.
-import type { Gvk } from '../definitions/types.js';
-import { gvkKey, gvkOf } from '../definitions/types.js';
-import type { KubeObject, LogOptions, NamespaceReadable, ObjectAccess, ObjectRef } from '../model/types.js';
+import { type Gvk, gvkKey, gvkOf } from '../definitions/types.js';
+import type { KubeObject, NamespaceReadable } from '../model/types.js';
+import type { LogOptions, ObjectAccess, ObjectRef } from '../model/source.js';
 import { forbiddenUser } from '../model/namespace-access.js';
 import { getJson, KubeApiError, type KubeTransport } from './client.js';
 import { Discovery, groupVersionPath } from './discovery.js';

@@ -13,9 +13,8 @@
 // `services/proxy`) with them. Same cadence, holders and notice.
 import http from 'node:http';
 import https from 'node:https';
-import type { KubeObject } from '../model/types.js';
-import type { GpuReading } from '../model/utilisation.js';
-import { DEFAULT_IDLE_RULE, type IdleRule } from '../model/utilisation.js';
+import type { KubeObject, GpuReading, IdleRule } from '../model/types.js';
+import { DEFAULT_IDLE_RULE } from '../model/utilisation.js';
 import { DCGM_SERIES, GpuHistory, readingsFromSamples } from '../metrics/dcgm.js';
 import { parseExposition } from '../metrics/prometheus.js';
 import {

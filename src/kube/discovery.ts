@@ -3,19 +3,9 @@
 // (`/api/v1`, `/apis/<group>/<version>`), fetched only for the group versions
 // needed, in parallel. A group version that answers 403/404 marks its kinds
 // forbidden / not served: they are reported and skipped, the rest works.
-import type { Gvk } from '../definitions/types.js';
-import { gvkKey } from '../definitions/types.js';
-import type { ConnectionCause } from '../model/types.js';
+import { type Gvk, gvkKey } from '../definitions/types.js';
+import type { ConnectionCause, ResourceInfo } from '../model/types.js';
 import { KubeApiError, describeFailure, getJson, type KubeTransport } from './client.js';
-
-export interface ResourceInfo {
-  gvk: Gvk;
-  /** Plural resource name, e.g. `jobsets`. */
-  resource: string;
-  namespaced: boolean;
-  verbs: string[];
-  shortNames: string[];
-}
 
 export interface Unserved {
   gvk: Gvk;

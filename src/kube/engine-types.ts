@@ -1,10 +1,9 @@
 // What the engine is given and what it offers.
 import type { Definition, DefinitionProblem } from '../definitions/types.js';
-import type { ConnectionInfo, ModelSource } from '../model/types.js';
-import type { ClusterStore, ClusterStoreOptions } from '../model/store.js';
+import type { ConnectionInfo } from '../model/types.js';
+import type { ClusterStore, ClusterStoreOptions } from '../model/cluster-store.js';
 import type { KubeTransport } from './client.js';
 import type { PrometheusTarget } from './dcgm-scrape.js';
-import type { ResourceInfo } from './discovery.js';
 import type { ReflectorOptions } from './reflector.js';
 
 /** What the engine needs of a definition set (src/definitions' DefinitionSet). */
@@ -93,22 +92,8 @@ export interface EngineOptions {
   includeNested?: boolean;
   /** Store factory (tests); defaults to the model's ClusterStore with these options. */
   createStore?: (options: ClusterStoreOptions) => ModelStoreLike;
-}
-
-export interface ClusterEngine extends ModelSource {
-  /** Resolves when every kind has been listed once (or found forbidden / not served) and the trees are built. */
-  whenSynced(): Promise<void>;
-  stop(): Promise<void>;
-  /** The current effective definitions (after cluster Kartas). */
-  definitions(): Definition[];
-  /** uid → resourceVersion of every object held, per kind label (for consistency checks). */
-  inventory(): Map<string, Map<string, string>>;
-  /** What discovery said about each watched kind (plural, short names...). */
-  resources(): ResourceInfo[];
-  holdQueuePositions(): () => void;
-  /** Asks Kueue's visibility API for positions once and flushes (`wlx get`). */
-  refreshQueuePositions(): Promise<void>;
-  holdGpuMetrics(): () => void;
-  /** Scrapes the dcgm-exporters (or queries Prometheus) once and flushes (`wlx get`). */
-  scrapeGpuMetrics(): Promise<void>;
+  /** The kubeconfig file the engine was opened with, when one was named (`--kubeconfig`, the demo's). */
+  kubeconfigPath?: string;
+  /** What the engine's opener hands over, released after the engine stops (its transport, the demo). */
+  onStop?: () => Promise<void> | void;
 }

@@ -8,8 +8,8 @@
 // that types defined only in the cluster (a TFJob Karta, say) are watched from
 // the start. Later Karta changes are hot-reloaded (precedence cluster > file >
 // builtin, decided by the definitions module) and may start new reflectors.
-import type { Definition, Gvk } from '../definitions/types.js';
-import { gvkKey, gvkOf } from '../definitions/types.js';
+import { type Definition, type Gvk, gvkKey, gvkOf } from '../definitions/types.js';
+import type { ModelSource, ObjectAccess } from '../model/source.js';
 import type {
   AccessScope,
   ClusterConnection,
@@ -20,17 +20,20 @@ import type {
   NodePodEntry,
   OrphanPod,
   WorkloadTree,
+  PodNode,
+  IdleRule,
+  ResourceInfo,
 } from '../model/types.js';
-import { ClusterStore } from '../model/store.js';
+import { ClusterStore } from '../model/cluster-store.js';
 import { POD_GVK } from '../model/ownership-graph.js';
 import { preflightDefinitions } from '../model/preflight.js';
 import { SchedulingIndex } from '../model/scheduling/index.js';
 import { MultiKueueIndex } from '../model/fleet/multikueue.js';
-import { nodesFromPods, type PodNode } from '../model/pod-nodes.js';
+import { nodesFromPods } from '../model/nodes-from-pods.js';
 import { QueuePositions } from './queue-positions.js';
 import { DcgmScraper } from './dcgm-scrape.js';
-import { DEFAULT_IDLE_RULE, indexReadings, type IdleRule } from '../model/utilisation.js';
-import { Discovery, serverVersion, type ResourceInfo } from './discovery.js';
+import { DEFAULT_IDLE_RULE, indexReadings } from '../model/utilisation.js';
+import { Discovery, serverVersion } from './discovery.js';
 import { Backoff } from './backoff.js';
 import type { WatchEventType } from './reflector.js';
 import { describeFailure } from './client.js';
@@ -47,17 +50,20 @@ import {
   summariseConnection,
   type PendingConnection,
 } from './snapshot.js';
-import type { ClusterEngine, DefinitionSetLike, EngineOptions, ModelStoreLike } from './engine-types.js';
+import type { DefinitionSetLike, EngineOptions, ModelStoreLike } from './engine-types.js';
+import { createAccess } from './access.js';
 
-export type { ClusterEngine, DefinitionSetLike, EngineOptions, ModelStoreLike } from './engine-types.js';
+export type { DefinitionSetLike, EngineOptions, ModelStoreLike } from './engine-types.js';
 
 export async function startEngine(options: EngineOptions): Promise<ClusterEngine> {
-  const engine = new Engine(options);
+  const engine = new ClusterEngine(options);
   await engine.start();
   return engine;
 }
 
-class Engine implements ClusterEngine {
+export class ClusterEngine implements ModelSource {
+  /** On-demand reads over the engine's transport. */
+  readonly access: ObjectAccess;
   private readonly discovery: Discovery;
   private readonly store: ModelStoreLike;
   /** Kueue / KAI / Volcano / Workload API objects (few: one per job), beside the store. */
@@ -105,6 +111,7 @@ class Engine implements ClusterEngine {
 
   constructor(private readonly options: EngineOptions) {
     this.discovery = new Discovery(options.transport);
+    this.access = createAccess(options.transport);
     this.defs = options.definitions;
     this.selector = options.labelSelector ? parseLabelSelector(options.labelSelector) : null;
     const view = options.namespaces?.length
@@ -226,6 +233,14 @@ class Engine implements ClusterEngine {
     return this.watchers.resources();
   }
 
+  kubeconfigPath(): string | undefined {
+    return this.options.kubeconfigPath;
+  }
+
+  /** Every pod is in every snapshot here: only the engine worker leaves some out. */
+  setPodScope(): void {}
+
+  /** uid → resourceVersion of every object held, per kind label (for consistency checks). */
   inventory(): Map<string, Map<string, string>> {
     return this.watchers.inventory();
   }
@@ -245,6 +260,7 @@ class Engine implements ClusterEngine {
     this.dcgm.stop();
     await this.watchers.stop();
     this.listeners.clear();
+    await this.options.onStop?.();
   }
 
   // ---- startup -----------------------------------------------------------

@@ -1,10 +1,9 @@
 // One reflector per watched kind: discovery of the kinds the definitions
 // want, their reflectors started once (one at a time: startup and hot
 // reloads may overlap), and the state of each for the snapshot.
-import type { Gvk } from '../definitions/types.js';
-import { apiVersionOf, gvkKey } from '../definitions/types.js';
-import type { AccessScope, ConnectionCause, KindState, KubeObject } from '../model/types.js';
-import { collectionPath, type Discovery, type ResourceInfo } from './discovery.js';
+import { type Gvk, apiVersionOf, gvkKey } from '../definitions/types.js';
+import type { AccessScope, ConnectionCause, KindState, KubeObject, ResourceInfo } from '../model/types.js';
+import { collectionPath, type Discovery } from './discovery.js';
 import { Reflector, type ReflectorState, type WatchEventType } from './reflector.js';
 import { Trimmer, type TrimRole } from './trim.js';
 import { kindLabel, type WantedKind } from './kinds.js';

@@ -1,7 +1,6 @@
 // Which kinds the engine watches, and in which role, for a set of definitions.
-import type { Definition, Gvk } from '../definitions/types.js';
-import { gvkKey } from '../definitions/types.js';
-import type { ResourceInfo } from './discovery.js';
+import { type Definition, type Gvk, gvkKey } from '../definitions/types.js';
+import type { ResourceInfo } from '../model/types.js';
 import type { TrimRole } from './trim.js';
 import { OWNER_GVKS, POD_GVK } from '../model/ownership-graph.js';
 import { SCHEDULING_GVKS } from '../model/scheduling/index.js';

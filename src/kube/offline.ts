@@ -9,7 +9,7 @@ import { apiVersionOf, gvkOf } from '../definitions/types.js';
 import { DEFINITION_GVKS, KUEUE_TOPOLOGY_GVK } from './kinds.js';
 import { isDraKind } from '../model/dra-objects.js';
 import type { KubeObject } from '../model/types.js';
-import { ClusterStore, type StoreKind } from '../model/store.js';
+import { ClusterStore, type StoreKind } from '../model/cluster-store.js';
 import { SchedulingIndex } from '../model/scheduling/index.js';
 import type { DefinitionSetLike, ModelStoreLike } from './engine-types.js';
 import { Trimmer } from './trim.js';

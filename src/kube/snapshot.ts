@@ -14,11 +14,12 @@ import type {
   OrphanPod,
   ProblemEntry,
   WorkloadTree,
+  SchedulingView,
+  PodNode,
 } from '../model/types.js';
+import type { MultiKueueView } from '../model/fleet/types.js';
 import type { ExprError } from '../model/expr.js';
-import type { SchedulingView } from '../model/scheduling/index.js';
-import { EMPTY_MULTIKUEUE, type MultiKueueView } from '../model/fleet/multikueue.js';
-import type { PodNode } from '../model/pod-nodes.js';
+import { EMPTY_MULTIKUEUE } from '../model/fleet/multikueue.js';
 import type { ModelStoreLike } from './engine-types.js';
 import { topologyKeysInEffect } from '../model/topology.js';
 

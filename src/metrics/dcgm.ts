@@ -2,7 +2,7 @@
 // the pods the exporter maps them to (its pod / namespace / container labels,
 // on by default in the GPU Operator), else to their node only. A bounded
 // history per GPU tells how long each has been under the idle threshold.
-import type { GpuPodRef, GpuReading } from '../model/utilisation.js';
+import type { GpuPodRef, GpuReading } from '../model/types.js';
 import { DEFAULT_IDLE_RULE } from '../model/utilisation.js';
 import type { Sample } from './prometheus.js';
 

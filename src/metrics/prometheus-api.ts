@@ -4,7 +4,7 @@
 // idle at once. Answers are parsed strictly: anything but a success envelope
 // with an instant vector of well-formed samples is an error naming what was
 // wrong (the caller turns it into the one notice).
-import type { GpuReading, IdleRule } from '../model/utilisation.js';
+import type { GpuReading, IdleRule } from '../model/types.js';
 import { DCGM, readingsFromSamples, type FreshReading } from './dcgm.js';
 import { parseSampleValue, type Sample } from './prometheus.js';
 

@@ -8,7 +8,7 @@ import type { KubeObject } from './types.js';
 import { firstOf, singleKey, ExprError, type Expr } from './expr.js';
 import type { DefinitionPlan, ComponentPlan } from './plan.js';
 
-export interface PlacementStep {
+export interface AttributionStep {
   /** Component index in the plan. */
   comp: number;
   instance: string | null;
@@ -22,7 +22,7 @@ export interface PodEvalError {
 
 export interface PodFacts {
   /** Components from the outermost role to the deepest; null: unattributed. */
-  path: PlacementStep[] | null;
+  path: AttributionStep[] | null;
   /** Per gang group of the plan: the pod's gang key, or null when not a member. */
   gangKeys: (string | null)[];
   errors: PodEvalError[];
@@ -68,7 +68,7 @@ function descend(
   plan: DefinitionPlan,
   at: number,
   pod: KubeObject,
-  path: PlacementStep[],
+  path: AttributionStep[],
   errors: PodEvalError[],
 ): boolean {
   for (const child of plan.components[at].children) {
@@ -93,7 +93,7 @@ function descend(
 /** Where the pod goes in the plan's component tree, and its gang keys. */
 export function evaluatePod(plan: DefinitionPlan, pod: KubeObject): PodFacts {
   const errors: PodEvalError[] = [];
-  const path: PlacementStep[] = [];
+  const path: AttributionStep[] = [];
   const root = plan.components[0];
   const rootClaim = root.podBearing ? claim(root, pod, errors) : null;
   if (rootClaim) path.push({ comp: 0, instance: rootClaim.instance, replica: rootClaim.replica });
@@ -105,7 +105,7 @@ export function evaluatePod(plan: DefinitionPlan, pod: KubeObject): PodFacts {
 function gangKeys(
   plan: DefinitionPlan,
   pod: KubeObject,
-  path: PlacementStep[] | null,
+  path: AttributionStep[] | null,
   errors: PodEvalError[],
 ): (string | null)[] {
   return plan.gangs.map((g) => {

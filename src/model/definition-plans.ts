@@ -2,7 +2,7 @@
 // a kind's newest definition for objects at a version no definition names
 // (with one warning each), and the kinds the definitions chain between
 // workloads and pods. An unchanged definition keeps its plan across reloads
-// (and with it every cached placement).
+// (and with it every cached attribution).
 import type { Definition } from '../definitions/types.js';
 import { apiVersionOf, gvkKey } from '../definitions/types.js';
 import { planDefinition, type DefinitionPlan } from './plan.js';
@@ -59,7 +59,7 @@ export class DefinitionPlans {
         continue;
       }
       const old = this.byGvk.get(key);
-      // Keep the compiled plan (and every cached placement) when the definition is unchanged.
+      // Keep the compiled plan (and every cached attribution) when the definition is unchanged.
       next.set(key, old && (old.definition === def || deepEqual(old.definition, def)) ? old : planDefinition(def));
     }
     const byKind = new Map<string, DefinitionPlan>();

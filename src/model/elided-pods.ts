@@ -4,7 +4,7 @@
 // reads of its pods (count, nodes, trouble, GPU overlay), computed here by
 // the same rules the UI would apply to the whole tree.
 import { workloadGpu } from './gpu-overlay.js';
-import { treePodCount } from './pod-nodes.js';
+import { treePodCount } from './tree-pods.js';
 import { placedNodes } from './topology.js';
 import { tallyTrouble, type TroubleTally } from './trouble.js';
 import type { ElidedPods, GpuMetrics, ModelSnapshot, PodScope, PodSummary, RoleTree, WorkloadTree } from './types.js';

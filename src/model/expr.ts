@@ -2,7 +2,7 @@
 // component, which field), so that any failure can be reported as
 // "component worker: scaleDefinition.replicasPath `.spec.x | tonumber`: <error>".
 import { compile, evaluationBudget, JqError, type EvaluationBudget, type JqProgram } from '../jq/index.js';
-import type { BudgetLimit } from '../jq/budget.js';
+import type { BudgetLimit } from '../jq/errors.js';
 
 export interface Expr {
   source: string;

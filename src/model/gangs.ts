@@ -3,7 +3,7 @@
 // that pass the filters, grouped by the tuple of groupByKeyPaths values.
 import type { GangSummary } from './types.js';
 import type { DefinitionPlan } from './plan.js';
-import type { TreePod } from './tree.js';
+import type { TreePod } from './attributions.js';
 import { naturalCompare } from './order.js';
 
 export function summariseGangs(plan: DefinitionPlan, workloadName: string, pods: TreePod[]): GangSummary[] {

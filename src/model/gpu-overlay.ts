@@ -2,8 +2,17 @@
 // workload, a node and the cluster from ModelSnapshot.gpuMetrics. Readings
 // change every scrape, so they are joined here, by pod key, when a view or
 // `wlx get` asks, never stored in the trees. No metrics: every figure null.
-import type { GpuMetrics, NodeSummary, PodSummary, RoleTree, WorkloadTree } from './types.js';
-import { rolePods, treePods } from './pod-nodes.js';
+import type {
+  GpuMetrics,
+  NodeSummary,
+  PodSummary,
+  RoleTree,
+  WorkloadTree,
+  GroupGpu,
+  GpuReading,
+  Straggler,
+} from './types.js';
+import { rolePods, treePods } from './tree-pods.js';
 import {
   clusterUtilisation,
   groupUtilisationOf,
@@ -11,11 +20,8 @@ import {
   podReadings,
   rollupGpus,
   stragglers,
-  type GpuReading,
   type GpuRollup,
   type PodReadings,
-  type PodUtilisationEntry,
-  type Straggler,
 } from './utilisation.js';
 
 /** A pod's GPUs as last scraped; null without metrics or when no GPU of it reports. */
@@ -26,26 +32,6 @@ export function podGpuRollup(
   if (!metrics) return null;
   const readings = metrics.readings.byPod.get(podKeyOf(pod));
   return readings?.length ? rollupGpus(readings, metrics.scrapedAt, metrics.idle) : null;
-}
-
-/** A role's or workload's utilisation, its idle GPUs and its stragglers. */
-export interface GroupGpu {
-  /** Mean over the group's GPUs (each once); null when none reports. */
-  utilisation: number | null;
-  /**
-   * Idle GPUs; null when not known: no metrics, a running pod with GPUs and
-   * no reading, or a GPU low for less than the idle window since first seen
-   * (one DCGM scrape cannot tell; Prometheus' window can).
-   */
-  idle: number | null;
-  idleForMs: number | null;
-  stragglers: Straggler[];
-  /** The least busy pod ("min rank": the one to look at first); null when none reports. */
-  lowest: PodUtilisationEntry | null;
-  /** Summed over the GPUs that report power; null when none does. */
-  powerWatts: number | null;
-  /** GPUs whose last XID error is not 0; null without metrics. */
-  xidErrors: number | null;
 }
 
 const NO_GROUP: GroupGpu = {

@@ -4,7 +4,7 @@ import type { KubeObject, NodeSummary } from './types.js';
 import { summariseNode, type NodePodLoad } from './nodes.js';
 import { gpuResourceMatcher, type GpuResourceMatcher } from './gpu.js';
 import { deepEqual } from './equal.js';
-import { naturalCompare } from './tree.js';
+import { naturalCompare } from './order.js';
 import { addTo, removeFrom } from './uid-set.js';
 import type { WorkCounters } from './work-counters.js';
 

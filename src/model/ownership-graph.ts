@@ -7,7 +7,7 @@ import { gvkOf } from '../definitions/types.js';
 import type { KubeObject, OwnerReference } from './types.js';
 import { MAX_OWNER_HOPS, walkControllerChain } from './ownership.js';
 import { UidIndex, addTo, removeFrom } from './uid-set.js';
-import type { LinkEntry, OwnerEntry, PodEntry, WorkloadEntry } from './store-entries.js';
+import type { LinkEntry, OwnerEntry, PodEntry, WorkloadEntry } from './cluster-store-entries.js';
 
 export const POD_GVK: Gvk = { group: '', version: 'v1', kind: 'Pod' };
 /** Controllers between workloads and pods that most workload types use (the engine watches them as metadata). */

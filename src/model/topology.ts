@@ -2,7 +2,7 @@
 // The one home of which labels count as topology and of a node's place in it; the GPU map, `:nodes`
 // grouping, spread and the split rule all read it. Pure functions over NodeSummary / PodSummary.
 import type { KubeObject, NodeSummary, PodSummary, RoleTree, WorkloadTree } from './types.js';
-import { rolePods, treePods } from './pod-nodes.js';
+import { rolePods, treePods } from './tree-pods.js';
 import { naturalCompare } from './order.js';
 
 /** Rack / block labels in use on GPU clouds and in Kueue topology-aware-scheduling examples, most general first. */

@@ -7,13 +7,20 @@ import type { DefinitionPlan } from './plan.js';
 import { evaluateWorkload } from './workload-facts.js';
 import type { DraLookup } from './dra.js';
 import { evaluatePod } from './attribution.js';
-import { assembleTree, patchTreePod, type TreePod } from './tree.js';
+import { assembleTree, patchTreePod } from './tree.js';
 import { deepEqual, shareStructure } from './equal.js';
 import { prefetch } from './expr.js';
 import { addTo } from './uid-set.js';
-import { findPlaced, placedTreePod, withPlacement, SharedPodFacts, type Placements } from './placements.js';
+import {
+  findAttributed,
+  attributedTreePod,
+  withAttribution,
+  SharedPodFacts,
+  type Attributions,
+  type TreePod,
+} from './attributions.js';
 import type { OwnershipGraph } from './ownership-graph.js';
-import type { PodEntry, WorkloadEntry } from './store-entries.js';
+import type { PodEntry, WorkloadEntry } from './cluster-store-entries.js';
 import type { WorkCounters } from './work-counters.js';
 import { WorkloadOrder } from './workload-order.js';
 
@@ -28,7 +35,7 @@ export class TreeMaintenance {
   private list: WorkloadTree[] | null = [];
   /** Bumped when some tree's errors changed (the store's problems()). */
   errorsVersion = 0;
-  /** The plans of the current definitions (placements by others are dropped). */
+  /** The plans of the current definitions (attributions by others are dropped). */
   currentPlans: ReadonlySet<DefinitionPlan> = new Set();
 
   /** Workloads whose tree is rebuilt at the next flush. */
@@ -37,8 +44,8 @@ export class TreeMaintenance {
   private readonly refreshes = new Set<string>();
   /** Workload uid → pods MODIFIED in place (same workloads): their trees are patched, not rebuilt. */
   private readonly podChanges = new Map<string, Set<string>>();
-  /** Pod uid → its placements as of the last flush (what the trees hold), for podChanges. */
-  private readonly placedBefore = new Map<string, Placements>();
+  /** Pod uid → its attributions as of the last flush (what the trees hold), for podChanges. */
+  private readonly attributedBefore = new Map<string, Attributions>();
   /** Workloads with no tree yet because an owner kind on their chain is still listing. */
   private readonly deferred = new Set<string>();
   private readonly sharedFacts = new SharedPodFacts();
@@ -74,8 +81,8 @@ export class TreeMaintenance {
   }
 
   /** Pod `uid` was modified in place (same workloads); `before` is what the trees hold. */
-  podModified(uid: string, before: Placements, workloads: string[]): void {
-    if (!this.placedBefore.has(uid)) this.placedBefore.set(uid, before);
+  podModified(uid: string, before: Attributions, workloads: string[]): void {
+    if (!this.attributedBefore.has(uid)) this.attributedBefore.set(uid, before);
     for (const w of workloads) addTo(this.podChanges, w, uid);
   }
 
@@ -121,7 +128,7 @@ export class TreeMaintenance {
     this.prefetchSlowExpressions(patches);
     this.updateInPlace(patches, (e, old) => this.patchTree(e, e.plan!, old, this.podChanges.get(e.uid)!), changed);
     this.podChanges.clear();
-    this.placedBefore.clear();
+    this.attributedBefore.clear();
     for (const uid of this.dirty) {
       const e = this.graph.workloads.get(uid);
       const old = this.trees.get(uid);
@@ -217,7 +224,7 @@ export class TreeMaintenance {
       const w = workFor(plan);
       for (const podUid of this.podChanges.get(e.uid) ?? []) {
         const p = this.graph.pods.get(podUid);
-        if (p && !findPlaced(p.placed, plan)) w.pods.push(p.obj);
+        if (p && !findAttributed(p.attributed, plan)) w.pods.push(p.obj);
       }
     }
     for (const uid of this.dirty) {
@@ -229,7 +236,7 @@ export class TreeMaintenance {
       if (!e.facts) w.workloads.push(e.obj);
       for (const podUid of e.pods) {
         const p = this.graph.pods.get(podUid);
-        if (p && !findPlaced(p.placed, plan)) w.pods.push(p.obj);
+        if (p && !findAttributed(p.attributed, plan)) w.pods.push(p.obj);
       }
     }
     for (const [plan, w] of work) {
@@ -247,7 +254,7 @@ export class TreeMaintenance {
     const tps: TreePod[] = [];
     for (const uid of e.pods) {
       const p = this.graph.pods.get(uid);
-      if (p) tps.push(this.placedFor(p, plan));
+      if (p) tps.push(this.attributedFor(p, plan));
     }
     return assembleTree(plan, e.obj, e.facts, tps);
   }
@@ -295,9 +302,9 @@ export class TreeMaintenance {
     let t = tree;
     for (const uid of podUids) {
       const p = this.graph.pods.get(uid);
-      const before = findPlaced(this.placedBefore.get(uid) ?? null, plan);
+      const before = findAttributed(this.attributedBefore.get(uid) ?? null, plan);
       if (!p || !before) return null;
-      const next = patchTreePod(plan, e.facts!, e.obj.metadata.name, t, before, this.placedFor(p, plan), this.work);
+      const next = patchTreePod(plan, e.facts!, e.obj.metadata.name, t, before, this.attributedFor(p, plan), this.work);
       if (!next) return null;
       t = next;
     }
@@ -305,12 +312,12 @@ export class TreeMaintenance {
     return t;
   }
 
-  private placedFor(p: PodEntry, plan: DefinitionPlan): TreePod {
-    const got = findPlaced(p.placed, plan);
+  private attributedFor(p: PodEntry, plan: DefinitionPlan): TreePod {
+    const got = findAttributed(p.attributed, plan);
     if (got) return got;
-    this.work.podPlacements++;
-    const tp = placedTreePod(p.obj, p.summary, this.sharedFacts.share(plan, evaluatePod(plan, p.obj)), plan);
-    p.placed = withPlacement(p.placed, tp, this.currentPlans);
+    this.work.podAttributions++;
+    const tp = attributedTreePod(p.obj, p.summary, this.sharedFacts.share(plan, evaluatePod(plan, p.obj)), plan);
+    p.attributed = withAttribution(p.attributed, tp, this.currentPlans);
     return tp;
   }
 }

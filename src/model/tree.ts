@@ -1,4 +1,4 @@
-// Assembling a WorkloadTree from a workload's facts and its pods' placements.
+// Assembling a WorkloadTree from a workload's facts and its pods' attributions.
 //
 // Role shape: one RoleTree per (component, instance), named by the instance id
 // (JobSet's `leader`, `worker` are instances of `replicatedjob`); for a
@@ -27,11 +27,11 @@
 import { repeatedClaimGpus, resourceTotal } from './dra.js';
 import type { Definition } from '../definitions/types.js';
 import type { KubeObject, PodSummary, RoleTree, WorkloadTree, GpuCounts, ReplicaCounts } from './types.js';
-import type { DefinitionPlan } from './plan.js';
-import { planDefinition } from './plan.js';
+import { type DefinitionPlan, planDefinition } from './plan.js';
 import { evaluateWorkload, workloadSubject, type WorkloadFacts } from './workload-facts.js';
-import { evaluatePod, type PodFacts } from './attribution.js';
-import { summarisePod, isTerminating, isTerminalPhase } from './pod-status.js';
+import { evaluatePod } from './attribution.js';
+import { treePod, type TreePod } from './attributions.js';
+import { summarisePod } from './pod-status.js';
 import { summariseGangs } from './gangs.js';
 import { describeFailure, prefetch } from './expr.js';
 import { isOwnedBy } from './ownership.js';
@@ -39,20 +39,6 @@ import { deepEqual } from './equal.js';
 import { DEFAULT_GPU_RESOURCES, addGpuResources } from './gpu.js';
 import { naturalCompare, naturalSortKey } from './order.js';
 import { placedNodes, type PlacedPod } from './topology.js';
-
-export { naturalCompare };
-
-export interface TreePod {
-  summary: PodSummary;
-  facts: PodFacts;
-  terminating: boolean;
-  /** Not Succeeded/Failed: still holds what it requested. */
-  active: boolean;
-}
-
-export function treePod(pod: KubeObject, summary: PodSummary, facts: PodFacts): TreePod {
-  return { summary, facts, terminating: isTerminating(pod), active: !isTerminalPhase(pod) };
-}
 
 /**
  * Pods in natural name order. Keys (digit runs zero-padded: plain string order

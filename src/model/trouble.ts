@@ -3,25 +3,7 @@
 // worker that cannot pull its image. Pure over the tree; memoised per tree
 // object, which the store keeps while the workload is unchanged, so the
 // explorer computes it once per change rather than per frame.
-import type { PodSummary, RoleTree, WorkloadTree } from './types.js';
-
-export type TroubleSeverity = 'error' | 'warn';
-
-export interface TroubleCount {
-  /** OOMKilled, CrashLoopBackOff, ImagePullBackOff, Unschedulable, … */
-  reason: string;
-  pods: number;
-  severity: TroubleSeverity;
-}
-
-export interface WorkloadTrouble {
-  /** The worst of the counts; null when no pod is in trouble. */
-  severity: TroubleSeverity | null;
-  /** Most severe first, then most pods. */
-  counts: TroubleCount[];
-  /** Restarts of the pods in trouble. */
-  restarts: number;
-}
+import type { PodSummary, RoleTree, WorkloadTree, TroubleCount, TroubleSeverity, WorkloadTrouble } from './types.js';
 
 // Waiting and terminated words that mean a container cannot run (kubectl's words).
 const FAILING =

@@ -1,14 +1,12 @@
 // Plain data the model produces and the UI / CLI consume. `WorkloadTree`,
 // `RoleTree`, `PodSummary` and `NodeSummary` are also the `wlx get -o json`
 // contract (see README): change them only compatibly.
-import type { WorkloadTrouble } from './trouble.js';
-import type { GroupGpu } from './gpu-overlay.js';
+// It imports no model implementation: the modules that compute these shapes
+// (trouble.ts, gpu-overlay.ts, utilisation.ts, scheduling/, nodes-from-pods.ts)
+// import them from here; a fleet's and MultiKueue's are in fleet/types.ts
+// (which imports nothing).
 import type { DefinitionSourceKind, StatusName, DefinitionProblem, Gvk } from '../definitions/types.js';
-import type { SchedulingView } from './scheduling/index.js';
-import type { PodNode } from './pod-nodes.js';
-import type { IdleRule, ReadingIndex } from './utilisation.js';
-import type { FleetView } from './fleet/merge.js';
-import type { MultiKueueView } from './fleet/multikueue.js';
+import type { ClusterSummary, FleetLinks, MultiKueueView } from './fleet/types.js';
 
 /** Any Kubernetes object as plain JSON (trimmed on ingest, see src/kube/trim.ts). */
 export interface KubeObject {
@@ -298,7 +296,7 @@ export interface ModelSnapshot {
   orphanPods: OrphanPod[];
   /**
    * Pods no defined workload holds (a DaemonSet's, orphans), by namespace and
-   * name: with the trees, what a node's pod list is made of (node-pods.ts).
+   * name: with the trees, what a node's pod list is made of (pods-on-node.ts).
    */
   podsWithoutWorkload?: PodSummary[];
   /** Queues and gang verdicts per workload, ClusterQueues (src/model/scheduling/); absent: none known. */
@@ -307,7 +305,7 @@ export interface ModelSnapshot {
   access?: AccessScope;
   /**
    * Set when node objects cannot be read: the nodes as the pods see them
-   * (src/model/pod-nodes.ts), capacity unknown.
+   * (src/model/nodes-from-pods.ts), capacity unknown.
    */
   podNodes?: PodNode[];
   /** Set when cluster-wide lists were forbidden and namespaces are read instead: the one notice (also first in problems). */
@@ -362,72 +360,6 @@ export interface AccessScope {
   readable?: string[];
 }
 
-/** What the UI reads. Implemented by the cluster engine (src/kube/engine.ts). */
-export interface ModelSource {
-  getSnapshot(): ModelSnapshot;
-  /** Called after each coalesced batch of watch events; returns an unsubscribe function. */
-  subscribe(listener: (snapshot: ModelSnapshot) => void): () => void;
-  /** Pods bound to a node, with the workload each belongs to (unowned pods too). */
-  getNodePods(nodeName: string): NodePodEntry[];
-  getConnectionInfo(): ConnectionInfo;
-  /** On-demand reads (fresh objects, events, logs) for the incident views; absent offline. */
-  access?: ObjectAccess;
-  /** Keep queue positions fresh while a view shows them; returns the release. */
-  holdQueuePositions?(): () => void;
-  /** Scrape GPU metrics while a view that shows them is open; returns the release. */
-  holdGpuMetrics?(): () => void;
-  /**
-   * Whose pods the views draw: a source that can leave the others out of its
-   * snapshots (the engine worker's) sends only these; others ignore it.
-   */
-  setPodScope?(scope: PodScope): void;
-  /** A fleet's member by context (src/app/fleet.ts): the views of one cluster read its own source. */
-  member?(context: string): ModelSource | undefined;
-}
-
-/** Which object to read: apiVersion/kind as in ownerReferences. */
-export interface ObjectRef {
-  apiVersion: string;
-  kind: string;
-  namespace?: string | null;
-  name: string;
-}
-
-export interface LogOptions {
-  container?: string;
-  follow?: boolean;
-  previous?: boolean;
-  timestamps?: boolean;
-  tailLines?: number;
-  signal?: AbortSignal;
-}
-
-/**
- * Read-only on-demand access to the cluster (src/kube/access.ts): GETs through
- * the same transport and auth as the watches. Everything returned is raw
- * cluster text: sanitise before display.
- */
-export interface ObjectAccess {
-  /** The whole object, fetched fresh (the model keeps trimmed copies). */
-  getObject(ref: ObjectRef): Promise<KubeObject>;
-  /** Pods of a namespace, whole. */
-  listPods(namespace: string): Promise<KubeObject[]>;
-  /** core/v1 Events of a namespace (null = all) whose involvedObject uid or name (with kind) is in the filter; no filter = all. */
-  listEvents(
-    namespace: string | null,
-    filter?: { uids?: readonly string[]; names?: readonly { kind: string; name: string }[] },
-  ): Promise<KubeObject[]>;
-  /** Every namespace (GET /api/v1/namespaces); throws when the user may not list them. Absent: not offered. */
-  listNamespaces?(): Promise<KubeObject[]>;
-  /** Streams a container's log lines to onLine; resolves when the stream ends or is aborted. */
-  streamLogs(namespace: string, pod: string, options: LogOptions, onLine: (line: string) => void): Promise<void>;
-  /**
-   * Whether the user may list a namespace's pods (one GET of at most one pod):
-   * null when the server could not say (unreachable, another error).
-   */
-  namespaceReadable?(namespace: string): Promise<NamespaceReadable>;
-}
-
 /** A namespace's answer to a list (ObjectAccess.namespaceReadable). */
 export interface NamespaceReadable {
   readable: boolean | null;
@@ -444,4 +376,286 @@ export interface ConnectionInfo {
   serverVersion: string | null;
   /** Namespace scope: a name, or null for all namespaces. */
   namespace: string | null;
+}
+
+// ---- pods in trouble (trouble.ts)
+
+export type TroubleSeverity = 'error' | 'warn';
+
+export interface TroubleCount {
+  /** OOMKilled, CrashLoopBackOff, ImagePullBackOff, Unschedulable, … */
+  reason: string;
+  pods: number;
+  severity: TroubleSeverity;
+}
+
+export interface WorkloadTrouble {
+  /** The worst of the counts; null when no pod is in trouble. */
+  severity: TroubleSeverity | null;
+  /** Most severe first, then most pods. */
+  counts: TroubleCount[];
+  /** Restarts of the pods in trouble. */
+  restarts: number;
+}
+
+// ---- GPU utilisation (utilisation.ts, gpu-overlay.ts)
+
+/** A role's or workload's utilisation, its idle GPUs and its stragglers. */
+export interface GroupGpu {
+  /** Mean over the group's GPUs (each once); null when none reports. */
+  utilisation: number | null;
+  /**
+   * Idle GPUs; null when not known: no metrics, a running pod with GPUs and
+   * no reading, or a GPU low for less than the idle window since first seen
+   * (one DCGM scrape cannot tell; Prometheus' window can).
+   */
+  idle: number | null;
+  idleForMs: number | null;
+  stragglers: Straggler[];
+  /** The least busy pod ("min rank": the one to look at first); null when none reports. */
+  lowest: PodUtilisationEntry | null;
+  /** Summed over the GPUs that report power; null when none does. */
+  powerWatts: number | null;
+  /** GPUs whose last XID error is not 0; null without metrics. */
+  xidErrors: number | null;
+}
+
+/** A pod a GPU is assigned to, as the exporter's pod mapping names it. */
+export interface GpuPodRef {
+  namespace: string;
+  name: string;
+  container: string | null;
+}
+
+/** One GPU (or MIG instance) as last scraped, with how long it has been under the idle threshold. */
+export interface GpuReading {
+  /** `node/UUID`, `/GPU_I_ID` appended for a MIG instance: one key per device for as long as it exists. */
+  key: string;
+  node: string | null;
+  uuid: string | null;
+  /** The exporter's `gpu` label (the device index on its node). */
+  index: string | null;
+  model: string | null;
+  /** MIG profile (`1g.10gb`) and GPU instance id when this is a MIG instance. */
+  migProfile: string | null;
+  migInstance: string | null;
+  /** 0–100. */
+  utilisation: number | null;
+  memoryUsedBytes: number | null;
+  /** Used + free (+ reserved when the exporter reports it). */
+  memoryTotalBytes: number | null;
+  powerWatts: number | null;
+  /** The last XID error the driver reported (0: none since the exporter started). */
+  xid: number | null;
+  /** Pods the GPU is assigned to (several for a time-sliced GPU; none for a free one). */
+  pods: GpuPodRef[];
+  /** When it was scraped (ms). */
+  at: number;
+  /**
+   * Since when (ms) every scrape has read it under the idle threshold, or null
+   * when the last one did not (or none said).
+   */
+  lowSince: number | null;
+  /**
+   * Since when (ms) its utilisation is known without a break: the first
+   * scrape of it (DCGM), or the start of Prometheus' window when the series
+   * covers it; null when not known. A GPU low since it was first seen, for
+   * less than the idle window, may or may not be idle: unknown, not idle.
+   */
+  coveredSince: number | null;
+}
+
+export interface IdleRule {
+  /** Utilisation under this (%) counts as idle. */
+  thresholdPercent: number;
+  /** …for at least this long, in scrapes (`--idle-after`). */
+  windowMs: number;
+}
+
+/** Readings by the pods they are assigned to (a shared GPU under each of its pods) and by node. */
+export interface ReadingIndex {
+  byPod: Map<string, GpuReading[]>;
+  byNode: Map<string, GpuReading[]>;
+}
+
+/** One pod of a group (a role with its sub-roles, a workload) and its utilisation. */
+export interface PodUtilisationEntry<P = string> {
+  /** `namespace/name` (or the pod itself, keyed only when it is reported: see groupGpu). */
+  pod: P;
+  utilisation: number | null;
+}
+
+export interface Straggler<P = string> extends PodUtilisationEntry<P> {
+  utilisation: number;
+  median: number;
+}
+
+// ---- nodes as the pods see them (nodes-from-pods.ts)
+
+export interface PodNode {
+  name: string;
+  /** GPUs requested by the non-terminal pods seen on it. */
+  gpuRequested: number;
+  pods: number;
+  /** Workloads with pods on it, as `namespace/name`. */
+  workloads: string[];
+}
+
+// ---- queues and gang schedulers (scheduling/)
+
+export type QueueSystem = 'kueue' | 'kai' | 'volcano';
+
+/** `workloads[].queue` of `wlx get -o json` (README contract). */
+export interface WorkloadQueue {
+  system: QueueSystem;
+  /** The LocalQueue (Kueue) or the scheduler's queue. */
+  name: string | null;
+  clusterQueue: string | null;
+  /** Kueue: Pending | QuotaReserved | Admitted | Evicted | Preempted | Finished; others: the PodGroup phase. */
+  state: string;
+  /** 0-based within the ClusterQueue (Kueue's own number; screens show positionText's); null when not pending or unknown. */
+  position: number | null;
+  reason: string | null;
+  message: string | null;
+}
+
+export type GangScheduler = 'kai' | 'volcano' | 'workload-api';
+
+/** A PodGroup's own verdict (KAI, Volcano) or a Workload API pod group's policy. */
+export interface GangVerdict {
+  scheduler: GangScheduler;
+  name: string;
+  minMember: number;
+  /** Members the scheduler counts as running (Volcano/KAI status.running), else null. */
+  running: number | null;
+  phase: string | null;
+  reason: string | null;
+  message: string | null;
+  queue: string | null;
+  /** The scheduler queue's GPU quota and usage, when its Queue object is readable. */
+  queueGpu: { quota: number | null; usage: number | null } | null;
+}
+
+export interface TimedCondition {
+  type: string;
+  status: string;
+  reason: string | null;
+  message: string | null;
+  at: string | null;
+}
+
+/** `insufficient unused quota for nvidia.com/gpu in flavor h100, 4 more needed`. */
+export interface QuotaShortfall {
+  resource: string;
+  flavor: string | null;
+  /** How much more is needed, as the message says it (a quantity); null when it does not say. */
+  more: string | null;
+}
+
+/** One (flavor, GPU resource) of a ClusterQueue. */
+export interface FlavorQuota {
+  flavor: string;
+  resource: string;
+  nominal: number;
+  /** null: no limit (in a cohort) or no cohort. */
+  borrowingLimit: number | null;
+  usage: number;
+  borrowed: number;
+}
+
+export interface ClusterQueueSummary {
+  name: string;
+  cohort: string | null;
+  gpu: FlavorQuota[];
+  pending: number;
+  admitted: number;
+  reserving: number;
+}
+
+/** A pending Kueue workload in line (the `:queues` drill-down). */
+export interface PendingEntry {
+  /** The Kueue Workload's namespace/name. */
+  namespace: string;
+  name: string;
+  /** The wlx workload (its owner), when it is one. */
+  ownerUid: string | null;
+  ownerName: string | null;
+  localQueue: string | null;
+  clusterQueue: string;
+  positionInClusterQueue: number | null;
+  positionInLocalQueue: number | null;
+  gpus: number;
+  since: string | null;
+}
+
+/** Everything the why-panel says about a Kueue-held workload. */
+export interface QueueFacts {
+  queue: WorkloadQueue;
+  positionInLocalQueue: number | null;
+  /** Positions cannot be had (visibility API forbidden or not served): a null one is unknown, not being fetched. */
+  positionsUnavailable: boolean;
+  kueueWorkload: string;
+  queuedSince: string | null;
+  gpusAsked: number;
+  shortfalls: QuotaShortfall[];
+  clusterQueue: ClusterQueueSummary | null;
+  admissionChecks: { name: string; state: string; message: string | null }[];
+  /** Evicted / Preempted / Requeued conditions, newest last. */
+  history: TimedCondition[];
+  /** queued → quota reserved → admitted (ISO times or null). */
+  steps: { label: 'queued' | 'quota reserved' | 'admitted'; at: string | null }[];
+}
+
+/** One item of the visibility API's pendingworkloads list. */
+export interface PendingPosition {
+  namespace: string;
+  name: string;
+  localQueue: string | null;
+  positionInClusterQueue: number | null;
+  positionInLocalQueue: number | null;
+}
+
+export interface SchedulingView {
+  /** Per wlx workload uid. */
+  queues: ReadonlyMap<string, WorkloadQueue>;
+  gangs: ReadonlyMap<string, GangVerdict[]>;
+  clusterQueues: ClusterQueueSummary[];
+  /** Per ClusterQueue, its pending workloads in line (see pendingIn). */
+  pending: ReadonlyMap<string, PendingEntry[]>;
+  /** Per wlx workload uid held by Kueue: the why-panel's facts. */
+  facts: ReadonlyMap<string, QueueFacts>;
+  /** Whether any queue or gang kind holds objects (the QUEUE column shows only then). */
+  active: boolean;
+  /** Why Kueue's positions cannot be had (visibility API forbidden or not served); absent: asked, or to be. */
+  positionsUnavailable?: string;
+}
+
+// ---- discovery (src/kube/discovery.ts)
+
+/** What discovery says of a served kind. */
+export interface ResourceInfo {
+  gvk: Gvk;
+  /** Plural resource name, e.g. `jobsets`. */
+  resource: string;
+  namespaced: boolean;
+  verbs: string[];
+  shortNames: string[];
+}
+
+// ---- fleets (fleet/merge.ts)
+
+/** One cluster of a fleet: its own snapshot and its summary line. */
+export interface FleetMember {
+  context: string;
+  /** The kubeconfig cluster the context names (MultiKueue worker names are matched against it too). */
+  clusterName?: string | null;
+  /** null: never connected (its summary says why). */
+  snapshot: ModelSnapshot | null;
+  summary: ClusterSummary;
+}
+
+/** `ModelSnapshot.fleet`: set when more than one cluster is shown. */
+export interface FleetView {
+  members: readonly FleetMember[];
+  links: FleetLinks;
 }

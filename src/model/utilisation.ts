@@ -2,58 +2,7 @@
 // cluster, from per-GPU readings (src/metrics/dcgm.ts makes them from
 // dcgm-exporter scrapes). Pure functions over plain objects. Unknown is
 // `null`, never 0: a GPU without a reading is not an idle GPU.
-
-/** A pod a GPU is assigned to, as the exporter's pod mapping names it. */
-export interface GpuPodRef {
-  namespace: string;
-  name: string;
-  container: string | null;
-}
-
-/** One GPU (or MIG instance) as last scraped, with how long it has been under the idle threshold. */
-export interface GpuReading {
-  /** `node/UUID`, `/GPU_I_ID` appended for a MIG instance: one key per device for as long as it exists. */
-  key: string;
-  node: string | null;
-  uuid: string | null;
-  /** The exporter's `gpu` label (the device index on its node). */
-  index: string | null;
-  model: string | null;
-  /** MIG profile (`1g.10gb`) and GPU instance id when this is a MIG instance. */
-  migProfile: string | null;
-  migInstance: string | null;
-  /** 0–100. */
-  utilisation: number | null;
-  memoryUsedBytes: number | null;
-  /** Used + free (+ reserved when the exporter reports it). */
-  memoryTotalBytes: number | null;
-  powerWatts: number | null;
-  /** The last XID error the driver reported (0: none since the exporter started). */
-  xid: number | null;
-  /** Pods the GPU is assigned to (several for a time-sliced GPU; none for a free one). */
-  pods: GpuPodRef[];
-  /** When it was scraped (ms). */
-  at: number;
-  /**
-   * Since when (ms) every scrape has read it under the idle threshold, or null
-   * when the last one did not (or none said).
-   */
-  lowSince: number | null;
-  /**
-   * Since when (ms) its utilisation is known without a break: the first
-   * scrape of it (DCGM), or the start of Prometheus' window when the series
-   * covers it; null when not known. A GPU low since it was first seen, for
-   * less than the idle window, may or may not be idle: unknown, not idle.
-   */
-  coveredSince: number | null;
-}
-
-export interface IdleRule {
-  /** Utilisation under this (%) counts as idle. */
-  thresholdPercent: number;
-  /** …for at least this long, in scrapes (`--idle-after`). */
-  windowMs: number;
-}
+import type { GpuReading, IdleRule, PodUtilisationEntry, ReadingIndex, Straggler } from './types.js';
 
 export const DEFAULT_IDLE_RULE: IdleRule = { thresholdPercent: 5, windowMs: 60_000 };
 
@@ -157,12 +106,6 @@ export function podKeyOf(p: { namespace: string; name: string }): string {
   return `${p.namespace}/${p.name}`;
 }
 
-/** Readings by the pods they are assigned to (a shared GPU under each of its pods) and by node. */
-export interface ReadingIndex {
-  byPod: Map<string, GpuReading[]>;
-  byNode: Map<string, GpuReading[]>;
-}
-
 export function indexReadings(readings: Iterable<GpuReading>): ReadingIndex {
   const byPod = new Map<string, GpuReading[]>();
   const byNode = new Map<string, GpuReading[]>();
@@ -177,13 +120,6 @@ export function indexReadings(readings: Iterable<GpuReading>): ReadingIndex {
     if (r.node !== null) add(byNode, r.node, r);
   }
   return { byPod, byNode };
-}
-
-/** One pod of a group (a role with its sub-roles, a workload) and its utilisation. */
-export interface PodUtilisationEntry<P = string> {
-  /** `namespace/name` (or the pod itself, keyed only when it is reported: see groupGpu). */
-  pod: P;
-  utilisation: number | null;
 }
 
 /** A group's mean and its least busy pod ("min rank": the one to look at first). */
@@ -273,11 +209,6 @@ export interface StragglerRule {
 }
 
 export const DEFAULT_STRAGGLER_RULE: StragglerRule = { minPods: 2, ratio: 0.5, minGapPoints: 20 };
-
-export interface Straggler<P = string> extends PodUtilisationEntry<P> {
-  utilisation: number;
-  median: number;
-}
 
 function median(sorted: readonly number[]): number {
   const mid = sorted.length >> 1;

@@ -3,11 +3,18 @@
 // plain objects: the pods' whole objects, their events, the nodes, the Jobs
 // that own them, the workload's own failure message and, for crash loops,
 // the last log lines the caller fetched.
-import type { KubeObject, NodeSummary, PodSummary, RoleTree, WorkloadTree } from './types.js';
+import type {
+  KubeObject,
+  NodeSummary,
+  PodSummary,
+  RoleTree,
+  WorkloadTree,
+  GangVerdict,
+  QueueFacts,
+  Straggler,
+} from './types.js';
 import { podGpuRequest } from './gpu.js';
-import type { GangVerdict } from './scheduling/gangs.js';
 import { positionText } from './scheduling/words.js';
-import type { QueueFacts } from './scheduling/kueue.js';
 import {
   containerStatuses,
   eventsByObject,
@@ -20,10 +27,10 @@ import {
   type EventFacts,
 } from './timeline.js';
 
-import { idleSentence, stragglerSentence, type Straggler } from './utilisation.js';
-import type { WorkerTry } from './fleet/link.js';
+import { idleSentence, stragglerSentence } from './utilisation.js';
+import { rolePods, treePods } from './tree-pods.js';
+import type { WorkerTry } from './fleet/types.js';
 import { waitingText, workerTryLines } from './fleet/words.js';
-import { rolePods, treePods } from './pod-nodes.js';
 import { roleName } from './role-name.js';
 import { domainNoun, splitAcross, splitSentence, spreadOf, spreadSentence, topologyIndex } from './topology.js';
 

@@ -6,7 +6,7 @@ export interface WorkCounters extends PatchWork {
   treeBuilds: number;
   treeRefreshes: number;
   treePatches: number;
-  podPlacements: number;
+  podAttributions: number;
   workloadEvaluations: number;
   nodeSummaries: number;
 }
@@ -17,7 +17,7 @@ export function newWorkCounters(): WorkCounters {
     treeRefreshes: 0,
     treePatches: 0,
     rolePatches: 0,
-    podPlacements: 0,
+    podAttributions: 0,
     workloadEvaluations: 0,
     nodeSummaries: 0,
   };

@@ -2,7 +2,7 @@
 // incrementally: a flush that adds or removes a few trees merges them in
 // instead of sorting everything again (O(n), not O(n log n)).
 import type { WorkloadTree } from './types.js';
-import { naturalCompare } from './tree.js';
+import { naturalCompare } from './order.js';
 
 const byOrder = (a: WorkloadTree, b: WorkloadTree): number =>
   naturalCompare(a.kind, b.kind) || naturalCompare(a.namespace, b.namespace) || naturalCompare(a.name, b.name);

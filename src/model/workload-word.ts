@@ -3,9 +3,9 @@
 // queue holds the job, and Degraded while a pod crash-loops (or restarted in
 // the last RECENT_RESTART_MS). The word changes when the state does, not with
 // each restart; the cause beside it (`Degraded (OOMKilled)`) never repeats it.
-import type { WorkloadTree } from './types.js';
-import { statusWithQueue, type WorkloadQueue } from './scheduling/words.js';
-import { CRASH_CAUSES, workloadTrouble, type WorkloadTrouble } from './trouble.js';
+import type { WorkloadTree, WorkloadQueue, WorkloadTrouble } from './types.js';
+import { statusWithQueue } from './scheduling/words.js';
+import { CRASH_CAUSES, workloadTrouble } from './trouble.js';
 
 /** Words a crash loop overrides: the job is running, or starting, but a container keeps dying. */
 const OVERRIDDEN = new Set(['Running', 'Initializing']);

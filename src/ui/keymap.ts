@@ -3,7 +3,7 @@
 // same tables. Incident tools: w why, s startup timeline, d describe, y YAML,
 // e events, l logs, o owner workload, n node.
 import type { Key } from 'ink';
-import type { ViewKind } from './state/viewState.js';
+import type { ViewKind } from './state/ui-state.js';
 
 export type KeyAction =
   | 'up'

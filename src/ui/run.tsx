@@ -5,13 +5,13 @@
 // again where it was (its view state outlives the suspension).
 import './interactive.js';
 import { render } from 'ink';
-import type { ModelSource } from '../model/types.js';
+import type { ModelSource } from '../model/source.js';
 import { App } from './components/App.js';
 import { guardTerminal, type TerminalGuard } from './terminal.js';
 import { noColorRequested } from './components/theme.js';
 import { MAX_FPS } from './frame-rate.js';
-import { ViewStore } from './state/store.js';
-import type { Flash } from './state/viewState.js';
+import { ViewStore } from './state/view-store.js';
+import type { Flash } from './state/ui-state.js';
 import type { TableDump } from './state/table-dump.js';
 import type { Skin } from './skin.js';
 import type { PluginResult, PluginRun, UserBindings } from './user-config.js';

@@ -13,7 +13,7 @@ import { isAscii } from 'node:buffer';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { Trimmer, withTypeMeta } from '../../src/kube/trim.js';
 import type { KubeObject } from '../../src/model/types.js';
-import type { StoredObject } from '../../demo/store.js';
+import type { StoredObject } from '../../demo/object-store.js';
 import { benchArgs, forcedGc, load, perPod } from './ingest-common.js';
 import { scanPodList } from './pod-scanner.js';
 import { PAGE, jsonPodList, scalePages, trimJsonPages } from './scale-pages.js';

@@ -2,7 +2,7 @@
 // (test/kube/protobuf-decode.bench.ts, test/bench/ingest-*.ts): 20,000
 // distinct pods of the simulated cluster, renamed per copy up to `total`, so
 // every benchmark measures the same objects.
-import { ObjectStore, type StoredObject } from '../../demo/store.js';
+import { ObjectStore, type StoredObject } from '../../demo/object-store.js';
 import { startSimulation } from '../../demo/sim/index.js';
 import { withTypeMeta, type Trimmer } from '../../src/kube/trim.js';
 import type { KubeObject } from '../../src/model/types.js';

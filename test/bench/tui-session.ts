@@ -23,9 +23,10 @@
 // WLX_BENCH_KEY_PROFILE=FILE: the UI thread's CPU profile over the key phase (key-profile.ts).
 import { parseArgs } from 'node:util';
 import type { EventLoopUtilization } from 'node:perf_hooks';
-import type { WorkerModelSource } from '../../src/app/worker/worker-source.js';
+import type { WorkerSource } from '../../src/app/worker/worker-source.js';
 import type { ReactElement } from 'react';
-import type { ModelSnapshot, ModelSource, PodSummary } from '../../src/model/types.js';
+import type { ModelSnapshot, PodSummary } from '../../src/model/types.js';
+import type { ModelSource } from '../../src/model/source.js';
 import { startKeyProfile, type KeyMark } from './key-profile.js';
 import { FakeStdin, FakeStdout } from './fake-terminal.js';
 import {
@@ -141,9 +142,9 @@ async function measureCatchUp(
   if (!marker) throw new Error(`${target.namespace}/${target.name} has no container status`);
   // The workloads view leaves the pods in the engine worker: there the marker is read by a probe, reported with
   // the snapshot that carries the model holding it (in-thread, the model is read directly).
-  const worker = source as Partial<WorkerModelSource>;
+  const worker = source as Partial<WorkerSource>;
   const { sent, seen } = worker.probePod
-    ? watchProbe(worker as WorkerModelSource, target, marker, MEASURE_TIMEOUT_MS)
+    ? watchProbe(worker as WorkerSource, target, marker, MEASURE_TIMEOUT_MS)
     : watchForMarker(source, target, marker, MEASURE_TIMEOUT_MS);
   const reported = seen.then((t) => process.send!({ type: 'caught-up', ms: t === undefined ? NaN : t - synced }));
   await sent;
@@ -152,7 +153,7 @@ async function measureCatchUp(
 
 /** watchForMarker through the engine worker's probe. */
 function watchProbe(
-  source: WorkerModelSource,
+  source: WorkerSource,
   pod: PodRef,
   marker: RestartMarker,
   timeoutMs: number,
@@ -167,7 +168,7 @@ function watchProbe(
  * holds it (undefined after timeoutMs). The probe stays set.
  */
 function probeForMarker(
-  source: WorkerModelSource,
+  source: WorkerSource,
   pod: PodRef,
   marker: number,
   timeoutMs: number,
@@ -199,13 +200,13 @@ function probeForMarker(
  * No worker: resolves at once.
  */
 async function probeEvent(
-  source: Partial<WorkerModelSource>,
+  source: Partial<WorkerSource>,
   pod: PodRef,
   marker: number,
   modelled: (t: number) => void,
 ): Promise<void> {
   if (!source.probePod) return;
-  const { answered, seen } = probeForMarker(source as WorkerModelSource, pod, marker, EVENT_PROBE_TIMEOUT_MS);
+  const { answered, seen } = probeForMarker(source as WorkerSource, pod, marker, EVENT_PROBE_TIMEOUT_MS);
   void seen.then((t) => {
     if (t !== undefined) modelled(performance.timeOrigin + t);
   });
@@ -389,7 +390,7 @@ async function main(): Promise<void> {
     phase?: 'start' | 'end';
   };
   // The engine worker, when the source runs one (worker-source.ts): measured apart from the UI thread.
-  const engineWorker = source as Partial<WorkerModelSource>;
+  const engineWorker = source as Partial<WorkerSource>;
   let threadStart: { ui: EventLoopUtilization; engine: EventLoopUtilization | undefined } | undefined;
   const threadFigures = async (): Promise<ThreadFigures> => {
     const worker = engineWorker.currentWorker?.() ?? null;

@@ -4,7 +4,7 @@
 // selectors of the catalog.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ObjectStore } from '../../demo/store.js';
+import { ObjectStore } from '../../demo/object-store.js';
 import { startSimulation } from '../../demo/sim/index.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import { gvkKey, type Definition } from '../../src/definitions/types.js';

@@ -8,7 +8,7 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
-import { ObjectStore } from '../../demo/store.js';
+import { ObjectStore } from '../../demo/object-store.js';
 import { assembleControlPlane } from '../../demo/sim/assemble.js';
 import { createDefaultScenario, defaultBehaviour } from '../../demo/sim/scenarios/default.js';
 import { DRA_NODE, DRA_POD, GPU_OPERATOR_NAMESPACE, MIG_NODES, MIG_POD } from '../../demo/sim/scenarios/gpu-extras.js';

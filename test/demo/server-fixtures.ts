@@ -1,7 +1,7 @@
 // Small hand-made cluster contents for the API server's tests: two nodes, two
 // namespaces, pods in several kubectl states, a Job, a JobSet, events, and a
 // log provider whose lines the test controls.
-import { resourceKey, type ObjectStore, type StoredObject } from '../../demo/store.js';
+import { resourceKey, type ObjectStore, type StoredObject } from '../../demo/object-store.js';
 import type { LogLine, LogProvider } from '../../demo/server/logs.js';
 
 export const PODS = resourceKey('', 'v1', 'pods');

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { ObjectStore } from '../../demo/store.js';
+import { ObjectStore } from '../../demo/object-store.js';
 import { startSimulation } from '../../demo/sim/index.js';
 import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
 import { decoderFor } from '../../src/kube/protobuf/core-v1.js';

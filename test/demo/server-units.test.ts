@@ -2,7 +2,7 @@
 // list paging and resourceVersion semantics over the store.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ObjectStore } from '../../demo/store.js';
+import { ObjectStore } from '../../demo/object-store.js';
 import { findKind } from '../../demo/kinds.js';
 import { parseFieldSelector, parseLabelSelector, SelectorError } from '../../demo/server/selectors.js';
 import { humanDuration, podPrintFacts, tableRow, toTable } from '../../demo/server/tables.js';

@@ -1,10 +1,10 @@
 // Test helpers: a fixture cluster on a free loopback port, and a watch-stream
 // reader that collects newline-delimited events.
 import { request, type IncomingMessage } from 'node:http';
-import { ObjectStore } from '../../demo/store.js';
+import { ObjectStore } from '../../demo/object-store.js';
 import { startDemoCluster, type DemoCluster, type DemoClusterOptions } from '../../demo/index.js';
 import { FixtureLogs, populate } from './server-fixtures.js';
-import type { StoredObject } from '../../demo/store.js';
+import type { StoredObject } from '../../demo/object-store.js';
 
 export interface Fixture {
   cluster: DemoCluster;

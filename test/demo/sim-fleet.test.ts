@@ -6,7 +6,7 @@
 // each copy waiting with Kueue's quota message.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ObjectStore, type StoredObject } from '../../demo/store.js';
+import { ObjectStore, type StoredObject } from '../../demo/object-store.js';
 import { FLEET_MEMBERS, startFleetSimulation } from '../../demo/sim/fleet.js';
 import { FLEET_DISPATCHED, FLEET_WAITING, type FleetMember } from '../../demo/sim/scenarios/fleet.js';
 import { MULTIKUEUE_ORIGIN_LABEL, PREBUILT_WORKLOAD_LABEL } from '../../demo/kinds-multikueue.js';

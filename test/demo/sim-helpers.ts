@@ -1,7 +1,7 @@
 // Shared helpers for the simulation tests: a fresh store + simulation per
 // test (stopped when the test ends), and polling for a condition.
 import type { TestContext } from 'node:test';
-import { ObjectStore, type StoredObject } from '../../demo/store.js';
+import { ObjectStore, type StoredObject } from '../../demo/object-store.js';
 import { startSimulation, type SimulationOptions, type SimulationWithStats } from '../../demo/sim/index.js';
 import { R, type Pod } from '../../demo/sim/types.js';
 

@@ -5,7 +5,7 @@
 // KAI gang's PodGroup verdict.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ObjectStore, type StoredObject } from '../../demo/store.js';
+import { ObjectStore, type StoredObject } from '../../demo/object-store.js';
 import { assembleControlPlane } from '../../demo/sim/assemble.js';
 import { pendingInClusterQueue, type WorkloadObject } from '../../demo/sim/controllers/kueue.js';
 import { TRAINING_GPU_QUOTA } from '../../demo/sim/scenarios/default.js';

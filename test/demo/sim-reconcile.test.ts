@@ -2,7 +2,7 @@
 // server comes back), is reproducible from its seed, and stops cleanly.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ObjectStore } from '../../demo/store.js';
+import { ObjectStore } from '../../demo/object-store.js';
 import { startSimulation } from '../../demo/sim/index.js';
 import { R, type Pod } from '../../demo/sim/types.js';
 import { isReady, sleep, startSim, until } from './sim-helpers.js';

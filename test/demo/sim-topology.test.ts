@@ -11,7 +11,7 @@ import { DRA_NODE, MIG_NODES } from '../../demo/sim/scenarios/gpu-extras.js';
 import { NVLINK_DOMAIN_NODES, scaleTopology } from '../../demo/sim/scenarios/scale.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import { buildOfflineModel } from '../../src/kube/offline.js';
-import { treePods } from '../../src/model/pod-nodes.js';
+import { treePods } from '../../src/model/tree-pods.js';
 import { roleName } from '../../src/model/role-name.js';
 import {
   NVLINK_DOMAIN_KEY,

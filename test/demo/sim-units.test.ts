@@ -3,7 +3,7 @@
 // JobSet, event aggregation, and the clock's deterministic order.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { ObjectStore } from '../../demo/store.js';
+import { ObjectStore } from '../../demo/object-store.js';
 import { assembleControlPlane, type ControlPlane } from '../../demo/sim/assemble.js';
 import { Random, SimClock } from '../../demo/sim/clock.js';
 import { Runtime } from '../../demo/sim/runtime.js';

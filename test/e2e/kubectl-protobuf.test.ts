@@ -4,7 +4,7 @@
 // json` asks for JSON only.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { ObjectStore } from '../../demo/store.js';
+import { ObjectStore } from '../../demo/object-store.js';
 import type { DemoCluster } from '../../demo/index.js';
 import { FixtureLogs, populate } from '../demo/server-fixtures.js';
 import { kubectl, kubectlDemoCluster } from './kubectl-helpers.js';

@@ -4,10 +4,9 @@
 // against a server that answers JSON (protobuf off) and through changes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ObjectStore } from '../../demo/store.js';
+import { ObjectStore } from '../../demo/object-store.js';
 import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
-import { startEngine } from '../../src/kube/engine.js';
-import type { ClusterEngine } from '../../src/kube/engine-types.js';
+import { startEngine, type ClusterEngine } from '../../src/kube/engine.js';
 import { Reflector } from '../../src/kube/reflector.js';
 import { Trimmer } from '../../src/kube/trim.js';
 import { loadDefinitions } from '../../src/definitions/index.js';

@@ -6,8 +6,7 @@
 // the restricted context shows its namespace with one notice and no error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AccessScope, GangSummary, WorkloadTree } from '../../src/model/types.js';
-import type { WorkloadQueue } from '../../src/model/scheduling/words.js';
+import type { AccessScope, GangSummary, WorkloadTree, WorkloadQueue } from '../../src/model/types.js';
 import { Tmux, hasTmux, shellQuote, wlxCommand } from './tmux.js';
 import { demoWithKubeconfig, runWlx } from './wlx-cli.js';
 

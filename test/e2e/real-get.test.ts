@@ -5,8 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import yaml from 'js-yaml';
-import type { PodSummary, RoleTree, WorkloadTree, NodeSummary } from '../../src/model/types.js';
-import type { WorkloadQueue } from '../../src/model/scheduling/words.js';
+import type { PodSummary, RoleTree, WorkloadTree, NodeSummary, WorkloadQueue } from '../../src/model/types.js';
 import { realServerSkipReason, useRealServer, type RealServer } from './real-apiserver.js';
 import { reseed, UNSCHEDULABLE } from './real-seed/index.js';
 import { runWlx } from './wlx-cli.js';

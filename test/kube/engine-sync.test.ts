@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import type http from 'node:http';
 import { KubeConfig } from '@kubernetes/client-node';
 import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
-import { resourceKey, type StoredObject } from '../../demo/store.js';
+import { resourceKey, type StoredObject } from '../../demo/object-store.js';
 import { HttpKubeTransport, type KubeTransport } from '../../src/kube/client.js';
 import { startEngine, type ClusterEngine, type EngineOptions } from '../../src/kube/engine.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
-import { ClusterStore } from '../../src/model/store.js';
+import { ClusterStore } from '../../src/model/cluster-store.js';
 import { KEYS, putJobSet, putJobSetPods, putNode, putPod } from './fixtures.js';
 import { until } from './helpers.js';
 

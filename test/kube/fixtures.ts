@@ -1,7 +1,7 @@
 // Small, realistic objects for engine tests, written into the demo server's
 // store (the simulation is not used: tests decide every change).
-import type { ObjectStore, StoredObject } from '../../demo/store.js';
-import { resourceKey } from '../../demo/store.js';
+import type { ObjectStore, StoredObject } from '../../demo/object-store.js';
+import { resourceKey } from '../../demo/object-store.js';
 
 export const KEYS = {
   pods: resourceKey('', 'v1', 'pods'),

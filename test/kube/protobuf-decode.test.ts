@@ -4,7 +4,7 @@
 // byte fixture, with unknown fields skipped and truncated input rejected.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ObjectStore } from '../../demo/store.js';
+import { ObjectStore } from '../../demo/object-store.js';
 import { startSimulation } from '../../demo/sim/index.js';
 import {
   encodeEnvelopedObject,

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startDemoCluster } from '../../demo/index.js';
-import { resourceKey } from '../../demo/store.js';
+import { resourceKey } from '../../demo/object-store.js';
 import { DcgmScraper, parsePrometheusTarget } from '../../src/kube/dcgm-scrape.js';
 import type { KubeObject } from '../../src/model/types.js';
 import { isIdleUnknown } from '../../src/model/utilisation.js';

@@ -3,7 +3,7 @@
 // of undefined controllers (a DaemonSet's) are not. One pod event feeds both.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClusterStore } from '../../src/model/store.js';
+import { ClusterStore } from '../../src/model/cluster-store.js';
 import type { Definition } from '../../src/definitions/types.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import { object, pod, node, statefulsetDefinition } from './fixtures.js';

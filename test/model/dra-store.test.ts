@@ -4,7 +4,7 @@
 // ResourceSlice, and claim events re-reading the pods.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClusterStore } from '../../src/model/store.js';
+import { ClusterStore } from '../../src/model/cluster-store.js';
 import type { KubeObject, WorkloadTree } from '../../src/model/types.js';
 import { node, object, pod, statefulsetDefinition, STS_GVK } from './fixtures.js';
 

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { elidedPodsOf, PodElision, sameScope, scopeCovers, withoutPods } from '../../src/model/elided-pods.js';
 import { workloadGpu } from '../../src/model/gpu-overlay.js';
-import { treePodCount, treePods } from '../../src/model/pod-nodes.js';
+import { treePodCount, treePods } from '../../src/model/tree-pods.js';
 import { workloadTrouble } from '../../src/model/trouble.js';
 import { DEFAULT_IDLE_RULE, indexReadings } from '../../src/model/utilisation.js';
 import type { GpuMetrics, ModelSnapshot, PodScope, PodSummary, RoleTree, WorkloadTree } from '../../src/model/types.js';

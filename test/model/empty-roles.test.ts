@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildWorkloadTree } from '../../src/model/tree.js';
-import { ClusterStore } from '../../src/model/store.js';
+import { ClusterStore } from '../../src/model/cluster-store.js';
 import type { RoleTree } from '../../src/model/types.js';
 import { definition, jobsetDefinition, jobsetWorld, object, pod, gpuTemplate } from './fixtures.js';
 

@@ -3,7 +3,7 @@
 // flush) instead of one slow call per pod.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClusterStore } from '../../src/model/store.js';
+import { ClusterStore } from '../../src/model/cluster-store.js';
 import { buildWorkloadTree } from '../../src/model/tree.js';
 import { compile, wasmStats } from '../../src/jq/index.js';
 import { definition, object, pod, gpuTemplate } from './fixtures.js';

@@ -5,11 +5,11 @@
 // (tags, totals, one dead cluster named, tagged objects reused).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject, ModelSnapshot } from '../../src/model/types.js';
+import type { FleetMember, KubeObject, ModelSnapshot } from '../../src/model/types.js';
 import { MultiKueueIndex, readDispatch, reservationCluster } from '../../src/model/fleet/multikueue.js';
 import { fleetKey, linkFleet, resolveWorker, type FleetMemberModel } from '../../src/model/fleet/link.js';
 import { fleetState, gpusByModel, summariseCluster } from '../../src/model/fleet/summary.js';
-import { FleetMerger, type FleetMember } from '../../src/model/fleet/merge.js';
+import { FleetMerger } from '../../src/model/fleet/merge.js';
 import { defaultSnapshot, node, workload } from '../ui/fixtures.js';
 
 const KUEUE = 'kueue.x-k8s.io/v1beta2';

@@ -1,5 +1,5 @@
 // GPU readings as src/metrics/dcgm.ts makes them, for the rollup tests.
-import type { GpuReading } from '../../src/model/utilisation.js';
+import type { GpuReading } from '../../src/model/types.js';
 
 export const GiB = 1024 ** 3;
 

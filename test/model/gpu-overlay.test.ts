@@ -12,7 +12,7 @@ import {
   roleGpu,
   workloadGpu,
 } from '../../src/model/gpu-overlay.js';
-import { ClusterStore } from '../../src/model/store.js';
+import { ClusterStore } from '../../src/model/cluster-store.js';
 import { gpuReading } from './gpu-fixtures.js';
 import { node, pod } from './fixtures.js';
 

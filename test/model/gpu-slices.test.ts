@@ -4,7 +4,7 @@
 // kept right when a pod changes or finishes, and the cells name them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClusterStore } from '../../src/model/store.js';
+import { ClusterStore } from '../../src/model/cluster-store.js';
 import type { KubeObject, PodSummary, RoleTree, WorkloadTree } from '../../src/model/types.js';
 import { gpuSlicesOf, withSlices } from '../../src/model/gpu.js';
 import { gpuRatio, podGpus } from '../../src/ui/render/format.js';

@@ -4,7 +4,7 @@
 // the top level as their parents come and go.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ClusterStore } from '../../src/model/store.js';
+import type { ClusterStore } from '../../src/model/cluster-store.js';
 import { ObservedStore } from './observed-store.js';
 import type { Definition } from '../../src/definitions/types.js';
 import type { KubeObject } from '../../src/model/types.js';

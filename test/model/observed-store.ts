@@ -1,9 +1,9 @@
 // A ClusterStore with its test seams attached: the work it does and the sizes
 // of its indexes, for tests that check work stays proportional to what changed.
-import { ClusterStore, type ClusterStoreOptions } from '../../src/model/store.js';
+import { ClusterStore, type ClusterStoreOptions } from '../../src/model/cluster-store.js';
 import { OwnershipGraph } from '../../src/model/ownership-graph.js';
 import { newWorkCounters, type WorkCounters } from '../../src/model/work-counters.js';
-import { naturalCompare } from '../../src/model/tree.js';
+import { naturalCompare } from '../../src/model/order.js';
 import type { PodSummary } from '../../src/model/types.js';
 
 export class ObservedStore extends ClusterStore {

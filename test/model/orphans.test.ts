@@ -4,7 +4,7 @@
 // controllers of kinds no definition uses (a DaemonSet's pods).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClusterStore } from '../../src/model/store.js';
+import { ClusterStore } from '../../src/model/cluster-store.js';
 import type { Definition } from '../../src/definitions/types.js';
 import { definition, object, pod, statefulsetDefinition } from './fixtures.js';
 

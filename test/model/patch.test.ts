@@ -176,7 +176,7 @@ test('a status change in a 50-pod workload does O(1 role) work', () => {
   assert.equal(after.treeBuilds - before.treeBuilds, 0);
   assert.equal(after.treePatches - before.treePatches, 1);
   assert.equal(after.rolePatches - before.rolePatches, 1);
-  assert.equal(after.podPlacements - before.podPlacements, 0, 'a status change is not placed again');
+  assert.equal(after.podAttributions - before.podAttributions, 0, 'a status change is not placed again');
   const next = store.workloads()[0];
   assert.notEqual(next, tree);
   // The untouched role keeps its identity; the touched one is new.

@@ -9,7 +9,7 @@ import test from 'node:test';
 import { compile, setEvaluationBudget, wasmStats } from '../../src/jq/index.js';
 import { gvkKey, type Gvk } from '../../src/definitions/types.js';
 import type { KubeObject } from '../../src/model/types.js';
-import { ClusterStore } from '../../src/model/store.js';
+import { ClusterStore } from '../../src/model/cluster-store.js';
 import { compileExpr, firstOf, newDefinitionHealth, prefetchAsync } from '../../src/model/expr.js';
 import { preflightDefinitions } from '../../src/model/preflight.js';
 import { definition, gpuTemplate, object, pod } from './fixtures.js';

@@ -109,7 +109,7 @@ test('100,000 pods / 2,000 workloads / 5,000 nodes through ClusterStore', () => 
   assert.equal(work.treeBuilds - workBefore.treeBuilds, 0);
   assert.equal(work.treePatches - workBefore.treePatches, touched);
   assert.ok(work.rolePatches - workBefore.rolePatches <= BATCHES * PER_BATCH);
-  assert.ok(work.podPlacements - workBefore.podPlacements <= BATCHES * PER_BATCH);
+  assert.ok(work.podAttributions - workBefore.podAttributions <= BATCHES * PER_BATCH);
   assert.equal(work.workloadEvaluations, workBefore.workloadEvaluations);
   assert.ok(changed > 0 && changed <= touched);
   (globalThis as { gc?: () => void }).gc?.();

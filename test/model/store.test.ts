@@ -3,7 +3,7 @@
 // identity of unchanged outputs, robustness against malformed objects.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ClusterStore } from '../../src/model/store.js';
+import type { ClusterStore } from '../../src/model/cluster-store.js';
 import { ObservedStore } from './observed-store.js';
 import type { KubeObject } from '../../src/model/types.js';
 import {
@@ -245,7 +245,7 @@ test('50 events on one workload in a batch: one patch of one role, one change re
   assert.equal(after.treeBuilds - before.treeBuilds, 0);
   assert.equal(after.treePatches - before.treePatches, 1);
   assert.equal(after.rolePatches - before.rolePatches, 1);
-  assert.equal(after.podPlacements - before.podPlacements, 0);
+  assert.equal(after.podAttributions - before.podAttributions, 0);
   assert.equal(after.workloadEvaluations - before.workloadEvaluations, 0);
   assert.equal(after.nodeSummaries - before.nodeSummaries, 0);
 });

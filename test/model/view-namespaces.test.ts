@@ -4,7 +4,7 @@
 // node pod lists, orphans and bare-pod workloads.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClusterStore, slimPod } from '../../src/model/store.js';
+import { ClusterStore, slimPod } from '../../src/model/cluster-store.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import { jobsetDefinition, jobsetWorld, node, pod } from './fixtures.js';
 

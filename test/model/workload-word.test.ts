@@ -6,12 +6,11 @@ import assert from 'node:assert/strict';
 import { summarisePod, RECENT_RESTART_MS } from '../../src/model/pod-status.js';
 import { workloadTrouble } from '../../src/model/trouble.js';
 import { troubleMarker, workloadWords } from '../../src/model/workload-word.js';
-import { ClusterStore } from '../../src/model/store.js';
+import { ClusterStore } from '../../src/model/cluster-store.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import { workloadCounts } from '../../src/ui/render/header.js';
-import type { KubeObject, ModelSnapshot, PodSummary } from '../../src/model/types.js';
+import type { KubeObject, ModelSnapshot, PodSummary, WorkloadQueue } from '../../src/model/types.js';
 import type { StatusName } from '../../src/definitions/types.js';
-import type { WorkloadQueue } from '../../src/model/scheduling/words.js';
 import { pod, role, workload } from '../ui/fixtures.js';
 
 const T0 = Date.parse('2026-12-01T10:00:00Z');

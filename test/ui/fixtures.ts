@@ -3,14 +3,17 @@
 import type {
   ConnectionInfo,
   KindState,
+  PodScope,
+  ResourceInfo,
   ModelSnapshot,
-  ModelSource,
   NodePodEntry,
   NodeSummary,
   PodSummary,
   RoleTree,
   WorkloadTree,
 } from '../../src/model/types.js';
+import type { ModelSource, ObjectAccess } from '../../src/model/source.js';
+import type { Definition } from '../../src/definitions/types.js';
 
 const T0 = '2026-01-01T00:00:00Z';
 
@@ -288,6 +291,37 @@ export class FakeSource implements ModelSource {
   }
   getConnectionInfo(): ConnectionInfo {
     return this.connection;
+  }
+  // In memory: synced from the start, nothing to scrape, ask or stop.
+  access?: ObjectAccess;
+  whenSynced(): Promise<void> {
+    return Promise.resolve();
+  }
+  definitions(): Definition[] {
+    return [];
+  }
+  resources(): ResourceInfo[] {
+    return [];
+  }
+  holdQueuePositions(): () => void {
+    return () => undefined;
+  }
+  refreshQueuePositions(): Promise<void> {
+    return Promise.resolve();
+  }
+  holdGpuMetrics(): () => void {
+    return () => undefined;
+  }
+  scrapeGpuMetrics(): Promise<void> {
+    return Promise.resolve();
+  }
+  setPodScope(_scope: PodScope): void {}
+  kubeconfigPath(): string | undefined {
+    return undefined;
+  }
+  stop(): Promise<void> {
+    this.listeners.clear();
+    return Promise.resolve();
   }
 }
 

@@ -5,21 +5,22 @@
 // tree drawn from its copy in the worker.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ModelSnapshot, ModelSource } from '../../src/model/types.js';
-import { FleetMerger, type FleetMember } from '../../src/model/fleet/merge.js';
+import type { FleetMember, ModelSnapshot, NodePodEntry } from '../../src/model/types.js';
+import type { ModelSource } from '../../src/model/source.js';
+import { FleetMerger } from '../../src/model/fleet/merge.js';
 import { summariseCluster } from '../../src/model/fleet/summary.js';
 import { MultiKueueIndex } from '../../src/model/fleet/multikueue.js';
 import { ScreenModel } from '../../src/ui/state/screen.js';
-import { initialState, reduce, type UiState } from '../../src/ui/state/viewState.js';
+import { initialState, reduce, type UiState } from '../../src/ui/state/ui-state.js';
 import { keyOutcome } from '../../src/ui/state/keys.js';
 import { CONNECTION, FakeSource, defaultSnapshot, node, pod, role, workload } from './fixtures.js';
 
 /** A fleet source over fake members: the merged snapshot, each member's own source. */
-class FakeFleet implements ModelSource {
+class FakeFleet extends FakeSource {
   private readonly merger = new FleetMerger();
-  snapshot: ModelSnapshot;
   constructor(readonly members: Map<string, FakeSource>) {
-    this.snapshot = this.merge();
+    super(defaultSnapshot(), { ...CONNECTION, context: 'a,b', cluster: '2 clusters' });
+    this.merge();
   }
   merge(): ModelSnapshot {
     const list: FleetMember[] = [...this.members].map(([context, s]) => ({
@@ -29,11 +30,12 @@ class FakeFleet implements ModelSource {
     }));
     return (this.snapshot = this.merger.merge(list));
   }
-  getSnapshot = () => this.snapshot;
-  subscribe = () => () => undefined;
-  getNodePods = () => [];
-  getConnectionInfo = () => ({ ...CONNECTION, context: 'a,b', cluster: '2 clusters' });
-  member = (context: string) => this.members.get(context);
+  override getNodePods(): NodePodEntry[] {
+    return [];
+  }
+  member(context: string): ModelSource | undefined {
+    return this.members.get(context);
+  }
 }
 
 const KUEUE = 'kueue.x-k8s.io/v1beta2';

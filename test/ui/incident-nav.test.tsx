@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { defaultSnapshot, HOSTILE_NAME } from './fixtures.js';
 import { incidentNavigation, jumpToPods, targetOf, whyPanelLines } from '../../src/ui/state/incident-nav.js';
 import { targetPods, workloadPods } from '../../src/ui/state/incident.js';
-import { newFrame } from '../../src/ui/state/viewState.js';
+import { newFrame } from '../../src/ui/state/ui-state.js';
 import { workloadTable } from '../../src/ui/render/workloads.js';
 import { roleTable } from '../../src/ui/render/roles.js';
 import { podTable } from '../../src/ui/render/pods.js';

@@ -3,7 +3,8 @@
 // instead of being cut at the box edge and continued at column 0.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject, ObjectAccess, ObjectRef } from '../../src/model/types.js';
+import type { KubeObject } from '../../src/model/types.js';
+import type { ObjectAccess, ObjectRef } from '../../src/model/source.js';
 import { wrapTextLine } from '../../src/ui/render/incident.js';
 import { displayWidth } from '../../src/ui/render/table.js';
 import { FakeSource } from './fixtures.js';

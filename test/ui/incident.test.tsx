@@ -3,7 +3,8 @@
 // view, the why view's digit jumps to the affected pods.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject, LogOptions, ObjectAccess, ObjectRef } from '../../src/model/types.js';
+import type { KubeObject } from '../../src/model/types.js';
+import type { LogOptions, ObjectAccess, ObjectRef } from '../../src/model/source.js';
 import { FakeSource } from './fixtures.js';
 import { KEY, mountApp, sleep } from './helpers.js';
 

@@ -4,7 +4,8 @@
 // ctrl-s, `-c`, `--headless`, and `:events` (newest first, `/` filters).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject, ObjectAccess } from '../../src/model/types.js';
+import type { KubeObject } from '../../src/model/types.js';
+import type { ObjectAccess } from '../../src/model/source.js';
 import type { PluginBinding, PluginRun, UserBindings } from '../../src/ui/user-config.js';
 import type { TableDump } from '../../src/ui/state/table-dump.js';
 import { defaultSnapshot, FakeSource } from './fixtures.js';

@@ -9,7 +9,7 @@ import { FakeSource, defaultSnapshot } from './fixtures.js';
 import { PodElision } from '../../src/model/elided-pods.js';
 import type { ModelSnapshot, PodScope } from '../../src/model/types.js';
 import { frameScope, podScopeOf } from '../../src/ui/state/pod-scope.js';
-import { initialState, newFrame } from '../../src/ui/state/viewState.js';
+import { initialState, newFrame } from '../../src/ui/state/ui-state.js';
 
 /** Holds the whole snapshot; publishes it elided to the last scope asked, when `answer()` is called. */
 class ScopedSource extends FakeSource {
@@ -18,7 +18,7 @@ class ScopedSource extends FakeSource {
   constructor(private readonly full: ModelSnapshot) {
     super(full);
   }
-  setPodScope(scope: PodScope): void {
+  override setPodScope(scope: PodScope): void {
     this.scopes.push(scope);
   }
   answer(): void {

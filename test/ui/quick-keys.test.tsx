@@ -3,7 +3,7 @@
 // user does too) each back out one level.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialState, reduce, currentFrame } from '../../src/ui/state/viewState.js';
+import { initialState, reduce, currentFrame } from '../../src/ui/state/ui-state.js';
 import { mountApp, KEY } from './helpers.js';
 
 test('the reducer: / opens an empty filter; Esc then clears it', () => {

@@ -8,12 +8,11 @@ import assert from 'node:assert/strict';
 import { mountApp, KEY } from './helpers.js';
 import { FakeSource, defaultSnapshot, manyPodsSnapshot } from './fixtures.js';
 import { PodElision } from '../../src/model/elided-pods.js';
-import type { ModelSnapshot, PodScope, WorkloadTree } from '../../src/model/types.js';
+import type { ModelSnapshot, PodScope, WorkloadTree, GpuMetrics } from '../../src/model/types.js';
 import { RowServer } from '../../src/ui/state/row-server.js';
 import type { RowWindow, RowWindowRequest } from '../../src/ui/state/served-rows.js';
 import { filterRows, sortRows, tableForFrame } from '../../src/ui/state/derive.js';
 import { longestCells } from '../../src/ui/render/table.js';
-import type { GpuMetrics } from '../../src/model/types.js';
 import { DEFAULT_IDLE_RULE, indexReadings } from '../../src/model/utilisation.js';
 import { gpuReading } from '../model/gpu-fixtures.js';
 
@@ -28,7 +27,7 @@ class ServingSource extends FakeSource {
   constructor(private readonly full: ModelSnapshot) {
     super(full);
   }
-  setPodScope(scope: PodScope): void {
+  override setPodScope(scope: PodScope): void {
     this.scope = scope;
     this.answer();
   }

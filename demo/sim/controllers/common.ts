@@ -1,6 +1,6 @@
 // What every simulated controller does the same way: create a pod for an
 // owner (admission defaults, the SuccessfulCreate event) and count children.
-import type { StoredObject } from '../../store.js';
+import type { StoredObject } from '../../object-store.js';
 import { buildPod, type PodBuild } from '../pods.js';
 import type { Runtime } from '../runtime.js';
 import { isPodReady, R, type Pod } from '../types.js';

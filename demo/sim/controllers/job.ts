@@ -3,7 +3,7 @@
 // labels, annotation, finalizer and env the real controller sets; status with
 // active/ready/succeeded/failed, completedIndexes, uncountedTerminatedPods and
 // the SuccessCriteriaMet/Complete or FailureTarget/Failed conditions.
-import type { StoredObject } from '../../store.js';
+import type { StoredObject } from '../../object-store.js';
 import type { Runtime, Controller } from '../runtime.js';
 import { R, type Condition, type Pod, type PodTemplate } from '../types.js';
 import { countPods, createOwnedPod } from './common.js';

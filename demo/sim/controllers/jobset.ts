@@ -5,7 +5,7 @@
 // subdomain. Status: replicatedJobsStatus, Completed/Failed conditions and
 // terminalState.
 import { createHash } from 'node:crypto';
-import type { StoredObject } from '../../store.js';
+import type { StoredObject } from '../../object-store.js';
 import type { Controller, Runtime } from '../runtime.js';
 import { ownerRefTo, R, type Condition, type PodTemplate } from '../types.js';
 import type { JobObject } from './job.js';

@@ -8,7 +8,7 @@
 // Pending with KAI's UnschedulableOnNodePool scheduling condition and the
 // pods get PodScheduled=False. This simulation never binds a KAI gang.
 import { KAI_POD_GROUP_ANNOTATION, KAI_QUEUE_LABEL, KAI_SCHEDULER_NAME } from '../../kinds-queueing.js';
-import type { StoredObject } from '../../store.js';
+import type { StoredObject } from '../../object-store.js';
 import { podRequests } from '../pods.js';
 import type { Controller, Runtime } from '../runtime.js';
 import { controllerRef, isPodTerminal, R, type Condition, type NodeObject, type Pod } from '../types.js';

@@ -8,7 +8,7 @@
 // runPolicy.suspend (set by Kueue until admission): no pods, a Suspended
 // condition and no startTime until resumed. runPolicy.managedBy naming
 // another controller (MultiKueue on a manager cluster): the job is left alone.
-import type { StoredObject } from '../../store.js';
+import type { StoredObject } from '../../object-store.js';
 import type { Controller, Runtime } from '../runtime.js';
 import { R, type Condition, type Pod, type PodTemplate } from '../types.js';
 import { countPods, createOwnedPod } from './common.js';

@@ -12,7 +12,7 @@
 // job labelled kueue.x-k8s.io/prebuilt-workload-name adopts that Workload
 // (a MultiKueue worker's copy) instead of getting a new one.
 // No cohorts, borrowing or preemption.
-import type { ObjectStore, StoredObject } from '../../store.js';
+import type { ObjectStore, StoredObject } from '../../object-store.js';
 import { QUEUE_NAME_LABEL } from '../../kinds-queueing.js';
 import { PREBUILT_WORKLOAD_LABEL } from '../../kinds-multikueue.js';
 import { parseQuantity, PRIORITY_CLASSES } from '../pods.js';

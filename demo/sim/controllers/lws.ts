@@ -6,7 +6,7 @@
 // annotations (size, leader-name) are added at pod admission. Status:
 // replicas/readyReplicas/updatedReplicas and Available/Progressing.
 import { createHash } from 'node:crypto';
-import type { StoreEvent, StoredObject } from '../../store.js';
+import type { StoreEvent, StoredObject } from '../../object-store.js';
 import { hash32 } from '../clock.js';
 import type { Controller, Runtime } from '../runtime.js';
 import { isPodReady, ownerRefTo, R, type Condition, type Pod, type PodTemplate } from '../types.js';

@@ -3,7 +3,7 @@
 // <cluster>-<group>-worker-<5 chars>, with the ray.io labels; status state
 // ready, worker replica counts, desired resources, head endpoints and the
 // HeadPodReady/RayClusterProvisioned conditions.
-import type { StoredObject } from '../../store.js';
+import type { StoredObject } from '../../object-store.js';
 import { podRequests } from '../pods.js';
 import type { Controller, Runtime } from '../runtime.js';
 import { isPodReady, R, type Condition, type Pod, type PodTemplate } from '../types.js';

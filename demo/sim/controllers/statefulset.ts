@@ -5,7 +5,7 @@
 // and subdomain from serviceName; status counters and revisions. Admission
 // mutators registered by other controllers run on each new pod (the LWS pod
 // webhook adds its labels that way).
-import type { StoredObject } from '../../store.js';
+import type { StoredObject } from '../../object-store.js';
 import { hash32 } from '../clock.js';
 import type { Controller, Runtime } from '../runtime.js';
 import { isPodReady, R, type Pod, type PodTemplate } from '../types.js';

@@ -34,7 +34,7 @@
 // needed"; when broken-finetune fails its 3 GPUs are released, still too few.
 // research/vlm-pretrain is a KAI gang (schedulerName kai-scheduler, queue
 // research): 8 pods × 8 GPUs, minMember 8, never placed; its PodGroup says why.
-import type { StoredObject } from '../../store.js';
+import type { StoredObject } from '../../object-store.js';
 import type { JobSetObject } from '../controllers/jobset.js';
 import type { LeaderWorkerSetObject } from '../controllers/lws.js';
 import type { RayClusterObject } from '../controllers/raycluster.js';

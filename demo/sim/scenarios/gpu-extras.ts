@@ -11,7 +11,7 @@
 // without these extras: the extras draw nothing from the runtime's PRNG and
 // request nothing the scheduler weighs for GPU pods (MIG and DRA nodes do
 // not match the H100 nodeSelector; the exporters request no resources).
-import { resourceKey, type StoredObject } from '../../store.js';
+import { resourceKey, type StoredObject } from '../../object-store.js';
 import { draResourceKeys, type DraVersion } from '../../kinds-dra.js';
 import { DEMO_TOPOLOGY_LEVELS, KUEUE_GROUP, KUEUE_VERSION } from '../../kinds-queueing.js';
 import { hash32, Random } from '../clock.js';

@@ -5,7 +5,7 @@
 // pods' training.kubeflow.org/replica-type label ("Chief" → "chief"). Every
 // per-instance path walks the keys in the same sorted order, so positions
 // line up whether the evaluator keeps insertion order (jq) or sorts (gojq).
-import type { StoredObject } from '../../store.js';
+import type { StoredObject } from '../../object-store.js';
 
 export const TFJOB_KARTA_NAME = 'kubeflow-org-tfjob-v1';
 

@@ -1,8 +1,7 @@
 // The messages between the UI thread and the engine worker (README.md).
 // Plain, structured-cloneable data only.
 import type { Definition } from '../../definitions/types.js';
-import type { ConnectionInfo, PodScope } from '../../model/types.js';
-import type { ResourceInfo } from '../../kube/discovery.js';
+import type { ConnectionInfo, PodScope, ResourceInfo } from '../../model/types.js';
 import type { OpenOptions } from '../connect.js';
 import type { Delta } from './delta.js';
 import type { RowWindow, RowWindowRequest } from '../../ui/state/served-rows.js';

@@ -4,13 +4,13 @@
 // engine flush, answers holds and stops on request. See README.md.
 import { getHeapStatistics } from 'node:v8';
 import type { MessagePort } from 'node:worker_threads';
-import { openEngine, type OpenedEngine } from '../connect.js';
-import type { ClusterEngine } from '../../kube/engine-types.js';
+import { openEngine } from '../connect.js';
+import type { ClusterEngine } from '../../kube/engine.js';
 import type { EngineInfo, UiMessage, WorkerMessage, WorkerStart } from './protocol.js';
 import { SnapshotEncoder } from './wire.js';
 import { PodElision, sameScope } from '../../model/elided-pods.js';
 import type { ModelSnapshot, PodScope, PodSummary } from '../../model/types.js';
-import { treePods } from '../../model/pod-nodes.js';
+import { treePods } from '../../model/tree-pods.js';
 import type { RowWindowRequest } from '../../ui/state/served-rows.js';
 import { RowServer } from '../../ui/state/row-server.js';
 import { startHeapTrace } from './heap-trace.js';
@@ -58,15 +58,14 @@ export async function serveEngine(
   // A Prometheus URL crossed as its text (worker-source.ts startData).
   const p = start.prometheus;
   const options = p?.kind === 'url' ? { ...start, prometheus: { ...p, url: new URL(String(p.url)) } } : start;
-  let opened: OpenedEngine;
+  let engine: ClusterEngine;
   try {
-    opened = await openEngine(options, { kubeconfig: options.kubeconfig, context: options.context });
+    engine = await openEngine(options, { kubeconfig: options.kubeconfig, context: options.context });
   } catch (err) {
     post({ type: 'fatal', message: (err as Error).message });
     port.close();
     return;
   }
-  const { engine, transport } = opened;
   const first = infoOf(engine);
   const last = { info: first, text: JSON.stringify([first.connection, first.resources]) };
   post({ type: 'opened', info: first });
@@ -149,7 +148,6 @@ export async function serveEngine(
           .stop()
           .catch(() => undefined)
           .then(() => {
-            transport.close();
             post({ type: 'stopped' });
             port.close();
           });

@@ -3,8 +3,8 @@
 // messages, so the one part that is not plain data (gpuMetrics' ReadingIndex:
 // two Maps sharing their readings) crosses as its readings and is rebuilt on
 // the UI side by the model's own indexReadings.
-import type { GpuMetrics, ModelSnapshot } from '../../model/types.js';
-import { indexReadings, type GpuReading, type ReadingIndex } from '../../model/utilisation.js';
+import type { GpuMetrics, ModelSnapshot, GpuReading, ReadingIndex } from '../../model/types.js';
+import { indexReadings } from '../../model/utilisation.js';
 import { applyDelta, encodeDelta, type Delta } from './delta.js';
 
 /** GpuMetrics with its readings as a list. */

@@ -2,16 +2,16 @@
 // of the worker's snapshots. Nothing here parses, trims or flushes: each
 // message is a delta applied to the mirror (wire.ts). See README.md.
 import { Worker } from 'node:worker_threads';
-import type { ModelSnapshot, NodePodEntry, ObjectAccess, PodScope } from '../../model/types.js';
-import { nodePodEntries } from '../../model/node-pods.js';
+import type { ModelSnapshot, NodePodEntry, PodScope } from '../../model/types.js';
+import type { ModelSource, ObjectAccess } from '../../model/source.js';
+import { nodePodEntries } from '../../model/pods-on-node.js';
 import { openAccess, resolveCluster, type OpenOptions } from '../connect.js';
-import type { OpenedModelSource } from '../open.js';
 import { Backoff, type BackoffOptions } from '../../kube/backoff.js';
 import { ProblemLog } from '../../kube/snapshot.js';
 import type { Delta } from './delta.js';
 import type { EngineInfo, HoldKind, PodProbe, UiMessage, WorkerMessage, WorkerStart } from './protocol.js';
 import { SnapshotMirror } from './wire.js';
-import type { EngineChannel } from './engine-host.js';
+import type { EngineChannel, EngineHost } from './engine-host.js';
 import type { RowServer, RowWindow, RowWindowRequest } from '../../ui/state/served-rows.js';
 
 export interface WorkerSourceTuning {
@@ -21,24 +21,8 @@ export interface WorkerSourceTuning {
   stopTimeoutMs?: number;
   /** Called for each delta applied (measurements). */
   onDelta?: (delta: Delta, decodeMs: number) => void;
-}
-
-/** The worker source, with the test hook that ends its current worker. */
-export interface WorkerModelSource extends OpenedModelSource, RowServer {
-  holdQueuePositions(): () => void;
-  holdGpuMetrics(): () => void;
-  setPodScope(scope: PodScope): void;
-  /** The worker thread now running the engine (tests terminate it to crash it). */
-  currentWorker(): EngineChannel | null;
-  /** The engine worker's heap, after a full GC when asked and exposed (the benchmark's per-thread figures). */
-  engineHeap(gc: boolean): Promise<EngineHeap>;
-  /**
-   * Report a pod's restart count in the engine's model with each snapshot
-   * (null: stop), whatever the pod scope: the benchmark's catch-up marker.
-   */
-  probePod(pod: { namespace: string; name: string } | null): void;
-  /** The last probe answered (with the snapshot published with it). */
-  lastProbe(): PodProbe | undefined;
+  /** Serve the engine in this host's worker, shared with others (a fleet's), not in a worker of its own. */
+  engineHost?: EngineHost;
 }
 
 export interface EngineHeap {
@@ -50,7 +34,7 @@ const WORKER_URL = new URL('./engine-worker.js', import.meta.url);
 
 /** OpenOptions as workerData: a Prometheus URL crosses as its text (URL objects are not cloneable). */
 function startData(options: OpenOptions, podScope: PodScope): WorkerStart {
-  const { signal: _signal, engineHost: _host, ...rest } = options;
+  const { signal: _signal, ...rest } = options;
   const p = options.prometheus;
   return {
     options: { ...rest, prometheus: p?.kind === 'url' ? { ...p, url: p.url.href as unknown as URL } : p },
@@ -67,7 +51,7 @@ function startData(options: OpenOptions, podScope: PodScope): WorkerStart {
 export async function openWorkerModelSource(
   options: OpenOptions,
   tuning: WorkerSourceTuning = {},
-): Promise<WorkerModelSource> {
+): Promise<WorkerSource> {
   const cluster = await resolveCluster(options);
   let reads: Awaited<ReturnType<typeof openAccess>> | undefined;
   try {
@@ -89,9 +73,14 @@ export async function openWorkerModelSource(
 
 type Pending = { resolve: () => void; reject: (err: Error) => void };
 
-class WorkerSource implements WorkerModelSource {
+/**
+ * The engine worker's side on the UI thread: a ModelSource that also serves
+ * rows, with the hooks tests and the benchmark use (the current worker, its
+ * heap, a probed pod).
+ */
+export class WorkerSource implements ModelSource, RowServer {
   readonly access: ObjectAccess;
-  /** A worker of its own, or the channel to a shared one (OpenOptions.engineHost). */
+  /** A worker of its own, or the channel to a shared one (WorkerSourceTuning.engineHost). */
   private worker: EngineChannel | null = null;
   private readonly mirror = new SnapshotMirror();
   private published!: ModelSnapshot;
@@ -195,11 +184,16 @@ class WorkerSource implements WorkerModelSource {
     return this.window;
   }
 
+  /**
+   * Report a pod's restart count in the engine's model with each snapshot
+   * (null: stop), whatever the pod scope: the benchmark's catch-up marker.
+   */
   probePod(pod: { namespace: string; name: string } | null): void {
     if (!pod) this.probe = undefined;
     this.send({ type: 'probe', pod });
   }
 
+  /** The last probe answered (with the snapshot published with it). */
   lastProbe(): PodProbe | undefined {
     return this.probe;
   }
@@ -216,10 +210,12 @@ class WorkerSource implements WorkerModelSource {
     return this.synced;
   }
 
+  /** The worker thread now running the engine, or its channel in a shared one (tests end it to crash it). */
   currentWorker(): EngineChannel | null {
     return this.worker;
   }
 
+  /** The engine worker's heap, after a full GC when asked and exposed (the benchmark's per-thread figures). */
   engineHeap(gc: boolean): Promise<EngineHeap> {
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
@@ -279,7 +275,7 @@ class WorkerSource implements WorkerModelSource {
   /** A worker; `opening`: the first one, whose failure is the caller's (later ones are restarted). */
   private spawn(opening?: Pending): void {
     const data = startData(this.options, this.podScope);
-    const host = this.options.engineHost;
+    const host = this.tuning.engineHost;
     const worker: EngineChannel = host ? host.channel(data) : new Worker(WORKER_URL, { workerData: data });
     this.worker = worker;
     this.mirror.reset();

@@ -8,14 +8,15 @@ import type {
   PodSummary,
   RoleTree,
   WorkloadTree,
+  PodNode,
+  GroupGpu,
+  SchedulingView,
 } from '../../model/types.js';
-import type { PodNode } from '../../model/pod-nodes.js';
-import { nodeGpuUtilisation, podGpuRollup, roleGpu, workloadGpu, type GroupGpu } from '../../model/gpu-overlay.js';
+import { nodeGpuUtilisation, podGpuRollup, roleGpu, workloadGpu } from '../../model/gpu-overlay.js';
 import { gangsWithVerdicts } from '../../model/scheduling/gangs.js';
-import type { SchedulingView } from '../../model/scheduling/index.js';
 import { nodeTopologyJson, roleTopologyJson, topologyIndex, workloadTopologyJson } from '../../model/topology.js';
-import { fleetKey, type FleetLinks } from '../../model/fleet/link.js';
-import type { ClusterSummary } from '../../model/fleet/summary.js';
+import { fleetKey } from '../../model/fleet/link.js';
+import type { ClusterSummary, FleetLinks } from '../../model/fleet/types.js';
 
 /** What the document is made of besides the workloads. */
 export interface JsonSources {

@@ -1,12 +1,20 @@
 // The tree printer: `wlx get`'s default output, each workload as a tree
 // (workload -> roles -> pods -> nodes) cut to the terminal's width.
-import { fleetKey, type FleetLinks } from '../../model/fleet/link.js';
-import type { ClusterSummary } from '../../model/fleet/summary.js';
+import { fleetKey } from '../../model/fleet/link.js';
+import type { ClusterSummary, FleetLinks } from '../../model/fleet/types.js';
 import { originText, remoteRunText, waitingText, workerTryLines } from '../../model/fleet/words.js';
-import type { ClusterTotals, OrphanPod, PodSummary, RoleTree, WorkloadTree } from '../../model/types.js';
-import type { PodNode } from '../../model/pod-nodes.js';
-import { EMPTY_SCHEDULING, type SchedulingView } from '../../model/scheduling/index.js';
-import { ordinal, type WorkloadQueue } from '../../model/scheduling/words.js';
+import type {
+  ClusterTotals,
+  OrphanPod,
+  PodSummary,
+  RoleTree,
+  WorkloadTree,
+  PodNode,
+  SchedulingView,
+  WorkloadQueue,
+} from '../../model/types.js';
+import { EMPTY_SCHEDULING } from '../../model/scheduling/index.js';
+import { ordinal } from '../../model/scheduling/words.js';
 import { troubleMarker, workloadWords } from '../../model/workload-word.js';
 import { workloadTrouble } from '../../model/trouble.js';
 import { roleName, UNATTRIBUTED } from '../../model/role-name.js';

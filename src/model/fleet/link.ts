@@ -11,7 +11,7 @@
 // Workload adopted by a job (the running copy). wlx never reads the worker's
 // kubeconfig Secret (it holds credentials).
 import type { WorkloadTree } from '../types.js';
-import type { MultiKueueCopy, MultiKueueView } from './multikueue.js';
+import type { FleetLinks, MultiKueueView, RemoteOrigin, RemoteRun, WorkerTry } from './types.js';
 
 export interface FleetMemberModel {
   context: string;
@@ -21,52 +21,6 @@ export interface FleetMemberModel {
   workloads: readonly Pick<WorkloadTree, 'uid' | 'namespace' | 'name' | 'kind' | 'apiVersion' | 'status'>[];
   /** Every kind listed once (absent: assumed): before that, a copy not seen may yet be there. */
   listed?: boolean;
-}
-
-/** Where a manager's job runs (`remote` of `wlx get -o json`). */
-export interface RemoteRun {
-  /** The worker's context when it is in the fleet, else null. */
-  cluster: string | null;
-  /** The MultiKueueCluster's name. */
-  worker: string;
-  namespace: string;
-  name: string;
-  /** The job copy's uid in the worker (null: not seen). */
-  uid: string | null;
-  /** The copy's status words (null: not seen). */
-  status: string[] | null;
-}
-
-/** Where a worker's copy came from. */
-export interface RemoteOrigin {
-  /** The manager's context when it is in the fleet, else null. */
-  cluster: string | null;
-  /** The origin label's value. */
-  origin: string;
-  namespace: string;
-  name: string;
-  /** The manager's job uid (null: the manager is not in the fleet). */
-  uid: string | null;
-}
-
-/** A worker a waiting job was copied to, and what its Kueue says. */
-export interface WorkerTry {
-  worker: string;
-  cluster: string | null;
-  /** The copy's Kueue state; null when not seen (worker not in the fleet, not listed yet, or no copy there). */
-  state: MultiKueueCopy['state'] | null;
-  /** The worker is in the fleet but not listed yet: a copy not seen may yet be there. */
-  listing?: boolean;
-  message: string | null;
-}
-
-export interface FleetLinks {
-  /** Per `fleetKey(manager context, job uid)`. */
-  remote: ReadonlyMap<string, RemoteRun>;
-  /** Per `fleetKey(worker context, copy uid)`. */
-  origin: ReadonlyMap<string, RemoteOrigin>;
-  /** Per `fleetKey(manager context, job uid)` of a job no worker has admitted yet. */
-  tried: ReadonlyMap<string, WorkerTry[]>;
 }
 
 export const EMPTY_LINKS: FleetLinks = { remote: new Map(), origin: new Map(), tried: new Map() };

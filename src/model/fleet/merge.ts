@@ -10,6 +10,8 @@
 // whatever is keyed by them carries the cluster.
 import type {
   AccessScope,
+  FleetMember,
+  SchedulingView,
   ClusterConnection,
   ClusterTotals,
   ModelSnapshot,
@@ -17,24 +19,8 @@ import type {
   OrphanPod,
   WorkloadTree,
 } from '../types.js';
-import { EMPTY_SCHEDULING, type SchedulingView } from '../scheduling/index.js';
-import { linkFleet, type FleetLinks, type FleetMemberModel } from './link.js';
-import type { ClusterSummary } from './summary.js';
-
-export interface FleetMember {
-  context: string;
-  /** The kubeconfig cluster the context names (MultiKueue worker names are matched against it too). */
-  clusterName?: string | null;
-  /** null: never connected (its summary says why). */
-  snapshot: ModelSnapshot | null;
-  summary: ClusterSummary;
-}
-
-/** `ModelSnapshot.fleet`: set when more than one cluster is shown. */
-export interface FleetView {
-  members: readonly FleetMember[];
-  links: FleetLinks;
-}
+import { EMPTY_SCHEDULING } from '../scheduling/index.js';
+import { linkFleet, type FleetMemberModel } from './link.js';
 
 const EMPTY_TOTALS: ClusterTotals = {
   gpuCapacity: 0,

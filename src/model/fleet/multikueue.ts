@@ -11,6 +11,7 @@ import type { Gvk } from '../../definitions/types.js';
 import type { KubeObject } from '../types.js';
 import { list, obj, str } from '../scheduling/read.js';
 import { kueueState } from '../scheduling/kueue.js';
+import type { MultiKueueCopy, MultiKueueDispatch, MultiKueueView, MultiKueueWorker } from './types.js';
 
 export const MULTIKUEUE_CONTROLLER = 'kueue.x-k8s.io/multikueue';
 export const MULTIKUEUE_ORIGIN_LABEL = 'kueue.x-k8s.io/multikueue-origin';
@@ -24,56 +25,6 @@ export const MULTIKUEUE_GVKS: readonly Gvk[] = [
 
 const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : [];
-
-/** A worker as the manager's MultiKueueCluster describes it. */
-export interface MultiKueueWorker {
-  name: string;
-  /** Where the manager's kubeconfig for it is: a Secret's name or a path (v1beta2 spec.clusterSource.kubeConfig, v1beta1 spec.kubeConfig). */
-  kubeconfig: { location: string; locationType: string } | null;
-  /** A ClusterProfile instead of a kubeconfig (v1beta2). */
-  clusterProfile: string | null;
-  /** Condition Active: true connected, false not, null unknown. */
-  active: boolean | null;
-  message: string | null;
-}
-
-/** A manager's Kueue Workload under a MultiKueue check. */
-export interface MultiKueueDispatch {
-  /** The Kueue Workload. */
-  namespace: string;
-  name: string;
-  /** The job it stands for (its controller owner), when known. */
-  ownerUid: string | null;
-  check: { name: string; state: string; message: string | null };
-  /** The worker it runs on; null while no worker has admitted it. */
-  cluster: string | null;
-  /** Where `cluster` was read: Workload status.clusterName, or the check's message (older Kueue). */
-  via: 'clusterName' | 'message' | null;
-  /** Workers it was copied to (status.nominatedClusterNames), else those its MultiKueueConfig lists. */
-  candidates: string[];
-}
-
-/** A Workload a manager copied here (worker side). */
-export interface MultiKueueCopy {
-  namespace: string;
-  name: string;
-  /** The origin label's value: the manager's origin name. */
-  origin: string;
-  /** The job copy that adopted it (controller owner), when there is one yet. */
-  ownerUid: string | null;
-  /** Kueue's state of the copy (scheduling/kueue.ts kueueState: Pending until this worker reserves quota); why, while Pending. */
-  state: string;
-  message: string | null;
-}
-
-export interface MultiKueueView {
-  /** The MultiKueueClusters (manager side), by name. */
-  workers: MultiKueueWorker[];
-  /** Per job uid (the Kueue Workload's owner) on a manager: where it was dispatched. */
-  dispatches: ReadonlyMap<string, MultiKueueDispatch>;
-  /** Per `namespace/name` of the Kueue Workload, the copies a manager made here. */
-  copies: ReadonlyMap<string, MultiKueueCopy>;
-}
 
 export const EMPTY_MULTIKUEUE: MultiKueueView = { workers: [], dispatches: new Map(), copies: new Map() };
 

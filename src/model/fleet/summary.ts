@@ -4,43 +4,18 @@
 // each MIG profile or shared GPU, `dra:<class>` for each DRA device class),
 // mean GPU utilisation, workloads by status and its problems. Pure, from the
 // cluster's own snapshot: `:clusters` and the `clusters` of `wlx get -o json`.
-import type { ClusterConnection, ConnectionCause, ModelSnapshot, NodeSummary, WorkloadTree } from '../types.js';
-import type { WorkloadQueue } from '../scheduling/words.js';
+import type {
+  ClusterConnection,
+  ConnectionCause,
+  ModelSnapshot,
+  NodeSummary,
+  WorkloadQueue,
+  WorkloadTree,
+} from '../types.js';
 import { workloadWords } from '../workload-word.js';
 import { clusterGpuUtilisation } from '../gpu-overlay.js';
 import { DEFAULT_GPU_RESOURCES } from '../gpu.js';
-
-/** A fleet member's connection, in the words of `wlx get -o json` `clusters[].state`. */
-export type FleetState = 'live' | 'connecting' | 'unreachable' | 'unauthorized' | 'forbidden';
-
-export interface ModelGpus {
-  allocatable: number;
-  requested: number;
-  free: number;
-}
-
-export interface ClusterSummary {
-  context: string;
-  server: string | null;
-  version: string | null;
-  state: FleetState;
-  /** Why it is not live (credential-free), else null. */
-  error: string | null;
-  /** null: not known (not connected, or node objects not readable). */
-  nodes: { ready: number; total: number } | null;
-  gpus: {
-    allocatable: number | null;
-    requested: number;
-    free: number | null;
-    pending: number;
-    byModel: Record<string, ModelGpus>;
-  } | null;
-  /** Mean GPU utilisation 0–100 over the GPUs that report; null without readings. */
-  utilization: number | null;
-  /** Workloads holding each status word (a workload counts once per word). */
-  workloads: Record<string, number>;
-  problems: string[];
-}
+import type { ClusterSummary, FleetState, ModelGpus } from './types.js';
 
 /** The fleet state of a connection: live, still connecting (or syncing), or why it fails. */
 export function fleetState(connection: ClusterConnection | null | undefined, cause?: ConnectionCause): FleetState {

@@ -3,7 +3,7 @@
 // (MultiKueue worker east): Running", "from cluster wlx-fleet-manager
 // (MultiKueue)", and for a job still waiting on the manager each worker tried
 // with what its Kueue says. Raw text: callers sanitise.
-import type { RemoteOrigin, RemoteRun, WorkerTry } from './link.js';
+import type { RemoteOrigin, RemoteRun, WorkerTry } from './types.js';
 
 function where(cluster: string | null, worker: string): string {
   if (cluster === null) return `MultiKueue worker ${worker} (not in this fleet)`;

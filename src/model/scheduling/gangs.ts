@@ -1,8 +1,8 @@
 // Gang schedulers: KAI and Volcano PodGroups and Queues, the Kubernetes
 // Workload API's pod groups. Field names are those of the projects' CRDs (KAI
 // scheduling.run.ai v2alpha2 PodGroup / v2 Queue, volcano scheduling v1beta1).
-import type { GangSummary, KubeObject, WorkloadTree } from '../types.js';
-import { treePods } from '../pod-nodes.js';
+import type { GangSummary, KubeObject, WorkloadTree, GangScheduler, GangVerdict } from '../types.js';
+import { treePods } from '../tree-pods.js';
 import { parseQuantity } from '../quantity.js';
 import { DEFAULT_GPU_RESOURCES } from '../gpu.js';
 import { conditionsOf, groupOf, isGpuResource, list, num, obj, str, type Obj } from './read.js';
@@ -10,23 +10,6 @@ import { conditionsOf, groupOf, isGpuResource, list, num, obj, str, type Obj } f
 export const KAI_GROUP = 'scheduling.run.ai';
 export const VOLCANO_GROUP = 'scheduling.volcano.sh';
 export const WORKLOAD_API_GROUP = 'scheduling.k8s.io';
-
-export type GangScheduler = 'kai' | 'volcano' | 'workload-api';
-
-/** A PodGroup's own verdict (KAI, Volcano) or a Workload API pod group's policy. */
-export interface GangVerdict {
-  scheduler: GangScheduler;
-  name: string;
-  minMember: number;
-  /** Members the scheduler counts as running (Volcano/KAI status.running), else null. */
-  running: number | null;
-  phase: string | null;
-  reason: string | null;
-  message: string | null;
-  queue: string | null;
-  /** The scheduler queue's GPU quota and usage, when its Queue object is readable. */
-  queueGpu: { quota: number | null; usage: number | null } | null;
-}
 
 function schedulerOf(o: KubeObject): GangScheduler | null {
   const g = groupOf(o);

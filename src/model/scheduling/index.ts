@@ -2,20 +2,19 @@
 // watches or a dump) and answers per wlx workload: its queue, why it waits,
 // its PodGroups' verdicts.
 import type { Gvk } from '../../definitions/types.js';
-import type { KubeObject, WorkloadTree } from '../types.js';
+import type {
+  KubeObject,
+  WorkloadTree,
+  SchedulingView,
+  PendingEntry,
+  PendingPosition,
+  QueueFacts,
+  GangVerdict,
+  WorkloadQueue,
+} from '../types.js';
 import { DEFAULT_GPU_RESOURCES } from '../gpu.js';
 import { condition, conditionsOf, groupOf, isTrue, list, num, obj, str } from './read.js';
-import {
-  KUEUE_GROUP,
-  kueueGpus,
-  kueueState,
-  parseQuotaShortfalls,
-  summariseClusterQueue,
-  type ClusterQueueSummary,
-  type PendingEntry,
-  type PendingPosition,
-  type QueueFacts,
-} from './kueue.js';
+import { KUEUE_GROUP, kueueGpus, kueueState, parseQuotaShortfalls, summariseClusterQueue } from './kueue.js';
 import {
   KAI_GROUP,
   podGroupVerdict,
@@ -23,9 +22,7 @@ import {
   VOLCANO_GROUP,
   WORKLOAD_API_GROUP,
   workloadApiVerdicts,
-  type GangVerdict,
 } from './gangs.js';
-import type { WorkloadQueue } from './words.js';
 
 /**
  * The kinds watched for queues and gangs, at the newest version each project
@@ -50,21 +47,6 @@ function key(ns: string | undefined, name: string): string {
 function controllerUid(o: KubeObject): string | null {
   const refs = o.metadata.ownerReferences ?? [];
   return (refs.find((r) => r.controller) ?? refs[0])?.uid ?? null;
-}
-
-export interface SchedulingView {
-  /** Per wlx workload uid. */
-  queues: ReadonlyMap<string, WorkloadQueue>;
-  gangs: ReadonlyMap<string, GangVerdict[]>;
-  clusterQueues: ClusterQueueSummary[];
-  /** Per ClusterQueue, its pending workloads in line (see pendingIn). */
-  pending: ReadonlyMap<string, PendingEntry[]>;
-  /** Per wlx workload uid held by Kueue: the why-panel's facts. */
-  facts: ReadonlyMap<string, QueueFacts>;
-  /** Whether any queue or gang kind holds objects (the QUEUE column shows only then). */
-  active: boolean;
-  /** Why Kueue's positions cannot be had (visibility API forbidden or not served); absent: asked, or to be. */
-  positionsUnavailable?: string;
 }
 
 export const EMPTY_SCHEDULING: SchedulingView = {

@@ -1,76 +1,13 @@
 // Kueue: its Workloads' states and GPU requests, ClusterQueues' quota, the
 // visibility API's positions. Field names are those of kueue
 // apis/kueue/v1beta1|v1beta2.
-import type { KubeObject } from '../types.js';
+import type { KubeObject, ClusterQueueSummary, FlavorQuota, PendingPosition, QuotaShortfall } from '../types.js';
 import { parseQuantity } from '../quantity.js';
 import { DEFAULT_GPU_RESOURCES } from '../gpu.js';
-import { condition, isGpuResource, isTrue, list, num, obj, str, type TimedCondition } from './read.js';
-import type { WorkloadQueue } from './words.js';
+import { condition, isGpuResource, isTrue, list, num, obj, str } from './read.js';
 
 export const KUEUE_GROUP = 'kueue.x-k8s.io';
 export const KUEUE_QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
-
-/** `insufficient unused quota for nvidia.com/gpu in flavor h100, 4 more needed`. */
-export interface QuotaShortfall {
-  resource: string;
-  flavor: string | null;
-  /** How much more is needed, as the message says it (a quantity); null when it does not say. */
-  more: string | null;
-}
-
-/** One (flavor, GPU resource) of a ClusterQueue. */
-export interface FlavorQuota {
-  flavor: string;
-  resource: string;
-  nominal: number;
-  /** null: no limit (in a cohort) or no cohort. */
-  borrowingLimit: number | null;
-  usage: number;
-  borrowed: number;
-}
-
-export interface ClusterQueueSummary {
-  name: string;
-  cohort: string | null;
-  gpu: FlavorQuota[];
-  pending: number;
-  admitted: number;
-  reserving: number;
-}
-
-/** A pending Kueue workload in line (the `:queues` drill-down). */
-export interface PendingEntry {
-  /** The Kueue Workload's namespace/name. */
-  namespace: string;
-  name: string;
-  /** The wlx workload (its owner), when it is one. */
-  ownerUid: string | null;
-  ownerName: string | null;
-  localQueue: string | null;
-  clusterQueue: string;
-  positionInClusterQueue: number | null;
-  positionInLocalQueue: number | null;
-  gpus: number;
-  since: string | null;
-}
-
-/** Everything the why-panel says about a Kueue-held workload. */
-export interface QueueFacts {
-  queue: WorkloadQueue;
-  positionInLocalQueue: number | null;
-  /** Positions cannot be had (visibility API forbidden or not served): a null one is unknown, not being fetched. */
-  positionsUnavailable: boolean;
-  kueueWorkload: string;
-  queuedSince: string | null;
-  gpusAsked: number;
-  shortfalls: QuotaShortfall[];
-  clusterQueue: ClusterQueueSummary | null;
-  admissionChecks: { name: string; state: string; message: string | null }[];
-  /** Evicted / Preempted / Requeued conditions, newest last. */
-  history: TimedCondition[];
-  /** queued → quota reserved → admitted (ISO times or null). */
-  steps: { label: 'queued' | 'quota reserved' | 'admitted'; at: string | null }[];
-}
 
 /**
  * The quota shortfalls a Kueue QuotaReserved=False message names, e.g.
@@ -172,15 +109,6 @@ export function summariseClusterQueue(
     admitted: num(status.admittedWorkloads) ?? 0,
     reserving: num(status.reservingWorkloads) ?? 0,
   };
-}
-
-/** One item of the visibility API's pendingworkloads list. */
-export interface PendingPosition {
-  namespace: string;
-  name: string;
-  localQueue: string | null;
-  positionInClusterQueue: number | null;
-  positionInLocalQueue: number | null;
 }
 
 /** `GET …/pendingworkloads` → positions (`items[]{metadata, localQueueName, positionInClusterQueue, positionInLocalQueue}`). */

@@ -1,15 +1,7 @@
 // Readers of the queue and gang objects' fields: plain objects as the API
 // server sends them, read leniently (absent or mistyped is null, never a throw).
-import type { KubeObject } from '../types.js';
+import type { KubeObject, TimedCondition } from '../types.js';
 import { DEFAULT_GPU_RESOURCES } from '../gpu.js';
-
-export interface TimedCondition {
-  type: string;
-  status: string;
-  reason: string | null;
-  message: string | null;
-  at: string | null;
-}
 
 export type Obj = Record<string, unknown>;
 

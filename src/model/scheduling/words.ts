@@ -1,22 +1,6 @@
 // A queue's word in a workload's status: a suspended job waiting for quota is
 // Queued, not Initializing.
-import type { WorkloadTree } from '../types.js';
-
-export type QueueSystem = 'kueue' | 'kai' | 'volcano';
-
-/** `workloads[].queue` of `wlx get -o json` (README contract). */
-export interface WorkloadQueue {
-  system: QueueSystem;
-  /** The LocalQueue (Kueue) or the scheduler's queue. */
-  name: string | null;
-  clusterQueue: string | null;
-  /** Kueue: Pending | QuotaReserved | Admitted | Evicted | Preempted | Finished; others: the PodGroup phase. */
-  state: string;
-  /** 0-based within the ClusterQueue (Kueue's own number; screens show positionText's); null when not pending or unknown. */
-  position: number | null;
-  reason: string | null;
-  message: string | null;
-}
+import type { WorkloadQueue, WorkloadTree } from '../types.js';
 
 /** Status words a queue's own word replaces: the job is waiting for the queue, not initialising. */
 const WAITING_WORDS = new Set(['Initializing', 'Suspended', 'Pending', 'Undefined', 'Unknown']);

@@ -1,4 +1,4 @@
-// The explorer: composes the view state (src/ui/state/store.ts), the screen
+// The explorer: composes the view state (src/ui/state/view-store.ts), the screen
 // model and its draw gate (hooks/useScreen.ts), the keys (hooks/useExplorerKeys.ts)
 // and the components that draw one screen: header, detail panel, table or
 // incident view, breadcrumbs and the flash / prompt line. It reads the model
@@ -6,7 +6,7 @@
 import type React from 'react';
 import { useCallback } from 'react';
 import { Box } from 'ink';
-import type { ModelSource } from '../../model/types.js';
+import type { ModelSource } from '../../model/source.js';
 import { useTerminalSize, type TerminalSize } from '../hooks/useTerminalSize.js';
 import { useViewStore } from '../hooks/useViewStore.js';
 import { useScreen } from '../hooks/useScreen.js';
@@ -34,7 +34,7 @@ import { DetailPanel } from './DetailPanel.js';
 import { IncidentView } from './IncidentView.js';
 import { useNamespaceList } from '../hooks/useNamespaceList.js';
 import { useInitialCommand } from '../hooks/useInitialCommand.js';
-import type { ViewStore } from '../state/store.js';
+import type { ViewStore } from '../state/view-store.js';
 import type { TableDump } from '../state/table-dump.js';
 import { DEFAULT_SKIN, SkinContext, type Skin } from '../skin.js';
 import { NO_USER_BINDINGS, type PluginResult, type PluginRun, type UserBindings } from '../user-config.js';
@@ -165,7 +165,7 @@ export function App(props: AppProps): React.JSX.Element {
           />
         ) : null}
         {screen.panel.length > 0 ? <DetailPanel lines={screen.panel} width={width} noColor={noColor} /> : null}
-        {incidentKind && incident && framePodsHeld(viewSnapshot, frame, servesRows(viewSource)) ? (
+        {incidentKind && incident && framePodsHeld(viewSnapshot, frame, servesRows(source)) ? (
           <IncidentView
             key={`${state.stack.length}:${incidentKind}`}
             kind={incidentKind}

@@ -1,7 +1,7 @@
 // `<workloads> <llama-pretrain> <worker> <pod>`: the view stack, last one highlighted.
 import type React from 'react';
 import { Text } from 'ink';
-import type { ViewFrame } from '../state/viewState.js';
+import type { ViewFrame } from '../state/ui-state.js';
 import { fit } from '../render/table.js';
 import { useSkin } from '../hooks/useSkin.js';
 

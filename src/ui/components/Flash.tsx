@@ -1,7 +1,7 @@
 // The flash line: errors and notices (bad regex, unknown command, model problems).
 import type React from 'react';
 import { Text } from 'ink';
-import type { Flash as FlashMessage } from '../state/viewState.js';
+import type { Flash as FlashMessage } from '../state/ui-state.js';
 import { fit } from '../render/table.js';
 import { useSkin } from '../hooks/useSkin.js';
 

@@ -6,7 +6,8 @@
 import type React from 'react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
-import type { KubeObject, ModelSnapshot, ModelSource } from '../../model/types.js';
+import type { KubeObject, ModelSnapshot } from '../../model/types.js';
+import type { ModelSource } from '../../model/source.js';
 import { sanitise } from '../../text/sanitise.js';
 import { displayWidth, fit } from '../render/table.js';
 import { timelineLines, wrapTextLine, type TextLine } from '../render/incident.js';
@@ -26,7 +27,7 @@ import { useSkin } from '../hooks/useSkin.js';
 import type { Skin } from '../skin.js';
 import { DEFAULT_LOG_LINES, Ring } from '../state/incident-logs.js';
 
-import type { WorkerTry } from '../../model/fleet/link.js';
+import type { WorkerTry } from '../../model/fleet/types.js';
 
 export type PaneKeyHandler = (name: string, input: string) => boolean;
 

@@ -5,15 +5,15 @@
 // out through the caller's callbacks: the UI itself never starts a process
 // or writes a file.
 import { useCallback, useRef } from 'react';
-import type { ModelSource } from '../../model/types.js';
+import type { ModelSource } from '../../model/source.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { PaneKeyHandler } from '../components/IncidentView.js';
 import { isIncidentKind, podContainers } from '../state/incident.js';
 import { keyOutcome, type KeyEffect } from '../state/keys.js';
 import { pluginRun } from '../state/plugin-env.js';
-import type { ViewStore } from '../state/store.js';
+import type { ViewStore } from '../state/view-store.js';
 import { tableDump, type TableDump } from '../state/table-dump.js';
-import { currentFrame, type Flash } from '../state/viewState.js';
+import { currentFrame, type Flash } from '../state/ui-state.js';
 import type { PluginResult, PluginRun, UserBindings } from '../user-config.js';
 import type { ScreenDriver } from './useScreen.js';
 import { useKeymap } from './useKeymap.js';

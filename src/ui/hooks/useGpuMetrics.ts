@@ -1,8 +1,8 @@
 // GPU metrics are scraped (through the pods proxy, every 10 s) only while a
 // view that shows them is open; this hook holds the scraper and lets it go.
 import { useEffect } from 'react';
-import type { ModelSource } from '../../model/types.js';
-import type { ViewKind } from '../state/viewState.js';
+import type { ModelSource } from '../../model/source.js';
+import type { ViewKind } from '../state/ui-state.js';
 
 const SHOWS_GPU_METRICS: ReadonlySet<ViewKind> = new Set([
   'workloads',
@@ -17,7 +17,7 @@ const SHOWS_GPU_METRICS: ReadonlySet<ViewKind> = new Set([
 export function useGpuMetrics(source: ModelSource, kind: ViewKind): void {
   const shows = SHOWS_GPU_METRICS.has(kind);
   useEffect(() => {
-    if (!shows || !source.holdGpuMetrics) return undefined;
+    if (!shows) return undefined;
     return source.holdGpuMetrics();
   }, [source, shows]);
 }

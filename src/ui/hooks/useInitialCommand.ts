@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react';
 import type { ModelSnapshot } from '../../model/types.js';
 import { parseCommand } from '../state/commands.js';
 import { commandOutcome, type KeyContext } from '../state/keys.js';
-import type { ViewStore } from '../state/store.js';
+import type { ViewStore } from '../state/view-store.js';
 import type { UserBindings } from '../user-config.js';
 import { workloadTypes } from '../state/workload-types.js';
 

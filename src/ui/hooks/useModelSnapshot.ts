@@ -7,7 +7,8 @@
 // rendered (every React commit costs Ink a whole frame). The hook always
 // returns the latest snapshot, so the next render (a key, the clock) uses it.
 import { useEffect, useReducer, useRef } from 'react';
-import type { ModelSnapshot, ModelSource } from '../../model/types.js';
+import type { ModelSnapshot } from '../../model/types.js';
+import type { ModelSource } from '../../model/source.js';
 
 export function useModelSnapshot(
   source: ModelSource,

@@ -3,9 +3,10 @@
 // read it (one GET of at most one pod, through the model source's reads) so
 // the empty view can say why it is empty.
 import { useEffect } from 'react';
-import type { ModelSource, ModelSnapshot } from '../../model/types.js';
-import type { ViewStore } from '../state/store.js';
-import type { UiState } from '../state/viewState.js';
+import type { ModelSource } from '../../model/source.js';
+import type { ModelSnapshot } from '../../model/types.js';
+import type { ViewStore } from '../state/view-store.js';
+import type { UiState } from '../state/ui-state.js';
 import { namespaceNeedsAsking } from '../render/namespace-access.js';
 
 export function useNamespaceAccess(

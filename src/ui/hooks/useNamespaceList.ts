@@ -4,11 +4,12 @@
 // one by one (a namespace-scoped user's, or -n), the context's, the recent
 // ones and those holding workloads, with the reason shown above the list.
 import { useEffect } from 'react';
-import type { ModelSnapshot, ModelSource } from '../../model/types.js';
+import type { ModelSnapshot } from '../../model/types.js';
+import type { ModelSource } from '../../model/source.js';
 import { sanitise } from '../../text/sanitise.js';
 import { namespacesOf } from '../state/derive.js';
-import type { ViewStore } from '../state/store.js';
-import type { NamespaceList, UiState } from '../state/viewState.js';
+import type { ViewStore } from '../state/view-store.js';
+import type { NamespaceList, UiState } from '../state/ui-state.js';
 
 function knownNamespaces(snapshot: ModelSnapshot, source: ModelSource, state: UiState): string[] {
   const scoped = snapshot.access && !snapshot.access.clusterWide ? snapshot.access.namespaces : [];

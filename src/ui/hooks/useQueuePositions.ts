@@ -2,15 +2,15 @@
 // view that shows them is open: the workload view, why, timeline and the
 // queue views. The model source refreshes them; this hook holds and releases.
 import { useEffect } from 'react';
-import type { ModelSource } from '../../model/types.js';
-import type { ViewKind } from '../state/viewState.js';
+import type { ModelSource } from '../../model/source.js';
+import type { ViewKind } from '../state/ui-state.js';
 
 const SHOWS_POSITIONS: ReadonlySet<ViewKind> = new Set(['workload', 'why', 'timeline', 'queues', 'queue']);
 
 export function useQueuePositions(source: ModelSource, kind: ViewKind): void {
   const shows = SHOWS_POSITIONS.has(kind);
   useEffect(() => {
-    if (!shows || !source.holdQueuePositions) return undefined;
+    if (!shows) return undefined;
     return source.holdQueuePositions();
   }, [source, shows]);
 }

@@ -3,12 +3,13 @@
 // says the screen changed; the clock ticks once a second for ages and
 // highlights, drawn likewise only when a visible one changed.
 import { useEffect, useReducer, useState } from 'react';
-import type { ModelSnapshot, ModelSource, NodePodEntry } from '../../model/types.js';
+import type { ModelSnapshot, NodePodEntry } from '../../model/types.js';
+import type { ModelSource } from '../../model/source.js';
 import { DrawGate } from '../state/draw-gate.js';
 import type { WorkCounters } from '../render/row-cache.js';
 import { ScreenModel, type Screen, type ScreenSize } from '../state/screen.js';
-import type { ViewStore } from '../state/store.js';
-import { currentFrame, type UiState } from '../state/viewState.js';
+import type { ViewStore } from '../state/view-store.js';
+import { currentFrame, type UiState } from '../state/ui-state.js';
 import { frameCluster } from '../state/fleet.js';
 import { useModelSnapshot } from './useModelSnapshot.js';
 import type { UserBindings } from '../user-config.js';

@@ -1,8 +1,8 @@
 // Keeps the selection on the same row (by key) when rows move, and in range.
 import { useEffect } from 'react';
 import type { Screen } from '../state/screen.js';
-import type { ViewStore } from '../state/store.js';
-import { currentFrame, followSelection } from '../state/viewState.js';
+import type { ViewStore } from '../state/view-store.js';
+import { currentFrame, followSelection } from '../state/ui-state.js';
 
 export function useSelectionFollow(screen: Screen, store: ViewStore): void {
   useEffect(() => {

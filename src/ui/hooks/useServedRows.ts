@@ -2,7 +2,7 @@
 // whenever the view's namespace, sort, filter, scroll or selection changes,
 // and withdraws the request when another view is shown.
 import { useEffect, useRef } from 'react';
-import type { ModelSource } from '../../model/types.js';
+import type { ModelSource } from '../../model/source.js';
 import type { Screen } from '../state/screen.js';
 import { isServedFrame, rowRequest, servesRows } from '../state/served-rows.js';
 

@@ -1,10 +1,10 @@
-// The explorer's view state (src/ui/state/store.ts), re-rendering on change.
+// The explorer's view state (src/ui/state/view-store.ts), re-rendering on change.
 // A plain re-render rather than useSyncExternalStore: that renders
 // synchronously at each dispatch, which doubled the time from a key to its
 // frame with 100,000 rows (a key and the selection it moves are two dispatches).
 import { useEffect, useReducer, useState } from 'react';
-import { ViewStore } from '../state/store.js';
-import type { UiState } from '../state/viewState.js';
+import { ViewStore } from '../state/view-store.js';
+import type { UiState } from '../state/ui-state.js';
 
 /** `given`: a store that outlives the component (kept while a plugin suspends the explorer). */
 export function useViewStore(

@@ -3,7 +3,7 @@
 // mean utilisation, workloads by status, problems or why it is down), and
 // under it a row per GPU model (whole GPUs by product, each MIG profile and
 // DRA device class). Enter on either narrows every view to that cluster.
-import type { ClusterSummary } from '../../model/fleet/summary.js';
+import type { ClusterSummary } from '../../model/fleet/types.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData, Tone } from './table.js';
 

@@ -2,8 +2,8 @@
 // already built (row-cache.ts keeps its rows), one new row per row and scrape.
 // `-` where no reading is known: no exporter, forbidden, failed, or no GPU;
 // no columns at all before the first scrape (offline dumps, other views).
-import type { GpuMetrics, WorkloadTree } from '../../model/types.js';
-import { podGpuRollup, workloadGpu, type GroupGpu } from '../../model/gpu-overlay.js';
+import type { GpuMetrics, WorkloadTree, GroupGpu } from '../../model/types.js';
+import { podGpuRollup, workloadGpu } from '../../model/gpu-overlay.js';
 import type { Column, Row, TableData } from './table.js';
 
 export const UTIL_COLUMN: Column = { name: 'UTIL', min: 4, max: 11, align: 'right', sortKey: 'util', dropPriority: 5 };

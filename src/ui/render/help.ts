@@ -2,7 +2,7 @@
 // user's hotkeys and plugins there, and the commands.
 import type { Binding } from '../keymap.js';
 import { COMMANDS } from '../state/commands.js';
-import type { ViewKind } from '../state/viewState.js';
+import type { ViewKind } from '../state/ui-state.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { UserBindings } from '../user-config.js';
 import { pluginMayApply } from '../state/plugin-env.js';

@@ -1,9 +1,8 @@
 // Nodes (`:nodes`) and the node view's pods grouped by workload.
-import type { GpuMetrics, NodeSummary, NodePodEntry } from '../../model/types.js';
+import type { GpuMetrics, NodeSummary, NodePodEntry, PodNode } from '../../model/types.js';
 import { nodeGpuUtilisation } from '../../model/gpu-overlay.js';
 import { UTIL_COLUMN, utilText } from './gpu-columns.js';
 import { shortGpuKind } from './header.js';
-import type { PodNode } from '../../model/pod-nodes.js';
 import { sanitise } from '../../text/sanitise.js';
 import { shortDomainValue } from '../../model/topology.js';
 import type { Column, Row, TableData } from './table.js';

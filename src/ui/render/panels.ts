@@ -1,7 +1,15 @@
 // Detail lines above the table: the workload's status, definition and gangs;
 // the node's GPU figures, conditions and taints.
-import type { NodeSummary, WorkloadTree } from '../../model/types.js';
-import type { WorkloadQueue } from '../../model/scheduling/words.js';
+import type {
+  NodeSummary,
+  WorkloadTree,
+  WorkloadQueue,
+  GroupGpu,
+  GangVerdict,
+  QueueFacts,
+  PodNode,
+} from '../../model/types.js';
+import { positionText, queueStatusWord } from '../../model/scheduling/words.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Tone } from './table.js';
 import { gpuRatio, worstTone } from './format.js';
@@ -11,9 +19,8 @@ import { nodeFree, nodeStatus } from './nodes.js';
 import { nodeGpuModel } from '../../model/gpu.js';
 import { shortGpuKind } from './header.js';
 import { splitAcross, splitSentence, spreadOf, spreadSentence, type TopologyIndex } from '../../model/topology.js';
-import { rolePods, treePods, type PodNode } from '../../model/pod-nodes.js';
+import { rolePods, treePods } from '../../model/tree-pods.js';
 import { roleName } from '../../model/role-name.js';
-import type { GroupGpu } from '../../model/gpu-overlay.js';
 import { utilText } from './gpu-columns.js';
 
 export interface PanelLine {
@@ -137,4 +144,39 @@ export function nodeGpuLines(n: NodeSummary): PanelLine[] {
       tone: r.requested > r.allocatable ? 'warn' : 'normal',
     });
   return lines;
+}
+
+/** The workload view's lines about its queue and PodGroups (above the roles). */
+export function queuePanelLines(
+  queue: WorkloadQueue | undefined,
+  facts: QueueFacts | undefined,
+  verdicts: readonly GangVerdict[] | undefined,
+): PanelLine[] {
+  const out: PanelLine[] = [];
+  if (queue) {
+    const waiting = queueStatusWord(queue) !== null;
+    const where = [queue.name, queue.clusterQueue]
+      .filter((x): x is string => !!x)
+      .map(sanitise)
+      .join(' → ');
+    const pos =
+      waiting && queue.system === 'kueue'
+        ? `, ${positionText(queue.position, facts?.positionsUnavailable ?? false)} in line`
+        : '';
+    const short = facts?.shortfalls.length
+      ? ` — needs ${facts.shortfalls.map((s) => `${s.more ?? 'more'} ${sanitise(s.resource)}${s.flavor ? ` (${sanitise(s.flavor)})` : ''}`).join(', ')} of quota`
+      : '';
+    out.push({
+      text: `${queue.system} queue ${where || '-'}: ${sanitise(queue.state)}${pos}${short}${waiting ? ' — w for why' : ''}`,
+      tone: waiting ? 'warn' : 'normal',
+    });
+  }
+  for (const v of verdicts ?? []) {
+    if (!v.message && !v.reason) continue;
+    out.push({
+      text: `${v.scheduler} PodGroup ${sanitise(v.name)} (min ${v.minMember}): ${sanitise(v.reason ?? '')}${v.message ? ` ${sanitise(v.message)}` : ''}`,
+      tone: 'warn',
+    });
+  }
+  return out;
 }

@@ -5,7 +5,7 @@
 import { sanitise } from '../../text/sanitise.js';
 import type { UserBindings } from '../user-config.js';
 import { COMMANDS } from '../state/commands.js';
-import type { NamespaceList } from '../state/viewState.js';
+import type { NamespaceList } from '../state/ui-state.js';
 import type { WorkloadType } from '../state/workload-types.js';
 import type { Column, Row, TableData } from './table.js';
 

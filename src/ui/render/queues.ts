@@ -1,9 +1,7 @@
 // `:queues`: Kueue ClusterQueues with their GPU quota per flavor, and one
 // ClusterQueue's pending workloads in line (Enter → the workload).
-import { positionText, queueStatusWord, type WorkloadQueue } from '../../model/scheduling/words.js';
-import type { ClusterQueueSummary, FlavorQuota, PendingEntry, QueueFacts } from '../../model/scheduling/kueue.js';
-import type { GangVerdict } from '../../model/scheduling/gangs.js';
-import type { PanelLine } from './panels.js';
+import type { WorkloadQueue, ClusterQueueSummary, FlavorQuota, PendingEntry } from '../../model/types.js';
+import { positionText } from '../../model/scheduling/words.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';
 import { parseTime } from './format.js';
@@ -94,39 +92,4 @@ export function pendingTable(entries: readonly PendingEntry[], positionsUnavaila
 /** The QUEUE cell: the LocalQueue (or scheduler queue), `-` when none holds the workload. */
 export function queueCell(q: WorkloadQueue | undefined): string {
   return q?.name ? sanitise(q.name) : '-';
-}
-
-/** The workload view's lines about its queue and PodGroups (above the roles). */
-export function queuePanelLines(
-  queue: WorkloadQueue | undefined,
-  facts: QueueFacts | undefined,
-  verdicts: readonly GangVerdict[] | undefined,
-): PanelLine[] {
-  const out: PanelLine[] = [];
-  if (queue) {
-    const waiting = queueStatusWord(queue) !== null;
-    const where = [queue.name, queue.clusterQueue]
-      .filter((x): x is string => !!x)
-      .map(sanitise)
-      .join(' → ');
-    const pos =
-      waiting && queue.system === 'kueue'
-        ? `, ${positionText(queue.position, facts?.positionsUnavailable ?? false)} in line`
-        : '';
-    const short = facts?.shortfalls.length
-      ? ` — needs ${facts.shortfalls.map((s) => `${s.more ?? 'more'} ${sanitise(s.resource)}${s.flavor ? ` (${sanitise(s.flavor)})` : ''}`).join(', ')} of quota`
-      : '';
-    out.push({
-      text: `${queue.system} queue ${where || '-'}: ${sanitise(queue.state)}${pos}${short}${waiting ? ' — w for why' : ''}`,
-      tone: waiting ? 'warn' : 'normal',
-    });
-  }
-  for (const v of verdicts ?? []) {
-    if (!v.message && !v.reason) continue;
-    out.push({
-      text: `${v.scheduler} PodGroup ${sanitise(v.name)} (min ${v.minMember}): ${sanitise(v.reason ?? '')}${v.message ? ` ${sanitise(v.message)}` : ''}`,
-      tone: 'warn',
-    });
-  }
-  return out;
 }

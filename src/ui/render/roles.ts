@@ -1,7 +1,7 @@
 // Workload view: the role tree (components, instances, replica groups) as
 // indented, expandable rows, plus the workload's unattributed pods.
 import type { WorkloadTree, RoleTree } from '../../model/types.js';
-import { rolePods } from '../../model/pod-nodes.js';
+import { rolePods } from '../../model/tree-pods.js';
 import { roleName, UNATTRIBUTED } from '../../model/role-name.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData, Tone } from './table.js';

@@ -3,8 +3,7 @@
 // is built once per object: a 100,000-pod list re-derives in a fraction of the
 // time when few pods changed. Each App owns one (no state shared between
 // explorers or tests).
-import type { PodSummary, WorkloadTree } from '../../model/types.js';
-import type { WorkloadQueue } from '../../model/scheduling/words.js';
+import type { PodSummary, WorkloadTree, WorkloadQueue } from '../../model/types.js';
 import type { Row, TableData } from './table.js';
 import { ALL_POD_COLUMNS, podRow } from './pods.js';
 import { workloadPods, workloadRow } from './workloads.js';

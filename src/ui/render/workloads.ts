@@ -1,11 +1,9 @@
 // Workloads (home view): every workload of every defined kind.
-import type { WorkloadTree, PodSummary } from '../../model/types.js';
+import type { WorkloadTree, PodSummary, WorkloadQueue, SchedulingView } from '../../model/types.js';
 import { workloadTrouble } from '../../model/trouble.js';
-import type { WorkloadQueue } from '../../model/scheduling/words.js';
 import { troubleMarker, workloadWords } from '../../model/workload-word.js';
-import type { SchedulingView } from '../../model/scheduling/index.js';
 import { queueCell } from './queues.js';
-import { treePods } from '../../model/pod-nodes.js';
+import { treePods } from '../../model/tree-pods.js';
 import { placedNodes } from '../../model/topology.js';
 import { sanitise } from '../../text/sanitise.js';
 import type { Column, Row, TableData } from './table.js';

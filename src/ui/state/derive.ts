@@ -30,7 +30,7 @@ import { problemTable } from '../render/problems.js';
 import { clusterQueueTable, pendingTable } from '../render/queues.js';
 import { aliasTable, contextTable, namespaceTable } from '../render/pickers.js';
 import { NO_USER_BINDINGS, type UserBindings } from '../user-config.js';
-import type { NamespaceList, SortState, ViewFrame } from './viewState.js';
+import type { NamespaceList, SortState, ViewFrame } from './ui-state.js';
 import { workloadTypeKey, workloadTypes } from './workload-types.js';
 
 /** What the pickers (`:ctx`, `:ns`, ctrl-a) list besides the snapshot. */

@@ -3,8 +3,10 @@
 // merged lists (workloads, pods, nodes: each cluster's rows under a CLUSTER
 // column, first), `:clusters`, and a MultiKueue job's tree drawn from its
 // copy in the worker. One FleetViews per ScreenModel owns the caches.
-import type { ModelSnapshot, ModelSource, WorkloadTree } from '../../model/types.js';
-import { fleetKey, type RemoteRun } from '../../model/fleet/link.js';
+import type { ModelSnapshot, WorkloadTree } from '../../model/types.js';
+import type { ModelSource } from '../../model/source.js';
+import type { RemoteRun } from '../../model/fleet/types.js';
+import { fleetKey } from '../../model/fleet/link.js';
 import { summariseCluster } from '../../model/fleet/summary.js';
 import { originText, remoteRunText, waitingText, workerTryLines } from '../../model/fleet/words.js';
 import { sanitise } from '../../text/sanitise.js';
@@ -16,7 +18,7 @@ import type { MapPalette } from '../render/gpu-map/colours.js';
 import type { HighlightSpec } from '../render/gpu-map/highlight.js';
 import type { MapDirection } from '../render/gpu-map/layout.js';
 import { explorerWorkloads } from './derive.js';
-import type { UiState, ViewFrame } from './viewState.js';
+import type { UiState, ViewFrame } from './ui-state.js';
 import type { ViewTable } from './derive.js';
 
 /** The cluster a frame reads: its own, else the one the explorer is narrowed to; null: every cluster (or not a fleet). */

@@ -8,7 +8,7 @@ import type { Row } from '../render/table.js';
 import { roleName, UNATTRIBUTED } from '../../model/role-name.js';
 import { findPodRolePath, findRole } from '../render/roles.js';
 import type { PanelLine } from '../render/panels.js';
-import type { ViewFrame } from './viewState.js';
+import type { ViewFrame } from './ui-state.js';
 import { findPodSummary, targetLabel, type IncidentKind, type IncidentTarget } from './incident.js';
 
 export type IncidentAction = 'why' | 'timeline' | 'describe' | 'yaml' | 'events' | 'logs' | 'owner' | 'node';

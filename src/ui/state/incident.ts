@@ -2,17 +2,10 @@
 // about, and the loaders that gather their data through the model source's
 // read-only `access` (fresh objects, events, logs) and its snapshot, then hand
 // plain objects to the model's pure functions (src/model/why.ts, timeline.ts).
-import type {
-  GpuMetrics,
-  KubeObject,
-  ModelSnapshot,
-  ObjectAccess,
-  PodSummary,
-  RoleTree,
-  WorkloadTree,
-} from '../../model/types.js';
+import type { GpuMetrics, KubeObject, ModelSnapshot, PodSummary, RoleTree, WorkloadTree } from '../../model/types.js';
+import type { ObjectAccess } from '../../model/source.js';
 import { explainWhy, type WhyInput } from '../../model/why.js';
-import type { WorkerTry } from '../../model/fleet/link.js';
+import type { WorkerTry } from '../../model/fleet/types.js';
 import { roleGpu, workloadGpu } from '../../model/gpu-overlay.js';
 import { buildTimeline, containerStatuses, type StartupTimeline } from '../../model/timeline.js';
 import { findRole, rolePods } from '../render/roles.js';

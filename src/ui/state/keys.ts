@@ -17,7 +17,7 @@ import { completeCommand, parseCommand, type Command } from './commands.js';
 import { findWorkload, namespacesOf } from './derive.js';
 import { framesToPod, incidentNavigation } from './incident-nav.js';
 import { pluginInScope, pluginSelection, runText } from './plugin-env.js';
-import { currentFrame, type Flash, type UiAction, type UiState, type ViewFrame } from './viewState.js';
+import { currentFrame, type Flash, type UiAction, type UiState, type ViewFrame } from './ui-state.js';
 import { typeCommandNames, workloadTypes } from './workload-types.js';
 
 export type KeyEffect =

@@ -3,7 +3,7 @@
 // they just produced, and the render reuses the result when nothing changed.
 import type { Row } from '../render/table.js';
 import { resortRows, sortRows, type FilterResult, type ViewTable } from './derive.js';
-import type { SortState } from './viewState.js';
+import type { SortState } from './ui-state.js';
 
 class Last<T> {
   private deps: readonly unknown[] | null = null;

@@ -10,7 +10,7 @@ import { findPodRolePath, findRole } from '../render/roles.js';
 import type { PluginBinding, PluginRun } from '../user-config.js';
 import { findPodSummary, targetWorkload } from './incident.js';
 import { targetOf } from './incident-nav.js';
-import type { ViewFrame, ViewKind } from './viewState.js';
+import type { ViewFrame, ViewKind } from './ui-state.js';
 import { workloadTypeKey, workloadTypes } from './workload-types.js';
 
 /** The view scopes each view answers to (`all` answers everywhere one does). */

@@ -6,7 +6,7 @@
 import { scopeCovers } from '../../model/elided-pods.js';
 import type { ModelSnapshot, PodScope } from '../../model/types.js';
 import { isIncidentKind } from './incident.js';
-import type { UiState, ViewFrame } from './viewState.js';
+import type { UiState, ViewFrame } from './ui-state.js';
 
 const NONE: PodScope = { workloads: [] };
 

@@ -3,7 +3,7 @@
 // own pure derivation (render/, state/derive.ts: rows, UTIL overlay, sort,
 // filter, column widths), and answered as a window around what the UI draws.
 // The rows stay here between answers, memoised per pod as on the UI side.
-import { treePodCount, treePods } from '../../model/pod-nodes.js';
+import { treePodCount, treePods } from '../../model/tree-pods.js';
 import type { ModelSnapshot, WorkloadTree } from '../../model/types.js';
 import { withPodUtil } from '../render/gpu-columns.js';
 import { ALL_POD_COLUMNS } from '../render/pods.js';
@@ -12,7 +12,7 @@ import { LayoutMemo, type Row } from '../render/table.js';
 import { explorerWorkloads, filterRows, tableForFrame } from './derive.js';
 import { ViewMemo } from './memo.js';
 import { WINDOW_MARGIN_PAGES, type RowWindow, type RowWindowRequest } from './served-rows.js';
-import type { SortState, ViewFrame } from './viewState.js';
+import type { SortState, ViewFrame } from './ui-state.js';
 
 const NO_NODE_PODS = () => [];
 const ALL_PODS: Pick<ViewFrame, 'kind' | 'collapsed'> = { kind: 'pods', collapsed: [] };

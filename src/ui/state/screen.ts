@@ -4,7 +4,8 @@
 // components draw the same screen's lines, so each visible row's text is
 // formatted once per screen. One ScreenModel per App: it owns the memoised
 // rows, layouts, sort / filter results and change highlights.
-import type { ConnectionInfo, ModelSnapshot, ModelSource, NodeSummary, WorkloadTree } from '../../model/types.js';
+import type { ConnectionInfo, ModelSnapshot, NodeSummary, WorkloadTree } from '../../model/types.js';
+import type { ModelSource } from '../../model/source.js';
 import { topologyIndex, type TopologyIndex } from '../../model/topology.js';
 import { workloadGpu } from '../../model/gpu-overlay.js';
 import { troubleText, workloadTrouble } from '../../model/trouble.js';
@@ -26,6 +27,7 @@ import {
   podNodePanel,
   workloadPanel,
   type PanelLine,
+  queuePanelLines,
 } from '../render/panels.js';
 import { RowCache, newWorkCounters, type WorkCounters } from '../render/row-cache.js';
 import { formatAge } from '../render/format.js';
@@ -53,11 +55,10 @@ import { NO_USER_BINDINGS, type UserBindings } from '../user-config.js';
 import { ChangeHighlights } from './highlights.js';
 import { isIncidentKind } from './incident.js';
 import { whyPanelLines } from './incident-nav.js';
-import { queuePanelLines } from '../render/queues.js';
 import { ViewMemo } from './memo.js';
 import { GpuMapMemo, type MapScreen } from '../render/gpu-map/index.js';
 import type { HighlightSpec } from '../render/gpu-map/highlight.js';
-import { currentFrame, type Flash, type UiState, type ViewFrame } from './viewState.js';
+import { currentFrame, type Flash, type UiState, type ViewFrame } from './ui-state.js';
 import { framePodsHeld } from './pod-scope.js';
 import {
   clustersTable,
@@ -408,10 +409,11 @@ export class ScreenModel {
     const { snapshot, source } = scope;
     const merged = scope.cluster === null && isFleet(fleetSnapshot) && (isMergedList(f) || f.kind === 'map');
     const loading: DerivedView = { table: LOADING, filtered: { rows: LOADING.rows, inverted: false } };
-    const served = servesRows(source);
+    // Rows are served to the source the explorer asks (useServedRows): a fleet's are derived here, its members' too.
+    const served = servesRows(fleetSource);
     if (served && isServedFrame(f)) {
       // Rows derived by the engine worker: drawn from its window once it is for this view.
-      const w = source.rowWindow();
+      const w = fleetSource.rowWindow();
       if (!w || !windowFits(w, f, state.namespace)) return loading;
       return {
         table: { columns: w.columns, rows: [], sortable: true },

@@ -4,9 +4,9 @@
 // "Served rows"). The UI asks with a request (the view's namespace, sort,
 // filter, scroll and selection); the worker answers with a window and what
 // the screen needs of the rest: counts, column widths, where the selection is.
-import type { ModelSource } from '../../model/types.js';
+import type { ModelSource } from '../../model/source.js';
 import type { Column, Row } from '../render/table.js';
-import type { SortState, ViewFrame } from './viewState.js';
+import type { SortState, ViewFrame } from './ui-state.js';
 
 export interface RowWindowRequest {
   /** Increases with each request; a window names the one it answers. */

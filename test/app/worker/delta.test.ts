@@ -5,8 +5,15 @@ import assert from 'node:assert/strict';
 import { serialize } from 'node:v8';
 import { applyDelta, encodeDelta, type Delta } from '../../../src/app/worker/delta.js';
 import { SnapshotEncoder, SnapshotMirror } from '../../../src/app/worker/wire.js';
-import { indexReadings, DEFAULT_IDLE_RULE, type GpuReading } from '../../../src/model/utilisation.js';
-import type { ModelSnapshot, NodeSummary, PodSummary, RoleTree, WorkloadTree } from '../../../src/model/types.js';
+import { indexReadings, DEFAULT_IDLE_RULE } from '../../../src/model/utilisation.js';
+import type {
+  GpuReading,
+  ModelSnapshot,
+  NodeSummary,
+  PodSummary,
+  RoleTree,
+  WorkloadTree,
+} from '../../../src/model/types.js';
 
 function pod(name: string, node: string | null, status = 'Running'): PodSummary {
   return {

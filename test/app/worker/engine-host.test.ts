@@ -14,7 +14,7 @@ import { SharedEngineHost } from '../../../src/app/worker/engine-host.js';
 import { putJobSet, putJobSetPods, putNode } from '../../kube/fixtures.js';
 import { until } from '../../kube/helpers.js';
 
-function optionsFor(cluster: DemoCluster, host: SharedEngineHost): OpenOptions {
+function optionsFor(cluster: DemoCluster): OpenOptions {
   const dir = mkdtempSync(join(tmpdir(), 'wlx-host-test-'));
   const kubeconfig = join(dir, 'kubeconfig');
   writeFileSync(kubeconfig, cluster.kubeconfig());
@@ -26,7 +26,6 @@ function optionsFor(cluster: DemoCluster, host: SharedEngineHost): OpenOptions {
     definitionsEnv: '',
     gpuResources: [],
     demo: false,
-    engineHost: host,
   };
 }
 
@@ -43,9 +42,9 @@ test('shared worker: two engines, each its own cluster; one stops, the other liv
   const host = new SharedEngineHost();
   const a = await clusterWith(t, 'alpha', 1);
   const b = await clusterWith(t, 'beta', 2);
-  const backoff = { restartBackoff: { initialMs: 50, maxMs: 200, factor: 2, jitter: 0 } };
-  const sa = await openWorkerModelSource(optionsFor(a, host), backoff);
-  const sb = await openWorkerModelSource(optionsFor(b, host), backoff);
+  const tuning = { engineHost: host, restartBackoff: { initialMs: 50, maxMs: 200, factor: 2, jitter: 0 } };
+  const sa = await openWorkerModelSource(optionsFor(a), tuning);
+  const sb = await openWorkerModelSource(optionsFor(b), tuning);
   // The sources stop before their host closes (as a fleet does).
   t.after(async () => {
     await sb.stop();
@@ -75,14 +74,14 @@ test('shared worker: two engines, each its own cluster; one stops, the other liv
 test('shared worker: an engine that cannot open fails its own open; the others are untouched', async (t) => {
   const host = new SharedEngineHost();
   const a = await clusterWith(t, 'alpha', 1);
-  const sa = await openWorkerModelSource(optionsFor(a, host));
+  const sa = await openWorkerModelSource(optionsFor(a), { engineHost: host });
   t.after(async () => {
     await sa.stop();
     await host.close();
   });
   await sa.whenSynced();
-  const bad = { ...optionsFor(a, host), context: 'no-such-context' };
-  await assert.rejects(openWorkerModelSource(bad), /no-such-context/);
+  const bad = { ...optionsFor(a), context: 'no-such-context' };
+  await assert.rejects(openWorkerModelSource(bad, { engineHost: host }), /no-such-context/);
   putNode(a.store, 'gpu-node-05', 8);
   await until(() => sa.getSnapshot().nodes.length === 2, 'a still live');
 });

@@ -8,13 +8,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDemoCluster, type DemoCluster } from '../../../demo/index.js';
-import { openModelSource, type OpenedModelSource } from '../../../src/app/open.js';
+import { openModelSource } from '../../../src/app/open.js';
+import type { ModelSource } from '../../../src/model/source.js';
 import type { OpenOptions } from '../../../src/app/connect.js';
-import { openWorkerModelSource, type WorkerModelSource } from '../../../src/app/worker/worker-source.js';
+import { openWorkerModelSource, type WorkerSource } from '../../../src/app/worker/worker-source.js';
 import type { ModelSnapshot } from '../../../src/model/types.js';
 import { KEYS, putJobSet, putJobSetPods, putNode, putPod } from '../../kube/fixtures.js';
 import { withoutPods } from '../../../src/model/elided-pods.js';
-import { treePods } from '../../../src/model/pod-nodes.js';
+import { treePods } from '../../../src/model/tree-pods.js';
 import { workloadRow } from '../../../src/ui/render/workloads.js';
 import { RowServer } from '../../../src/ui/state/row-server.js';
 import { until } from '../../kube/helpers.js';
@@ -52,7 +53,7 @@ test('worker: the mirror equals an in-thread engine on the same server, and foll
   const daemonSet = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'dcgm', uid: 'ds-uid' } };
   putPod(cluster.store, 'gpu-operator', 'dcgm-x1', daemonSet as never, {}, { gpus: 0 });
   const options = optionsFor(cluster);
-  const worker = (await openModelSource({ ...options, engineThread: 'worker' })) as WorkerModelSource;
+  const worker = (await openModelSource({ ...options, engineThread: 'worker' })) as WorkerSource;
   t.after(() => worker.stop());
   const inline = await openModelSource(options);
   t.after(() => inline.stop());
@@ -114,7 +115,7 @@ test("worker: a pod scope leaves the other trees' pods in the worker, with what 
   const daemonSet = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'dcgm', uid: 'ds-uid' } };
   putPod(cluster.store, 'gpu-operator', 'dcgm-x1', daemonSet as never, {}, { gpus: 0 });
   const options = optionsFor(cluster);
-  const worker = (await openModelSource({ ...options, engineThread: 'worker' })) as WorkerModelSource;
+  const worker = (await openModelSource({ ...options, engineThread: 'worker' })) as WorkerSource;
   t.after(() => worker.stop());
   const inline = await openModelSource(options);
   t.after(() => inline.stop());
@@ -164,7 +165,7 @@ test("worker: served rows: `:pods`' window derived in the worker equals the UI d
   const llama = putJobSet(cluster.store, 'training', 'llama', ['leader', 'worker'], 4);
   putJobSetPods(cluster.store, 'llama', llama.jobs);
   const options = optionsFor(cluster);
-  const worker = (await openModelSource({ ...options, engineThread: 'worker' })) as WorkerModelSource;
+  const worker = (await openModelSource({ ...options, engineThread: 'worker' })) as WorkerSource;
   t.after(() => worker.stop());
   const inline = await openModelSource(options);
   t.after(() => inline.stop());
@@ -292,7 +293,7 @@ test('worker: a kubeconfig that cannot be read fails the open with its message, 
     (err: Error) => err.message,
   );
   const worker = await openModelSource({ ...options, engineThread: 'worker' }).then(
-    (s: OpenedModelSource) => s.stop().then(() => null),
+    (s: ModelSource) => s.stop().then(() => null),
     (err: Error) => err.message,
   );
   assert.ok(inline);

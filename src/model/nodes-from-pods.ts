@@ -1,51 +1,9 @@
 // Nodes as the pods see them: when the node objects cannot be read (a
 // namespace-scoped user), the names pods are bound to and the GPUs they
 // request there are still known. Capacity is not: it stays unknown, never 0.
-import type { OrphanPod, PodSummary, RoleTree, WorkloadTree } from './types.js';
+import type { OrphanPod, PodSummary, WorkloadTree, PodNode } from './types.js';
 import { naturalCompare } from './order.js';
-
-export interface PodNode {
-  name: string;
-  /** GPUs requested by the non-terminal pods seen on it. */
-  gpuRequested: number;
-  pods: number;
-  /** Workloads with pods on it, as `namespace/name`. */
-  workloads: string[];
-}
-
-/** Every pod of a role: its own, then its sub-roles' (recursively). */
-export function rolePods(role: RoleTree): PodSummary[] {
-  const out = [...role.pods];
-  for (const r of role.roles) out.push(...rolePods(r));
-  return out;
-}
-
-/** How many pods treePods lists, counted without the list. */
-export function treePodCount(w: Pick<WorkloadTree, 'roles' | 'unattributedPods'>): number {
-  let n = w.unattributedPods.length;
-  const walk = (roles: readonly RoleTree[]) => {
-    for (const r of roles) {
-      n += r.pods.length;
-      walk(r.roles);
-    }
-  };
-  walk(w.roles);
-  return n;
-}
-
-/** Every pod of a workload tree: its roles' pods (recursively), then the unattributed ones. */
-export function treePods(w: Pick<WorkloadTree, 'roles' | 'unattributedPods'>): PodSummary[] {
-  const out: PodSummary[] = [];
-  const walk = (roles: readonly RoleTree[]) => {
-    for (const r of roles) {
-      out.push(...r.pods);
-      walk(r.roles);
-    }
-  };
-  walk(w.roles);
-  out.push(...w.unattributedPods);
-  return out;
-}
+import { treePods } from './tree-pods.js';
 
 /** The nodes the visible pods are bound to, in name order. */
 export function nodesFromPods(workloads: readonly WorkloadTree[], orphans: readonly OrphanPod[] = []): PodNode[] {

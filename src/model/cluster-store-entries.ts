@@ -2,7 +2,7 @@
 import type { KubeObject, PodSummary } from './types.js';
 import type { DefinitionPlan } from './plan.js';
 import type { WorkloadFacts } from './workload-facts.js';
-import type { Placements } from './placements.js';
+import type { Attributions } from './attributions.js';
 import type { UidSet } from './uid-set.js';
 
 /** `dra`: resource.k8s.io claims, templates, slices, classes; `topology`: Kueue Topologies. */
@@ -33,5 +33,5 @@ export interface PodEntry extends LinkEntry {
   workloads: string[];
   summary: PodSummary;
   active: boolean;
-  placed: Placements;
+  attributed: Attributions;
 }

@@ -4,8 +4,7 @@
 // ownership graph, tree maintenance, node summaries, DRA objects and the
 // definitions' plans, each a file of its own; what stays here (over 650 lines)
 // is where every kind's events meet and the order they are applied in.
-import type { Definition, Gvk } from '../definitions/types.js';
-import { gvkKey, gvkOf } from '../definitions/types.js';
+import { type Definition, type Gvk, gvkKey, gvkOf } from '../definitions/types.js';
 import type {
   KubeObject,
   WorkloadTree,
@@ -19,7 +18,7 @@ import type { DefinitionPlan } from './plan.js';
 import { DefinitionPlans } from './definition-plans.js';
 import { describeFailure, type ExprError } from './expr.js';
 import { summarisePod, isTerminalPhase, recentRestartEnds } from './pod-status.js';
-import { naturalCompare } from './tree.js';
+import { naturalCompare } from './order.js';
 import { controllerUidOf } from './ownership.js';
 import { totalsOf, type NodePodLoad } from './nodes.js';
 import { deepEqual } from './equal.js';
@@ -29,20 +28,21 @@ import {
   podGpuRequest,
   podGpuResources,
   type GpuResourceMatcher,
+  addGpuResources,
+  gpuSlicesOf,
 } from './gpu.js';
 import { UidSet, addTo, removeFrom } from './uid-set.js';
-import { carriedPlacements } from './placements.js';
+import { carriedAttributions } from './attributions.js';
 import { OwnershipGraph, POD_GVK, refKindKey } from './ownership-graph.js';
 import { NodeSummaries } from './node-summaries.js';
 import { TreeMaintenance, workloadName } from './tree-maintenance.js';
 import { newWorkCounters, type WorkCounters } from './work-counters.js';
-import type { PodEntry, StoreEventType, StoreKind, WorkloadEntry } from './store-entries.js';
+import type { PodEntry, StoreEventType, StoreKind, WorkloadEntry } from './cluster-store-entries.js';
 import { DraObjects, isDraKind, DRA_KINDS } from './dra-objects.js';
 import { claimGpusByClaim, draGpuResources, resourceTotal, type DraCapacity } from './dra.js';
-import { addGpuResources, gpuSlicesOf } from './gpu.js';
-import { nodePodEntries } from './node-pods.js';
+import { nodePodEntries } from './pods-on-node.js';
 
-export type { StoreKind, StoreEventType } from './store-entries.js';
+export type { StoreKind, StoreEventType } from './cluster-store-entries.js';
 
 export interface FlushResult {
   /** uids of workloads whose tree is new or changed (new identity). */
@@ -93,7 +93,7 @@ export class ClusterStore {
   private readonly gpuKinds: GpuResourceMatcher;
   private readonly plans = new DefinitionPlans(() => (this.problemList = null));
   /** Pods with a controller whose chain reaches no workload: orphans when that chain ends at a missing owner. */
-  private readonly unplacedPods = new Set<string>();
+  private readonly orphanCandidates = new Set<string>();
   /** orphanPods() as of the last change that may alter it; null: work it out again. */
   private orphans: OrphanPod[] | null = [];
   /** Pods no defined workload holds (their chain reaches none with a plan): the node view lists them alone. */
@@ -195,7 +195,7 @@ export class ClusterStore {
    */
   setListingKinds(kinds: Iterable<Pick<Gvk, 'group' | 'kind'>>): void {
     this.graph.setListingKinds(kinds);
-    if (this.unplacedPods.size > 0) this.orphans = null;
+    if (this.orphanCandidates.size > 0) this.orphans = null;
   }
 
   // ---------------------------------------------------------------- events
@@ -372,16 +372,16 @@ export class ClusterStore {
       workloads: before,
       summary,
       active,
-      placed: prev ? carriedPlacements(prev.obj, prev.placed, obj, summary, this.plans.current) : null,
+      attributed: prev ? carriedAttributions(prev.obj, prev.attributed, obj, summary, this.plans.current) : null,
     };
     this.graph.pods.set(uid, entry);
     if (summary !== prev?.summary && this.unheldPods.has(uid)) this.unheldList = null;
     this.pendingGpus += this.pendingOf(entry);
     this.syncPodWorkload(entry, prev?.controller === null);
     this.resolvePod(entry);
-    if (this.unplacedPods.has(uid)) this.orphans = null;
+    if (this.orphanCandidates.has(uid)) this.orphans = null;
     if (prev && sameList(before, entry.workloads)) {
-      this.trees.podModified(uid, prev.placed, entry.workloads);
+      this.trees.podModified(uid, prev.attributed, entry.workloads);
     } else {
       // New, or moved between workloads: every workload it was or is in is rebuilt.
       for (const w of before) this.trees.rebuild(w);
@@ -484,7 +484,7 @@ export class ClusterStore {
       this.trees.rebuild(w);
     }
     if (e.controller === null && this.graph.workloads.has(uid)) this.deleteLink(uid, true);
-    if (this.unplacedPods.delete(uid)) this.orphans = null;
+    if (this.orphanCandidates.delete(uid)) this.orphans = null;
     if (this.unheldPods.delete(uid)) this.unheldList = null;
     if (this.graph.controlsLinks(uid)) this.invalidateBelow(uid);
   }
@@ -512,11 +512,11 @@ export class ClusterStore {
         ? [e.uid]
         : NO_WORKLOADS;
     if (next.length === 0 && e.controller !== null) {
-      if (!this.unplacedPods.has(e.uid)) {
-        this.unplacedPods.add(e.uid);
+      if (!this.orphanCandidates.has(e.uid)) {
+        this.orphanCandidates.add(e.uid);
         this.orphans = null;
       }
-    } else if (this.unplacedPods.size > 0 && this.unplacedPods.delete(e.uid)) this.orphans = null;
+    } else if (this.orphanCandidates.size > 0 && this.orphanCandidates.delete(e.uid)) this.orphans = null;
     if (sameList(next, e.workloads)) {
       for (const w of next) this.graph.workloads.get(w)?.pods.add(e.uid);
       this.syncHeld(e);
@@ -649,8 +649,8 @@ export class ClusterStore {
 
   /** Chains through `uid` changed: the pods below are resolved again, the workloads below rebuilt. */
   private invalidateBelow(uid: string): void {
-    // An owner came or went: an unplaced pod's chain may now end elsewhere.
-    if (this.unplacedPods.size > 0) this.orphans = null;
+    // An owner came or went: an orphan candidate's chain may now end elsewhere.
+    if (this.orphanCandidates.size > 0) this.orphans = null;
     const pods = this.graph.invalidateBelow(uid, (w) => this.trees.rebuild(w));
     for (const p of pods) {
       const e = this.graph.pods.get(p);
@@ -774,13 +774,13 @@ export class ClusterStore {
    * name. Only chains through kinds the definitions use count (a DaemonSet's
    * pods are no one's workload, not orphans), and none while such a kind is
    * still in its first list (owners may be on their way; during the initial
-   * sync most pods are briefly unplaced, so nothing is worked out then).
+   * sync most pods briefly reach no workload, so nothing is worked out then).
    */
   orphanPods(): OrphanPod[] {
     if (this.orphans) return this.orphans;
     if (this.graph.anyListing(this.plans.chainKinds)) return [];
     const out: OrphanPod[] = [];
-    for (const uid of this.unplacedPods) {
+    for (const uid of this.orphanCandidates) {
       const p = this.graph.pods.get(uid);
       if (!p || p.workloads.length > 0) continue;
       const ref = this.graph.missingOwner(p);
@@ -840,7 +840,7 @@ export class ClusterStore {
     });
   }
 
-  /** Pods bound to a node, with the outermost defined workload each belongs to (model/node-pods.ts). */
+  /** Pods bound to a node, with the outermost defined workload each belongs to (model/pods-on-node.ts). */
   getNodePods(nodeName: string): NodePodEntry[] {
     return nodePodEntries(nodeName, this.topLevelTrees(), this.podsWithoutWorkload());
   }

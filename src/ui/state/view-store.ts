@@ -1,7 +1,7 @@
 // The view state as an external store: keys are reduced at once, not at the
 // next render, because they can arrive faster than React renders (a pasted or
 // tmux-sent burst) and each must see the state the previous one left.
-import { initialState, reduce, type UiAction, type UiState } from './viewState.js';
+import { initialState, reduce, type UiAction, type UiState } from './ui-state.js';
 
 export class ViewStore {
   private state: UiState;

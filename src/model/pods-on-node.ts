@@ -3,7 +3,7 @@
 // a worker's snapshots (src/app/worker), both over plain trees.
 import type { NodePodEntry, PodSummary, WorkloadTree } from './types.js';
 import { naturalCompare } from './order.js';
-import { treePods } from './pod-nodes.js';
+import { treePods } from './tree-pods.js';
 
 type PodsByNode = Map<string, PodSummary[]>;
 

@@ -1,7 +1,7 @@
 // The view-state reducer: every key's effect without a terminal.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialState, reduce, currentFrame, type UiState, type UiAction } from '../../src/ui/state/viewState.js';
+import { initialState, reduce, currentFrame, type UiState, type UiAction } from '../../src/ui/state/ui-state.js';
 
 const run = (s: UiState, ...actions: UiAction[]) => actions.reduce(reduce, s);
 

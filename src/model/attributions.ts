@@ -1,0 +1,127 @@
+// Where a pod sits in a workload's tree (its attribution to a role, by
+// attribution.ts), per definition plan, kept between flushes so that a pod
+// whose attribution inputs did not change is not evaluated again. (Placement,
+// in wlx, is where pods run: nodes and topology domains.)
+import type { KubeObject, PodSummary } from './types.js';
+import type { DefinitionPlan } from './plan.js';
+import type { PodFacts } from './attribution.js';
+import { deepEqual } from './equal.js';
+import { isTerminalPhase, isTerminating } from './pod-status.js';
+
+/** A pod as a workload's tree holds it: its summary and where its definition puts it. */
+export interface TreePod {
+  summary: PodSummary;
+  facts: PodFacts;
+  terminating: boolean;
+  /** Not Succeeded/Failed: still holds what it requested. */
+  active: boolean;
+}
+
+export function treePod(pod: KubeObject, summary: PodSummary, facts: PodFacts): TreePod {
+  return { summary, facts, terminating: isTerminating(pod), active: !isTerminalPhase(pod) };
+}
+
+/** A pod attributed by one definition plan. */
+export interface Attributed extends TreePod {
+  plan: DefinitionPlan;
+}
+
+/**
+ * A pod's attributions: one, a list when several plans attribute it (a pod of a
+ * StatefulSet and of the LWS above it; rare), or null before any.
+ */
+export type Attributions = Attributed | Attributed[] | null;
+
+/** treePod's fields and the plan as one literal (a spread would give each pod a second property store). */
+export function attributedTreePod(
+  pod: KubeObject,
+  summary: PodSummary,
+  facts: PodFacts,
+  plan: DefinitionPlan,
+): Attributed {
+  const tp = treePod(pod, summary, facts);
+  return { summary: tp.summary, facts: tp.facts, terminating: tp.terminating, active: tp.active, plan };
+}
+
+export function findAttributed(attributed: Attributions, plan: DefinitionPlan): Attributed | undefined {
+  if (attributed === null) return undefined;
+  if (!Array.isArray(attributed)) return attributed.plan === plan ? attributed : undefined;
+  for (const x of attributed) if (x.plan === plan) return x;
+  return undefined;
+}
+
+/** `attributed` with `added`, dropping attributions by plans no longer current (definitions reloaded). */
+export function withAttribution(
+  attributed: Attributions,
+  added: Attributed,
+  current: ReadonlySet<DefinitionPlan>,
+): Attributions {
+  const kept =
+    attributed === null
+      ? []
+      : (Array.isArray(attributed) ? attributed : [attributed]).filter((x) => current.has(x.plan));
+  return kept.length === 0 ? added : [...kept, added];
+}
+
+/**
+ * The previous attributions with the new summary, for plans whose pod
+ * expressions read only metadata, when that metadata did not change (a status
+ * change): nothing is evaluated again. Null: attribute it again.
+ */
+export function carriedAttributions(
+  prevObj: KubeObject,
+  prevAttributed: Attributions,
+  obj: KubeObject,
+  summary: PodSummary,
+  current: ReadonlySet<DefinitionPlan>,
+): Attributions {
+  if (prevAttributed === null) return null;
+  const a = prevObj.metadata;
+  const b = obj.metadata;
+  if (
+    a.name !== b.name ||
+    a.namespace !== b.namespace ||
+    !deepEqual(a.labels, b.labels) ||
+    !deepEqual(a.annotations, b.annotations)
+  )
+    return null;
+  const out: Attributed[] = [];
+  for (const x of Array.isArray(prevAttributed) ? prevAttributed : [prevAttributed]) {
+    if (x.plan.podExprsReadMetadataOnly && current.has(x.plan))
+      out.push(attributedTreePod(obj, summary, x.facts, x.plan));
+  }
+  return out.length === 0 ? null : out.length === 1 ? out[0] : out;
+}
+
+const NULL_KEY = '\u0000';
+/** Bound on facts kept per plan: keys are roles × gang keys, but a pathological definition must not grow it without limit. */
+const MAX_SHARED_FACTS = 100_000;
+
+/**
+ * One PodFacts object per distinct attribution and gang keys of a plan: the
+ * pods of one role share it instead of a path, steps and key lists per pod.
+ * Facts with errors are not shared.
+ */
+export class SharedPodFacts {
+  private readonly byPlan = new WeakMap<DefinitionPlan, Map<string, PodFacts>>();
+
+  share(plan: DefinitionPlan, facts: PodFacts): PodFacts {
+    if (facts.errors.length > 0) return facts;
+    let key = '';
+    if (facts.path === null) key = NULL_KEY;
+    else
+      for (const s of facts.path) key += `${s.comp}\u0001${s.instance ?? NULL_KEY}\u0001${s.replica ?? NULL_KEY}\u0002`;
+    key += '\u0003';
+    for (const k of facts.gangKeys) key += `${k ?? NULL_KEY}\u0001`;
+    let byKey = this.byPlan.get(plan);
+    if (!byKey) {
+      byKey = new Map();
+      this.byPlan.set(plan, byKey);
+    }
+    const got = byKey.get(key);
+    if (got) return got;
+    if (byKey.size >= MAX_SHARED_FACTS) byKey.clear();
+    byKey.set(key, facts);
+    return facts;
+  }
+}
