@@ -121,6 +121,12 @@ const CAUSE_ORDER: ConnectionCause['kind'][] = [
   'stalled',
 ];
 
+/** Why a cluster none of whose kinds may be listed is failing (each kind's own 403 carries no cause). */
+const NOTHING_READABLE: ConnectionCause = {
+  kind: 'forbidden',
+  text: 'forbidden (403): the user may list none of the watched kinds',
+};
+
 /** A kind that cannot be read and is being retried (403 counts only when nothing can be read). */
 function isFailing(k: KindState, allForbidden: boolean): boolean {
   if (k.state === 'reconnecting' || (k.state === 'error' && k.cause)) return true;
@@ -145,7 +151,11 @@ export function summariseConnection(
     total: readable.length,
     forbidden: forbidden.map((k) => k.resource),
   };
-  const causes = failing.map((k) => ({ cause: k.cause, retryAt: k.retryAt, since: k.since }));
+  const causes = failing.map((k) => ({
+    cause: k.cause ?? (k.state === 'forbidden' ? NOTHING_READABLE : undefined),
+    retryAt: k.retryAt,
+    since: k.since,
+  }));
   if (pending) causes.push({ cause: pending.cause, retryAt: pending.retryAt, since: pending.since });
   if (causes.length) {
     const rank = (c: ConnectionCause) => CAUSE_ORDER.indexOf(c.kind);
