@@ -270,13 +270,18 @@ class Fleet implements FleetSource {
   getConnectionInfo(): ConnectionInfo {
     const contexts = this.members.map((m) => m.context);
     const live = this.snapshot.fleet?.members.filter((m) => m.summary.state === 'live').length ?? 0;
-    const versions = new Set(this.members.map((m) => m.source?.getConnectionInfo().serverVersion ?? null));
+    const versions = new Set(
+      this.members.flatMap((m) => {
+        const v = m.source?.getConnectionInfo().serverVersion;
+        return v ? [v] : [];
+      }),
+    );
     return {
       context: contexts.join(','),
       cluster: `${contexts.length} clusters, ${live} live (:clusters)`,
       user: '',
       server: '',
-      // One version when every cluster answered the same.
+      // One version when every cluster that answered said the same.
       serverVersion: versions.size === 1 ? [...versions][0] : null,
       namespace: this.options.namespace,
     };
