@@ -2,7 +2,8 @@
 // process, one kubeconfig) read by the real CLI over HTTP. `wlx get
 // --all-contexts -o json`: every cluster's line, each workload's cluster,
 // GPUs by model, the MultiKueue job on the manager linked to its copy on
-// east, the waiting one with both workers tried. One dead context (a refused
+// east, the waiting one with both workers tried; `--context` repeated; one
+// context's document as always plus `cluster`; `get --demo --fleet`. One dead context (a refused
 // port) and one that never answers beside a live one: listed with their state
 // within the connect timeout, exit 0; none live: exit 1. In tmux: the CLUSTER
 // column, `:clusters`, Enter on a cluster and Esc, and the manager's job whose
@@ -153,6 +154,60 @@ test(
       ],
     );
     assert.match(waiting.remote!.tried![0].message, /insufficient unused quota for nvidia\.com\/gpu in flavor h100/);
+
+    // --context repeated is a fleet of those, in that order.
+    const two = await runWlx([
+      'get',
+      '--kubeconfig',
+      kubeconfig,
+      '--context',
+      'wlx-fleet-west',
+      '--context',
+      'wlx-fleet-east',
+      '-o',
+      'json',
+    ]);
+    assert.equal(two.code, 0, two.stderr);
+    const twoDoc = JSON.parse(two.stdout) as { workloads: Workload[]; clusters: Cluster[] };
+    assert.deepEqual(
+      twoDoc.clusters.map((c) => [c.context, c.state]),
+      [
+        ['wlx-fleet-west', 'live'],
+        ['wlx-fleet-east', 'live'],
+      ],
+    );
+    assert.deepEqual([...new Set(twoDoc.workloads.map((w) => w.cluster))].sort(), ['wlx-fleet-east', 'wlx-fleet-west']);
+
+    // One context: the document as always, each workload and node with its `cluster`, no `clusters`.
+    const one = await runWlx(['get', '--kubeconfig', kubeconfig, '--context', 'wlx-fleet-west', '-o', 'json']);
+    assert.equal(one.code, 0, one.stderr);
+    const oneDoc = JSON.parse(one.stdout) as Record<string, unknown> & {
+      workloads: Workload[];
+      nodes: { cluster: string }[];
+    };
+    assert.deepEqual(Object.keys(oneDoc).sort(), ['access', 'nodes', 'orphanPods', 'workloads']);
+    assert.ok(oneDoc.workloads.length > 0 && oneDoc.workloads.every((w) => w.cluster === 'wlx-fleet-west'));
+    assert.ok(oneDoc.workloads.every((w) => w.remote === undefined && w.origin === undefined));
+    assert.ok(oneDoc.nodes.length > 0 && oneDoc.nodes.every((n) => n.cluster === 'wlx-fleet-west'));
+  },
+);
+
+test(
+  'wlx get --demo --fleet: the simulated fleet of three, started and stopped by the command',
+  { timeout: 120_000 },
+  async () => {
+    const r = await runWlx(['get', '--demo', '--fleet', '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout) as { workloads: Workload[]; clusters: Cluster[] };
+    assert.deepEqual(
+      doc.clusters.map((c) => [c.context, c.state]),
+      [
+        ['wlx-fleet-manager', 'live'],
+        ['wlx-fleet-east', 'live'],
+        ['wlx-fleet-west', 'live'],
+      ],
+    );
+    assert.ok(doc.workloads.some((w) => w.cluster === 'wlx-fleet-west' && w.name === 'resnet-finetune'));
   },
 );
 
