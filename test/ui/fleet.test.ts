@@ -13,6 +13,7 @@ import { MultiKueueIndex } from '../../src/model/fleet/multikueue.js';
 import { ScreenModel } from '../../src/ui/state/screen.js';
 import { initialState, reduce, type UiState } from '../../src/ui/state/ui-state.js';
 import { keyOutcome } from '../../src/ui/state/keys.js';
+import type { RowServer, RowWindow, RowWindowRequest } from '../../src/ui/state/served-rows.js';
 import { CONNECTION, FakeSource, defaultSnapshot, node, pod, role, workload } from './fixtures.js';
 
 /** A fleet source over fake members: the merged snapshot, each member's own source. */
@@ -143,6 +144,51 @@ test('merged workloads list: CLUSTER first, each cluster’s rows, keys of their
   const there = reduce(moved, push);
   const deeper = reduce(there, { type: 'push', frame: { kind: 'pods', label: 'pods', workloadUid: 'w-sft' } });
   assert.equal(deeper.stack[deeper.stack.length - 1].cluster, 'wlx-fleet-worker');
+});
+
+/** A member as the engine worker's source is: it serves rows to whoever asks it (nobody does in a fleet). */
+class RowServingSource extends FakeSource implements RowServer {
+  requests: (RowWindowRequest | null)[] = [];
+  serveRows(request: RowWindowRequest | null): void {
+    this.requests.push(request);
+  }
+  rowWindow(): RowWindow | undefined {
+    return undefined;
+  }
+}
+
+test(':pods and :nodes over a fleet: CLUSTER first; narrowed, a member that serves rows is drawn from its snapshot', () => {
+  const f = fleet();
+  const model = new ScreenModel();
+  const pods = reduce(initialState(), { type: 'root', frame: { kind: 'pods', label: 'pods' } });
+  let s = screenOf(model, f, pods);
+  assert.match(s.columnHeader, /^CLUSTER\s+NAMESPACE\s+NAME/);
+  assert.deepEqual(
+    s.rows.filter((r) => r !== undefined).map((r) => [r.cells[0], r.cells[2]]),
+    [
+      ['wlx-fleet-worker', 'llm-sft-master-0'],
+      ['wlx-fleet-worker', 'llm-sft-worker-0'],
+      ['wlx-fleet-worker', 'own-0'],
+    ],
+  );
+  const nodes = reduce(initialState(), { type: 'root', frame: { kind: 'nodes', label: 'nodes' } });
+  s = screenOf(model, f, nodes);
+  assert.match(s.columnHeader, /^CLUSTER\s+NAME/);
+  const nodeRows = s.rows.filter((r) => r !== undefined);
+  assert.ok(nodeRows.some((r) => r.cells[0] === 'wlx-fleet-manager' && r.cells.includes('cpu-node-01')));
+  assert.ok(nodeRows.every((r) => r.cluster === r.cells[0]));
+
+  // The worker as an engine worker's source: the fleet asks it for no rows, so its pods come from its snapshot.
+  const serving = new RowServingSource(f.members.get('wlx-fleet-worker')!.snapshot);
+  const g = new FakeFleet(new Map([...f.members, ['wlx-fleet-worker', serving]]));
+  const narrowed = { ...pods, cluster: 'wlx-fleet-worker' };
+  s = model.screen(g.snapshot, narrowed, Date.parse('2026-01-01T01:00:00Z'), { columns: 140, rows: 40 }, g);
+  assert.match(s.title, /pods\(all@wlx-fleet-worker\)\[3\]/);
+  assert.deepEqual(
+    s.rows.filter((r) => r !== undefined).map((r) => r.cells[1]),
+    ['llm-sft-master-0', 'llm-sft-worker-0', 'own-0'],
+  );
+  assert.deepEqual(serving.requests, []);
 });
 
 test('/ filters across every cluster (the CLUSTER cell included)', () => {
