@@ -17,6 +17,7 @@ import type {
 } from '../model/types.js';
 import type { ModelSource } from '../model/source.js';
 import type { Definition } from '../definitions/types.js';
+import type { ClusterSummary } from '../model/fleet/types.js';
 import { FleetMerger } from '../model/fleet/merge.js';
 import { summariseCluster } from '../model/fleet/summary.js';
 import { fleetKey } from '../model/fleet/link.js';
@@ -59,6 +60,13 @@ class Member {
   server: string | null = null;
   unsubscribe: (() => void) | null = null;
   timedOut = false;
+  /** Its summary line and what it was computed from (recomputed only when one of them changes). */
+  line: {
+    snapshot: ModelSnapshot | null;
+    error: ConnectionCause | null;
+    version: string | null;
+    summary: ClusterSummary;
+  } | null = null;
   settled!: Promise<void>;
   /** Closes its engine's connections while it is still opening (stop). */
   readonly abort = new AbortController();
@@ -231,17 +239,21 @@ class Fleet implements FleetSource {
   private fleetMembers(): FleetMember[] {
     return this.members.map((m) => {
       const snapshot = m.source?.getSnapshot() ?? null;
-      const info = m.source?.getConnectionInfo();
-      return {
-        context: m.context,
-        clusterName: m.clusterName,
-        snapshot,
-        summary: summariseCluster(
-          { context: m.context, server: m.server, version: info?.serverVersion ?? null, error: m.error },
+      const version = m.source?.getConnectionInfo().serverVersion ?? null;
+      // A member that did not change keeps its line (a merge follows every other member's flush).
+      let l = m.line;
+      if (!l || l.snapshot !== snapshot || l.error !== m.error || l.version !== version)
+        l = m.line = {
           snapshot,
-          this.options.gpuResources.length ? this.options.gpuResources : undefined,
-        ),
-      };
+          error: m.error,
+          version,
+          summary: summariseCluster(
+            { context: m.context, server: m.server, version, error: m.error },
+            snapshot,
+            this.options.gpuResources.length ? this.options.gpuResources : undefined,
+          ),
+        };
+      return { context: m.context, clusterName: m.clusterName, snapshot, summary: l.summary };
     });
   }
 
