@@ -193,7 +193,8 @@ class Fleet implements FleetSource {
       this.timeOut(m);
       return;
     }
-    await source.whenSynced();
+    // A failed first sync has settled too (its snapshot says why); in the explorer nobody awaits this.
+    await source.whenSynced().catch(() => undefined);
   }
 
   private timeOut(m: Member): void {
