@@ -77,10 +77,12 @@ function runSession(kubeconfig: string, args: string[], settleSeconds: number): 
     const child = spawn(
       process.execPath,
       ['--expose-gc', here('./fleet-session.js'), kubeconfig, ...args, '--settle-seconds', String(settleSeconds)],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    // Its messages, without the cursor-show code Ink's exit handler writes to the real stderr.
+    child.stderr.setEncoding('utf8').on('data', (d: string) => process.stderr.write(d.replaceAll('\u001b[?25h', '')));
     child.on('error', reject);
     child.on('exit', (code) => {
       const line = out.trim().split('\n').at(-1) ?? '';
@@ -263,7 +265,7 @@ export function printFleetTable(result: FleetBenchResult): void {
     const goal = max === undefined ? '' : `≤ ${max}`;
     const met = max === undefined ? '' : v <= max ? 'met' : 'missed';
     lines.push(
-      `  ${name.padEnd(width)}  ${Number(v.toPrecision(3)).toString().padStart(10)}  ${goal.padEnd(6)}  ${met}`.trimEnd(),
+      `  ${name.padEnd(width)}  ${(Number.isNaN(v) ? '-' : Number(v.toPrecision(3)).toString()).padStart(10)}  ${goal.padEnd(6)}  ${met}`.trimEnd(),
     );
   }
   const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
