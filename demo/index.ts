@@ -146,6 +146,8 @@ export interface BackgroundDemo {
 export interface BackgroundChildOptions extends DemoClusterOptions {
   /** A directory the child removes when it exits (the kubeconfig's, when the parent chose it). */
   removeOnExit?: string;
+  /** Run the fleet of three clusters (demo/fleet.ts) instead of one; the kubeconfig has a context per cluster. */
+  fleet?: boolean;
 }
 
 /** The message demo/main.ts sends its parent once it listens. */
@@ -161,7 +163,7 @@ export interface DemoReadyMessage {
  * channel closes), so no simulated cluster outlives its caller.
  */
 export async function startDemoInBackground(
-  options: Omit<DemoClusterOptions, 'store' | 'logs'> = {},
+  options: Omit<BackgroundChildOptions, 'store' | 'logs' | 'removeOnExit'> = {},
 ): Promise<BackgroundDemo> {
   let dir: string | undefined;
   let kubeconfigPath = options.kubeconfigPath;

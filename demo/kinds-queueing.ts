@@ -10,6 +10,7 @@
 import type { KindSpec, PrinterColumn } from './kind-types.js';
 import { conditionFields, type Field } from './schemas.js';
 import type { StoredObject } from './object-store.js';
+import { MULTIKUEUE_KINDS, multiKueueClusterToV1beta1 } from './kinds-multikueue.js';
 
 export const KUEUE_GROUP = 'kueue.x-k8s.io';
 export const KUEUE_VERSION = 'v1beta2';
@@ -319,6 +320,7 @@ const KUEUE_KINDS: KindSpec[] = [
       },
     },
   },
+  ...MULTIKUEUE_KINDS,
 ];
 
 type Json = Record<string, unknown>;
@@ -374,6 +376,8 @@ function v1beta1Of(k: KindSpec): KindSpec {
       },
     };
   }
+  if (k.kind === 'MultiKueueCluster')
+    schema = { ...schema, spec: { kubeConfig: ['KubeConfig', 'Where the kubeconfig is.'] } };
   return {
     ...k,
     version: 'v1beta1',
@@ -383,9 +387,11 @@ function v1beta1Of(k: KindSpec): KindSpec {
       convert: (obj) =>
         k.kind === 'Workload'
           ? workloadToV1beta1(obj)
-          : rename
-            ? renameIn(obj, rename.section, rename.from, rename.to)
-            : obj,
+          : k.kind === 'MultiKueueCluster'
+            ? multiKueueClusterToV1beta1(obj)
+            : rename
+              ? renameIn(obj, rename.section, rename.from, rename.to)
+              : obj,
     },
   };
 }

@@ -44,6 +44,23 @@ export function demoKubeconfig(o: DemoKubeconfigOptions): string {
   return dump(config);
 }
 
+/** One kubeconfig for several demo clusters: a context (admin) per cluster, the first current. */
+export function fleetKubeconfig(clusters: readonly { context: string; server: string; token?: string }[]): string {
+  const config = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: clusters.map((c) => ({
+      name: c.context,
+      cluster: { server: c.server, 'insecure-skip-tls-verify': true },
+    })),
+    users: clusters.map((c) => ({ name: c.context, user: c.token !== undefined ? { token: c.token } : {} })),
+    contexts: clusters.map((c) => ({ name: c.context, context: { cluster: c.context, user: c.context } })),
+    'current-context': clusters[0]?.context ?? '',
+    preferences: {},
+  };
+  return dump(config);
+}
+
 export async function writeDemoKubeconfig(path: string, options: DemoKubeconfigOptions): Promise<void> {
   // 0600: the file may hold tokens.
   await writeFile(path, demoKubeconfig(options), { mode: 0o600 });

@@ -142,6 +142,9 @@ export const R = {
   clusterqueues: resourceKey('kueue.x-k8s.io', 'v1beta2', 'clusterqueues'),
   localqueues: resourceKey('kueue.x-k8s.io', 'v1beta2', 'localqueues'),
   workloads: resourceKey('kueue.x-k8s.io', 'v1beta2', 'workloads'),
+  admissionchecks: resourceKey('kueue.x-k8s.io', 'v1beta2', 'admissionchecks'),
+  multikueueconfigs: resourceKey('kueue.x-k8s.io', 'v1beta2', 'multikueueconfigs'),
+  multikueueclusters: resourceKey('kueue.x-k8s.io', 'v1beta2', 'multikueueclusters'),
   podgroups: resourceKey('scheduling.run.ai', 'v2alpha2', 'podgroups'),
   kaiqueues: resourceKey('scheduling.run.ai', 'v2', 'queues'),
 } as const;

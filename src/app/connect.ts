@@ -14,6 +14,14 @@ import type { PrometheusTarget } from '../kube/dcgm-scrape.js';
 export interface ClusterOptions {
   kubeconfig?: string;
   context?: string;
+  /** Several contexts (`--context a,b` or repeated): a fleet (src/app/fleet.ts); `context` is then unset. */
+  contexts?: string[];
+  /** `--all-contexts`: every context of the kubeconfig, as a fleet. */
+  allContexts?: boolean;
+  /** With `demo`: the simulated fleet of three clusters. */
+  fleet?: boolean;
+  /** `--connect-timeout`: how long a fleet's cluster may take to answer at all. */
+  connectTimeoutMs?: number;
   /** A namespace (the first `-n`), or null for all namespaces. */
   namespace: string | null;
   /** Every `-n` given (empty or absent: all namespaces). */
@@ -50,6 +58,8 @@ export interface OpenOptions extends ClusterOptions {
    * frames never wait behind ingestion (src/app/worker/README.md).
    */
   engineThread?: 'worker' | 'inline';
+  /** Aborting closes the engine's connections, also while it is still opening (a fleet gives up on a cluster). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -65,6 +75,8 @@ export async function openEngine(
   const { startEngine } = await import('../kube/engine.js');
   const { loadDefinitions } = await import('../definitions/index.js');
   const { loaded, transport } = await connect(cluster);
+  // Closing the agent ends requests in flight: an opening stuck on a server that never answers fails now.
+  options.signal?.addEventListener('abort', () => transport.close(), { once: true });
   try {
     const definitions = loadDefinitions({ userPaths: options.definitionPaths, envPaths: options.definitionsEnv });
     const engine = await startEngine({

@@ -15,7 +15,10 @@ import {
 /** node:util parseArgs option specs of the shared cluster options. */
 export const CLUSTER_OPTIONS = {
   kubeconfig: { type: 'string' },
-  context: { type: 'string' },
+  context: { type: 'string', multiple: true },
+  'all-contexts': { type: 'boolean' },
+  'connect-timeout': { type: 'string' },
+  fleet: { type: 'boolean' },
   namespace: { type: 'string', short: 'n', multiple: true },
   'all-namespaces': { type: 'boolean', short: 'A' },
   definitions: { type: 'string', multiple: true },
@@ -30,7 +33,12 @@ export const CLUSTER_OPTIONS = {
 
 export const CLUSTER_OPTIONS_HELP = `Cluster options:
   --kubeconfig FILE       kubeconfig (default: $KUBECONFIG, then ~/.kube/config)
-  --context NAME          kubeconfig context (default: current-context)
+  --context NAME          kubeconfig context (default: current-context);
+                          several (a,b,c or repeated): a fleet, every
+                          cluster at once (docs/fleet.md)
+  --all-contexts          every context of the kubeconfig, as a fleet
+  --connect-timeout DUR   how long a fleet's cluster may take to answer
+                          before it reads as unreachable (default 10s)
   -n, --namespace NS      only this namespace (repeatable; default: all, like
                           k9s; when cluster-wide lists are forbidden, these or
                           the context's namespace are read instead)
@@ -52,6 +60,8 @@ export const CLUSTER_OPTIONS_HELP = `Cluster options:
                           (repeatable; default: region, zone, the Kueue
                           Topology's or known rack/block labels, NVLink domain)
   --demo                  run the built-in simulated GPU cluster and use it
+  --fleet                 with --demo: the simulated fleet of three clusters
+                          (a Kueue MultiKueue manager, two GPU workers)
   --protobuf              ask for pods and nodes in Kubernetes protobuf (JSON
                           when the server does not serve it; default JSON)
 `;
@@ -68,6 +78,13 @@ function checked<T>(flag: string, hint: string, parse: () => T): T {
   } catch (err) {
     throw new UsageError(`${flag} ${(err as Error).message}`, hint);
   }
+}
+
+/** Several clusters at once: `--context a,b`, `--all-contexts` or `--demo --fleet` (src/app/fleet.ts). */
+export function isFleet(options: ClusterOptions): boolean {
+  return (
+    (options.contexts?.length ?? 0) > 1 || options.allContexts === true || (options.demo && options.fleet === true)
+  );
 }
 
 type ParsedValues = {
@@ -88,8 +105,19 @@ export function clusterOptionsFrom(
   if (v.namespace !== undefined && v['all-namespaces'])
     throw new UsageError('-n/--namespace and -A/--all-namespaces cannot be combined', hint);
   if (v.namespace?.some((n) => n === '')) throw new UsageError('-n/--namespace needs a namespace name', hint);
-  if (v.demo && (v.kubeconfig || v.context))
-    throw new UsageError('--demo cannot be combined with --kubeconfig or --context', hint);
+  if (v.demo && (v.kubeconfig || v.context || v['all-contexts']))
+    throw new UsageError('--demo cannot be combined with --kubeconfig, --context or --all-contexts', hint);
+  if (v.fleet && !v.demo) throw new UsageError('--fleet runs the simulated fleet: give it with --demo', hint);
+  // Repeatable; a context from config or `:ctx` arrives as one string.
+  const given = v.context === undefined ? [] : Array.isArray(v.context) ? v.context : [v.context as string];
+  const contexts = [...new Set(given.flatMap((c) => c.split(',')).map((c) => c.trim()))];
+  if (given.length && contexts.some((c) => c === ''))
+    throw new UsageError('--context needs a context name (several: a,b,c)', hint);
+  if (v['all-contexts'] && contexts.length)
+    throw new UsageError('--all-contexts and --context cannot be combined', hint);
+  const connectTimeout = v['connect-timeout'];
+  const connectTimeoutMs =
+    connectTimeout !== undefined ? checked('--connect-timeout', hint, () => parseDuration(connectTimeout)) : undefined;
   const gpuResources = v['gpu-resource'] ?? [];
   for (const r of gpuResources) checked('--gpu-resource', hint, () => checkGpuResource(r));
   const dcgmSelector = v['dcgm-selector'];
@@ -106,7 +134,11 @@ export function clusterOptionsFrom(
     dcgmSelector,
     prometheus,
     idleAfterMs: v['idle-after'] !== undefined ? parseIdleAfter(v['idle-after'], hint) : undefined,
-    context: v.context,
+    context: contexts.length === 1 ? contexts[0] : undefined,
+    ...(contexts.length > 1 ? { contexts } : {}),
+    ...(v['all-contexts'] ? { allContexts: true } : {}),
+    ...(v.fleet ? { fleet: true } : {}),
+    ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
     namespace: v.namespace?.[0] ?? null,
     namespaces: [...new Set(v.namespace ?? [])],
     definitionPaths: v.definitions ?? [],

@@ -20,6 +20,10 @@ Options:
                             contexts wlx-demo (admin) and wlx-demo-restricted
                             (reads namespace training only)
   --scenario default|scale  what the cluster holds (default: default)
+  --fleet                   three clusters instead of one: a Kueue MultiKueue
+                            manager and two GPU workers (H100; A100 with MIG
+                            and DRA), one kubeconfig with contexts
+                            wlx-fleet-manager, wlx-fleet-east, wlx-fleet-west
   --seed N                  seed of the simulation's random choices (default 1)
   --speed X                 simulated time runs X times faster (default 1)
   --token T                 require "Authorization: Bearer T" on every request
@@ -47,6 +51,7 @@ const OPTIONS = {
   host: { type: 'string' },
   'kubeconfig-out': { type: 'string' },
   scenario: { type: 'string' },
+  fleet: { type: 'boolean' },
   seed: { type: 'string' },
   speed: { type: 'string' },
   token: { type: 'string' },
@@ -150,6 +155,12 @@ async function runDemoCommand(args: string[]): Promise<number> {
     },
   };
   if (values.token !== undefined && !values.token) throw new UsageError('--token must not be empty', HINT);
+  if (values.fleet) {
+    const sizing = ['scenario', 'nodes', 'workloads', 'pods-per-workload', 'churn', 'port'] as const;
+    const clash = sizing.find((k) => values[k] !== undefined);
+    if (clash) throw new UsageError(`--fleet cannot be combined with --${clash}`, HINT);
+    return serveFleet(options, values['kubeconfig-out'], restartEvery);
+  }
 
   const { startDemoCluster } = await import('../../demo/index.js');
   const started = Date.now();
@@ -182,6 +193,51 @@ async function runDemoCommand(args: string[]): Promise<number> {
   });
   if (restartTimer) clearInterval(restartTimer);
   await cluster.stop();
+  if (!chosenPath) await rm(kubeconfigPath, { force: true });
+  process.stdout.write('wlx demo: stopped\n');
+  return 0;
+}
+
+/** Waits for SIGINT or SIGTERM. */
+function untilSignal(): Promise<void> {
+  return new Promise<void>((resolveSignal) => {
+    const onSignal = () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolveSignal();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+/** `wlx demo serve --fleet`: the three clusters of demo/fleet.ts until interrupted. */
+async function serveFleet(
+  options: { token?: string; protobuf: boolean; seed?: number; speed?: number; faults: object },
+  chosenPath: string | undefined,
+  restartEvery: number | undefined,
+): Promise<number> {
+  const { startDemoFleet, FLEET_CONTEXTS } = await import('../../demo/fleet.js');
+  const started = Date.now();
+  const kubeconfigPath = chosenPath ? resolve(chosenPath) : join(tmpdir(), `wlx-demo-fleet-${process.pid}.kubeconfig`);
+  const fleet = await startDemoFleet({ ...options, kubeconfigPath });
+  const lines = (Object.keys(FLEET_CONTEXTS) as (keyof typeof FLEET_CONTEXTS)[]).map(
+    (m) => `  ${FLEET_CONTEXTS[m].padEnd(18)} ${fleet.members[m].server}\n`,
+  );
+  process.stdout.write(
+    `wlx demo: simulated fleet of 3 clusters (started in ${Date.now() - started} ms)\n` +
+      lines.join('') +
+      `kubeconfig: ${kubeconfigPath}\n` +
+      `export KUBECONFIG=${kubeconfigPath}\n` +
+      'explore it: wlx --all-contexts\n' +
+      'Press Ctrl-C to stop.\n',
+  );
+  const restartTimer = restartEvery
+    ? setInterval(() => void Promise.all(Object.values(fleet.members).map((c) => c.restart())), restartEvery * 1000)
+    : undefined;
+  await untilSignal();
+  if (restartTimer) clearInterval(restartTimer);
+  await fleet.stop();
   if (!chosenPath) await rm(kubeconfigPath, { force: true });
   process.stdout.write('wlx demo: stopped\n');
   return 0;

@@ -12,11 +12,12 @@ import { topologyKeysInEffect } from '../model/topology.js';
 import { sanitise } from '../text/sanitise.js';
 import { nearest } from '../text/nearest.js';
 import { unreadableNamespaceText } from '../model/namespace-access.js';
-import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom } from './common.js';
+import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom, isFleet } from './common.js';
 import { problemText, withConfig } from './settings.js';
 import { parseCommandArgs, UsageError } from './usage.js';
-import { jsonDocument, type JsonSources } from './printers/json.js';
-import { outputWidth, renderTrees } from './printers/tree.js';
+import { fleetJsonDocument, jsonDocument, type JsonSources } from './printers/json.js';
+import { outputWidth, renderFleetTrees, renderTrees, type FleetTreeMember } from './printers/tree.js';
+import type { ClusterSummary, FleetLinks } from '../model/fleet/types.js';
 
 const HINT = 'wlx get --help';
 
@@ -132,6 +133,12 @@ interface Loaded extends JsonSources {
   timelineOf?: (w: WorkloadTree) => Promise<string>;
   /** Closes what `timelineOf` keeps open. */
   close?: () => Promise<void>;
+  /** Several clusters: each member's sources, every cluster's line, the MultiKueue links. */
+  fleet?: {
+    members: (JsonSources & FleetTreeMember)[];
+    clusters: ClusterSummary[];
+    links: FleetLinks;
+  };
 }
 
 const FULL_ACCESS: AccessScope = { clusterWide: true, namespaces: [], forbidden: [] };
@@ -192,6 +199,7 @@ async function loadOffline(
     scheduling: model.scheduling.view(model.store.workloads()),
     topologyKeys: topologyKeysInEffect(cluster.topologyKeys, model.store.nodes(), model.store.kueueTopologyLevels?.()),
     access: FULL_ACCESS,
+    cluster: null,
     notice: null,
     problems: [
       ...problems,
@@ -251,6 +259,7 @@ async function loadLive(
       podNodes: snap.podNodes,
       gpuMetrics: snap.gpuMetrics,
       topologyKeys: snap.topologyKeys ?? [],
+      cluster: source.getConnectionInfo().context,
       timelineOf,
       close: timelineOf ? () => open.stop() : undefined,
       notice: scoped ? notice : null,
@@ -266,6 +275,65 @@ async function loadLive(
     throw new GetError((err as Error).message, 1);
   } finally {
     if (!timeline) await source.stop();
+  }
+}
+
+/** Every cluster of a fleet, listed once; a cluster that does not answer within the connect timeout is listed dead. */
+async function loadFleet(
+  cluster: ReturnType<typeof clusterOptionsFrom>,
+  selector: string | undefined,
+  includeNested: boolean,
+): Promise<Loaded> {
+  const { openFleet } = await import('../app/fleet.js');
+  let source;
+  try {
+    source = await openFleet({ ...cluster, watch: false, labelSelector: selector, includeNested });
+  } catch (err) {
+    throw new GetError((err as Error).message, 1);
+  }
+  try {
+    await source.whenSynced();
+    await source.refreshQueuePositions();
+    await source.scrapeGpuMetrics();
+    const snap = source.getSnapshot();
+    const fleet = snap.fleet!;
+    const shortNames = new Map<string, string>();
+    for (const r of source.resources())
+      for (const n of r.shortNames) shortNames.set(n.toLowerCase(), `${r.gvk.group}/${r.gvk.version}/${r.gvk.kind}`);
+    const members = fleet.members.map((m) => {
+      const s = m.snapshot;
+      return {
+        summary: m.summary,
+        cluster: m.context,
+        nodes: s?.nodes ?? [],
+        podNodes: s?.podNodes,
+        scheduling: s?.scheduling ?? EMPTY_SCHEDULING,
+        access: s?.access ?? FULL_ACCESS,
+        gpuMetrics: s?.gpuMetrics,
+        topologyKeys: s?.topologyKeys ?? [],
+        links: { context: m.context, links: fleet.links },
+      };
+    });
+    const notices = fleet.members
+      .filter((m) => m.snapshot?.accessNotice)
+      .map((m) => `${m.context}: ${m.snapshot!.accessNotice}`);
+    return {
+      shortNames,
+      workloads: snap.workloads,
+      orphanPods: snap.orphanPods,
+      nodes: snap.nodes,
+      totals: snap.totals,
+      definitions: source.definitions(),
+      scheduling: snap.scheduling ?? EMPTY_SCHEDULING,
+      access: snap.access ?? FULL_ACCESS,
+      topologyKeys: [],
+      cluster: null,
+      notice: notices.length ? notices.join('; ') : null,
+      problems: snap.problems.filter((p) => !notices.some((n) => p.endsWith(n.slice(n.indexOf(': ') + 2)))),
+      fleet: { members, clusters: fleet.members.map((m) => m.summary), links: fleet.links },
+    };
+  } finally {
+    await source.stop();
   }
 }
 
@@ -298,8 +366,11 @@ async function get(args: string[]): Promise<number> {
   const cluster = clusterOptionsFrom(configured.values, HINT);
   const target = parseTarget(positionals);
   const from = values.from ?? [];
-  if (from.length && (cluster.demo || cluster.kubeconfig || cluster.context)) {
-    throw new UsageError('--from reads a dump: it cannot be combined with --demo, --kubeconfig or --context', HINT);
+  if (from.length && (cluster.demo || cluster.kubeconfig || cluster.context || isFleet(cluster))) {
+    throw new UsageError(
+      '--from reads a dump: it cannot be combined with --demo, --kubeconfig, --context or --all-contexts',
+      HINT,
+    );
   }
   const timeline = values.timeline === true;
   if (timeline && (!target.type || !target.name))
@@ -323,6 +394,9 @@ async function get(args: string[]): Promise<number> {
   try {
     if (from.length) {
       loaded = await loadOffline(from, cluster, selector, target.type !== null);
+    } else if (isFleet(cluster)) {
+      if (timeline) throw new UsageError('--timeline reads one workload: give one --context', HINT);
+      loaded = await loadFleet(cluster, selector, target.type !== null);
     } else {
       loaded = await loadLive(cluster, selector, target.type !== null, timeline);
     }
@@ -413,12 +487,20 @@ async function printLoaded(
   }
   const gpuNotice = loaded.gpuMetrics?.notice;
   if (gpuNotice && !loaded.notice?.includes(gpuNotice.text)) process.stderr.write(`wlx: ${sanitise(gpuNotice.text)}\n`);
+  const fleet = loaded.fleet;
+  const document = () =>
+    fleet
+      ? fleetJsonDocument(workloads, orphanPods, { ...fleet, access: loaded.access })
+      : jsonDocument(workloads, loaded, orphanPods);
   if (output === 'json') {
-    process.stdout.write(JSON.stringify(jsonDocument(workloads, loaded, orphanPods), null, 2) + '\n');
+    process.stdout.write(JSON.stringify(document(), null, 2) + '\n');
   } else if (output === 'yaml') {
+    process.stdout.write(yaml.dump(document(), { noRefs: true, lineWidth: -1, sortKeys: false }));
+  } else if (fleet) {
     process.stdout.write(
-      yaml.dump(jsonDocument(workloads, loaded, orphanPods), { noRefs: true, lineWidth: -1, sortKeys: false }),
+      renderFleetTrees(workloads, orphanPods, fleet.members, fleet.links, Date.now(), outputWidth(process.stdout)),
     );
+    for (const p of loaded.problems.slice(0, 20)) process.stderr.write(`wlx: warning: ${sanitise(p)}\n`);
   } else {
     process.stdout.write(
       renderTrees(
@@ -432,6 +514,13 @@ async function printLoaded(
       ),
     );
     for (const p of loaded.problems.slice(0, 20)) process.stderr.write(`wlx: warning: ${sanitise(p)}\n`);
+  }
+  // A fleet answers when one cluster does (the others are listed with their state); none: an error.
+  if (fleet && !fleet.clusters.some((c) => c.state === 'live')) {
+    process.stderr.write(
+      `wlx: no cluster answered (${fleet.clusters.map((c) => sanitise(`${c.context}: ${c.state}`)).join(', ')})\n`,
+    );
+    return 1;
   }
   return unreadable.length ? EXIT_UNREADABLE : 0;
 }

@@ -19,8 +19,11 @@ export type Origin = 'flag' | 'context' | 'global' | 'default';
 
 /** The context the settings are for; null when the kubeconfig cannot say (then only the global ones apply). */
 export async function contextOf(values: Record<string, unknown>): Promise<string | null> {
-  if (values.demo) return 'wlx-demo';
-  if (typeof values.context === 'string') return values.context;
+  if (values.demo) return values.fleet ? null : 'wlx-demo';
+  // --context is repeatable (a fleet): one context names it; several, or --all-contexts, only the global settings apply.
+  const given = (Array.isArray(values.context) ? (values.context as string[]) : []).flatMap((c) => c.split(','));
+  if (given.length === 1) return given[0];
+  if (given.length > 1 || values['all-contexts']) return null;
   try {
     const { loadKubeconfig } = await import('../kube/kubeconfig.js');
     return loadKubeconfig({ kubeconfig: values.kubeconfig as string | undefined }).context || null;

@@ -5,8 +5,9 @@
 // source and restores the terminal. `:ctx NAME` reopens the source on
 // another context, with that context's settings.
 import { constants as osConstants } from 'node:os';
-import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom } from './common.js';
+import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom, isFleet } from './common.js';
 import { openModelSource } from '../app/open.js';
+import type { FleetSource } from '../app/fleet.js';
 import type { ClusterOptions } from '../app/connect.js';
 import { parseCommandArgs } from './usage.js';
 import { packageVersion } from './version.js';
@@ -33,7 +34,8 @@ export const EXPLORER_OPTIONS_HELP = `Explorer options (also config.yaml keys: d
   --screen-dump-dir DIR   where ctrl-s saves tables as CSV
 `;
 
-const USAGE = `Usage: wlx [--demo] [-n NS | -A] [--context C] [--kubeconfig F] [--definitions PATH]... [-c VIEW]
+const USAGE = `Usage: wlx [--demo [--fleet]] [-n NS | -A] [--context C[,C2...] | --all-contexts]
+           [--kubeconfig F] [--definitions PATH]... [-c VIEW]
 
 The live explorer: workloads → roles → pods → nodes, with GPU rollups.
 Keys: ↑↓/jk move, Enter drill down, Esc back, / filter, : command, ? help, q quit.
@@ -105,11 +107,14 @@ export async function runTui(args: string[]): Promise<number> {
     const skin = skinOf(config, settings.skin, skinFrom);
     const problems = [...config.problems, ...skin.problems];
     if (skin.problems.length) process.stderr.write(problemText(skin.problems));
-    if (options.demo) process.stderr.write('wlx: starting the simulated cluster…\n');
-    let source: Awaited<ReturnType<typeof openModelSource>>;
+    const fleet = isFleet(options);
+    if (options.demo) process.stderr.write(`wlx: starting the simulated ${fleet ? 'fleet' : 'cluster'}…\n`);
+    let source: Awaited<ReturnType<typeof openModelSource>> | FleetSource;
     try {
-      // The engine in a worker thread: keys and frames never wait behind ingestion.
-      source = await openModelSource({ ...options, engineThread: 'worker' });
+      // The engine in a worker thread (one per cluster of a fleet): keys and frames never wait behind ingestion.
+      source = fleet
+        ? await (await import('../app/fleet.js')).openFleet({ ...options, engineThread: 'worker' })
+        : await openModelSource({ ...options, engineThread: 'worker' });
     } catch (err) {
       process.stderr.write(`wlx: ${(err as Error).message}\n`);
       return 1;
@@ -126,7 +131,8 @@ export async function runTui(args: string[]): Promise<number> {
         // Several `-n`: each is listed; the view starts on all of them.
         initialNamespace: (options.namespaces?.length ?? 0) > 1 ? null : options.namespace,
         contexts: contextNames(options, loadContexts),
-        canSwitchContext: !options.demo,
+        // A fleet shows its clusters together (`:clusters` narrows to one).
+        canSwitchContext: !options.demo && !fleet,
         bindings: config.bindings,
         skin: skin.skin,
         headless: settings.headless === true,
@@ -151,6 +157,8 @@ export async function runTui(args: string[]): Promise<number> {
     }
     switch (exit.kind) {
       case 'quit':
+        // A fleet's cluster still opening (a server that never answers) must not keep wlx running.
+        if (fleet) setTimeout(() => process.exit(0), 1000).unref();
         return 0;
       case 'switchContext':
         // The new context's settings, under the same flags.

@@ -28,6 +28,7 @@ import { ClusterStore } from '../model/cluster-store.js';
 import { POD_GVK } from '../model/ownership-graph.js';
 import { preflightDefinitions } from '../model/preflight.js';
 import { SchedulingIndex } from '../model/scheduling/index.js';
+import { MultiKueueIndex } from '../model/fleet/multikueue.js';
 import { nodesFromPods } from '../model/nodes-from-pods.js';
 import { QueuePositions } from './queue-positions.js';
 import { DcgmScraper } from './dcgm-scrape.js';
@@ -70,6 +71,9 @@ export class ClusterEngine implements ModelSource {
   private readonly positions: QueuePositions;
   /** The index's version when the last snapshot was built. */
   private schedulingVersion = -1;
+  /** Kueue Workloads and MultiKueue's objects: where jobs were dispatched, copies from a manager. */
+  private readonly multiKueue = new MultiKueueIndex();
+  private multiKueueVersion = -1;
   private readonly watchers: KindWatchers;
   private readonly scheduler: FlushScheduler;
   private readonly listeners = new Set<(s: ModelSnapshot) => void>();
@@ -163,8 +167,10 @@ export class ClusterEngine implements ModelSource {
       onRoleChange: (role, tombstones) => {
         if (role === 'definition') return;
         for (const tomb of tombstones)
-          if (role === 'scheduling') this.schedulingIndex.apply('DELETED', tomb);
-          else this.store.apply(role, 'DELETED', tomb);
+          if (role === 'scheduling') {
+            this.schedulingIndex.apply('DELETED', tomb);
+            this.multiKueue.apply('DELETED', tomb);
+          } else this.store.apply(role, 'DELETED', tomb);
         this.scheduler.markDirty();
       },
       onKindsChanged: () => this.scheduler.markDirty(),
@@ -412,6 +418,7 @@ export class ClusterEngine implements ModelSource {
       this.onKarta(type, object);
     } else if (w.role === 'scheduling') {
       this.schedulingIndex.apply(type, object);
+      this.multiKueue.apply(type, object);
     } else {
       // A pod nobody controls is a workload of its own (the Pod definition's): -l selects it too.
       if (w.role === 'workload' || (w.role === 'pod' && this.selector && isBare(object)))
@@ -505,7 +512,8 @@ export class ClusterEngine implements ModelSource {
       this.addProblem(`model: ${(err as Error).message}`);
     }
     this.scheduleRestartExpiry();
-    const schedulingChanged = this.schedulingIndex.version !== this.schedulingVersion;
+    const schedulingChanged =
+      this.schedulingIndex.version !== this.schedulingVersion || this.multiKueue.version !== this.multiKueueVersion;
     if (!this.scheduler.takeDirty() && !changed.length && !structural && !schedulingChanged) return;
     this.snapshot = this.buildSnapshot(changed);
     for (const l of this.listeners) {
@@ -594,6 +602,7 @@ export class ClusterEngine implements ModelSource {
       connection.since = previous.since;
     this.connection = connection;
     this.schedulingVersion = this.schedulingIndex.version;
+    this.multiKueueVersion = this.multiKueue.version;
     const access = this.namespaceAccess();
     return assembleSnapshot({
       accessNotice: this.accessNotice(access),
@@ -616,6 +625,7 @@ export class ClusterEngine implements ModelSource {
       facts: this.watchers.versionFallbacks(),
       orphanPods: this.visibleOrphans(),
       problemTimes: this.problemTimes,
+      multiKueue: this.multiKueue.view(),
     });
   }
 }

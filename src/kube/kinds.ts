@@ -4,6 +4,7 @@ import type { ResourceInfo } from '../model/types.js';
 import type { TrimRole } from './trim.js';
 import { OWNER_GVKS, POD_GVK } from '../model/ownership-graph.js';
 import { SCHEDULING_GVKS } from '../model/scheduling/index.js';
+import { MULTIKUEUE_GVKS } from '../model/fleet/multikueue.js';
 import { DRA_KINDS } from '../model/dra-objects.js';
 
 export const KARTA_GVK: Gvk = { group: 'run.ai', version: 'v1alpha1', kind: 'Karta' };
@@ -57,7 +58,7 @@ export function wantedKinds(definitions: Definition[]): WantedKind[] {
   out.set(gvkKey(POD_GVK), { gvk: POD_GVK, role: 'pod', intermediate: false });
   out.set(gvkKey(NODE_GVK), { gvk: NODE_GVK, role: 'node', intermediate: false });
   // Queues and gangs: watched when served (a definition of the same kind takes precedence).
-  for (const g of SCHEDULING_GVKS)
+  for (const g of [...SCHEDULING_GVKS, ...MULTIKUEUE_GVKS])
     if (!out.has(gvkKey(g))) out.set(gvkKey(g), { gvk: g, role: 'scheduling', intermediate: true });
   for (const g of DRA_GVKS) if (!out.has(gvkKey(g))) out.set(gvkKey(g), { gvk: g, role: 'dra', intermediate: true });
   if (!out.has(gvkKey(KUEUE_TOPOLOGY_GVK)))

@@ -17,7 +17,9 @@ import type {
   SchedulingView,
   PodNode,
 } from '../model/types.js';
+import type { MultiKueueView } from '../model/fleet/types.js';
 import type { ExprError } from '../model/expr.js';
+import { EMPTY_MULTIKUEUE } from '../model/fleet/multikueue.js';
 import type { ModelStoreLike } from './engine-types.js';
 import { topologyKeysInEffect } from '../model/topology.js';
 
@@ -119,6 +121,12 @@ const CAUSE_ORDER: ConnectionCause['kind'][] = [
   'stalled',
 ];
 
+/** Why a cluster none of whose kinds may be listed is failing (each kind's own 403 carries no cause). */
+const NOTHING_READABLE: ConnectionCause = {
+  kind: 'forbidden',
+  text: 'forbidden (403): the user may list none of the watched kinds',
+};
+
 /** A kind that cannot be read and is being retried (403 counts only when nothing can be read). */
 function isFailing(k: KindState, allForbidden: boolean): boolean {
   if (k.state === 'reconnecting' || (k.state === 'error' && k.cause)) return true;
@@ -143,7 +151,11 @@ export function summariseConnection(
     total: readable.length,
     forbidden: forbidden.map((k) => k.resource),
   };
-  const causes = failing.map((k) => ({ cause: k.cause, retryAt: k.retryAt, since: k.since }));
+  const causes = failing.map((k) => ({
+    cause: k.cause ?? (k.state === 'forbidden' ? NOTHING_READABLE : undefined),
+    retryAt: k.retryAt,
+    since: k.since,
+  }));
   if (pending) causes.push({ cause: pending.cause, retryAt: pending.retryAt, since: pending.since });
   if (causes.length) {
     const rank = (c: ConnectionCause) => CAUSE_ORDER.indexOf(c.kind);
@@ -192,6 +204,7 @@ export interface SnapshotInput {
   problemTimes?: ProblemTimes;
   /** The orphan pods to show (the label selector's); absent: the store's. */
   orphanPods?: OrphanPod[];
+  multiKueue?: MultiKueueView;
 }
 
 /** `namespace-scoped access: showing training (not readable: nodes, clusterqueues.kueue.x-k8s.io)`. */
@@ -279,6 +292,7 @@ export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
     ...(input.gpuMetrics ? { gpuMetrics: input.gpuMetrics } : {}),
     topologyLevels,
     topologyKeys: keysInEffect(input.topologyKeys, nodes, topologyLevels),
+    ...(input.multiKueue && input.multiKueue !== EMPTY_MULTIKUEUE ? { multiKueue: input.multiKueue } : {}),
   });
 }
 

@@ -45,6 +45,11 @@ export interface ModelSource {
   kubeconfigPath(): string | undefined;
   /** Stops watches and what the source was opened with (its transport, the demo). Idempotent. */
   stop(): Promise<void>;
+  /**
+   * A fleet's (src/app/fleet.ts) cluster by context: that cluster's own
+   * source, which the views of one cluster read; absent on a single cluster.
+   */
+  member?(context: string): ModelSource | undefined;
 }
 
 /** Which object to read: apiVersion/kind as in ownerReferences. */

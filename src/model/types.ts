@@ -3,8 +3,10 @@
 // contract (see README): change them only compatibly.
 // It imports no model implementation: the modules that compute these shapes
 // (trouble.ts, gpu-overlay.ts, utilisation.ts, scheduling/, nodes-from-pods.ts)
-// import them from here.
+// import them from here; a fleet's and MultiKueue's are in fleet/types.ts
+// (which imports nothing).
 import type { DefinitionSourceKind, StatusName, DefinitionProblem, Gvk } from '../definitions/types.js';
+import type { ClusterSummary, FleetLinks, MultiKueueView } from './fleet/types.js';
 
 /** Any Kubernetes object as plain JSON (trimmed on ingest, see src/kube/trim.ts). */
 export interface KubeObject {
@@ -85,6 +87,8 @@ export interface PodSummary {
   gpuSlices?: Record<string, number>;
   /** GPUs of each of its named DRA claims (`namespace/name` → `dra:<class>` → count): a group counts a shared claim once. */
   draClaims?: Record<string, Record<string, number>>;
+  /** Its cluster's context, in a fleet's merged lists (src/model/fleet/merge.ts). */
+  cluster?: string;
 }
 
 /**
@@ -147,6 +151,8 @@ export interface WorkloadTree {
    * pod lists are empty and these are what the workloads list reads of them.
    */
   podsElided?: ElidedPods;
+  /** Its cluster's context, in a fleet's merged lists (src/model/fleet/merge.ts). */
+  cluster?: string;
 }
 
 /** What the workloads list reads of a tree's pods when they are not sent (src/model/elided-pods.ts). */
@@ -179,6 +185,8 @@ export interface NodeSummary {
   gpuModel?: string | null;
   /** Each GPU resource kind by name (MIG profiles, shared, AMD, Intel, DRA `dra:<class>`). */
   gpuResources?: Record<string, { capacity: number; allocatable: number; requested: number }>;
+  /** Its cluster's context, in a fleet's merged lists (src/model/fleet/merge.ts). */
+  cluster?: string;
 }
 
 export interface ClusterTotals {
@@ -318,6 +326,10 @@ export interface ModelSnapshot {
   topologyLevels?: string[][];
   /** The topology label keys in effect, most general first (src/model/topology.ts `topologyKeysInEffect`). */
   topologyKeys?: readonly string[];
+  /** Kueue MultiKueue as this cluster sees it (src/model/fleet/multikueue.ts); absent: none. */
+  multiKueue?: MultiKueueView;
+  /** Set on the merged snapshot of several clusters: each member's own, and the links between them. */
+  fleet?: FleetView;
 }
 
 /** Whose pods a snapshot carries: every tree's and the pods without a workload, or these workloads' (uids). */
@@ -630,4 +642,22 @@ export interface ResourceInfo {
   namespaced: boolean;
   verbs: string[];
   shortNames: string[];
+}
+
+// ---- fleets (fleet/merge.ts)
+
+/** One cluster of a fleet: its own snapshot and its summary line. */
+export interface FleetMember {
+  context: string;
+  /** The kubeconfig cluster the context names (MultiKueue worker names are matched against it too). */
+  clusterName?: string | null;
+  /** null: never connected (its summary says why). */
+  snapshot: ModelSnapshot | null;
+  summary: ClusterSummary;
+}
+
+/** `ModelSnapshot.fleet`: set when more than one cluster is shown. */
+export interface FleetView {
+  members: readonly FleetMember[];
+  links: FleetLinks;
 }

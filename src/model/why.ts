@@ -29,6 +29,8 @@ import {
 
 import { idleSentence, stragglerSentence } from './utilisation.js';
 import { rolePods, treePods } from './tree-pods.js';
+import type { WorkerTry } from './fleet/types.js';
+import { waitingText, workerTryLines } from './fleet/words.js';
 import { roleName } from './role-name.js';
 import { domainNoun, splitAcross, splitSentence, spreadOf, spreadSentence, topologyIndex } from './topology.js';
 
@@ -45,7 +47,8 @@ export type CauseKind =
   | 'gang-unschedulable'
   | 'gpu-idle'
   | 'gpu-straggler'
-  | 'topology-split';
+  | 'topology-split'
+  | 'multikueue-waiting';
 
 export interface AffectedPod {
   namespace: string;
@@ -89,6 +92,8 @@ export interface WhyInput {
   focus?: { name: string; podUids: ReadonlySet<string> };
   /** Kueue's facts when it holds the workload (src/model/scheduling/). */
   queue?: QueueFacts | null;
+  /** A MultiKueue job waiting on its manager: the workers it was copied to and what each one's Kueue says. */
+  multiKueueTries?: readonly WorkerTry[];
   /** The PodGroups' own verdicts (KAI, Volcano, Workload API). */
   gangVerdicts?: readonly GangVerdict[];
   /** For "waiting 12m". */
@@ -223,6 +228,18 @@ export function queueCause(q: QueueFacts, nowMs: number | undefined): Cause | nu
   return { kind: 'queued', severity: 'warn', title, message, details, pods: [] };
 }
 
+/** A MultiKueue job no worker has admitted: each worker tried, with its Kueue's word (src/model/fleet/words.ts). */
+export function multiKueueCause(tries: readonly WorkerTry[]): Cause {
+  return {
+    kind: 'multikueue-waiting',
+    severity: 'warn',
+    title: waitingText(tries),
+    message: null,
+    details: workerTryLines(tries),
+    pods: [],
+  };
+}
+
 /** A PodGroup that says it cannot be placed. */
 export function gangCause(v: GangVerdict): Cause | null {
   if (!v.reason && !v.message) return null;
@@ -248,6 +265,7 @@ export function explainWhy(input: WhyInput): WhyReport {
   const causes: Cause[] = [];
   // A queue or gang scheduler holding the job back is the first answer (its pods may not exist yet).
   const held = [
+    ...(input.multiKueueTries ? [multiKueueCause(input.multiKueueTries)] : []),
     ...(input.queue ? [queueCause(input.queue, input.nowMs)] : []),
     ...(input.gangVerdicts ?? []).map(gangCause),
   ].filter((c): c is Cause => c !== null);
@@ -429,10 +447,12 @@ export function explainWhy(input: WhyInput): WhyReport {
     'gpu-idle': '',
     'gpu-straggler': '',
     'topology-split': '',
+    'multikueue-waiting': '',
   };
   const ownTitle = new Set<CauseKind>([
     'workload-failed',
     'queued',
+    'multikueue-waiting',
     'gang-unschedulable',
     'gpu-idle',
     'gpu-straggler',

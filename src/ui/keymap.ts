@@ -107,7 +107,7 @@ const GENERAL: Binding[] = [
   {
     keys: [':'],
     label: ':',
-    help: 'command (:wl :nodes :map :pods :queues :defs :problems :ns :ctx :q; Tab completes)',
+    help: 'command (:wl :nodes :map :pods :queues :clusters :defs :problems :ns :ctx :q; Tab completes)',
     action: 'command',
   },
   { keys: ['0'], label: '0', help: 'all namespaces', action: 'allNamespaces' },
@@ -274,6 +274,7 @@ export const KEYMAP: Record<ViewKind, Binding[]> = {
     ...RO_TABLE,
   ],
   queue: [enter('the workload'), WHY, TIMELINE, ...MOVE, ...GENERAL, ...RO_TABLE],
+  clusters: [enter('every view of this cluster alone (Esc: all again)'), ...MOVE, ...GENERAL, ...RO_TABLE],
   defs: [...MOVE, ...GENERAL],
   problems: [...MOVE, ...GENERAL],
   help: [...MOVE, ...GENERAL],

@@ -1,5 +1,6 @@
 // The performance harness: `npm run bench -- [--nodes 5000 --pods 100000
-// --workloads 2000 --churn 2000] [--runs 3] [--json FILE]`.
+// --workloads 2000 --churn 2000] [--runs 3] [--json FILE]`; with `--fleet N`
+// the fleet benchmark instead (test/bench/fleet.ts).
 //
 // Starts the simulated cluster's scale scenario in its own process and
 // measures wlx against it, each timing the median of --runs runs:
@@ -713,6 +714,24 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href &
       process.exitCode = 1;
     },
   );
+} else if (
+  process.argv[1] &&
+  import.meta.url === pathToFileURL(process.argv[1]).href &&
+  process.argv.includes('--fleet')
+) {
+  // `--fleet N`: the same pods over N clusters against one cluster (test/bench/fleet.ts).
+  import('./fleet.js')
+    .then(async ({ runFleetBench, printFleetTable }) => {
+      const result = await runFleetBench(process.argv.slice(2));
+      printFleetTable(result);
+      const jsonPath = parseArgs({ args: process.argv.slice(2), options: { json: { type: 'string' } }, strict: false })
+        .values.json;
+      if (typeof jsonPath === 'string') writeFileSync(jsonPath, `${JSON.stringify(result, null, 2)}\n`);
+    })
+    .catch((err: unknown) => {
+      process.stderr.write(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 1;
+    });
 } else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   runBench(process.argv.slice(2)).then(
     (result) => {

@@ -21,7 +21,6 @@
 // child → parent {type:'modelled', marker, t} when the UI thread receives the snapshot whose model holds the marker.
 // Off by default: the probe looks the pod up in the whole model on every flush, which slows the engine.
 // WLX_BENCH_KEY_PROFILE=FILE: the UI thread's CPU profile over the key phase (key-profile.ts).
-import { EventEmitter } from 'node:events';
 import { parseArgs } from 'node:util';
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import type { WorkerSource } from '../../src/app/worker/worker-source.js';
@@ -29,6 +28,7 @@ import type { ReactElement } from 'react';
 import type { ModelSnapshot, PodSummary } from '../../src/model/types.js';
 import type { ModelSource } from '../../src/model/source.js';
 import { startKeyProfile, type KeyMark } from './key-profile.js';
+import { FakeStdin, FakeStdout } from './fake-terminal.js';
 import {
   EVENT_PROBE_ENV,
   benchOpenOptions,
@@ -117,54 +117,6 @@ delete process.env.CI;
 delete process.env.CONTINUOUS_INTEGRATION;
 
 const now = () => performance.timeOrigin + performance.now();
-const COLUMNS = 160;
-const ROWS = 50;
-const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007]*\u0007/g;
-
-class FakeStdout extends EventEmitter {
-  readonly isTTY = true;
-  get columns() {
-    return COLUMNS;
-  }
-  get rows() {
-    return ROWS;
-  }
-  frames = 0;
-  last = '';
-  onFrame: ((text: string, t: number) => void) | undefined;
-  write = (chunk: string | Uint8Array): boolean => {
-    const t = now();
-    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    const plain = text.replace(ANSI, '');
-    // Cursor and mode sequences alone are not frames.
-    if (!plain.trim()) return true;
-    this.frames++;
-    this.last = plain;
-    this.onFrame?.(plain, t);
-    return true;
-  };
-}
-
-class FakeStdin extends EventEmitter {
-  readonly isTTY = true;
-  private data: string | null = null;
-  write(data: string): void {
-    this.data = data;
-    this.emit('readable');
-    this.emit('data', data);
-  }
-  read = (): string | null => {
-    const d = this.data;
-    this.data = null;
-    return d;
-  };
-  setEncoding(): void {}
-  setRawMode(): void {}
-  resume(): void {}
-  pause(): void {}
-  ref(): void {}
-  unref(): void {}
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -446,7 +398,9 @@ async function main(): Promise<void> {
     const worker = engineWorker.currentWorker?.() ?? null;
     const ui = performance.eventLoopUtilization(threadStart?.ui).utilization;
     const engine =
-      worker && threadStart?.engine ? worker.performance.eventLoopUtilization(threadStart.engine).utilization : null;
+      worker?.performance && threadStart?.engine
+        ? worker.performance.eventLoopUtilization(threadStart.engine).utilization
+        : null;
     globalThis.gc?.();
     const heap = engineWorker.engineHeap ? await engineWorker.engineHeap(true) : null;
     const uiMemory = process.memoryUsage();
@@ -463,7 +417,7 @@ async function main(): Promise<void> {
     if (msg.type === 'threads' && msg.phase === 'start') {
       threadStart = {
         ui: performance.eventLoopUtilization(),
-        engine: engineWorker.currentWorker?.()?.performance.eventLoopUtilization(),
+        engine: engineWorker.currentWorker?.()?.performance?.eventLoopUtilization(),
       };
       process.send!({ type: 'threads', id: msg.id });
     } else if (msg.type === 'threads') {

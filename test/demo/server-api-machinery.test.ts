@@ -275,11 +275,14 @@ test('CRDs: list, get, watch, Table; the printer columns of kubectl get come fro
   const list = await call(f.url(base));
   const names = (list.body.items as Json[]).map((c) => (c.metadata as Json).name);
   assert.deepEqual(names, [
+    'admissionchecks.kueue.x-k8s.io',
     'clusterqueues.kueue.x-k8s.io',
     'jobsets.jobset.x-k8s.io',
     'kartas.run.ai',
     'leaderworkersets.leaderworkerset.x-k8s.io',
     'localqueues.kueue.x-k8s.io',
+    'multikueueclusters.kueue.x-k8s.io',
+    'multikueueconfigs.kueue.x-k8s.io',
     'podgroups.scheduling.run.ai',
     'pytorchjobs.kubeflow.org',
     'queues.scheduling.run.ai',
@@ -449,7 +452,7 @@ test('a recorded k9s session replayed: version, discovery, SSAR, CRD list, v1bet
       accept: 'application/json',
       check: (a) => {
         assert.equal(a.body.kind, 'CustomResourceDefinitionList');
-        assert.equal((a.body.items as Json[]).length, 13);
+        assert.equal((a.body.items as Json[]).length, 16);
       },
     },
     {

@@ -191,6 +191,10 @@ test('age and connection state', () => {
     headline([k('forbidden', 'nodes'), refused('pods (training)'), refused('jobsets.jobset.x-k8s.io (training)')]).text,
     'not watched: pods,jobsets (forbidden) since 03:04:05  forbidden: nodes',
   );
+  // Nothing may be listed: the cluster is forbidden, not reconnecting.
+  const none = summariseConnection([k('forbidden', 'pods'), k('forbidden', 'nodes')], null, T);
+  assert.equal(none.cause?.kind, 'forbidden');
+  assert.deepEqual(connectionHeadline(none), { text: 'forbidden since 03:04:05', level: 'error' });
   assert.equal(headline([k('syncing', 'pods'), k('live', 'nodes')]).text, 'syncing 1/2');
   assert.equal(headline([]).text, 'connecting…');
 });

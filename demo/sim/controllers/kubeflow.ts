@@ -6,7 +6,8 @@
 // completionTime. runPolicy.backoffLimit counts container restarts of
 // OnFailure pods, as the operator does; cleanPodPolicy None keeps pods.
 // runPolicy.suspend (set by Kueue until admission): no pods, a Suspended
-// condition and no startTime until resumed.
+// condition and no startTime until resumed. runPolicy.managedBy naming
+// another controller (MultiKueue on a manager cluster): the job is left alone.
 import type { StoredObject } from '../../object-store.js';
 import type { Controller, Runtime } from '../runtime.js';
 import { R, type Condition, type Pod, type PodTemplate } from '../types.js';
@@ -20,7 +21,13 @@ export interface ReplicaSpec {
 
 export interface TrainingJobObject extends StoredObject {
   spec: {
-    runPolicy?: { backoffLimit?: number; cleanPodPolicy?: string; suspend?: boolean; schedulingPolicy?: unknown };
+    runPolicy?: {
+      backoffLimit?: number;
+      cleanPodPolicy?: string;
+      suspend?: boolean;
+      schedulingPolicy?: unknown;
+      managedBy?: string;
+    };
     pytorchReplicaSpecs?: Record<string, ReplicaSpec>;
     tfReplicaSpecs?: Record<string, ReplicaSpec>;
     [k: string]: unknown;
@@ -57,6 +64,8 @@ export const TENSORFLOW: Flavor = {
 };
 
 const L = 'training.kubeflow.org/';
+/** runPolicy.managedBy of jobs the training-operator itself runs (its default). */
+const TRAINING_OPERATOR = 'kubeflow.org/training-operator';
 
 export class TrainingJobController implements Controller {
   readonly resource: string;
@@ -81,6 +90,8 @@ export class TrainingJobController implements Controller {
     const f = this.flavor;
     const job = rt.store.get(f.resource, namespace, name) as TrainingJobObject | undefined;
     if (!job || job.metadata.deletionTimestamp) return;
+    const managedBy = job.spec.runPolicy?.managedBy;
+    if (managedBy && managedBy !== TRAINING_OPERATOR) return;
     const pods = rt.children<Pod>(job.metadata.uid, R.pods);
     const byName = new Map(pods.map((p) => [p.metadata.name, p]));
     const isTrue = (t: string): boolean =>

@@ -6,9 +6,15 @@
 // not fit does not block those behind it), and the admitted job is
 // unsuspended. Conditions, admission and messages are worded as Kueue's;
 // ClusterQueue and LocalQueue status carry usage, reservation and counts.
+// A ClusterQueue with admission checks (admissionChecksStrategy) reserves
+// quota and leaves the workload unadmitted, its checks Pending, until another
+// controller (MultiKueue: demo/sim/multikueue.ts) marks every check Ready. A
+// job labelled kueue.x-k8s.io/prebuilt-workload-name adopts that Workload
+// (a MultiKueue worker's copy) instead of getting a new one.
 // No cohorts, borrowing or preemption.
 import type { ObjectStore, StoredObject } from '../../object-store.js';
 import { QUEUE_NAME_LABEL } from '../../kinds-queueing.js';
+import { PREBUILT_WORKLOAD_LABEL } from '../../kinds-multikueue.js';
 import { parseQuantity, PRIORITY_CLASSES } from '../pods.js';
 import type { Controller, Runtime } from '../runtime.js';
 import { ownerRefTo, R, type Condition, type PodTemplate } from '../types.js';
@@ -42,6 +48,7 @@ export interface ClusterQueueObject extends StoredObject {
   spec: {
     resourceGroups: Array<{ coveredResources: string[]; flavors: FlavorQuotas[] }>;
     queueingStrategy?: string;
+    admissionChecksStrategy?: { admissionChecks?: Array<{ name: string }> };
     [k: string]: unknown;
   };
 }
@@ -145,8 +152,25 @@ function isFinished(w: WorkloadObject): boolean {
   return w.status?.conditions?.some((c) => c.type === 'Finished' && c.status === 'True') ?? false;
 }
 
+/** Holds quota (reserved, maybe not yet admitted): what the ClusterQueue's usage counts. */
 function isAdmitted(w: WorkloadObject): boolean {
   return !!w.status?.admission && !isFinished(w);
+}
+
+/** Reserved and every admission check passed: its job may run. */
+function mayRun(w: WorkloadObject): boolean {
+  return isAdmitted(w) && (w.status?.conditions?.some((c) => c.type === 'Admitted' && c.status === 'True') ?? false);
+}
+
+export interface AdmissionCheckState {
+  name: string;
+  state: 'Pending' | 'Ready' | 'Retry' | 'Rejected';
+  message: string;
+  lastTransitionTime: string;
+}
+
+function checksOf(cq: ClusterQueueObject): string[] {
+  return (cq.spec.admissionChecksStrategy?.admissionChecks ?? []).map((c) => c.name);
 }
 
 /** Kueue's queue order: higher priority first, then earlier creation (then the order they were stored in). */
@@ -228,6 +252,13 @@ export class KueueController implements Controller {
   private reconcileJob(integration: JobIntegration, job: StoredObject, queueName: string): void {
     const rt = this.rt;
     let workload = rt.children<WorkloadObject>(job.metadata.uid, R.workloads)[0];
+    const prebuilt = job.metadata.labels?.[PREBUILT_WORKLOAD_LABEL];
+    if (!workload && prebuilt) {
+      const found = rt.store.get(R.workloads, job.metadata.namespace, prebuilt) as WorkloadObject | undefined;
+      // Kueue waits for a prebuilt Workload that is not there yet.
+      if (!found) return;
+      workload = rt.update(R.workloads, found, {}, { ownerReferences: [ownerRefTo(job)] });
+    }
     if (!workload) {
       const podSets = integration.podSets(job);
       const priorityClass = podSets.map((p) => p.template.spec.priorityClassName).find((c) => c);
@@ -274,7 +305,7 @@ export class KueueController implements Controller {
       rt.putStatus(R.workloads, workload, { ...workload.status, conditions });
       return;
     }
-    if (isAdmitted(workload) && integration.suspended(job)) {
+    if (mayRun(workload) && integration.suspended(job)) {
       rt.update(integration.resource, job, integration.withSuspend(job, false));
       if (!rt.quiet)
         rt.events.record(job, {
@@ -298,8 +329,42 @@ export class KueueController implements Controller {
     return out;
   }
 
+  /** Reserved workloads whose admission checks all turned Ready are admitted now, and their jobs unsuspended. */
+  private admitChecked(): void {
+    const rt = this.rt;
+    for (const w of rt.store.list(R.workloads) as WorkloadObject[]) {
+      const checks = (w.status?.admissionChecks ?? []) as AdmissionCheckState[];
+      if (!isAdmitted(w) || mayRun(w) || !checks.length || checks.some((c) => c.state !== 'Ready')) continue;
+      const conditions = rt.setCondition(w.status?.conditions, {
+        type: 'Admitted',
+        status: 'True',
+        reason: 'Admitted',
+        message: 'The workload is admitted',
+      });
+      const admitted = rt.putStatus(R.workloads, w, { ...w.status, conditions });
+      if (!rt.quiet)
+        rt.events.record(admitted, {
+          type: 'Normal',
+          reason: 'Admitted',
+          message: `Admitted by ClusterQueue ${w.status!.admission!.clusterQueue}, wait time since reservation was 0s`,
+          component: 'kueue-admission',
+        });
+      this.reconcileOwner(admitted);
+    }
+  }
+
+  /** Reconciles the job that owns a workload (to unsuspend it at once). */
+  private reconcileOwner(w: WorkloadObject): void {
+    const owner = w.metadata.ownerReferences?.[0];
+    for (const integration of INTEGRATIONS) {
+      const job = owner && this.rt.store.get(integration.resource, w.metadata.namespace, owner.name);
+      if (job && job.metadata.uid === owner.uid) this.reconcileJob(integration, job, w.spec.queueName);
+    }
+  }
+
   private admit(): void {
     const rt = this.rt;
+    this.admitChecked();
     const usage = this.usage();
     for (const cq of rt.store.list(R.clusterqueues) as ClusterQueueObject[]) {
       const used = usage.get(cq.metadata.name) ?? new Map<string, Resources>();
@@ -326,23 +391,36 @@ export class KueueController implements Controller {
           continue;
         }
         for (const [flavor, r] of attempt.add) for (const [res, v] of Object.entries(r)) addTo(used, flavor, res, v);
+        const checks = checksOf(cq);
         let conditions = rt.setCondition(w.status?.conditions, {
           type: 'QuotaReserved',
           status: 'True',
           reason: 'QuotaReserved',
           message: `Quota reserved in ClusterQueue ${cq.metadata.name}`,
         });
-        conditions = rt.setCondition(conditions, {
-          type: 'Admitted',
-          status: 'True',
-          reason: 'Admitted',
-          message: 'The workload is admitted',
-        });
+        conditions = rt.setCondition(
+          conditions,
+          checks.length
+            ? {
+                type: 'Admitted',
+                status: 'False',
+                reason: 'UnsatisfiedChecks',
+                message: 'The workload has not all checks ready',
+              }
+            : { type: 'Admitted', status: 'True', reason: 'Admitted', message: 'The workload is admitted' },
+        );
+        const admissionChecks: AdmissionCheckState[] = checks.map((name) => ({
+          name,
+          state: 'Pending',
+          message: '',
+          lastTransitionTime: rt.isoNow(),
+        }));
         const admitted = rt.putStatus(R.workloads, w, {
           ...w.status,
           conditions,
           admission: { clusterQueue: cq.metadata.name, podSetAssignments: attempt.assignments },
           resourceRequests: requestsOf(w),
+          ...(checks.length ? { admissionChecks } : {}),
         });
         if (!rt.quiet) {
           const waited = Math.max(
@@ -355,19 +433,16 @@ export class KueueController implements Controller {
             message: `Quota reserved in ClusterQueue ${cq.metadata.name}, wait time since queued was ${waited}s`,
             component: 'kueue-admission',
           });
-          rt.events.record(admitted, {
-            type: 'Normal',
-            reason: 'Admitted',
-            message: `Admitted by ClusterQueue ${cq.metadata.name}, wait time since reservation was 0s`,
-            component: 'kueue-admission',
-          });
+          if (!checks.length)
+            rt.events.record(admitted, {
+              type: 'Normal',
+              reason: 'Admitted',
+              message: `Admitted by ClusterQueue ${cq.metadata.name}, wait time since reservation was 0s`,
+              component: 'kueue-admission',
+            });
         }
         // Unsuspend now, at admission, so the job's pods start at the same instant.
-        const owner = w.metadata.ownerReferences?.[0];
-        for (const integration of INTEGRATIONS) {
-          const job = owner && rt.store.get(integration.resource, w.metadata.namespace, owner.name);
-          if (job && job.metadata.uid === owner.uid) this.reconcileJob(integration, job, w.spec.queueName);
-        }
+        this.reconcileOwner(admitted);
       }
     }
   }

@@ -63,7 +63,7 @@ const RLO = '\u202e';
 /** Text a compromised image could write: clears the screen, retitles the terminal, recolours, reverses. */
 export const HOSTILE_TEXT = `${ESC}[2J${ESC}[H${ESC}]0;pwned${BEL}${ESC}[31mSYSTEM COMPROMISED${ESC}[0m ${RLO}gnp.exe`;
 
-function workload<T extends StoredObject>(
+export function workload<T extends StoredObject>(
   apiVersion: string,
   kind: string,
   namespace: string,
@@ -80,7 +80,7 @@ function workload<T extends StoredObject>(
   } as unknown as T;
 }
 
-function gpuTemplate(
+export function gpuTemplate(
   container: string,
   image: string,
   gpus: number,
@@ -125,6 +125,27 @@ export function defaultTopology(i: number): Pick<NodeShape, 'zone' | 'rack' | 'c
   return { zone: 'us-east-1b', rack: 'rack-2', clique: nvlinkClique('rack-2', i <= 7 ? 1 : 2) };
 }
 
+/**
+ * Builds what `create` makes as it looks after running since `since`: no events, pods bound and Running
+ * (backdated), as a scenario's workloads that started long before the simulation.
+ */
+export function buildSettled(plane: ControlPlane, since: string, create: (createdAt: string) => void): void {
+  const rt = plane.rt;
+  rt.quiet = true;
+  rt.backdate = since;
+  rt.admitPod = (pod) => {
+    if (plane.scheduler.bindSettled(pod)) plane.kubelet.settle(pod, since);
+  };
+  try {
+    create(since);
+    rt.flush();
+  } finally {
+    rt.quiet = false;
+    rt.backdate = undefined;
+    rt.admitPod = undefined;
+  }
+}
+
 export function createDefaultScenario(plane: ControlPlane): void {
   const rt = plane.rt;
   const now = rt.clock.iso();
@@ -144,21 +165,7 @@ export function createDefaultScenario(plane: ControlPlane): void {
 
   // Settled workloads, each built as it looks after running for a while.
   const ago = (hours: number): string => rt.clock.iso(rt.clock.now() - hours * 3_600_000 * rt.clock.speed);
-  const settled = (since: string, create: (createdAt: string) => void): void => {
-    rt.quiet = true;
-    rt.backdate = since;
-    rt.admitPod = (pod) => {
-      if (plane.scheduler.bindSettled(pod)) plane.kubelet.settle(pod, since);
-    };
-    try {
-      create(since);
-      rt.flush();
-    } finally {
-      rt.quiet = false;
-      rt.backdate = undefined;
-      rt.admitPod = undefined;
-    }
-  };
+  const settled = (since: string, create: (createdAt: string) => void): void => buildSettled(plane, since, create);
   settled(ago(26), (createdAt) => {
     const vllm = gpuTemplate('vllm', 'vllm/vllm-openai:v0.6.3.post1', 8, '96', '1Ti');
     vllm.spec.containers[0].ports = [{ name: 'http', containerPort: 8080, protocol: 'TCP' }];
@@ -440,7 +447,7 @@ export const defaultBehaviour: BehaviourFor = (pod) => {
 /** GPUs of the ClusterQueue's nominal quota: exactly what the admitted training jobs use (4 + 12 + 3 + 64). */
 export const TRAINING_GPU_QUOTA = 83;
 
-function clusterObject(
+export function clusterObject(
   apiVersion: string,
   kind: string,
   name: string,

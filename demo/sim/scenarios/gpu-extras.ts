@@ -308,11 +308,36 @@ export function addGpuExtras(rt: Runtime, options: GpuExtrasOptions): GpuExtras 
   });
 
   // A dcgm-exporter on every GPU node, owned by the GPU Operator's DaemonSet.
+  const exporters = addDcgmExporters(rt, rng, [...options.gpuNodes, ...nodes.map((n) => n.metadata.name)], at(1));
+
+  // Kueue's topology of the GPU nodes (zone, rack, host), for topology-aware views.
+  rt.create(resourceKey(KUEUE_GROUP, KUEUE_VERSION, 'topologies'), {
+    apiVersion: `${KUEUE_GROUP}/${KUEUE_VERSION}`,
+    kind: 'Topology',
+    metadata: meta(rng, 'gpu-topology', nodeAt),
+    spec: { levels: DEMO_TOPOLOGY_LEVELS.map((nodeLabel) => ({ nodeLabel })) },
+  });
+
+  return {
+    nodes: nodes.map((n) => n.metadata.name),
+    exporters,
+    claim: { namespace: DRA_POD.namespace, name: claimName },
+  };
+}
+
+/**
+ * A dcgm-exporter pod on each node (as the GPU Operator's DaemonSet makes them), settled since `at`,
+ * drawing names and uids from `rng`.
+ */
+export function addDcgmExporters(
+  rt: Runtime,
+  rng: Random,
+  gpuNodes: readonly string[],
+  at: string,
+): GpuExtras['exporters'] {
   const daemonSetUid = rng.uid();
-  const exporterAt = at(1);
   const exporters: GpuExtras['exporters'] = [];
-  const allGpuNodes = [...options.gpuNodes, ...nodes.map((n) => n.metadata.name)];
-  for (const node of allGpuNodes) {
+  for (const node of gpuNodes) {
     const pod = buildPod(
       {
         namespace: GPU_OPERATOR_NAMESPACE,
@@ -346,7 +371,7 @@ export function addGpuExtras(rt: Runtime, options: GpuExtrasOptions): GpuExtras 
     pod.metadata = {
       ...pod.metadata,
       uid: rng.uid(),
-      creationTimestamp: exporterAt,
+      creationTimestamp: at,
       ownerReferences: [
         {
           apiVersion: 'apps/v1',
@@ -358,21 +383,8 @@ export function addGpuExtras(rt: Runtime, options: GpuExtrasOptions): GpuExtras 
         },
       ],
     };
-    rt.create(R.pods, settle(rt, pod, node, exporterAt, rng));
+    rt.create(R.pods, settle(rt, pod, node, at, rng));
     exporters.push({ namespace: GPU_OPERATOR_NAMESPACE, name: pod.metadata.name, node });
   }
-
-  // Kueue's topology of the GPU nodes (zone, rack, host), for topology-aware views.
-  rt.create(resourceKey(KUEUE_GROUP, KUEUE_VERSION, 'topologies'), {
-    apiVersion: `${KUEUE_GROUP}/${KUEUE_VERSION}`,
-    kind: 'Topology',
-    metadata: meta(rng, 'gpu-topology', nodeAt),
-    spec: { levels: DEMO_TOPOLOGY_LEVELS.map((nodeLabel) => ({ nodeLabel })) },
-  });
-
-  return {
-    nodes: nodes.map((n) => n.metadata.name),
-    exporters,
-    claim: { namespace: DRA_POD.namespace, name: claimName },
-  };
+  return exporters;
 }

@@ -11,6 +11,7 @@ import { ProblemLog } from '../../kube/snapshot.js';
 import type { Delta } from './delta.js';
 import type { EngineInfo, HoldKind, PodProbe, UiMessage, WorkerMessage, WorkerStart } from './protocol.js';
 import { SnapshotMirror } from './wire.js';
+import type { EngineChannel, EngineHost } from './engine-host.js';
 import type { RowServer, RowWindow, RowWindowRequest } from '../../ui/state/served-rows.js';
 
 export interface WorkerSourceTuning {
@@ -20,6 +21,8 @@ export interface WorkerSourceTuning {
   stopTimeoutMs?: number;
   /** Called for each delta applied (measurements). */
   onDelta?: (delta: Delta, decodeMs: number) => void;
+  /** Serve the engine in this host's worker, shared with others (a fleet's), not in a worker of its own. */
+  engineHost?: EngineHost;
 }
 
 export interface EngineHeap {
@@ -31,9 +34,10 @@ const WORKER_URL = new URL('./engine-worker.js', import.meta.url);
 
 /** OpenOptions as workerData: a Prometheus URL crosses as its text (URL objects are not cloneable). */
 function startData(options: OpenOptions, podScope: PodScope): WorkerStart {
+  const { signal: _signal, ...rest } = options;
   const p = options.prometheus;
   return {
-    options: { ...options, prometheus: p?.kind === 'url' ? { ...p, url: p.url.href as unknown as URL } : p },
+    options: { ...rest, prometheus: p?.kind === 'url' ? { ...p, url: p.url.href as unknown as URL } : p },
     podScope,
   };
 }
@@ -76,7 +80,8 @@ type Pending = { resolve: () => void; reject: (err: Error) => void };
  */
 export class WorkerSource implements ModelSource, RowServer {
   readonly access: ObjectAccess;
-  private worker: Worker | null = null;
+  /** A worker of its own, or the channel to a shared one (WorkerSourceTuning.engineHost). */
+  private worker: EngineChannel | null = null;
   private readonly mirror = new SnapshotMirror();
   private published!: ModelSnapshot;
   private version = 0;
@@ -205,8 +210,8 @@ export class WorkerSource implements ModelSource, RowServer {
     return this.synced;
   }
 
-  /** The worker thread now running the engine (tests terminate it to crash it). */
-  currentWorker(): Worker | null {
+  /** The worker thread now running the engine, or its channel in a shared one (tests end it to crash it). */
+  currentWorker(): EngineChannel | null {
     return this.worker;
   }
 
@@ -269,7 +274,9 @@ export class WorkerSource implements ModelSource, RowServer {
 
   /** A worker; `opening`: the first one, whose failure is the caller's (later ones are restarted). */
   private spawn(opening?: Pending): void {
-    const worker = new Worker(WORKER_URL, { workerData: startData(this.options, this.podScope) });
+    const data = startData(this.options, this.podScope);
+    const host = this.tuning.engineHost;
+    const worker: EngineChannel = host ? host.channel(data) : new Worker(WORKER_URL, { workerData: data });
     this.worker = worker;
     this.mirror.reset();
     let error: string | null = null;
@@ -316,10 +323,10 @@ export class WorkerSource implements ModelSource, RowServer {
           break;
       }
     });
-    worker.on('error', (err) => {
+    worker.on('error', (err: Error) => {
       error = err.message;
     });
-    worker.on('exit', (code) => {
+    worker.on('exit', (code: number) => {
       if (this.worker !== worker || this.stopping) return;
       this.worker = null;
       const why = error ?? `the worker exited (code ${code})`;

@@ -15,6 +15,8 @@ import type {
 import { nodeGpuUtilisation, podGpuRollup, roleGpu, workloadGpu } from '../../model/gpu-overlay.js';
 import { gangsWithVerdicts } from '../../model/scheduling/gangs.js';
 import { nodeTopologyJson, roleTopologyJson, topologyIndex, workloadTopologyJson } from '../../model/topology.js';
+import { fleetKey } from '../../model/fleet/link.js';
+import type { ClusterSummary, FleetLinks } from '../../model/fleet/types.js';
 
 /** What the document is made of besides the workloads. */
 export interface JsonSources {
@@ -28,6 +30,44 @@ export interface JsonSources {
   gpuMetrics?: GpuMetrics;
   /** The topology label keys in effect (src/model/topology.ts). */
   topologyKeys: readonly string[];
+  /** The cluster's context, on every workload, node and orphan pod (null: a dump, no context). */
+  cluster: string | null;
+  /** A fleet's MultiKueue links of this cluster's workloads (`remote`, `origin`). */
+  links?: { context: string; links: FleetLinks };
+}
+
+/** A fleet: each member's sources, every cluster's line, the links between them. */
+export interface FleetJsonSources {
+  members: readonly JsonSources[];
+  clusters: readonly ClusterSummary[];
+  access: AccessScope;
+}
+
+/** `remote` of a MultiKueue job on a manager (where it runs, or where it was tried), `origin` of a worker's copy. */
+function multiKueueJson(l: JsonSources['links'], uid: string): Record<string, unknown> {
+  if (!l) return {};
+  const key = fleetKey(l.context, uid);
+  const run = l.links.remote.get(key);
+  const tried = l.links.tried.get(key);
+  const origin = l.links.origin.get(key);
+  return {
+    ...(run
+      ? {
+          remote: {
+            cluster: run.cluster,
+            worker: run.worker,
+            namespace: run.namespace,
+            name: run.name,
+            status: run.status,
+          },
+        }
+      : tried
+        ? { remote: { cluster: null, worker: null, namespace: null, name: null, status: null, tried } }
+        : {}),
+    ...(origin
+      ? { origin: { cluster: origin.cluster, origin: origin.origin, namespace: origin.namespace, name: origin.name } }
+      : {}),
+  };
 }
 
 /** The `-o json|yaml` contract: workloads with `queue` and gangs' verdicts, nodes, orphan pods, access. */
@@ -56,19 +96,24 @@ export function jsonDocument(
     pods: r.pods.map(pod),
     roles: r.roles.map(role),
   });
+  const tag = loaded.cluster === undefined ? {} : { cluster: loaded.cluster };
   return {
     workloads: workloads.map((w) => ({
+      ...tag,
       ...w,
+      ...tag,
       gpus: gpus(w.gpus, workloadGpu(metrics, w)),
       ...workloadTopologyJson(w, topology),
       roles: w.roles.map(role),
       unattributedPods: w.unattributedPods.map(pod),
       gangs: gangsWithVerdicts(w, loaded.scheduling.gangs.get(w.uid)),
       queue: loaded.scheduling.queues.get(w.uid) ?? null,
+      ...multiKueueJson(loaded.links, w.uid),
     })),
     // Without node access: the nodes the pods are on, capacity unknown (null, never 0).
     nodes: loaded.podNodes
       ? loaded.podNodes.map((n) => ({
+          ...tag,
           ...n,
           ready: null,
           gpuCapacity: null,
@@ -79,13 +124,41 @@ export function jsonDocument(
           topology: null,
         }))
       : loaded.nodes.map((n) => ({
+          ...tag,
           ...n,
+          ...tag,
           gpuUtilization: nodeGpuUtilisation(metrics, n),
           gpuModel: n.gpuModel ?? null,
           gpuResources: n.gpuResources ?? {},
           topology: nodeTopologyJson(n, loaded.topologyKeys),
         })),
-    orphanPods: orphanPods.map(pod),
+    orphanPods: orphanPods.map((p) => ({ ...tag, ...pod(p), ...tag })),
     access: loaded.access,
+  };
+}
+
+/**
+ * A fleet's document: each member's workloads, nodes and orphan pods (each
+ * with its `cluster`) one cluster after the other, and `clusters`: every
+ * cluster's line, the dead ones with their state and error.
+ */
+export function fleetJsonDocument(
+  workloads: readonly WorkloadTree[],
+  orphanPods: readonly OrphanPod[],
+  fleet: FleetJsonSources,
+): Record<string, unknown> {
+  const parts = fleet.members.map((m) =>
+    jsonDocument(
+      workloads.filter((w) => w.cluster === m.cluster),
+      m,
+      orphanPods.filter((p) => p.cluster === m.cluster),
+    ),
+  );
+  return {
+    workloads: parts.flatMap((p) => p.workloads as unknown[]),
+    nodes: parts.flatMap((p) => p.nodes as unknown[]),
+    orphanPods: parts.flatMap((p) => p.orphanPods as unknown[]),
+    access: fleet.access,
+    clusters: fleet.clusters,
   };
 }

@@ -1,5 +1,8 @@
 // The tree printer: `wlx get`'s default output, each workload as a tree
 // (workload -> roles -> pods -> nodes) cut to the terminal's width.
+import { fleetKey } from '../../model/fleet/link.js';
+import type { ClusterSummary, FleetLinks } from '../../model/fleet/types.js';
+import { originText, remoteRunText, waitingText, workerTryLines } from '../../model/fleet/words.js';
 import type {
   ClusterTotals,
   OrphanPod,
@@ -187,7 +190,14 @@ function renderRows(rows: Row[], width = WIDTH): string[] {
   });
 }
 
-export function renderWorkload(w: WorkloadTree, now: number, width = WIDTH, queue?: WorkloadQueue): string[] {
+export function renderWorkload(
+  w: WorkloadTree,
+  now: number,
+  width = WIDTH,
+  queue?: WorkloadQueue,
+  /** A fleet's MultiKueue lines (src/model/fleet/words.ts), raw. */
+  fleetLines: readonly string[] = [],
+): string[] {
   const lines: string[] = [];
   // The explorer's words: the queue's, Degraded while a pod crash-loops, the pods' worst trouble beside them.
   const words = workloadWords(w, queue);
@@ -227,6 +237,7 @@ export function renderWorkload(w: WorkloadTree, now: number, width = WIDTH, queu
     lines.push(`  queue: ${fit(sanitise(`${queue.system} ${where || '-'}: ${queue.state}${pos}`), width - 9)}`);
     if (queue.message && queue.state !== 'Admitted') lines.push(`    ${fit(sanitise(queue.message), width - 4)}`);
   }
+  for (const l of fleetLines) lines.push(`  ${fit(sanitise(l), width - 2)}`);
   if (w.statusMessage && !w.status.includes('Running'))
     lines.push(`  message: ${fit(sanitise(w.statusMessage), width - 11)}`);
   for (const e of w.errors) lines.push(`  ! ${fit(sanitise(e), width - 4)}`);
@@ -288,4 +299,76 @@ export function renderTrees(
     width,
   );
   return `${blocks.join('\n\n')}\n\n${summary.join('\n')}\n`;
+}
+
+/** One member of a fleet as the tree printer reads it. */
+export interface FleetTreeMember {
+  summary: ClusterSummary;
+  scheduling: SchedulingView;
+}
+
+/** A fleet member's MultiKueue lines for one workload. */
+function linkLines(links: FleetLinks, context: string, uid: string): string[] {
+  const key = fleetKey(context, uid);
+  const run = links.remote.get(key);
+  const tried = links.tried.get(key);
+  const origin = links.origin.get(key);
+  return [
+    ...(run ? [remoteRunText(run)] : []),
+    ...(tried ? [waitingText(tried), ...workerTryLines(tried).map((l) => `  ${l}`)] : []),
+    ...(origin ? [originText(origin)] : []),
+  ];
+}
+
+/** `cluster wlx-fleet-east: live, v1.32.0, 5/5 nodes ready, gpu 40 allocatable, 16 free`. */
+function clusterHeading(c: ClusterSummary): string {
+  const facts =
+    c.state === 'live' || c.state === 'connecting'
+      ? [
+          c.state,
+          c.version,
+          c.nodes ? `${c.nodes.ready}/${c.nodes.total} nodes ready` : 'nodes not readable',
+          c.gpus?.allocatable !== null && c.gpus
+            ? `gpu ${c.gpus.allocatable} allocatable, ${c.gpus.free} free, ${c.gpus.pending} pending`
+            : null,
+        ]
+      : [c.state, c.error];
+  return `cluster ${c.context}: ${facts.filter((x): x is string => !!x).join(', ')}`;
+}
+
+/** A fleet's trees: each cluster's heading and its trees (a dead one its state and error), in the order given. */
+export function renderFleetTrees(
+  workloads: WorkloadTree[],
+  orphans: OrphanPod[],
+  members: readonly FleetTreeMember[],
+  links: FleetLinks,
+  now: number,
+  width = WIDTH,
+): string {
+  const sections = members.map((m) => {
+    const ctx = m.summary.context;
+    const mine = workloads.filter((w) => w.cluster === ctx);
+    const myOrphans = orphans.filter((p) => p.cluster === ctx);
+    const heading = `== ${fit(sanitise(clusterHeading(m.summary)), width - 3)}`;
+    if (m.summary.state !== 'live' && m.summary.state !== 'connecting') return heading;
+    if (!mine.length && !myOrphans.length) return `${heading}\n\nNo workloads found.`;
+    const blocks = mine.map((w) =>
+      renderWorkload(w, now, width, m.scheduling.queues.get(w.uid), linkLines(links, ctx, w.uid)).join('\n'),
+    );
+    if (myOrphans.length)
+      blocks.push(`Pods whose owner is not visible:\n\n${renderOrphans(myOrphans, width).join('\n\n')}`);
+    return `${heading}\n\n${blocks.join('\n\n')}`;
+  });
+  const live = members.filter((m) => m.summary.state === 'live').length;
+  const pods = [...workloads.flatMap((w) => [...countPods(w.roles), ...w.unattributedPods]), ...orphans];
+  const summary = wrapParts(
+    [
+      `${members.length} clusters (${live} live)`,
+      `${workloads.length} workload${workloads.length === 1 ? '' : 's'}, ${pods.length} pods (${pods.filter((p) => p.status === 'Running').length} running)`,
+      `gpu: ${workloads.reduce((n, w) => n + w.gpus.allocated, 0)} allocated, ${workloads.reduce((n, w) => n + w.gpus.requested, 0)} requested`,
+    ],
+    '',
+    width,
+  );
+  return `${sections.join('\n\n')}\n\n${summary.join('\n')}\n`;
 }

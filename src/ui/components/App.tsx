@@ -18,6 +18,8 @@ import { useGpuMetrics } from '../hooks/useGpuMetrics.js';
 import { useNamespaceAccess } from '../hooks/useNamespaceAccess.js';
 import { usePodScope } from '../hooks/usePodScope.js';
 import { framePodsHeld } from '../state/pod-scope.js';
+import { frameCluster } from '../state/fleet.js';
+import { fleetKey } from '../../model/fleet/link.js';
 import { servesRows } from '../state/served-rows.js';
 import { useServedRows } from '../hooks/useServedRows.js';
 import type { WorkCounters } from '../render/row-cache.js';
@@ -132,6 +134,15 @@ export function App(props: AppProps): React.JSX.Element {
   useServedRows(source, screen, state.namespace);
   const incidentKind = isIncidentKind(frame.kind) ? frame.kind : null;
   const incident = incidentKind ? frame.incident : undefined;
+  // A fleet's incident views read their cluster's own source (its access, its snapshot).
+  const cluster = frameCluster(state, frame);
+  const viewSource = (cluster !== null ? source.member?.(cluster) : undefined) ?? source;
+  const viewSnapshot = viewSource === source ? snapshot : viewSource.getSnapshot();
+  const incidentUid = incident && 'workloadUid' in incident ? incident.workloadUid : undefined;
+  const tries =
+    incidentUid !== undefined && cluster !== null
+      ? snapshot.fleet?.links.tried.get(fleetKey(cluster, incidentUid))
+      : undefined;
   const onJumpToPods = useCallback(
     (names: string[]) => {
       if (!incident) return;
@@ -154,14 +165,15 @@ export function App(props: AppProps): React.JSX.Element {
           />
         ) : null}
         {screen.panel.length > 0 ? <DetailPanel lines={screen.panel} width={width} noColor={noColor} /> : null}
-        {incidentKind && incident && framePodsHeld(snapshot, frame, servesRows(source)) ? (
+        {incidentKind && incident && framePodsHeld(viewSnapshot, frame, servesRows(source)) ? (
           <IncidentView
             key={`${state.stack.length}:${incidentKind}`}
             kind={incidentKind}
             target={incident}
             title={frame.label}
-            source={source}
-            snapshot={snapshot}
+            source={viewSource}
+            snapshot={viewSnapshot}
+            multiKueueTries={tries}
             width={width}
             height={screen.page + 1}
             search={frame.filter}

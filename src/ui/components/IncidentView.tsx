@@ -27,6 +27,8 @@ import { useSkin } from '../hooks/useSkin.js';
 import type { Skin } from '../skin.js';
 import { DEFAULT_LOG_LINES, Ring } from '../state/incident-logs.js';
 
+import type { WorkerTry } from '../../model/fleet/types.js';
+
 export type PaneKeyHandler = (name: string, input: string) => boolean;
 
 export interface IncidentViewProps {
@@ -47,6 +49,8 @@ export interface IncidentViewProps {
   refreshMs?: number;
   /** Log lines kept (the newest); default DEFAULT_LOG_LINES. */
   maxLogLines?: number;
+  /** A fleet's MultiKueue job waiting on its manager: the workers it was tried on (the why view says what each said). */
+  multiKueueTries?: readonly WorkerTry[];
 }
 
 function searchTest(search: string): ((s: string) => boolean) | null {
@@ -132,6 +136,8 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
   });
   const snapshotRef = useRef(props.snapshot);
   snapshotRef.current = props.snapshot;
+  const triesRef = useRef(props.multiKueueTries);
+  triesRef.current = props.multiKueueTries;
   const access = source.access;
 
   // Text views: load now and refresh while open (YAML once: it is a fresh read on demand).
@@ -145,7 +151,14 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
     let timer: NodeJS.Timeout | undefined;
     const load = async () => {
       try {
-        const ctx = { access, snapshot: snapshotRef.current, target, nowMs: Date.now(), signal: abort.signal };
+        const ctx = {
+          access,
+          snapshot: snapshotRef.current,
+          target,
+          nowMs: Date.now(),
+          signal: abort.signal,
+          multiKueueTries: triesRef.current,
+        };
         if (kind === 'timeline') {
           const got = await loadStartupTimeline(ctx);
           if (abort.signal.aborted) return;

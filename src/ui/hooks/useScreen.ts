@@ -9,7 +9,8 @@ import { DrawGate } from '../state/draw-gate.js';
 import type { WorkCounters } from '../render/row-cache.js';
 import { ScreenModel, type Screen, type ScreenSize } from '../state/screen.js';
 import type { ViewStore } from '../state/view-store.js';
-import type { UiState } from '../state/ui-state.js';
+import { currentFrame, type UiState } from '../state/ui-state.js';
+import { frameCluster } from '../state/fleet.js';
 import { useModelSnapshot } from './useModelSnapshot.js';
 import type { UserBindings } from '../user-config.js';
 import type { MapPalette } from '../skin.js';
@@ -45,9 +46,12 @@ export class ScreenDriver {
     return this.snapshot!;
   }
 
-  /** The pods on a node (the model source's index). */
+  /** The pods on a node (the model source's index; a fleet's: that of the current view's cluster). */
   nodePods(node: string): NodePodEntry[] {
-    return this.source!.getNodePods(node);
+    const state = this.store.getState();
+    const cluster = frameCluster(state, currentFrame(state));
+    const source = (cluster !== null ? this.source!.member?.(cluster) : undefined) ?? this.source!;
+    return source.getNodePods(node);
   }
 
   /** The screen of the live view state and the newest snapshot (what keys act on). */

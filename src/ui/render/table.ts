@@ -15,6 +15,8 @@ export type NavTarget =
   | { kind: 'node'; name: string; label: string }
   /** A Kueue ClusterQueue: its pending workloads in line. */
   | { kind: 'queue'; name: string; label: string }
+  /** A fleet's cluster (`:clusters`): narrow every view to it. */
+  | { kind: 'cluster'; context: string; label: string }
   /** A pod listed on a node: jump to it inside its workload. */
   | { kind: 'podInWorkload'; workloadUid: string; podUid: string; label: string }
   /** Picker rows (`:ctx`, `:ns`, ctrl-a): what Enter switches to or runs. */
@@ -45,6 +47,8 @@ export interface Row {
   expanded?: boolean;
   /** The first cell spans the whole line (detail rows such as a definition's problems). */
   span?: boolean;
+  /** A fleet's row: the cluster (context) it is of; Enter opens that cluster's views. */
+  cluster?: string;
 }
 
 export interface Column {

@@ -16,7 +16,8 @@ export type ViewCommand =
   | 'events'
   | 'aliases'
   | 'contexts'
-  | 'namespaces';
+  | 'namespaces'
+  | 'clusters';
 
 export type Command =
   /** namespace: a name given after the view's (`:pods training`), null for `all`; absent: unchanged. */
@@ -43,6 +44,7 @@ export const COMMANDS: CommandSpec[] = [
   { names: ['queues', 'cq'], help: 'Kueue ClusterQueues: GPU quota, usage, pending (Enter: the line)' },
   { names: ['events', 'ev'], help: "the namespace's events, newest first (/ filters)" },
   { names: ['defs', 'definitions'], help: 'Workload Map definitions and their problems' },
+  { names: ['clusters', 'cl'], help: 'every cluster of the fleet: state, nodes, GPUs by model (Enter: only it)' },
   {
     names: ['problems', 'pr'],
     help: 'every problem (connection, access, GPU metrics, kinds, definitions) and since when',
@@ -85,6 +87,9 @@ const VIEWS: Record<string, ViewCommand> = {
   pr: 'problems',
   aliases: 'aliases',
   alias: 'aliases',
+  clusters: 'clusters',
+  cluster: 'clusters',
+  cl: 'clusters',
 };
 
 export interface CommandContext {

@@ -5,6 +5,7 @@
 import type { GpuMetrics, KubeObject, ModelSnapshot, PodSummary, RoleTree, WorkloadTree } from '../../model/types.js';
 import type { ObjectAccess } from '../../model/source.js';
 import { explainWhy, type WhyInput } from '../../model/why.js';
+import type { WorkerTry } from '../../model/fleet/types.js';
 import { roleGpu, workloadGpu } from '../../model/gpu-overlay.js';
 import { buildTimeline, containerStatuses, type StartupTimeline } from '../../model/timeline.js';
 import { findRole, rolePods } from '../render/roles.js';
@@ -160,6 +161,8 @@ export interface LoadContext {
   /** The pane's columns and rows (the startup waterfall's layout); 120 columns, no summary bands when absent. */
   width?: number;
   rows?: number;
+  /** A fleet's MultiKueue job waiting on its manager: the workers tried (src/model/fleet/link.ts). */
+  multiKueueTries?: readonly WorkerTry[];
 }
 
 /** The startup timeline of the target's workload from fresh pods and their events; null when the workload is gone. */
@@ -288,6 +291,7 @@ export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx
         logTails,
         focus: role ? { name: roleName(role), podUids: new Set(rolePods(role).map((p) => p.uid)) } : undefined,
         queue: w && target.kind !== 'pod' ? snapshot.scheduling?.facts.get(w.uid) : undefined,
+        multiKueueTries: w && target.kind !== 'pod' ? ctx.multiKueueTries : undefined,
         gangVerdicts: w && target.kind !== 'pod' ? snapshot.scheduling?.gangs.get(w.uid) : undefined,
         nowMs,
         gpu: w && target.kind !== 'pod' && snapshot.gpuMetrics ? whyGpu(snapshot.gpuMetrics, w, role) : undefined,

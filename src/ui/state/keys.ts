@@ -186,8 +186,21 @@ export function commandOutcome(text: string, ctx: KeyContext): KeyOutcome {
   }
 }
 
-/** Enter on a row: where its target leads. */
+/** Enter on a row: where its target leads (a fleet's row: in its cluster). */
 function drill(row: Row | undefined, ctx: KeyContext): UiAction[] {
+  const actions = drillTo(row, ctx);
+  const cluster = row?.cluster;
+  if (cluster === undefined) return actions;
+  return actions.map((a) =>
+    a.type === 'push'
+      ? { ...a, frame: { ...a.frame, cluster } }
+      : a.type === 'pushMany'
+        ? { ...a, frames: a.frames.map((f) => ({ ...f, cluster })) }
+        : a,
+  );
+}
+
+function drillTo(row: Row | undefined, ctx: KeyContext): UiAction[] {
   const target = row?.target;
   if (!row || !target || target.kind === 'none') {
     return row && currentFrame(ctx.state).kind === 'pods' ? [flash('the pod is not bound to a node yet', 'info')] : [];
@@ -211,6 +224,11 @@ function drill(row: Row | undefined, ctx: KeyContext): UiAction[] {
       if (!w) return [flash('that workload no longer exists', 'warn')];
       return [{ type: 'pushMany', frames: framesToPod(w, target.podUid) }];
     }
+    case 'cluster':
+      return [
+        { type: 'cluster', cluster: target.context },
+        flash(`cluster: ${sanitise(target.context)} (Esc: all clusters)`, 'info'),
+      ];
     default:
       // Picker rows are handled by the enter action itself.
       return [];
@@ -328,8 +346,15 @@ function actionOutcome(action: KeyAction, ctx: KeyContext): KeyOutcome {
     }
     case 'mapIdle':
       return frame.kind === 'map' ? one({ type: 'mapIdle', on: !frame.mapIdle }) : NONE;
-    case 'map':
-      return mapOutcome(frame.kind === 'workload' ? frame.workloadUid : selected?.workloadUid, ctx);
+    case 'map': {
+      const outcome = mapOutcome(frame.kind === 'workload' ? frame.workloadUid : selected?.workloadUid, ctx);
+      // From a fleet's merged list: the map of that workload's cluster.
+      const cluster = frame.kind === 'workload' ? undefined : selected?.cluster;
+      if (cluster === undefined) return outcome;
+      return {
+        actions: outcome.actions.map((a) => (a.type === 'push' ? { ...a, frame: { ...a.frame, cluster } } : a)),
+      };
+    }
     case 'why':
     case 'timeline':
     case 'describe':
@@ -339,7 +364,11 @@ function actionOutcome(action: KeyAction, ctx: KeyContext): KeyOutcome {
     case 'owner':
     case 'node': {
       const nav = incidentNavigation(action, frame, selected, ctx.snapshot, ctx.getNodePods);
-      return 'flash' in nav ? one(flash(nav.flash, 'info')) : one({ type: 'pushMany', frames: nav.frames });
+      if ('flash' in nav) return one(flash(nav.flash, 'info'));
+      // A fleet's merged row: its cluster's views.
+      const cluster = selected?.cluster;
+      const frames = cluster === undefined ? nav.frames : nav.frames.map((f) => ({ ...f, cluster }));
+      return one({ type: 'pushMany', frames });
     }
   }
 }

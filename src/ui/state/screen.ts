@@ -60,6 +60,17 @@ import { GpuMapMemo, type MapScreen } from '../render/gpu-map/index.js';
 import type { HighlightSpec } from '../render/gpu-map/highlight.js';
 import { currentFrame, type Flash, type UiState, type ViewFrame } from './ui-state.js';
 import { framePodsHeld } from './pod-scope.js';
+import {
+  clustersTable,
+  fleetPanelLines,
+  FleetViews,
+  frameCluster,
+  isFleet,
+  isMergedList,
+  remoteRun,
+  remoteTree,
+} from './fleet.js';
+import { roleTable } from '../render/roles.js';
 import { namespaceViewText } from '../render/namespace-access.js';
 import { isServedFrame, servesRows, windowFits, windowRows, type RowWindow } from './served-rows.js';
 
@@ -136,6 +147,13 @@ export function rowText(row: Row, columns: Column[], layout: Layout, inner: numb
   return formatLine(cells, columns, layout);
 }
 
+/** `:clusters` counts clusters, not the GPU model rows under them. */
+function countClusterRows(rows: readonly (Row | undefined)[]): number {
+  let n = 0;
+  for (const r of rows) if (r?.target?.kind === 'cluster' && !r.key.includes('\u0000')) n++;
+  return n;
+}
+
 function countNodeRows(rows: readonly Row[]): number {
   let n = 0;
   for (const r of rows) if (r.target?.kind === 'node') n++;
@@ -149,8 +167,10 @@ function viewTitle(
   count: number,
   total: number,
   loading = false,
+  /** A fleet's view of one cluster: `@context` (k9s' notation). */
+  cluster: string | null = null,
 ) {
-  const ns = namespace === null ? 'all' : sanitise(namespace);
+  const ns = (namespace === null ? 'all' : sanitise(namespace)) + (cluster !== null ? `@${sanitise(cluster)}` : '');
   // Loading: the count is not known yet, not 0.
   const n = loading ? '[…]' : count === total ? `[${count}]` : `[${count}/${total}]`;
   let t: string;
@@ -191,6 +211,9 @@ function viewTitle(
       break;
     case 'defs':
       t = `definitions${n}`;
+      break;
+    case 'clusters':
+      t = `clusters${n}`;
       break;
     case 'problems':
       t = `problems${n}`;
@@ -340,6 +363,7 @@ export class ScreenModel {
   private counts: { snapshot: ModelSnapshot; namespace: string | null; text: string; compact: string } | null = null;
 
   private readonly gpuMap: GpuMapMemo;
+  private readonly fleet: FleetViews;
   private readonly noColor: boolean;
   private readonly topologyKeys: readonly string[] | undefined;
   private readonly headless: boolean;
@@ -371,6 +395,7 @@ export class ScreenModel {
     this.contexts = options.contexts ?? [];
     this.bindings = options.bindings ?? NO_USER_BINDINGS;
     this.gpuMap = new GpuMapMemo(options.topologyKeys, options.mapPalette);
+    this.fleet = new FleetViews(options.topologyKeys, options.mapPalette);
     this.rows = new RowCache(counters);
     this.layouts = new LayoutMemo(counters);
     this.highlights = new ChangeHighlights(options.highlightMs ?? 1500);
@@ -381,13 +406,18 @@ export class ScreenModel {
    * step (table: snapshot + the frame's fields; sort; filter), so moving the
    * cursor recomputes nothing and typing a filter only re-filters.
    */
-  view(snapshot: ModelSnapshot, state: UiState, source: ModelSource): DerivedView {
+  view(fleetSnapshot: ModelSnapshot, state: UiState, fleetSource: ModelSource): DerivedView {
     const f = currentFrame(state);
+    // A fleet's view of one cluster reads that cluster's snapshot and source; the lists of all, the fleet's.
+    const scope = this.fleet.scope(fleetSnapshot, fleetSource, frameCluster(state, f));
+    const { snapshot, source } = scope;
+    const merged = scope.cluster === null && isFleet(fleetSnapshot) && (isMergedList(f) || f.kind === 'map');
     const loading: DerivedView = { table: LOADING, filtered: { rows: LOADING.rows, inverted: false } };
-    const served = servesRows(source);
+    // Rows are served to the source the explorer asks (useServedRows): a fleet's are derived here, its members' too.
+    const served = servesRows(fleetSource);
     if (served && isServedFrame(f)) {
       // Rows derived by the engine worker: drawn from its window once it is for this view.
-      const w = source.rowWindow();
+      const w = fleetSource.rowWindow();
       if (!w || !windowFits(w, f, state.namespace)) return loading;
       return {
         table: { columns: w.columns, rows: [], sortable: true },
@@ -399,7 +429,9 @@ export class ScreenModel {
     const prev = state.stack.length > 1 ? state.stack[state.stack.length - 2].kind : 'workloads';
     const table = this.views.table(
       [
+        fleetSnapshot,
         snapshot,
+        scope.cluster,
         f.kind,
         f.workloadUid,
         f.rolePath,
@@ -416,20 +448,46 @@ export class ScreenModel {
         // `:nodes` by domain sorts within its groups (the table's own order).
         f.kind === 'nodes' ? f.sort : null,
       ],
-      () =>
-        f.kind === 'help'
-          ? { ...helpTable(KEYMAP[prev], userKeyRows(this.bindings, prev), prev), sortable: false }
-          : f.kind === 'map'
-            ? { columns: [], rows: this.gpuMap.rows(snapshot), sortable: false }
-            : tableForFrame(
-                snapshot,
-                f,
-                state.namespace,
-                (n) => source.getNodePods(n),
-                this.rows,
-                this.topologyKeys,
-                this.pickers(state, source),
-              ),
+      () => {
+        if (f.kind === 'help')
+          return { ...helpTable(KEYMAP[prev], userKeyRows(this.bindings, prev), prev), sortable: false };
+        if (f.kind === 'clusters') return clustersTable(fleetSnapshot, fleetSource);
+        if (f.kind === 'map')
+          return merged
+            ? { columns: [], rows: this.fleet.mapRows(fleetSnapshot, fleetSource), sortable: false }
+            : { columns: [], rows: this.gpuMap.rows(snapshot), sortable: false };
+        // A fleet's lists, unnarrowed: every cluster's rows under CLUSTER.
+        if (merged)
+          return this.fleet.mergedTable(fleetSnapshot, fleetSource, f.collapsed, (m, collapsed) =>
+            tableForFrame(
+              m.snapshot,
+              { ...f, collapsed },
+              state.namespace,
+              (n) => m.source.getNodePods(n),
+              this.rows,
+              this.topologyKeys,
+              this.pickers(state, m.source),
+            ),
+          );
+        // A MultiKueue job on its manager: the tree of its copy in the worker.
+        const remote =
+          f.kind === 'workload'
+            ? remoteTree(fleetSnapshot, fleetSource, remoteRun(fleetSnapshot, scope.cluster, f.workloadUid))
+            : null;
+        if (remote) {
+          const t = { ...roleTable(remote.tree, new Set(f.collapsed)), sortable: false };
+          return { ...t, rows: t.rows.map((r) => ({ ...r, cluster: remote.cluster })) };
+        }
+        return tableForFrame(
+          snapshot,
+          f,
+          state.namespace,
+          (n) => source.getNodePods(n),
+          this.rows,
+          this.topologyKeys,
+          this.pickers(state, source),
+        );
+      },
     );
     const sorted = this.views.sortedRows(table.rows, table.sortable, f.sort);
     // The map's regex highlights nodes rather than filtering them.
@@ -482,18 +540,32 @@ export class ScreenModel {
     return screen;
   }
 
-  private build({ snapshot, state, nowMs, columns, rows: height, source, connection }: ScreenKey): Screen {
+  private build(key: ScreenKey): Screen {
+    const { state, nowMs, columns, rows: height } = key;
     const frame = currentFrame(state);
-    this.highlights.note(snapshot.version, snapshot.changedWorkloads, Date.now());
+    // A fleet's view of one cluster reads that cluster's snapshot and source; the lists of all, the fleet's.
+    const scope = this.fleet.scope(key.snapshot, key.source, frameCluster(state, frame));
+    const { snapshot } = scope;
+    const connection = scope.cluster === null ? key.connection : scope.source.getConnectionInfo();
+    const mergedMap = frame.kind === 'map' && scope.cluster === null && isFleet(key.snapshot);
+    this.highlights.note(key.snapshot.version, key.snapshot.changedWorkloads, Date.now());
     const active = this.highlights.active(Date.now());
-    const { table, filtered, served } = this.view(snapshot, state, source);
+    const { table, filtered, served } = this.view(key.snapshot, state, key.source);
     const loading = table === LOADING;
     const rows: readonly (Row | undefined)[] = served ? windowRows(served) : filtered.rows;
 
     const width = Math.max(20, columns);
     const headerLines = this.headless ? 0 : height >= 20 ? HEADER_LINES : 1;
     // A node's panel reads its summary alone; a workload's reads its pods.
-    const allPanel = loading && frame.kind !== 'node' ? [] : panelFor(snapshot, frame, nowMs, state);
+    const allPanel =
+      loading && frame.kind !== 'node'
+        ? []
+        : [
+            ...(frame.kind === 'workload' && frame.workloadUid !== undefined
+              ? fleetPanelLines(key.snapshot, scope.cluster, frame.workloadUid)
+              : []),
+            ...panelFor(snapshot, frame, nowMs, state),
+          ];
     const panel = allPanel.slice(0, Math.min(allPanel.length, Math.max(0, height - headerLines - 8)));
     const page = Math.max(1, height - headerLines - panel.length - 5);
     const inner = Math.max(10, width - 2);
@@ -533,16 +605,27 @@ export class ScreenModel {
       const nodeRows = filtered.rows;
       const keyed = frame.selectedKey !== null && nodeRows[frame.selected]?.key !== frame.selectedKey;
       const cursor = keyed ? nodeRows.findIndex((r) => r.key === frame.selectedKey) : frame.selected;
-      map = this.gpuMap.screen(
-        snapshot,
-        explorerWorkloads(snapshot),
-        spec,
-        cursor,
-        inner,
-        page + 1,
-        this.noColor,
-        frame.mapIdle === true,
-      );
+      map = mergedMap
+        ? this.fleet.mapScreen(
+            key.snapshot,
+            key.source,
+            spec,
+            cursor,
+            inner,
+            page + 1,
+            this.noColor,
+            frame.mapIdle === true,
+          )
+        : this.gpuMap.screen(
+            snapshot,
+            explorerWorkloads(snapshot),
+            spec,
+            cursor,
+            inner,
+            page + 1,
+            this.noColor,
+            frame.mapIdle === true,
+          );
     }
     const lines: ScreenLine[] = [];
     const end = incident || map ? 0 : Math.min(rows.length, frame.top + page);
@@ -564,9 +647,27 @@ export class ScreenModel {
     }
     // `:nodes` by domain counts nodes, not its domain rows (a collapsed domain's nodes are in the total).
     const title =
-      table.sortedWithin && frame.kind === 'nodes'
-        ? viewTitle(frame, snapshot, state.namespace, countNodeRows(filtered.rows), snapshot.nodes.length)
-        : viewTitle(frame, snapshot, state.namespace, rows.length, served?.unfiltered ?? table.rows.length, loading);
+      frame.kind === 'clusters'
+        ? viewTitle(frame, snapshot, state.namespace, countClusterRows(rows), countClusterRows(table.rows))
+        : table.sortedWithin && frame.kind === 'nodes'
+          ? viewTitle(
+              frame,
+              snapshot,
+              state.namespace,
+              countNodeRows(filtered.rows),
+              snapshot.nodes.length,
+              false,
+              scope.cluster,
+            )
+          : viewTitle(
+              frame,
+              snapshot,
+              state.namespace,
+              rows.length,
+              served?.unfiltered ?? table.rows.length,
+              loading,
+              scope.cluster,
+            );
     const flash = flashFor(state, table, snapshot, nowMs, map?.cursorText ?? null, connection.server);
     const emptyText = rows.length
       ? null

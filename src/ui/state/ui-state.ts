@@ -22,6 +22,7 @@ export type ViewKind =
   | 'contexts'
   | 'namespaces'
   | 'aliases'
+  | 'clusters'
   | IncidentKind;
 
 export interface SortState {
@@ -55,6 +56,8 @@ export interface ViewFrame {
   incident?: IncidentTarget;
   /** Map: coloured by the allocated GPUs that sit idle (`i`); absent: by allocation, or utilisation once read. */
   mapIdle?: boolean;
+  /** A fleet's view of one cluster (its context): drawn from that cluster's own source; frames pushed from it inherit it. */
+  cluster?: string;
 }
 
 /** confirm: a plugin with `confirm: true` waits for y / n. */
@@ -78,6 +81,8 @@ export interface UiState {
   filterBefore: string;
   /** Namespace scope: a name, or null for all. */
   namespace: string | null;
+  /** A fleet narrowed to one cluster (Enter on `:clusters`), or null for all. */
+  cluster: string | null;
   /** Whether the user may read `namespace` when the model does not say (hooks/useNamespaceAccess.ts); null: not asked. */
   namespaceAccess: ({ namespace: string } & NamespaceReadable) | null;
   flash: Flash | null;
@@ -118,6 +123,7 @@ export type UiAction =
   | { type: 'sort'; key: SortKey }
   | { type: 'setCollapsed'; treeKey: string; collapsed: boolean | 'toggle' }
   | { type: 'namespace'; namespace: string | null }
+  | { type: 'cluster'; cluster: string | null }
   | { type: 'namespaceAccess'; namespace: string; answer: NamespaceReadable }
   | { type: 'namespaceList'; list: NamespaceList | null }
   | { type: 'confirm'; run: PluginRun | null }
@@ -138,6 +144,7 @@ export function initialState(namespace: string | null = null, recentNamespaces: 
     candidates: [],
     filterBefore: '',
     namespace,
+    cluster: null,
     namespaceAccess: null,
     flash: null,
     quit: false,
@@ -166,6 +173,11 @@ function filtered(frame: ViewFrame, filter: string): ViewFrame {
   return frame.kind === 'map' ? { ...frame, filter } : { ...frame, filter, selected: 0, top: 0, selectedKey: null };
 }
 
+/** A frame pushed from `from`: of the same cluster unless it names its own. */
+function inherit(from: ViewFrame, init: Partial<ViewFrame> & Pick<ViewFrame, 'kind' | 'label'>): ViewFrame {
+  return newFrame(from.cluster !== undefined && init.cluster === undefined ? { ...init, cluster: from.cluster } : init);
+}
+
 function replaceTop(state: UiState, frame: ViewFrame): UiState {
   return { ...state, stack: [...state.stack.slice(0, -1), frame] };
 }
@@ -192,9 +204,14 @@ export function reduce(state: UiState, action: UiAction): UiState {
       return replaceTop(state, next);
     }
     case 'push':
-      return { ...state, stack: [...state.stack, newFrame(action.frame)], mode: 'normal', flash: null };
+      return { ...state, stack: [...state.stack, inherit(frame, action.frame)], mode: 'normal', flash: null };
     case 'pushMany':
-      return { ...state, stack: [...state.stack, ...action.frames.map(newFrame)], mode: 'normal', flash: null };
+      return {
+        ...state,
+        stack: [...state.stack, ...action.frames.map((f) => inherit(frame, f))],
+        mode: 'normal',
+        flash: null,
+      };
     case 'root':
       return { ...state, stack: [newFrame(action.frame)], mode: 'normal', input: '' };
     case 'back':
@@ -202,6 +219,8 @@ export function reduce(state: UiState, action: UiAction): UiState {
       if (state.mode === 'command') return reduce(state, { type: 'cancelInput' });
       if (frame.filter) return replaceTop(state, filtered(frame, ''));
       if (state.stack.length > 1) return { ...state, stack: state.stack.slice(0, -1), flash: null };
+      // At the root of a fleet narrowed to one cluster: back to all of them.
+      if (state.cluster !== null) return { ...state, cluster: null, flash: null };
       return state;
     case 'startFilter':
       // `/` starts a new filter (k9s): the previous text is not reopened.
@@ -271,6 +290,14 @@ export function reduce(state: UiState, action: UiAction): UiState {
       return { ...state, namespaceList: action.list };
     case 'confirm':
       return { ...state, confirm: action.run, mode: action.run ? 'confirm' : 'normal' };
+    case 'cluster':
+      return {
+        ...state,
+        cluster: action.cluster,
+        stack: [newFrame({ kind: 'workloads', label: 'workloads' })],
+        mode: 'normal',
+        input: '',
+      };
     case 'flash':
       return { ...state, flash: action.flash };
     case 'mapIdle':

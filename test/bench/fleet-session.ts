@@ -1,0 +1,118 @@
+// One explorer session over a fleet, driven in-process as tui-session.ts
+// drives one cluster: the fleet opened as `wlx --context a,b,…` opens it
+// (src/app/fleet.ts;
+// --engine shared: every engine in one worker thread, the explorer's way;
+// worker: a worker thread per cluster; inline: every engine on the UI thread)
+// and the real App rendered by Ink into a fake
+// terminal. Run by the harness (fleet.ts) as a child process:
+//   node --expose-gc fleet-session.js KUBECONFIG (--contexts a,b,… | --single) [--engine shared|worker|inline]
+//        [--settle-seconds S]
+// --single: one cluster as `wlx` opens it (the baseline the fleet is held to).
+// Prints one JSON line: completeMs (start → the first frame of the complete
+// fleet workloads view: every cluster live, every tree with its roles, the
+// title counting every workload), workloads, pods, rssMb (after S seconds on
+// that view under churn), peakRssMb, and the UI thread's heap after a GC.
+import { parseArgs } from 'node:util';
+import type { ReactElement } from 'react';
+import type { ModelSnapshot } from '../../src/model/types.js';
+import { benchOpenOptions } from './marker.js';
+import { FakeStdin, FakeStdout } from './fake-terminal.js';
+
+process.env.NODE_ENV ??= 'production';
+delete process.env.CI;
+delete process.env.CONTINUOUS_INTEGRATION;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const TIMEOUT_MS = 10 * 60_000;
+
+/** Every cluster live and every workload with its roles: the workloads view is complete (one cluster: --single). */
+function complete(s: ModelSnapshot, clusters: number, single: boolean): boolean {
+  if (single)
+    return s.connection.state === 'live' && s.workloads.length > 0 && s.workloads.every((w) => w.roles.length);
+  const members = s.fleet?.members ?? [];
+  return (
+    members.length === clusters &&
+    members.every((m) => m.snapshot?.connection.state === 'live') &&
+    s.workloads.length > 0 &&
+    s.workloads.every((w) => w.roles.length > 0)
+  );
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      contexts: { type: 'string' },
+      engine: { type: 'string', default: 'shared' },
+      'settle-seconds': { type: 'string', default: '10' },
+      // One cluster as `wlx` opens it (src/app/open.ts), not as a fleet: the baseline.
+      single: { type: 'boolean', default: false },
+    },
+  });
+  const single = values.single === true;
+  const kubeconfig = positionals[0];
+  const contexts = values.contexts?.split(',').filter(Boolean) ?? [];
+  if (!kubeconfig || (!single && contexts.length < 1))
+    throw new Error('usage: fleet-session.js KUBECONFIG (--contexts a,b,… | --single)');
+  const engine = values.engine;
+  if (engine !== 'shared' && engine !== 'worker' && engine !== 'inline')
+    throw new Error('--engine must be shared, worker or inline');
+  const React = (await import('react')).default;
+  const { render } = await import('ink');
+  const { App } = await import('../../src/ui/components/App.js');
+  const { openFleetSource } = await import('../../src/app/fleet.js');
+  const { openModelSource } = await import('../../src/app/open.js');
+  const { MAX_FPS } = await import('../../src/ui/frame-rate.js');
+
+  const t0 = performance.now();
+  const options = { ...benchOpenOptions(kubeconfig), engineThread: engine === 'inline' ? 'inline' : 'worker' } as const;
+  const source = single
+    ? await openModelSource(options)
+    : await openFleetSource({ ...options, contexts, sharedWorker: engine === 'shared' });
+  const stdout = new FakeStdout();
+  const stdin = new FakeStdin();
+  const element = React.createElement(App, { source, wlxVersion: 'bench', onQuit: () => undefined }) as ReactElement;
+  const instance = render(element, {
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    stderr: stdout as unknown as NodeJS.WriteStream,
+    exitOnCtrlC: false,
+    patchConsole: false,
+    maxFps: MAX_FPS,
+  });
+
+  // The first complete fleet view on screen (its title counts every workload of every cluster).
+  let completeMs = NaN;
+  const end = Date.now() + TIMEOUT_MS;
+  while (Date.now() < end) {
+    const s = source.getSnapshot();
+    if (complete(s, contexts.length, single) && stdout.last.includes(`workloads(all)[${s.workloads.length}]`)) {
+      completeMs = performance.now() - t0;
+      break;
+    }
+    await sleep(10);
+  }
+  const s = source.getSnapshot();
+  // On that view under churn, then RSS (every thread of the process) and the UI thread's heap.
+  await sleep(Number(values['settle-seconds']) * 1000);
+  globalThis.gc?.();
+  const line = {
+    completeMs,
+    clusters: single ? 1 : contexts.length,
+    workloads: s.workloads.length,
+    pods: s.totals.pods,
+    rssMb: process.memoryUsage().rss / 2 ** 20,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    uiHeapMb: process.memoryUsage().heapUsed / 2 ** 20,
+    engine,
+  };
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+  instance.unmount();
+  await source.stop();
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`fleet-session: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

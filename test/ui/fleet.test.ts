@@ -1,0 +1,279 @@
+// The explorer over a fleet, without a terminal: the merged lists (CLUSTER
+// first, each cluster's rows, columns aligned, keys and drill-down bound to
+// the row's cluster), `:clusters`, narrowing (Enter) and Esc back to all, the
+// frames pushed from a cluster's view staying in it, and a MultiKueue job's
+// tree drawn from its copy in the worker.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FleetMember, ModelSnapshot, NodePodEntry } from '../../src/model/types.js';
+import type { ModelSource } from '../../src/model/source.js';
+import { FleetMerger } from '../../src/model/fleet/merge.js';
+import { summariseCluster } from '../../src/model/fleet/summary.js';
+import { MultiKueueIndex } from '../../src/model/fleet/multikueue.js';
+import { ScreenModel } from '../../src/ui/state/screen.js';
+import { initialState, reduce, type UiState } from '../../src/ui/state/ui-state.js';
+import { keyOutcome } from '../../src/ui/state/keys.js';
+import type { RowServer, RowWindow, RowWindowRequest } from '../../src/ui/state/served-rows.js';
+import { CONNECTION, FakeSource, defaultSnapshot, node, pod, role, workload } from './fixtures.js';
+
+/** A fleet source over fake members: the merged snapshot, each member's own source. */
+class FakeFleet extends FakeSource {
+  private readonly merger = new FleetMerger();
+  constructor(readonly members: Map<string, FakeSource>) {
+    super(defaultSnapshot(), { ...CONNECTION, context: 'a,b', cluster: '2 clusters' });
+    this.merge();
+  }
+  merge(): ModelSnapshot {
+    const list: FleetMember[] = [...this.members].map(([context, s]) => ({
+      context,
+      snapshot: s.snapshot,
+      summary: summariseCluster({ context, server: null, version: 'v1.32.0' }, s.snapshot),
+    }));
+    return (this.snapshot = this.merger.merge(list));
+  }
+  override getNodePods(): NodePodEntry[] {
+    return [];
+  }
+  member(context: string): ModelSource | undefined {
+    return this.members.get(context);
+  }
+}
+
+const KUEUE = 'kueue.x-k8s.io/v1beta2';
+
+/** manager: llm-sft dispatched to `worker`; worker: its copy running 2 pods, and a job of its own. */
+function fleet(): FakeFleet {
+  const managerIdx = new MultiKueueIndex();
+  managerIdx.apply('ADDED', {
+    apiVersion: KUEUE,
+    kind: 'Workload',
+    metadata: {
+      name: 'pytorchjob-llm-sft-1',
+      namespace: 'training',
+      uid: 'wl-m',
+      ownerReferences: [
+        { apiVersion: 'kubeflow.org/v1', kind: 'PyTorchJob', name: 'llm-sft', uid: 'm-sft', controller: true },
+      ],
+    },
+    status: {
+      clusterName: 'worker',
+      admissionChecks: [{ name: 'multikueue', state: 'Ready', message: 'The workload got reservation on "worker"' }],
+    },
+  });
+  const workerIdx = new MultiKueueIndex();
+  workerIdx.apply('ADDED', {
+    apiVersion: KUEUE,
+    kind: 'Workload',
+    metadata: {
+      name: 'pytorchjob-llm-sft-1',
+      namespace: 'training',
+      uid: 'wl-w',
+      labels: { 'kueue.x-k8s.io/multikueue-origin': 'multikueue' },
+      ownerReferences: [
+        { apiVersion: 'kubeflow.org/v1', kind: 'PyTorchJob', name: 'llm-sft', uid: 'w-sft', controller: true },
+      ],
+    },
+    status: { conditions: [{ type: 'Admitted', status: 'True' }] },
+  });
+  const kind = { kind: 'PyTorchJob', apiVersion: 'kubeflow.org/v1' };
+  const manager: ModelSnapshot = {
+    ...defaultSnapshot(1),
+    workloads: [workload('llm-sft', [role('master', [])], { ...kind, uid: 'm-sft', status: ['Running'] })],
+    nodes: [node('cpu-node-01', { gpuCapacity: 0, gpuAllocatable: 0 })],
+    orphanPods: [],
+    multiKueue: managerIdx.view(),
+  };
+  const worker: ModelSnapshot = {
+    ...defaultSnapshot(1),
+    workloads: [
+      workload(
+        'llm-sft',
+        [role('master', [pod('llm-sft-master-0', { node: 'gpu-node-01' })]), role('worker', [pod('llm-sft-worker-0')])],
+        { ...kind, uid: 'w-sft' },
+      ),
+      workload('own-job', [role('worker', [pod('own-0')])], { uid: 'w-own' }),
+    ],
+    orphanPods: [],
+    multiKueue: workerIdx.view(),
+  };
+  return new FakeFleet(
+    new Map([
+      ['wlx-fleet-manager', new FakeSource(manager)],
+      ['wlx-fleet-worker', new FakeSource(worker)],
+    ]),
+  );
+}
+
+function screenOf(model: ScreenModel, f: FakeFleet, state: UiState) {
+  return model.screen(f.snapshot, state, Date.parse('2026-01-01T01:00:00Z'), { columns: 140, rows: 40 }, f);
+}
+
+test('merged workloads list: CLUSTER first, each cluster’s rows, keys of their cluster; Enter opens that cluster', () => {
+  const f = fleet();
+  const model = new ScreenModel();
+  const state = initialState();
+  const s = screenOf(model, f, state);
+  assert.match(s.columnHeader, /^CLUSTER\s+NAMESPACE\s+NAME/);
+  const rows = s.rows.filter((r) => r !== undefined);
+  assert.deepEqual(
+    rows.map((r) => [r.cells[0], r.cells[2], r.cluster]),
+    [
+      ['wlx-fleet-manager', 'llm-sft', 'wlx-fleet-manager'],
+      ['wlx-fleet-worker', 'llm-sft', 'wlx-fleet-worker'],
+      ['wlx-fleet-worker', 'own-job', 'wlx-fleet-worker'],
+    ],
+  );
+  // The same name in two clusters: two rows, two keys.
+  assert.equal(new Set(rows.map((r) => r.key)).size, 3);
+  // Enter on the worker's llm-sft: its view, bound to the worker.
+  const moved = reduce(state, { type: 'move', delta: 1, count: 3, page: 20 });
+  const out = keyOutcome('enter', '', {
+    state: moved,
+    rows: s.rows,
+    page: 20,
+    snapshot: f.snapshot,
+    contexts: [],
+    canSwitchContext: false,
+    getNodePods: () => [],
+  });
+  const push = out.actions.find((a) => a.type === 'push');
+  assert.ok(push && push.type === 'push');
+  assert.equal(push.frame.cluster, 'wlx-fleet-worker');
+  assert.equal(push.frame.workloadUid, 'w-sft');
+  // A frame pushed from there stays in that cluster.
+  const there = reduce(moved, push);
+  const deeper = reduce(there, { type: 'push', frame: { kind: 'pods', label: 'pods', workloadUid: 'w-sft' } });
+  assert.equal(deeper.stack[deeper.stack.length - 1].cluster, 'wlx-fleet-worker');
+});
+
+/** A member as the engine worker's source is: it serves rows to whoever asks it (nobody does in a fleet). */
+class RowServingSource extends FakeSource implements RowServer {
+  requests: (RowWindowRequest | null)[] = [];
+  serveRows(request: RowWindowRequest | null): void {
+    this.requests.push(request);
+  }
+  rowWindow(): RowWindow | undefined {
+    return undefined;
+  }
+}
+
+test(':pods and :nodes over a fleet: CLUSTER first; narrowed, a member that serves rows is drawn from its snapshot', () => {
+  const f = fleet();
+  const model = new ScreenModel();
+  const pods = reduce(initialState(), { type: 'root', frame: { kind: 'pods', label: 'pods' } });
+  let s = screenOf(model, f, pods);
+  assert.match(s.columnHeader, /^CLUSTER\s+NAMESPACE\s+NAME/);
+  assert.deepEqual(
+    s.rows.filter((r) => r !== undefined).map((r) => [r.cells[0], r.cells[2]]),
+    [
+      ['wlx-fleet-worker', 'llm-sft-master-0'],
+      ['wlx-fleet-worker', 'llm-sft-worker-0'],
+      ['wlx-fleet-worker', 'own-0'],
+    ],
+  );
+  const nodes = reduce(initialState(), { type: 'root', frame: { kind: 'nodes', label: 'nodes' } });
+  s = screenOf(model, f, nodes);
+  assert.match(s.columnHeader, /^CLUSTER\s+NAME/);
+  const nodeRows = s.rows.filter((r) => r !== undefined);
+  assert.ok(nodeRows.some((r) => r.cells[0] === 'wlx-fleet-manager' && r.cells.includes('cpu-node-01')));
+  assert.ok(nodeRows.every((r) => r.cluster === r.cells[0]));
+
+  // The worker as an engine worker's source: the fleet asks it for no rows, so its pods come from its snapshot.
+  const serving = new RowServingSource(f.members.get('wlx-fleet-worker')!.snapshot);
+  const g = new FakeFleet(new Map([...f.members, ['wlx-fleet-worker', serving]]));
+  const narrowed = { ...pods, cluster: 'wlx-fleet-worker' };
+  s = model.screen(g.snapshot, narrowed, Date.parse('2026-01-01T01:00:00Z'), { columns: 140, rows: 40 }, g);
+  assert.match(s.title, /pods\(all@wlx-fleet-worker\)\[3\]/);
+  assert.deepEqual(
+    s.rows.filter((r) => r !== undefined).map((r) => r.cells[1]),
+    ['llm-sft-master-0', 'llm-sft-worker-0', 'own-0'],
+  );
+  assert.deepEqual(serving.requests, []);
+});
+
+test('/ filters across every cluster (the CLUSTER cell included)', () => {
+  const f = fleet();
+  const model = new ScreenModel();
+  let state = reduce(initialState(), { type: 'startFilter' });
+  for (const ch of 'worker.*own') state = reduce(state, { type: 'input', text: ch });
+  const rows = screenOf(model, f, state).rows.filter((r) => r !== undefined);
+  assert.deepEqual(
+    rows.map((r) => r.cells[2]),
+    ['own-job'],
+  );
+});
+
+test(':clusters: one row per cluster (GPU models under it); Enter narrows every view, Esc returns to all', () => {
+  const f = fleet();
+  const model = new ScreenModel();
+  const state = reduce(initialState(), { type: 'root', frame: { kind: 'clusters', label: 'clusters' } });
+  const s = screenOf(model, f, state);
+  assert.match(s.title, /clusters\[2\]/);
+  const first = s.rows[0]!;
+  assert.deepEqual(first.cells.slice(0, 2), ['wlx-fleet-manager', 'live']);
+  const out = keyOutcome('enter', '', {
+    state,
+    rows: s.rows,
+    page: 20,
+    snapshot: f.snapshot,
+    contexts: [],
+    canSwitchContext: false,
+    getNodePods: () => [],
+  });
+  let narrowed = state;
+  for (const a of out.actions) narrowed = reduce(narrowed, a);
+  assert.equal(narrowed.cluster, 'wlx-fleet-manager');
+  const ns = screenOf(model, f, narrowed);
+  assert.doesNotMatch(ns.columnHeader, /CLUSTER/);
+  assert.match(ns.title, /workloads\(all@wlx-fleet-manager\)\[1\]/);
+  const back = reduce(narrowed, { type: 'back' });
+  assert.equal(back.cluster, null);
+  assert.match(screenOf(model, f, back).columnHeader, /^CLUSTER/);
+});
+
+test("a manager's MultiKueue job: 'runs on cluster' with the roles and pods of its copy in the worker", () => {
+  const f = fleet();
+  const model = new ScreenModel();
+  const state = reduce(initialState(), {
+    type: 'push',
+    frame: { kind: 'workload', label: 'llm-sft', workloadUid: 'm-sft', cluster: 'wlx-fleet-manager' },
+  });
+  const s = screenOf(model, f, state);
+  assert.match(s.panel[0].text, /runs on cluster wlx-fleet-worker \(MultiKueue worker worker\): Running/);
+  const rows = s.rows.filter((r) => r !== undefined);
+  // The copy's roles (the manager's own tree has one empty role), each row of the worker's cluster.
+  assert.deepEqual(
+    rows.map((r) => [r.cells[0].trim(), r.cluster]),
+    [
+      ['master', 'wlx-fleet-worker'],
+      ['worker', 'wlx-fleet-worker'],
+    ],
+  );
+  // The copy says where it came from.
+  const copy = reduce(initialState(), {
+    type: 'push',
+    frame: { kind: 'workload', label: 'llm-sft', workloadUid: 'w-sft', cluster: 'wlx-fleet-worker' },
+  });
+  assert.match(
+    screenOf(model, f, copy).panel[0].text,
+    /from cluster wlx-fleet-manager \(MultiKueue origin multikueue\)/,
+  );
+});
+
+test(':map over a fleet: one band group per cluster under its name; the cursor crosses from one to the next', () => {
+  const f = fleet();
+  const model = new ScreenModel();
+  const state = reduce(initialState(), { type: 'root', frame: { kind: 'map', label: 'map' } });
+  const s = screenOf(model, f, state);
+  const text = s.map!.lines.join('\n');
+  assert.match(text, /── wlx-fleet-manager ─+/);
+  assert.match(text, /── wlx-fleet-worker ─+/);
+  assert.ok(text.indexOf('wlx-fleet-manager') < text.indexOf('wlx-fleet-worker'));
+  const managerNodes = f.members.get('wlx-fleet-manager')!.snapshot.nodes.length;
+  assert.equal(s.map!.nodes, managerNodes + f.members.get('wlx-fleet-worker')!.snapshot.nodes.length);
+  // Rows: every node of every cluster, keyed by its cluster (node names repeat across clusters).
+  assert.equal(new Set(s.rows.map((r) => r?.key)).size, s.map!.nodes);
+  // Down from the manager's last node: the worker's first.
+  assert.equal(s.map!.step(managerNodes - 1, 'down'), managerNodes);
+  assert.equal(s.map!.step(managerNodes, 'up'), managerNodes - 1);
+});
