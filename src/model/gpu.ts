@@ -193,6 +193,23 @@ export function gpuResourceMatcher(configured: readonly string[] = []): GpuResou
   return (name) => exact.has(name) || prefixes.some((p) => name.startsWith(p) && name.length > p.length);
 }
 
+/**
+ * What counts as a GPU, as every figure counts it: `counted`, the whole GPUs a figure sums (the
+ * `--gpu-resource` names, else the defaults); `isGpu`, every GPU kind (MIG slices, shared, Intel, the
+ * configured names), those `counted` leaves out shown beside the figure by name.
+ */
+export interface GpuAccounting {
+  counted: readonly string[];
+  isGpu: GpuResourceMatcher;
+}
+
+export function gpuAccounting(configured: readonly string[] = []): GpuAccounting {
+  return {
+    counted: configured.length > 0 ? [...configured] : [...DEFAULT_GPU_RESOURCES],
+    isGpu: gpuResourceMatcher(configured),
+  };
+}
+
 /** What one GPU resource name is. */
 export interface GpuResourceKind {
   vendor: 'nvidia' | 'amd' | 'intel' | 'other';

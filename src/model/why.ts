@@ -13,7 +13,7 @@ import type {
   QueueFacts,
   Straggler,
 } from './types.js';
-import { podGpuRequest } from './gpu.js';
+import { podGpuRequest, withSlices } from './gpu.js';
 import { positionText } from './scheduling/words.js';
 import {
   containerStatuses,
@@ -208,7 +208,9 @@ export function queueCause(q: QueueFacts, nowMs: number | undefined): Cause | nu
   const since = q.queuedSince ? Date.parse(q.queuedSince) : NaN;
   if (!Number.isNaN(since))
     details.push(`waiting ${nowMs !== undefined ? `${minutes(nowMs - since)} ` : ''}since ${q.queuedSince}`);
-  details.push(`asks ${amount(q.gpusAsked)} GPUs (Kueue workload ${q.kueueWorkload})`);
+  details.push(
+    `asks ${withSlices(`${amount(q.gpusAsked)} GPUs`, q.gpusAsked === 0, q.gpuSlicesAsked)} (Kueue workload ${q.kueueWorkload})`,
+  );
   for (const f of q.clusterQueue?.gpu ?? [])
     details.push(
       `${q.clusterQueue!.name} ${f.flavor} ${f.resource}: usage ${amount(f.usage)} / nominal ${amount(f.nominal)}, borrowed ${amount(f.borrowed)}${f.borrowingLimit !== null ? ` (limit ${amount(f.borrowingLimit)})` : ''}`,

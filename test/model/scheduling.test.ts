@@ -364,11 +364,7 @@ test('Kueue counts GPUs as the trees do: whole GPUs of the --gpu-resource names,
     const facts = m.scheduling.queueFacts(tree);
     assert.ok(facts, label);
     assert.equal(facts.gpusAsked, tree.gpus.requested, `${label}: GPUs asked`);
-    assert.deepEqual(
-      (facts as { gpuSlicesAsked?: unknown }).gpuSlicesAsked,
-      tree.gpus.slices,
-      `${label}: slices asked`,
-    );
+    assert.deepEqual(facts.gpuSlicesAsked, tree.gpus.slices, `${label}: slices asked`);
     // Each GPU kind of the ClusterQueue is a quota line.
     assert.deepEqual(
       facts.clusterQueue?.gpu.map((f) => f.resource),
