@@ -14,6 +14,7 @@ import type {
   Straggler,
 } from './types.js';
 import { podGpuRequest, withSlices } from './gpu.js';
+import { humanDuration } from '../text/duration.js';
 import { positionText } from './scheduling/words.js';
 import {
   containerStatuses,
@@ -180,11 +181,6 @@ function amount(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
 
-function minutes(ms: number): string {
-  const m = Math.floor(ms / 60_000);
-  return m < 1 ? `${Math.max(0, Math.floor(ms / 1000))}s` : m < 120 ? `${m}m` : `${Math.floor(m / 60)}h${m % 60}m`;
-}
-
 /** A job Kueue keeps waiting: where it is in line and what quota it lacks. */
 export function queueCause(q: QueueFacts, nowMs: number | undefined): Cause | null {
   const { queue } = q;
@@ -207,7 +203,7 @@ export function queueCause(q: QueueFacts, nowMs: number | undefined): Cause | nu
   const details: string[] = [];
   const since = q.queuedSince ? Date.parse(q.queuedSince) : NaN;
   if (!Number.isNaN(since))
-    details.push(`waiting ${nowMs !== undefined ? `${minutes(nowMs - since)} ` : ''}since ${q.queuedSince}`);
+    details.push(`waiting ${nowMs !== undefined ? `${humanDuration(nowMs - since)} ` : ''}since ${q.queuedSince}`);
   details.push(
     `asks ${withSlices(`${amount(q.gpusAsked)} GPUs`, q.gpusAsked === 0, q.gpuSlicesAsked)} (Kueue workload ${q.kueueWorkload})`,
   );
