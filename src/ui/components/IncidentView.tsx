@@ -132,6 +132,7 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
   });
   const snapshotRef = useRef(props.snapshot);
   snapshotRef.current = props.snapshot;
+  const crashLogTails = useRef(new Map<string, string[]>()).current;
   const access = source.access;
 
   // Text views: load now and refresh while open (YAML once: it is a fresh read on demand).
@@ -145,7 +146,14 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
     let timer: NodeJS.Timeout | undefined;
     const load = async () => {
       try {
-        const ctx = { access, snapshot: snapshotRef.current, target, nowMs: Date.now(), signal: abort.signal };
+        const ctx = {
+          access,
+          snapshot: snapshotRef.current,
+          target,
+          nowMs: Date.now(),
+          signal: abort.signal,
+          crashLogTails,
+        };
         if (kind === 'timeline') {
           const got = await loadStartupTimeline(ctx);
           if (abort.signal.aborted) return;
