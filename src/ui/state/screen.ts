@@ -475,8 +475,8 @@ export class ScreenModel {
 
   private build({ snapshot, state, nowMs, columns, rows: height, source, connection }: ScreenKey): Screen {
     const frame = currentFrame(state);
-    this.highlights.note(snapshot.version, snapshot.changedWorkloads, Date.now());
-    const active = this.highlights.active(Date.now());
+    this.highlights.note(snapshot.version, snapshot.changedWorkloads, nowMs);
+    const active = this.highlights.active(nowMs);
     const { table, filtered, served } = this.view(snapshot, state, source);
     const loading = table === LOADING;
     const rows: readonly (Row | undefined)[] = served ? windowRows(served) : filtered.rows;
