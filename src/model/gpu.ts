@@ -81,13 +81,6 @@ export function containersGpuRequest(containers: unknown, gpuResources: readonly
   return podGpuRequest({ containers: Array.isArray(containers) ? containers : [containers] }, gpuResources);
 }
 
-/** GPUs of a resources block ({requests, limits}; fragmented definitions' resourcesPath). */
-export function resourcesGpuRequest(resources: unknown, gpuResources: readonly string[]): number {
-  let total = 0;
-  for (const r of gpuResources) total += containerRequest(resources, r);
-  return total;
-}
-
 /** The fragments of one pod a fragmentedPodSpecDefinition points at (each may be missing). */
 export interface PodFragments {
   /** containersPath: the pod's containers (a list; a single container is read as a list of one). */

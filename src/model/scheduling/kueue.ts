@@ -7,7 +7,6 @@ import { gpuAccounting, gpuSlicesOf, podGpuResources, type GpuAccounting } from 
 import { condition, isTrue, list, num, obj, str } from './read.js';
 
 export const KUEUE_GROUP = 'kueue.x-k8s.io';
-export const KUEUE_QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
 
 /**
  * The quota shortfalls a Kueue QuotaReserved=False message names, e.g.
