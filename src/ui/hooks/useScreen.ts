@@ -2,8 +2,8 @@
 // arrive coalesced (useModelSnapshot) and are drawn only when the draw gate
 // says the screen changed; the clock ticks once a second for ages and
 // highlights, drawn likewise only when a visible one changed. The driver reads
-// the clock (Date.now, which node:test's mock timers drive) at each snapshot and
-// tick; screens get that time as their nowMs.
+// the clock (Date.now unless a test gives its own) at each snapshot and tick;
+// screens get that time as their nowMs.
 import { useEffect, useReducer, useState } from 'react';
 import type { ModelSnapshot, NodePodEntry } from '../../model/types.js';
 import type { ModelSource } from '../../model/source.js';
@@ -31,9 +31,10 @@ export class ScreenDriver {
     model: ScreenModel,
     private readonly store: ViewStore,
     private readonly redraw: () => void,
+    private readonly clock: () => number = Date.now,
   ) {
     this.model = model;
-    this.now = Date.now();
+    this.now = clock();
   }
 
   /** The inputs of the render in progress. */
@@ -45,7 +46,7 @@ export class ScreenDriver {
 
   /** Reads the clock: the screens from now on are at this time. */
   tick(): number {
-    this.now = Date.now();
+    this.now = this.clock();
     return this.now;
   }
 
@@ -103,6 +104,8 @@ export interface ScreenOptions {
   highlightMs?: number;
   /** Test seam: counts the work of this App's caches. */
   work?: WorkCounters;
+  /** Test seam: the clock; default Date.now. */
+  clock?: () => number;
   noColor?: boolean;
   topologyKeys?: readonly string[];
   headless?: boolean;
@@ -134,6 +137,7 @@ export function useScreen(
         }),
         store,
         redraw,
+        options.clock,
       ),
   );
   const snapshot = useModelSnapshot(source, options.frameIntervalMs, (next) => driver.shouldDraw(next));
