@@ -10,6 +10,7 @@ import type { LogLine, LogProvider } from '../server/logs.js';
 import { createDefaultScenario, defaultBehaviour } from './scenarios/default.js';
 import { createScaleScenario, startChurn, type ScaleResult } from './scenarios/scale.js';
 import { addGpuExtras } from './scenarios/gpu-extras.js';
+import { addTroubledNodes } from './scenarios/troubled-nodes.js';
 import { isDcgmExporterPod, SimulatedDcgm } from './dcgm.js';
 import { dcgmExporterBackend, type PodProxyBackend } from '../server/pod-proxy.js';
 import type { ServiceProxyBackend } from '../server/service-proxy.js';
@@ -76,6 +77,8 @@ export function startSimulation(store: ObjectStore, options: SimulationOptions):
       .map((n) => n.metadata.name);
     const draVersion = SERVED_DRA_VERSIONS[0];
     if (draVersion) addGpuExtras(rt, { seed: options.seed, draVersion, gpuNodes });
+    // After the extras: no exporter on them (one is silent, the other drained), the extras' stream unchanged.
+    addTroubledNodes(rt, options.seed);
     const dcgm = new SimulatedDcgm(store, rt.clock, options.seed);
     podProxy = dcgmExporterBackend(isDcgmExporterPod, (node) => dcgm.metricsText(node));
     addPrometheusService(rt, options.seed);

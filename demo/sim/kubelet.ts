@@ -585,6 +585,8 @@ export class Kubelet {
     const nodes = this.rt.store.list(R.nodes) as NodeObject[];
     for (let i = round; i < nodes.length; i += batches) {
       const n = nodes[i];
+      // A node whose kubelet is gone (Ready Unknown) posts nothing.
+      if (n.status.conditions.some((c) => c.type === 'Ready' && c.status === 'Unknown')) continue;
       const conditions = n.status.conditions.map((c) => ({ ...c, lastHeartbeatTime: now }));
       this.rt.update(R.nodes, n, { status: { ...n.status, conditions } });
     }

@@ -4,12 +4,13 @@
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { type Definition, apiVersionOf, gvkOf } from '../definitions/types.js';
-import { typeNames } from '../definitions/type-names.js';
+import { pluralOf, typeNames } from '../definitions/type-names.js';
 import type { AccessScope, ClusterTotals, OrphanPod, WorkloadTree } from '../model/types.js';
 import { EMPTY_SCHEDULING } from '../model/scheduling/index.js';
 import { formatProblem } from '../definitions/problem.js';
 import { topologyKeysInEffect } from '../model/topology.js';
 import { sanitise } from '../text/sanitise.js';
+import { nearest } from '../text/nearest.js';
 import { unreadableNamespaceText } from '../model/namespace-access.js';
 import { CLUSTER_OPTIONS, CLUSTER_OPTIONS_HELP, clusterOptionsFrom } from './common.js';
 import { problemText, withConfig } from './settings.js';
@@ -93,6 +94,17 @@ function parseTarget(positionals: string[]): Target {
     return { type, name };
   }
   return { type: first, name: second ?? null };
+}
+
+/** The type name nearest a mistyped TYPE: kinds in lower case first, then plurals, short names, definition names. */
+export function nearestType(
+  type: string,
+  definitions: readonly Definition[],
+  shortNames?: ReadonlyMap<string, string>,
+): string | null {
+  const kinds = definitions.map((d) => d.rootGvk.kind.toLowerCase());
+  const plurals = definitions.map((d) => pluralOf(d.rootGvk.kind));
+  return nearest(type, [...kinds, ...plurals, ...(shortNames?.keys() ?? []), ...definitions.map((d) => d.name)]);
 }
 
 /** Definitions a TYPE names: definition name, kind, plural, with group, or group/version/Kind (case-insensitive). */
@@ -330,7 +342,10 @@ async function printLoaded(
     const short = loaded.shortNames?.get(target.type.toLowerCase());
     if (!defs.length && short) defs = definitionsForType(loaded.definitions, short);
     if (!defs.length) {
-      process.stderr.write(`wlx: no definition covers the type "${sanitise(target.type)}" (see \`wlx definitions\`)\n`);
+      const guess = nearestType(target.type, loaded.definitions, loaded.shortNames);
+      process.stderr.write(
+        `wlx: no definition covers the type "${sanitise(target.type)}" (${guess ? `did you mean ${sanitise(guess)}? ` : ''}see \`wlx definitions\`)\n`,
+      );
       return 4;
     }
     const kinds = new Set(defs.map((d) => `${apiVersionOf(d.rootGvk)}/${d.rootGvk.kind}`));

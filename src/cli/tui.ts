@@ -81,11 +81,7 @@ export async function runTui(args: string[]): Promise<number> {
   const { runPluginProcess } = await import('../app/plugin-process.js');
   const { writeTableDump } = await import('../app/table-dump.js');
   const loadContexts = (o: ClusterOptions) =>
-    o.demo
-      ? []
-      : loadKubeconfig({ kubeconfig: o.kubeconfig, context: o.context })
-          .kubeConfig.getContexts()
-          .map((c) => c.name);
+    o.demo ? [] : loadKubeconfig({ kubeconfig: o.kubeconfig, context: o.context }).contexts;
   const contextNamespace = (o: ClusterOptions): string[] => {
     if (o.demo) return [];
     try {

@@ -152,9 +152,11 @@ export class HttpKubeTransport implements KubeTransport {
   readonly label: string;
   private readonly base: URL;
   private agent: http.Agent | undefined;
+  private kubeConfig: KubeConfig | undefined;
 
+  /** `credentials`: the context's KubeConfig, or how to load it (on the first request: see kubeconfig.ts). */
   constructor(
-    private readonly kubeConfig: KubeConfig,
+    private readonly credentials: KubeConfig | (() => Promise<KubeConfig>),
     readonly server: string,
     readonly context: string,
   ) {
@@ -170,6 +172,7 @@ export class HttpKubeTransport implements KubeTransport {
     };
     // Applied per request: exec plugins and OIDC refresh their tokens here.
     try {
+      this.kubeConfig ??= typeof this.credentials === 'function' ? await this.credentials() : this.credentials;
       await this.kubeConfig.applyToHTTPSOptions(opts);
     } catch (err) {
       const detail = this.redact((err as Error).message, secretsOf(opts));
@@ -215,7 +218,7 @@ export class HttpKubeTransport implements KubeTransport {
   }
 
   private redact(text: string, secrets: string[]): string {
-    const user = this.kubeConfig.getCurrentUser();
+    const user = this.kubeConfig?.getCurrentUser();
     const known = [user?.token, user?.password, user?.keyData].filter((v): v is string => !!v);
     return redactSecrets(text, [...secrets, ...known]);
   }

@@ -250,7 +250,13 @@ export class KindWatchers {
         forbidden.add(kindLabel(w.info));
     for (const u of this.unserved.values()) if (u.state === 'forbidden') forbidden.add(u.resource);
     const singleNamespace = this.options.namespace !== null && !this.fellBack.size;
+    // Pods read namespace by namespace (their cluster-wide list was forbidden): the nodes count those alone.
+    const podsIn = [...this.watched.values()]
+      .filter((w) => w.role === 'pod' && w.namespace !== null && w.reflector.state !== 'forbidden')
+      .map((w) => w.namespace!);
+    const podsFellBack = this.fellBack.has(gvkKey({ group: '', version: 'v1', kind: 'Pod' }));
     return {
+      ...(podsFellBack ? { podsIn: podsIn.sort() } : {}),
       clusterWide: !this.fellBack.size && !singleNamespace && !forbidden.size && !unreadable.length,
       namespaces: this.fellBack.size || (this.options.namespaces?.length ?? 0) > 1 ? [...namespaces].sort() : [],
       forbidden: [...forbidden].sort(),

@@ -8,10 +8,22 @@
 // - When merging several files the FIRST file that sets a value wins (the
 //   first current-context, the first cluster/user/context of a name), where
 //   client-node lets the last current-context win and throws on duplicates.
-import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
-import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
+import { isIPv6 } from 'node:net';
+import yaml from 'js-yaml';
+import type { KubeConfig } from '@kubernetes/client-node';
+// client-node's own parser of a kubeconfig's entries, without the package's index: importing that loads every
+// generated API model (~30 MB of heap, ~75 MB of RSS per thread), which only a connection needs (kubeConfig()).
+import {
+  newClusters,
+  newContexts,
+  newUsers,
+  type Cluster,
+  type Context,
+  type User,
+} from '@kubernetes/client-node/dist/config_types.js';
 
 export interface KubeconfigOptions {
   /** `--kubeconfig`: one file, overrides $KUBECONFIG. */
@@ -23,7 +35,10 @@ export interface KubeconfigOptions {
 }
 
 export interface LoadedKubeconfig {
-  kubeConfig: KubeConfig;
+  /** client-node's KubeConfig of these entries (loaded on the first call): what applies the credentials. */
+  kubeConfig(): Promise<KubeConfig>;
+  /** Every context's name, in the files' order. */
+  contexts: string[];
   context: string;
   cluster: string;
   user: string;
@@ -62,66 +77,101 @@ export function kubeconfigFiles(options: KubeconfigOptions): string[] {
   return [];
 }
 
+/** The entries of kubeconfig files (client-node's KubeConfig options). */
+interface Entries {
+  clusters: Cluster[];
+  users: User[];
+  contexts: Context[];
+  currentContext: string;
+}
+
+/** One file read as client-node's KubeConfig.loadFromFile reads it (relative file paths from its directory). */
+function readFile(file: string): Entries {
+  const obj = yaml.load(readFileSync(file, 'utf8')) as Record<string, unknown> | null;
+  const clusters = newClusters(obj?.clusters);
+  const users = newUsers(obj?.users);
+  const contexts = newContexts(obj?.contexts);
+  const root = dirname(file);
+  const absolute = (path: string) => (isAbsolute(path) ? path : join(root, path));
+  for (const c of clusters) if (c.caFile) Object.assign(c, { caFile: absolute(c.caFile) });
+  for (const u of users) {
+    if (u.certFile) Object.assign(u, { certFile: absolute(u.certFile) });
+    if (u.keyFile) Object.assign(u, { keyFile: absolute(u.keyFile) });
+  }
+  const current = obj?.['current-context'];
+  return { clusters, users, contexts, currentContext: typeof current === 'string' ? current : '' };
+}
+
 /** Merge with kubectl's first-wins rule. */
-function mergeFirstWins(configs: KubeConfig[]): KubeConfig {
+function mergeFirstWins(configs: Entries[]): Entries {
   const clusters = new Map<string, Cluster>();
   const users = new Map<string, User>();
   const contexts = new Map<string, Context>();
   let currentContext = '';
   for (const kc of configs) {
-    for (const c of kc.getClusters()) if (!clusters.has(c.name)) clusters.set(c.name, c);
-    for (const u of kc.getUsers()) if (!users.has(u.name)) users.set(u.name, u);
-    for (const c of kc.getContexts()) if (!contexts.has(c.name)) contexts.set(c.name, c);
-    if (!currentContext && kc.getCurrentContext()) currentContext = kc.getCurrentContext();
+    for (const c of kc.clusters) if (!clusters.has(c.name)) clusters.set(c.name, c);
+    for (const u of kc.users) if (!users.has(u.name)) users.set(u.name, u);
+    for (const c of kc.contexts) if (!contexts.has(c.name)) contexts.set(c.name, c);
+    if (!currentContext && kc.currentContext) currentContext = kc.currentContext;
   }
-  const merged = new KubeConfig();
-  merged.loadFromOptions({
+  return {
     clusters: [...clusters.values()],
     users: [...users.values()],
     contexts: [...contexts.values()],
     currentContext,
-  });
-  return merged;
+  };
+}
+
+/** In a pod: the names and server client-node's loadFromCluster gives (kubeConfig() loads its credentials). */
+function inCluster(env: NodeJS.ProcessEnv): Entries {
+  const host = env.KUBERNETES_SERVICE_HOST!;
+  const port = env.KUBERNETES_SERVICE_PORT!;
+  const scheme = port === '80' || port === '8080' || port === '8001' ? 'http' : 'https';
+  const server = `${scheme}://${isIPv6(host) ? `[${host}]` : host}:${port}`;
+  const namespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+  const namespace = existsSync(namespaceFile) ? readFileSync(namespaceFile, 'utf8') : undefined;
+  return {
+    clusters: [{ name: 'inCluster', server, skipTLSVerify: false }],
+    users: [{ name: 'inClusterUser' }],
+    contexts: [{ name: 'inClusterContext', cluster: 'inCluster', user: 'inClusterUser', namespace }],
+    currentContext: 'inClusterContext',
+  };
 }
 
 /** Load the kubeconfig kubectl would use, select the context, and check it is usable. */
 export function loadKubeconfig(options: KubeconfigOptions = {}): LoadedKubeconfig {
   const env = options.env ?? process.env;
   const files = kubeconfigFiles(options);
-  let kc: KubeConfig;
+  let kc: Entries;
+  const fromCluster = files.length === 0 && Boolean(env.KUBERNETES_SERVICE_HOST && env.KUBERNETES_SERVICE_PORT);
   if (files.length === 0) {
-    if (env.KUBERNETES_SERVICE_HOST && env.KUBERNETES_SERVICE_PORT) {
-      kc = new KubeConfig();
-      kc.loadFromCluster();
-    } else {
-      throw new KubeconfigError('no kubeconfig found: set $KUBECONFIG, pass --kubeconfig FILE, or try --demo');
-    }
+    if (fromCluster) kc = inCluster(env);
+    else throw new KubeconfigError('no kubeconfig found: set $KUBECONFIG, pass --kubeconfig FILE, or try --demo');
   } else {
     const configs = files.map((file) => {
-      const one = new KubeConfig();
       try {
-        one.loadFromFile(file);
+        return readFile(file);
       } catch (err) {
         throw new KubeconfigError(`cannot read kubeconfig ${file}: ${(err as Error).message.split('\n')[0]}`);
       }
-      return one;
     });
     kc = configs.length === 1 ? configs[0] : mergeFirstWins(configs);
   }
+  const byName = <T extends { name: string }>(list: T[], name: string) => list.find((x) => x.name === name);
   if (options.context) {
-    if (!kc.getContextObject(options.context)) {
-      const names = kc.getContexts().map((c) => c.name);
+    if (!byName(kc.contexts, options.context)) {
+      const names = kc.contexts.map((c) => c.name);
       throw new KubeconfigError(
         `context "${options.context}" not found in kubeconfig (contexts: ${names.join(', ') || 'none'})`,
       );
     }
-    kc.setCurrentContext(options.context);
+    kc = { ...kc, currentContext: options.context };
   }
-  const contextName = kc.getCurrentContext();
+  const contextName = kc.currentContext;
   if (!contextName) throw new KubeconfigError('kubeconfig has no current-context: pass --context NAME');
-  const ctx = kc.getContextObject(contextName);
+  const ctx = byName(kc.contexts, contextName);
   if (!ctx) throw new KubeconfigError(`current-context "${contextName}" is not defined in the kubeconfig`);
-  const cluster = kc.getCluster(ctx.cluster);
+  const cluster = byName(kc.clusters, ctx.cluster);
   if (!cluster)
     throw new KubeconfigError(`context "${contextName}": cluster "${ctx.cluster}" is not defined in the kubeconfig`);
   if (!cluster.server) throw new KubeconfigError(`context "${contextName}": cluster "${ctx.cluster}" has no server`);
@@ -130,8 +180,18 @@ export function loadKubeconfig(options: KubeconfigOptions = {}): LoadedKubeconfi
       `context "${contextName}" (server ${cluster.server}): plain http needs insecure-skip-tls-verify: true on the cluster`,
     );
   }
+  const entries = kc;
+  let kubeConfig: Promise<KubeConfig> | undefined;
   return {
-    kubeConfig: kc,
+    kubeConfig: () =>
+      (kubeConfig ??= import('@kubernetes/client-node').then(({ KubeConfig }) => {
+        const loaded = new KubeConfig();
+        if (fromCluster) loaded.loadFromCluster();
+        else loaded.loadFromOptions(entries);
+        loaded.setCurrentContext(contextName);
+        return loaded;
+      })),
+    contexts: kc.contexts.map((c) => c.name),
     context: contextName,
     cluster: ctx.cluster,
     user: ctx.user,

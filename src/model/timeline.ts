@@ -476,6 +476,15 @@ function pullEndMs(p: PodWaterfall, endMs: number): number | null {
   return p.done ? p.pullStartMs : (p.startedMs ?? endMs);
 }
 
+/**
+ * How long the pod's image pull took, as the kubelet measured it (bounded by
+ * the container's start), whatever the pod's other clocks say; null when unknown.
+ */
+export function pullDurationMs(p: PodWaterfall, endMs: number): number | null {
+  const end = pullEndMs(p, endMs);
+  return p.pullStartMs === null || end === null ? null : Math.max(0, end - p.pullStartMs);
+}
+
 /** Appends a segment, clamped to start where the previous one ended; empty ones are dropped, equal neighbours merged. */
 function pushSegment(out: PhaseSegment[], phase: StartupPhase, fromMs: number, toMs: number): void {
   const last = out[out.length - 1];

@@ -346,6 +346,8 @@ export interface AccessScope {
   user?: string;
   /** With `unreadable`: the namespaces that did answer (`-n`'s others, the context's). */
   readable?: string[];
+  /** Set when pods could not be listed cluster-wide: the namespaces whose pods the nodes' requests count. */
+  podsIn?: string[];
 }
 
 /** A namespace's answer to a list (ObjectAccess.namespaceReadable). */

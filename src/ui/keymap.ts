@@ -44,7 +44,8 @@ export type KeyAction =
   | 'cellUp'
   | 'cellDown'
   | 'cellLeft'
-  | 'cellRight';
+  | 'cellRight'
+  | 'mapIdle';
 
 export interface Binding {
   /** Normalised key names (see keyName). */
@@ -177,6 +178,12 @@ const MAP_VIEW: Binding[] = [
     label: '/',
     help: 'highlight the nodes of workloads matching a regex (namespace/name)',
     action: 'filter',
+  },
+  {
+    keys: ['i'],
+    label: 'i',
+    help: 'colour nodes by their allocated GPUs that sit idle (again: back to allocation / utilisation)',
+    action: 'mapIdle',
   },
   { keys: ['esc'], label: 'Esc', help: 'clear the highlight, then back', action: 'back' },
   ...GENERAL.filter((b) => b.action !== 'back' && b.action !== 'filter'),

@@ -4,6 +4,7 @@
 // terminal while the caller runs the program, then the explorer is drawn
 // again where it was (its view state outlives the suspension).
 import './interactive.js';
+import './ink-frame-memo.js';
 import { render } from 'ink';
 import type { ModelSource } from '../model/source.js';
 import { App } from './components/App.js';

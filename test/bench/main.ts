@@ -14,6 +14,7 @@
 //     worst session's (setup.sessions keeps them all);
 //   then the jq fast path (test/bench/jq.ts) and `wlx --version` start-up.
 // Each figure is printed beside its target from issue 15 (TARGETS), met or missed.
+// `--small`: the everyday cluster instead (small.ts), the explorer in tmux.
 // `--wire json|protobuf` (default json): the wire format of wlx's engines
 // (first tree, get -o json, sessions); the raw list and kubectl are unchanged.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -24,6 +25,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startBenchServer, WLX_BIN, type BenchServer, type ScaleSize } from './server.js';
 import { benchJq } from './jq.js';
+import { printSmall, smallMain } from './small.js';
 import { BENCH_WIRE_ENV, EVENT_PROBE_ENV } from './marker.js';
 import { compile } from '../../src/jq/index.js';
 import type { ThreadFigures } from './tui-session.js';
@@ -698,7 +700,20 @@ function printTable(result: BenchResult): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv.includes('--small')) {
+  smallMain(process.argv.slice(2)).then(
+    (figures) => {
+      printSmall(figures);
+      const jsonPath = parseArgs({ args: process.argv.slice(2), options: { json: { type: 'string' } }, strict: false })
+        .values.json;
+      if (typeof jsonPath === 'string') writeFileSync(jsonPath, `${JSON.stringify(figures, null, 2)}\n`);
+    },
+    (err: unknown) => {
+      process.stderr.write(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+} else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   runBench(process.argv.slice(2)).then(
     (result) => {
       printTable(result);

@@ -1,7 +1,7 @@
 // One explorer session, driven in-process through Ink's stdin (no terminal):
 // the real engine over HTTP (openModelSource, as `wlx` runs it) and the real
 // App rendered by Ink with the explorer's options (MAX_FPS, production
-// React), into a fake terminal that timestamps every frame written.
+// React, ink-frame-memo.ts), into a fake terminal that timestamps every frame written.
 // Run by the harness as a child process with an IPC channel:
 //   node tui-session.js KUBECONFIG [--keys N] [--engine worker|inline] [--measure-start]
 // --engine is passed to openModelSource as `engineThread` (absent: its default).
@@ -289,6 +289,8 @@ async function main(): Promise<void> {
   const measureStart = values['measure-start'] === true;
   const React = (await import('react')).default;
   const { render } = await import('ink');
+  // The explorer's frames (run.tsx imports it too): Ink draws only the rows that changed (WLX_INK_FRAME_MEMO).
+  await import('../../src/ui/ink-frame-memo.js');
   const { App } = await import('../../src/ui/components/App.js');
   const { openModelSource } = await import('../../src/app/open.js');
   const { servesRows } = await import('../../src/ui/state/served-rows.js');

@@ -9,6 +9,7 @@ import { podRequests } from '../../demo/sim/pods.js';
 import { normaliseDefinitionObject } from '../../src/definitions/load.js';
 import { condition, isReady, startSim, until } from './sim-helpers.js';
 import { DRA_NODE, DRA_POD, GPU_OPERATOR_NAMESPACE, MIG_NODES, MIG_POD } from '../../demo/sim/scenarios/gpu-extras.js';
+import { CORDONED_NODE, NOT_READY_NODE } from '../../demo/sim/scenarios/troubled-nodes.js';
 
 const JS = 'jobset.sigs.k8s.io/';
 const LWS = 'leaderworkerset.sigs.k8s.io/';
@@ -25,6 +26,8 @@ test('the cluster: 12 GPU nodes × 8 H100s, 2 CPU nodes, the GPU extras nodes, t
       'cpu-node-02',
       ...MIG_NODES,
       DRA_NODE,
+      NOT_READY_NODE,
+      CORDONED_NODE,
     ].sort(),
   );
   let gpus = 0;
@@ -48,7 +51,16 @@ test('the cluster: 12 GPU nodes × 8 H100s, 2 CPU nodes, the GPU extras nodes, t
       assert.notEqual(n.metadata.labels?.['nvidia.com/gpu.product'], 'NVIDIA-H100-80GB-HBM3', n.metadata.name);
     }
   }
-  assert.equal(gpus, 96);
+  // gpu-node-01 … 12's 96, and the 16 of the two nodes in trouble (no workload lands there).
+  assert.equal(gpus, 96 + 16);
+  const node = (name: string) => nodes.find((n) => n.metadata.name === name)!;
+  const ready = (name: string) =>
+    (node(name)['status'] as { conditions: { type: string; status: string }[] }).conditions.find(
+      (c) => c.type === 'Ready',
+    )?.status;
+  assert.equal(ready(NOT_READY_NODE), 'Unknown');
+  assert.equal((node(CORDONED_NODE)['spec'] as { unschedulable?: boolean }).unschedulable, true);
+  assert.equal(ready(CORDONED_NODE), 'True');
   assert.deepEqual(
     f.store
       .list(R.namespaces)
@@ -341,10 +353,11 @@ test('stuck-pretrain: half the gang runs, the rest stays Unschedulable with the 
   await until('stuck gang settled', () => stuck().length === 8 && stuck().filter(isReady).length === 4);
   const pending = stuck().filter((p) => !p.spec.nodeName);
   assert.equal(pending.length, 4);
-  // Only gpu-node-01 … 12 carry the H100 product label: the MIG and DRA nodes fail the selector like the CPU nodes.
+  // The MIG and DRA nodes fail the selector like the CPU nodes; the NotReady and the cordoned H100 node their taints.
   const expected =
-    "0/17 nodes are available: 12 Insufficient nvidia.com/gpu, 5 node(s) didn't match Pod's node affinity/selector. " +
-    'preemption: 0/17 nodes are available: 12 No preemption victims found for incoming pod, 5 Preemption is not helpful for scheduling.';
+    '0/19 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }, ' +
+    "1 node(s) were unschedulable, 12 Insufficient nvidia.com/gpu, 5 node(s) didn't match Pod's node affinity/selector. " +
+    'preemption: 0/19 nodes are available: 12 No preemption victims found for incoming pod, 7 Preemption is not helpful for scheduling.';
   for (const p of pending) {
     assert.equal(p.status.phase, 'Pending');
     const c = p.status.conditions?.find((x) => x.type === 'PodScheduled');

@@ -162,7 +162,7 @@ for (const wire of ['json', 'protobuf'] as const)
       const pods = (await getJson(transport, '/api/v1/pods')) as { items: ListItem[] };
       const byUid = new Map(pods.items.map((p) => [p.metadata.uid, p]));
       assert.equal(snap.totals.pods, pods.items.length, 'pod count');
-      assert.equal(snap.totals.nodes, 17);
+      assert.equal(snap.totals.nodes, 19);
       for (const w of snap.workloads) {
         for (const p of [...podsOf(w.roles), ...w.unattributedPods]) {
           const live = byUid.get(p.uid);

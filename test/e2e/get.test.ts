@@ -95,11 +95,25 @@ test('wlx get -A -o json on the default scenario', async (t) => {
   assert.equal(tf.definitionSource, 'cluster');
   assert.equal(podsOf(tf.roles).length, 3);
 
-  assert.equal(doc.nodes.length, 17);
-  // 96 whole GPUs on gpu-node-01..12 and the DRA node's 8 (from its ResourceSlice); MIG slices are not whole GPUs.
+  assert.equal(doc.nodes.length, 19);
+  // 96 whole GPUs on gpu-node-01..12, 16 on the NotReady and the cordoned node, and the DRA node's 8 (from its
+  // ResourceSlice); MIG slices are not whole GPUs.
   assert.equal(
     doc.nodes.reduce((n, x) => n + x.gpuAllocatable, 0),
-    104,
+    120,
+  );
+  const first12 = doc.nodes.filter((x) => /^gpu-node-(0\d|1[0-2])$/.test(x.name));
+  assert.equal(first12.length, 12);
+  assert.equal(
+    first12.reduce((n, x) => n + x.gpuAllocatable, 0),
+    96,
+  );
+  assert.deepEqual(
+    doc.nodes.filter((x) => /^gpu-node-1[34]$/.test(x.name)).map((x) => [x.name, x.ready, x.unschedulable]),
+    [
+      ['gpu-node-13', false, false],
+      ['gpu-node-14', true, true],
+    ],
   );
 
   // Tree output at 80 columns; no raw escape or bidi character even though the
@@ -155,7 +169,7 @@ test('wlx get --demo starts the simulated cluster in the background, reads it ov
     'training/queued-sft',
     'training/stuck-pretrain',
   ]);
-  assert.equal(doc.nodes.length, 17);
+  assert.equal(doc.nodes.length, 19);
   // The command returned, so the background cluster did not keep it alive.
   assert.ok(Date.now() - started < 90_000);
 });

@@ -192,7 +192,7 @@ test(
       await tmux.waitFor(/workloads\(all\)\[13\]/, 'the workloads', 90_000);
       // The header's GPU kinds come from the nodes, which may be listed after the workloads are drawn.
       let screen = await tmux.waitFor(
-        /GPUs: \d+\/96 nvidia\.com\/gpu · \d+\/8 dra:gpu\.nvidia\.com · \d+\/56 mig-1g\.10gb/,
+        /GPUs: \d+\/112 nvidia\.com\/gpu · \d+\/8 dra:gpu\.nvidia\.com · \d+\/56 mig-1g\.10gb/,
         'the GPU kinds in the header',
       );
       // The MIG pod's workload row names its slice, never a bare 0/0.

@@ -37,7 +37,9 @@ test(
       await t.waitFor(/workloads\(training\)\[1\/5\]/, 'filtered to stuck-pretrain');
       await t.press('w');
       let screen = await t.waitFor(/Unschedulable: 4 pods/, 'why on stuck-pretrain');
-      assert.match(screen, /0\/17 nodes are available: \d+ Insufficient nvidia\.com\/gpu/);
+      // The scheduler's message wraps in the panel (it names the NotReady and the cordoned node first).
+      const unwrapped = screen.replace(/ *│\n│ */g, ' ');
+      assert.match(unwrapped, /0\/19 nodes are available: .*\b12 Insufficient nvidia\.com\/gpu/);
       assert.match(screen, /gang cannot start: 4 of 8 members unschedulable \(Insufficient nvidia\.com\/gpu\)/);
       assert.match(screen, /free GPUs per node:/);
       assert.match(screen, /stuck-pretrain-worker-0-\d-\w+: wants 8 GPUs/);

@@ -227,7 +227,7 @@ test(
       tmux.keys(':');
       tmux.type('nodes');
       tmux.keys('Enter');
-      await tmux.waitFor(/nodes\[17\]/, 'keys after the plugin');
+      await tmux.waitFor(/nodes\[19\]/, 'keys after the plugin');
 
       // :ns without a name: every namespace (the admin may list them); Enter switches.
       tmux.keys(':');

@@ -2,7 +2,8 @@
 // `:map` shows the legend and the cells in zone bands, moving the cursor then Enter opens the node the
 // flash line names, `m` on llama-pretrain highlights its nodes by role, and `:nodes` shows domain rows and
 // collapses one. The demo's topology: rack-1 (gpu-node-01..04, one NVLink domain) in us-east-1a, rack-2 in
-// us-east-1b with two NVLink domains (gpu-node-05..07, 08..12); CPU, MIG and DRA nodes carry a zone only.
+// us-east-1b with two NVLink domains (gpu-node-05..07, 08..12), rack-3 (gpu-node-13 NotReady, 14 cordoned);
+// CPU, MIG and DRA nodes carry a zone only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Tmux, hasTmux, shellQuote, wlxCommand } from './tmux.js';
@@ -22,7 +23,7 @@ test(
       tmux.keys(':');
       tmux.type('map');
       tmux.keys('Enter');
-      let screen = await tmux.waitFor(/map\(all\)\[17 nodes\]/, 'the map');
+      let screen = await tmux.waitFor(/map\(all\)\[19 nodes\]/, 'the map');
       assert.match(screen, /2 nodes\/char · GPU(s allocated| util):/);
       assert.match(screen, /NotReady .*cordoned .*pressure/);
       assert.match(screen, /us-east-1a \/ rack-1 \/ [0-9a-f]{4}…\.\d+\s+[▀▄]{2}\s/, 'rack-1: 4 nodes in 2 cells');
@@ -77,13 +78,19 @@ test(
       tmux.keys(':');
       tmux.type('nodes');
       tmux.keys('Enter');
-      screen = await tmux.waitFor(/▾ us-east-1a \/ rack-1\S* .*4 nodes +32\/32 /, 'domain rows with GPU totals');
+      // At 120 columns the cordoned node's STATUS (Ready,SchedulingDisabled) leaves NAME too narrow for
+      // whole domain labels: they are cut in the middle, keeping the NVLink domain that tells them apart.
+      const rack1 = /▾ us-east(?:-1a \/ rack-1 \/ |\S*1 \/ )2df6…\.1 +4 nodes +32\/32 /;
+      screen = await tmux.waitFor(rack1, 'domain rows with GPU totals');
       assert.match(screen, /▾ us-east-1a +2 nodes +0\/0 /);
-      assert.match(screen, /▾ us-east-1b \/ rack-2\S* .*5 nodes +\d+\/40 /);
+      assert.match(screen, /▾ us-east\S*(?: \/ rack-2)? \/ 00a6…\.2 +5 nodes +\d+\/40 /);
+      const domains = screen.split('\n').flatMap((l) => /^│▾ (\S(?:.*?\S)?) +\d+ nodes/.exec(l)?.[1] ?? []);
+      assert.equal(domains.length, 6, screen);
+      assert.equal(new Set(domains).size, domains.length, domains.join(' | '));
       assert.match(screen, /^│cpu-node-01 +Ready/m);
-      assert.match(screen, /nodes\[17\]/, 'nodes counted, not domain rows');
+      assert.match(screen, /nodes\[19\]/, 'nodes counted, not domain rows');
       tmux.keys('Space');
-      screen = await tmux.waitFor(/▸ us-east-1a \/ rack-1\S* .*4 nodes/, 'rack-1 collapsed');
+      screen = await tmux.waitFor(/▸ us-east\S*(?: \/ rack-1)? \/ 2df6…\.1 +4 nodes/, 'rack-1 collapsed');
       assert.doesNotMatch(screen, /gpu-node-01/);
       assert.match(screen, /cpu-node-01/);
       assert.match(screen, /gpu-node-07/);

@@ -63,7 +63,7 @@ async function demoCluster(t: { after(fn: () => unknown): void }): Promise<strin
 const OOM_ROW = /broken-finet\S*\s+PyTorchJob\s+(?:training-queue\s+)?(Running|Failed) \(OO/;
 
 test(
-  '160×45: columns no wider than their values, :nodes WORKLOADS uncut, trouble coloured, broken-finetune → Enter → w shows OOMKilled, three fast Escapes return home, / starts a new filter',
+  '160×45: columns no wider than their values, :nodes WORKLOADS takes the spare width, trouble coloured, broken-finetune → Enter → w shows OOMKilled, three fast Escapes return home, / starts a new filter',
   { skip: !hasTmux(), timeout: 180_000 },
   async (t) => {
     const kubeconfig = await demoCluster(t);
@@ -81,8 +81,15 @@ test(
       tmux.keys(':');
       tmux.type('nodes');
       tmux.keys('Enter');
-      screen = await tmux.waitFor(/nodes\[17\]/, 'the nodes view');
-      assert.match(screen, /research\/ray-tune,research\/resnet-tf,training\/bert-finetune\s/, 'WORKLOADS uncut');
+      screen = await tmux.waitFor(/nodes\[19\]/, 'the nodes view');
+      // The cordoned node's STATUS (Ready,SchedulingDisabled, kubectl's word) takes its share: WORKLOADS gets the
+      // rest of the width, nothing is padded.
+      assert.match(
+        screen,
+        /research\/ray-tune,research\/resnet-tf,training\/bert-f\S*\s+1h│/,
+        'WORKLOADS takes the spare width',
+      );
+      assert.match(screen, /^│gpu-node-14 +Ready,SchedulingDisabled /m);
       assertTightColumns(screen, 'nodes at 160');
 
       tmux.keys(':');
@@ -145,7 +152,10 @@ test(
       tmux.keys(':');
       tmux.type('nodes');
       tmux.keys('Enter');
-      assertTightColumns(await tmux.waitFor(/nodes\[17\]/, 'the nodes view'), 'nodes at 80');
+      await tmux.waitFor(/nodes\[19\]/, 'the nodes view');
+      // STATUS is as wide as its longest value, the cordoned node's, below the fold on 24 rows: seen from the end.
+      await tmux.press('G');
+      assertTightColumns(await tmux.waitFor(/gpu-node-14 +Ready,Sched/, 'the last nodes'), 'nodes at 80');
     } finally {
       tmux.kill();
     }

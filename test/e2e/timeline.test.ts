@@ -27,12 +27,14 @@ test('--timeline piped: the waterfall as plain ASCII, every pod ready', { timeou
   );
   const pods = out.split('\n').filter((l) => /^llama-pretrain-\S+ /.test(l));
   assert.equal(pods.length, 3, out);
-  for (const p of pods) assert.match(p, /^llama-pretrain-\S+ +[ .=-]*-[ .=-]*#+ +\+\S+ +\S+ +\+\S+ +\+\S+$/, p);
+  // Beside each bar its durations: wait, pull (each pod pulls), start (none when ready as its pull ended), total.
+  for (const p of pods)
+    assert.match(p, /^llama-pretrain-\S+ +[ .=-]*-[ .=-]*#+ +\d\S*s +\d\S*s +(\d\S*s|-) +\d\S*s$/, p);
   assert.match(out, /^> leader \(1\) /m);
   assert.match(out, /^> worker \(2\) /m);
   // The ruler under the axis labels carries the marks; R (all ready) at its last column.
   assert.match(out, /^ +[-+]*[S*][-+]*R$/m, out);
-  assert.match(out, /^pods \(slowest first\) +0s .* sched +pull +start +ready$/m);
+  assert.match(out, /^pods \(slowest first\) +0s .* wait +pull +start +total$/m);
 });
 
 test(
@@ -59,7 +61,7 @@ test(
       assert.match(screen, /^│ +[─┬]*[S*][─┬]*R/m);
       assert.match(screen, /^│▸ leader \(1\) +[░▒▓ ]*█+ /m);
       assert.match(screen, /^│▸ worker \(2\) +[░▒▓ ]*█+ /m);
-      assert.match(screen, /pods \(slowest first\) +0s .* sched +pull +start +ready│/);
+      assert.match(screen, /pods \(slowest first\) +0s .* wait +pull +start +total│/);
       // The bars are coloured by phase: green ready cells.
       assert.match(tm.capture(true), /\x1b\[32m█+/);
       process.stdout.write(`# the s view at 120x40:\n${screen.replace(/^/gm, '# ')}\n`);

@@ -23,7 +23,7 @@ test(
       // GPU kinds beside the whole GPUs (the extras' DRA and MIG nodes): totals by kind.
       // The engine runs in a worker: the trees may be drawn before the nodes are listed.
       screen = await t.waitFor(
-        /GPUs: \d+\/96 nvidia\.com\/gpu · \d+\/8 dra:gpu\.nvidia\.com · \d+\/56 mig-1g\.10gb/,
+        /GPUs: \d+\/112 nvidia\.com\/gpu · \d+\/8 dra:gpu\.nvidia\.com · \d+\/56 mig-1g\.10gb/,
         'the totals of every GPU kind',
         30_000,
       );
@@ -60,7 +60,8 @@ test(
         assert.match(llamaRow, /\u001b\[(\d+;)*33m[^\u001b]*llama-pretrain/, 'a straggling Running row is yellow');
       else assert.match(llamaRow, /\u001b\[(\d+;)*32m[^\u001b]*llama-pretrain/, 'a Running row is green');
       const plainRunning = colouredRows.find(
-        (l) => l.startsWith('│') && / Running /.test(l) && !/% (slow|idle)/.test(l),
+        // Without GPU marks and without a cause beside the word (`Running (Unschedulable)` is yellow).
+        (l) => l.startsWith('│') && / Running /.test(l) && !/Running \(/.test(l) && !/% (slow|idle)/.test(l),
       );
       assert.match(
         plainRunning ?? '',
@@ -135,7 +136,7 @@ test(
       t.keys(':');
       t.type('nodes');
       t.keys('Enter');
-      screen = await t.waitFor(/nodes\[17\]/, 'the nodes view');
+      screen = await t.waitFor(/nodes\[19\]/, 'the nodes view');
       assert.match(screen, /gpu-node-01\s+Ready\s+\d+\/8\s+\d+\s+\d+/);
       assert.match(screen, /cpu-node-01\s+Ready\s+0\/0/);
 
@@ -143,14 +144,14 @@ test(
       screen = await t.waitFor(/─ help ─/, 'the help view');
       assert.match(screen, /shift-N\s+sort by name/);
       t.keys('Escape');
-      await t.waitFor(/nodes\[17\]/, 'back from help');
+      await t.waitFor(/nodes\[19\]/, 'back from help');
 
       assert.equal(t.display('#{alternate_on}'), '1', 'the explorer runs on the alternate screen');
       t.keys('q');
       screen = await t.waitFor(/WLX-EXITED \d+/, 'wlx to exit', 20_000);
       assert.match(screen, /WLX-EXITED 0/);
       assert.equal(t.display('#{alternate_on}'), '0', 'the alternate screen is left');
-      assert.doesNotMatch(screen, /nodes\[17\]/, 'the shell screen is back, without the explorer on it');
+      assert.doesNotMatch(screen, /nodes\[19\]/, 'the shell screen is back, without the explorer on it');
       assert.match(screen, /starting the simulated cluster/, 'what was on the screen before is restored');
     } finally {
       t.kill();
@@ -253,11 +254,11 @@ test(
       t.keys(':');
       t.type('nodes');
       t.keys('Enter');
-      await t.waitFor(/nodes\[17\]/, 'the nodes');
+      await t.waitFor(/nodes\[19\]/, 'the nodes');
       t.keys('/');
       t.type(`^${nodeName} `);
       t.keys('Enter');
-      await t.waitFor(/nodes\[1\/17\]/, 'the hostile pod node');
+      await t.waitFor(/nodes\[1\/19\]/, 'the hostile pod node');
       t.keys('Enter');
       screen = await t.waitFor(
         (s) => s.includes('innocent-looking') && s.includes('\\e]0;pwned'),

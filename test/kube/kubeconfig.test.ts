@@ -154,7 +154,7 @@ test('requests carry the kubeconfig token; errors name context and server but ne
     }),
   );
   const loaded = loadKubeconfig({ kubeconfig: file, env: {} });
-  const transport = new HttpKubeTransport(loaded.kubeConfig, loaded.server, loaded.context);
+  const transport = new HttpKubeTransport(() => loaded.kubeConfig(), loaded.server, loaded.context);
   t.after(() => transport.close());
   assert.deepEqual(await getJson(transport, '/version'), { gitVersion: 'v1.32.0' });
   await assert.rejects(getJson(transport, '/api/v1/pods'), (e: Error) => {

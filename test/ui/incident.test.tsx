@@ -300,7 +300,7 @@ test('s draws the startup waterfall in the pane: legend, role band, a bar per po
     // The unscheduled workers wait the whole axis (now is far past their creation); the one bound at an
     // unknown time (a condition without lastTransitionTime) gets no bar rather than a wrong one.
     const row = (name: string) => f.split('\n').find((l) => l.startsWith(`│${name} `)) ?? '';
-    assert.match(row('stuck-worker-1'), /^│stuck-worker-1 +░{20,} +- +- +- +- *│$/);
+    assert.match(row('stuck-worker-1'), /^│stuck-worker-1 +░{20,} +\d+[hms]\S* +- +- +- *│$/);
     assert.match(row('stuck-worker-0'), /^│stuck-worker-0 +- +- +- +- *│$/);
     assert.match(f, /│ {2}waiting: Unschedulable: 0\/14 nodes are available/);
     await h.press('w');

@@ -35,10 +35,13 @@ test('an empty view says connecting / syncing until the first lists are complete
   );
   const h = await mountApp({ source });
   try {
-    await h.waitFor((f) => f.includes('connecting to the cluster…'), 'connecting');
+    await h.waitFor((f) => f.includes('connecting to http://127.0.0.1:1…'), 'connecting, to the server named');
     source.snapshot = empty({ state: 'syncing', since: 'x', synced: 1, total: 20, failing: [], forbidden: [] });
     source.publish(source.snapshot);
-    const f = await h.waitFor((s) => s.includes('syncing: listing the cluster (1/20 kinds listed)'), 'syncing');
+    const f = await h.waitFor(
+      (s) => s.includes('syncing: listing the cluster at http://127.0.0.1:1 (1/20 kinds'),
+      'syncing',
+    );
     assert.match(f, /Conn: syncing 1\/20/);
     assert.doesNotMatch(f, /nothing to show/);
     // Listed, and really empty: now it is nothing.

@@ -25,18 +25,18 @@ test('timeline text: plain ASCII when piped, one bar per pod, the width respecte
   for (const l of lines) if (!l.startsWith('  waiting:')) assert.ok(l.length <= 100, l);
   assert.match(
     text,
-    /^\.\. waiting to schedule {2}-- pulling {2}== starting {2}## ready {2}S all scheduled not yet\nR all ready not yet$/m,
+    /^\.\. waiting to schedule {2}-- pulling {2}== starting {2}## ready {2}S all scheduled not yet\nR all ready not yet {2}numbers: time waiting, pulling, starting; total to ready$/m,
   );
   // Waiting first, then the slowest.
   const rows = lines.filter((l) => /^llama-/.test(l)).map((l) => l.split(' ')[0]);
   assert.deepEqual(rows, ['llama-worker-1', 'llama-worker-0', 'llama-leader-0']);
   assert.match(
     lines.find((l) => l.startsWith('llama-worker-1'))!,
-    /^llama-worker-1 +\.+ +- +- +- +-$/,
+    /^llama-worker-1 +\.+ +40s +- +- +-$/,
   );
   assert.match(
     lines.find((l) => l.startsWith('llama-worker-0'))!,
-    /^llama-worker-0 +\.+-+=+#+ +\+2\.0s +20s +\+25s +\+30s$/,
+    /^llama-worker-0 +\.+-+=+#+ +2\.0s +20s +8\.0s +30s$/,
   );
   assert.match(text, /^ {2}waiting: Unschedulable: 0\/4 nodes are available$/m);
   assert.match(text, /^> worker \(2\) +\.+ /m);

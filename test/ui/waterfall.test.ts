@@ -76,8 +76,41 @@ test('waterfall: segment widths follow the phase durations; marks at the right c
   assert.match(legend, /░░ waiting to schedule {2}▒▒ pulling {2}▓▓ starting {2}██ ready/);
   assert.match(legend, /S all scheduled \+30s/);
   assert.match(legend, /R all ready \+1m00s/);
-  // Numbers beside the bars.
-  assert.match(lines.find((l) => l.pods?.[0] === 'a')!.text, / {3}\+10s {4}20s {3}\+50s \+1m00s$/);
+  // Numbers beside the bars: all durations (waiting, pulling, starting; total to ready), labelled so.
+  assert.match(lines.find((l) => l.pods?.[0] === 'a')!.text, / {4}10s {4}20s {4}30s {2}1m00s$/);
+  assert.match(lines.find((l) => l.text.startsWith('pods (slowest first)'))!.text, /wait {3}pull {2}start {2}total$/);
+  assert.match(legend, /numbers: time waiting, pulling, starting; total to ready/);
+});
+
+test('waterfall: a pod scheduled the moment it was created waited 0.0s; a bind time not known is -', () => {
+  const now = podAt('now', 'worker', { sched: 0, start: 5, ready: 10 });
+  const unknown = { ...podAt('unknown', 'worker', { sched: 3, start: 5, ready: 8 }), scheduledMs: null };
+  const t = timelineOf([now, unknown], ['worker'], 20);
+  const lines = waterfallLines(t, s(20), { width: 160 });
+  const numbersOf = (name: string) =>
+    lines
+      .find((l) => l.pods?.[0] === name)!
+      .text.trimEnd()
+      .split(/ +/)
+      .slice(-4);
+  assert.deepEqual(numbersOf('now'), ['0.0s', '-', '10s', '10s']);
+  assert.deepEqual(numbersOf('unknown'), ['-', '-', '-', '8.0s']);
+});
+
+test("waterfall: the pull is the kubelet's measure, also when the pod's status times precede its creation", () => {
+  // Skewed clocks (or objects recreated with their old status): created at 100 s, pulled 41 s from 10 s, ready at 70 s.
+  const skewed = podAt('skewed', 'worker', { created: 100, sched: 10, pull: 41, start: 60, ready: 70 });
+  const t = timelineOf([skewed], ['worker'], 120);
+  const lines = waterfallLines(t, s(120), { width: 160 });
+  const numbersOf = (name: string) =>
+    lines
+      .find((l) => l.pods?.[0] === name)!
+      .text.trimEnd()
+      .split(/ +/)
+      .slice(-4);
+  assert.deepEqual(numbersOf('skewed'), ['-', '41s', '-', '0.0s']);
+  const band = lines.find((l) => l.text.startsWith('▸ worker (1)'))!;
+  assert.match(band.text, / 41s /);
 });
 
 test('waterfall: slowest first, waiting pods above all, with what they wait for; a band per role', () => {

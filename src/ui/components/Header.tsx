@@ -6,7 +6,7 @@ import type React from 'react';
 import { Box, Text } from 'ink';
 import { sanitise } from '../../text/sanitise.js';
 import type { HeaderModel } from '../render/header.js';
-import { fit } from '../render/table.js';
+import { displayWidth, fit } from '../render/table.js';
 import { accent, type TextStyle } from './theme.js';
 import { useSkin } from '../hooks/useSkin.js';
 
@@ -58,9 +58,16 @@ export function Header(props: HeaderProps): React.JSX.Element {
       </Text>
     );
   }
-  const left = Math.min(44, Math.max(28, Math.floor(width * 0.42)));
+  // Narrow terminals give the left column only what its values need: the right one holds the counts.
+  const leftValues = [`Context: ${c.context}`, `Cluster: ${c.cluster}`, `User: ${c.user}`, `Namespace: ${ns}`];
+  const leftNeeds = Math.max(...leftValues.map((v) => displayWidth(sanitise(v)))) + 2;
+  const wide = Math.min(44, Math.max(28, Math.floor(width * 0.42)));
+  const left = width < 100 ? Math.min(wide, Math.max(20, leftNeeds)) : wide;
   const right = Math.max(0, width - left - 1);
   const version = `wlx ${props.wlxVersion}  k8s ${c.serverVersion ? sanitise(c.serverVersion) : '?'}`;
+  // Narrow: the compact counts, which keep Queued and Unschedulable before Running.
+  const workloads =
+    displayWidth(model.workloads) <= right - 'Workloads: '.length ? model.workloads : model.workloadsCompact;
   return (
     <Box flexDirection="column">
       <Box>
@@ -93,7 +100,7 @@ export function Header(props: HeaderProps): React.JSX.Element {
         </Box>
         <Pair
           label="Workloads:"
-          value={model.workloads}
+          value={workloads}
           width={right}
           style={accent(noColor, 'cyan', value)}
           labelColor={labelColor}

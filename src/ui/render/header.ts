@@ -20,6 +20,8 @@ export interface HeaderModel {
   summary: ConnectionSummary;
   /** workloadCounts for the namespace in scope. */
   workloads: string;
+  /** The same, compact: what a narrow header shows (the counts that need a look first). */
+  workloadsCompact: string;
   /** The GPU figures (gpuHeadline). */
   gpus: string;
   /** The node count, or `not readable` without node access (never 0). */
@@ -99,12 +101,21 @@ export function connectionHeadline(c: ClusterConnection, scopedTo?: readonly str
 }
 
 /** The flash line while the connection fails: the cause and the countdown to the next attempt. */
-export function connectionFlash(c: ClusterConnection, nowMs: number): { text: string; level: 'warn' | 'error' } | null {
+export function connectionFlash(
+  c: ClusterConnection,
+  nowMs: number,
+  /** The API server's URL: named when the whole cluster fails (which server is down is the first question). */
+  server?: string,
+): { text: string; level: 'warn' | 'error' } | null {
   if (c.state !== 'retrying' || !c.cause) return null;
   const at = c.retryAt ? Date.parse(c.retryAt) : NaN;
   const seconds = Math.ceil((at - nowMs) / 1000);
   const next = Number.isNaN(at) ? '' : seconds > 0 ? ` — retry in ${seconds} s` : ' — retrying…';
-  const which = c.failing.length ? `${c.failing.map(sanitise).join(',')}: ` : '';
+  const which = c.failing.length
+    ? `${c.failing.map(sanitise).join(',')}: `
+    : server && c.cause.kind !== 'forbidden'
+      ? `${sanitise(server)}: `
+      : '';
   return { text: `${which}${sanitise(c.cause.text)}${next}`, level: needsAction(c.cause) ? 'error' : 'warn' };
 }
 
@@ -118,20 +129,27 @@ const COMPACT_COLUMNS = 100;
  * pods request and that capacity is unknown (never 0).
  */
 export function gpuHeadline(
-  snapshot: Pick<ModelSnapshot, 'totals' | 'podNodes' | 'gpuMetrics' | 'nodes'>,
+  snapshot: Pick<ModelSnapshot, 'totals' | 'podNodes' | 'gpuMetrics' | 'nodes'> &
+    Partial<Pick<ModelSnapshot, 'connection' | 'access'>>,
   columns = Infinity,
 ): string {
   const t = snapshot.totals;
+  // Nothing listed yet (connecting, or the server down from the start): not known, never 0.
+  if (!t.nodes && !t.pods && !snapshot.podNodes && snapshot.connection && snapshot.connection.state !== 'live')
+    return 'not read yet';
   const util = clusterGpuUtilisation(snapshot.gpuMetrics);
   const utilText = util === null ? '' : `  util ${Math.round(util)}%`;
+  // Nodes readable, pods not cluster-wide: their requests are those of the namespaces read, and say so.
+  const podsIn = snapshot.access?.podsIn;
+  const partial = podsIn && !snapshot.podNodes ? `  (requests of pods in ${podsIn.map(sanitise).join(', ')} only)` : '';
   if (t.byResource && !snapshot.podNodes)
-    return `${gpuTotalsByKind(t.byResource, columns <= COMPACT_COLUMNS)}  pending ${t.gpuPending}${utilText}`;
+    return `${gpuTotalsByKind(t.byResource, columns <= COMPACT_COLUMNS)}  pending ${t.gpuPending}${utilText}${partial}`;
   const tail = utilText + gpuKindTotals(snapshot.nodes);
   if (snapshot.podNodes) {
     const requested = snapshot.podNodes.reduce((n, x) => n + x.gpuRequested, 0);
     return `${requested} req on ${snapshot.podNodes.length} nodes  capacity unknown (nodes not readable)  pending ${t.gpuPending}${tail}`;
   }
-  return `${t.gpuRequested}/${t.gpuAllocatable} req/alloc  free ${t.gpuFree}  pending ${t.gpuPending}${tail}`;
+  return `${t.gpuRequested}/${t.gpuAllocatable} req/alloc  free ${t.gpuFree}  pending ${t.gpuPending}${tail}${partial}`;
 }
 
 /**
@@ -185,8 +203,49 @@ export function shortGpuKind(resourceName: string): string {
   return resourceName.startsWith('nvidia.com/') ? resourceName.slice('nvidia.com/'.length) : resourceName;
 }
 
-/** `7  4 Running 1 Failed …`: workloads in scope, then each status a workload holds (counted once per workload). */
-export function workloadCounts(snapshot: ModelSnapshot, namespace: string | null): string {
+/** The header's order of status words. */
+const COUNT_ORDER = [
+  'Running',
+  'Failed',
+  'Degraded',
+  'Initializing',
+  'Queued',
+  'Preempted',
+  'Evicted',
+  'Unschedulable',
+  'Suspended',
+  'Suspending',
+  'Resuming',
+  'Completed',
+  'Undefined',
+];
+
+/**
+ * A narrow header's order and words: what needs a look first, so a cut line
+ * loses the Running count, never the Queued or Unschedulable ones.
+ */
+const COMPACT_ORDER: [string, string][] = [
+  ['Failed', 'Failed'],
+  ['Degraded', 'Deg'],
+  ['Queued', 'Queued'],
+  ['Unschedulable', 'Unsched'],
+  ['Preempted', 'Preempt'],
+  ['Evicted', 'Evicted'],
+  ['Initializing', 'Init'],
+  ['Suspending', 'Susp…'],
+  ['Resuming', 'Resum…'],
+  ['Suspended', 'Susp'],
+  ['Undefined', 'Undef'],
+  ['Running', 'Run'],
+  ['Completed', 'Done'],
+];
+
+/**
+ * `7  4 Running 1 Failed …`: workloads in scope, then each status a workload
+ * holds (counted once per workload); `compact`: short words, the ones that
+ * need a look first (`7  1 Failed 2 Queued 4 Run`).
+ */
+export function workloadCounts(snapshot: ModelSnapshot, namespace: string | null, compact = false): string {
   const counts = new Map<string, number>();
   let n = 0;
   for (const w of snapshot.workloads) {
@@ -194,23 +253,16 @@ export function workloadCounts(snapshot: ModelSnapshot, namespace: string | null
     n++;
     for (const s of workloadWords(w, snapshot.scheduling?.queues.get(w.uid))) counts.set(s, (counts.get(s) ?? 0) + 1);
   }
-  const order = [
-    'Running',
-    'Failed',
-    'Degraded',
-    'Initializing',
-    'Queued',
-    'Preempted',
-    'Evicted',
-    'Unschedulable',
-    'Suspended',
-    'Suspending',
-    'Resuming',
-    'Completed',
-    'Undefined',
-  ];
-  const parts = [...counts.entries()]
-    .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
-    .map(([s, c]) => `${c} ${s}`);
+  let parts: string[];
+  if (compact) {
+    const known = new Set(COMPACT_ORDER.map(([s]) => s));
+    parts = [
+      ...COMPACT_ORDER.filter(([s]) => counts.has(s)).map(([s, short]) => `${counts.get(s)} ${short}`),
+      ...[...counts].filter(([s]) => !known.has(s)).map(([s, c]) => `${c} ${s}`),
+    ];
+  } else
+    parts = [...counts.entries()]
+      .sort(([a], [b]) => COUNT_ORDER.indexOf(a) - COUNT_ORDER.indexOf(b))
+      .map(([s, c]) => `${c} ${s}`);
   return `${n}${parts.length ? '  ' + parts.join(' ') : ''}`;
 }

@@ -13,6 +13,24 @@ export const HELP_COLUMNS: Column[] = [
   { name: 'ACTION', min: 20, max: 80, flex: true },
 ];
 
+/** What the words in a view's cells mean, below its keys (the rules are model/utilisation.ts's and workload-word.ts's). */
+const STATUS_WORDS: [string, string][] = [
+  ['STATUS (cause)', "pods' worst trouble beside the status; Degraded: a pod crash-loops or restarted < 10 min ago"],
+];
+const UTIL_WORDS: [string, string][] = [
+  ['UTIL', 'mean utilisation of its GPUs (dcgm-exporters or Prometheus)'],
+  ['UTIL … idle', 'an allocated GPU stayed under 5 % for the idle window (--idle-after, default 60 s)'],
+  ['UTIL … slow', "a straggler: a pod under half its role's median utilisation, 20+ points below it"],
+  ['UTIL -', 'not known (no exporter, reading or permission; no GPU; idle window not over): never 0'],
+];
+const WORDS: Partial<Record<ViewKind, [string, string][]>> = {
+  workloads: [...STATUS_WORDS, ...UTIL_WORDS],
+  workload: [...STATUS_WORDS, ...UTIL_WORDS],
+  pods: [...UTIL_WORDS.filter(([k]) => k !== 'UTIL … slow'), ['MEM', 'GPU memory used / total']],
+  node: [...UTIL_WORDS.filter(([k]) => k !== 'UTIL … slow'), ['MEM', 'GPU memory used / total']],
+  nodes: [['UTIL', "mean GPU utilisation of the node's GPUs"], UTIL_WORDS[3]],
+};
+
 /** The user's hotkeys (every view) and the plugins that may apply in the view, as help rows. */
 export function userKeyRows(user: UserBindings, view: ViewKind): Row[] {
   const row = (key: string, label: string, help: string): Row => ({
@@ -38,7 +56,7 @@ export function userKeyRows(user: UserBindings, view: ViewKind): Row[] {
   ];
 }
 
-export function helpTable(bindings: readonly Binding[], user: readonly Row[] = []): TableData {
+export function helpTable(bindings: readonly Binding[], user: readonly Row[] = [], view?: ViewKind): TableData {
   const rows: Row[] = bindings.map((b) => ({
     key: `key:${b.label}`,
     cells: [b.label, b.help],
@@ -47,6 +65,14 @@ export function helpTable(bindings: readonly Binding[], user: readonly Row[] = [
     sort: { name: b.label, status: '', gpus: 0 },
   }));
   rows.push(...user);
+  for (const [word, meaning] of (view && WORDS[view]) ?? [])
+    rows.push({
+      key: `word:${word}`,
+      cells: [word, meaning],
+      tone: 'normal',
+      createdMs: null,
+      sort: { name: word, status: '', gpus: 0 },
+    });
   for (const c of COMMANDS) {
     const name = ':' + c.names.join(' :') + (c.arg === 'namespace' ? ' NAME|all' : c.arg === 'context' ? ' NAME' : '');
     rows.push({

@@ -11,7 +11,7 @@ import { parseTime, statusTone, statusRank } from './format.js';
 import { podRow, POD_COLUMNS, type PodRowOf } from './pods.js';
 
 export const NODE_COLUMNS: Column[] = [
-  { name: 'NAME', min: 12, max: 40, flex: true, sortKey: 'name' },
+  { name: 'NAME', min: 12, max: 40, flex: true, sortKey: 'name', cut: 'middle' },
   { name: 'STATUS', min: 8, max: 28, sortKey: 'status' },
   { name: 'GPUS', min: 5, align: 'right', sortKey: 'gpus' },
   { name: 'FREE', min: 4, align: 'right' },

@@ -8,12 +8,12 @@ import { UNATTRIBUTED } from '../../model/role-name.js';
 import { findRole, rolePods } from './roles.js';
 
 export const POD_COLUMNS: Column[] = [
-  { name: 'NAME', min: 14, max: 50, sortKey: 'name' },
+  { name: 'NAME', min: 14, max: 50, sortKey: 'name', cut: 'middle' },
   { name: 'STATUS', min: 9, max: 24, sortKey: 'status' },
   { name: 'READY', min: 5, align: 'right' },
   { name: 'RESTARTS', min: 3, align: 'right', dropPriority: 2 },
   { name: 'GPUS', min: 4, align: 'right', sortKey: 'gpus' },
-  { name: 'NODE', min: 6, max: 24 },
+  { name: 'NODE', min: 6, max: 24, cut: 'middle' },
   { name: 'AGE', min: 4, age: true, sortKey: 'age', align: 'right', dropPriority: 1 },
   // Free text: takes the leftover width, so wide terminals show whole messages.
   { name: 'REASON', min: 6, max: 40, flex: true, dropPriority: 3 },

@@ -62,8 +62,10 @@ export interface Column {
   age?: boolean;
   /** Shift-key sort that marks this column. */
   sortKey?: SortKey;
-  /** Dropped first when the terminal is narrow (higher = dropped earlier). */
+  /** Dropped first when the terminal is narrow (higher = dropped earlier; a column with no value goes before any). */
   dropPriority?: number;
+  /** Names (pods, nodes): cut in the middle, so the distinguishing suffix survives (`llama-pr…-0-pwkhr`). */
+  cut?: 'middle';
 }
 
 export interface TableData {
@@ -117,6 +119,33 @@ export function fit(s: string, width: number, align: 'left' | 'right' = 'left'):
   return align === 'right' ? pad + s : s + pad;
 }
 
+/**
+ * Cut to `width` columns in the middle (the head and the tail kept, an
+ * ellipsis between) and pad to exactly `width`: names that share a prefix
+ * stay distinguishable (`llama-pretrain-worker-0-0-hvrl9` → `llama…0-hvrl9`).
+ */
+export function fitMiddle(s: string, width: number, align: 'left' | 'right' = 'left', ellipsis = '…'): string {
+  if (width <= 0) return '';
+  const w = displayWidth(s);
+  if (w > width) {
+    const room = width - displayWidth(ellipsis);
+    if (room <= 0) return fit(s, width, align);
+    const chars = [...s];
+    const headWidth = Math.floor(room * 0.45);
+    let head = '';
+    for (const ch of chars) {
+      if (displayWidth(head + ch) > headWidth) break;
+      head += ch;
+    }
+    let tail = '';
+    for (let i = chars.length - 1; i >= 0 && displayWidth(chars[i] + tail) <= room - displayWidth(head); i--)
+      tail = chars[i] + tail;
+    s = head + ellipsis + tail;
+  }
+  const pad = ' '.repeat(Math.max(0, width - displayWidth(s)));
+  return align === 'right' ? pad + s : s + pad;
+}
+
 export interface Layout {
   /** Indices into the table's columns that are shown. */
   shown: number[];
@@ -150,10 +179,16 @@ export function layoutColumns(
   return layoutFromLongest(columns, longestCells(columns, rows, widthsOf), width);
 }
 
+/** A cell that says nothing: empty, or the `-` of an unknown value. */
+function blank(cell: string | undefined): boolean {
+  return cell === undefined || cell === '' || cell === '-';
+}
+
 /**
  * Each column's longest value (at least its header and minimum): what a
- * layout needs of the rows, whatever the width. Huge lists: measured on a
- * sample (head and tail) rather than every row.
+ * layout needs of the rows, whatever the width; 0 for a column no row has a
+ * value in (it gives way first when the width is short). Huge lists:
+ * measured on a sample (head and tail) rather than every row.
  */
 export function longestCells(
   columns: Column[],
@@ -163,27 +198,32 @@ export function longestCells(
   const sample = rows.length > 2000 ? [...rows.slice(0, 1000), ...rows.slice(-1000)] : rows;
   // The age column's cells are drawn at frame time, so it keeps its header width.
   const longest = columns.map((c) => Math.max(c.min, displayWidth(c.name) + (c.sortKey ? 1 : 0)));
+  const filled = columns.map((c) => !!c.age);
   for (const r of sample) {
     if (r.span) continue;
     const cw = widthsOf(r);
     for (let i = 0; i < longest.length; i++) {
       const v = cw[i] ?? 0;
       if (v > longest[i] && !columns[i].age) longest[i] = v;
+      if (!filled[i] && !blank(r.cells[i])) filled[i] = true;
     }
   }
-  return longest;
+  return sample.length ? longest.map((l, i) => (filled[i] ? l : 0)) : longest;
 }
 
 /** Column widths for `width` from each column's longest value (longestCells). */
-export function layoutFromLongest(columns: Column[], longest: readonly number[], width: number): Layout {
+export function layoutFromLongest(columns: Column[], given: readonly number[], width: number): Layout {
   let shown = columns.map((_, i) => i);
-  const minTotal = (idx: number[]) =>
-    idx.reduce((s, i) => s + Math.max(columns[i].min, displayWidth(columns[i].name)), 0) + GAP * (idx.length - 1);
+  const minOf = (i: number) => Math.max(columns[i].min, displayWidth(columns[i].name));
+  // A column with no value (longestCells' 0) goes before any other, then by drop priority.
+  const dropRank = (i: number) => (given[i] === 0 ? Infinity : (columns[i].dropPriority ?? 0));
+  const longest = given.map((l, i) => (l === 0 ? minOf(i) : l));
+  const minTotal = (idx: number[]) => idx.reduce((s, i) => s + minOf(i), 0) + GAP * (idx.length - 1);
   while (minTotal(shown) > width) {
     let drop = -1;
     let best = 0;
     for (const i of shown) {
-      const p = columns[i].dropPriority ?? 0;
+      const p = dropRank(i);
       if (p > best) {
         best = p;
         drop = i;
@@ -192,8 +232,12 @@ export function layoutFromLongest(columns: Column[], longest: readonly number[],
     if (drop < 0) break;
     shown = shown.filter((i) => i !== drop);
   }
+  const want = (i: number) => Math.min(longest[i], Math.max(columns[i].max ?? 60, columns[i].min));
+  const wantTotal = (idx: number[]) => idx.reduce((s, i) => s + want(i), 0) + GAP * (idx.length - 1);
+  // Columns with no value give way before any other is cut (a REASON column of running pods).
+  for (const i of [...shown]) if (given[i] === 0 && wantTotal(shown) > width) shown = shown.filter((k) => k !== i);
   const full = shown.map((i) => longest[i]);
-  const widths = shown.map((i) => Math.min(longest[i], Math.max(columns[i].max ?? 60, columns[i].min)));
+  const widths = shown.map(want);
   const total = () => widths.reduce((s, w) => s + w, 0) + GAP * (widths.length - 1);
   // Shrink the widest non-minimal columns until it fits (kept columns last).
   let used = total();
@@ -240,7 +284,8 @@ export function formatLine(cells: readonly string[], columns: Column[], layout: 
   const parts: string[] = [];
   let used = 0;
   layout.shown.forEach((ci, k) => {
-    parts.push(fit(cells[ci] ?? '', layout.widths[k], columns[ci].align));
+    const cut = columns[ci].cut === 'middle' ? fitMiddle : fit;
+    parts.push(cut(cells[ci] ?? '', layout.widths[k], columns[ci].align));
     used += layout.widths[k] + (k ? GAP : 0);
   });
   const line = parts.join(' '.repeat(GAP));

@@ -9,6 +9,7 @@ import {
   groupSegments,
   phaseDurations,
   podSegments,
+  pullDurationMs,
   quantile,
   STARTUP_PHASES,
   timelineAxis,
@@ -18,7 +19,7 @@ import {
   type StartupTimeline,
 } from '../../model/timeline.js';
 import { sanitise } from '../../text/sanitise.js';
-import { displayWidth, type Tone } from './table.js';
+import { displayWidth, fitMiddle, type Tone } from './table.js';
 
 /** A run of text in one style: a phase's colour, a mark's, or a tone. */
 export interface Span {
@@ -89,7 +90,7 @@ export interface WaterfallOptions {
   glyphs?: GlyphSet;
 }
 
-/** The columns of a bar row: name, bar, numbers (sched, pull, start, ready). */
+/** The columns of a bar row: name, bar, numbers (durations: wait, pull, start, total). */
 export interface WaterfallLayout {
   nameWidth: number;
   barWidth: number;
@@ -158,20 +159,7 @@ export function barSpans(
 
 /** `text` in exactly `width` columns: padded, or cut in the middle (a pod's distinguishing suffix survives). */
 function cut(text: string, width: number, glyphs: GlyphSet): string {
-  const w = displayWidth(text);
-  if (w <= width) return text + ' '.repeat(width - w);
-  const chars = [...text];
-  const head = Math.floor((width - 1) * 0.45);
-  let tail = '';
-  for (let i = chars.length - 1; i >= 0 && displayWidth(chars[i] + tail) <= width - 1 - head; i--)
-    tail = chars[i] + tail;
-  let out = '';
-  for (const ch of chars) {
-    if (displayWidth(out + ch) > head) break;
-    out += ch;
-  }
-  const joined = out + glyphs.ellipsis + tail;
-  return joined + ' '.repeat(Math.max(0, width - displayWidth(joined)));
+  return fitMiddle(text, width, 'left', glyphs.ellipsis);
 }
 
 function makeLine(spans: Span[], tone: Tone = 'normal', pods?: string[]): WaterfallLine {
@@ -189,8 +177,25 @@ function makeLine(spans: Span[], tone: Tone = 'normal', pods?: string[]): Waterf
   return out;
 }
 
-const rel = (x: number | null, from: number | null) =>
-  x !== null && from !== null ? `+${formatDuration(Math.max(0, x - from))}` : '-';
+/**
+ * The numbers beside a bar, all durations (the axis gives the offsets):
+ * time waiting to be scheduled, pulling, starting, and created → ready
+ * (`-` while not ready, or a phase not reached / not known).
+ */
+export const NUMBER_HEADERS = ['wait', 'pull', 'start', 'total'] as const;
+
+function durationNumbers(segments: readonly PhaseSegment[], total: number | null, pullMs: number | null): string {
+  const d = phaseDurations(segments);
+  const has = (phase: PhaseSegment['phase']) => segments.some((x) => x.phase === phase);
+  return numbers([
+    // Scheduled the moment it was created: no waiting segment, but a known wait of 0.
+    segments.length ? formatDuration(d.waiting) : '-',
+    // The kubelet's own measure: a pod whose status times precede its creation (skewed clocks) keeps it.
+    pullMs !== null ? formatDuration(pullMs) : has('pulling') ? formatDuration(d.pulling) : '-',
+    has('starting') ? formatDuration(d.starting) : '-',
+    total !== null ? formatDuration(Math.max(0, total)) : '-',
+  ]);
+}
 
 function numbers(cells: readonly string[]): string {
   return cells.map((c) => c.padStart(NUMBER_WIDTH).slice(-NUMBER_WIDTH)).join(' ');
@@ -266,6 +271,7 @@ function legendLines(axis: Axis, glyphs: GlyphSet, width: number): WaterfallLine
   const since = (at: number | null) => (at === null ? 'not yet' : `+${formatDuration(at - axis.startMs)}`);
   items.push([{ text: MARK_ALL_SCHEDULED, mark: true }, { text: ` all scheduled ${since(axis.allScheduledMs)}` }]);
   items.push([{ text: MARK_ALL_READY, mark: true }, { text: ` all ready ${since(axis.allReadyMs)}` }]);
+  items.push([{ text: 'numbers: time waiting, pulling, starting; total to ready' }]);
   const out: WaterfallLine[] = [];
   let cur: Span[] = [];
   let used = 0;
@@ -304,7 +310,7 @@ function maxOf(values: readonly (number | null)[]): number | null {
 /**
  * The waterfall's lines: legend, summary bands (when the pods outnumber
  * `rows`), axis, one band per role, then every pod, slowest first (the
- * timeline's order), each with its sched / pull / start / ready numbers.
+ * timeline's order), each with its wait / pull / start / total durations.
  */
 export function waterfallLines(t: StartupTimeline, nowMs: number, opts: WaterfallOptions): WaterfallLine[] {
   const glyphs = opts.glyphs ?? UNICODE_GLYPHS;
@@ -340,7 +346,7 @@ export function waterfallLines(t: StartupTimeline, nowMs: number, opts: Waterfal
       makeLine(
         [
           {
-            text: `${cut('per role', nameWidth, glyphs)} ${' '.repeat(barWidth)} ${numbers(['wait', 'pull', 'start', 'total'])}`,
+            text: `${cut('per role', nameWidth, glyphs)} ${' '.repeat(barWidth)} ${numbers([...NUMBER_HEADERS])}`,
           },
         ],
         'group',
@@ -395,7 +401,7 @@ export function waterfallLines(t: StartupTimeline, nowMs: number, opts: Waterfal
         { text: cut('pods (slowest first)', nameWidth, glyphs) },
         { text: ' ' },
         { text: labelRow(axis, barWidth) },
-        { text: ` ${numbers(['sched', 'pull', 'start', 'ready'])}` },
+        { text: ` ${numbers([...NUMBER_HEADERS])}` },
       ],
       'group',
     ),
@@ -404,21 +410,20 @@ export function waterfallLines(t: StartupTimeline, nowMs: number, opts: Waterfal
 
   // A band per role: its critical path.
   for (const [role, pods] of byRole) {
-    const created = axis.startMs;
-    const pulls = pods.map((p) => p.pullSeconds);
     const allDone = pods.every((p) => p.done);
     const allScheduled = pods.every((p) => p.node !== null);
     const lastReady = allDone ? maxOf(pods.map((p) => p.readyMs ?? p.startedMs)) : null;
+    const segments = groupSegments(pods, axis.startMs, axis.endMs);
     out.push(
       row(
         roleLabel(role, pods.length),
-        bar(groupSegments(pods, axis.startMs, axis.endMs), lastReady),
-        numbers([
-          allScheduled ? rel(maxOf(pods.map((p) => p.scheduledMs)), created) : '-',
-          pulls.some((x) => x !== null) ? formatDuration(maxOf(pulls)! * 1000) : '-',
-          pods.every((p) => p.startedMs !== null) ? rel(maxOf(pods.map((p) => p.startedMs)), created) : '-',
-          rel(lastReady, created),
-        ]),
+        bar(segments, lastReady),
+        // The role's critical path: its last pod scheduled, its longest pull, its last pod ready.
+        durationNumbers(
+          segments,
+          lastReady === null ? null : lastReady - axis.startMs,
+          maxOf(pods.map((p) => pullDurationMs(p, axis.endMs))),
+        ),
         allDone ? 'ok' : allScheduled ? 'normal' : 'warn',
         'group',
       ),
@@ -427,12 +432,16 @@ export function waterfallLines(t: StartupTimeline, nowMs: number, opts: Waterfal
 
   // Every pod, slowest first.
   for (const p of t.pods) {
-    const pull = p.pullSeconds !== null ? formatDuration(p.pullSeconds * 1000) : '-';
+    const readyAt = p.done ? (p.readyMs ?? p.startedMs) : null;
     out.push(
       row(
         sanitise(p.name),
-        bar(segmentsOf.get(p)!, p.done ? (p.readyMs ?? p.startedMs) : null),
-        numbers([rel(p.scheduledMs, p.createdMs), pull, rel(p.startedMs, p.createdMs), rel(p.readyMs, p.createdMs)]),
+        bar(segmentsOf.get(p)!, readyAt),
+        durationNumbers(
+          segmentsOf.get(p)!,
+          readyAt !== null && p.createdMs !== null ? readyAt - p.createdMs : null,
+          pullDurationMs(p, axis.endMs),
+        ),
         p.done ? 'normal' : 'warn',
         undefined,
         [p.name],

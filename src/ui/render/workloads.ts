@@ -11,7 +11,7 @@ import { parseTime, worstTone, ratio, gpuRatio, statusRank } from './format.js';
 
 export const WORKLOAD_COLUMNS: Column[] = [
   { name: 'NAMESPACE', min: 9, max: 20, dropPriority: 1 },
-  { name: 'NAME', min: 12, max: 40, flex: true, keep: true, sortKey: 'name' },
+  { name: 'NAME', min: 12, max: 40, flex: true, keep: true, sortKey: 'name', cut: 'middle' },
   { name: 'KIND', min: 6, max: 22, dropPriority: 2 },
   { name: 'STATUS', min: 9, max: 22, sortKey: 'status' },
   { name: 'READY', min: 5, align: 'right' },

@@ -2,6 +2,7 @@
 // Besides wlx's own commands: every workload type by its kind, plural and
 // short names (`:jobset`), and the user's aliases (aliases.yaml), which are
 // looked up first, as k9s's user aliases override its own.
+import { nearest } from '../../text/nearest.js';
 import type { WorkloadType } from './workload-types.js';
 
 export type ViewCommand =
@@ -130,9 +131,11 @@ export function parseCommand(text: string, ctx: CommandContext = {}): Command {
   }
   const type = ctx.types?.get(name);
   if (type) return arg ? { kind: 'type', type, namespace: namespaceArg(arg) } : { kind: 'type', type };
+  // A typing slip: the nearest command, workload type or alias (`:jobsett` → did you mean jobset?).
+  const guess = nearest(name, [...Object.keys(VIEWS), ...(ctx.types?.keys() ?? []), ...(ctx.aliases?.keys() ?? [])]);
   return {
     kind: 'error',
-    message: `unknown command "${word}" (Tab completes; ctrl-a lists every command, type and alias)`,
+    message: `unknown command "${word}" (${guess ? `did you mean ${guess}? ` : ''}Tab completes; ctrl-a lists every command, type and alias)`,
   };
 }
 

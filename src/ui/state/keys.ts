@@ -326,6 +326,8 @@ function actionOutcome(action: KeyAction, ctx: KeyContext): KeyOutcome {
       const to = ctx.map.step(frame.selected, dir);
       return to === frame.selected ? NONE : one({ type: 'move', delta: to - frame.selected, count, page: count });
     }
+    case 'mapIdle':
+      return frame.kind === 'map' ? one({ type: 'mapIdle', on: !frame.mapIdle }) : NONE;
     case 'map':
       return mapOutcome(frame.kind === 'workload' ? frame.workloadUid : selected?.workloadUid, ctx);
     case 'why':

@@ -277,11 +277,12 @@ function flashFor(
   snapshot: ModelSnapshot,
   nowMs: number,
   mapCursor: string | null,
+  server: string,
 ): Flash | null {
   if (state.flash) return state.flash;
   if (table.missing) return { text: table.missing + ' (Esc goes back)', level: 'warn' };
   // A failing connection outranks the problems: it explains them (and most of the screen).
-  const connection = connectionFlash(snapshot.connection, nowMs);
+  const connection = connectionFlash(snapshot.connection, nowMs, server);
   if (connection) return connection;
   // On the map the flash line is where the cursor's node is named.
   if (mapCursor !== null) return { text: mapCursor, level: 'info' };
@@ -294,11 +295,14 @@ function flashFor(
   };
 }
 
-/** An empty view before the first lists are complete says so (the header's Conn: says how far). */
-function notListedYet(snapshot: ModelSnapshot): string | null {
+/** An empty view before the first lists are complete says so (the header's Conn: says how far), naming the server. */
+function notListedYet(snapshot: ModelSnapshot, server: string): string | null {
   const c = snapshot.connection;
-  if (c.state === 'connecting') return 'connecting to the cluster…';
-  if (c.state === 'syncing') return `syncing: listing the cluster (${c.synced}/${c.total} kinds listed)…`;
+  const at = sanitise(server);
+  if (c.state === 'connecting') return `connecting to ${at}…`;
+  if (c.state === 'syncing') return `syncing: listing the cluster at ${at} (${c.synced}/${c.total} kinds listed)…`;
+  if (c.state === 'retrying' && c.cause && !c.failing.length && !snapshot.totals.nodes && !snapshot.totals.pods)
+    return `nothing read yet from ${at}: ${sanitise(c.cause.text)}`;
   return null;
 }
 
@@ -341,7 +345,7 @@ export class ScreenModel {
   private readonly layouts: LayoutMemo;
   private readonly highlights: ChangeHighlights;
   private last: { key: ScreenKey; screen: Screen } | null = null;
-  private counts: { snapshot: ModelSnapshot; namespace: string | null; text: string } | null = null;
+  private counts: { snapshot: ModelSnapshot; namespace: string | null; text: string; compact: string } | null = null;
 
   private readonly gpuMap: GpuMapMemo;
   private readonly topology = new TopologyMemo();
@@ -425,7 +429,7 @@ export class ScreenModel {
       ],
       () =>
         f.kind === 'help'
-          ? { ...helpTable(KEYMAP[prev], userKeyRows(this.bindings, prev)), sortable: false }
+          ? { ...helpTable(KEYMAP[prev], userKeyRows(this.bindings, prev), prev), sortable: false }
           : f.kind === 'map'
             ? { columns: [], rows: this.gpuMap.rows(snapshot), sortable: false }
             : tableForFrame(
@@ -455,12 +459,17 @@ export class ScreenModel {
     };
   }
 
-  private workloadCounts(snapshot: ModelSnapshot, namespace: string | null): string {
+  private workloadCounts(snapshot: ModelSnapshot, namespace: string | null): { text: string; compact: string } {
     const c = this.counts;
-    if (c && c.snapshot === snapshot && c.namespace === namespace) return c.text;
-    const text = workloadCounts(snapshot, namespace);
-    this.counts = { snapshot, namespace, text };
-    return text;
+    if (c && c.snapshot === snapshot && c.namespace === namespace) return c;
+    const counts = {
+      snapshot,
+      namespace,
+      text: workloadCounts(snapshot, namespace),
+      compact: workloadCounts(snapshot, namespace, true),
+    };
+    this.counts = counts;
+    return counts;
   }
 
   /** The screen for these inputs (the last one is kept: the gate and the render ask for the same). */
@@ -509,7 +518,8 @@ export class ScreenModel {
       connection,
       totals: snapshot.totals,
       summary: connectionHeadline(snapshot.connection, snapshot.accessNotice ? readNamespaces(snapshot) : undefined),
-      workloads: this.workloadCounts(snapshot, state.namespace),
+      workloads: this.workloadCounts(snapshot, state.namespace).text,
+      workloadsCompact: this.workloadCounts(snapshot, state.namespace).compact,
       gpus: gpuHeadline(snapshot, width),
       nodes: snapshot.podNodes ? 'not readable' : String(snapshot.totals.nodes),
       // A namespace-scoped user's "all" is the namespaces read.
@@ -539,7 +549,16 @@ export class ScreenModel {
       const nodeRows = filtered.rows;
       const keyed = frame.selectedKey !== null && nodeRows[frame.selected]?.key !== frame.selectedKey;
       const cursor = keyed ? nodeRows.findIndex((r) => r.key === frame.selectedKey) : frame.selected;
-      map = this.gpuMap.screen(snapshot, explorerWorkloads(snapshot), spec, cursor, inner, page + 1, this.noColor);
+      map = this.gpuMap.screen(
+        snapshot,
+        explorerWorkloads(snapshot),
+        spec,
+        cursor,
+        inner,
+        page + 1,
+        this.noColor,
+        frame.mapIdle === true,
+      );
     }
     const lines: ScreenLine[] = [];
     const end = incident || map ? 0 : Math.min(rows.length, frame.top + page);
@@ -564,7 +583,7 @@ export class ScreenModel {
       table.sortedWithin && frame.kind === 'nodes'
         ? viewTitle(frame, snapshot, state.namespace, countNodeRows(filtered.rows), snapshot.nodes.length)
         : viewTitle(frame, snapshot, state.namespace, rows.length, served?.unfiltered ?? table.rows.length, loading);
-    const flash = flashFor(state, table, snapshot, nowMs, map?.cursorText ?? null);
+    const flash = flashFor(state, table, snapshot, nowMs, map?.cursorText ?? null, connection.server);
     const emptyText = rows.length
       ? null
       : loading
@@ -574,7 +593,7 @@ export class ScreenModel {
             ? 'no nodes (not readable, or none yet)'
             : frame.filter
               ? 'no row matches the filter'
-              : (notListedYet(snapshot) ??
+              : (notListedYet(snapshot, connection.server) ??
                 (NAMESPACED_VIEWS.has(frame.kind) ? emptyNamespaceText(snapshot, state, connection) : null) ??
                 'nothing to show')));
 

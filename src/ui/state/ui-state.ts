@@ -53,6 +53,8 @@ export interface ViewFrame {
   collapsed: string[];
   /** Incident views (why, timeline, describe, yaml, events, logs): what they are about. */
   incident?: IncidentTarget;
+  /** Map: coloured by the allocated GPUs that sit idle (`i`); absent: by allocation, or utilisation once read. */
+  mapIdle?: boolean;
 }
 
 /** confirm: a plugin with `confirm: true` waits for y / n. */
@@ -120,6 +122,7 @@ export type UiAction =
   | { type: 'namespaceList'; list: NamespaceList | null }
   | { type: 'confirm'; run: PluginRun | null }
   | { type: 'flash'; flash: Flash | null }
+  | { type: 'mapIdle'; on: boolean }
   | { type: 'quit' };
 
 export function newFrame(init: Partial<ViewFrame> & Pick<ViewFrame, 'kind' | 'label'>): ViewFrame {
@@ -270,6 +273,8 @@ export function reduce(state: UiState, action: UiAction): UiState {
       return { ...state, confirm: action.run, mode: action.run ? 'confirm' : 'normal' };
     case 'flash':
       return { ...state, flash: action.flash };
+    case 'mapIdle':
+      return frame.kind === 'map' ? replaceTop(state, { ...frame, mapIdle: action.on || undefined }) : state;
     case 'quit':
       return { ...state, quit: true };
   }

@@ -2,6 +2,7 @@
 // the nodes' order are kept while no node comes, goes or changes domain.
 import type { GpuMetrics, NodeSummary } from '../../../model/types.js';
 import { nodeGpuUtilisation } from '../../../model/gpu-overlay.js';
+import { rollupGpus } from '../../../model/utilisation.js';
 import { topologyKeysInEffect } from '../../../model/topology.js';
 import { domainGroups, groupingKeys } from '../domains.js';
 import type { NodeMark } from './colours.js';
@@ -14,7 +15,12 @@ export interface MapCell {
   level: number | null;
   mark: NodeMark | null;
   util: number | null;
+  /** Coloured by idle GPUs: how many of the node's allocated GPUs are idle (null: not known, or none allocated). */
+  idle: number | null;
 }
+
+/** What colours the cells: GPUs allocated, their utilisation (once read), or the allocated GPUs that sit idle. */
+export type MapColouring = 'allocation' | 'util' | 'idle';
 
 /** A topology domain of the most specific key in effect: one band of the map. */
 export interface MapBand {
@@ -44,6 +50,7 @@ export interface MapBase {
   indexOf: Map<string, number>;
   /** Coloured by utilisation (some node reports a reading) rather than allocation. */
   byUtil: boolean;
+  colouring: MapColouring;
 }
 
 const PRESSURE = new Set(['MemoryPressure', 'DiskPressure', 'PIDPressure', 'NetworkUnavailable']);
@@ -94,12 +101,34 @@ function sameTopology(t: MapTopology, nodes: readonly NodeSummary[], keys: reado
   return true;
 }
 
+/**
+ * Idle allocated GPUs as a level: none idle 0 (free-blue), fewer than a third
+ * of the node's GPUs 3, a third or more 4: a node with 3 of 8 GPUs idle
+ * stands out however busy the other 5 keep its mean.
+ */
+export function idleLevel(idle: number | null, gpus: number): number | null {
+  if (idle === null) return null;
+  if (idle === 0) return 0;
+  return idle * 3 < Math.max(1, gpus) ? 3 : 4;
+}
+
+/** Of a node's allocated GPUs, how many are idle; null when none is allocated or the idle window is not over for one. */
+function nodeIdle(metrics: GpuMetrics | undefined, node: NodeSummary): number | null {
+  if (!metrics || node.gpuRequested <= 0) return null;
+  const readings = metrics.readings.byNode.get(node.name);
+  if (!readings?.length) return null;
+  const r = rollupGpus(readings, metrics.scrapedAt, metrics.idle);
+  return r.idle === 0 && r.idleUnknown > 0 ? null : r.idle;
+}
+
 /** The cells of a snapshot; `previous` is reused when the topology did not change. */
 export function mapBase(
   nodes: readonly NodeSummary[],
   metrics: GpuMetrics | undefined,
   configuredKeys: readonly string[] | undefined,
   previous?: MapTopology,
+  /** `i` on the map: colour by idle allocated GPUs. */
+  byIdle = false,
 ): MapBase {
   const keys = groupingKeys(nodes, topologyKeysInEffect(configuredKeys, nodes));
   const topology = previous && sameTopology(previous, nodes, keys) ? previous : mapTopology(nodes, keys);
@@ -109,12 +138,15 @@ export function mapBase(
     const at = topology.indexOf.get(node.name)!;
     const util = nodeGpuUtilisation(metrics, node);
     if (util !== null) byUtil = true;
-    cells[at] = { node, group: topology.bandOf[at], level: null, mark: nodeMark(node), util };
+    const idle = byIdle ? nodeIdle(metrics, node) : null;
+    cells[at] = { node, group: topology.bandOf[at], level: null, mark: nodeMark(node), util, idle };
   }
   for (const c of cells) {
     const n = c.node;
-    if (byUtil) c.level = c.util === null ? null : fillLevel(c.util / 100);
+    if (byIdle) c.level = idleLevel(c.idle, n.gpuAllocatable);
+    else if (byUtil) c.level = c.util === null ? null : fillLevel(c.util / 100);
     else c.level = n.gpuAllocatable > 0 ? fillLevel(n.gpuRequested / n.gpuAllocatable) : null;
   }
-  return { topology, keys, bands: topology.bands, cells, indexOf: topology.indexOf, byUtil };
+  const colouring: MapColouring = byIdle ? 'idle' : byUtil ? 'util' : 'allocation';
+  return { topology, keys, bands: topology.bands, cells, indexOf: topology.indexOf, byUtil, colouring };
 }

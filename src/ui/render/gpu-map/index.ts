@@ -31,7 +31,11 @@ export interface MapScreen {
 /** Per explorer (ScreenModel owns one): each step is kept until its inputs change. */
 export class GpuMapMemo {
   private readonly placements = new WeakMap<WorkloadTree, Placement[]>();
-  private baseMemo: { nodes: readonly NodeSummary[]; metrics: GpuMetrics | undefined; base: MapBase } | null = null;
+  /** One per colouring (the rows read the plain one, the screen the one shown). */
+  private readonly baseMemo = new Map<
+    boolean,
+    { nodes: readonly NodeSummary[]; metrics: GpuMetrics | undefined; base: MapBase }
+  >();
   private sharesMemo: { workloads: readonly WorkloadTree[]; shares: Map<string, NodeShare[]> } | null = null;
   private hlMemo: { workloads: readonly WorkloadTree[]; spec: string; hl: Highlight } | null = null;
   private layoutMemo: {
@@ -70,12 +74,14 @@ export class GpuMapMemo {
     return p;
   };
 
-  base(snapshot: ModelSnapshot): MapBase {
-    const m = this.baseMemo;
+  /** `byIdle`: coloured by the allocated GPUs that sit idle (`i`). */
+  base(snapshot: ModelSnapshot, byIdle = false): MapBase {
+    const m = this.baseMemo.get(byIdle);
     if (m && m.nodes === snapshot.nodes && m.metrics === snapshot.gpuMetrics) return m.base;
     const keys = snapshot.topologyKeys ?? this.configuredKeys;
-    const base = mapBase(snapshot.nodes, snapshot.gpuMetrics, keys, m?.base.topology);
-    this.baseMemo = { nodes: snapshot.nodes, metrics: snapshot.gpuMetrics, base };
+    const previous = m?.base.topology ?? this.baseMemo.get(!byIdle)?.base.topology;
+    const base = mapBase(snapshot.nodes, snapshot.gpuMetrics, keys, previous, byIdle);
+    this.baseMemo.set(byIdle, { nodes: snapshot.nodes, metrics: snapshot.gpuMetrics, base });
     return base;
   }
 
@@ -121,8 +127,9 @@ export class GpuMapMemo {
     width: number,
     height: number,
     noColor: boolean,
+    byIdle = false,
   ): MapScreen {
-    const base = this.base(snapshot);
+    const base = this.base(snapshot, byIdle);
     const hl = this.highlight(workloads, spec);
     const perChar = noColor ? 1 : 2;
     const legend = mapLegend(base, hl, perChar, width, noColor, this.palette);

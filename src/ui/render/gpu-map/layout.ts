@@ -2,7 +2,7 @@
 import { shortDomainValue } from '../../../model/topology.js';
 import { sanitise } from '../../../text/sanitise.js';
 import { domainLabel } from '../nodes.js';
-import { displayWidth, fit } from '../table.js';
+import { displayWidth, fit, fitMiddle } from '../table.js';
 import type { MapBase } from './cells.js';
 
 /** How bands are labelled: the first mode whose lines fit is used (the smallest clusters get full paths). */
@@ -39,6 +39,8 @@ function placeBands(base: MapBase, width: number, perChar: 1 | 2, mode: BandMode
   const pathLabels = base.bands.map((g) => domainLabel(g.path));
   const labelWidth =
     mode === 'path' ? Math.min(Math.floor(width / 3), Math.max(...pathLabels.map(displayWidth)) + 1) : 0;
+  const cutLabels = mode === 'path' ? distinctCuts(pathLabels, labelWidth - 1) : [];
+  const inlineLabels = mode === 'inline' ? inlineNames(base.bands.map((g) => g.path)) : [];
   let line = 0;
   let col = 0;
   let i = 0;
@@ -46,12 +48,8 @@ function placeBands(base: MapBase, width: number, perChar: 1 | 2, mode: BandMode
     const chars = Math.ceil(g.size / perChar);
     let label = '';
     // A cut label keeps one blank before the cells.
-    if (mode === 'path') label = fit(pathLabels[gi], labelWidth - 1) + ' ';
-    else if (mode === 'inline') {
-      const last = g.path.length ? g.path[g.path.length - 1] : null;
-      const text = last === null ? '-' : sanitise(shortDomainValue(last));
-      label = fit(text, Math.min(12, displayWidth(text))) + ' ';
-    }
+    if (mode === 'path') label = cutLabels[gi] + ' ';
+    else if (mode === 'inline') label = inlineLabels[gi] + ' ';
     const gap = mode === 'dense' || col === 0 ? 0 : 1;
     const need = gap + displayWidth(label) + chars;
     if (mode === 'path' || (col > 0 && col + need > width)) {
@@ -87,6 +85,37 @@ function placeBands(base: MapBase, width: number, perChar: 1 | 2, mode: BandMode
     (layout.rows[y] ??= []).push(k);
   }
   return layout;
+}
+
+/**
+ * Labels cut to `width`, each distinct: cut at the end where that keeps them
+ * apart, else in the middle (`us-east-1b / rack-2 / 00…` twice becomes
+ * `us-east-1b…2 / 00a6….1` and `…….2`).
+ */
+export function distinctCuts(labels: readonly string[], width: number): string[] {
+  const ends = labels.map((l) => fit(l, width));
+  const seen = new Map<string, number>();
+  for (const e of ends) seen.set(e, (seen.get(e) ?? 0) + 1);
+  return ends.map((e, i) => ((seen.get(e) ?? 0) > 1 ? fitMiddle(labels[i], width) : e));
+}
+
+/**
+ * A band's short label: its most specific domain (`00a6….2`), with as many
+ * general ones before it as it takes to tell it from the others (`rack-1` in
+ * two zones: `us-east-1a / rack-1`).
+ */
+function inlineNames(paths: readonly (readonly (string | null)[])[]): string[] {
+  const name = (path: readonly (string | null)[], parts: number) => {
+    const tail = path.slice(Math.max(0, path.length - parts));
+    return tail.length ? tail.map((v) => (v === null ? '-' : sanitise(shortDomainValue(v)))).join(' / ') : '-';
+  };
+  return paths.map((path) => {
+    let parts = 1;
+    const clash = (p: number) => paths.some((o) => o !== path && name(o, p) === name(path, p));
+    while (parts < path.length && clash(parts)) parts++;
+    const text = name(path, parts);
+    return fit(text, Math.min(12 * parts, displayWidth(text)));
+  });
 }
 
 /** The most readable band layout whose lines fit `height` (the densest when none does: the map then scrolls). */

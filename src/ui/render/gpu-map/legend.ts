@@ -46,11 +46,24 @@ export function mapLegend(
   palette: MapPalette = DEFAULT_PALETTE,
 ): string[] {
   const levels = palette.levels;
-  const what = base.byUtil ? 'GPU util' : 'GPUs allocated';
+  const what = base.colouring === 'idle' ? 'allocated GPUs idle' : base.byUtil ? 'GPU util' : 'GPUs allocated';
   const items: LegendItem[] = [];
   if (hl.kind === 'workload')
     hl.roles.forEach((r, i) => items.push({ colour: roleColour(i), glyph: roleGlyph(i), text: r }));
-  else {
+  else if (base.colouring === 'idle') {
+    items.push(
+      { colour: levels[0], glyph: LEVEL_GLYPHS[0], text: 'none' },
+      { colour: levels[3], glyph: LEVEL_GLYPHS[3], text: 'some' },
+      { colour: levels[4], glyph: LEVEL_GLYPHS[4], text: '⅓+ of the node' },
+      { colour: palette.noGpu, glyph: NO_GPU_GLYPH, text: 'none allocated / not known yet' },
+      ...(['NotReady', 'cordoned', 'pressure'] as const).map((m) => ({
+        colour: MARK_COLOURS[m],
+        glyph: MARK_GLYPHS[m],
+        text: m,
+      })),
+    );
+    if (hl.kind === 'regex' && noColor) items.push({ colour: 'cyan', glyph: MATCH_GLYPH, text: 'match' });
+  } else {
     items.push(
       { colour: levels[0], glyph: LEVEL_GLYPHS[0], text: base.byUtil ? 'idle' : 'free' },
       { colour: levels[1], glyph: LEVEL_GLYPHS[1], text: '<⅓' },
@@ -104,6 +117,14 @@ export function cursorText(cell: MapCell, base: MapBase, shares: readonly NodeSh
       : 'no GPUs',
   );
   if (cell.util !== null) parts.push(`util ${utilText(cell.util)}`);
+  if (base.colouring === 'idle')
+    parts.push(
+      cell.idle !== null
+        ? `${cell.idle} of ${n.gpuRequested} allocated GPU${n.gpuRequested === 1 ? '' : 's'} idle`
+        : n.gpuRequested > 0
+          ? 'idle GPUs not known yet'
+          : 'no GPU allocated',
+    );
   if (cell.mark) parts.push(cell.mark === 'pressure' ? `${nodeStatus(n)}, pressure` : nodeStatus(n));
   const top = (shares ?? [])
     .slice(0, 3)
