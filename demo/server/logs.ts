@@ -6,9 +6,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StoredObject } from '../object-store.js';
 import { badRequest, statusFailure, type StatusObject } from './status.js';
 
-/** The log contract the simulation implements (see demo/sim/index.ts). */
+/** The log contract the simulation implements (demo/sim/logs.ts). */
 export interface LogLine {
-  time: string;
+  time: string; // RFC3339Nano
   text: string;
 }
 

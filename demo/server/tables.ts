@@ -68,9 +68,10 @@ function arr(v: unknown): Obj[] {
   return Array.isArray(v) ? (v as Obj[]) : [];
 }
 
-/** apimachinery's duration.HumanDuration. */
+/** apimachinery's duration.HumanDuration (src/text/duration.ts is wlx's own: test/text/duration.test.ts holds both to one table). */
 export function humanDuration(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
+  // Go's int(d.Seconds()) truncates toward zero.
+  const seconds = Math.trunc(ms / 1000);
   if (seconds < -1) return '<invalid>';
   if (seconds < 0) return '0s';
   if (seconds < 120) return `${seconds}s`;

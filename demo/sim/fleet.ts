@@ -6,7 +6,7 @@ import { SERVED_DRA_VERSIONS } from '../kinds.js';
 import { dcgmExporterBackend, type PodProxyBackend } from '../server/pod-proxy.js';
 import { assembleControlPlane, type ControlPlane } from './assemble.js';
 import { isDcgmExporterPod, SimulatedDcgm } from './dcgm.js';
-import type { LogProvider } from './logs.js';
+import type { LogProvider } from '../server/logs.js';
 import { MultiKueueBridge } from './multikueue.js';
 import {
   createFleetEast,

@@ -6,7 +6,7 @@
 // with every random choice drawn from a PRNG seeded by `seed`.
 import type { ObjectStore } from '../object-store.js';
 import { assembleControlPlane } from './assemble.js';
-import type { LogLine, LogProvider } from './logs.js';
+import type { LogLine, LogProvider } from '../server/logs.js';
 import { createDefaultScenario, defaultBehaviour } from './scenarios/default.js';
 import { createScaleScenario, startChurn, type ScaleResult } from './scenarios/scale.js';
 import { addGpuExtras } from './scenarios/gpu-extras.js';

@@ -10,6 +10,7 @@ import type { StoreEvent } from '../object-store.js';
 import { hash32, type TaskHandle } from './clock.js';
 import type { LogStore } from './logs.js';
 import type { Runtime } from './runtime.js';
+import { runningPodStatus } from './pods.js';
 import {
   isPodTerminal,
   podKey,
@@ -149,35 +150,14 @@ export class Kubelet {
     const images = this.nodeImages.get(node) ?? new Set<string>();
     this.nodeImages.set(node, images);
     for (const c of pod.spec.containers) images.add(c.image);
-    const condition = (type: string): Condition => ({
-      type,
-      status: 'True',
-      lastProbeTime: null,
-      lastTransitionTime: at,
-    });
-    pod.status = {
-      phase: 'Running',
-      conditions: ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map(
-        condition,
-      ),
+    pod.status = runningPodStatus(pod, {
+      at,
       hostIP,
-      hostIPs: [{ ip: hostIP }],
       podIP,
-      podIPs: [{ ip: podIP }],
-      startTime: at,
-      qosClass: pod.status.qosClass ?? 'BestEffort',
-      containerStatuses: pod.spec.containers.map((c) => ({
-        name: c.name,
-        state: { running: { startedAt: at } },
-        lastState: {},
-        ready: true,
-        restartCount: 0,
-        image: c.image,
-        imageID: this.imageID(c.image),
-        containerID: `containerd://${this.rt.rng.hex(64)}`,
-        started: true,
-      })),
-    };
+      qosClass: 'BestEffort',
+      imageID: (image) => this.imageID(image),
+      containerID: () => `containerd://${this.rt.rng.hex(64)}`,
+    });
   }
 
   // ---- helpers -------------------------------------------------------------

@@ -8,21 +8,7 @@ import type { ObjectStore } from '../object-store.js';
 import { hash32, Random, type SimClock } from './clock.js';
 import { podRequests } from './pods.js';
 import { R, type Pod } from './types.js';
-
-export interface LogLine {
-  time: string; // RFC3339Nano
-  text: string;
-}
-
-export interface LogProvider {
-  read(
-    namespace: string,
-    pod: string,
-    container: string | undefined,
-    previous: boolean,
-  ): { lines: LogLine[] } | { error: string; code: number };
-  follow(namespace: string, pod: string, container: string | undefined, onLine: (line: LogLine) => void): () => void;
-}
+import type { LogLine, LogProvider } from '../server/logs.js';
 
 export const MAX_LINES = 2000;
 const HEADER_SPACING_MS = 40;

@@ -5,7 +5,16 @@
 // resource arithmetic the scheduler needs.
 import type { StoredObject } from '../object-store.js';
 import type { Random } from './clock.js';
-import { ownerRefTo, type ContainerSpec, type Pod, type PodSpec, type PodTemplate, type Quantities } from './types.js';
+import {
+  ownerRefTo,
+  type Condition,
+  type ContainerSpec,
+  type Pod,
+  type PodSpec,
+  type PodStatus,
+  type PodTemplate,
+  type Quantities,
+} from './types.js';
 
 /** PriorityClasses the simulated cluster knows (the Priority admission plugin's table). */
 export const PRIORITY_CLASSES: Record<string, number> = {
@@ -229,4 +238,56 @@ export function tolerates(spec: PodSpec, taint: { key: string; value?: string; e
     if (t.operator === 'Exists') return !t.key || t.key === taint.key;
     return t.key === taint.key && (t.value ?? '') === (taint.value ?? '');
   });
+}
+
+/** The conditions of a pod running and ready since `at`, in the kubelet's order. */
+export function readyConditions(at: string): Condition[] {
+  return ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map((type) => ({
+    type,
+    status: 'True',
+    lastProbeTime: null,
+    lastTransitionTime: at,
+  }));
+}
+
+/** Where and how a settled pod runs: its addresses and how its images and containers are named. */
+export interface RunningPlace {
+  at: string;
+  hostIP: string;
+  podIP: string;
+  /** The QoS class when admission set none. */
+  qosClass: string;
+  /** Shared between pods when given (the scale scenario's 100,000 pods), else readyConditions(at). */
+  conditions?: Condition[];
+  imageID: (image: string) => string;
+  containerID: () => string;
+}
+
+/**
+ * The status the kubelet leaves a pod in once it has run for a while: Running and Ready since `at`, every
+ * container started and never restarted (scenario objects that predate the simulation). Per container the
+ * image id is named before the container id, so a PRNG behind both is drawn in that order.
+ */
+export function runningPodStatus(pod: Pod, p: RunningPlace): PodStatus {
+  return {
+    phase: 'Running',
+    conditions: p.conditions ?? readyConditions(p.at),
+    hostIP: p.hostIP,
+    hostIPs: [{ ip: p.hostIP }],
+    podIP: p.podIP,
+    podIPs: [{ ip: p.podIP }],
+    startTime: p.at,
+    qosClass: pod.status.qosClass ?? p.qosClass,
+    containerStatuses: pod.spec.containers.map((c) => ({
+      name: c.name,
+      state: { running: { startedAt: p.at } },
+      lastState: {},
+      ready: true,
+      restartCount: 0,
+      image: c.image,
+      imageID: p.imageID(c.image),
+      containerID: p.containerID(),
+      started: true,
+    })),
+  };
 }

@@ -54,19 +54,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export async function runDefinitions(args: string[]): Promise<number> {
-  // main.ts returns our promise without awaiting it inside its try, so a
-  // UsageError thrown here would escape its handler: report it the same way here.
-  try {
-    return runDefinitionsCommand(args);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`wlx: ${err.message} (see \`${err.hint}\`)\n`);
-    return 2;
-  }
-}
-
-function runDefinitionsCommand(args: string[]): number {
+export function runDefinitions(args: string[]): number {
   const { values, positionals } = parseCommandArgs(args, OPTIONS, HINT);
   if (values.help) {
     process.stdout.write(HELP);

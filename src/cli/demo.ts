@@ -96,20 +96,6 @@ function numberOption(
 }
 
 export async function runDemo(args: string[]): Promise<number> {
-  try {
-    return await runDemoCommand(args);
-  } catch (err) {
-    // main.ts returns our promise without awaiting it inside its try, so its
-    // UsageError handler never sees our rejection: report it here, the same way.
-    if (err instanceof UsageError) {
-      process.stderr.write(`wlx: ${err.message} (see \`${err.hint}\`)\n`);
-      return 2;
-    }
-    throw err;
-  }
-}
-
-async function runDemoCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
     (sub === undefined ? process.stderr : process.stdout).write(HELP);

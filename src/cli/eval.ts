@@ -134,20 +134,6 @@ function takeDashFilter(args: string[]): { rest: string[]; filter: string | null
 }
 
 export async function runEval(args: string[]): Promise<number> {
-  // main() returns our promise without awaiting it, so a UsageError thrown
-  // here would escape its try/catch: report it the same way ourselves.
-  try {
-    return await evaluate(args);
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`wlx: ${err.message} (see \`${err.hint}\`)\n`);
-      return 2;
-    }
-    throw err;
-  }
-}
-
-async function evaluate(args: string[]): Promise<number> {
   // `wlx eval … | head` closes the pipe early; that is not an error.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);

@@ -338,20 +338,6 @@ async function loadFleet(
 }
 
 export async function runGet(args: string[]): Promise<number> {
-  // main.ts returns subcommand promises without awaiting them inside its
-  // try, so a rejected UsageError would escape it: handle it here (same format).
-  try {
-    return await get(args);
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`wlx: ${err.message} (see \`${err.hint}\`)\n`);
-      return 2;
-    }
-    throw err;
-  }
-}
-
-async function get(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, OPTIONS, HINT);
   if (values.help) {
     process.stdout.write(HELP);

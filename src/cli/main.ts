@@ -4,7 +4,7 @@
 import { UsageError } from './usage.js';
 import { packageVersion } from './version.js';
 
-export const SUBCOMMANDS = ['get', 'definitions', 'eval', 'demo', 'info'] as const;
+const SUBCOMMANDS = ['get', 'definitions', 'eval', 'demo', 'info'] as const;
 
 const TOP_HELP = `wlx — a terminal explorer for AI workloads on Kubernetes
 

@@ -23,8 +23,7 @@ import { controllerUidOf } from './ownership.js';
 import { totalsOf, type NodePodLoad } from './nodes.js';
 import { deepEqual } from './equal.js';
 import {
-  DEFAULT_GPU_RESOURCES,
-  gpuResourceMatcher,
+  gpuAccounting,
   podGpuRequest,
   podGpuResources,
   type GpuResourceMatcher,
@@ -135,11 +134,11 @@ export class ClusterStore {
     this.buildNested = options.buildNested !== false;
     this.view = options.viewNamespaces?.length ? new Set(options.viewNamespaces) : null;
     this.now = options.now ?? Date.now;
-    this.gpuResources =
-      options.gpuResources && options.gpuResources.length > 0 ? [...options.gpuResources] : [...DEFAULT_GPU_RESOURCES];
+    const gpus = gpuAccounting(options.gpuResources);
+    this.gpuResources = gpus.counted;
     this.graph = options.graph ?? new OwnershipGraph();
     const work = options.counters ?? newWorkCounters();
-    this.gpuKinds = gpuResourceMatcher(options.gpuResources ?? []);
+    this.gpuKinds = gpus.isGpu;
     this.nodeSummaries = new NodeSummaries(this.gpuResources, work, (node) => this.dra.capacity().byNode.get(node));
     this.trees = new TreeMaintenance(
       this.graph,

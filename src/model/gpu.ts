@@ -81,13 +81,6 @@ export function containersGpuRequest(containers: unknown, gpuResources: readonly
   return podGpuRequest({ containers: Array.isArray(containers) ? containers : [containers] }, gpuResources);
 }
 
-/** GPUs of a resources block ({requests, limits}; fragmented definitions' resourcesPath). */
-export function resourcesGpuRequest(resources: unknown, gpuResources: readonly string[]): number {
-  let total = 0;
-  for (const r of gpuResources) total += containerRequest(resources, r);
-  return total;
-}
-
 /** The fragments of one pod a fragmentedPodSpecDefinition points at (each may be missing). */
 export interface PodFragments {
   /** containersPath: the pod's containers (a list; a single container is read as a list of one). */
@@ -191,6 +184,23 @@ export function gpuResourceMatcher(configured: readonly string[] = []): GpuResou
     else exact.add(p);
   }
   return (name) => exact.has(name) || prefixes.some((p) => name.startsWith(p) && name.length > p.length);
+}
+
+/**
+ * What counts as a GPU, as every figure counts it: `counted`, the whole GPUs a figure sums (the
+ * `--gpu-resource` names, else the defaults); `isGpu`, every GPU kind (MIG slices, shared, Intel, the
+ * configured names), those `counted` leaves out shown beside the figure by name.
+ */
+export interface GpuAccounting {
+  counted: readonly string[];
+  isGpu: GpuResourceMatcher;
+}
+
+export function gpuAccounting(configured: readonly string[] = []): GpuAccounting {
+  return {
+    counted: configured.length > 0 ? [...configured] : [...DEFAULT_GPU_RESOURCES],
+    isGpu: gpuResourceMatcher(configured),
+  };
 }
 
 /** What one GPU resource name is. */

@@ -34,13 +34,3 @@ export function walkControllerChain(
   }
   return chain;
 }
-
-/** Whether the pod's controller chain, through `owners`, reaches `workloadUid`. */
-export function isOwnedBy(pod: KubeObject, workloadUid: string, ownersByUid: Map<string, KubeObject>): boolean {
-  // A bare Pod workload (no controller) is its own pod.
-  if (pod.metadata.uid === workloadUid) return controllerUidOf(pod) === null;
-  return walkControllerChain(controllerUidOf(pod), (uid) => {
-    const o = ownersByUid.get(uid);
-    return o ? controllerUidOf(o) : undefined;
-  }).includes(workloadUid);
-}

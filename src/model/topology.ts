@@ -23,8 +23,6 @@ export const ZONE_KEY = 'topology.kubernetes.io/zone';
 /** Kueue's lowest level in most Topologies: a node is a cell of the map, not a domain. */
 export const HOSTNAME_KEY = 'kubernetes.io/hostname';
 
-export const DEFAULT_TOPOLOGY_KEYS: readonly string[] = [REGION_KEY, ZONE_KEY, ...RACK_LABEL_KEYS, NVLINK_DOMAIN_KEY];
-
 /**
  * The node label levels of Kueue `Topology` objects (`kueue.x-k8s.io` v1beta1 / v1beta2,
  * `spec.levels[].nodeLabel`, most general first), one list per object in name order.
@@ -78,11 +76,6 @@ export function nodeTopology(labels: Record<string, string>, keys: readonly stri
   const out: Record<string, string> = {};
   for (const k of keys) if (labels[k] !== undefined) out[k] = labels[k];
   return out;
-}
-
-/** A node's domain path, one value per key in effect (`null` where it lacks the label), most general first. */
-export function domainPath(labels: Record<string, string>, keys: readonly string[]): (string | null)[] {
-  return keys.map((k) => labels[k] ?? null);
 }
 
 const NOUNS: Record<string, string> = {

@@ -25,18 +25,14 @@
 //   those bound to a node. The workload's requested/allocated include its
 //   unattributed pods (they use the workload's GPUs all the same).
 import { repeatedClaimGpus, resourceTotal } from './dra.js';
-import type { Definition } from '../definitions/types.js';
 import type { KubeObject, PodSummary, RoleTree, WorkloadTree, GpuCounts, ReplicaCounts } from './types.js';
-import { type DefinitionPlan, planDefinition } from './plan.js';
-import { evaluateWorkload, workloadSubject, type WorkloadFacts } from './workload-facts.js';
-import { evaluatePod } from './attribution.js';
-import { treePod, type TreePod } from './attributions.js';
-import { summarisePod } from './pod-status.js';
+import type { DefinitionPlan } from './plan.js';
+import { workloadSubject, type WorkloadFacts } from './workload-facts.js';
+import type { TreePod } from './attributions.js';
 import { summariseGangs } from './gangs.js';
-import { describeFailure, prefetch } from './expr.js';
-import { isOwnedBy } from './ownership.js';
+import { describeFailure } from './expr.js';
 import { deepEqual } from './equal.js';
-import { DEFAULT_GPU_RESOURCES, addGpuResources } from './gpu.js';
+import { addGpuResources } from './gpu.js';
 import { naturalCompare, naturalSortKey } from './order.js';
 import { placedNodes, type PlacedPod } from './topology.js';
 
@@ -310,33 +306,6 @@ export function assembleTree(
     errors: [...facts.errors, ...podErrorLines(subject, pods)],
     ...(workload.metadata.deletionTimestamp ? { terminating: true as const } : {}),
   };
-}
-
-/**
- * The tree of one workload, from scratch: `pods` are candidates (e.g. the
- * namespace's pods), kept when their controller chain through `owners`
- * (Jobs, StatefulSets, ReplicaSets...) reaches the workload.
- */
-export function buildWorkloadTree(input: {
-  definition: Definition;
-  workload: KubeObject;
-  pods: KubeObject[];
-  owners: KubeObject[];
-  gpuResources?: string[];
-}): WorkloadTree {
-  const gpuResources = input.gpuResources ?? [...DEFAULT_GPU_RESOURCES];
-  const plan = planDefinition(input.definition);
-  const owners = new Map<string, KubeObject>();
-  for (const o of input.owners) if (o?.metadata?.uid) owners.set(o.metadata.uid, o);
-  // Pods can be links of a chain too (LWS: worker StatefulSet → leader pod).
-  for (const p of input.pods) if (p?.metadata?.uid && !owners.has(p.metadata.uid)) owners.set(p.metadata.uid, p);
-  const facts = evaluateWorkload(plan, input.workload, gpuResources);
-  const owned = input.pods.filter((pod) => pod?.metadata?.uid && isOwnedBy(pod, input.workload.metadata.uid, owners));
-  prefetch(plan.slowPodExprs, owned);
-  const pods = owned.map((pod) => treePod(pod, summarisePod(pod, gpuResources), evaluatePod(plan, pod)));
-  const tree = assembleTree(plan, input.workload, facts, pods);
-  if (plan.problems.length > 0) tree.errors.unshift(...plan.problems);
-  return tree;
 }
 
 /** Work done by patchTreePod (counted for tests: see WorkCounters). */

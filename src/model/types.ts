@@ -586,7 +586,9 @@ export interface PendingEntry {
   clusterQueue: string;
   positionInClusterQueue: number | null;
   positionInLocalQueue: number | null;
+  /** Whole GPUs asked, and the other GPU kinds by name beside them (as GpuCounts.slices). */
   gpus: number;
+  gpuSlices?: Record<string, number>;
   since: string | null;
 }
 
@@ -598,7 +600,9 @@ export interface QueueFacts {
   positionsUnavailable: boolean;
   kueueWorkload: string;
   queuedSince: string | null;
+  /** Whole GPUs asked, and the other GPU kinds by name beside them (as GpuCounts.slices). */
   gpusAsked: number;
+  gpuSlicesAsked?: Record<string, number>;
   shortfalls: QuotaShortfall[];
   clusterQueue: ClusterQueueSummary | null;
   admissionChecks: { name: string; state: string; message: string | null }[];

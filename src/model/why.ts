@@ -13,7 +13,8 @@ import type {
   QueueFacts,
   Straggler,
 } from './types.js';
-import { podGpuRequest } from './gpu.js';
+import { podGpuRequest, withSlices } from './gpu.js';
+import { humanDuration } from '../text/duration.js';
 import { positionText } from './scheduling/words.js';
 import {
   containerStatuses,
@@ -185,11 +186,6 @@ function amount(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
 
-function minutes(ms: number): string {
-  const m = Math.floor(ms / 60_000);
-  return m < 1 ? `${Math.max(0, Math.floor(ms / 1000))}s` : m < 120 ? `${m}m` : `${Math.floor(m / 60)}h${m % 60}m`;
-}
-
 /** A job Kueue keeps waiting: where it is in line and what quota it lacks. */
 export function queueCause(q: QueueFacts, nowMs: number | undefined): Cause | null {
   const { queue } = q;
@@ -212,8 +208,10 @@ export function queueCause(q: QueueFacts, nowMs: number | undefined): Cause | nu
   const details: string[] = [];
   const since = q.queuedSince ? Date.parse(q.queuedSince) : NaN;
   if (!Number.isNaN(since))
-    details.push(`waiting ${nowMs !== undefined ? `${minutes(nowMs - since)} ` : ''}since ${q.queuedSince}`);
-  details.push(`asks ${amount(q.gpusAsked)} GPUs (Kueue workload ${q.kueueWorkload})`);
+    details.push(`waiting ${nowMs !== undefined ? `${humanDuration(nowMs - since)} ` : ''}since ${q.queuedSince}`);
+  details.push(
+    `asks ${withSlices(`${amount(q.gpusAsked)} GPUs`, q.gpusAsked === 0, q.gpuSlicesAsked)} (Kueue workload ${q.kueueWorkload})`,
+  );
   for (const f of q.clusterQueue?.gpu ?? [])
     details.push(
       `${q.clusterQueue!.name} ${f.flavor} ${f.resource}: usage ${amount(f.usage)} / nominal ${amount(f.nominal)}, borrowed ${amount(f.borrowed)}${f.borrowingLimit !== null ? ` (limit ${amount(f.borrowingLimit)})` : ''}`,

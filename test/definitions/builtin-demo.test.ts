@@ -8,7 +8,7 @@ import { ObjectStore } from '../../demo/object-store.js';
 import { startSimulation } from '../../demo/sim/index.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import { gvkKey, type Definition } from '../../src/definitions/types.js';
-import { buildWorkloadTree } from '../../src/model/tree.js';
+import { workloadTree } from '../model/workload-tree.js';
 import type { KubeObject, RoleTree } from '../../src/model/types.js';
 
 function podsIn(roles: RoleTree[]): number {
@@ -52,7 +52,7 @@ test('every top-level workload of the demo has all its pods in roles, with no ev
       const owners = all.filter((o) => o.kind !== 'Pod');
       return topLevel(all).map((w) => ({
         w,
-        tree: buildWorkloadTree({ definition: definitionOf(w)!, workload: w, pods: pods.filter((p) => p.metadata.namespace === w.metadata.namespace), owners }),
+        tree: workloadTree({ definition: definitionOf(w)!, workload: w, pods: pods.filter((p) => p.metadata.namespace === w.metadata.namespace), owners }),
       }));
     };
     // The scenario creates its workloads at once; their pods follow within a few simulated seconds.

@@ -10,7 +10,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { loadDefinitionFile, loadDefinitions } from '../../src/definitions/index.js';
 import type { Component, Definition } from '../../src/definitions/types.js';
 import { compile } from '../../src/jq/index.js';
-import { buildWorkloadTree } from '../../src/model/tree.js';
+import { workloadTree } from '../model/workload-tree.js';
 import { podGpuRequest } from '../../src/model/gpu.js';
 import type { KubeObject, OwnerReference, RoleTree } from '../../src/model/types.js';
 import { catalogDir, catalogFiles, clone, definitionNameOf, fixtureFiles, loadFixture, renderTree, type Fixture } from './builtin-fixtures.js';
@@ -318,7 +318,7 @@ describe('built-in catalog: desired replicas follow the spec', () => {
 describe('built-in catalog: gangs', () => {
   const gangsOf = (name: string, podChange: (pod: KubeObject) => KubeObject) => {
     const { definition, fixture } = entry(name);
-    const tree = buildWorkloadTree({ definition, workload: fixture.workload, pods: fixture.pods.map((p) => podChange(clone(p))), owners: fixture.owners });
+    const tree = workloadTree({ definition, workload: fixture.workload, pods: fixture.pods.map((p) => podChange(clone(p))), owners: fixture.owners });
     return tree.gangs.map((g) => `${g.name} ${g.key} ${g.members}`);
   };
   const label = (key: string, value: string | undefined) => (pod: KubeObject) => {
@@ -606,7 +606,7 @@ describe('built-in catalog: workload trees of the fixtures', () => {
   for (const name of Object.keys(TREES)) {
     test(name, { skip: NEEDS_MODEL[name] ?? false }, () => {
       const { definition, fixture } = entry(name);
-      const tree = buildWorkloadTree({ definition, workload: fixture.workload, pods: fixture.pods, owners: fixture.owners });
+      const tree = workloadTree({ definition, workload: fixture.workload, pods: fixture.pods, owners: fixture.owners });
       assert.deepEqual(tree.errors, []);
       assert.deepEqual(renderTree(tree), TREES[name]);
       // No 0/0 rows: every role the model keeps expects pods or holds some.
@@ -618,7 +618,7 @@ describe('built-in catalog: workload trees of the fixtures', () => {
   test('components a workload does not use are not roles (no 0/0 rows)', () => {
     const components = (name: string) => {
       const { definition, fixture } = entry(name);
-      return buildWorkloadTree({ definition, workload: fixture.workload, pods: fixture.pods, owners: fixture.owners }).roles.map((r) => r.component);
+      return workloadTree({ definition, workload: fixture.workload, pods: fixture.pods, owners: fixture.owners }).roles.map((r) => r.component);
     };
     // Cluster mode with mixCoord: no standalone, no separate coordinators, no streaming node.
     assert.deepEqual(components('milvus.io-milvus-v1beta1'), ['proxy', 'datanode', 'querynode', 'indexnode', 'mixcoord']);
@@ -629,7 +629,7 @@ describe('built-in catalog: workload trees of the fixtures', () => {
     // Configured but not started: a transformer expecting a pod is shown, as missing.
     const { definition, fixture } = entry('serving.kserve.io-inferenceservice-v1beta1');
     const withTransformer = patched(fixture.workload, { 'spec.transformer': { containers: [{ name: 'kserve-container', image: 'x' }] } });
-    const t = buildWorkloadTree({ definition, workload: withTransformer, pods: fixture.pods, owners: fixture.owners });
+    const t = workloadTree({ definition, workload: withTransformer, pods: fixture.pods, owners: fixture.owners });
     assert.deepEqual(t.roles.map((r) => `${r.component} ${r.replicas.current}/${r.replicas.desired}`), ['predictor 2/2', 'transformer 0/1']);
   });
 
@@ -638,7 +638,7 @@ describe('built-in catalog: workload trees of the fixtures', () => {
   });
 
   test('status messages name the condition that explains a bad status', () => {
-    const message = (name: string) => buildWorkloadTree({ definition: entry(name).definition, workload: entry(name).fixture.workload, pods: entry(name).fixture.pods, owners: entry(name).fixture.owners }).statusMessage;
+    const message = (name: string) => workloadTree({ definition: entry(name).definition, workload: entry(name).fixture.workload, pods: entry(name).fixture.pods, owners: entry(name).fixture.owners }).statusMessage;
     assert.match(message('kubeflow.org-mpijob-v2beta1') ?? '', /launcher pod nccl-allreduce-launcher-\w+ exited with code 1/);
     assert.equal(message('apps-deployment-v1'), 'ReplicaSet "text-embedder-7d9f8c6b5" has timed out progressing.');
     assert.match(message('serving.knative.dev-service-v1') ?? '', /Unable to fetch image "registry.example.com\/hello-gpu:v2"/);
@@ -875,7 +875,7 @@ describe('built-in catalog: status on servers without newer status fields', () =
   test('each fallback, with the field absent', () => {
     for (const [name, label, changes, want] of OLDER_SERVERS) {
       const { definition, fixture } = entry(name);
-      const tree = buildWorkloadTree({ definition, workload: patched(fixture.workload, changes), pods: [], owners: [] });
+      const tree = workloadTree({ definition, workload: patched(fixture.workload, changes), pods: [], owners: [] });
       assert.deepEqual(tree.status, want, `${name}: ${label}`);
       assert.deepEqual(tree.errors, [], `${name}: ${label}`);
     }
@@ -885,12 +885,12 @@ describe('built-in catalog: status on servers without newer status fields', () =
     const { definition, fixture } = entry('batch-cronjob-v1');
     for (const [label, changes, want] of CRONJOB_V1BETA1) {
       const workload = patched(fixture.workload, { apiVersion: 'batch/v1beta1', ...changes });
-      const tree = buildWorkloadTree({ definition, workload, pods: [], owners: [] });
+      const tree = workloadTree({ definition, workload, pods: [], owners: [] });
       assert.deepEqual(tree.status, want, label);
     }
     // The same object at batch/v1 (1.21+, which reports lastSuccessfulTime): a run that never succeeded.
     const v1 = patched(fixture.workload, { status: { lastScheduleTime: '2026-12-02T14:00:00Z' } });
-    assert.deepEqual(buildWorkloadTree({ definition, workload: v1, pods: [], owners: [] }).status, ['Degraded']);
+    assert.deepEqual(workloadTree({ definition, workload: v1, pods: [], owners: [] }).status, ['Degraded']);
   });
 });
 
@@ -899,7 +899,7 @@ describe('built-in catalog: status over each controller lifecycle', () => {
     test(name, () => {
       const { definition, fixture } = entry(name);
       for (const [label, changes, want] of cases) {
-        const tree = buildWorkloadTree({ definition, workload: patched(fixture.workload, changes), pods: [], owners: [] });
+        const tree = workloadTree({ definition, workload: patched(fixture.workload, changes), pods: [], owners: [] });
         assert.deepEqual(tree.status, want, `${name}: ${label}`);
         assert.deepEqual(tree.errors, [], `${name}: ${label}`);
       }
@@ -908,7 +908,7 @@ describe('built-in catalog: status over each controller lifecycle', () => {
 
   test('a workload just created, before its controller wrote any status, is initializing', () => {
     for (const [name, { definition, fixture }] of loaded) {
-      const tree = buildWorkloadTree({ definition, workload: patched(fixture.workload, { status: undefined }), pods: [], owners: [] });
+      const tree = workloadTree({ definition, workload: patched(fixture.workload, { status: undefined }), pods: [], owners: [] });
       assert.deepEqual(tree.status, ['Initializing'], name);
       assert.deepEqual(tree.errors, [], name);
     }
@@ -918,7 +918,7 @@ describe('built-in catalog: status over each controller lifecycle', () => {
     for (const [name, { definition, fixture }] of loaded) {
       const workloads = [fixture.workload, ...(LIFECYCLE[name] ?? []).map(([, changes]) => patched(fixture.workload, changes))];
       for (const w of workloads) {
-        const status = buildWorkloadTree({ definition, workload: w, pods: [], owners: [] }).status;
+        const status = workloadTree({ definition, workload: w, pods: [], owners: [] }).status;
         assert.ok(!(status.includes('Failed') && (status.includes('Running') || status.includes('Completed'))), `${name}: ${status.join(',')}`);
       }
     }

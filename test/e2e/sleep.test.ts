@@ -12,7 +12,8 @@ import { startDemoProcess } from './demo-process.js';
 import { converge } from './inventory.js';
 import { sleep } from './tmux.js';
 
-// Watches time out after 2–3 s, so silence beyond 3 s + 1 s means a stalled stream.
+// Watches time out after 2–3 s, so silence beyond 3 s + 1 s means a stalled stream; the server stays paused
+// until the engine says so, at most PAUSE_MS.
 const STALL_MS = 4_000;
 const PAUSE_MS = 3 * STALL_MS;
 
@@ -45,8 +46,18 @@ test(
     assert.equal(engine.getSnapshot().connection.state, 'live');
 
     demo.child.kill('SIGSTOP');
-    await sleep(PAUSE_MS);
-    const asleep = engine.getSnapshot().connection;
+    // Paused until the engine says every watch stalled (one cluster-wide state), at most PAUSE_MS.
+    const asleep = await new Promise<ClusterConnection>((resolve) => {
+      const done = (c: ClusterConnection) => {
+        clearTimeout(timer);
+        stop();
+        resolve(c);
+      };
+      const stop = engine.subscribe((s) => {
+        if (s.connection.state === 'retrying' && s.connection.failing.length === 0) done(s.connection);
+      });
+      const timer = setTimeout(() => done(engine.getSnapshot().connection), PAUSE_MS);
+    });
     demo.child.kill('SIGCONT');
 
     // While the server was silent: one cluster-wide state with its cause and next retry.

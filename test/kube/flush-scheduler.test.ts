@@ -1,4 +1,7 @@
-import { test } from 'node:test';
+// The engine's flush timing (src/kube/flush-scheduler.ts) on node:test's mock
+// clock: setTimeout and Date.now advance only by tick(), so each bound is
+// checked to the millisecond, not with margins over a real clock.
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   CATCH_UP_EVENTS,
@@ -7,61 +10,73 @@ import {
   SYNC_INTERVAL_MS,
 } from '../../src/kube/flush-scheduler.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const INTERVAL_MS = 20;
 
-test('flush scheduler: live events are flushed within the interval; a replayed backlog at most every CATCH_UP_INTERVAL_MS', async (t) => {
+function scheduler(t: TestContext): { scheduler: FlushScheduler; flushes: number[]; tick: (ms: number) => void } {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 });
   const flushes: number[] = [];
-  const scheduler = new FlushScheduler(20, () => flushes.push(Date.now()));
-  t.after(() => scheduler.stop());
-  scheduler.syncDone();
-  flushes.length = 0;
-  await sleep(30);
-  scheduler.markDirty();
-  await sleep(60);
-  assert.equal(flushes.length, 1, 'a live event is flushed after the interval');
+  const s = new FlushScheduler(INTERVAL_MS, () => flushes.push(Date.now()));
+  t.after(() => s.stop());
+  return { scheduler: s, flushes, tick: (ms) => t.mock.timers.tick(ms) };
+}
 
-  const started = Date.now();
-  for (let i = 0; i <= CATCH_UP_EVENTS; i++) scheduler.markDirty();
-  await sleep(CATCH_UP_INTERVAL_MS / 2);
-  assert.equal(flushes.length, 1, 'a backlog is not flushed every interval');
-  await sleep(CATCH_UP_INTERVAL_MS);
-  assert.equal(flushes.length, 2, 'but within CATCH_UP_INTERVAL_MS of the last flush');
-  assert.ok(flushes[1] - started < CATCH_UP_INTERVAL_MS + 100);
-  scheduler.markDirty();
-  await sleep(60);
-  assert.equal(flushes.length, 3, 'after the backlog, events are flushed at the interval again');
+test('flush scheduler: live events are flushed within the interval; a replayed backlog at most every CATCH_UP_INTERVAL_MS', (t) => {
+  const { scheduler: s, flushes, tick } = scheduler(t);
+  s.syncDone();
+  flushes.length = 0;
+  tick(30);
+  const marked = Date.now();
+  s.markDirty();
+  tick(4);
+  assert.equal(flushes.length, 0, 'a burst is given a few ms to gather');
+  tick(1);
+  assert.deepEqual(flushes, [marked + 5], 'an event long after the last flush: flushed 5 ms later');
+
+  // Marked again at once: flushed an interval after the last flush.
+  s.markDirty();
+  tick(INTERVAL_MS - 1);
+  assert.equal(flushes.length, 1, 'not before the interval');
+  tick(1);
+  assert.equal(flushes.length, 2, 'at the interval');
+
+  const backlog = Date.now();
+  for (let i = 0; i <= CATCH_UP_EVENTS; i++) s.markDirty();
+  tick(CATCH_UP_INTERVAL_MS - 1);
+  assert.equal(flushes.length, 2, 'a backlog is not flushed every interval');
+  tick(1);
+  assert.deepEqual(flushes.slice(2), [backlog + CATCH_UP_INTERVAL_MS], 'but CATCH_UP_INTERVAL_MS after the last flush');
+  s.markDirty();
+  tick(INTERVAL_MS);
+  assert.equal(flushes.length, 4, 'after the backlog, events are flushed at the interval again');
 });
 
-test('flush scheduler: while list pages arrive, watch events flush at most every SYNC_INTERVAL_MS; after the sync, every interval', async (t) => {
-  const flushes: number[] = [];
-  const scheduler = new FlushScheduler(20, () => flushes.push(Date.now()));
-  t.after(() => scheduler.stop());
-  // Workload status events under churn while the pods' pages keep coming.
+test('flush scheduler: while list pages arrive, watch events flush at most every SYNC_INTERVAL_MS; after the sync, every interval', (t) => {
+  const { scheduler: s, flushes, tick } = scheduler(t);
+  // Workload status events under churn while the pods' pages keep coming: one page and one event every 5 ms.
   const started = Date.now();
-  const ticker = setInterval(() => {
-    scheduler.listed();
-    scheduler.markDirty();
-  }, 5);
-  t.after(() => clearInterval(ticker));
-  await sleep(SYNC_INTERVAL_MS * 2.5);
-  clearInterval(ticker);
+  for (let at = 0; at < SYNC_INTERVAL_MS * 2.5; at += 5) {
+    s.listed();
+    s.markDirty();
+    tick(5);
+  }
+  // The first flush waits for SYNC_INTERVAL_MS after the last one (none yet: at once), then one per SYNC_INTERVAL_MS.
   assert.ok(flushes.length >= 2, `flushed during the sync (${flushes.length})`);
-  assert.ok(flushes.length <= 3, `at most one flush per SYNC_INTERVAL_MS while pages arrive (${flushes.length})`);
-  for (let i = 1; i < flushes.length; i++) assert.ok(flushes[i] - flushes[i - 1] >= SYNC_INTERVAL_MS - 5);
-  assert.ok(flushes[0] - started < SYNC_INTERVAL_MS + 100);
+  for (let i = 1; i < flushes.length; i++)
+    assert.equal(flushes[i] - flushes[i - 1], SYNC_INTERVAL_MS, 'one flush per SYNC_INTERVAL_MS while pages arrive');
+  assert.ok(flushes[0] - started <= 5, 'the first flush of the sync is not held back');
 
   // Lists stalled (nothing listed since the last flush): events flush at the interval.
-  await sleep(SYNC_INTERVAL_MS);
+  tick(SYNC_INTERVAL_MS);
   const before = flushes.length;
-  scheduler.markDirty();
-  await sleep(60);
+  s.markDirty();
+  tick(INTERVAL_MS);
   assert.equal(flushes.length, before + 1, 'an event with no list in progress is flushed at the interval');
 
-  scheduler.syncDone();
+  s.syncDone();
   const synced = flushes.length;
-  await sleep(30);
-  scheduler.listed();
-  scheduler.markDirty();
-  await sleep(60);
+  tick(30);
+  s.listed();
+  s.markDirty();
+  tick(INTERVAL_MS);
   assert.equal(flushes.length, synced + 1, 'after the sync, events are flushed at the interval');
 });

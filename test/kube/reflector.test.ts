@@ -255,7 +255,16 @@ test('connection refused: reconnecting state and exponential back-off, then reco
     },
   };
   const rec = recorder();
-  const r = new Reflector(
+  // The back-off each failure schedules, read when it is reported (retryAt is set just before).
+  const delays: number[] = [];
+  const handlers = {
+    ...rec.handlers,
+    onState: (state: string) => {
+      rec.handlers.onState(state);
+      if (state === 'reconnecting' && r.retryAt) delays.push(r.retryAt.getTime() - Date.now());
+    },
+  };
+  const r: Reflector = new Reflector(
     {
       ...FAST,
       backoff: { initialMs: 40, maxMs: 1000, factor: 2, jitter: 0 },
@@ -265,7 +274,7 @@ test('connection refused: reconnecting state and exponential back-off, then reco
       kind: 'Thing',
       trim: trimOwner,
     },
-    rec.handlers,
+    handlers,
   );
   r.start();
   await until(() => times.length >= 4, 'four attempts', 3000);
@@ -273,12 +282,15 @@ test('connection refused: reconnecting state and exponential back-off, then reco
   assert.equal(r.state, 'reconnecting');
   assert.match(r.message ?? '', /context "ctx" \(server http:\/\/127\.0\.0\.1:\d+\)/);
   assert.match(r.message ?? '', /ECONNREFUSED/);
+  // Each failure schedules the next attempt 40, 80, 160 ms on (doubling, no jitter)…
+  assert.deepEqual(
+    delays.slice(0, 3).map((d) => Math.round(d / 10) * 10),
+    [40, 80, 160],
+    `scheduled back-off ${delays.join(', ')} ms`,
+  );
+  // …and no attempt starts before its time (a late one is the machine's, an early one would be a bug).
   const gaps = times.slice(1).map((t, i) => t - times[i]);
-  // 40, 80, 160 ms: each gap at least the back-off, and growing.
-  assert.ok(gaps[0] >= 35, `gap ${gaps[0]}`);
-  assert.ok(gaps[1] >= 75, `gap ${gaps[1]}`);
-  assert.ok(gaps[2] >= 150, `gap ${gaps[2]}`);
-  assert.ok(gaps[2] > gaps[0]);
+  for (let i = 0; i < 3; i++) assert.ok(gaps[i] >= Math.floor(delays[i]) - 1, `gap ${gaps[i]} ms < ${delays[i]} ms`);
 });
 
 test('back-off grows exponentially, is capped, jittered, and resets', () => {

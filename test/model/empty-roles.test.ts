@@ -2,7 +2,7 @@
 // with pods always stays, whatever its desired count.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildWorkloadTree } from '../../src/model/tree.js';
+import { workloadTree } from './workload-tree.js';
 import { ClusterStore } from '../../src/model/cluster-store.js';
 import type { RoleTree } from '../../src/model/types.js';
 import { definition, jobsetDefinition, jobsetWorld, object, pod, gpuTemplate } from './fixtures.js';
@@ -42,7 +42,7 @@ test('components a workload does not use (desired 0, no pods) are not roles', ()
     pod('db-querynode-1', { owner: w, node: 'a', labels: component('querynode') }),
     pod('db-querynode-2', { owner: w, labels: component('querynode') }),
   ];
-  const t = buildWorkloadTree({ definition: milvusDefinition(), workload: w, pods, owners: [] });
+  const t = workloadTree({ definition: milvusDefinition(), workload: w, pods, owners: [] });
   // standalone and rootcoord desire 0 and hold nothing; mixcoord desires 1 and is missing: it stays.
   assert.deepEqual(rows(t.roles), [
     'proxy 1/1 db-proxy-1',
@@ -51,7 +51,7 @@ test('components a workload does not use (desired 0, no pods) are not roles', ()
   ]);
   assert.deepEqual(t.replicas, { desired: 4, current: 3, ready: 2 });
 
-  const standalone = buildWorkloadTree({
+  const standalone = workloadTree({
     definition: milvusDefinition(),
     workload: milvus({ mode: 'standalone' }),
     pods: [],
@@ -68,7 +68,7 @@ test('a role with pods stays whatever its desired: leftovers of a mode switch, F
     pod('db-rootcoord-1', { owner: w, node: 'a', labels: component('rootcoord'), phase: 'Failed', ready: false }),
     pod('db-mixcoord-1', { owner: w, node: 'a', labels: component('mixcoord'), phase: 'Succeeded', ready: false }),
   ];
-  const t = buildWorkloadTree({ definition: milvusDefinition(), workload: w, pods, owners: [] });
+  const t = workloadTree({ definition: milvusDefinition(), workload: w, pods, owners: [] });
   assert.deepEqual(rows(t.roles), [
     'standalone 0/0 db-standalone-1',
     'proxy 1/1 db-proxy-1',
@@ -84,7 +84,7 @@ test('declared instances with 0 replicas and no pods are left out; the others ke
     { name: 'idle', replicas: 0, gpus: 8 },
     { name: 'worker', replicas: 2, gpus: 8 },
   ]);
-  const t = buildWorkloadTree({ definition: jobsetDefinition(), workload: w.jobset, pods: w.pods, owners: w.jobs });
+  const t = workloadTree({ definition: jobsetDefinition(), workload: w.jobset, pods: w.pods, owners: w.jobs });
   assert.deepEqual(
     t.roles.map((r) => r.instance),
     ['driver', 'worker'],
@@ -119,11 +119,11 @@ test('a grouping component is left out when every role below it is; kept when on
   ]);
   const plain = object('x.io/v1', 'Serve', 's', { spec: { predictor: 1, template: gpuTemplate(1) } });
   const predictorPod = pod('s-predictor-0', { owner: plain, node: 'a', gpus: 1, labels: { role: 'predictor' } });
-  const t = buildWorkloadTree({ definition: def, workload: plain, pods: [predictorPod], owners: [] });
+  const t = workloadTree({ definition: def, workload: plain, pods: [predictorPod], owners: [] });
   assert.deepEqual(rows(t.roles), ['predictor 1/1 s-predictor-0']);
   // A stray explainer pod brings the group back, with only the role that holds it.
   const stray = pod('s-explainer-0', { owner: plain, node: 'a', labels: { role: 'explainer' } });
-  const withStray = buildWorkloadTree({ definition: def, workload: plain, pods: [predictorPod, stray], owners: [] });
+  const withStray = workloadTree({ definition: def, workload: plain, pods: [predictorPod, stray], owners: [] });
   assert.deepEqual(rows(withStray.roles), [
     'predictor 1/1 s-predictor-0',
     'extras 1/0',
@@ -133,7 +133,7 @@ test('a grouping component is left out when every role below it is; kept when on
   const configured = object('x.io/v1', 'Serve', 's', {
     spec: { predictor: 1, transformer: 1, template: gpuTemplate(1) },
   });
-  const c = buildWorkloadTree({ definition: def, workload: configured, pods: [], owners: [] });
+  const c = workloadTree({ definition: def, workload: configured, pods: [], owners: [] });
   assert.deepEqual(rows(c.roles), ['predictor 0/1', 'extras 0/1', '  transformer 0/1']);
 });
 

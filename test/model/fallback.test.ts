@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ClusterStore } from '../../src/model/cluster-store.js';
-import { buildWorkloadTree } from '../../src/model/tree.js';
+import { workloadTree } from './workload-tree.js';
 import { compile, wasmStats } from '../../src/jq/index.js';
 import { definition, object, pod, gpuTemplate } from './fixtures.js';
 
@@ -72,7 +72,7 @@ test('store: 300 pods placed by a jq-wasm key path with a handful of jq runs', (
   process.stdout.write(`# fallback: 300 pods placed with ${calls} jq-wasm calls in ${ms.toFixed(0)} ms\n`);
 });
 
-test('buildWorkloadTree batches too; runtime errors of batched expressions are reported per pod', () => {
+test('workloadTree batches too; runtime errors of batched expressions are reported per pod', () => {
   const def = slowDefinition();
   def.components[2].podSelector = { componentTypeSelector: { keyPath: '.metadata.labels as $l | $l.role | tonumber' } };
   const w = object('x.io/v1', 'Slow', 'w', { spec: { n: 1, t: gpuTemplate(1) }, status: { ok: false } });
@@ -80,7 +80,7 @@ test('buildWorkloadTree batches too; runtime errors of batched expressions are r
     pod('x-1', { owner: w, node: 'n', labels: { role: 'a' } }),
     pod('x-2', { owner: w, node: 'n', labels: { role: 'zz' } }),
   ];
-  const t = buildWorkloadTree({ definition: def, workload: w, pods, owners: [] });
+  const t = workloadTree({ definition: def, workload: w, pods, owners: [] });
   assert.deepEqual(t.status, ['Undefined']);
   assert.deepEqual(
     t.roles[0].pods.map((p) => p.name),

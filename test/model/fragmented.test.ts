@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fragmentedGpuRequest } from '../../src/model/gpu.js';
-import { buildWorkloadTree } from '../../src/model/tree.js';
+import { workloadTree } from './workload-tree.js';
 import type { FragmentedPodSpecDefinition, Gvk } from '../../src/definitions/types.js';
 import { definition, object, pod } from './fixtures.js';
 
@@ -103,14 +103,14 @@ test('a component with containersPath and containerPath: desired GPUs count both
   const pods = [0, 1].map((i) =>
     pod(`llama-predictor-${i}`, { owner: w, node: `node-${i}`, gpus: 3, labels: { component: 'predictor' } }),
   );
-  const t = buildWorkloadTree({ definition: isvcDefinition(UPSTREAM_FRAGMENTS), workload: w, pods, owners: [] });
+  const t = workloadTree({ definition: isvcDefinition(UPSTREAM_FRAGMENTS), workload: w, pods, owners: [] });
   assert.deepEqual(t.errors, []);
   const predictor = t.roles.find((r) => r.component === 'predictor')!;
   // (2 model + 1 guard) × 2 replicas; before, only the containers list counted (1 × 2).
   assert.deepEqual(predictor.gpus, { desired: 6, requested: 6, allocated: 6 });
   assert.deepEqual(t.gpus, { desired: 6, requested: 6, allocated: 6 });
   // Only the model container given (no extra containers): its GPUs alone.
-  const modelOnly = buildWorkloadTree({
+  const modelOnly = workloadTree({
     definition: isvcDefinition(UPSTREAM_FRAGMENTS),
     workload: isvc({ minReplicas: 1, model: { storageUri: 's3://m', resources: gpus(2) } }),
     pods: [],
@@ -130,7 +130,7 @@ test("all three paths: the resources block is the main container's, not counted 
     model: { storageUri: 's3://m', resources: gpus(2) },
     containers: [container('guard', 1)],
   });
-  const t = buildWorkloadTree({ definition: isvcDefinition(fragments), workload: w, pods: [], owners: [] });
+  const t = workloadTree({ definition: isvcDefinition(fragments), workload: w, pods: [], owners: [] });
   assert.equal(t.gpus.desired, 3);
   assert.deepEqual(t.errors, []);
 });
@@ -163,7 +163,7 @@ test('fragments per instance are matched by position; a path that fails does not
     prefill: { replicas: 3, resources: null, mainContainer: { name: 'main', image: 'p', resources: gpus(1) } },
   };
   const w = object('nvidia.com/v1alpha1', 'Graph', 'g', { namespace: 'ml', spec: { services } });
-  const t = buildWorkloadTree({ definition: def, workload: w, pods: [], owners: [] });
+  const t = workloadTree({ definition: def, workload: w, pods: [], owners: [] });
   assert.deepEqual(t.errors, []);
   assert.deepEqual(
     t.roles.map((r) => [r.instance, r.replicas.desired, r.gpus.desired]),
@@ -186,7 +186,7 @@ test('fragments per instance are matched by position; a path that fails does not
       },
     },
   ]);
-  const b = buildWorkloadTree({ definition: broken, workload: w, pods: [], owners: [] });
+  const b = workloadTree({ definition: broken, workload: w, pods: [], owners: [] });
   assert.equal(b.gpus.desired, 1 * 2 + 1 * 3);
   assert.equal(b.errors.length, 1);
   assert.match(b.errors[0], /resourcesPath/);

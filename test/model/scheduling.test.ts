@@ -277,3 +277,99 @@ test('a job no queue or scheduler holds has no queue; a cluster without those ki
   m.scheduling.apply('DELETED', kw as unknown as KubeObject);
   assert.equal(m.scheduling.view(m.workloads).queues.get('job-queued-sft'), undefined);
 });
+
+/** A Kueue-admitted Job of two pods on these GPU resources, with its Workload and ClusterQueue. */
+function kueueJobOn(resources: Record<string, number>): Record<string, unknown>[] {
+  const limits = Object.fromEntries(Object.entries(resources).map(([k, v]) => [k, String(v)]));
+  const admitted = { status: 'True', lastTransitionTime: '2026-12-03T09:00:00Z' };
+  const pod = (i: number) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: `slices-${i}`,
+      namespace: 'ns',
+      uid: `pod-${i}`,
+      labels: { 'batch.kubernetes.io/job-name': 'slices' },
+      ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'slices', uid: 'job', controller: true }],
+    },
+    spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'i', resources: { limits } }] },
+    status: { phase: 'Running' },
+  });
+  return [
+    {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'slices', namespace: 'ns', uid: 'job', labels: { 'kueue.x-k8s.io/queue-name': 'lq' } },
+      spec: { parallelism: 2, template: { spec: { containers: [{ name: 'c', image: 'i', resources: { limits } }] } } },
+      status: { active: 2 },
+    },
+    pod(0),
+    pod(1),
+    {
+      apiVersion: 'kueue.x-k8s.io/v1beta2',
+      kind: 'Workload',
+      metadata: {
+        name: 'job-slices',
+        namespace: 'ns',
+        uid: 'kw',
+        ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'slices', uid: 'job', controller: true }],
+      },
+      spec: {
+        queueName: 'lq',
+        podSets: [
+          { name: 'main', count: 2, template: { spec: { containers: [{ name: 'c', resources: { limits } }] } } },
+        ],
+      },
+      status: {
+        admission: { clusterQueue: 'cq' },
+        conditions: [
+          { type: 'QuotaReserved', ...admitted },
+          { type: 'Admitted', ...admitted },
+        ],
+      },
+    },
+    {
+      apiVersion: 'kueue.x-k8s.io/v1beta2',
+      kind: 'LocalQueue',
+      metadata: { name: 'lq', namespace: 'ns', uid: 'lq' },
+      spec: { clusterQueue: 'cq' },
+    },
+    {
+      apiVersion: 'kueue.x-k8s.io/v1beta2',
+      kind: 'ClusterQueue',
+      metadata: { name: 'cq', uid: 'cq' },
+      spec: {
+        resourceGroups: [
+          {
+            coveredResources: Object.keys(resources),
+            flavors: [{ name: 'f', resources: Object.keys(resources).map((name) => ({ name, nominalQuota: 8 })) }],
+          },
+        ],
+      },
+    },
+  ];
+}
+
+test('Kueue counts GPUs as the trees do: whole GPUs of the --gpu-resource names, the other GPU kinds beside', () => {
+  const cases: { resources: Record<string, number>; gpuResources?: string[] }[] = [
+    { resources: { 'nvidia.com/mig-1g.10gb': 1 } },
+    { resources: { 'gpu.intel.com/i915': 1 } },
+    { resources: { 'nvidia.com/gpu': 1, 'nvidia.com/gpu.shared': 2 } },
+    { resources: { 'nvidia.com/gpu': 1, 'example.com/accel': 1 }, gpuResources: ['example.com/accel'] },
+  ];
+  for (const { resources, gpuResources } of cases) {
+    const label = `${JSON.stringify(resources)} --gpu-resource ${gpuResources ?? '(default)'}`;
+    const m = buildOfflineModel(kueueJobOn(resources), definitions, { gpuResources });
+    const tree = byName(m.store.workloads(), 'slices');
+    const facts = m.scheduling.queueFacts(tree);
+    assert.ok(facts, label);
+    assert.equal(facts.gpusAsked, tree.gpus.requested, `${label}: GPUs asked`);
+    assert.deepEqual(facts.gpuSlicesAsked, tree.gpus.slices, `${label}: slices asked`);
+    // Each GPU kind of the ClusterQueue is a quota line.
+    assert.deepEqual(
+      facts.clusterQueue?.gpu.map((f) => f.resource),
+      Object.keys(resources),
+      `${label}: GPU quota`,
+    );
+  }
+});

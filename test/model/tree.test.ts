@@ -1,9 +1,9 @@
-// buildWorkloadTree: attribution through owner chains, selectors of each form,
+// workloadTree: attribution through owner chains, selectors of each form,
 // role shapes (instances, LWS replica groups), counts, GPU rollups, gangs,
 // unattributed pods and problem reporting.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildWorkloadTree } from '../../src/model/tree.js';
+import { workloadTree } from './workload-tree.js';
 import type { RoleTree } from '../../src/model/types.js';
 import {
   definition,
@@ -32,7 +32,7 @@ test('JobSet: pods reach the workload through their Jobs; one role per replicate
     gpus: 8,
     labels: { 'jobset.sigs.k8s.io/replicatedjob-name': 'worker' },
   });
-  const t = buildWorkloadTree({
+  const t = workloadTree({
     definition: jobsetDefinition(),
     workload: w.jobset,
     pods: [...w.pods, stranger],
@@ -73,9 +73,9 @@ test('a chain whose owner is not known does not reach the workload; pending pods
     nodes: (i) => (i === 0 ? 'node-0' : null),
   });
   // Without the Jobs the pods cannot be attributed.
-  const none = buildWorkloadTree({ definition: jobsetDefinition(), workload: w.jobset, pods: w.pods, owners: [] });
+  const none = workloadTree({ definition: jobsetDefinition(), workload: w.jobset, pods: w.pods, owners: [] });
   assert.equal(none.replicas.current, 0);
-  const t = buildWorkloadTree({ definition: jobsetDefinition(), workload: w.jobset, pods: w.pods, owners: w.jobs });
+  const t = workloadTree({ definition: jobsetDefinition(), workload: w.jobset, pods: w.pods, owners: w.jobs });
   assert.deepEqual(t.gpus, { desired: 8, requested: 8, allocated: 4 });
   assert.deepEqual(t.replicas, { desired: 2, current: 2, ready: 1 });
   const pending = t.roles[0].pods.find((p) => p.node === null)!;
@@ -98,7 +98,7 @@ test('chains longer than 6 hops are not followed', () => {
       owners.push(top);
     }
     const p = pod('p', { owner: top, node: 'n' });
-    return buildWorkloadTree({ definition: def, workload: root, pods: [p], owners }).replicas.current;
+    return workloadTree({ definition: def, workload: root, pods: [p], owners }).replicas.current;
   };
   assert.equal(build(6), 1);
   assert.equal(build(7), 0);
@@ -107,7 +107,7 @@ test('chains longer than 6 hops are not followed', () => {
 test('StatefulSet chain: a root with a template and no selector holds every owned pod in one role', () => {
   const sts = object('apps/v1', 'StatefulSet', 'db', { spec: { replicas: 3, template: gpuTemplate(2) } });
   const pods = [0, 1].map((i) => pod(`db-${i}`, { owner: sts, node: `node-${i}`, gpus: 2 }));
-  const t = buildWorkloadTree({ definition: statefulsetDefinition(), workload: sts, pods, owners: [] });
+  const t = workloadTree({ definition: statefulsetDefinition(), workload: sts, pods, owners: [] });
   assert.equal(t.roles.length, 1);
   assert.equal(t.roles[0].component, 'statefulset');
   assert.deepEqual(t.roles[0].replicas, { desired: 3, current: 2, ready: 2 });
@@ -132,7 +132,7 @@ test('componentTypeSelector keyPath == value; unmatched owned pods are kept as u
     pod('llama-worker-3', { owner: job, gpus: 8, labels: label('worker') }),
     pod('llama-sidecar', { owner: job, node: 'node-01', labels: label('evaluator') }),
   ];
-  const t = buildWorkloadTree({ definition: pytorchDefinition(), workload: job, pods, owners: [] });
+  const t = workloadTree({ definition: pytorchDefinition(), workload: job, pods, owners: [] });
   assert.deepEqual(
     t.roles.map((r) => [
       r.component,
@@ -176,7 +176,7 @@ test('componentTypeSelector: keyPath non-null and matchLabels', () => {
     pod('r-wrong-tier', { owner: svc, node: 'n', labels: { app: 'svc', tier: 'db' } }),
     pod('e', { owner: svc, node: 'n', labels: { 'engine-id': 'abc' } }),
   ];
-  const t = buildWorkloadTree({ definition: def, workload: svc, pods, owners: [] });
+  const t = workloadTree({ definition: def, workload: svc, pods, owners: [] });
   assert.deepEqual(names(t.roles), [['r'], ['e']]);
   assert.deepEqual(
     t.unattributedPods.map((p) => p.name),
@@ -191,7 +191,7 @@ test('a component without selector takes all pods only when it is the only pod-b
     { name: 'b', ownerRef: 'two', specDefinition: { podSpecPath: '.spec.b' } },
   ]);
   const obj = object('x.io/v1', 'Two', 't', { spec: { a: {}, b: {} } });
-  const t = buildWorkloadTree({
+  const t = workloadTree({
     definition: def,
     workload: obj,
     pods: [pod('p', { owner: obj, node: 'n' })],
@@ -206,7 +206,7 @@ test('a component without selector takes all pods only when it is the only pod-b
 
 test('LWS: one role per group (replicaSelector), leader and worker roles nested, desired shared per group', () => {
   const w = lwsWorld('vllm', 2, 4, 8);
-  const t = buildWorkloadTree({ definition: lwsDefinition(), workload: w.lws, pods: w.pods, owners: w.owners });
+  const t = workloadTree({ definition: lwsDefinition(), workload: w.lws, pods: w.pods, owners: w.owners });
   assert.deepEqual(t.unattributedPods, []);
   assert.deepEqual(
     t.roles.map((r) => [r.component, r.replica, r.replicas.desired, r.replicas.current]),
@@ -240,7 +240,7 @@ test('LWS: one role per group (replicaSelector), leader and worker roles nested,
 test('LWS with only one group up still expects the full workload', () => {
   const w = lwsWorld('vllm', 2, 4, 8);
   const onlyGroup0 = w.pods.filter((p) => p.metadata.labels!['leaderworkerset.sigs.k8s.io/group-index'] === '0');
-  const t = buildWorkloadTree({ definition: lwsDefinition(), workload: w.lws, pods: onlyGroup0, owners: w.owners });
+  const t = workloadTree({ definition: lwsDefinition(), workload: w.lws, pods: onlyGroup0, owners: w.owners });
   assert.equal(t.roles.length, 1);
   assert.deepEqual(
     t.roles[0].roles.map((r) => r.replicas.desired),
@@ -257,7 +257,7 @@ test('instances: a pod with an undeclared instance id gets its own role with des
     node: 'node-0',
     labels: { 'jobset.sigs.k8s.io/replicatedjob-name': 'old' },
   });
-  const t = buildWorkloadTree({ definition: jobsetDefinition(), workload: w.jobset, pods: [p, odd], owners: w.jobs });
+  const t = workloadTree({ definition: jobsetDefinition(), workload: w.jobset, pods: [p, odd], owners: w.jobs });
   assert.deepEqual(
     t.roles.map((r) => [r.instance, r.replicas.desired, r.replicas.current]),
     [
@@ -274,18 +274,18 @@ test('current excludes terminating pods; requested excludes terminal pods', () =
     pod('db-1', { owner: sts, node: 'a', gpus: 1, deleting: true }),
     pod('db-2', { owner: sts, node: 'a', gpus: 1, phase: 'Succeeded', ready: false }),
   ];
-  const t = buildWorkloadTree({ definition: statefulsetDefinition(), workload: sts, pods, owners: [] });
+  const t = workloadTree({ definition: statefulsetDefinition(), workload: sts, pods, owners: [] });
   assert.equal(t.replicas.current, 2);
   assert.equal(t.roles[0].pods.find((p) => p.name === 'db-1')!.status, 'Terminating');
   assert.deepEqual(t.gpus, { desired: 3, requested: 2, allocated: 2 });
 });
 
 test('current excludes Failed pods (an OOM-killed pod beside its retry) and keeps Succeeded ones', () => {
-  const job = object('batch/v1', 'Job', 'eval', { spec: { replicas: 2, template: gpuTemplate(1) } });
+  const job = object('apps/v1', 'StatefulSet', 'eval', { spec: { replicas: 2, template: gpuTemplate(1) } });
   const running = pod('eval-0-a', { owner: job, node: 'a', gpus: 1 });
   const oomKilled = pod('eval-1-a', { owner: job, node: 'b', gpus: 1, phase: 'Failed', ready: false });
   const retry = pod('eval-1-b', { owner: job, gpus: 1 });
-  const t = buildWorkloadTree({
+  const t = workloadTree({
     definition: statefulsetDefinition(),
     workload: job,
     pods: [running, oomKilled, retry],
@@ -304,7 +304,7 @@ test('current excludes Failed pods (an OOM-killed pod beside its retry) and keep
   const done = [0, 1].map((i) =>
     pod(`eval-${i}`, { owner: job, node: 'a', gpus: 1, phase: 'Succeeded', ready: false }),
   );
-  const finished = buildWorkloadTree({ definition: statefulsetDefinition(), workload: job, pods: done, owners: [] });
+  const finished = workloadTree({ definition: statefulsetDefinition(), workload: job, pods: done, owners: [] });
   assert.deepEqual(finished.replicas, { desired: 2, current: 2, ready: 0 });
   assert.deepEqual(
     finished.roles[0].pods.map((p) => p.phase),
@@ -313,7 +313,7 @@ test('current excludes Failed pods (an OOM-killed pod beside its retry) and keep
 
   // Every pod failed: nothing current, the pods still listed.
   const failed = [0, 1].map((i) => pod(`eval-${i}`, { owner: job, node: 'a', gpus: 1, phase: 'Failed', ready: false }));
-  const gaveUp = buildWorkloadTree({ definition: statefulsetDefinition(), workload: job, pods: failed, owners: [] });
+  const gaveUp = workloadTree({ definition: statefulsetDefinition(), workload: job, pods: failed, owners: [] });
   assert.deepEqual(gaveUp.replicas, { desired: 2, current: 0, ready: 0 });
   assert.equal(gaveUp.roles[0].pods.length, 2);
 });
@@ -333,7 +333,7 @@ test('a broken expression is reported with workload, component, field, expressio
   const pods = [
     pod('bad-master-0', { owner: job, node: 'n', gpus: 1, labels: { 'training.kubeflow.org/replica-type': 'master' } }),
   ];
-  const t = buildWorkloadTree({ definition: def, workload: job, pods, owners: [] });
+  const t = workloadTree({ definition: def, workload: job, pods, owners: [] });
   assert.equal(t.errors.length, 1);
   const e = t.errors[0];
   assert.match(
@@ -352,7 +352,7 @@ test('a key path yielding several values is an error, reported once per expressi
   ]);
   const obj = object('x.io/v1', 'Multi', 'm');
   const pods = [1, 2, 3].map((i) => pod(`p${i}`, { owner: obj, node: 'n', labels: { a: '1', b: '2' } }));
-  const t = buildWorkloadTree({ definition: def, workload: obj, pods, owners: [] });
+  const t = workloadTree({ definition: def, workload: obj, pods, owners: [] });
   assert.equal(t.unattributedPods.length, 3);
   assert.equal(t.errors.length, 1);
   assert.match(
@@ -368,7 +368,7 @@ test('instance ids and replica counts of different lengths are an error', () => 
   ]);
   const def = jobsetDefinition();
   def.components[1].scaleDefinition = { replicasPath: '.spec.replicatedJobs[0].replicas' };
-  const t = buildWorkloadTree({ definition: def, workload: w.jobset, pods: w.pods, owners: w.jobs });
+  const t = workloadTree({ definition: def, workload: w.jobset, pods: w.pods, owners: w.jobs });
   assert.equal(t.errors.length, 1);
   assert.match(t.errors[0], /component replicatedjob: scaleDefinition\.replicasPath .*1 values for 2 instances/);
 });
@@ -377,7 +377,7 @@ test('StatefulSet of a LWS is its own workload too: its pods are attributed thro
   const w = lwsWorld('vllm', 1, 2, 1);
   const leaderSts = w.owners[0];
   leaderSts.spec = { replicas: 1, template: gpuTemplate(1) };
-  const t = buildWorkloadTree({
+  const t = workloadTree({
     definition: statefulsetDefinition(),
     workload: leaderSts,
     pods: w.pods,
@@ -435,7 +435,7 @@ test('type selector + instance selector (RayCluster worker groups): one role per
     pod('rc-small-2', { owner: rc, node: 'n1', gpus: 1, labels: l('worker', 'small') }),
     pod('rc-big-1', { owner: rc, gpus: 8, labels: l('worker', 'big') }),
   ];
-  const t = buildWorkloadTree({ definition: def, workload: rc, pods, owners: [] });
+  const t = workloadTree({ definition: def, workload: rc, pods, owners: [] });
   assert.deepEqual(
     t.roles.map((r) => [
       r.component,
@@ -477,7 +477,7 @@ test("a component with neither template nor selector groups its children's roles
     pod('api-0', { owner: obj, node: 'a', labels: { role: 'api' } }),
     pod('cache-0', { owner: obj, node: 'b', labels: { role: 'cache' } }),
   ];
-  const t = buildWorkloadTree({ definition: def, workload: obj, pods, owners: [] });
+  const t = workloadTree({ definition: def, workload: obj, pods, owners: [] });
   assert.equal(t.roles.length, 1);
   const serving = t.roles[0];
   assert.equal(serving.component, 'serving');
@@ -522,7 +522,7 @@ test('gang filters and key tuples; pods failing a filter are not members', () =>
     pod('w2', { owner: job, node: 'n', labels: l('b', 'yes') }),
     pod('w3', { owner: job, node: 'n', labels: l('b', 'no') }),
   ];
-  const t = buildWorkloadTree({ definition: def, workload: job, pods, owners: [] });
+  const t = workloadTree({ definition: def, workload: job, pods, owners: [] });
   assert.deepEqual(
     t.gangs.map((g) => [g.name, g.key, g.members, g.scheduled, g.ready]),
     [
@@ -539,7 +539,7 @@ test('only controller ownerReferences are followed', () => {
   referencing.metadata.ownerReferences = [
     { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid: sts.metadata.uid },
   ];
-  const t = buildWorkloadTree({
+  const t = workloadTree({
     definition: statefulsetDefinition(),
     workload: sts,
     pods: [owned, referencing],

@@ -12,7 +12,7 @@ import { mapBase } from '../../src/ui/render/gpu-map/cells.js';
 import type { HighlightSpec } from '../../src/ui/render/gpu-map/highlight.js';
 import { layoutMap, stepCursor } from '../../src/ui/render/gpu-map/layout.js';
 import { defaultSnapshot, HOSTILE_NAME, node, pod, role, workload } from './fixtures.js';
-import { groupByDomain, groupingKeys } from '../../src/ui/render/domains.js';
+import { domainGroups, groupingKeys } from '../../src/ui/render/domains.js';
 import { domainLabel, domainNodeTable } from '../../src/ui/render/nodes.js';
 import type { Row } from '../../src/ui/render/table.js';
 import { sortRows } from '../../src/ui/state/derive.js';
@@ -247,7 +247,7 @@ test(':nodes by domain: a header per domain with its GPU totals, nodes in the fr
     node('n1', { gpuRequested: 6, labels: { [ZONE]: 'zone-a' } }),
     node('n3', { labels: {} }),
   ];
-  const groups = groupByDomain(nodes, [ZONE]);
+  const groups = domainGroups(nodes, [ZONE]);
   assert.deepEqual(
     groups.map((g) => [g.key, g.nodes.map((n) => n.name)]),
     [

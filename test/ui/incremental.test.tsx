@@ -7,6 +7,15 @@ import assert from 'node:assert/strict';
 import type { ModelSnapshot, PodSummary } from '../../src/model/types.js';
 import { newWorkCounters } from '../../src/ui/render/row-cache.js';
 import { mountApp, sleep, KEY } from './helpers.js';
+
+/** Waits (a turn of the event loop at a time) until `done` holds; fails after 2 s. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 2000;
+  while (!done()) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
 import { FakeSource, defaultSnapshot, manyPodsSnapshot, pod } from './fixtures.js';
 
 const WORKLOADS = 50;
@@ -44,8 +53,8 @@ test('a snapshot changing an off-screen pod draws nothing; a visible pod is redr
     const lists = { ...work };
     s = withPod(s, WORKLOADS - 1, 3, { restarts: 41 });
     source.publish(s);
-    await sleep(200);
-    assert.equal(h.frames.length, frames, 'no frame for a change nobody can see');
+    // The snapshot's screen is built (its row rebuilt) when the draw gate decides; no frame is asked for.
+    await until(() => work.podRowsBuilt - built === 1, 'the off-screen change taken in');
     assert.equal(work.podRowsBuilt - built, 1, 'one pod changed: one row rebuilt');
     assert.equal(work.cellMeasures - measured, 9, 'one row re-measured (9 cells)');
     assert.equal(work.allPodsRebuilds, lists.allPodsRebuilds, 'the 1,000-row list is not rebuilt');
@@ -55,6 +64,7 @@ test('a snapshot changing an off-screen pod draws nothing; a visible pod is redr
     s = withPod(s, 0, 0, { restarts: 42 });
     source.publish(s);
     const f = await h.waitFor((x) => /wl-00-pod-00\s+Running\s+1\/1\s+42\b/.test(x), 'the visible pod redrawn');
+    assert.equal(h.frames.length, frames + 1, 'no frame for the change nobody can see: the next one is this');
     assert.match(f, /wl-00-pod-01\s+Running\s+1\/1\s+0\b/, 'its neighbour unchanged');
     assert.equal(work.podRowsBuilt - built, 2, 'two pods changed in all: two rows rebuilt');
   } finally {
@@ -62,32 +72,47 @@ test('a snapshot changing an off-screen pod draws nothing; a visible pod is redr
   }
 });
 
-test('the clock draws a frame only when a visible age or highlight changes', async () => {
+test('the clock draws a frame only when a visible age or highlight changes', async (t) => {
+  // The explorer's once-a-second tick on node:test's mock timers, its clock a test clock: Ink's own timers and
+  // Date stay real (Ink's render throttle reads Date.now).
+  let nowMs = Date.now();
+  const clock = () => nowMs;
+  const tick = () => {
+    nowMs += 1000;
+    t.mock.timers.tick(1000);
+  };
   // Every age here is months old: a tick changes nothing on screen.
-  const source = new FakeSource(bigSnapshot());
-  const h = await mountApp({ source, size: { columns: 120, rows: 30 } });
+  t.mock.timers.enable({ apis: ['setInterval'] });
+  const h = await mountApp({ source: new FakeSource(bigSnapshot()), size: { columns: 120, rows: 30 }, clock });
   try {
-    await sleep(200);
+    await sleep(200); // the first frames settle (a late one here fails the count below, never passes it)
     const frames = h.frames.length;
-    await sleep(2300);
-    assert.equal(h.frames.length, frames, 'two ticks, nothing to redraw');
+    tick();
+    tick();
+    // `/` opens the filter prompt: a tick that changed the screen would have drawn a frame before this key's.
+    await h.press('/');
+    await h.waitFor((f) => f.includes('Esc clears'), 'the filter prompt');
+    assert.ok(h.frames[frames].includes('Esc clears'), "two ticks, nothing to redraw: the next frame is the key's");
   } finally {
     h.unmount();
   }
-  // A pod created just now: its age counts seconds, so ticks redraw it.
+  // A pod created just now: its age counts seconds, so each tick redraws it.
   const fresh = bigSnapshot();
   const w0 = fresh.workloads[0];
   fresh.workloads[0] = {
     ...w0,
-    roles: [{ ...w0.roles[0], pods: [pod('fresh-pod', { createdAt: new Date().toISOString() }), ...w0.roles[0].pods] }],
+    roles: [
+      { ...w0.roles[0], pods: [pod('fresh-pod', { createdAt: new Date(nowMs).toISOString() }), ...w0.roles[0].pods] },
+    ],
   };
-  const h2 = await mountApp({ source: new FakeSource(fresh), size: { columns: 120, rows: 30 } });
+  const h2 = await mountApp({ source: new FakeSource(fresh), size: { columns: 120, rows: 30 }, clock });
   try {
     await h2.press(':', 'p', 'o', 'd', 's', KEY.enter);
-    await h2.waitFor((f) => /fresh-pod.*\b\ds\b/.test(f), 'the fresh pod with an age in seconds');
-    const frames = h2.frames.length;
-    await sleep(2300);
-    assert.ok(h2.frames.length > frames, 'ticks redraw a visible age that changed');
+    await h2.waitFor((f) => /fresh-pod.*\b0s\b/.test(f), 'the fresh pod, 0s old');
+    tick();
+    await h2.waitFor((f) => /fresh-pod.*\b1s\b/.test(f), 'a tick later, 1s old');
+    tick();
+    await h2.waitFor((f) => /fresh-pod.*\b2s\b/.test(f), 'two ticks later, 2s old');
   } finally {
     h2.unmount();
   }

@@ -15,7 +15,7 @@ import { resourceKey, type StoredObject } from '../../object-store.js';
 import { draResourceKeys, type DraVersion } from '../../kinds-dra.js';
 import { DEMO_TOPOLOGY_LEVELS, KUEUE_GROUP, KUEUE_VERSION } from '../../kinds-queueing.js';
 import { hash32, Random } from '../clock.js';
-import { buildPod } from '../pods.js';
+import { buildPod, runningPodStatus } from '../pods.js';
 import type { Runtime } from '../runtime.js';
 import { R, type ContainerSpec, type NodeObject, type Pod, type PodTemplate } from '../types.js';
 import { simGpuUuid } from '../dcgm.js';
@@ -70,28 +70,14 @@ function settle(rt: Runtime, pod: Pod, node: string, at: string, rng: Random): P
   const ip = `${(n?.spec.podCIDR ?? '10.244.0.0/24').split('.').slice(0, 3).join('.')}.${250 - (hash32(pod.metadata.name) % 40)}`;
   const hostIP = n?.status.addresses.find((a) => a.type === 'InternalIP')?.address ?? '10.0.0.1';
   pod.spec = { ...pod.spec, nodeName: node };
-  const condition = (type: string) => ({ type, status: 'True' as const, lastProbeTime: null, lastTransitionTime: at });
-  pod.status = {
-    phase: 'Running',
-    conditions: ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map(condition),
+  pod.status = runningPodStatus(pod, {
+    at,
     hostIP,
-    hostIPs: [{ ip: hostIP }],
     podIP: ip,
-    podIPs: [{ ip }],
-    startTime: at,
-    qosClass: pod.status.qosClass ?? 'BestEffort',
-    containerStatuses: pod.spec.containers.map((c) => ({
-      name: c.name,
-      state: { running: { startedAt: at } },
-      lastState: {},
-      ready: true,
-      restartCount: 0,
-      image: c.image,
-      imageID: `${c.image.split(':')[0]}@sha256:${rng.hex(64)}`,
-      containerID: `containerd://${rng.hex(64)}`,
-      started: true,
-    })),
-  };
+    qosClass: 'BestEffort',
+    imageID: (image) => `${image.split(':')[0]}@sha256:${rng.hex(64)}`,
+    containerID: () => `containerd://${rng.hex(64)}`,
+  });
   return pod;
 }
 

@@ -9,9 +9,9 @@ import type { JobSetObject } from '../controllers/jobset.js';
 import type { LeaderWorkerSetObject } from '../controllers/lws.js';
 import type { TrainingJobObject } from '../controllers/kubeflow.js';
 import { hash32 } from '../clock.js';
-import { podRequests } from '../pods.js';
+import { podRequests, readyConditions, runningPodStatus } from '../pods.js';
 import type { Runtime } from '../runtime.js';
-import { isPodTerminal, R, type Condition, type ContainerStatus, type Pod, type PodTemplate } from '../types.js';
+import { isPodTerminal, R, type ContainerStatus, type Pod, type PodTemplate } from '../types.js';
 import { buildNode, createNamespaces, GPU_SELECTOR, GPU_TOLERATIONS, guaranteed, nvlinkClique } from './cluster.js';
 
 export interface ScaleOptions {
@@ -112,13 +112,7 @@ export function createScaleScenario(rt: Runtime, o: ScaleOptions): ScaleResult {
   const podNames: string[] = [];
   const nowIso = rt.clock.iso();
   // Shared, never mutated: every settled pod's conditions are the same.
-  const conditions: Condition[] = [
-    'PodReadyToStartContainers',
-    'Initialized',
-    'Ready',
-    'ContainersReady',
-    'PodScheduled',
-  ].map((type) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: nowIso }));
+  const conditions = readyConditions(nowIso);
   rt.quiet = true;
   rt.admitPod = (pod: Pod): void => {
     const req = podRequests(pod.spec);
@@ -131,27 +125,15 @@ export function createScaleScenario(rt: Runtime, o: ScaleOptions): ScaleResult {
     const podIP = `10.${64 + Math.floor(n / 256)}.${n % 256}.${ip}`;
     const hostIP = `10.0.${Math.floor(n / 250)}.${(n % 250) + 4}`;
     pod.spec.nodeName = nodeNames[n]!;
-    pod.status = {
-      phase: 'Running',
-      conditions,
+    pod.status = runningPodStatus(pod, {
+      at: nowIso,
       hostIP,
-      hostIPs: [{ ip: hostIP }],
       podIP,
-      podIPs: [{ ip: podIP }],
-      startTime: nowIso,
-      qosClass: pod.status.qosClass ?? 'Guaranteed',
-      containerStatuses: pod.spec.containers.map((c): ContainerStatus => ({
-        name: c.name,
-        state: { running: { startedAt: nowIso } },
-        lastState: {},
-        ready: true,
-        restartCount: 0,
-        image: c.image,
-        imageID: imageID(c.image),
-        containerID: `containerd://${rt.rng.hex(64)}`,
-        started: true,
-      })),
-    };
+      qosClass: 'Guaranteed',
+      conditions,
+      imageID,
+      containerID: () => `containerd://${rt.rng.hex(64)}`,
+    });
     podNamespaces.push(pod.metadata.namespace!);
     podNames.push(pod.metadata.name);
   };

@@ -19,6 +19,7 @@ import { troubleMarker, workloadWords } from '../../model/workload-word.js';
 import { workloadTrouble } from '../../model/trouble.js';
 import { roleName, UNATTRIBUTED } from '../../model/role-name.js';
 import { sanitise } from '../../text/sanitise.js';
+import { humanDuration } from '../../text/duration.js';
 import { slicesPhrase, withSlices } from '../../model/gpu.js';
 
 export const WIDTH = 80;
@@ -28,23 +29,10 @@ export function outputWidth(out: { isTTY?: boolean; columns?: number }): number 
   return out.isTTY ? out.columns || WIDTH : Infinity;
 }
 
-/** kubectl's short age: 45s, 5m, 3h, 2d, 1y. */
+/** kubectl's AGE of an ISO time, `<unknown>` when there is none. */
 export function shortAge(fromIso: string | null, now: number): string {
-  if (!fromIso) return '<unknown>';
-  const t = Date.parse(fromIso);
-  if (Number.isNaN(t)) return '<unknown>';
-  const s = Math.max(0, Math.floor((now - t) / 1000));
-  if (s < 120) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 10) return `${m}m${s % 60 ? `${s % 60}s` : ''}`;
-  if (m < 180) return `${m}m`;
-  const h = Math.floor(m / 60);
-  if (h < 8) return `${h}h${m % 60 ? `${m % 60}m` : ''}`;
-  if (h < 48) return `${h}h`;
-  const d = Math.floor(h / 24);
-  if (d < 8) return `${d}d${h % 24 ? `${h % 24}h` : ''}`;
-  if (d < 365 * 2) return `${d}d`;
-  return `${Math.floor(d / 365)}y`;
+  const t = fromIso ? Date.parse(fromIso) : NaN;
+  return Number.isNaN(t) ? '<unknown>' : humanDuration(now - t);
 }
 
 /** Cuts text to width, keeping its start and end ("llama-pre…-x7k2p"). */

@@ -4,8 +4,8 @@
 import type { GangSummary, KubeObject, WorkloadTree, GangScheduler, GangVerdict } from '../types.js';
 import { treePods } from '../tree-pods.js';
 import { parseQuantity } from '../quantity.js';
-import { DEFAULT_GPU_RESOURCES } from '../gpu.js';
-import { conditionsOf, groupOf, isGpuResource, list, num, obj, str, type Obj } from './read.js';
+import { gpuAccounting, type GpuAccounting } from '../gpu.js';
+import { conditionsOf, groupOf, list, num, obj, str, type Obj } from './read.js';
 
 export const KAI_GROUP = 'scheduling.run.ai';
 export const VOLCANO_GROUP = 'scheduling.volcano.sh';
@@ -77,17 +77,20 @@ export function workloadApiVerdicts(w: KubeObject): GangVerdict[] {
   });
 }
 
-/** A KAI (`spec.resources.gpu.quota`, `status.allocated`) or Volcano (`spec.capability`, `status.allocated`) queue's GPUs. */
+/**
+ * A KAI (`spec.resources.gpu.quota`, `status.allocated`) or Volcano (`spec.capability`, `status.allocated`)
+ * queue's whole GPUs: KAI's `gpu`, or the counted resource names (gpuAccounting).
+ */
 export function schedulerQueueGpu(
   q: KubeObject,
-  gpuResources: readonly string[] = DEFAULT_GPU_RESOURCES,
+  gpus: GpuAccounting = gpuAccounting(),
 ): { quota: number | null; usage: number | null } {
   const spec = obj(q.spec);
   const status = obj(q.status);
   const gpuOf = (m: Obj): number | null => {
     let total: number | null = null;
     for (const [k, v] of Object.entries(m))
-      if (k === 'gpu' || isGpuResource(k, gpuResources)) total = (total ?? 0) + parseQuantity(v);
+      if (k === 'gpu' || gpus.counted.includes(k)) total = (total ?? 0) + parseQuantity(v);
     return total;
   };
   const kaiQuota = obj(obj(spec.resources).gpu).quota;

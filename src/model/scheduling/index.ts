@@ -12,7 +12,7 @@ import type {
   GangVerdict,
   WorkloadQueue,
 } from '../types.js';
-import { DEFAULT_GPU_RESOURCES } from '../gpu.js';
+import { gpuAccounting, type GpuAccounting } from '../gpu.js';
 import { condition, conditionsOf, groupOf, isTrue, list, num, obj, str } from './read.js';
 import { KUEUE_GROUP, kueueGpus, kueueState, parseQuotaShortfalls, summariseClusterQueue } from './kueue.js';
 import {
@@ -77,7 +77,12 @@ export class SchedulingIndex {
   private previousQueues = new Map<string, WorkloadQueue>();
   version = 0;
 
-  constructor(private readonly gpuResources: readonly string[] = DEFAULT_GPU_RESOURCES) {}
+  private readonly gpus: GpuAccounting;
+
+  /** `gpuResources`: the `--gpu-resource` names (gpuAccounting). */
+  constructor(gpuResources: readonly string[] = []) {
+    this.gpus = gpuAccounting(gpuResources);
+  }
 
   private tableOf(o: KubeObject): Map<string, KubeObject> | null {
     const group = groupOf(o);
@@ -253,7 +258,7 @@ export class SchedulingIndex {
     const out = this.podGroupsFor(tree).map((pg) => {
       const v = podGroupVerdict(pg);
       const q = v.queue ? this.schedulerQueue(groupOf(pg), v.queue) : null;
-      return q ? { ...v, queueGpu: schedulerQueueGpu(q, this.gpuResources) } : v;
+      return q ? { ...v, queueGpu: schedulerQueueGpu(q, this.gpus) } : v;
     });
     for (const w of this.groups().byOwner.get(tree.uid) ?? [])
       if (this.apiWorkloads.has(w.metadata.uid) && w.metadata.namespace === tree.namespace)
@@ -305,7 +310,7 @@ export class SchedulingIndex {
     }
     this.previousQueues = queues;
     const clusterQueues = [...this.clusterQueues.values()]
-      .map((cq) => summariseClusterQueue(cq, this.gpuResources))
+      .map((cq) => summariseClusterQueue(cq, this.gpus))
       .sort((a, b) => (a.name < b.name ? -1 : 1));
     const owners = new Map(workloads.map((w) => [w.uid, { name: w.name }]));
     const pending = new Map(clusterQueues.map((c) => [c.name, this.pendingIn(c.name, owners)]));
@@ -342,9 +347,9 @@ export class SchedulingIndex {
       positionsUnavailable: this.positionsUnavailable !== null,
       kueueWorkload: `${w.metadata.namespace ?? ''}/${w.metadata.name}`,
       queuedSince: w.metadata.creationTimestamp ?? null,
-      gpusAsked: kueueGpus(w, this.gpuResources),
+      ...askedGpus(kueueGpus(w, this.gpus)),
       shortfalls: pending && reserved?.status !== 'True' ? parseQuotaShortfalls(reserved?.message ?? null) : [],
-      clusterQueue: cqObj ? summariseClusterQueue(cqObj, this.gpuResources) : null,
+      clusterQueue: cqObj ? summariseClusterQueue(cqObj, this.gpus) : null,
       admissionChecks: list(obj(w.status).admissionChecks).map((c) => ({
         name: str(c.name) ?? '',
         state: str(c.state) ?? '',
@@ -377,7 +382,7 @@ export class SchedulingIndex {
         clusterQueue,
         positionInClusterQueue: pos?.positionInClusterQueue ?? null,
         positionInLocalQueue: pos?.positionInLocalQueue ?? null,
-        gpus: kueueGpus(w, this.gpuResources),
+        ...pendingGpus(kueueGpus(w, this.gpus)),
         since: w.metadata.creationTimestamp ?? null,
       });
     }
@@ -409,4 +414,12 @@ function sameQueue(a: WorkloadQueue, b: WorkloadQueue): boolean {
     a.reason === b.reason &&
     a.message === b.message
   );
+}
+
+function askedGpus(k: ReturnType<typeof kueueGpus>): Pick<QueueFacts, 'gpusAsked' | 'gpuSlicesAsked'> {
+  return k.slices ? { gpusAsked: k.gpus, gpuSlicesAsked: k.slices } : { gpusAsked: k.gpus };
+}
+
+function pendingGpus(k: ReturnType<typeof kueueGpus>): Pick<PendingEntry, 'gpus' | 'gpuSlices'> {
+  return k.slices ? { gpus: k.gpus, gpuSlices: k.slices } : { gpus: k.gpus };
 }

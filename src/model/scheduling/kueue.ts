@@ -3,11 +3,10 @@
 // apis/kueue/v1beta1|v1beta2.
 import type { KubeObject, ClusterQueueSummary, FlavorQuota, PendingPosition, QuotaShortfall } from '../types.js';
 import { parseQuantity } from '../quantity.js';
-import { DEFAULT_GPU_RESOURCES } from '../gpu.js';
-import { condition, isGpuResource, isTrue, list, num, obj, str } from './read.js';
+import { gpuAccounting, gpuSlicesOf, podGpuResources, type GpuAccounting } from '../gpu.js';
+import { condition, isTrue, list, num, obj, str } from './read.js';
 
 export const KUEUE_GROUP = 'kueue.x-k8s.io';
-export const KUEUE_QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
 
 /**
  * The quota shortfalls a Kueue QuotaReserved=False message names, e.g.
@@ -38,31 +37,28 @@ export function kueueState(w: KubeObject): string {
   return 'Pending';
 }
 
-/** The Kueue workload's GPU request: Σ podSets count × the pod template's GPU requests (or its status.resourceRequests). */
-export function kueueGpus(w: KubeObject, gpuResources: readonly string[] = DEFAULT_GPU_RESOURCES): number {
-  const fromStatus = list(obj(w.status).resourceRequests);
-  if (fromStatus.length) {
-    let total = 0;
-    for (const ps of fromStatus)
-      for (const [name, q] of Object.entries(obj(ps.resources)))
-        if (isGpuResource(name, gpuResources)) total += parseQuantity(q);
-    if (total > 0) return total;
-  }
-  let total = 0;
-  for (const ps of list(obj(w.spec).podSets)) {
-    const count = num(ps.count) ?? 1;
-    const spec = obj(obj(ps.template).spec);
-    let perPod = 0;
-    for (const c of list(spec.containers)) {
-      const res = obj(c.resources);
-      const requests = obj(res.requests);
-      const limits = obj(res.limits);
-      for (const name of new Set([...Object.keys(requests), ...Object.keys(limits)]))
-        if (isGpuResource(name, gpuResources)) perPod += parseQuantity(requests[name] ?? limits[name]);
+/**
+ * The Kueue workload's GPUs, counted as the trees count their pods' (gpuAccounting): the whole GPUs, and the
+ * other GPU kinds by name. From status.resourceRequests (Σ over its podSets), else Σ podSets count × the pod
+ * template's request by the scheduler's rule.
+ */
+export function kueueGpus(
+  w: KubeObject,
+  gpus: GpuAccounting = gpuAccounting(),
+): { gpus: number; slices: Record<string, number> | null } {
+  const byName: Record<string, number> = {};
+  for (const ps of list(obj(w.status).resourceRequests))
+    for (const [name, q] of Object.entries(obj(ps.resources)))
+      if (gpus.isGpu(name)) byName[name] = (byName[name] ?? 0) + parseQuantity(q);
+  if (Object.keys(byName).length === 0)
+    for (const ps of list(obj(w.spec).podSets)) {
+      const count = num(ps.count) ?? 1;
+      for (const [name, n] of Object.entries(podGpuResources(obj(ps.template).spec, gpus.isGpu)))
+        byName[name] = (byName[name] ?? 0) + n * count;
     }
-    total += perPod * count;
-  }
-  return total;
+  let whole = 0;
+  for (const name of gpus.counted) whole += byName[name] ?? 0;
+  return { gpus: whole, slices: gpuSlicesOf(byName, gpus.counted) };
 }
 
 function quantityOrNull(v: unknown): number | null {
@@ -70,10 +66,7 @@ function quantityOrNull(v: unknown): number | null {
 }
 
 /** A ClusterQueue's GPU quota per flavor with its usage, and its workload counts. */
-export function summariseClusterQueue(
-  cq: KubeObject,
-  gpuResources: readonly string[] = DEFAULT_GPU_RESOURCES,
-): ClusterQueueSummary {
+export function summariseClusterQueue(cq: KubeObject, gpus: GpuAccounting = gpuAccounting()): ClusterQueueSummary {
   const spec = obj(cq.spec);
   const status = obj(cq.status);
   const usage = new Map<string, { total: number; borrowed: number }>();
@@ -89,7 +82,7 @@ export function summariseClusterQueue(
       for (const r of list(f.resources)) {
         const flavor = str(f.name) ?? '';
         const resource = str(r.name) ?? '';
-        if (!isGpuResource(resource, gpuResources)) continue;
+        if (!gpus.isGpu(resource)) continue;
         const u = usage.get(`${flavor}\u0000${resource}`);
         gpu.push({
           flavor,

@@ -1,7 +1,6 @@
 // Readers of the queue and gang objects' fields: plain objects as the API
 // server sends them, read leniently (absent or mistyped is null, never a throw).
 import type { KubeObject, TimedCondition } from '../types.js';
-import { DEFAULT_GPU_RESOURCES } from '../gpu.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -41,8 +40,3 @@ export function condition(o: KubeObject, type: string): TimedCondition | undefin
 }
 
 export const isTrue = (c: TimedCondition | undefined) => c?.status === 'True';
-
-/** A resource counts as a GPU when it is one of the GPU resources, or a MIG / shared variant of nvidia.com/gpu. */
-export function isGpuResource(name: string, gpuResources: readonly string[] = DEFAULT_GPU_RESOURCES): boolean {
-  return gpuResources.includes(name) || name.startsWith('nvidia.com/mig-') || name === 'nvidia.com/gpu.shared';
-}

@@ -57,6 +57,8 @@ export interface AppProps {
   highlightMs?: number;
   /** Test seam: counts the rows built and cells measured by this explorer's caches. */
   work?: WorkCounters;
+  /** Test seam: the clock the screens' time is read from (ages, highlights); default Date.now. */
+  clock?: () => number;
   /** `--topology-key` values (most general first); absent: the default keys the nodes carry. */
   topologyKeys?: readonly string[];
   /** The user's aliases, hotkeys and plugins (src/app/config/). */
@@ -92,6 +94,7 @@ export function App(props: AppProps): React.JSX.Element {
     frameIntervalMs: props.frameIntervalMs ?? 66,
     highlightMs: props.highlightMs,
     work: props.work,
+    clock: props.clock,
     noColor,
     topologyKeys: props.topologyKeys,
     headless: props.headless,

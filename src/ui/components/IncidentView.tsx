@@ -138,6 +138,7 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
   snapshotRef.current = props.snapshot;
   const triesRef = useRef(props.multiKueueTries);
   triesRef.current = props.multiKueueTries;
+  const crashLogTails = useRef(new Map<string, string[]>()).current;
   const access = source.access;
 
   // Text views: load now and refresh while open (YAML once: it is a fresh read on demand).
@@ -158,6 +159,7 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
           nowMs: Date.now(),
           signal: abort.signal,
           multiKueueTries: triesRef.current,
+          crashLogTails,
         };
         if (kind === 'timeline') {
           const got = await loadStartupTimeline(ctx);

@@ -98,7 +98,7 @@ export function useExplorerKeys(
           flash('saving tables is not available here', 'warn');
           return;
         }
-        const dump = tableDump(driver.live(), Date.now());
+        const dump = tableDump(driver.live(), driver.now);
         if ('reason' in dump) {
           flash(dump.reason, 'info');
           return;

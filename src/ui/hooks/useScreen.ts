@@ -1,7 +1,9 @@
 // The screen to draw (src/ui/state/screen.ts) and when to draw it: snapshots
 // arrive coalesced (useModelSnapshot) and are drawn only when the draw gate
 // says the screen changed; the clock ticks once a second for ages and
-// highlights, drawn likewise only when a visible one changed.
+// highlights, drawn likewise only when a visible one changed. The driver reads
+// the clock (Date.now unless a test gives its own) at each snapshot and tick;
+// screens get that time as their nowMs.
 import { useEffect, useReducer, useState } from 'react';
 import type { ModelSnapshot, NodePodEntry } from '../../model/types.js';
 import type { ModelSource } from '../../model/source.js';
@@ -23,22 +25,30 @@ export class ScreenDriver {
   private snapshot: ModelSnapshot | null = null;
   private source: ModelSource | null = null;
   private size: ScreenSize = { columns: 80, rows: 24 };
-  now = Date.now();
+  /** The time of the screens: read from the clock when a snapshot arrives and at each tick. */
+  now: number;
 
   constructor(
     model: ScreenModel,
     private readonly store: ViewStore,
     private readonly redraw: () => void,
+    private readonly clock: () => number = Date.now,
   ) {
     this.model = model;
+    this.now = clock();
   }
 
   /** The inputs of the render in progress. */
-  update(snapshot: ModelSnapshot, nowMs: number, size: ScreenSize, source: ModelSource): void {
+  update(snapshot: ModelSnapshot, size: ScreenSize, source: ModelSource): void {
     this.snapshot = snapshot;
-    this.now = nowMs;
     this.size = size;
     this.source = source;
+  }
+
+  /** Reads the clock: the screens from now on are at this time. */
+  tick(): number {
+    this.now = this.clock();
+    return this.now;
   }
 
   /** The newest snapshot the gate or a render has seen. */
@@ -59,11 +69,12 @@ export class ScreenDriver {
     return this.model.screen(this.snapshot!, this.store.getState(), this.now, this.size, this.source!);
   }
 
-  /** The snapshot is the newest; whether its screen at `nowMs` must be drawn now. */
-  shouldDraw(snapshot: ModelSnapshot, nowMs: number): boolean {
+  /** The snapshot is the newest; whether its screen now must be drawn now. */
+  shouldDraw(snapshot: ModelSnapshot): boolean {
     this.snapshot = snapshot;
+    const nowMs = this.tick();
     const screen = this.model.screen(snapshot, this.store.getState(), nowMs, this.size, this.source!);
-    const decision = this.gate.decide(screen.signature, Date.now());
+    const decision = this.gate.decide(screen.signature, nowMs);
     if (decision.kind === 'later') {
       // Only the header's figures changed: drawn with the next frame, at the latest in waitMs.
       this.headerTimer ??= setTimeout(() => {
@@ -76,14 +87,13 @@ export class ScreenDriver {
 
   /** The render drew this screen. */
   drawn(screen: Screen): void {
-    this.gate.markDrawn(screen.signature, Date.now());
+    this.gate.markDrawn(screen.signature, this.now);
   }
 
-  /** Ticks once a second; `setNow` re-renders when the tick changes something visible. */
-  startClock(setNow: (nowMs: number) => void): () => void {
+  /** Ticks once a second; re-renders when the tick changes something visible. */
+  startClock(): () => void {
     const timer = setInterval(() => {
-      const at = Date.now();
-      if (this.snapshot && this.shouldDraw(this.snapshot, at)) setNow(at);
+      if (this.snapshot && this.shouldDraw(this.snapshot)) this.redraw();
     }, 1000);
     return () => {
       clearInterval(timer);
@@ -98,6 +108,8 @@ export interface ScreenOptions {
   highlightMs?: number;
   /** Test seam: counts the work of this App's caches. */
   work?: WorkCounters;
+  /** Test seam: the clock; default Date.now. */
+  clock?: () => number;
   noColor?: boolean;
   topologyKeys?: readonly string[];
   headless?: boolean;
@@ -129,13 +141,13 @@ export function useScreen(
         }),
         store,
         redraw,
+        options.clock,
       ),
   );
-  const snapshot = useModelSnapshot(source, options.frameIntervalMs, (next) => driver.shouldDraw(next, driver.now));
-  const [now, setNow] = useState(() => Date.now());
-  driver.update(snapshot, now, size, source);
-  useEffect(() => driver.startClock(setNow), [driver]);
-  const screen = driver.model.screen(snapshot, state, now, size, source);
+  const snapshot = useModelSnapshot(source, options.frameIntervalMs, (next) => driver.shouldDraw(next));
+  driver.update(snapshot, size, source);
+  useEffect(() => driver.startClock(), [driver]);
+  const screen = driver.model.screen(snapshot, state, driver.now, size, source);
   driver.drawn(screen);
   return { screen, snapshot, driver };
 }

@@ -1,8 +1,9 @@
 // Nodes grouped by topology domain (the most specific key in effect) with GPU totals per domain: the
 // bands of the GPU map and the header rows of `:nodes`, as a flat list of the model's domain tree
-// (src/model/topology.ts `groupByDomain`), one group per domain that holds nodes directly.
+// (src/model/topology.ts `groupByDomain`, which carries the totals), one group per domain that holds nodes
+// directly.
 import type { NodeSummary } from '../../model/types.js';
-import { groupByDomain as domainTree, type TopologyDomain } from '../../model/topology.js';
+import { groupByDomain, type TopologyDomain } from '../../model/topology.js';
 import { naturalCompare } from '../../model/order.js';
 
 export interface DomainGroup {
@@ -36,32 +37,43 @@ export function groupingKeys(nodes: readonly NodeSummary[], keys: readonly strin
   return varying.length || !keys.length ? varying : [keys[keys.length - 1]];
 }
 
+/** What a domain's own nodes hold: its totals (the model's) less its sub-domains'. */
+function ownTotals(
+  whole: Pick<TopologyDomain, 'notReady' | 'gpus'>,
+  parts: readonly Pick<TopologyDomain, 'notReady' | 'gpus'>[],
+): Pick<DomainGroup, 'gpuAllocatable' | 'gpuRequested' | 'notReady'> {
+  let { allocatable, requested } = whole.gpus;
+  let notReady = whole.notReady;
+  for (const p of parts) {
+    allocatable -= p.gpus.allocatable;
+    requested -= p.gpus.requested;
+    notReady -= p.notReady;
+  }
+  return { gpuAllocatable: allocatable, gpuRequested: requested, notReady };
+}
+
 /**
  * Nodes by domain path in natural order of the path, each group's nodes by name. With no keys in effect one
  * group holds every node (path `[]`).
  */
-export function groupByDomain(nodes: readonly NodeSummary[], keys: readonly string[]): DomainGroup[] {
+export function domainGroups(nodes: readonly NodeSummary[], keys: readonly string[]): DomainGroup[] {
   const out: DomainGroup[] = [];
-  const add = (prefix: readonly (string | null)[], members: NodeSummary[]) => {
+  const add = (
+    prefix: readonly (string | null)[],
+    members: NodeSummary[],
+    totals: Pick<DomainGroup, 'gpuAllocatable' | 'gpuRequested' | 'notReady'>,
+  ) => {
     if (!members.length) return;
     const path = keys.map((_, i) => prefix[i] ?? null);
-    let gpuAllocatable = 0;
-    let gpuRequested = 0;
-    let notReady = 0;
-    for (const n of members) {
-      gpuAllocatable += n.gpuAllocatable;
-      gpuRequested += n.gpuRequested;
-      if (!n.ready) notReady++;
-    }
-    out.push({ key: pathKey(path), path, nodes: members, gpuAllocatable, gpuRequested, notReady });
+    out.push({ key: pathKey(path), path, nodes: members, ...totals });
   };
   // A domain's own nodes (lacking a more specific label) come after its sub-domains: null sorts last.
   const visit = (d: TopologyDomain) => {
     for (const c of d.domains) visit(c);
-    add(d.path, d.nodes);
+    add(d.path, d.nodes, ownTotals(d, d.domains));
   };
-  const tree = domainTree(nodes, keys);
+  const tree = groupByDomain(nodes, keys);
   for (const d of tree.domains) visit(d);
-  add([], tree.nodes);
+  add([], tree.nodes, ownTotals(tree, tree.domains));
   return out;
 }

@@ -3,18 +3,11 @@ import type { Tone } from './table.js';
 import type { GpuCounts, PodSummary } from '../../model/types.js';
 import { withSlices, type SlicesStyle } from '../../model/gpu.js';
 import { sanitise } from '../../text/sanitise.js';
+import { humanDuration } from '../../text/duration.js';
 
-/** kubectl-style age: 45s, 12m, 3h4m, 5d. */
+/** kubectl's AGE (text/duration.ts), `-` when the time is not known. */
 export function formatAge(createdMs: number | null, nowMs: number): string {
-  if (createdMs === null || !Number.isFinite(createdMs)) return '-';
-  const s = Math.max(0, Math.floor((nowMs - createdMs) / 1000));
-  if (s < 120) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m`;
-  const h = Math.floor(m / 60);
-  if (h < 24) return m % 60 ? `${h}h${m % 60}m` : `${h}h`;
-  const d = Math.floor(h / 24);
-  return d < 10 && h % 24 ? `${d}d${h % 24}h` : `${d}d`;
+  return createdMs === null || !Number.isFinite(createdMs) ? '-' : humanDuration(nowMs - createdMs);
 }
 
 export function parseTime(iso: string | null | undefined): number | null {

@@ -18,7 +18,7 @@ import { containerRequest, slicesPhrase } from '../../model/gpu.js';
 import { roleName } from '../../model/role-name.js';
 import { sanitise, sanitiseMultiline } from '../../text/sanitise.js';
 import { displayWidth, type Tone } from './table.js';
-import { gpuRatio, podGpus, statusTone } from './format.js';
+import { formatAge, gpuRatio, podGpus, statusTone } from './format.js';
 import { waterfallLines, type Span, type WaterfallOptions } from './waterfall.js';
 
 export interface TextLine {
@@ -206,12 +206,6 @@ export function dedupeEvents(events: readonly KubeObject[], withNamespace = fals
   return [...byKey.values()].sort((a, b) => (b.lastMs ?? 0) - (a.lastMs ?? 0) || (a.object < b.object ? -1 : 1));
 }
 
-function ago(msValue: number | null, nowMs: number): string {
-  if (msValue === null) return '-';
-  const s = Math.max(0, Math.round((nowMs - msValue) / 1000));
-  return s < 120 ? `${s}s` : s < 7200 ? `${Math.floor(s / 60)}m` : `${Math.floor(s / 3600)}h`;
-}
-
 export function eventLines(rows: readonly EventRow[], nowMs: number, withObject: boolean): TextLine[] {
   if (!rows.length) return [line('no events (the API server keeps them about an hour)', 'dim')];
   const out: TextLine[] = [
@@ -221,10 +215,10 @@ export function eventLines(rows: readonly EventRow[], nowMs: number, withObject:
     ),
   ];
   for (const r of rows) {
-    const count = r.count > 1 ? ` (x${r.count} over ${ago(r.firstMs, nowMs)})` : '';
+    const count = r.count > 1 ? ` (x${r.count} over ${formatAge(r.firstMs, nowMs)})` : '';
     out.push(
       line(
-        `${ago(r.lastMs, nowMs).padEnd(6)}${sanitise(r.type).padEnd(9)}${sanitise(r.reason).padEnd(20).slice(0, 20)}${withObject ? sanitise(r.object).padEnd(36).slice(0, 36) : ''}${sanitise(r.message)}${count}`,
+        `${formatAge(r.lastMs, nowMs).padEnd(6)}${sanitise(r.type).padEnd(9)}${sanitise(r.reason).padEnd(20).slice(0, 20)}${withObject ? sanitise(r.object).padEnd(36).slice(0, 36) : ''}${sanitise(r.message)}${count}`,
         r.type === 'Warning' ? 'warn' : 'normal',
       ),
     );

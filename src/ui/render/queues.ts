@@ -3,6 +3,7 @@
 import type { WorkloadQueue, ClusterQueueSummary, FlavorQuota, PendingEntry } from '../../model/types.js';
 import { positionText } from '../../model/scheduling/words.js';
 import { sanitise } from '../../text/sanitise.js';
+import { withSlices } from '../../model/gpu.js';
 import type { Column, Row, TableData } from './table.js';
 import { parseTime } from './format.js';
 
@@ -74,7 +75,7 @@ export function pendingRow(e: PendingEntry, positionsUnavailable = false): Row {
       name,
       e.localQueue ? sanitise(e.localQueue) : '-',
       positionText(e.positionInLocalQueue, positionsUnavailable),
-      num(e.gpus),
+      withSlices(num(e.gpus), e.gpus === 0, e.gpuSlices, 'kinds'),
       '',
     ],
     tone: 'warn',

@@ -22,7 +22,7 @@ import { roleTable } from '../render/roles.js';
 import { podTable, allPodsTable } from '../render/pods.js';
 import type { RowCache } from '../render/row-cache.js';
 import { domainNodeTable, nodeTable, nodePodTable, podNodeTable } from '../render/nodes.js';
-import { groupByDomain, groupingKeys } from '../render/domains.js';
+import { domainGroups, groupingKeys } from '../render/domains.js';
 import { regexFilter } from '../render/regex-filter.js';
 import { topologyKeysInEffect } from '../../model/topology.js';
 import { definitionTable } from '../render/definitions.js';
@@ -202,7 +202,7 @@ export function tableForFrame(
       // Grouped: the frame's sort orders the nodes within each domain; the headers stay in domain order.
       const sort = frame.sort ?? null;
       return {
-        ...domainNodeTable(groupByDomain(snapshot.nodes, keys), snapshot.gpuMetrics, new Set(frame.collapsed), (rows) =>
+        ...domainNodeTable(domainGroups(snapshot.nodes, keys), snapshot.gpuMetrics, new Set(frame.collapsed), (rows) =>
           sortRows(rows, sort, true),
         ),
         sortable: false,

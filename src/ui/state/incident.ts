@@ -147,9 +147,6 @@ async function namespaceEvents(
   return (await Promise.all(scoped.map((ns) => access.listEvents(ns)))).flat();
 }
 
-// Last words of crashed containers, per pod uid and restart count: the why
-// view refreshes every few seconds, a previous log changes only on a restart.
-const LOG_TAILS = new Map<string, string[]>();
 const MAX_LOG_TAILS = 200;
 
 export interface LoadContext {
@@ -158,6 +155,11 @@ export interface LoadContext {
   target: IncidentTarget;
   nowMs: number;
   signal?: AbortSignal;
+  /**
+   * Last words of crashed containers by pod uid, container and restart count, kept by the open view across its
+   * refreshes (a previous log changes only on a restart); read afresh each time without it.
+   */
+  crashLogTails?: Map<string, string[]>;
   /** The pane's columns and rows (the startup waterfall's layout); 120 columns, no summary bands when absent. */
   width?: number;
   rows?: number;
@@ -260,7 +262,7 @@ export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx
         crashed.map(async (p) => {
           const c = containerStatuses(p).find((s) => (s.restartCount ?? 0) > 0 && s.lastState?.terminated);
           const key = `${p.metadata.uid}/${c?.name ?? ''}/${c?.restartCount ?? 0}`;
-          const known = LOG_TAILS.get(key);
+          const known = ctx.crashLogTails?.get(key);
           if (known) {
             if (known.length) logTails.set(p.metadata.uid, known);
             return;
@@ -277,8 +279,10 @@ export async function loadIncidentLines(kind: Exclude<IncidentKind, 'logs'>, ctx
             // No previous log (already rotated away): the cause stands without it.
           }
           if (ctx.signal?.aborted) return;
-          if (LOG_TAILS.size >= MAX_LOG_TAILS) LOG_TAILS.clear();
-          LOG_TAILS.set(key, lines.slice(-3));
+          if (ctx.crashLogTails) {
+            if (ctx.crashLogTails.size >= MAX_LOG_TAILS) ctx.crashLogTails.clear();
+            ctx.crashLogTails.set(key, lines.slice(-3));
+          }
           if (lines.length) logTails.set(p.metadata.uid, lines.slice(-3));
         }),
       );

@@ -236,20 +236,28 @@ function troublePanelLines(w: WorkloadTree): PanelLine[] {
   return [{ text: `${sanitise(troubleText(t))} — w for why`, tone: t.severity }];
 }
 
-const topologyIndexes = new WeakMap<readonly NodeSummary[], { keys: readonly string[]; index: TopologyIndex }>();
+/** The snapshot's topology index, built once per node list and keys (ScreenModel keeps the last); none without node objects. */
+class TopologyMemo {
+  private last: { nodes: readonly NodeSummary[]; keys: readonly string[]; index: TopologyIndex } | null = null;
 
-/** The snapshot's topology index, built once per node list; none without node objects. */
-function topologyIndexOf(snapshot: ModelSnapshot): TopologyIndex | null {
-  const keys = snapshot.topologyKeys;
-  if (snapshot.podNodes || !keys?.length) return null;
-  const memo = topologyIndexes.get(snapshot.nodes);
-  if (memo && memo.keys === keys) return memo.index;
-  const index = topologyIndex(snapshot.nodes, keys);
-  topologyIndexes.set(snapshot.nodes, { keys, index });
-  return index;
+  of(snapshot: ModelSnapshot): TopologyIndex | null {
+    const keys = snapshot.topologyKeys;
+    if (snapshot.podNodes || !keys?.length) return null;
+    const l = this.last;
+    if (l && l.nodes === snapshot.nodes && l.keys === keys) return l.index;
+    const index = topologyIndex(snapshot.nodes, keys);
+    this.last = { nodes: snapshot.nodes, keys, index };
+    return index;
+  }
 }
 
-function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number, state: UiState): PanelLine[] {
+function panelFor(
+  snapshot: ModelSnapshot,
+  frame: ViewFrame,
+  nowMs: number,
+  state: UiState,
+  topology: TopologyMemo,
+): PanelLine[] {
   if (frame.kind === 'namespaces') {
     const list = state.namespaceList;
     if (!list) return [{ text: 'reading the namespaces…', tone: 'dim' }];
@@ -267,7 +275,7 @@ function panelFor(snapshot: ModelSnapshot, frame: ViewFrame, nowMs: number, stat
     return [
       ...workloadPanel(w, queue),
       ...gpuPanelLines(workloadGpu(snapshot.gpuMetrics, w)),
-      ...placementPanelLines(w, topologyIndexOf(snapshot)),
+      ...placementPanelLines(w, topology.of(snapshot)),
       ...queueLines,
       ...(why.length ? why : held ? [] : troublePanelLines(w)),
     ];
@@ -364,6 +372,9 @@ export class ScreenModel {
 
   private readonly gpuMap: GpuMapMemo;
   private readonly fleet: FleetViews;
+  private readonly topology = new TopologyMemo();
+  /** The served window's rows at their indices, for the last window (windowRows). */
+  private windowed: { window: RowWindow; rows: readonly (Row | undefined)[] } | null = null;
   private readonly noColor: boolean;
   private readonly topologyKeys: readonly string[] | undefined;
   private readonly headless: boolean;
@@ -540,6 +551,11 @@ export class ScreenModel {
     return screen;
   }
 
+  private windowRows(window: RowWindow): readonly (Row | undefined)[] {
+    if (this.windowed?.window !== window) this.windowed = { window, rows: windowRows(window) };
+    return this.windowed.rows;
+  }
+
   private build(key: ScreenKey): Screen {
     const { state, nowMs, columns, rows: height } = key;
     const frame = currentFrame(state);
@@ -548,11 +564,11 @@ export class ScreenModel {
     const { snapshot } = scope;
     const connection = scope.cluster === null ? key.connection : scope.source.getConnectionInfo();
     const mergedMap = frame.kind === 'map' && scope.cluster === null && isFleet(key.snapshot);
-    this.highlights.note(key.snapshot.version, key.snapshot.changedWorkloads, Date.now());
-    const active = this.highlights.active(Date.now());
+    this.highlights.note(key.snapshot.version, key.snapshot.changedWorkloads, nowMs);
+    const active = this.highlights.active(nowMs);
     const { table, filtered, served } = this.view(key.snapshot, state, key.source);
     const loading = table === LOADING;
-    const rows: readonly (Row | undefined)[] = served ? windowRows(served) : filtered.rows;
+    const rows: readonly (Row | undefined)[] = served ? this.windowRows(served) : filtered.rows;
 
     const width = Math.max(20, columns);
     const headerLines = this.headless ? 0 : height >= 20 ? HEADER_LINES : 1;
@@ -564,7 +580,7 @@ export class ScreenModel {
             ...(frame.kind === 'workload' && frame.workloadUid !== undefined
               ? fleetPanelLines(key.snapshot, scope.cluster, frame.workloadUid)
               : []),
-            ...panelFor(snapshot, frame, nowMs, state),
+            ...panelFor(snapshot, frame, nowMs, state, this.topology),
           ];
     const panel = allPanel.slice(0, Math.min(allPanel.length, Math.max(0, height - headerLines - 8)));
     const page = Math.max(1, height - headerLines - panel.length - 5);

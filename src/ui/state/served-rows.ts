@@ -64,18 +64,11 @@ export function windowFits(w: RowWindow, frame: Pick<ViewFrame, 'sort' | 'filter
   return sameSort && w.request.filter === frame.filter && w.request.namespace === namespace;
 }
 
-const sparse = new WeakMap<RowWindow, readonly (Row | undefined)[]>();
-
-/** The view's rows as the screen reads them: every index, only the window's rows present. */
+/** The view's rows as the screen reads them: every index, only the window's rows present (ScreenModel keeps the last). */
 export function windowRows(w: RowWindow): readonly (Row | undefined)[] {
-  let rows = sparse.get(w);
-  if (!rows) {
-    const out = new Array<Row | undefined>(w.total);
-    for (let i = 0; i < w.rows.length; i++) out[w.from + i] = w.rows[i];
-    rows = out;
-    sparse.set(w, rows);
-  }
-  return rows;
+  const out = new Array<Row | undefined>(w.total);
+  for (let i = 0; i < w.rows.length; i++) out[w.from + i] = w.rows[i];
+  return out;
 }
 
 /** The request for a served view as it stands (id left to the sender). */

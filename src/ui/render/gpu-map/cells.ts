@@ -4,7 +4,7 @@ import type { GpuMetrics, NodeSummary } from '../../../model/types.js';
 import { nodeGpuUtilisation } from '../../../model/gpu-overlay.js';
 import { rollupGpus } from '../../../model/utilisation.js';
 import { topologyKeysInEffect } from '../../../model/topology.js';
-import { groupByDomain, groupingKeys } from '../domains.js';
+import { domainGroups, groupingKeys } from '../domains.js';
 import type { NodeMark } from './colours.js';
 
 export interface MapCell {
@@ -70,7 +70,7 @@ export function fillLevel(fraction: number): number {
 }
 
 export function mapTopology(nodes: readonly NodeSummary[], keys: string[]): MapTopology {
-  const groups = groupByDomain(nodes, keys);
+  const groups = domainGroups(nodes, keys);
   const names: string[] = [];
   const bandOf: number[] = [];
   groups.forEach((g, gi) => {

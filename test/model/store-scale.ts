@@ -1,15 +1,30 @@
-// Scale check of the store's design (no timing assertion; it prints figures):
-// 100,000 pods in 2,000 JobSets (50 Jobs each) on 5,000 nodes, then batches of
-// pod status changes as a watch would deliver them.
-import { test } from 'node:test';
+// The store's design at a size: pods in JobSets (one Job per pod) on nodes, then
+// batches of pod status changes as a watch would deliver them; asserts the work
+// is proportional to what the events touched (counted, not timed) and returns
+// the figures. The unit suite runs it small (store-scale.test.ts); the bench
+// at 100,000 pods on 5,000 nodes (test/bench/store-scale.ts).
 import assert from 'node:assert/strict';
 import { ObservedStore } from './observed-store.js';
 import type { KubeObject } from '../../src/model/types.js';
 import { jobsetDefinition, object, pod, node, gpuTemplate } from './fixtures.js';
 
-const WORKLOADS = 2_000;
-const PODS_PER_WORKLOAD = 50;
-const NODES = 5_000;
+export interface StoreScaleSize {
+  workloads: number;
+  podsPerWorkload: number;
+  nodes: number;
+  /** Batches of pod MODIFIED events, one flush each. */
+  batches: number;
+  perBatch: number;
+}
+
+/** The bench's size: 100,000 pods / 2,000 workloads / 5,000 nodes, 10 batches of 2,000 events. */
+export const FULL_SCALE: StoreScaleSize = {
+  workloads: 2_000,
+  podsPerWorkload: 50,
+  nodes: 5_000,
+  batches: 10,
+  perBatch: 2_000,
+};
 
 /** CPU milliseconds of this process since `from` (wall time is unreliable on a shared machine). */
 function cpuMs(from: NodeJS.CpuUsage): number {
@@ -21,7 +36,9 @@ function mb(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 }
 
-test('100,000 pods / 2,000 workloads / 5,000 nodes through ClusterStore', () => {
+/** Runs the scale check at `size`; returns one line of figures (wall and CPU time, heap). */
+export function runStoreScale(size: StoreScaleSize): string {
+  const { workloads: WORKLOADS, podsPerWorkload: PODS_PER_WORKLOAD, nodes: NODES } = size;
   const heapBefore = process.memoryUsage().heapUsed;
   const store = new ObservedStore({ definitions: [jobsetDefinition()] });
   const pods: KubeObject[] = [];
@@ -73,8 +90,8 @@ test('100,000 pods / 2,000 workloads / 5,000 nodes through ClusterStore', () => 
 
   // Watch-like traffic: batches of 2,000 pod MODIFIED events (restart counts
   // change), spread over random workloads, one flush per batch.
-  const BATCHES = 10;
-  const PER_BATCH = 2_000;
+  const BATCHES = size.batches;
+  const PER_BATCH = size.perBatch;
   let seed = 42;
   const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const workBefore = store.stats();
@@ -115,11 +132,11 @@ test('100,000 pods / 2,000 workloads / 5,000 nodes through ClusterStore', () => 
   (globalThis as { gc?: () => void }).gc?.();
   const heap = process.memoryUsage().heapUsed - heapBefore;
   const events = BATCHES * PER_BATCH;
-  process.stdout.write(
-    `# scale: apply ${WORKLOADS} workloads + ${WORKLOADS * PODS_PER_WORKLOAD} owners + ${pods.length} pods + ${NODES} nodes ` +
-      `(objects built by the test included): ${applyMs.toFixed(0)} ms wall / ${applyCpu.toFixed(0)} ms CPU; ` +
-      `first flush: ${flushMs.toFixed(0)} ms wall / ${flushCpu.toFixed(0)} ms CPU; ` +
-      `${events} pod events in ${BATCHES} flushed batches: ${eventsMs.toFixed(0)} ms wall / ${eventsCpu.toFixed(0)} ms CPU ` +
-      `(${Math.round(events / (eventsCpu / 1000))} events/s of CPU; ${touched} tree patches, ${work.rolePatches - workBefore.rolePatches} role patches, ${changed} changed); heap +${mb(heap)}\n`,
+  return (
+    `scale: apply ${WORKLOADS} workloads + ${WORKLOADS * PODS_PER_WORKLOAD} owners + ${pods.length} pods + ${NODES} nodes ` +
+    `(objects built by the test included): ${applyMs.toFixed(0)} ms wall / ${applyCpu.toFixed(0)} ms CPU; ` +
+    `first flush: ${flushMs.toFixed(0)} ms wall / ${flushCpu.toFixed(0)} ms CPU; ` +
+    `${events} pod events in ${BATCHES} flushed batches: ${eventsMs.toFixed(0)} ms wall / ${eventsCpu.toFixed(0)} ms CPU ` +
+    `(${Math.round(events / (eventsCpu / 1000))} events/s of CPU; ${touched} tree patches, ${work.rolePatches - workBefore.rolePatches} role patches, ${changed} changed); heap +${mb(heap)}`
   );
-});
+}
