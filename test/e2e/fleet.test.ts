@@ -297,12 +297,13 @@ test(
       tmux.keys('Enter');
       await tmux.waitFor(/workloads\(all\)\[1\/\d+\]/, 'the manager’s llm-sft alone');
       await tmux.press('Enter');
+      // The copy reads Running once its worker is ready; its master may be ready a moment later.
       screen = await tmux.waitFor(
-        /runs on cluster wlx-fleet-east \(MultiKueue worker east\): Running/,
-        'runs on east',
+        (s) =>
+          /runs on cluster wlx-fleet-east \(MultiKueue worker east\): Running/.test(s) && /master\s+\S+\s+1\/1/.test(s),
+        'runs on east, its master ready',
         60_000,
       );
-      assert.match(screen, /master\s+\S+\s+1\/1/);
       await tmux.press('Enter');
       screen = await tmux.waitFor(/llm-sft-master-0\s+Running/, "east's pod");
       assert.match(screen, /Context: wlx-fleet-east/);

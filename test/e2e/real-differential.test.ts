@@ -14,8 +14,8 @@ import { runWlx } from './wlx-cli.js';
 
 const skip = realServerSkipReason();
 
-/** Fields that differ between any two servers: identities, versions and times the server assigns. */
-const SERVER_ASSIGNED = /^(uid|resourceVersion|serverVersion)$|At$|Time$|[Tt]imestamp$/;
+/** Fields that differ between any two servers: identities, versions and times the server assigns, and `cluster`, the context each was read through. */
+const SERVER_ASSIGNED = /^(uid|resourceVersion|serverVersion|cluster)$|At$|Time$|[Tt]imestamp$/;
 
 /** Every leaf where `a` and `b` differ, as `path: a | b`; array items are named by their `name` when they have one. */
 function differences(a: unknown, b: unknown, path = ''): string[] {

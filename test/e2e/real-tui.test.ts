@@ -89,12 +89,15 @@ describe('the explorer on the real kube-apiserver', { skip }, () => {
         assert.match(screen, /llama-pretrain-workers-0-0-q9m4d\s+Running\s+1\/1\s+0\s+8 gpu-a2/);
         assert.match(screen, /llama-pretrain-workers-1-0-h3v8n\s+Pending\s+0\/1\s+0\s+8 <none>.*Unschedulable/);
         t.keys('Enter');
+        // The node's pods are read when the view opens ("loading pods…" until they answer).
         screen = await t.waitFor(
-          (s) => s.includes('node(gpu-a2)') && /<workloads> <llama-pretrain> <workers> <gpu-a2>/.test(s),
-          'the node view',
+          (s) =>
+            s.includes('node(gpu-a2)') &&
+            /<workloads> <llama-pretrain> <workers> <gpu-a2>/.test(s) &&
+            /JobSet training\/llama-pretrain/.test(s),
+          'the node view with its pods',
         );
         assert.match(screen, /GPUs capacity 8\s+allocatable 8\s+requested 8\s+free 0/);
-        assert.match(screen, /JobSet training\/llama-pretrain/);
         t.keys('Escape');
         await t.waitFor(/pods\(workers\)\[2\]/, 'back to the pods');
         t.keys('Escape');

@@ -86,7 +86,7 @@ test(
       // rest of the width, nothing is padded.
       assert.match(
         screen,
-        /research\/ray-tune,research\/resnet-tf,training\/bert-f\S*\s+1h│/,
+        /research\/ray-tune,research\/resnet-tf,training\/bert-f\S*\s+\d+[mh]│/,
         'WORKLOADS takes the spare width',
       );
       assert.match(screen, /^│gpu-node-14 +Ready,SchedulingDisabled /m);
