@@ -46,6 +46,7 @@ import {
   ProblemLog,
   ProblemTimes,
   assembleSnapshot,
+  TopologyKeysMemo,
   namespaceNotice,
   summariseConnection,
   type PendingConnection,
@@ -71,6 +72,7 @@ export class ClusterEngine implements ModelSource {
   private readonly positions: QueuePositions;
   /** The index's version when the last snapshot was built. */
   private schedulingVersion = -1;
+  private readonly topologyKeysMemo = new TopologyKeysMemo();
   /** Kueue Workloads and MultiKueue's objects: where jobs were dispatched, copies from a manager. */
   private readonly multiKueue = new MultiKueueIndex();
   private multiKueueVersion = -1;
@@ -622,6 +624,7 @@ export class ClusterEngine implements ModelSource {
       changedWorkloads: changed,
       gpuMetrics: this.gpuMetrics,
       topologyKeys: this.options.topologyKeys,
+      topologyKeysMemo: this.topologyKeysMemo,
       facts: this.watchers.versionFallbacks(),
       orphanPods: this.visibleOrphans(),
       problemTimes: this.problemTimes,

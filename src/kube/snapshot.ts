@@ -198,6 +198,8 @@ export interface SnapshotInput {
   gpuMetrics?: GpuMetrics;
   /** `--topology-key` values; absent: the defaults present on the nodes. */
   topologyKeys?: readonly string[];
+  /** The engine's: the keys of the last snapshot, kept while their inputs are the same. */
+  topologyKeysMemo?: TopologyKeysMemo;
   /** Facts worth knowing that are not problems (kinds watched at another served version). */
   facts?: { text: string; since: string }[];
   /** The engine's first-seen times of problems; absent: each snapshot's own time. */
@@ -291,23 +293,34 @@ export function assembleSnapshot(input: SnapshotInput): ModelSnapshot {
     ...(input.podNodes ? { podNodes: input.podNodes } : {}),
     ...(input.gpuMetrics ? { gpuMetrics: input.gpuMetrics } : {}),
     topologyLevels,
-    topologyKeys: keysInEffect(input.topologyKeys, nodes, topologyLevels),
+    topologyKeys: (input.topologyKeysMemo ?? new TopologyKeysMemo()).keysInEffect(
+      input.topologyKeys,
+      nodes,
+      topologyLevels,
+    ),
     ...(input.multiKueue && input.multiKueue !== EMPTY_MULTIKUEUE ? { multiKueue: input.multiKueue } : {}),
   });
 }
 
 const NO_LEVELS: string[][] = [];
-const keysMemo = new WeakMap<object, { configured?: readonly string[]; levels: string[][]; keys: readonly string[] }>();
+/** The topology keys in effect, recomputed only when the nodes, the Kueue levels or the configured keys change. */
+export class TopologyKeysMemo {
+  private last: {
+    nodes: readonly NodeSummary[];
+    configured?: readonly string[];
+    levels: string[][];
+    keys: readonly string[];
+  } | null = null;
 
-/** The keys in effect, recomputed only when the nodes, the Kueue levels or the configured keys change. */
-function keysInEffect(
-  configured: readonly string[] | undefined,
-  nodes: readonly NodeSummary[],
-  levels: string[][],
-): readonly string[] {
-  const memo = keysMemo.get(nodes);
-  if (memo && memo.configured === configured && memo.levels === levels) return memo.keys;
-  const keys = Object.freeze(topologyKeysInEffect(configured, nodes, levels));
-  keysMemo.set(nodes, { configured, levels, keys });
-  return keys;
+  keysInEffect(
+    configured: readonly string[] | undefined,
+    nodes: readonly NodeSummary[],
+    levels: string[][],
+  ): readonly string[] {
+    const last = this.last;
+    if (last && last.nodes === nodes && last.configured === configured && last.levels === levels) return last.keys;
+    const keys = Object.freeze(topologyKeysInEffect(configured, nodes, levels));
+    this.last = { nodes, configured, levels, keys };
+    return keys;
+  }
 }

@@ -39,7 +39,7 @@ import { newWorkCounters, type WorkCounters } from './work-counters.js';
 import type { PodEntry, StoreEventType, StoreKind, WorkloadEntry } from './cluster-store-entries.js';
 import { DraObjects, isDraKind, DRA_KINDS } from './dra-objects.js';
 import { claimGpusByClaim, draGpuResources, resourceTotal, type DraCapacity } from './dra.js';
-import { nodePodEntries } from './pods-on-node.js';
+import { nodePodEntries, PodsByNodeIndex } from './pods-on-node.js';
 
 export type { StoreKind, StoreEventType } from './cluster-store-entries.js';
 
@@ -93,6 +93,8 @@ export class ClusterStore {
   private readonly plans = new DefinitionPlans(() => (this.problemList = null));
   /** Pods with a controller whose chain reaches no workload: orphans when that chain ends at a missing owner. */
   private readonly orphanCandidates = new Set<string>();
+  /** Its trees' pods by node, for the node view (getNodePods). */
+  private readonly podsByNode = new PodsByNodeIndex();
   /** orphanPods() as of the last change that may alter it; null: work it out again. */
   private orphans: OrphanPod[] | null = [];
   /** Pods no defined workload holds (their chain reaches none with a plan): the node view lists them alone. */
@@ -841,7 +843,7 @@ export class ClusterStore {
 
   /** Pods bound to a node, with the outermost defined workload each belongs to (model/pods-on-node.ts). */
   getNodePods(nodeName: string): NodePodEntry[] {
-    return nodePodEntries(nodeName, this.topLevelTrees(), this.podsWithoutWorkload());
+    return nodePodEntries(nodeName, this.topLevelTrees(), this.podsWithoutWorkload(), this.podsByNode);
   }
 
   /**

@@ -88,25 +88,26 @@ function moveTally(
   return { nodesChanged, podsAdded: into.length - out.length };
 }
 
-// One pod-less copy per role object: a role the store kept keeps its copy, which the delta codec then sends as "same".
-const roleCopies = new WeakMap<RoleTree, RoleTree>();
+// One pod-less copy per role object: a role the store kept keeps its copy, which the delta codec then sends as
+// "same". The copies live as long as their owner (a PodElision; withoutPods keeps none).
+type RoleCopies = WeakMap<RoleTree, RoleTree>;
 
-function roleWithoutPods(r: RoleTree): RoleTree {
-  let copy = roleCopies.get(r);
+function roleWithoutPods(r: RoleTree, copies: RoleCopies): RoleTree {
+  let copy = copies.get(r);
   if (!copy) {
-    copy = { ...r, pods: [], roles: r.roles.map(roleWithoutPods) };
-    roleCopies.set(r, copy);
+    copy = { ...r, pods: [], roles: r.roles.map((c) => roleWithoutPods(c, copies)) };
+    copies.set(r, copy);
   }
   return copy;
 }
 
 /** The tree with empty pod lists and `podsElided` set. */
 export function withoutPods(w: WorkloadTree, metrics: GpuMetrics | undefined): WorkloadTree {
-  return elidedTree(w, elidedPodsOf(w, metrics));
+  return elidedTree(w, elidedPodsOf(w, metrics), new WeakMap());
 }
 
-function elidedTree(w: WorkloadTree, elided: ElidedPods): WorkloadTree {
-  return { ...w, roles: w.roles.map(roleWithoutPods), unattributedPods: [], podsElided: elided };
+function elidedTree(w: WorkloadTree, elided: ElidedPods, copies: RoleCopies): WorkloadTree {
+  return { ...w, roles: w.roles.map((r) => roleWithoutPods(r, copies)), unattributedPods: [], podsElided: elided };
 }
 
 /** Whether a snapshot holding `held` pods has every pod `need` asks for. */
@@ -143,6 +144,7 @@ interface ElisionMemo {
  */
 export class PodElision {
   private readonly memo = new WeakMap<WorkloadTree, ElisionMemo>();
+  private readonly roleCopies: RoleCopies = new WeakMap();
   /** Each workload's running facts, by uid: the next version's are moved from them, not counted again. */
   private running = new Map<string, Running>();
 
@@ -184,7 +186,7 @@ export class PodElision {
     running ??= { of: w, pods: treePodCount(w), tally: tallyTrouble(w), nodes: treeNodes(w) };
     return {
       metrics,
-      tree: elidedTree(w, elidedFacts(w, metrics, running.pods, running.tally, running.nodes)),
+      tree: elidedTree(w, elidedFacts(w, metrics, running.pods, running.tally, running.nodes), this.roleCopies),
       running,
     };
   }

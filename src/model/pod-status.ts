@@ -264,15 +264,12 @@ export function summarisePod(
   return summary;
 }
 
-/** "ready/total", one string per distinct pair (not one per pod summary). */
-const readyTexts = new Map<number, string>();
+/** Containers per pod up to which "ready/total" texts are shared. */
+const SHARED_READY_MAX = 16;
+/** "ready/total" for every pair up to SHARED_READY_MAX: one string per pair, not one per pod summary; constant. */
+const READY_TEXTS: readonly (readonly string[])[] = Array.from({ length: SHARED_READY_MAX + 1 }, (_, total) =>
+  Array.from({ length: total + 1 }, (_, ready) => `${ready}/${total}`),
+);
 function readyText(ready: number, total: number): string {
-  if (ready < 0 || total < 0 || ready > 255 || total > 255) return `${ready}/${total}`;
-  const k = ready * 256 + total;
-  let t = readyTexts.get(k);
-  if (t === undefined) {
-    t = `${ready}/${total}`;
-    readyTexts.set(k, t);
-  }
-  return t;
+  return READY_TEXTS[total]?.[ready] ?? `${ready}/${total}`;
 }

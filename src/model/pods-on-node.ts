@@ -7,23 +7,28 @@ import { treePods } from './tree-pods.js';
 
 type PodsByNode = Map<string, PodSummary[]>;
 
-// Per tree (and per list of pods without a workload): only trees that changed
-// since the last call are walked again, so a lookup costs one probe per workload.
-const byTree = new WeakMap<object, PodsByNode>();
+/**
+ * Per tree (and per list of pods without a workload), its pods by node: only trees that changed since the
+ * last call are walked again, so a lookup costs one probe per workload. Its owner (the store, the worker's
+ * mirror) keeps one for its trees' lifetime.
+ */
+export class PodsByNodeIndex {
+  private readonly byTree = new WeakMap<object, PodsByNode>();
 
-function podsByNode(key: object, pods: () => readonly PodSummary[]): PodsByNode {
-  let index = byTree.get(key);
-  if (!index) {
-    index = new Map();
-    for (const p of pods()) {
-      if (p.node === null) continue;
-      const list = index.get(p.node);
-      if (list) list.push(p);
-      else index.set(p.node, [p]);
+  of(key: object, pods: () => readonly PodSummary[]): PodsByNode {
+    let index = this.byTree.get(key);
+    if (!index) {
+      index = new Map();
+      for (const p of pods()) {
+        if (p.node === null) continue;
+        const list = index.get(p.node);
+        if (list) list.push(p);
+        else index.set(p.node, [p]);
+      }
+      this.byTree.set(key, index);
     }
-    byTree.set(key, index);
+    return index;
   }
-  return index;
 }
 
 /**
@@ -35,11 +40,12 @@ export function nodePodEntries(
   nodeName: string,
   workloads: readonly WorkloadTree[],
   withoutWorkload: readonly PodSummary[],
+  index = new PodsByNodeIndex(),
 ): NodePodEntry[] {
   const out: NodePodEntry[] = [];
   const seen = new Set<string>();
   for (const w of workloads) {
-    const pods = podsByNode(w, () => treePods(w)).get(nodeName);
+    const pods = index.of(w, () => treePods(w)).get(nodeName);
     if (!pods) continue;
     const workload = { kind: w.kind, namespace: w.namespace, name: w.name, uid: w.uid };
     for (const pod of pods) {
@@ -48,7 +54,7 @@ export function nodePodEntries(
       out.push({ pod, workload });
     }
   }
-  for (const pod of podsByNode(withoutWorkload, () => withoutWorkload).get(nodeName) ?? []) {
+  for (const pod of index.of(withoutWorkload, () => withoutWorkload).get(nodeName) ?? []) {
     if (seen.has(pod.uid)) continue;
     seen.add(pod.uid);
     out.push({ pod, workload: null });

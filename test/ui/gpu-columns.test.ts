@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { GpuMetrics, NodeSummary, PodSummary, WorkloadTree } from '../../src/model/types.js';
 import { DEFAULT_IDLE_RULE, indexReadings } from '../../src/model/utilisation.js';
-import { memText, utilText, withPodUtil, withWorkloadUtil } from '../../src/ui/render/gpu-columns.js';
+import { GpuOverlayMemo, memText, utilText, withPodUtil, withWorkloadUtil } from '../../src/ui/render/gpu-columns.js';
 import { podRow, POD_COLUMNS } from '../../src/ui/render/pods.js';
 import { workloadRow, WORKLOAD_COLUMNS } from '../../src/ui/render/workloads.js';
 import { gpuKindTotals } from '../../src/ui/render/header.js';
@@ -39,15 +39,21 @@ const pod = (name: string): PodSummary => ({
 
 test('pod lists under churn: the same rows keep their overlaid array; a patched copy is overlaid where it changed', () => {
   const pods = ['a', 'b', 'c'].map(pod);
+  // The explorer's memo (its RowCache holds one): the same across calls.
+  const memo = new GpuOverlayMemo();
   const rows = pods.map((p) => podRow(p, 'w', false));
   const table = { columns: POD_COLUMNS, rows };
   const m = metrics([gpuReading('n1/0', 80, ['ml/a']), gpuReading('n1/1', 40, ['ml/c'])]);
-  const first = withPodUtil(table, m);
-  assert.equal(withPodUtil({ columns: POD_COLUMNS, rows }, m).rows, first.rows, 'nothing changed: the same array');
+  const first = withPodUtil(table, m, memo);
+  assert.equal(
+    withPodUtil({ columns: POD_COLUMNS, rows }, m, memo).rows,
+    first.rows,
+    'nothing changed: the same array',
+  );
   // c restarted: only its row is overlaid again, in place.
   const patched = rows.slice();
   patched[2] = podRow({ ...pods[2], restarts: 3 }, 'w', false);
-  const second = withPodUtil({ columns: POD_COLUMNS, rows: patched }, m);
+  const second = withPodUtil({ columns: POD_COLUMNS, rows: patched }, m, memo);
   assert.notEqual(second.rows, first.rows);
   assert.equal(second.rows[0], first.rows[0]);
   assert.equal(second.rows[1], first.rows[1]);
@@ -57,17 +63,19 @@ test('pod lists under churn: the same rows keep their overlaid array; a patched 
   assert.equal(second.rows[2].cells[names.indexOf('RESTARTS')], '3');
   // A new scrape overlays every row again.
   const m2 = metrics([gpuReading('n1/0', 10, ['ml/a'])]);
-  const third = withPodUtil({ columns: POD_COLUMNS, rows: patched }, m2);
+  const third = withPodUtil({ columns: POD_COLUMNS, rows: patched }, m2, memo);
   assert.equal(third.rows[0].cells[names.indexOf('UTIL')], '10%');
   assert.equal(third.rows[2].cells[names.indexOf('UTIL')], '-');
 });
 
 test('pod lists: UTIL and MEM after GPUS, `-` without a reading, idle marked, sorted by util', () => {
   const pods = ['a', 'b', 'c'].map(pod);
+  // The explorer's memo (its RowCache holds one): the same across calls.
+  const memo = new GpuOverlayMemo();
   const table = { columns: POD_COLUMNS, rows: pods.map((p) => podRow(p, 'w', false)) };
   assert.equal(withPodUtil(table, undefined), table, 'no scrape yet: the table as it was');
   const m = metrics([gpuReading('n1/0', 80, ['ml/a']), gpuReading('n1/1', 2, ['ml/b'], NOW - 90_000)]);
-  const out = withPodUtil(table, m);
+  const out = withPodUtil(table, m, memo);
   const names = out.columns.map((c) => c.name);
   assert.deepEqual(names.slice(names.indexOf('NODE'), names.indexOf('NODE') + 3), ['NODE', 'UTIL', 'MEM']);
   const cell = (i: number, col: string) => out.rows[i].cells[names.indexOf(col)];
@@ -76,7 +84,8 @@ test('pod lists: UTIL and MEM after GPUS, `-` without a reading, idle marked, so
   assert.equal(cell(1, 'UTIL'), '2% idle');
   assert.equal(out.rows[1].tone, 'warn');
   assert.equal(cell(2, 'UTIL'), '-');
-  assert.equal(withPodUtil(table, m).rows[0], out.rows[0], 'one row per row and scrape');
+  assert.equal(withPodUtil(table, m, memo).rows[0], out.rows[0], 'one row per row and scrape');
+  assert.notEqual(withPodUtil(table, m).rows[0], out.rows[0], 'another memo overlays afresh');
   assert.deepEqual(
     sortRows(out.rows, { key: 'util', desc: true }, true).map((r) => r.key),
     ['a', 'b', 'c'],

@@ -70,6 +70,7 @@ sienna a0522d skyblue 87ceeb slateblue 6a5acd slategray 708090 slategrey 708090 
 springgreen 00ff7f steelblue 4682b4 tan d2b48c thistle d8bfd8 tomato ff6347 turquoise 40e0d0 violet ee82ee
 wheat f5deb3 whitesmoke f5f5f5 yellowgreen 9acd32`;
 
+// The CSS names as a map: an immutable table built once from the constant above (on first use), not a cache.
 let cssTable: Map<string, string> | null = null;
 function css(): Map<string, string> {
   if (!cssTable) {

@@ -4,7 +4,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ModelSnapshot, NodePodEntry, PodScope } from '../../model/types.js';
 import type { ModelSource, ObjectAccess } from '../../model/source.js';
-import { nodePodEntries } from '../../model/pods-on-node.js';
+import { nodePodEntries, PodsByNodeIndex } from '../../model/pods-on-node.js';
 import { openAccess, resolveCluster, type OpenOptions } from '../connect.js';
 import { Backoff, type BackoffOptions } from '../../kube/backoff.js';
 import { ProblemLog } from '../../kube/snapshot.js';
@@ -100,6 +100,8 @@ export class WorkerSource implements ModelSource, RowServer {
   private synced: Promise<void>;
   private settleSynced!: (error?: Error) => void;
   private nodePodsMemo: { snapshot: ModelSnapshot; node: string; out: NodePodEntry[] } | null = null;
+  /** The mirrored trees' pods by node (nodePodEntries). */
+  private readonly podsByNode = new PodsByNodeIndex();
   /** Whose pods the worker sends; every pod until the views say (tests and measurements read them all). */
   private podScope: PodScope = 'all';
   private rowsRequest: RowWindowRequest | null = null;
@@ -140,7 +142,7 @@ export class WorkerSource implements ModelSource, RowServer {
     const snapshot = this.published;
     const memo = this.nodePodsMemo;
     if (memo && memo.snapshot === snapshot && memo.node === nodeName) return memo.out;
-    const out = nodePodEntries(nodeName, snapshot.workloads, snapshot.podsWithoutWorkload ?? []);
+    const out = nodePodEntries(nodeName, snapshot.workloads, snapshot.podsWithoutWorkload ?? [], this.podsByNode);
     this.nodePodsMemo = { snapshot, node: nodeName, out };
     return out;
   }

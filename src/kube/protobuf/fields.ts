@@ -68,16 +68,13 @@ export function bool(r: WireReader, wire: number, field: number, what: string): 
   return r.bool(what);
 }
 
-// Objects of one list share few distinct times (created together, started together).
-const TIME_TEXTS = new Map<number, string>();
-
-/** RFC 3339 in seconds, as meta/v1 Time marshals to JSON. */
-function rfc3339(seconds: number): string {
-  let text = TIME_TEXTS.get(seconds);
+/** RFC 3339 in seconds, as meta/v1 Time marshals to JSON; one text per distinct time of the body `r` reads. */
+function rfc3339(r: WireReader, seconds: number): string {
+  const texts = (r.timeTexts ??= new Map());
+  let text = texts.get(seconds);
   if (text === undefined) {
-    if (TIME_TEXTS.size >= 4096) TIME_TEXTS.clear();
     text = `${new Date(seconds * 1000).toISOString().slice(0, 19)}Z`;
-    TIME_TEXTS.set(seconds, text);
+    texts.set(seconds, text);
   }
   return text;
 }
@@ -93,7 +90,7 @@ const timeFields: FieldReader<{ seconds: number; nanos: number }> = (r, f, w, t)
 /** meta/v1 Time: {seconds = 1, nanos = 2}; an empty message is the zero time (JSON null). Nanos are not in JSON. */
 export function time(r: WireReader, wire: number, field: number): string | null {
   const t = message(r, wire, field, TIME, { seconds: 0, nanos: 0, empty: true }, timeOrEmptyFields);
-  return t.empty ? null : rfc3339(t.seconds);
+  return t.empty ? null : rfc3339(r, t.seconds);
 }
 
 const timeOrEmptyFields: FieldReader<{ seconds: number; nanos: number; empty: boolean }> = (r, f, w, t) => {

@@ -33,6 +33,8 @@ export class WireReader {
   pos: number;
   /** Strings that were not valid UTF-8 (decoded with U+FFFD); the caller reports them. */
   invalidUtf8 = 0;
+  /** meta/v1 Time texts by seconds, for this body only: the objects of one list share few distinct times. */
+  timeTexts: Map<number, string> | undefined;
 
   constructor(
     readonly buf: Buffer,

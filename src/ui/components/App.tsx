@@ -177,6 +177,7 @@ export function App(props: AppProps): React.JSX.Element {
             source={viewSource}
             snapshot={viewSnapshot}
             multiKueueTries={tries}
+            clock={props.clock}
             width={width}
             height={screen.page + 1}
             search={frame.filter}

@@ -51,6 +51,8 @@ export interface IncidentViewProps {
   maxLogLines?: number;
   /** A fleet's MultiKueue job waiting on its manager: the workers it was tried on (the why view says what each said). */
   multiKueueTries?: readonly WorkerTry[];
+  /** The clock the pane's time is read from (ages, "refreshed at"); default Date.now. */
+  clock?: () => number;
 }
 
 function searchTest(search: string): ((s: string) => boolean) | null {
@@ -140,6 +142,8 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
   triesRef.current = props.multiKueueTries;
   const crashLogTails = useRef(new Map<string, string[]>()).current;
   const access = source.access;
+  const clockRef = useRef(props.clock ?? Date.now);
+  clockRef.current = props.clock ?? Date.now;
 
   // Text views: load now and refresh while open (YAML once: it is a fresh read on demand).
   useEffect(() => {
@@ -156,7 +160,7 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
           access,
           snapshot: snapshotRef.current,
           target,
-          nowMs: Date.now(),
+          nowMs: clockRef.current(),
           signal: abort.signal,
           multiKueueTries: triesRef.current,
           crashLogTails,
@@ -172,7 +176,9 @@ export function IncidentView(props: IncidentViewProps): React.JSX.Element {
           setLines(got);
         }
         setStatus(
-          kind === 'yaml' ? 'fetched from the API server' : `live, refreshed ${new Date().toISOString().slice(11, 19)}`,
+          kind === 'yaml'
+            ? 'fetched from the API server'
+            : `live, refreshed ${new Date(ctx.nowMs).toISOString().slice(11, 19)}`,
         );
       } catch (err) {
         if (!abort.signal.aborted) setStatus(`error: ${sanitise((err as Error).message)}`);

@@ -6,6 +6,7 @@
 // latest snapshot changes anything on screen; when it says no, nothing is
 // rendered (every React commit costs Ink a whole frame). The hook always
 // returns the latest snapshot, so the next render (a key, the clock) uses it.
+// `clock` (App's, default Date.now) times the coalescing.
 import { useEffect, useReducer, useRef } from 'react';
 import type { ModelSnapshot } from '../../model/types.js';
 import type { ModelSource } from '../../model/source.js';
@@ -14,25 +15,28 @@ export function useModelSnapshot(
   source: ModelSource,
   intervalMs = 66,
   shouldRender?: (next: ModelSnapshot) => boolean,
+  clock: () => number = Date.now,
 ): ModelSnapshot {
   const [, bump] = useReducer((n: number) => n + 1, 0);
   const latest = useRef<ModelSnapshot | null>(null);
   if (latest.current === null) latest.current = source.getSnapshot();
   const gate = useRef(shouldRender);
   gate.current = shouldRender;
+  const clockRef = useRef(clock);
+  clockRef.current = clock;
   const lastRender = useRef(0);
   useEffect(() => {
     let timer: NodeJS.Timeout | null = null;
     const flush = () => {
       timer = null;
-      lastRender.current = Date.now();
+      lastRender.current = clockRef.current();
       if (gate.current && !gate.current(latest.current!)) return;
       bump();
     };
     const unsubscribe = source.subscribe((next) => {
       latest.current = next;
       if (timer) return;
-      const wait = Math.max(0, intervalMs - (Date.now() - lastRender.current));
+      const wait = Math.max(0, intervalMs - (clockRef.current() - lastRender.current));
       timer = setTimeout(flush, wait);
     });
     // A snapshot published between the first render and subscribing.

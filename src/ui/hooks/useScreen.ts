@@ -144,7 +144,7 @@ export function useScreen(
         options.clock,
       ),
   );
-  const snapshot = useModelSnapshot(source, options.frameIntervalMs, (next) => driver.shouldDraw(next));
+  const snapshot = useModelSnapshot(source, options.frameIntervalMs, (next) => driver.shouldDraw(next), options.clock);
   driver.update(snapshot, size, source);
   useEffect(() => driver.startClock(), [driver]);
   const screen = driver.model.screen(snapshot, state, driver.now, size, source);

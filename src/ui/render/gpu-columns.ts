@@ -26,15 +26,18 @@ export function groupUtilText(g: GroupGpu): string {
   return utilText(g.utilisation) + mark;
 }
 
-const overlaid = new WeakMap<Row, { metrics: GpuMetrics | undefined; row: Row }>();
-
 /** The last overlay of each column set: a table whose rows mostly did not change is overlaid by a walk, not per row. */
 interface LastOverlay {
   rows: readonly Row[];
   metrics: GpuMetrics;
   out: Row[];
 }
-const lastOverlays = new WeakMap<readonly Column[], LastOverlay>();
+
+/** The overlaid rows of one explorer (its RowCache holds one): each row remade once per scrape. */
+export class GpuOverlayMemo {
+  readonly overlaid = new WeakMap<Row, { metrics: GpuMetrics | undefined; row: Row }>();
+  readonly lastOverlays = new WeakMap<readonly Column[], LastOverlay>();
+}
 
 /** `table` with extra cells after its GPUS column, each row remade once per scrape. */
 function insertAfterGpus(
@@ -42,8 +45,10 @@ function insertAfterGpus(
   metrics: GpuMetrics | undefined,
   columns: readonly Column[],
   cellsOf: (row: Row) => { cells: string[]; util: number | null; warn: boolean },
+  memo: GpuOverlayMemo,
   after = 'GPUS',
 ): TableData {
+  const { overlaid, lastOverlays } = memo;
   const at = table.columns.findIndex((c) => c.name === after) + 1;
   // Never scraped (offline, or before the first round): no columns rather than a column of `-`.
   if (at === 0 || !metrics) return table;
@@ -86,18 +91,25 @@ export function withWorkloadUtil(
   table: TableData,
   workloads: readonly WorkloadTree[],
   metrics: GpuMetrics | undefined,
+  memo = new GpuOverlayMemo(),
 ): TableData {
   const byUid = new Map(workloads.map((w) => [w.uid, w]));
-  return insertAfterGpus(table, metrics, WORKLOAD_UTIL_COLUMNS, (row) => {
-    const w = row.workloadUid !== undefined ? byUid.get(row.workloadUid) : undefined;
-    if (!w) return { cells: ['-'], util: null, warn: false };
-    const g = workloadGpu(metrics, w);
-    return { cells: [groupUtilText(g)], util: g.utilisation, warn: (g.idle ?? 0) > 0 || g.stragglers.length > 0 };
-  });
+  return insertAfterGpus(
+    table,
+    metrics,
+    WORKLOAD_UTIL_COLUMNS,
+    (row) => {
+      const w = row.workloadUid !== undefined ? byUid.get(row.workloadUid) : undefined;
+      if (!w) return { cells: ['-'], util: null, warn: false };
+      const g = workloadGpu(metrics, w);
+      return { cells: [groupUtilText(g)], util: g.utilisation, warn: (g.idle ?? 0) > 0 || g.stragglers.length > 0 };
+    },
+    memo,
+  );
 }
 
 /** A pods table with UTIL and MEM after NODE (rows carry their pod's `namespace/name`). */
-export function withPodUtil(table: TableData, metrics: GpuMetrics | undefined): TableData {
+export function withPodUtil(table: TableData, metrics: GpuMetrics | undefined, memo = new GpuOverlayMemo()): TableData {
   return insertAfterGpus(
     table,
     metrics,
@@ -112,6 +124,7 @@ export function withPodUtil(table: TableData, metrics: GpuMetrics | undefined): 
         warn: idle,
       };
     },
+    memo,
     'NODE',
   );
 }

@@ -132,6 +132,8 @@ export function gpuHeadline(
   snapshot: Pick<ModelSnapshot, 'totals' | 'podNodes' | 'gpuMetrics' | 'nodes'> &
     Partial<Pick<ModelSnapshot, 'connection' | 'access'>>,
   columns = Infinity,
+  /** gpuKindTotals(snapshot.nodes), when the caller keeps it (the screen model, per nodes array). */
+  kindTotals?: string,
 ): string {
   const t = snapshot.totals;
   // Nothing listed yet (connecting, or the server down from the start): not known, never 0.
@@ -144,7 +146,7 @@ export function gpuHeadline(
   const partial = podsIn && !snapshot.podNodes ? `  (requests of pods in ${podsIn.map(sanitise).join(', ')} only)` : '';
   if (t.byResource && !snapshot.podNodes)
     return `${gpuTotalsByKind(t.byResource, columns <= COMPACT_COLUMNS)}  pending ${t.gpuPending}${utilText}${partial}`;
-  const tail = utilText + gpuKindTotals(snapshot.nodes);
+  const tail = utilText + (kindTotals ?? gpuKindTotals(snapshot.nodes));
   if (snapshot.podNodes) {
     const requested = snapshot.podNodes.reduce((n, x) => n + x.gpuRequested, 0);
     return `${requested} req on ${snapshot.podNodes.length} nodes  capacity unknown (nodes not readable)  pending ${t.gpuPending}${tail}`;
@@ -157,17 +159,6 @@ export function gpuHeadline(
  * GPUs the totals count, by kind (empty when there are none).
  */
 export function gpuKindTotals(nodes: readonly NodeSummary[]): string {
-  // 5,000 nodes walked per frame otherwise; the store keeps the array while no node changed.
-  const hit = kindTotals.get(nodes);
-  if (hit !== undefined) return hit;
-  const text = kindTotalsOf(nodes);
-  kindTotals.set(nodes, text);
-  return text;
-}
-
-const kindTotals = new WeakMap<readonly NodeSummary[], string>();
-
-function kindTotalsOf(nodes: readonly NodeSummary[]): string {
   const byKind = new Map<string, number>();
   for (const n of nodes)
     for (const [name, r] of Object.entries(n.gpuResources ?? {}))

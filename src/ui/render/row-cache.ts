@@ -3,6 +3,7 @@
 // is built once per object: a 100,000-pod list re-derives in a fraction of the
 // time when few pods changed. Each App owns one (no state shared between
 // explorers or tests).
+import { GpuOverlayMemo } from './gpu-columns.js';
 import type { PodSummary, WorkloadTree, WorkloadQueue } from '../../model/types.js';
 import type { Row, TableData } from './table.js';
 import { ALL_POD_COLUMNS, podRow } from './pods.js';
@@ -41,6 +42,8 @@ export class RowCache {
   private readonly workloadPodRowLists = new WeakMap<WorkloadTree, Row[]>();
   private readonly searchTexts = new WeakMap<Row, string>();
   private lastAllPods: AllPods | null = null;
+  /** The UTIL/MEM columns laid over this explorer's rows. */
+  readonly gpuOverlays = new GpuOverlayMemo();
 
   constructor(readonly counters: WorkCounters = newWorkCounters()) {}
 

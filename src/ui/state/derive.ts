@@ -152,6 +152,7 @@ export function tableForFrame(
           workloadTable(workloads, namespace, cache?.workloadRow, snapshot.scheduling),
           snapshot.workloads,
           snapshot.gpuMetrics,
+          cache?.gpuOverlays,
         ),
         sortable: true,
       };
@@ -184,13 +185,13 @@ export function tableForFrame(
       if (frame.workloadUid === undefined) {
         const workloads = explorerWorkloads(snapshot);
         const all = cache ? cache.allPodsTable(workloads, namespace) : allPodsTable(workloads, namespace);
-        return { ...withPodUtil(all, snapshot.gpuMetrics), sortable: true };
+        return { ...withPodUtil(all, snapshot.gpuMetrics, cache?.gpuOverlays), sortable: true };
       }
       const w = findWorkload(snapshot, frame.workloadUid);
       if (!w) return { ...EMPTY, sortable: true, missing: 'workload no longer exists' };
       const t = podTable(w, frame.rolePath ?? null, cache?.podRow);
       if (!t) return { ...EMPTY, sortable: true, missing: 'role no longer exists' };
-      return { ...withPodUtil(t, snapshot.gpuMetrics), sortable: true };
+      return { ...withPodUtil(t, snapshot.gpuMetrics, cache?.gpuOverlays), sortable: true };
     }
     case 'nodes': {
       if (snapshot.podNodes) return { ...podNodeTable(snapshot.podNodes, snapshot.gpuMetrics), sortable: true };

@@ -132,7 +132,8 @@ export class RowServer {
       selectedAt >= 0 && (selectedAt < request.top || selectedAt >= request.top + page) ? selectedAt : request.top;
     const from = Math.max(0, Math.min(around, total) - WINDOW_MARGIN_PAGES * page);
     const to = Math.min(total, around + (WINDOW_MARGIN_PAGES + 1) * page);
-    const overlaid = (rows: Row[]) => withPodUtil({ columns: ALL_POD_COLUMNS, rows }, snapshot.gpuMetrics);
+    const overlaid = (rows: Row[]) =>
+      withPodUtil({ columns: ALL_POD_COLUMNS, rows }, snapshot.gpuMetrics, this.rows.gpuOverlays);
     const window = overlaid(slice(from, to));
     return {
       request,

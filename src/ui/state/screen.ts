@@ -17,6 +17,7 @@ import {
   connectionFlash,
   connectionHeadline,
   gpuHeadline,
+  gpuKindTotals,
   workloadCounts,
   type HeaderModel,
 } from '../render/header.js';
@@ -369,6 +370,8 @@ export class ScreenModel {
   private readonly highlights: ChangeHighlights;
   private last: { key: ScreenKey; screen: Screen } | null = null;
   private counts: { snapshot: ModelSnapshot; namespace: string | null; text: string; compact: string } | null = null;
+  /** The header's other GPU kinds (gpuKindTotals): 5,000 nodes walked per frame otherwise; the store keeps the array while no node changed. */
+  private kindTotals: { nodes: readonly NodeSummary[]; text: string } | null = null;
 
   private readonly gpuMap: GpuMapMemo;
   private readonly fleet: FleetViews;
@@ -517,6 +520,11 @@ export class ScreenModel {
     };
   }
 
+  private gpuKindTotals(nodes: readonly NodeSummary[]): string {
+    if (this.kindTotals?.nodes !== nodes) this.kindTotals = { nodes, text: gpuKindTotals(nodes) };
+    return this.kindTotals.text;
+  }
+
   private workloadCounts(snapshot: ModelSnapshot, namespace: string | null): { text: string; compact: string } {
     const c = this.counts;
     if (c && c.snapshot === snapshot && c.namespace === namespace) return c;
@@ -592,7 +600,7 @@ export class ScreenModel {
       summary: connectionHeadline(snapshot.connection, snapshot.accessNotice ? readNamespaces(snapshot) : undefined),
       workloads: this.workloadCounts(snapshot, state.namespace).text,
       workloadsCompact: this.workloadCounts(snapshot, state.namespace).compact,
-      gpus: gpuHeadline(snapshot, width),
+      gpus: gpuHeadline(snapshot, width, this.gpuKindTotals(snapshot.nodes)),
       nodes: snapshot.podNodes ? 'not readable' : String(snapshot.totals.nodes),
       // A namespace-scoped user's "all" is the namespaces read.
       namespace: state.namespace ?? (snapshot.accessNotice ? readNamespaces(snapshot)?.join(',') || null : null),

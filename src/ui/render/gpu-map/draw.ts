@@ -73,26 +73,41 @@ export function charGrid(
   return grid;
 }
 
-const sgrCache = new Map<string, string>();
+function sgrOf(inverse: boolean, bottomOnly: boolean, fg: MapColour | undefined, bg: MapColour | undefined): string {
+  if (!inverse && !fg && !bg) return '';
+  const codes: number[] = [];
+  if (inverse) codes.push(7);
+  // A bottom-only character draws its node in the foreground (the top stays the terminal's background).
+  if (bottomOnly && bg) codes.push(FG[bg]);
+  else {
+    if (fg) codes.push(FG[fg]);
+    if (bg) codes.push(FG[bg] + 10);
+  }
+  return sgr(codes);
+}
+
+const COLOURS: readonly (MapColour | undefined)[] = [undefined, ...(Object.keys(FG) as MapColour[])];
+
+/** Every cell look's SGR, keyed as sgrKey: an immutable table built once from the 16 colours, not a cache. */
+const SGR_TABLE: ReadonlyMap<string, string> = new Map(
+  [false, true].flatMap((inverse) =>
+    [false, true].flatMap((bottomOnly) =>
+      COLOURS.flatMap((fg) =>
+        COLOURS.map((bg) => [sgrKey(inverse, bottomOnly, fg, bg), sgrOf(inverse, bottomOnly, fg, bg)] as const),
+      ),
+    ),
+  ),
+);
+
+function sgrKey(inverse: boolean, bottomOnly: boolean, fg: MapColour | undefined, bg: MapColour | undefined): string {
+  return `${inverse ? 1 : 0}${bottomOnly ? 1 : 0}${fg ?? ''}/${bg ?? ''}`;
+}
 
 /** The SGR sequence that starts a cell's look ('' for plain). */
 function cellSgr(c: CharCell): string {
   if (!c.inverse && !c.fg && !c.bg) return '';
-  const key = `${c.inverse ? 1 : 0}${c.text === '▄' ? 1 : 0}${c.fg ?? ''}/${c.bg ?? ''}`;
-  let s = sgrCache.get(key);
-  if (s === undefined) {
-    const codes: number[] = [];
-    if (c.inverse) codes.push(7);
-    // A bottom-only character draws its node in the foreground (the top stays the terminal's background).
-    if (c.text === '▄' && c.bg) codes.push(FG[c.bg]);
-    else {
-      if (c.fg) codes.push(FG[c.fg]);
-      if (c.bg) codes.push(FG[c.bg] + 10);
-    }
-    s = sgr(codes);
-    sgrCache.set(key, s);
-  }
-  return s;
+  const bottomOnly = c.text === '▄';
+  return SGR_TABLE.get(sgrKey(!!c.inverse, bottomOnly, c.fg, c.bg)) ?? sgrOf(!!c.inverse, bottomOnly, c.fg, c.bg);
 }
 
 export function lineText(cells: readonly CharCell[]): string {

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PIPE_WIDTH, timelineText, timelineTextOptions } from '../../src/cli/timeline-text.js';
-import { T0, podAt, timelineOf } from './waterfall-fixtures.js';
+import { T0, podAt, timelineOf } from '../ui/waterfall-fixtures.js';
 
 const timeline = () =>
   timelineOf(
