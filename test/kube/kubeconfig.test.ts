@@ -210,3 +210,35 @@ test('shared cluster options: -n, -A, --definitions, $WLX_DEFINITIONS, --gpu-res
   assert.throws(() => parse(['--gpu-resource', 'bad name!']), UsageError);
   assert.throws(() => parse(['--bogus']), UsageError);
 });
+
+test('in a pod (no kubeconfig, the service env set): the context, cluster, user and server client-node loadFromCluster gives', async (t) => {
+  const home = tmp(t);
+  const { KubeConfig } = await import('@kubernetes/client-node');
+  for (const [host, port] of [
+    ['10.96.0.1', '443'],
+    ['fd00::1', '6443'],
+  ] as const) {
+    const env = { HOME: home, KUBERNETES_SERVICE_HOST: host, KUBERNETES_SERVICE_PORT: port };
+    const loaded = loadKubeconfig({ env });
+    // client-node's own reading of the same environment (it reads process.env).
+    const saved = { host: process.env.KUBERNETES_SERVICE_HOST, port: process.env.KUBERNETES_SERVICE_PORT };
+    process.env.KUBERNETES_SERVICE_HOST = host;
+    process.env.KUBERNETES_SERVICE_PORT = port;
+    const theirs = new KubeConfig();
+    try {
+      theirs.loadFromCluster();
+    } finally {
+      if (saved.host === undefined) delete process.env.KUBERNETES_SERVICE_HOST;
+      else process.env.KUBERNETES_SERVICE_HOST = saved.host;
+      if (saved.port === undefined) delete process.env.KUBERNETES_SERVICE_PORT;
+      else process.env.KUBERNETES_SERVICE_PORT = saved.port;
+    }
+    assert.equal(loaded.context, theirs.getCurrentContext());
+    assert.equal(loaded.cluster, theirs.getCurrentCluster()?.name);
+    assert.equal(loaded.user, theirs.getCurrentUser()?.name);
+    assert.equal(loaded.server, theirs.getCurrentCluster()?.server);
+    assert.deepEqual(loaded.files, []);
+  }
+  // Neither a file nor the service env: one clear error.
+  assert.throws(() => loadKubeconfig({ env: { HOME: home } }), /no kubeconfig found/);
+});
