@@ -2,6 +2,8 @@
 // that timestamps every frame Ink writes and keeps the last one as plain text, and a stdin that keys
 // are written to.
 import { EventEmitter } from 'node:events';
+import type { ReactElement } from 'react';
+import type { ModelSource } from '../../src/model/source.js';
 
 const now = () => performance.timeOrigin + performance.now();
 const COLUMNS = 160;
@@ -51,4 +53,39 @@ export class FakeStdin extends EventEmitter {
   pause(): void {}
   ref(): void {}
   unref(): void {}
+}
+
+/** The explorer drawn into a fake terminal: what the sessions measure. */
+export interface DrawnExplorer {
+  stdout: FakeStdout;
+  stdin: FakeStdin;
+  unmount(): void;
+}
+
+/**
+ * Loads what the explorer draws with (React, Ink, App, the frame memo run.tsx installs) and returns the
+ * function that draws a source with the explorer's options. Loaded before a session's clock starts, after
+ * NODE_ENV is set (React reads it when it loads).
+ */
+export async function loadExplorerDraw(): Promise<(source: ModelSource) => DrawnExplorer> {
+  const React = (await import('react')).default;
+  const { render } = await import('ink');
+  // The explorer's frames (run.tsx imports it too): Ink draws only the rows that changed (WLX_INK_FRAME_MEMO).
+  await import('../../src/ui/ink-frame-memo.js');
+  const { App } = await import('../../src/ui/components/App.js');
+  const { MAX_FPS } = await import('../../src/ui/frame-rate.js');
+  return (source) => {
+    const stdout = new FakeStdout();
+    const stdin = new FakeStdin();
+    const element = React.createElement(App, { source, wlxVersion: 'bench', onQuit: () => undefined }) as ReactElement;
+    const instance = render(element, {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      stderr: stdout as unknown as NodeJS.WriteStream,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      maxFps: MAX_FPS,
+    });
+    return { stdout, stdin, unmount: () => instance.unmount() };
+  };
 }

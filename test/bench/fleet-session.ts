@@ -13,10 +13,9 @@
 // title counting every workload), workloads, pods, rssMb (after S seconds on
 // that view under churn), peakRssMb, and the UI thread's heap after a GC.
 import { parseArgs } from 'node:util';
-import type { ReactElement } from 'react';
 import type { ModelSnapshot } from '../../src/model/types.js';
 import { benchOpenOptions } from './marker.js';
-import { FakeStdin, FakeStdout } from './fake-terminal.js';
+import { loadExplorerDraw } from './fake-terminal.js';
 
 process.env.NODE_ENV ??= 'production';
 delete process.env.CI;
@@ -57,29 +56,17 @@ async function main(): Promise<void> {
   const engine = values.engine;
   if (engine !== 'shared' && engine !== 'worker' && engine !== 'inline')
     throw new Error('--engine must be shared, worker or inline');
-  const React = (await import('react')).default;
-  const { render } = await import('ink');
-  const { App } = await import('../../src/ui/components/App.js');
+  const draw = await loadExplorerDraw();
   const { openFleetSource } = await import('../../src/app/fleet.js');
   const { openModelSource } = await import('../../src/app/open.js');
-  const { MAX_FPS } = await import('../../src/ui/frame-rate.js');
 
   const t0 = performance.now();
   const options = { ...benchOpenOptions(kubeconfig), engineThread: engine === 'inline' ? 'inline' : 'worker' } as const;
   const source = single
     ? await openModelSource(options)
     : await openFleetSource({ ...options, contexts, sharedWorker: engine === 'shared' });
-  const stdout = new FakeStdout();
-  const stdin = new FakeStdin();
-  const element = React.createElement(App, { source, wlxVersion: 'bench', onQuit: () => undefined }) as ReactElement;
-  const instance = render(element, {
-    stdout: stdout as unknown as NodeJS.WriteStream,
-    stdin: stdin as unknown as NodeJS.ReadStream,
-    stderr: stdout as unknown as NodeJS.WriteStream,
-    exitOnCtrlC: false,
-    patchConsole: false,
-    maxFps: MAX_FPS,
-  });
+  const instance = draw(source);
+  const { stdout } = instance;
 
   // The first complete fleet view on screen (its title counts every workload of every cluster).
   let completeMs = NaN;

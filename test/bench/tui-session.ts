@@ -24,11 +24,10 @@
 import { parseArgs } from 'node:util';
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import type { WorkerSource } from '../../src/app/worker/worker-source.js';
-import type { ReactElement } from 'react';
 import type { ModelSnapshot, PodSummary } from '../../src/model/types.js';
 import type { ModelSource } from '../../src/model/source.js';
 import { startKeyProfile, type KeyMark } from './key-profile.js';
-import { FakeStdin, FakeStdout } from './fake-terminal.js';
+import { loadExplorerDraw } from './fake-terminal.js';
 import {
   EVENT_PROBE_ENV,
   benchOpenOptions,
@@ -239,14 +238,9 @@ async function main(): Promise<void> {
     );
   const keys = Number(values.keys);
   const measureStart = values['measure-start'] === true;
-  const React = (await import('react')).default;
-  const { render } = await import('ink');
-  // The explorer's frames (run.tsx imports it too): Ink draws only the rows that changed (WLX_INK_FRAME_MEMO).
-  await import('../../src/ui/ink-frame-memo.js');
-  const { App } = await import('../../src/ui/components/App.js');
+  const draw = await loadExplorerDraw();
   const { openModelSource } = await import('../../src/app/open.js');
   const { servesRows } = await import('../../src/ui/state/served-rows.js');
-  const { MAX_FPS } = await import('../../src/ui/frame-rate.js');
 
   const t0 = now();
   const options = benchOpenOptions(kubeconfig);
@@ -255,17 +249,8 @@ async function main(): Promise<void> {
   const source = await openModelSource(options);
 
   // Drawn from the start, as the explorer does (src/cli/tui.ts).
-  const stdout = new FakeStdout();
-  const stdin = new FakeStdin();
-  const element = React.createElement(App, { source, wlxVersion: 'bench', onQuit: () => undefined }) as ReactElement;
-  const instance = render(element, {
-    stdout: stdout as unknown as NodeJS.WriteStream,
-    stdin: stdin as unknown as NodeJS.ReadStream,
-    stderr: stdout as unknown as NodeJS.WriteStream,
-    exitOnCtrlC: false,
-    patchConsole: false,
-    maxFps: MAX_FPS,
-  });
+  const instance = draw(source);
+  const { stdout, stdin } = instance;
   const waitFor = async (test: (f: string) => boolean, what: string, ms = 60_000) => {
     const end = Date.now() + ms;
     while (!test(stdout.last)) {
