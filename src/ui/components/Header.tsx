@@ -19,13 +19,13 @@ export interface HeaderProps {
   noColor: boolean;
 }
 
-function Pair(props: {
+interface PairProps {
   label: string;
   value: string;
-  width: number;
   style?: TextStyle;
-  labelColor?: string;
-}): React.JSX.Element {
+}
+
+function Pair(props: PairProps & { width: number; labelColor?: string }): React.JSX.Element {
   const label = props.label + ' ';
   return (
     <Text wrap="truncate-end">
@@ -68,74 +68,35 @@ export function Header(props: HeaderProps): React.JSX.Element {
   // Narrow: the compact counts, which keep Queued and Unschedulable before Running.
   const workloads =
     displayWidth(model.workloads) <= right - 'Workloads: '.length ? model.workloads : model.workloadsCompact;
+  // Four lines, each a pair on the left (who and where) and one on the right (the figures).
+  const lines: Array<[PairProps, PairProps]> = [
+    [
+      { label: 'Context:', value: sanitise(c.context), style: accent(noColor, 'yellow', value) },
+      { label: 'GPUs:', value: gpus, style: accent(noColor, 'magenta', value) },
+    ],
+    [
+      { label: 'Cluster:', value: sanitise(c.cluster), style: accent(noColor, 'cyan', value) },
+      { label: 'Workloads:', value: workloads, style: accent(noColor, 'cyan', value) },
+    ],
+    [
+      { label: 'User:', value: sanitise(c.user), style: accent(noColor, 'cyan', value) },
+      { label: 'Conn:', value: conn.text, style: connStyle },
+    ],
+    [
+      { label: 'Namespace:', value: ns, style: accent(noColor, 'cyan', value) },
+      { label: 'Nodes:', value: `${model.nodes}  pods ${t.pods}   ${version}`, style: accent(noColor, 'cyan', value) },
+    ],
+  ];
   return (
     <Box flexDirection="column">
-      <Box>
-        <Box width={left + 1}>
-          <Pair
-            label="Context:"
-            value={sanitise(c.context)}
-            width={left}
-            style={accent(noColor, 'yellow', value)}
-            labelColor={labelColor}
-          />
+      {lines.map(([l, r]) => (
+        <Box key={l.label}>
+          <Box width={left + 1}>
+            <Pair {...l} width={left} labelColor={labelColor} />
+          </Box>
+          <Pair {...r} width={right} labelColor={labelColor} />
         </Box>
-        <Pair
-          label="GPUs:"
-          value={gpus}
-          width={right}
-          style={accent(noColor, 'magenta', value)}
-          labelColor={labelColor}
-        />
-      </Box>
-      <Box>
-        <Box width={left + 1}>
-          <Pair
-            label="Cluster:"
-            value={sanitise(c.cluster)}
-            width={left}
-            style={accent(noColor, 'cyan', value)}
-            labelColor={labelColor}
-          />
-        </Box>
-        <Pair
-          label="Workloads:"
-          value={workloads}
-          width={right}
-          style={accent(noColor, 'cyan', value)}
-          labelColor={labelColor}
-        />
-      </Box>
-      <Box>
-        <Box width={left + 1}>
-          <Pair
-            label="User:"
-            value={sanitise(c.user)}
-            width={left}
-            style={accent(noColor, 'cyan', value)}
-            labelColor={labelColor}
-          />
-        </Box>
-        <Pair label="Conn:" value={conn.text} width={right} style={connStyle} labelColor={labelColor} />
-      </Box>
-      <Box>
-        <Box width={left + 1}>
-          <Pair
-            label="Namespace:"
-            value={ns}
-            width={left}
-            style={accent(noColor, 'cyan', value)}
-            labelColor={labelColor}
-          />
-        </Box>
-        <Pair
-          label="Nodes:"
-          value={`${model.nodes}  pods ${t.pods}   ${version}`}
-          width={right}
-          style={accent(noColor, 'cyan', value)}
-          labelColor={labelColor}
-        />
-      </Box>
+      ))}
     </Box>
   );
 }
