@@ -168,15 +168,7 @@ export async function runDemo(args: string[]): Promise<number> {
       'Press Ctrl-C to stop.\n',
   );
   const restartTimer = restartEvery ? setInterval(() => void cluster.restart(), restartEvery * 1000) : undefined;
-  await new Promise<void>((resolveSignal) => {
-    const onSignal = () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolveSignal();
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
+  await untilSignal();
   if (restartTimer) clearInterval(restartTimer);
   await cluster.stop();
   if (!chosenPath) await rm(kubeconfigPath, { force: true });
