@@ -44,18 +44,42 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function pick(source: unknown, keys: readonly string[]): Json | undefined {
+/**
+ * A maker of empty plain objects (Object's prototype) with room for `room`
+ * properties in-object. `{}` holds four and spills the rest into a second
+ * array (16 bytes and up to 3 spare slots); `new` on a function leaves room for
+ * eight, then shrinks it to the most its first objects used (V8's slack
+ * tracking), so the first one made here has `room` properties. One maker per
+ * kind of object, each sized for its own.
+ */
+export function inObjectMaker<T extends object = Json>(room: number): () => T {
+  const InObject = function (): void {} as unknown as new () => T;
+  InObject.prototype = Object.prototype;
+  const first = new InObject() as Record<string, unknown>;
+  for (let i = 0; i < room; i++) first[`room${i}`] = 0;
+  // The tracking reads the shapes still alive when it ends: `first` stays so that its shape does.
+  return Object.assign(() => new InObject(), { sizedBy: first });
+}
+
+// What most pods have: name, uid, namespace, resourceVersion, creationTimestamp, labels, annotations, owners;
+// a status's phase, hostIP, podIP, startTime, conditions, containerStatuses; a spec's node, scheduler,
+// tolerations, containers and one more (nodeSelector, priorityClassName, resources...).
+const newPodMetadata = inObjectMaker<ObjectMeta>(8);
+const newPodSpec = inObjectMaker(5);
+const newPodStatus = inObjectMaker(6);
+const newCondition = inObjectMaker(5); // CONDITION_KEYS
+
+function pick(source: unknown, keys: readonly string[], make?: () => Json): Json | undefined {
   if (!isObject(source)) return undefined;
-  const out: Json = {};
-  let any = false;
+  let out: Json | undefined;
   for (const k of keys) {
     const v = source[k];
     if (v !== undefined) {
+      out ??= make ? make() : {};
       out[k] = v;
-      any = true;
     }
   }
-  return any ? out : undefined;
+  return out;
 }
 
 /**
@@ -299,10 +323,19 @@ export class Trimmer {
     return before === value ? before : (this.intern(value) as string);
   }
 
+  /**
+   * The labels with their values interned. When every value is kept the parsed
+   * map itself is kept, its values replaced by their interned copies: a parsed
+   * object holds its properties in-object, a copy built key by key spills past
+   * four into a second array (~100 bytes a pod more).
+   */
   private internLabels(rec: Json, cut: Cuts): Record<string, string> {
+    const keys = Object.keys(rec);
+    if (!Object.isFrozen(rec) && keys.every((k) => typeof rec[k] === 'string' && rec[k].length <= MAX_LABEL_VALUE))
+      return (this.lastLabels = this.internInPlace(rec as Record<string, string>, keys, this.lastLabels));
     const out: Record<string, string> = {};
     const previous = this.lastLabels;
-    for (const k of Object.keys(rec)) {
+    for (const k of keys) {
       const v = rec[k];
       if (typeof v !== 'string') continue;
       if (v.length > MAX_LABEL_VALUE) cut.note(`label ${k} of ${v.length.toLocaleString('en')} characters dropped`);
@@ -312,8 +345,33 @@ export class Trimmer {
     return out;
   }
 
+  /** `rec`'s values replaced by their interned copies (equal strings: nobody can tell but the heap). */
+  private internInPlace(
+    rec: Record<string, string>,
+    keys: readonly string[],
+    previous: Record<string, string> | undefined,
+  ): Record<string, string> {
+    // Always written: `===` on strings compares text, so it cannot tell the copies apart.
+    for (const k of keys) rec[k] = this.internAs(rec[k], previous, k);
+    return rec;
+  }
+
   private annotations(annotations: unknown): Record<string, string> | undefined {
     if (!isObject(annotations)) return undefined;
+    const keys = Object.keys(annotations);
+    if (
+      keys.length > 0 &&
+      !Object.isFrozen(annotations) &&
+      keys.every((k) => {
+        const v = annotations[k];
+        return k !== LAST_APPLIED && typeof v === 'string' && v.length <= MAX_ANNOTATION_VALUE;
+      })
+    )
+      return (this.lastAnnotations = this.internInPlace(
+        annotations as Record<string, string>,
+        keys,
+        this.lastAnnotations,
+      ));
     const out: Record<string, string> = {};
     const previous = this.lastAnnotations;
     let any = false;
@@ -355,23 +413,25 @@ export class Trimmer {
     for (let i = 0; out.length < n; i++) {
       const r: unknown = refs[i];
       if (!isObject(r)) continue;
-      const ref: NonNullable<ObjectMeta['ownerReferences']>[number] = {
-        apiVersion: this.intern(String(r.apiVersion ?? '')) as string,
-        kind: this.intern(String(r.kind ?? '')) as string,
-        name: this.intern(String(r.name ?? '')) as string,
-        uid: this.intern(String(r.uid ?? '')) as string,
-      };
-      if (r.controller === true) ref.controller = true;
-      out.push(ref);
+      const apiVersion = this.intern(String(r.apiVersion ?? '')) as string;
+      const kind = this.intern(String(r.kind ?? '')) as string;
+      const name = this.intern(String(r.name ?? '')) as string;
+      const uid = this.intern(String(r.uid ?? '')) as string;
+      // Two literals, not a property added after: an added one would take a second array.
+      out.push(
+        r.controller === true ? { apiVersion, kind, name, uid, controller: true } : { apiVersion, kind, name, uid },
+      );
     }
     this.recent.set(OWNERS_SLOT, deepFreeze(out));
     return out;
   }
 
   /** Metadata wlx reads: identity, times, labels, annotations (minus blobs), owners. */
-  metadata(meta: unknown, cut: Cuts = NO_CUTS): ObjectMeta {
+  metadata(meta: unknown, cut: Cuts = NO_CUTS, make?: () => ObjectMeta): ObjectMeta {
     const m = isObject(meta) ? meta : {};
-    const out: ObjectMeta = { name: String(m.name ?? ''), uid: String(m.uid ?? '') };
+    const out = make ? make() : ({} as ObjectMeta);
+    out.name = String(m.name ?? '');
+    out.uid = String(m.uid ?? '');
     if (typeof m.namespace === 'string') out.namespace = this.internAt(m.namespace, Slot.namespace) as string;
     if (typeof m.resourceVersion === 'string') out.resourceVersion = m.resourceVersion;
     if (typeof m.creationTimestamp === 'string')
@@ -470,7 +530,7 @@ export class Trimmer {
     for (let i = 0; i < n; i++) {
       const c: unknown = list[i];
       if (!isObject(c)) continue;
-      const kept = pick(c, CONDITION_KEYS) ?? {};
+      const kept = pick(c, CONDITION_KEYS, newCondition) ?? {};
       for (const k of CONDITION_KEYS) if (kept[k] !== undefined) kept[k] = truncate(kept[k]);
       out.push(kept);
     }
@@ -482,7 +542,7 @@ export class Trimmer {
     const cut = new Cuts();
     const spec = isObject(o.spec) ? o.spec : {};
     const status = isObject(o.status) ? o.status : {};
-    const outSpec: Json = pick(spec, POD_SPEC_KEYS) ?? {};
+    const outSpec: Json = pick(spec, POD_SPEC_KEYS, newPodSpec) ?? newPodSpec();
     for (let i = 0; i < POD_SPEC_INTERNED.length; i++) {
       const k = POD_SPEC_INTERNED[i];
       if (outSpec[k] !== undefined) outSpec[k] = this.internAt(truncate(outSpec[k]), Slot.podSpec + i);
@@ -497,7 +557,7 @@ export class Trimmer {
     if (containers) outSpec.containers = containers;
     const init = this.containers(spec.initContainers, 'pod.initContainers', cut, 'initContainers');
     if (init && init.length) outSpec.initContainers = init;
-    const outStatus: Json = pick(status, POD_STATUS_KEYS) ?? {};
+    const outStatus: Json = pick(status, POD_STATUS_KEYS, newPodStatus) ?? newPodStatus();
     for (let i = 0; i < POD_STATUS_INTERNED.length; i++) {
       const k = POD_STATUS_INTERNED[i];
       if (outStatus[k] !== undefined) outStatus[k] = this.internAt(truncate(outStatus[k]), Slot.podStatus + i);
@@ -510,7 +570,7 @@ export class Trimmer {
     if (cs) outStatus.containerStatuses = cs;
     const ics = this.containerStatuses(status.initContainerStatuses, cut, 'initContainerStatuses');
     if (ics && ics.length) outStatus.initContainerStatuses = ics;
-    const metadata = this.metadata(o.metadata, cut);
+    const metadata = this.metadata(o.metadata, cut, newPodMetadata);
     cut.reportTo(report, 'Pod', metadata);
     return {
       apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : 'v1',

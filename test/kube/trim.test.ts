@@ -197,3 +197,46 @@ test('retained heap per trimmed pod is under 2 KB', () => {
   process.stdout.write(`# retained heap per trimmed pod: ${Math.round(perPod)} bytes (${n} pods)\n`);
   assert.ok(perPod < 2048, `retained ${Math.round(perPod)} bytes per pod`);
 });
+
+test('labels and annotations are kept as parsed when nothing is dropped, copied when something is', () => {
+  const t = new Trimmer();
+  const parsed = JSON.parse(
+    JSON.stringify({
+      metadata: {
+        name: 'a',
+        uid: 'u-a',
+        labels: { app: 'x', 'job-index': '3' },
+        annotations: { note: 'n' },
+      },
+    }),
+  ) as { metadata: { labels: object; annotations: object } };
+  const { labels, annotations } = parsed.metadata;
+  const pod = t.pod(parsed);
+  assert.equal(pod.metadata.labels, labels, 'the parsed map itself, its values interned');
+  assert.equal(pod.metadata.annotations, annotations);
+  assert.deepEqual(pod.metadata.labels, { app: 'x', 'job-index': '3' });
+
+  const frozen = Object.freeze({ app: 'x' });
+  const cut = t.pod({
+    metadata: {
+      name: 'b',
+      uid: 'u-b',
+      labels: frozen,
+      annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}', keep: 'me', blob: 'x'.repeat(2000) },
+    },
+  });
+  assert.notEqual(cut.metadata.labels, frozen, 'a frozen map is copied, never written');
+  assert.deepEqual(cut.metadata.labels, { app: 'x' });
+  assert.deepEqual(cut.metadata.annotations, { keep: 'me' });
+  const long = t.pod({ metadata: { name: 'c', uid: 'u-c', labels: { ok: 'y', long: 'v'.repeat(2000) } } });
+  assert.deepEqual(long.metadata.labels, { ok: 'y' });
+});
+
+test("a trimmed pod's parts are plain objects (Object's prototype), whatever builds them", () => {
+  const pod = trimPod(JSON.parse(JSON.stringify(realisticPod(2))));
+  for (const part of [pod.metadata, pod.spec, pod.status, (pod.status!.conditions as object[])[0]]) {
+    assert.equal(Object.getPrototypeOf(part), Object.prototype);
+    assert.equal((part as { constructor: unknown }).constructor, Object);
+  }
+  assert.deepEqual(structuredClone(pod), JSON.parse(JSON.stringify(pod)));
+});
