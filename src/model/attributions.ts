@@ -6,9 +6,12 @@ import type { KubeObject, PodSummary } from './types.js';
 import type { DefinitionPlan } from './plan.js';
 import type { PodFacts } from './attribution.js';
 import { deepEqual } from './equal.js';
-import { isTerminalPhase, isTerminating } from './pod-status.js';
+import { isTerminating } from './pod-status.js';
 
-/** A pod as a workload's tree holds it: its summary and where its definition puts it. */
+/**
+ * A pod as a workload's tree is built or patched with it: its summary and where its definition puts it. Made
+ * for a build or a patch (`treePod`), not kept: what is kept per pod is its store entry.
+ */
 export interface TreePod {
   summary: PodSummary;
   facts: PodFacts;
@@ -17,12 +20,17 @@ export interface TreePod {
   active: boolean;
 }
 
-export function treePod(pod: KubeObject, summary: PodSummary, facts: PodFacts): TreePod {
-  return { summary, facts, terminating: isTerminating(pod), active: !isTerminalPhase(pod) };
+/** The tree pod of a pod held as `entry` (its object, summary and whether it is active) with `facts`. */
+export function treePod(entry: { obj: KubeObject; summary: PodSummary; active: boolean }, facts: PodFacts): TreePod {
+  return { summary: entry.summary, facts, terminating: isTerminating(entry.obj), active: entry.active };
 }
 
-/** A pod attributed by one definition plan. */
-export interface Attributed extends TreePod {
+/**
+ * Where one definition plan puts a pod: one object for all the pods it puts there the same way
+ * (`SharedPodFacts.attributed`), so a pod costs no object of its own for it.
+ */
+export interface Attributed {
+  facts: PodFacts;
   plan: DefinitionPlan;
 }
 
@@ -31,17 +39,6 @@ export interface Attributed extends TreePod {
  * StatefulSet and of the LWS above it; rare), or null before any.
  */
 export type Attributions = Attributed | Attributed[] | null;
-
-/** treePod's fields and the plan as one literal (a spread would give each pod a second property store). */
-export function attributedTreePod(
-  pod: KubeObject,
-  summary: PodSummary,
-  facts: PodFacts,
-  plan: DefinitionPlan,
-): Attributed {
-  const tp = treePod(pod, summary, facts);
-  return { summary: tp.summary, facts: tp.facts, terminating: tp.terminating, active: tp.active, plan };
-}
 
 export function findAttributed(attributed: Attributions, plan: DefinitionPlan): Attributed | undefined {
   if (attributed === null) return undefined;
@@ -64,15 +61,14 @@ export function withAttribution(
 }
 
 /**
- * The previous attributions with the new summary, for plans whose pod
- * expressions read only metadata, when that metadata did not change (a status
- * change): nothing is evaluated again. Null: attribute it again.
+ * The previous attributions of plans whose pod expressions read only metadata,
+ * when that metadata did not change (a status change): nothing is evaluated
+ * again. Null: attribute it again.
  */
 export function carriedAttributions(
   prevObj: KubeObject,
   prevAttributed: Attributions,
   obj: KubeObject,
-  summary: PodSummary,
   current: ReadonlySet<DefinitionPlan>,
 ): Attributions {
   if (prevAttributed === null) return null;
@@ -85,11 +81,9 @@ export function carriedAttributions(
     !deepEqual(a.annotations, b.annotations)
   )
     return null;
-  const out: Attributed[] = [];
-  for (const x of Array.isArray(prevAttributed) ? prevAttributed : [prevAttributed]) {
-    if (x.plan.podExprsReadMetadataOnly && current.has(x.plan))
-      out.push(attributedTreePod(obj, summary, x.facts, x.plan));
-  }
+  const carries = (x: Attributed) => x.plan.podExprsReadMetadataOnly && current.has(x.plan);
+  if (!Array.isArray(prevAttributed)) return carries(prevAttributed) ? prevAttributed : null;
+  const out = prevAttributed.filter(carries);
   return out.length === 0 ? null : out.length === 1 ? out[0] : out;
 }
 
@@ -98,15 +92,15 @@ const NULL_KEY = '\u0000';
 const MAX_SHARED_FACTS = 100_000;
 
 /**
- * One PodFacts object per distinct attribution and gang keys of a plan: the
+ * One `Attributed` (and PodFacts) object per distinct attribution and gang keys of a plan: the
  * pods of one role share it instead of a path, steps and key lists per pod.
  * Facts with errors are not shared.
  */
 export class SharedPodFacts {
-  private readonly byPlan = new WeakMap<DefinitionPlan, Map<string, PodFacts>>();
+  private readonly byPlan = new WeakMap<DefinitionPlan, Map<string, Attributed>>();
 
-  share(plan: DefinitionPlan, facts: PodFacts): PodFacts {
-    if (facts.errors.length > 0) return facts;
+  attributed(plan: DefinitionPlan, facts: PodFacts): Attributed {
+    if (facts.errors.length > 0) return { facts, plan };
     let key = '';
     if (facts.path === null) key = NULL_KEY;
     else
@@ -121,7 +115,8 @@ export class SharedPodFacts {
     const got = byKey.get(key);
     if (got) return got;
     if (byKey.size >= MAX_SHARED_FACTS) byKey.clear();
-    byKey.set(key, facts);
-    return facts;
+    const attributed = { facts, plan };
+    byKey.set(key, attributed);
+    return attributed;
   }
 }

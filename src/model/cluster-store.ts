@@ -373,7 +373,7 @@ export class ClusterStore {
       workloads: before,
       summary,
       active,
-      attributed: prev ? carriedAttributions(prev.obj, prev.attributed, obj, summary, this.plans.current) : null,
+      attributed: prev ? carriedAttributions(prev.obj, prev.attributed, obj, this.plans.current) : null,
     };
     this.graph.pods.set(uid, entry);
     if (summary !== prev?.summary && this.unheldPods.has(uid)) this.unheldList = null;
@@ -382,7 +382,7 @@ export class ClusterStore {
     this.resolvePod(entry);
     if (this.orphanCandidates.has(uid)) this.orphans = null;
     if (prev && sameList(before, entry.workloads)) {
-      this.trees.podModified(uid, prev.attributed, entry.workloads);
+      this.trees.podModified(uid, prev, entry.workloads);
     } else {
       // New, or moved between workloads: every workload it was or is in is rebuilt.
       for (const w of before) this.trees.rebuild(w);

@@ -11,14 +11,7 @@ import { assembleTree, patchTreePod } from './tree.js';
 import { deepEqual, shareStructure } from './equal.js';
 import { prefetch } from './expr.js';
 import { addTo } from './uid-set.js';
-import {
-  findAttributed,
-  attributedTreePod,
-  withAttribution,
-  SharedPodFacts,
-  type Attributions,
-  type TreePod,
-} from './attributions.js';
+import { findAttributed, treePod, withAttribution, SharedPodFacts, type TreePod } from './attributions.js';
 import type { OwnershipGraph } from './ownership-graph.js';
 import type { PodEntry, WorkloadEntry } from './cluster-store-entries.js';
 import type { WorkCounters } from './work-counters.js';
@@ -44,8 +37,8 @@ export class TreeMaintenance {
   private readonly refreshes = new Set<string>();
   /** Workload uid → pods MODIFIED in place (same workloads): their trees are patched, not rebuilt. */
   private readonly podChanges = new Map<string, Set<string>>();
-  /** Pod uid → its attributions as of the last flush (what the trees hold), for podChanges. */
-  private readonly attributedBefore = new Map<string, Attributions>();
+  /** Pod uid → its entry as of the last flush (what the trees hold), for podChanges. */
+  private readonly podsBefore = new Map<string, PodEntry>();
   /** Workloads with no tree yet because an owner kind on their chain is still listing. */
   private readonly deferred = new Set<string>();
   private readonly sharedFacts = new SharedPodFacts();
@@ -80,9 +73,9 @@ export class TreeMaintenance {
     this.refreshes.add(uid);
   }
 
-  /** Pod `uid` was modified in place (same workloads); `before` is what the trees hold. */
-  podModified(uid: string, before: Attributions, workloads: string[]): void {
-    if (!this.attributedBefore.has(uid)) this.attributedBefore.set(uid, before);
+  /** Pod `uid` was modified in place (same workloads); `before`, its entry replaced, is what the trees hold. */
+  podModified(uid: string, before: PodEntry, workloads: string[]): void {
+    if (!this.podsBefore.has(uid)) this.podsBefore.set(uid, before);
     for (const w of workloads) addTo(this.podChanges, w, uid);
   }
 
@@ -128,7 +121,7 @@ export class TreeMaintenance {
     this.prefetchSlowExpressions(patches);
     this.updateInPlace(patches, (e, old) => this.patchTree(e, e.plan!, old, this.podChanges.get(e.uid)!), changed);
     this.podChanges.clear();
-    this.attributedBefore.clear();
+    this.podsBefore.clear();
     for (const uid of this.dirty) {
       const e = this.graph.workloads.get(uid);
       const old = this.trees.get(uid);
@@ -302,8 +295,10 @@ export class TreeMaintenance {
     let t = tree;
     for (const uid of podUids) {
       const p = this.graph.pods.get(uid);
-      const before = findAttributed(this.attributedBefore.get(uid) ?? null, plan);
-      if (!p || !before) return null;
+      const prev = this.podsBefore.get(uid);
+      const was = prev && findAttributed(prev.attributed, plan);
+      if (!p || !prev || !was) return null;
+      const before = treePod(prev, was.facts);
       const next = patchTreePod(plan, e.facts!, e.obj.metadata.name, t, before, this.attributedFor(p, plan), this.work);
       if (!next) return null;
       t = next;
@@ -313,11 +308,12 @@ export class TreeMaintenance {
   }
 
   private attributedFor(p: PodEntry, plan: DefinitionPlan): TreePod {
-    const got = findAttributed(p.attributed, plan);
-    if (got) return got;
-    this.work.podAttributions++;
-    const tp = attributedTreePod(p.obj, p.summary, this.sharedFacts.share(plan, evaluatePod(plan, p.obj)), plan);
-    p.attributed = withAttribution(p.attributed, tp, this.currentPlans);
-    return tp;
+    let got = findAttributed(p.attributed, plan);
+    if (!got) {
+      this.work.podAttributions++;
+      got = this.sharedFacts.attributed(plan, evaluatePod(plan, p.obj));
+      p.attributed = withAttribution(p.attributed, got, this.currentPlans);
+    }
+    return treePod(p, got.facts);
   }
 }
