@@ -5,12 +5,12 @@ import { summariseNode, type NodePodLoad } from './nodes.js';
 import { gpuResourceMatcher, type GpuResourceMatcher } from './gpu.js';
 import { deepEqual } from './equal.js';
 import { naturalCompare } from './order.js';
-import { addTo, removeFrom } from './uid-set.js';
+import { UidIndex } from './uid-set.js';
 import type { WorkCounters } from './work-counters.js';
 
 export class NodeSummaries {
   private readonly objects = new Map<string, KubeObject>();
-  private readonly podsByNode = new Map<string, Set<string>>();
+  private readonly podsByNode = new UidIndex();
   private readonly summaries = new Map<string, NodeSummary>();
   private readonly dirty = new Set<string>();
   /** Sorted names; re-sorted only when a node comes or goes. */
@@ -52,12 +52,12 @@ export class NodeSummaries {
 
   /** The pod `uid` moved from node `before` to `after` (null: unbound). */
   movePod(uid: string, before: string | null, after: string | null): void {
-    if (before) removeFrom(this.podsByNode, before, uid);
-    if (after) addTo(this.podsByNode, after, uid);
+    if (before) this.podsByNode.remove(before, uid);
+    if (after) this.podsByNode.add(after, uid);
   }
 
   podsOn(name: string): Iterable<string> {
-    return this.podsByNode.get(name) ?? [];
+    return this.podsByNode.get(name);
   }
 
   /** Summarise `name` again at the next flush. */
