@@ -189,9 +189,13 @@ test('CatchUpWindow: the byte bound hands the window over at once; stop() while 
   );
 });
 
-test('LineArena: grows past its first megabyte, returns every line, and gives back room no longer used', () => {
+test('LineArena: holds nothing until a line comes, grows past its first megabyte, returns every line, holds nothing between windows, and halves room no longer used', () => {
   const arena = new LineArena();
+  assert.equal(arena.capacity, 0, 'no buffer before the first line');
+  arena.add('first');
   const first = arena.capacity;
+  assert.ok(first > 0);
+  arena.clear();
   const lines = Array.from({ length: 3_000 }, (_, i) => `${i}:${'é'.repeat(500)}`);
   for (const l of lines) arena.add(l);
   assert.ok(arena.capacity > first, `grew from ${first} to ${arena.capacity}`);
@@ -203,14 +207,19 @@ test('LineArena: grows past its first megabyte, returns every line, and gives ba
   const grown = arena.capacity;
   arena.clear();
   assert.equal(arena.lines, 0);
+  assert.equal(arena.capacity, 0, 'the buffer is given back when the window is handled');
   for (let i = 0; i < 15; i++) {
     arena.add('small');
+    assert.equal(arena.capacity, grown, 'a window starts with the room recent windows needed');
     arena.clear();
   }
-  assert.equal(arena.capacity, grown, 'a few small windows keep the room');
   arena.add('small');
   arena.clear();
-  assert.ok(arena.capacity < grown, '16 small windows in a row give back half');
+  assert.ok(arena.nextRoom < grown, '16 small windows in a row halve the room');
+  arena.add('small');
+  assert.equal(arena.capacity, arena.nextRoom);
+  assert.equal(arena.line(0), 'small');
+  arena.clear();
   assert.equal(arena.size, 0);
 });
 
