@@ -4,7 +4,7 @@
 // time when few pods changed. Each App owns one (no state shared between
 // explorers or tests).
 import { GpuOverlayMemo } from './gpu-columns.js';
-import type { PodSummary, WorkloadTree, WorkloadQueue } from '../../model/types.js';
+import type { ModelSnapshot, PodSummary, WorkloadTree, WorkloadQueue } from '../../model/types.js';
 import type { Row, TableData } from './table.js';
 import { ALL_POD_COLUMNS, podRow } from './pods.js';
 import { workloadPods, workloadRow } from './workloads.js';
@@ -44,6 +44,8 @@ export class RowCache {
   private lastAllPods: AllPods | null = null;
   /** The UTIL/MEM columns laid over this explorer's rows. */
   readonly gpuOverlays = new GpuOverlayMemo();
+  /** This explorer's workloads list per snapshot (state/derive.ts explorerWorkloads): one array per snapshot. */
+  readonly explorerLists = new WeakMap<ModelSnapshot, readonly WorkloadTree[]>();
 
   constructor(readonly counters: WorkCounters = newWorkCounters()) {}
 

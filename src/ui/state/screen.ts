@@ -409,8 +409,8 @@ export class ScreenModel {
     this.contexts = options.contexts ?? [];
     this.bindings = options.bindings ?? NO_USER_BINDINGS;
     this.gpuMap = new GpuMapMemo(options.topologyKeys, options.mapPalette);
-    this.fleet = new FleetViews(options.topologyKeys, options.mapPalette);
     this.rows = new RowCache(counters);
+    this.fleet = new FleetViews(this.rows, options.topologyKeys, options.mapPalette);
     this.layouts = new LayoutMemo(counters);
     this.highlights = new ChangeHighlights(options.highlightMs ?? 1500);
   }
@@ -642,7 +642,7 @@ export class ScreenModel {
           )
         : this.gpuMap.screen(
             snapshot,
-            explorerWorkloads(snapshot),
+            explorerWorkloads(snapshot, this.rows),
             spec,
             cursor,
             inner,
