@@ -69,6 +69,20 @@ export function compile(expr: string): JqProgram {
   return new NativeProgram(expr, compiled);
 }
 
+/**
+ * Whether `expr` compiles: throws the JqError compile() would, without
+ * building a program (definition validation; the engine compiles its own).
+ */
+export function checkCompiles(expr: string): void {
+  try {
+    parseNative(expr);
+    return;
+  } catch (err) {
+    if (!(err instanceof NotNative) && !(err instanceof RangeError)) throw err;
+  }
+  checkWithJq(expr);
+}
+
 /** Compile with the native evaluator disabled: the same expression on jq-wasm (tests, comparisons). */
 export function compileFallback(expr: string): JqProgram {
   checkWithJq(expr);

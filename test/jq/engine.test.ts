@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import {
+  checkCompiles,
   compile,
   compileFallback,
   FORBIDDEN_IN_DEFINITIONS,
@@ -73,6 +74,16 @@ test('compile errors are JqErrors of kind compile, every time', () => {
     }
   }
   assert.match(runtimeErrorOf(() => compile('foo')).message, /foo\/0 is not defined/);
+});
+
+test('checkCompiles: the verdict of compile() without a program', () => {
+  for (const expr of ['.a |', 'foo(1)', '$undefined']) {
+    const err = runtimeErrorOf(() => checkCompiles(expr));
+    assert.equal(err.kind, 'compile', expr);
+    assert.equal(err.message, runtimeErrorOf(() => compile(expr)).message, expr);
+  }
+  for (const expr of ['.metadata.name', 'reduce .[] as $x (0; . + $x)', ''])
+    assert.doesNotThrow(() => checkCompiles(expr));
 });
 
 test('every upstream catalog expression runs natively', (t) => {
