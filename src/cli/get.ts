@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { type Definition, apiVersionOf, gvkOf } from '../definitions/types.js';
 import { pluralOf, typeNames } from '../definitions/type-names.js';
-import type { AccessScope, ClusterTotals, OrphanPod, WorkloadTree } from '../model/types.js';
+import type { AccessScope, ClusterTotals, ModelSnapshot, OrphanPod, WorkloadTree } from '../model/types.js';
 import type { ModelSource } from '../model/source.js';
 import { EMPTY_SCHEDULING } from '../model/scheduling/index.js';
 import { formatProblem } from '../definitions/problem.js';
@@ -227,12 +227,23 @@ async function settled(source: ModelSource): Promise<void> {
   await source.scrapeGpuMetrics();
 }
 
-/** The server's short names (lower-cased) → `group/version/Kind`. */
-function shortNamesOf(source: ModelSource): Map<string, string> {
+/** What a cluster's and a fleet's load read alike: the server's short names (lower-cased → `group/version/Kind`) and the lists. */
+function listed(
+  source: ModelSource,
+  snap: ModelSnapshot,
+): Pick<Loaded, 'shortNames' | 'workloads' | 'orphanPods' | 'nodes' | 'totals' | 'definitions' | 'scheduling'> {
   const shortNames = new Map<string, string>();
   for (const r of source.resources())
     for (const n of r.shortNames) shortNames.set(n.toLowerCase(), `${r.gvk.group}/${r.gvk.version}/${r.gvk.kind}`);
-  return shortNames;
+  return {
+    shortNames,
+    workloads: snap.workloads,
+    orphanPods: snap.orphanPods,
+    nodes: snap.nodes,
+    totals: snap.totals,
+    definitions: source.definitions(),
+    scheduling: snap.scheduling ?? EMPTY_SCHEDULING,
+  };
 }
 
 async function loadLive(
@@ -264,15 +275,8 @@ async function loadLive(
     const unavailable = snap.kinds.filter(
       (k) => k.state === 'error' && !snap.problems.some((p) => p.startsWith(`${k.resource}: `)),
     );
-    const shortNames = shortNamesOf(source);
     return {
-      shortNames,
-      workloads: snap.workloads,
-      orphanPods: snap.orphanPods,
-      nodes: snap.nodes,
-      totals: snap.totals,
-      definitions: source.definitions(),
-      scheduling: snap.scheduling ?? EMPTY_SCHEDULING,
+      ...listed(source, snap),
       access,
       podNodes: snap.podNodes,
       gpuMetrics: snap.gpuMetrics,
@@ -308,7 +312,6 @@ async function loadFleet(
     await settled(source);
     const snap = source.getSnapshot();
     const fleet = snap.fleet!;
-    const shortNames = shortNamesOf(source);
     const members = fleet.members.map((m) => {
       const s = m.snapshot;
       return {
@@ -327,13 +330,7 @@ async function loadFleet(
       .filter((m) => m.snapshot?.accessNotice)
       .map((m) => `${m.context}: ${m.snapshot!.accessNotice}`);
     return {
-      shortNames,
-      workloads: snap.workloads,
-      orphanPods: snap.orphanPods,
-      nodes: snap.nodes,
-      totals: snap.totals,
-      definitions: source.definitions(),
-      scheduling: snap.scheduling ?? EMPTY_SCHEDULING,
+      ...listed(source, snap),
       access: snap.access ?? FULL_ACCESS,
       topologyKeys: [],
       cluster: null,

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FLEET_FIGURE_NAMES, FLEET_TARGETS } from '../bench/fleet.js';
-import { assertFiguresFinite, runBench } from './bench-run.js';
+import { assertFiguresFinite, runBench, TINY_CLUSTER } from './bench-run.js';
 
 test(
   'fleet bench harness: 2 clusters × 500 pods against one of 1,000, every figure finite',
@@ -20,25 +20,7 @@ test(
         loadAverage: { before: number[]; after: number[] };
         targets: Record<string, string>;
       };
-    }>(
-      [
-        '--fleet',
-        '2',
-        '--nodes',
-        '20',
-        '--pods',
-        '1000',
-        '--workloads',
-        '10',
-        '--churn',
-        '20',
-        '--sessions',
-        '1',
-        '--settle-seconds',
-        '1',
-      ],
-      290_000,
-    );
+    }>(['--fleet', '2', ...TINY_CLUSTER, '--sessions', '1', '--settle-seconds', '1'], 290_000);
     assertFiguresFinite(result.figures, FLEET_FIGURE_NAMES);
     assert.equal(result.setup.clusters, 2);
     assert.deepEqual(result.setup.pods, { single: 1000, fleet: 1000 }, 'the same pods, one cluster or two');

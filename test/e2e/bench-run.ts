@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
+/** The tiny cluster both smoke tests bench: 20 nodes, 1,000 pods in 10 workloads, 20 pod changes a second. */
+export const TINY_CLUSTER = ['--nodes', '20', '--pods', '1000', '--workloads', '10', '--churn', '20'] as const;
+
 /** Runs the bench with `args` (and `--json`); asserts it exited 0; its stdout and the JSON it wrote. */
 export function runBench<T extends { figures: Record<string, unknown> }>(
   args: readonly string[],

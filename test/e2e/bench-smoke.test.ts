@@ -4,19 +4,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FIGURE_NAMES, TARGETS } from '../bench/main.js';
-import { assertFiguresFinite, runBench } from './bench-run.js';
+import { assertFiguresFinite, runBench, TINY_CLUSTER } from './bench-run.js';
 
 test('bench harness: 1,000 pods, every figure a finite number', { timeout: 240_000 }, () => {
   const { stdout, result } = runBench<{ figures: Record<string, unknown>; setup: Record<string, unknown> }>(
     [
-      '--nodes',
-      '20',
-      '--pods',
-      '1000',
-      '--workloads',
-      '10',
-      '--churn',
-      '20',
+      ...TINY_CLUSTER,
       '--runs',
       '1',
       '--keys',
