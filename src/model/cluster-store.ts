@@ -15,9 +15,8 @@ import type {
   PodSummary,
 } from './types.js';
 import type { DefinitionPlan } from './plan.js';
-import type { ExprCompiler } from './expr.js';
 import { DefinitionPlans } from './definition-plans.js';
-import { describeFailure, type ExprError } from './expr.js';
+import { describeFailure, type ExprCompiler, type ExprError } from './expr.js';
 import { summarisePod, isTerminalPhase, recentRestartEnds } from './pod-status.js';
 import { naturalCompare } from './order.js';
 import { controllerUidOf } from './ownership.js';
