@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { type Definition, apiVersionOf, gvkOf } from '../definitions/types.js';
 import { pluralOf, typeNames } from '../definitions/type-names.js';
-import type { AccessScope, ClusterTotals, OrphanPod, WorkloadTree } from '../model/types.js';
+import type { AccessScope, ClusterTotals, ModelSnapshot, OrphanPod, WorkloadTree } from '../model/types.js';
+import type { ModelSource } from '../model/source.js';
 import { EMPTY_SCHEDULING } from '../model/scheduling/index.js';
 import { formatProblem } from '../definitions/problem.js';
 import { topologyKeysInEffect } from '../model/topology.js';
@@ -210,6 +211,41 @@ async function loadOffline(
   };
 }
 
+/** The source `open` gives; failing to open is exit 1. */
+async function opened<T extends ModelSource>(open: () => Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (err) {
+    throw new GetError((err as Error).message, 1);
+  }
+}
+
+/** Everything a listing reads is in: the lists, the queue positions, the GPU readings. */
+async function settled(source: ModelSource): Promise<void> {
+  await source.whenSynced();
+  await source.refreshQueuePositions();
+  await source.scrapeGpuMetrics();
+}
+
+/** What a cluster's and a fleet's load read alike: the server's short names (lower-cased → `group/version/Kind`) and the lists. */
+function listed(
+  source: ModelSource,
+  snap: ModelSnapshot,
+): Pick<Loaded, 'shortNames' | 'workloads' | 'orphanPods' | 'nodes' | 'totals' | 'definitions' | 'scheduling'> {
+  const shortNames = new Map<string, string>();
+  for (const r of source.resources())
+    for (const n of r.shortNames) shortNames.set(n.toLowerCase(), `${r.gvk.group}/${r.gvk.version}/${r.gvk.kind}`);
+  return {
+    shortNames,
+    workloads: snap.workloads,
+    orphanPods: snap.orphanPods,
+    nodes: snap.nodes,
+    totals: snap.totals,
+    definitions: source.definitions(),
+    scheduling: snap.scheduling ?? EMPTY_SCHEDULING,
+  };
+}
+
 async function loadLive(
   cluster: ReturnType<typeof clusterOptionsFrom>,
   selector: string | undefined,
@@ -217,16 +253,11 @@ async function loadLive(
   timeline = false,
 ): Promise<Loaded> {
   const { openModelSource } = await import('../app/open.js');
-  let source;
+  const source = await opened(() =>
+    openModelSource({ ...cluster, watch: false, labelSelector: selector, includeNested }),
+  );
   try {
-    source = await openModelSource({ ...cluster, watch: false, labelSelector: selector, includeNested });
-  } catch (err) {
-    throw new GetError((err as Error).message, 1);
-  }
-  try {
-    await source.whenSynced();
-    await source.refreshQueuePositions();
-    await source.scrapeGpuMetrics();
+    await settled(source);
     const snap = source.getSnapshot();
     const open = source;
     const objectAccess = source.access;
@@ -244,17 +275,8 @@ async function loadLive(
     const unavailable = snap.kinds.filter(
       (k) => k.state === 'error' && !snap.problems.some((p) => p.startsWith(`${k.resource}: `)),
     );
-    const shortNames = new Map<string, string>();
-    for (const r of source.resources())
-      for (const n of r.shortNames) shortNames.set(n.toLowerCase(), `${r.gvk.group}/${r.gvk.version}/${r.gvk.kind}`);
     return {
-      shortNames,
-      workloads: snap.workloads,
-      orphanPods: snap.orphanPods,
-      nodes: snap.nodes,
-      totals: snap.totals,
-      definitions: source.definitions(),
-      scheduling: snap.scheduling ?? EMPTY_SCHEDULING,
+      ...listed(source, snap),
       access,
       podNodes: snap.podNodes,
       gpuMetrics: snap.gpuMetrics,
@@ -285,21 +307,11 @@ async function loadFleet(
   includeNested: boolean,
 ): Promise<Loaded> {
   const { openFleet } = await import('../app/fleet.js');
-  let source;
+  const source = await opened(() => openFleet({ ...cluster, watch: false, labelSelector: selector, includeNested }));
   try {
-    source = await openFleet({ ...cluster, watch: false, labelSelector: selector, includeNested });
-  } catch (err) {
-    throw new GetError((err as Error).message, 1);
-  }
-  try {
-    await source.whenSynced();
-    await source.refreshQueuePositions();
-    await source.scrapeGpuMetrics();
+    await settled(source);
     const snap = source.getSnapshot();
     const fleet = snap.fleet!;
-    const shortNames = new Map<string, string>();
-    for (const r of source.resources())
-      for (const n of r.shortNames) shortNames.set(n.toLowerCase(), `${r.gvk.group}/${r.gvk.version}/${r.gvk.kind}`);
     const members = fleet.members.map((m) => {
       const s = m.snapshot;
       return {
@@ -318,13 +330,7 @@ async function loadFleet(
       .filter((m) => m.snapshot?.accessNotice)
       .map((m) => `${m.context}: ${m.snapshot!.accessNotice}`);
     return {
-      shortNames,
-      workloads: snap.workloads,
-      orphanPods: snap.orphanPods,
-      nodes: snap.nodes,
-      totals: snap.totals,
-      definitions: source.definitions(),
-      scheduling: snap.scheduling ?? EMPTY_SCHEDULING,
+      ...listed(source, snap),
       access: snap.access ?? FULL_ACCESS,
       topologyKeys: [],
       cluster: null,

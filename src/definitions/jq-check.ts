@@ -1,7 +1,7 @@
 // The one place where definition validation asks the jq engine (src/jq) about
 // an expression: does it compile, and does it use a construct definitions may
 // not use. Kept apart so the engine can be swapped without touching the rules.
-import { compile, FORBIDDEN_IN_DEFINITIONS, validateExpression } from '../jq/index.js';
+import { checkCompiles, FORBIDDEN_IN_DEFINITIONS, validateExpression } from '../jq/index.js';
 
 /** What upstream forbids in definitions: writes, unbounded generators, deletion (the jq engine's list). */
 export const FORBIDDEN_JQ_CONSTRUCTS = FORBIDDEN_IN_DEFINITIONS;
@@ -14,7 +14,7 @@ export function checkJqExpression(expr: string): string | null {
   const used = validateExpression(expr, FORBIDDEN_JQ_CONSTRUCTS);
   if (used !== null) return `jq expression uses ${describeConstruct(used)}, which definitions may not use`;
   try {
-    compile(expr);
+    checkCompiles(expr);
   } catch (err) {
     return `jq expression does not compile: ${(err as Error).message}`;
   }

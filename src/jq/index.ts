@@ -1,5 +1,6 @@
-// The jq engine's public API. compile() parses an expression once (cached by
-// source text) into a program that evaluates against many inputs:
+// The jq engine's public API. compile() parses an expression into a program
+// that evaluates against many inputs (it keeps nothing: whoever compiles for
+// many evaluations keeps the program, e.g. the model's ExprCompiler):
 //
 // - native programs (the subset definitions use; see parser.ts) run in the
 //   TypeScript evaluator, compiled to closures;
@@ -54,26 +55,32 @@ export interface JqProgram {
   runManyAsync(inputs: readonly unknown[]): Promise<(unknown[] | JqError)[]>;
 }
 
-const cache = new Map<string, JqProgram | JqError>();
-
-/** Compiles (once per distinct source) or throws JqError (kind 'compile'). */
+/** Compiles `expr` or throws JqError (kind 'compile'). */
 export function compile(expr: string): JqProgram {
-  const hit = cache.get(expr);
-  if (hit) {
-    if (hit instanceof JqError) throw hit;
-    return hit;
-  }
-  let result: JqProgram | JqError;
+  let compiled: Compiled;
   try {
-    result = compileUncached(expr);
+    compiled = compileNode(parseNative(expr));
   } catch (err) {
-    if (!(err instanceof JqError)) throw err;
-    result = err;
+    // Nesting too deep for the native parser's recursion: jq's parser decides.
+    if (!(err instanceof NotNative) && !(err instanceof RangeError)) throw err;
+    checkWithJq(expr);
+    return new FallbackProgram(expr);
   }
-  // Running out of time while compiling says nothing lasting about the expression.
-  if (!(result instanceof JqError && result.exceeded)) cache.set(expr, result);
-  if (result instanceof JqError) throw result;
-  return result;
+  return new NativeProgram(expr, compiled);
+}
+
+/**
+ * Whether `expr` compiles: throws the JqError compile() would, without
+ * building a program (definition validation; the engine compiles its own).
+ */
+export function checkCompiles(expr: string): void {
+  try {
+    parseNative(expr);
+    return;
+  } catch (err) {
+    if (!(err instanceof NotNative) && !(err instanceof RangeError)) throw err;
+  }
+  checkWithJq(expr);
 }
 
 /** Compile with the native evaluator disabled: the same expression on jq-wasm (tests, comparisons). */
@@ -85,19 +92,6 @@ export function compileFallback(expr: string): JqProgram {
 /** Warms up jq-wasm (compiles its WebAssembly asynchronously); optional. */
 export function prepareFallback(): Promise<void> {
   return prepareWasm();
-}
-
-function compileUncached(expr: string): JqProgram {
-  let compiled: Compiled;
-  try {
-    compiled = compileNode(parseNative(expr));
-  } catch (err) {
-    // Nesting too deep for the native parser's recursion: jq's parser decides.
-    if (!(err instanceof NotNative) && !(err instanceof RangeError)) throw err;
-    checkWithJq(expr);
-    return new FallbackProgram(expr);
-  }
-  return new NativeProgram(expr, compiled);
 }
 
 function checkWithJq(expr: string): void {

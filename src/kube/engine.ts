@@ -27,6 +27,7 @@ import type {
 import { ClusterStore } from '../model/cluster-store.js';
 import { POD_GVK } from '../model/ownership-graph.js';
 import { preflightDefinitions } from '../model/preflight.js';
+import { ExprCompiler } from '../model/expr.js';
 import { SchedulingIndex } from '../model/scheduling/index.js';
 import { MultiKueueIndex } from '../model/fleet/multikueue.js';
 import { nodesFromPods } from '../model/nodes-from-pods.js';
@@ -110,6 +111,8 @@ export class ClusterEngine implements ModelSource {
   private gpuMetrics: GpuMetrics | undefined;
   /** Where the user may read when some `-n` namespace may not be (probeReadableNamespaces); null: not asked. */
   private readableNamespaces: string[] | null = null;
+  /** The definitions' expressions, compiled for this engine's store and its pre-flight (what one learns serves the other). */
+  private readonly exprs = new ExprCompiler();
 
   constructor(private readonly options: EngineOptions) {
     this.discovery = new Discovery(options.transport);
@@ -123,6 +126,7 @@ export class ClusterEngine implements ModelSource {
         : [];
     const storeOptions = {
       definitions: this.defs.definitions,
+      exprs: this.exprs,
       gpuResources: options.gpuResources,
       buildNested: options.includeNested === true,
       // Pods are read cluster-wide (kind-watchers.ts): those outside `-n` count on their nodes only.
@@ -470,7 +474,7 @@ export class ClusterEngine implements ModelSource {
       this.addProblem(`cluster definitions: ${(err as Error).message}`);
       return;
     }
-    await preflightDefinitions(next.definitions, (gvk) => this.heldObjects(gvk)).catch(() => undefined);
+    await preflightDefinitions(next.definitions, (gvk) => this.heldObjects(gvk), this.exprs).catch(() => undefined);
     if (this.stopped || reload !== this.reloads) return;
     this.reloadDefinitions(next);
     this.scheduler.markDirty();

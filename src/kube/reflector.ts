@@ -3,7 +3,7 @@
 // no bookmarks, has no back-off and stops for good on connection errors):
 //
 // - paged list (`limit` + `continue`), restarted from scratch if a continue
-//   token expires;
+//   token expires (list-pages.ts reads the pages);
 // - watch from the list's resourceVersion with `allowWatchBookmarks=true` and a
 //   randomised `timeoutSeconds`, so quiet kinds keep a fresh resourceVersion
 //   and watches end (and reconnect) at staggered times;
@@ -30,24 +30,22 @@
 //   401 → 'forbidden' too, retried with back-off (a token can be refreshed);
 //   404 → 'not-served' (stops).
 import type http from 'node:http';
-import { isAscii, isUtf8 } from 'node:buffer';
 import type { ConnectionCause, KubeObject, KindState } from '../model/types.js';
 import { KubeApiError, describeFailure, type KubeTransport } from './client.js';
+import { isRecord } from '../definitions/normalise.js';
 import { withTypeMeta } from './trim.js';
 import { CatchUpWindow, type CatchUpBounds } from './catch-up.js';
 import { decoderFor, type ObjectDecoder } from './protobuf/core-v1.js';
 import {
-  decodeList,
   decodeWatchEvent,
-  type DecodedList,
   type DecodedWatchEvent,
   objectNameInProtobuf,
-  peekListContinue,
   WatchFrameSplitter,
 } from './protobuf/envelope.js';
 import { ProtobufError } from './protobuf/wire.js';
 import { Backoff, sleep, type BackoffOptions } from './backoff.js';
 import { KnownObjects } from './known-objects.js';
+import { listPages } from './list-pages.js';
 import {
   DEFAULT_MAX_LINE_BYTES,
   DEFAULT_MAX_PAGE_BYTES,
@@ -58,15 +56,11 @@ import {
   namesWithInvalidUtf8,
   nameOf,
   objectNameIn,
-  PageTooLargeError,
-  peekContinue,
-  fetchListPage,
   isAbort,
   PROTOBUF_ACCEPT,
   isProtobuf,
   openWithIdle,
   WatchLineSplitter,
-  type Page,
   type RequestOptions,
 } from './response-bounds.js';
 
@@ -130,10 +124,6 @@ class ExpiredError extends Error {
     super(message);
     this.name = 'ExpiredError';
   }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 export class Reflector {
@@ -321,139 +311,36 @@ export class Reflector {
   }
 
   private async list(signal: AbortSignal): Promise<void> {
-    const pageSize = this.options.pageSize ?? 500;
-    const idleMs = this.options.listIdleTimeoutMs ?? 60_000;
-    const { apiVersion, kind } = this.options;
     // Each page is applied as soon as it is trimmed (ADDED for new objects,
     // MODIFIED for changed ones, nothing for unchanged ones), so the model
     // works while the server still sends. Objects that vanished are only
     // known after the last page: they are deleted then. `seen` (uids) is
     // only needed when something was held before this list began.
     let seen: Set<string> | null = this.known.size ? new Set() : null;
-    let cont = '';
-    let listRv = '';
-    let restarted = false;
-    // The next page is asked for before this one is parsed (its continue
-    // token is read with peekContinue), so the server serialises page n+1
-    // while we parse and trim page n: on a 2-core machine the list takes
-    // max(server, client) instead of their sum.
-    let ahead: { cont: string; limit: number; body: Promise<Page>; abort: AbortController } | undefined;
-    // A page over maxPageBytes is fetched again an object per page, for as many
-    // objects as a page holds: only an object over the bound itself is skipped.
-    const maxPageBytes = this.options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES;
-    let singlesLeft = 0;
-    const fetchPage = (token: string, limit: number) =>
-      fetchListPage(
-        this.request,
-        this.query(token ? { limit: String(limit), continue: token } : { limit: String(limit) }),
-        { cont: token, limit, signal, idleMs, maxPageBytes },
-      );
-    try {
-      for (;;) {
-        const limit = singlesLeft > 0 ? 1 : pageSize;
-        if (ahead && (ahead.cont !== cont || ahead.limit !== limit)) {
-          ahead.abort.abort();
-          ahead = undefined;
-        }
-        const current = ahead ?? fetchPage(cont, limit);
-        ahead = undefined;
-        let page: Page;
-        try {
-          page = await current.body;
-        } catch (err) {
-          if (err instanceof PageTooLargeError) {
-            if (limit > 1) {
-              singlesLeft = pageSize;
-              continue;
-            }
-            // One object over the bound: reported, skipped; the list goes on after it.
-            const head = err.protobuf ? '' : err.head.toString('utf8');
-            const name = err.protobuf ? objectNameInProtobuf(err.head, false, true) : objectNameIn(head);
-            this.handlers.onProblem?.(
-              `${this.label}: ${name ? `${this.options.kind} ${name}` : 'an object'} of over ${megabytes(err.bytes)} (the limit) skipped`,
-            );
-            singlesLeft -= 1;
-            cont = err.protobuf ? peekListContinue(err.head) : peekContinue(head);
-            if (!cont) break;
-            continue;
-          }
-          if (cont && !restarted && err instanceof KubeApiError && err.status === 410) {
-            // The continue token expired between pages: list again from the
-            // start; what the first pages applied is held now, so whatever the
-            // new list does not name is deleted at its end.
-            restarted = true;
-            seen = new Set();
-            cont = '';
-            continue;
-          }
-          throw err;
-        }
-        if (limit === 1) singlesLeft -= 1;
-        if (page.protobuf) {
-          const next = peekListContinue(page.bytes);
-          if (next) ahead = fetchPage(next, singlesLeft > 0 ? 1 : pageSize);
-          const meta = this.listedProtobuf(page.bytes, seen);
-          listRv = meta.resourceVersion ?? listRv;
-          cont = meta.continue ?? '';
-          if (!cont) break;
-          continue;
-        }
-        const body = page.bytes;
-        // An ASCII page (nearly every page) read as latin1 is the same text at half the cost of a UTF-8 decode,
-        // and a one-byte string parses faster (test/bench/README.md, ingestion option (b)).
-        const ascii = isAscii(body);
-        const text = body.toString(ascii ? 'latin1' : 'utf8');
-        if (!ascii && !isUtf8(body)) this.reportInvalidUtf8(text);
-        const next = peekContinue(text);
-        if (next) ahead = fetchPage(next, singlesLeft > 0 ? 1 : pageSize);
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(text);
-        } catch (err) {
-          throw new KubeApiError(`${this.label}: list answered invalid JSON: ${(err as Error).message}`, 0, null);
-        }
-        if (!isRecord(parsed) || !Array.isArray(parsed.items)) {
-          throw new KubeApiError(`${this.label}: list answer has no items`, 0, null);
-        }
-        // Trim and apply each object at once so the untrimmed ones die young:
-        // each is let go of as soon as it is trimmed, so a young-generation
-        // GC in the middle of a page copies only the objects not trimmed yet.
-        const items: unknown[] = parsed.items;
-        for (let i = 0; i < items.length; i++) {
-          const raw = items[i];
-          items[i] = undefined;
-          this.listed(this.options.trim(withTypeMeta(raw, apiVersion, kind)), seen);
-        }
-        const meta = isRecord(parsed.metadata) ? parsed.metadata : {};
-        listRv = typeof meta.resourceVersion === 'string' ? meta.resourceVersion : listRv;
-        cont = typeof meta.continue === 'string' ? meta.continue : '';
-        if (!cont) break;
-      }
-    } finally {
-      ahead?.abort.abort();
-    }
+    const rv = await listPages(
+      {
+        request: this.request,
+        query: (extra) => this.query(extra),
+        apiVersion: this.options.apiVersion,
+        kind: this.options.kind,
+        label: this.label,
+        trim: this.options.trim,
+        protobuf: this.protobuf,
+        pageSize: this.options.pageSize ?? 500,
+        idleMs: this.options.listIdleTimeoutMs ?? 60_000,
+        maxPageBytes: this.options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES,
+      },
+      {
+        listed: (obj) => this.listed(obj, seen),
+        restarted: () => (seen = new Set()),
+        problem: (message) => this.handlers.onProblem?.(message),
+        invalidUtf8: (names) => this.reportInvalidUtf8Names(names),
+      },
+      signal,
+    );
     if (seen) this.known.forgetUnseen(seen, (prev) => this.handlers.onEvent('DELETED', this.known.tombstone(prev)));
-    this.rv = listRv;
+    this.rv = rv;
     this.lists += 1;
-  }
-
-  /** A protobuf list page: each item decoded, trimmed and applied as it comes (as a parsed JSON page's are). */
-  private listedProtobuf(body: Buffer, seen: Set<string> | null): { resourceVersion?: string; continue?: string } {
-    const { apiVersion, kind } = this.options;
-    const badUtf8: string[] = [];
-    let list: DecodedList;
-    try {
-      list = decodeList(body, this.protobuf!, (raw, invalidUtf8) => {
-        const obj = this.options.trim(withTypeMeta(raw, apiVersion, kind));
-        if (invalidUtf8 && badUtf8.length < 5) badUtf8.push(nameOf(obj.metadata));
-        this.listed(obj, seen);
-      });
-    } catch (err) {
-      if (!(err instanceof ProtobufError)) throw err;
-      throw new KubeApiError(`${this.label}: list answered invalid protobuf: ${err.message}`, 0, null);
-    }
-    if (badUtf8.length) this.reportInvalidUtf8Names(badUtf8);
-    return list.metadata;
   }
 
   /** One object of a list: ADDED or MODIFIED when new or changed (a new uid under a held name: DELETED for the old one first). */

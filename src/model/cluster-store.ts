@@ -16,7 +16,7 @@ import type {
 } from './types.js';
 import type { DefinitionPlan } from './plan.js';
 import { DefinitionPlans } from './definition-plans.js';
-import { describeFailure, type ExprError } from './expr.js';
+import { describeFailure, type ExprCompiler, type ExprError } from './expr.js';
 import { summarisePod, isTerminalPhase, recentRestartEnds } from './pod-status.js';
 import { naturalCompare } from './order.js';
 import { controllerUidOf } from './ownership.js';
@@ -53,6 +53,8 @@ export interface FlushResult {
 
 export interface ClusterStoreOptions {
   definitions: Definition[];
+  /** Compiles the definitions' expressions: the engine's, shared with its pre-flight (preflight.ts); default a new one. */
+  exprs?: ExprCompiler;
   gpuResources?: string[];
   /** Default true: also build trees of nested workloads (see OwnershipGraph.place). */
   buildNested?: boolean;
@@ -90,7 +92,7 @@ export class ClusterStore {
   private readonly gpuResources: readonly string[];
   /** GPU kinds by resource name: the built-in ones plus `--gpu-resource`'s. */
   private readonly gpuKinds: GpuResourceMatcher;
-  private readonly plans = new DefinitionPlans(() => (this.problemList = null));
+  private readonly plans: DefinitionPlans;
   /** Pods with a controller whose chain reaches no workload: orphans when that chain ends at a missing owner. */
   private readonly orphanCandidates = new Set<string>();
   /** Its trees' pods by node, for the node view (getNodePods). */
@@ -133,6 +135,7 @@ export class ClusterStore {
   private problemsErrorsVersion = 0;
 
   constructor(options: ClusterStoreOptions) {
+    this.plans = new DefinitionPlans(() => (this.problemList = null), options.exprs);
     this.buildNested = options.buildNested !== false;
     this.view = options.viewNamespaces?.length ? new Set(options.viewNamespaces) : null;
     this.now = options.now ?? Date.now;

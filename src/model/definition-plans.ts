@@ -5,6 +5,7 @@
 // (and with it every cached attribution).
 import type { Definition } from '../definitions/types.js';
 import { apiVersionOf, gvkKey } from '../definitions/types.js';
+import { ExprCompiler } from './expr.js';
 import { planDefinition, type DefinitionPlan } from './plan.js';
 import { deepEqual } from './equal.js';
 import { OWNER_GVKS } from './ownership-graph.js';
@@ -42,8 +43,14 @@ export class DefinitionPlans {
   /** Definitions ignored (a kind covered twice) and the plans' own problems. */
   problems: string[] = [];
 
-  /** @param onWarning told when a fallback warning is added (the store's problem list is then stale). */
-  constructor(private readonly onWarning: () => void) {}
+  /**
+   * @param onWarning told when a fallback warning is added (the store's problem list is then stale).
+   * @param exprs compiles the plans' expressions (the engine's, shared with its pre-flight).
+   */
+  constructor(
+    private readonly onWarning: () => void,
+    private readonly exprs: ExprCompiler = new ExprCompiler(),
+  ) {}
 
   /** Plans the definitions; returns whether the set of plans changed. */
   set(definitions: Definition[]): boolean {
@@ -60,7 +67,10 @@ export class DefinitionPlans {
       }
       const old = this.byGvk.get(key);
       // Keep the compiled plan (and every cached attribution) when the definition is unchanged.
-      next.set(key, old && (old.definition === def || deepEqual(old.definition, def)) ? old : planDefinition(def));
+      next.set(
+        key,
+        old && (old.definition === def || deepEqual(old.definition, def)) ? old : planDefinition(def, this.exprs),
+      );
     }
     const byKind = new Map<string, DefinitionPlan>();
     for (const [key, plan] of next) {

@@ -15,6 +15,33 @@ export interface Expr {
   compileError: string | null;
   /** The health of the definition it belongs to, shared by all its expressions; null when standalone. */
   health: DefinitionHealth | null;
+  /** What evaluations learnt of its program, shared with every Expr of the same text from the same ExprCompiler. */
+  learnt: ProgramLearnt;
+}
+
+/**
+ * What evaluating one program taught, kept with the program by the compiler
+ * that made it (so two engines never see each other's):
+ *
+ * - `overBudget`: found over the budget off the main thread (prefetchAsync,
+ *   the definitions' pre-flight), with the budget it ran under. A plan
+ *   evaluating it later breaks at once instead of blocking the thread for the
+ *   deadline: the objects it evaluates may have been replaced since (a watch
+ *   event) and so are not among the prefetched inputs. Forgotten when the
+ *   budget changes.
+ * - `prefetched`: jq-wasm results by input identity (see prefetch below); a
+ *   failure is kept as thrown and worded for the expression that reads it.
+ */
+interface ProgramLearnt {
+  overBudget: { error: JqError; budget: EvaluationBudget } | null;
+  readonly prefetched: WeakMap<object, unknown[] | Error>;
+}
+
+/** One text's program (or why it does not compile) and what was learnt of it. */
+interface CompiledText {
+  program: JqProgram | null;
+  compileError: string | null;
+  learnt: ProgramLearnt;
 }
 
 /**
@@ -22,7 +49,7 @@ export interface Expr {
  * expressions that runs over the jq budget breaks it: from then on every one of
  * its expressions fails at once with that error, so that 10,000 objects do not
  * each pay the budget. A new plan (definitions reloaded with a change) starts healthy,
- * unless one of its programs is known to be over budget (overBudget below).
+ * unless one of its programs is known to be over budget (ProgramLearnt above).
  */
 export interface DefinitionHealth {
   readonly definition: string;
@@ -64,24 +91,15 @@ function evaluationFailure(expr: Expr, err: unknown): ExprError {
   return health.broken;
 }
 
-/**
- * Programs found over the budget off the main thread (prefetchAsync, the
- * definitions' pre-flight), with the budget they ran under. A plan evaluating
- * one later breaks at once instead of blocking the thread for the deadline:
- * the objects it evaluates may have been replaced since (a watch event) and so
- * are not among the prefetched inputs. Forgotten when the budget changes.
- */
-const overBudget = new WeakMap<JqProgram, { error: JqError; budget: EvaluationBudget }>();
-
-function knownOverBudget(program: JqProgram): JqError | null {
-  const known = overBudget.get(program);
+function knownOverBudget(expr: Expr): JqError | null {
+  const known = expr.learnt.overBudget;
   return known && known.budget === evaluationBudget() ? known.error : null;
 }
 
 /** The failure that stops an evaluation before it starts: its definition broken, or its program over budget. */
 function failureBefore(expr: Expr): ExprError | null {
   if (expr.health?.broken) return expr.health.broken;
-  const known = expr.program && !expr.program.native ? knownOverBudget(expr.program) : null;
+  const known = expr.program && !expr.program.native ? knownOverBudget(expr) : null;
   return known ? evaluationFailure(expr, known) : null;
 }
 
@@ -91,21 +109,40 @@ function checkHealthy(expr: Expr): void {
   if (failure) throw failure;
 }
 
-export function compileExpr(
-  source: string,
-  field: string,
-  component: string | null,
-  health: DefinitionHealth | null = null,
-): Expr {
-  // jq-wasm (Emscripten) leaves jq's exit status in process.exitCode when it
-  // rejects an expression; a bad definition must not change how wlx exits.
-  const exitCode = process.exitCode;
-  try {
-    return { source, field, component, program: compile(source), compileError: null, health };
-  } catch (err) {
-    return { source, field, component, program: null, compileError: messageOf(err), health };
-  } finally {
-    process.exitCode = exitCode;
+/**
+ * Compiles definition expressions, each distinct text once, and keeps with
+ * each program what its evaluations learnt (ProgramLearnt). One per engine
+ * (or store): its pre-flight and its store's plans — a reload's new plan
+ * included — share programs, so what one found serves the others; another
+ * engine's compiler shares nothing with it.
+ */
+export class ExprCompiler {
+  private readonly byText = new Map<string, CompiledText>();
+
+  compile(source: string, field: string, component: string | null, health: DefinitionHealth | null = null): Expr {
+    const { program, compileError, learnt } = this.compiled(source);
+    return { source, field, component, program, compileError, health, learnt };
+  }
+
+  private compiled(source: string): CompiledText {
+    const hit = this.byText.get(source);
+    if (hit) return hit;
+    const learnt: ProgramLearnt = { overBudget: null, prefetched: new WeakMap() };
+    // jq-wasm (Emscripten) leaves jq's exit status in process.exitCode when it
+    // rejects an expression; a bad definition must not change how wlx exits.
+    const exitCode = process.exitCode;
+    let result: CompiledText;
+    try {
+      result = { program: compile(source), compileError: null, learnt };
+    } catch (err) {
+      result = { program: null, compileError: messageOf(err), learnt };
+      // Running out of time while compiling says nothing lasting about the expression.
+      if (err instanceof JqError && err.exceeded) return result;
+    } finally {
+      process.exitCode = exitCode;
+    }
+    this.byText.set(source, result);
+    return result;
   }
 }
 
@@ -114,11 +151,9 @@ export function compileExpr(
 // are about to evaluate such expressions for many objects (a flush placing
 // thousands of pods) prefetch them in one batch; evaluation then reads the
 // result for that very object (by identity) instead of calling jq again.
-// Results are kept per program (compile() gives every plan the same program for
-// the same text), so what a pre-flight prefetched serves the plan the store
-// makes afterwards; a failure is kept as thrown and worded for the expression
-// that reads it.
-const prefetched = new WeakMap<JqProgram, WeakMap<object, unknown[] | Error>>();
+// Results are kept with the program (ProgramLearnt: one ExprCompiler gives
+// every plan the same program for the same text), so what a pre-flight
+// prefetched serves the plan the store makes afterwards.
 
 /** Inputs a prefetchAsync sends to jq-wasm at once: the thread serialises and parses each chunk between awaits. */
 const ASYNC_CHUNK = 1_000;
@@ -126,12 +161,7 @@ const ASYNC_CHUNK = 1_000;
 /** The prefetch memo of `e`'s program when `e` still needs jq-wasm to evaluate, else null. */
 function memoToFill(e: Expr): WeakMap<object, unknown[] | Error> | null {
   if (!e.program || e.program.native || failureBefore(e)) return null;
-  let memo = prefetched.get(e.program);
-  if (!memo) {
-    memo = new WeakMap();
-    prefetched.set(e.program, memo);
-  }
-  return memo;
+  return e.learnt.prefetched;
 }
 
 /** Records a batch's results; an error over budget breaks `e`'s definition as an evaluation would. */
@@ -180,7 +210,7 @@ export function prefetch(exprs: readonly Expr[], inputs: readonly object[]): voi
  * prefetch() off the main thread: jq-wasm runs in a worker while the caller
  * awaits (an explorer keeps drawing and reading keys), in chunks of
  * ASYNC_CHUNK inputs. An expression over budget breaks its definition, is
- * remembered as over budget (see overBudget) and is not sent again.
+ * remembered as over budget (ProgramLearnt) and is not sent again.
  */
 export async function prefetchAsync(exprs: readonly Expr[], inputs: readonly object[]): Promise<void> {
   if (inputs.length === 0) return;
@@ -202,7 +232,7 @@ export async function prefetchAsync(exprs: readonly Expr[], inputs: readonly obj
       record(e, memo, chunk, results);
       const exceeded = results.find((r): r is JqError => r instanceof JqError && r.exceeded !== null);
       if (exceeded) {
-        overBudget.set(program, { error: exceeded, budget: evaluationBudget() });
+        e.learnt.overBudget = { error: exceeded, budget: evaluationBudget() };
         break;
       }
     }
@@ -211,7 +241,7 @@ export async function prefetchAsync(exprs: readonly Expr[], inputs: readonly obj
 
 function prefetchedFor(expr: Expr, input: unknown): unknown[] | undefined {
   if (!expr.program || expr.program.native || typeof input !== 'object' || input === null) return undefined;
-  const hit = prefetched.get(expr.program)?.get(input);
+  const hit = expr.learnt.prefetched.get(input);
   if (hit instanceof Error) throw evaluationFailure(expr, hit);
   return hit;
 }

@@ -2,7 +2,7 @@
 // once (never per pod or per event), the component tree as indexes, and which
 // components can hold pods. Built when definitions are (re)loaded.
 import type { Definition, Component, StatusName, StatusKey, ConditionMatcher } from '../definitions/types.js';
-import { compileExpr, newDefinitionHealth, type DefinitionHealth, type Expr } from './expr.js';
+import { newDefinitionHealth, type DefinitionHealth, type Expr, type ExprCompiler } from './expr.js';
 
 /**
  * Where a component's pod template is: a whole pod template or pod spec, or
@@ -128,10 +128,11 @@ function planComponent(
   problems: string[],
   name: string,
   health: DefinitionHealth,
+  exprs: ExprCompiler,
 ): ComponentPlan {
   const compile = (src: string | undefined, field: string): Expr | null => {
     if (src === undefined || src === '') return null;
-    const e = compileExpr(src, field, c.name, health);
+    const e = exprs.compile(src, field, c.name, health);
     if (e.compileError)
       problems.push(`definition ${name}: component ${c.name}: ${field} \`${src}\`: ${e.compileError}`);
     return e;
@@ -183,11 +184,12 @@ function planComponent(
   };
 }
 
-export function planDefinition(definition: Definition): DefinitionPlan {
+/** The plan of `definition`, its expressions compiled by `exprs` (its owner's: programs and what they learnt are shared there). */
+export function planDefinition(definition: Definition, exprs: ExprCompiler): DefinitionPlan {
   const problems: string[] = [];
   const name = definition.name;
   const health = newDefinitionHealth(name);
-  const components = definition.components.map((c, i) => planComponent(c, i, problems, name, health));
+  const components = definition.components.map((c, i) => planComponent(c, i, problems, name, health, exprs));
   const byName = new Map<string, number>();
   components.forEach((c, i) => {
     if (!byName.has(c.name)) byName.set(c.name, i);
@@ -230,7 +232,7 @@ export function planDefinition(definition: Definition): DefinitionPlan {
   if (sd) {
     const root = definition.root.name;
     const compile = (src: string, field: string): Expr => {
-      const e = compileExpr(src, field, root, health);
+      const e = exprs.compile(src, field, root, health);
       if (e.compileError)
         problems.push(`definition ${name}: component ${root}: ${field} \`${src}\`: ${e.compileError}`);
       return e;
@@ -288,7 +290,7 @@ export function planDefinition(definition: Definition): DefinitionPlan {
         return;
       }
       const compileGang = (src: string, field: string): Expr => {
-        const e = compileExpr(src, `gangs.${g.name}.members[${mi}].${field}`, m.componentName, health);
+        const e = exprs.compile(src, `gangs.${g.name}.members[${mi}].${field}`, m.componentName, health);
         if (e.compileError) problems.push(`definition ${name}: gang ${g.name}: ${field} \`${src}\`: ${e.compileError}`);
         return e;
       };

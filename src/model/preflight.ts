@@ -3,10 +3,10 @@
 // thread, over the objects already held, before any synchronous evaluation
 // needs them. One over the budget is found in the worker while the explorer
 // keeps drawing — the store's plan then breaks at its first evaluation
-// without calling jq (expr.ts, overBudget) — and the healthy ones are
+// without calling jq (expr.ts, ProgramLearnt) — and the healthy ones are
 // prefetched, so the flush after the reload reads their results.
 import { apiVersionOf, type Definition, type Gvk } from '../definitions/types.js';
-import { prefetchAsync, type ExprError } from './expr.js';
+import { prefetchAsync, type ExprCompiler, type ExprError } from './expr.js';
 import { POD_GVK } from './ownership-graph.js';
 import { planDefinition } from './plan.js';
 
@@ -42,14 +42,17 @@ function probeOf(gvk: Gvk): object {
  * those a plan runs against workloads over `objectsOf(rootGvk)`, those it runs
  * against pods over the pods in the same namespaces. Resolves with the
  * definitions found over the budget (name → the failure); none rejects.
+ * `exprs` must be the compiler of the store that gets the definitions next:
+ * what the pre-flight learns is kept with its programs.
  */
 export async function preflightDefinitions(
   definitions: readonly Definition[],
   objectsOf: (gvk: Gvk) => readonly object[],
+  exprs: ExprCompiler,
 ): Promise<Map<string, ExprError>> {
   const broken = new Map<string, ExprError>();
   for (const definition of definitions) {
-    const plan = planDefinition(definition);
+    const plan = planDefinition(definition, exprs);
     if (plan.slowWorkloadExprs.length === 0 && plan.slowPodExprs.length === 0) continue;
     const held = objectsOf(definition.rootGvk);
     const workloads = held.length > 0 ? held : [probeOf(definition.rootGvk)];

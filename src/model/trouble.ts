@@ -1,7 +1,8 @@
 // Trouble a workload's status word does not show: a JobSet is Running while
 // one of its pods is OOMKilled in a crash loop, a PyTorchJob is Running with a
-// worker that cannot pull its image. Pure over the tree; memoised per tree
-// object, which the store keeps while the workload is unchanged, so the
+// worker that cannot pull its image. Pure over the tree; a reader of trees
+// across snapshots keeps a TroubleMemo (the explorer's is in its RowCache):
+// the store keeps a tree object while the workload is unchanged, so the
 // explorer computes it once per change rather than per frame.
 import type { PodSummary, RoleTree, WorkloadTree, TroubleCount, TroubleSeverity, WorkloadTrouble } from './types.js';
 
@@ -51,7 +52,6 @@ function forEachPod(roles: readonly RoleTree[], visit: (p: PodSummary) => void):
 }
 
 const NONE: WorkloadTrouble = { severity: null, counts: [], restarts: 0 };
-const memo = new WeakMap<WorkloadTree, WorkloadTrouble>();
 
 /**
  * Pods in trouble counted by reason, as pods come and go: the engine worker
@@ -102,15 +102,22 @@ export function tallyTrouble(w: Pick<WorkloadTree, 'roles' | 'unattributedPods'>
   return tally;
 }
 
-/** The pods in trouble in a workload, counted by reason (memoised per tree object). */
-export function workloadTrouble(w: WorkloadTree): WorkloadTrouble {
+/** Each tree's trouble once per tree object, for one reader of trees across snapshots. */
+export class TroubleMemo {
+  private readonly byTree = new WeakMap<WorkloadTree, WorkloadTrouble>();
+
+  of(w: WorkloadTree): WorkloadTrouble {
+    let t = this.byTree.get(w);
+    if (!t) this.byTree.set(w, (t = tallyTrouble(w).result()));
+    return t;
+  }
+}
+
+/** The pods in trouble in a workload, counted by reason (kept in `memo` when given). */
+export function workloadTrouble(w: WorkloadTree, memo?: TroubleMemo): WorkloadTrouble {
   // A tree sent without its pods carries theirs, computed by this function in the engine worker.
   if (w.podsElided) return w.podsElided.trouble;
-  const hit = memo.get(w);
-  if (hit) return hit;
-  const result = tallyTrouble(w).result();
-  memo.set(w, result);
-  return result;
+  return memo ? memo.of(w) : tallyTrouble(w).result();
 }
 
 /** `1 pod OOMKilled, 2 pods Unschedulable, 4 restarts` (empty when no trouble). */

@@ -5,7 +5,7 @@
 // each restart; the cause beside it (`Degraded (OOMKilled)`) never repeats it.
 import type { WorkloadTree, WorkloadQueue, WorkloadTrouble } from './types.js';
 import { statusWithQueue } from './scheduling/words.js';
-import { CRASH_CAUSES, workloadTrouble } from './trouble.js';
+import { CRASH_CAUSES, workloadTrouble, type TroubleMemo } from './trouble.js';
 
 /** Words a crash loop overrides: the job is running, or starting, but a container keeps dying. */
 const OVERRIDDEN = new Set(['Running', 'Initializing']);
@@ -16,9 +16,9 @@ export function crashLooping(t: WorkloadTrouble): boolean {
 }
 
 /** The status words to show: Degraded instead of Running/Initializing while a pod crash-loops. */
-export function workloadWords(w: WorkloadTree, queue?: WorkloadQueue | null): string[] {
+export function workloadWords(w: WorkloadTree, queue?: WorkloadQueue | null, trouble?: TroubleMemo): string[] {
   const words = statusWithQueue(w, queue);
-  return words.every((s) => OVERRIDDEN.has(s)) && crashLooping(workloadTrouble(w)) ? ['Degraded'] : words;
+  return words.every((s) => OVERRIDDEN.has(s)) && crashLooping(workloadTrouble(w, trouble)) ? ['Degraded'] : words;
 }
 
 /**

@@ -12,6 +12,7 @@ import { basename, join } from 'node:path';
 import yaml from 'js-yaml';
 import { loadDefinitionFile } from '../../src/definitions/index.js';
 import type { Definition, StatusName } from '../../src/definitions/types.js';
+import { ExprCompiler } from '../../src/model/expr.js';
 import { planDefinition, STATUS_ORDER } from '../../src/model/plan.js';
 import { evaluateStatus } from '../../src/model/status.js';
 import type { KubeObject } from '../../src/model/types.js';
@@ -97,7 +98,7 @@ function loadOne(path: string): Definition {
 }
 
 function verdicts(def: Definition, obj: KubeObject): StatusName[] {
-  const result = evaluateStatus(planDefinition(def).status, obj, `${obj.kind}/${obj.metadata.name}`);
+  const result = evaluateStatus(planDefinition(def, new ExprCompiler()).status, obj, `${obj.kind}/${obj.metadata.name}`);
   assert.deepEqual(result.errors, [], `${def.name} on ${obj.metadata.name}`);
   return result.status;
 }

@@ -4,69 +4,30 @@
 // asserted (the machine is shared).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { FLEET_FIGURE_NAMES, FLEET_TARGETS } from '../bench/fleet.js';
+import { assertFiguresFinite, runBench, TINY_CLUSTER } from './bench-run.js';
 
 test(
   'fleet bench harness: 2 clusters × 500 pods against one of 1,000, every figure finite',
   { timeout: 300_000 },
   () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wlx-bench-fleet-smoke-'));
-    try {
-      const out = join(dir, 'bench.json');
-      const main = fileURLToPath(new URL('../bench/main.js', import.meta.url));
-      const r = spawnSync(
-        process.execPath,
-        [
-          main,
-          '--fleet',
-          '2',
-          '--nodes',
-          '20',
-          '--pods',
-          '1000',
-          '--workloads',
-          '10',
-          '--churn',
-          '20',
-          '--sessions',
-          '1',
-          '--settle-seconds',
-          '1',
-          '--json',
-          out,
-        ],
-        { encoding: 'utf8', timeout: 290_000 },
-      );
-      assert.equal(r.status, 0, `bench exited ${r.status}: ${r.stderr}`);
-      const result = JSON.parse(readFileSync(out, 'utf8')) as {
-        figures: Record<string, unknown>;
-        setup: {
-          clusters: number;
-          pods: { single: number; fleet: number };
-          sessions: Record<string, unknown[]>;
-          loadAverage: { before: number[]; after: number[] };
-          targets: Record<string, string>;
-        };
+    const { stdout, result } = runBench<{
+      figures: Record<string, unknown>;
+      setup: {
+        clusters: number;
+        pods: { single: number; fleet: number };
+        sessions: Record<string, unknown[]>;
+        loadAverage: { before: number[]; after: number[] };
+        targets: Record<string, string>;
       };
-      assert.deepEqual(Object.keys(result.figures).sort(), [...FLEET_FIGURE_NAMES].sort());
-      for (const name of FLEET_FIGURE_NAMES) {
-        const v = result.figures[name];
-        assert.ok(typeof v === 'number' && Number.isFinite(v), `${name} = ${String(v)}`);
-      }
-      assert.equal(result.setup.clusters, 2);
-      assert.deepEqual(result.setup.pods, { single: 1000, fleet: 1000 }, 'the same pods, one cluster or two');
-      for (const k of ['single', 'shared', 'worker', 'inline']) assert.equal(result.setup.sessions[k]?.length, 1, k);
-      assert.equal(result.setup.loadAverage.before.length, 3);
-      for (const name of Object.keys(FLEET_TARGETS)) assert.match(result.setup.targets[name], /^(met|missed)$/);
-      assert.match(r.stdout, /fleet_vs_single_rss\s+\S+\s+≤ 1\.3\s+(met|missed)/);
-      assert.match(r.stdout, /load average: /);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    }>(['--fleet', '2', ...TINY_CLUSTER, '--sessions', '1', '--settle-seconds', '1'], 290_000);
+    assertFiguresFinite(result.figures, FLEET_FIGURE_NAMES);
+    assert.equal(result.setup.clusters, 2);
+    assert.deepEqual(result.setup.pods, { single: 1000, fleet: 1000 }, 'the same pods, one cluster or two');
+    for (const k of ['single', 'shared', 'worker', 'inline']) assert.equal(result.setup.sessions[k]?.length, 1, k);
+    assert.equal(result.setup.loadAverage.before.length, 3);
+    for (const name of Object.keys(FLEET_TARGETS)) assert.match(result.setup.targets[name], /^(met|missed)$/);
+    assert.match(stdout, /fleet_vs_single_rss\s+\S+\s+≤ 1\.3\s+(met|missed)/);
+    assert.match(stdout, /load average: /);
   },
 );

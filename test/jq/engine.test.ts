@@ -1,9 +1,10 @@
-// Unit tests of the jq engine's API: number/string formatting, the compile
-// cache, native vs fallback programs, early stop in first(), error kinds and
+// Unit tests of the jq engine's API: number/string formatting, compile()
+// keeping nothing, native vs fallback programs, early stop in first(), error kinds and
 // values, try scoping, the forbidden-construct validator.
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import {
+  checkCompiles,
   compile,
   compileFallback,
   FORBIDDEN_IN_DEFINITIONS,
@@ -56,15 +57,15 @@ test('strings and objects print as jq -c prints them, terminal controls escaped'
   assert.equal(JSON.parse(formatJson('\u009b2J\u202e')), '\u009b2J\u202e');
 });
 
-test('compile() parses each distinct expression once', () => {
+test('compile() keeps nothing between calls: whoever compiles keeps the program', () => {
   const a = compile('.metadata.labels["x/y"] // "none"');
-  assert.equal(compile('.metadata.labels["x/y"] // "none"'), a);
+  assert.notEqual(compile('.metadata.labels["x/y"] // "none"'), a);
   assert.equal(a.native, true);
   assert.deepEqual(a.run({ metadata: { labels: { 'x/y': 'v' } } }), ['v']);
   assert.deepEqual(a.run({}), ['none']);
 });
 
-test('compile errors are JqErrors of kind compile, also from the cache', () => {
+test('compile errors are JqErrors of kind compile, every time', () => {
   for (const expr of ['.a |', 'foo(1)', '{a: 1 + 2}', '$undefined']) {
     for (let i = 0; i < 2; i++) {
       const err = runtimeErrorOf(() => compile(expr));
@@ -73,6 +74,16 @@ test('compile errors are JqErrors of kind compile, also from the cache', () => {
     }
   }
   assert.match(runtimeErrorOf(() => compile('foo')).message, /foo\/0 is not defined/);
+});
+
+test('checkCompiles: the verdict of compile() without a program', () => {
+  for (const expr of ['.a |', 'foo(1)', '$undefined']) {
+    const err = runtimeErrorOf(() => checkCompiles(expr));
+    assert.equal(err.kind, 'compile', expr);
+    assert.equal(err.message, runtimeErrorOf(() => compile(expr)).message, expr);
+  }
+  for (const expr of ['.metadata.name', 'reduce .[] as $x (0; . + $x)', ''])
+    assert.doesNotThrow(() => checkCompiles(expr));
 });
 
 test('every upstream catalog expression runs natively', (t) => {

@@ -33,9 +33,9 @@ function putTfJob(cluster: DemoCluster, name: string): void {
 }
 
 test('engine: a looping cluster Karta breaks only its own definition; the explorer keeps updating', async (t) => {
-  // jq-wasm loaded and the expression checked by jq (compile() caches it) under
-  // the default budget, so that a loaded machine cannot fail the check itself;
-  // evaluations then get a short deadline.
+  // jq-wasm loaded (and the expression checked by jq once) under the default
+  // budget, so that a loaded machine does not pay the start-up within the short
+  // deadline the evaluations then get.
   await prepareFallback();
   assert.equal(compile(LOOP).native, false);
   const previous = setEvaluationBudget({ timeMs: 3000, batchMsPerInput: 0 });

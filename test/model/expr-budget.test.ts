@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { setEvaluationBudget, wasmStats } from '../../src/jq/index.js';
-import { ExprError, compileExpr, firstOf, newDefinitionHealth, prefetch, runExpr } from '../../src/model/expr.js';
+import { ExprCompiler, ExprError, firstOf, newDefinitionHealth, prefetch, runExpr } from '../../src/model/expr.js';
+
+const exprs = new ExprCompiler();
 
 const BIG = Array.from({ length: 10_000 }, (_, i) => i);
 
@@ -13,9 +15,9 @@ test('expr: an evaluation over budget breaks its definition; its other expressio
   const previous = setEvaluationBudget({ steps: 1000 });
   t.after(() => setEvaluationBudget(previous));
   const health = newDefinitionHealth('looping');
-  const heavy = compileExpr('[.[], .[]] | length', 'statusDefinition.phaseDefinition.path', 'root', health);
-  const light = compileExpr('length', 'scaleDefinition.replicasPath', 'root', health);
-  const other = compileExpr('length', 'scaleDefinition.replicasPath', 'root', newDefinitionHealth('fine'));
+  const heavy = exprs.compile('[.[], .[]] | length', 'statusDefinition.phaseDefinition.path', 'root', health);
+  const light = exprs.compile('length', 'scaleDefinition.replicasPath', 'root', health);
+  const other = exprs.compile('length', 'scaleDefinition.replicasPath', 'root', newDefinitionHealth('fine'));
   assert.equal(runExpr(heavy, [1, 2])[0], 4, 'under budget it evaluates');
 
   const failure = (() => {
@@ -45,7 +47,7 @@ test('expr: an evaluation over budget breaks its definition; its other expressio
 
 test('expr: a plain runtime error does not break the definition', () => {
   const health = newDefinitionHealth('erring');
-  const e = compileExpr('.a | tonumber', 'scaleDefinition.replicasPath', 'root', health);
+  const e = exprs.compile('.a | tonumber', 'scaleDefinition.replicasPath', 'root', health);
   assert.throws(
     () => runExpr(e, { a: 'x' }),
     (err) => err instanceof ExprError && err.exceeded === null,
@@ -57,7 +59,7 @@ test('expr: a plain runtime error does not break the definition', () => {
 test('expr: a jq-wasm batch over its deadline breaks the definition once, for every input of the batch', (t) => {
   const health = newDefinitionHealth('wasm-loop');
   // Compiled (jq-wasm loaded) under the default budget; only the evaluation gets the short one.
-  const loop = compileExpr('def f: f; f', 'statusDefinition.phaseDefinition.path', 'root', health);
+  const loop = exprs.compile('def f: f; f', 'statusDefinition.phaseDefinition.path', 'root', health);
   assert.equal(loop.program?.native, false, loop.compileError ?? '');
   const previous = setEvaluationBudget({ timeMs: 100, batchMsPerInput: 0 });
   t.after(() => setEvaluationBudget(previous));

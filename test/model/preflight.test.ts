@@ -10,7 +10,7 @@ import { compile, setEvaluationBudget, wasmStats } from '../../src/jq/index.js';
 import { gvkKey, type Gvk } from '../../src/definitions/types.js';
 import type { KubeObject } from '../../src/model/types.js';
 import { ClusterStore } from '../../src/model/cluster-store.js';
-import { compileExpr, firstOf, newDefinitionHealth, prefetchAsync } from '../../src/model/expr.js';
+import { ExprCompiler, firstOf, newDefinitionHealth, prefetchAsync } from '../../src/model/expr.js';
 import { preflightDefinitions } from '../../src/model/preflight.js';
 import { definition, gpuTemplate, object, pod } from './fixtures.js';
 
@@ -76,6 +76,7 @@ async function ticksDuring<T>(run: () => Promise<T>): Promise<{ ticks: number; m
 
 test('preflight: a looping Karta is broken off the main thread; the store then evaluates without calling jq', async (t) => {
   const defs = definitions();
+  const exprs = new ExprCompiler();
   for (const e of [ROLE, REPLICAS, LOOPING]) assert.equal(compile(e).native, false, e);
   const slow = object('x.io/v1', 'Slow', 's', { spec: { n: 2, t: gpuTemplate(1) }, status: { ok: true } });
   const loop = object('x.io/v1', 'Loop', 'l', { spec: { n: 1, t: gpuTemplate(1) } });
@@ -98,7 +99,7 @@ test('preflight: a looping Karta is broken off the main thread; the store then e
     ticks,
     ms,
     result: broken,
-  } = await ticksDuring(() => preflightDefinitions(defs, (gvk) => held.get(gvkKey(gvk)) ?? []));
+  } = await ticksDuring(() => preflightDefinitions(defs, (gvk) => held.get(gvkKey(gvk)) ?? [], exprs));
   assert.deepEqual([...broken.keys()], ['looping']);
   const failure = broken.get('looping')!;
   assert.equal(failure.exceeded, 'time');
@@ -108,9 +109,9 @@ test('preflight: a looping Karta is broken off the main thread; the store then e
   assert.ok(ticks >= DEADLINE_MS / 10 / 4, `${ticks} timer ticks in ${ms.toFixed(0)} ms: the thread was blocked`);
   process.stdout.write(`# preflight: ${ms.toFixed(0)} ms, ${ticks} ticks of 10 ms meanwhile\n`);
 
-  // The store gets the same definitions (its own plans) and the same objects,
-  // plus a Loop that arrived after the pre-flight.
-  const store = new ClusterStore({ definitions: defs });
+  // The engine's store gets the same definitions (its own plans, the same
+  // compiler) and the same objects, plus a Loop that arrived after the pre-flight.
+  const store = new ClusterStore({ definitions: defs, exprs });
   const late = object('x.io/v1', 'Loop', 'late', { spec: { n: 1 } });
   for (const w of [slow, loop, late]) store.apply('workload', 'ADDED', w);
   for (const p of pods) store.apply('pod', 'ADDED', p);
@@ -140,8 +141,9 @@ test('preflight: a looping Karta is broken off the main thread; the store then e
 
 test('prefetchAsync: results are read by the expression of another plan; an error is worded for it', async () => {
   const source = '.a as $a | $a | tonumber';
-  const first = compileExpr(source, 'scaleDefinition.replicasPath', 'x', newDefinitionHealth('one'));
-  const other = compileExpr(source, 'scaleDefinition.minReplicasPath', 'y', newDefinitionHealth('two'));
+  const exprs = new ExprCompiler();
+  const first = exprs.compile(source, 'scaleDefinition.replicasPath', 'x', newDefinitionHealth('one'));
+  const other = exprs.compile(source, 'scaleDefinition.minReplicasPath', 'y', newDefinitionHealth('two'));
   const inputs = [{ a: '4' }, { a: 'four' }];
   await prefetchAsync([first], inputs);
   const calls = wasmStats.calls;
@@ -152,4 +154,51 @@ test('prefetchAsync: results are read by the expression of another plan; an erro
   );
   assert.equal(wasmStats.calls - calls, 0);
   assert.equal(other.health?.broken, null);
+});
+
+test('preflight: what it learns stays with its compiler; a store compiling on its own calls jq again', async () => {
+  const healthy = definitions().slice(0, 1);
+  const slow = object('x.io/v1', 'Slow', 's', { spec: { n: 2, t: gpuTemplate(1) }, status: { ok: true } });
+  const pods = [0, 1].map((i) => pod(`s-${i}`, { owner: slow, node: 'n', gpus: 1, labels: { role: 'a' } }));
+  const held = (gvk: Gvk): KubeObject[] => (gvkKey(gvk) === gvkKey(SLOW) ? [slow] : pods);
+  const engines = [new ExprCompiler(), new ExprCompiler()];
+  await preflightDefinitions(healthy, held, engines[0]);
+  const flushCalls = (exprs: ExprCompiler): number => {
+    const store = new ClusterStore({ definitions: healthy, exprs });
+    store.apply('workload', 'ADDED', slow);
+    for (const p of pods) store.apply('pod', 'ADDED', p);
+    const calls = wasmStats.calls;
+    store.flush();
+    assert.deepEqual(store.workloads()[0].status, ['Running']);
+    return wasmStats.calls - calls;
+  };
+  assert.equal(flushCalls(engines[0]), 0, "the pre-flight's compiler: its results are read");
+  assert.ok(flushCalls(engines[1]) > 0, 'another compiler shares none of them');
+});
+
+test('ExprCompiler: one program per text within a compiler; over budget is known only to the compiler that found it', async (t) => {
+  const [one, two] = [new ExprCompiler(), new ExprCompiler()];
+  const a = one.compile(LOOPING, 'statusDefinition.phaseDefinition.path', 'root', newDefinitionHealth('a'));
+  assert.equal(one.compile(LOOPING, 'f', null).program, a.program);
+  assert.notEqual(two.compile(LOOPING, 'f', null).program, a.program);
+  assert.equal(a.program?.native, false);
+  const previous = setEvaluationBudget({ timeMs: 200, batchMsPerInput: 0 });
+  t.after(() => setEvaluationBudget(previous));
+  await prefetchAsync([a], [{}]);
+  assert.equal(a.health?.broken?.exceeded, 'time');
+
+  // A new plan's expression of the same text: broken at once by the same compiler, evaluated by another.
+  const again = one.compile(LOOPING, 'statusDefinition.phaseDefinition.path', 'root', newDefinitionHealth('a'));
+  const calls = wasmStats.calls;
+  assert.throws(
+    () => firstOf(again, { late: true }),
+    (err: Error) => /exceeded the evaluation budget/.test(err.message),
+  );
+  assert.equal(wasmStats.calls - calls, 0, 'known over budget: no jq call');
+  const elsewhere = two.compile(LOOPING, 'statusDefinition.phaseDefinition.path', 'root', newDefinitionHealth('a'));
+  assert.throws(
+    () => firstOf(elsewhere, { late: true }),
+    (err: Error) => /exceeded the evaluation budget/.test(err.message),
+  );
+  assert.ok(wasmStats.calls - calls > 0, 'another compiler knew nothing: jq ran it');
 });

@@ -1,6 +1,7 @@
 // Generic status evaluation, rule by rule.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ExprCompiler } from '../../src/model/expr.js';
 import { planDefinition } from '../../src/model/plan.js';
 import { evaluateStatus } from '../../src/model/status.js';
 import type { StatusDefinition } from '../../src/definitions/types.js';
@@ -10,7 +11,7 @@ import { definition } from './fixtures.js';
 const GVK = { group: 'x.io', version: 'v1', kind: 'W' };
 
 function evaluate(sd: StatusDefinition, status: Record<string, unknown>, extra: Record<string, unknown> = {}) {
-  const plan = planDefinition(definition('w', GVK, { name: 'w', statusDefinition: sd }));
+  const plan = planDefinition(definition('w', GVK, { name: 'w', statusDefinition: sd }), new ExprCompiler());
   assert.deepEqual(plan.problems, []);
   const obj: KubeObject = {
     apiVersion: 'x.io/v1',
@@ -195,6 +196,6 @@ test('an expression failing at runtime is reported and does not match; other sta
 });
 
 test('no status definition: Undefined', () => {
-  const plan = planDefinition(definition('w', GVK, { name: 'w' }));
+  const plan = planDefinition(definition('w', GVK, { name: 'w' }), new ExprCompiler());
   assert.deepEqual(evaluateStatus(plan.status, { metadata: { name: 'a', uid: 'b' } }, 'a').status, ['Undefined']);
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { podTrouble, troubleText, workloadTrouble } from '../../src/model/trouble.js';
+import { podTrouble, TroubleMemo, troubleText, workloadTrouble } from '../../src/model/trouble.js';
 import { summarisePod } from '../../src/model/pod-status.js';
 import type { KubeObject } from '../../src/model/types.js';
 import { pod, role, workload } from '../ui/fixtures.js';
@@ -48,7 +48,7 @@ test('pod trouble: an OOMKilled crash loop reads OOMKilled in back-off and betwe
   });
 });
 
-test('workload trouble: counted by reason, worst first, restarts of the troubled pods; memoised per tree', () => {
+test('workload trouble: counted by reason, worst first, restarts of the troubled pods; kept per tree by its reader', () => {
   const w = workload('ft', [
     role('master', [pod('m-0', { restarts: 5, lastFailure: 'Error' })]),
     role('worker', [
@@ -64,7 +64,8 @@ test('workload trouble: counted by reason, worst first, restarts of the troubled
       pod('w-3', { status: 'Pending', reason: 'Unschedulable', ready: false, node: null }),
     ]),
   ]);
-  const t = workloadTrouble(w);
+  const memo = new TroubleMemo();
+  const t = workloadTrouble(w, memo);
   assert.equal(t.severity, 'error');
   assert.deepEqual(
     t.counts.map((c) => [c.reason, c.pods]),
@@ -74,7 +75,10 @@ test('workload trouble: counted by reason, worst first, restarts of the troubled
     ],
   );
   assert.equal(troubleText(t), '1 pod OOMKilled, 2 pods Unschedulable, 1 restart');
-  assert.equal(workloadTrouble(w), t, 'the same tree object: computed once');
+  assert.equal(workloadTrouble(w, memo), t, 'the same tree object, the same reader: computed once');
+  assert.notEqual(workloadTrouble(w, new TroubleMemo()), t, 'another reader keeps its own');
+  assert.notEqual(workloadTrouble(w), t, 'without a memo: counted afresh');
+  assert.deepEqual(workloadTrouble(w), t);
   const healthy = workload('ok', [role('worker', [pod('a'), pod('b')])]);
   assert.equal(workloadTrouble(healthy).severity, null);
   assert.equal(troubleText(workloadTrouble(healthy)), '');

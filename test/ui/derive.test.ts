@@ -1,7 +1,8 @@
 // Rows per view: renderers, sorting, filtering, sanitising.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tableForFrame, sortRows, filterRows } from '../../src/ui/state/derive.js';
+import { explorerWorkloads, findWorkload, tableForFrame, sortRows, filterRows } from '../../src/ui/state/derive.js';
+import { RowCache } from '../../src/ui/render/row-cache.js';
 import { UNATTRIBUTED } from '../../src/model/role-name.js';
 import { roleTable, findPodRolePath } from '../../src/ui/render/roles.js';
 import { layoutColumns, formatLine, fit, displayWidth } from '../../src/ui/render/table.js';
@@ -231,4 +232,27 @@ test('orphan pods: their owner that is not visible is a workloads row holding th
   assert.ok(allPods.rows.some((r) => r.cells[1] === 'ray-head-owner-head-8kq2x'));
   // Without orphans, the list is the snapshot's own.
   assert.equal(tableForFrame(s, frame({}), null, () => []).rows.length, 5);
+});
+
+test('orphan pods: an explorer keeps one workloads list per snapshot in its own row cache, shared with no other', () => {
+  const s = defaultSnapshot();
+  const orphan = pod('lost-0', { namespace: 'research' });
+  const snapshot = {
+    ...s,
+    orphanPods: [{ ...orphan, owner: { apiVersion: 'ray.io/v1', kind: 'RayCluster', name: 'lost' } }],
+  };
+  const [one, two] = [new RowCache(), new RowCache()];
+  const list = explorerWorkloads(snapshot, one);
+  assert.equal(list.length, s.workloads.length + 1);
+  assert.equal(explorerWorkloads(snapshot, one), list, 'the same explorer: the same array for the snapshot');
+  assert.notEqual(explorerWorkloads(snapshot, two), list, 'another explorer keeps its own');
+  assert.notEqual(explorerWorkloads(snapshot), list, 'without a cache: made afresh');
+  assert.deepEqual(explorerWorkloads(snapshot), list);
+  // The owner's entry is found by its uid, from the explorer's list when given.
+  const owner = list[list.length - 1];
+  assert.equal(findWorkload(snapshot, owner.uid, one), owner);
+  assert.deepEqual(findWorkload(snapshot, owner.uid), owner);
+  assert.equal(findWorkload(snapshot, s.workloads[0].uid), s.workloads[0]);
+  // Without orphans the list is the snapshot's own array.
+  assert.equal(explorerWorkloads(s, one), s.workloads);
 });

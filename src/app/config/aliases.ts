@@ -1,6 +1,6 @@
 // aliases.yaml as k9s's: `aliases: {NAME: command}`; `:NAME` runs the command
 // (extra words after `:NAME` are appended to it).
-import { isMapping, problemAt, readYamlMapping, type ConfigProblem } from './yaml-file.js';
+import { isMapping, openConfigMapping, problemAt, type ConfigProblem } from './yaml-file.js';
 
 export interface LoadedAliases {
   exists: boolean;
@@ -10,14 +10,8 @@ export interface LoadedAliases {
 
 export function loadAliases(file: string): LoadedAliases {
   const out: LoadedAliases = { exists: false, aliases: new Map(), problems: [] };
-  const read = readYamlMapping(file);
-  if (read.kind === 'absent') return out;
-  out.exists = true;
-  if (read.kind === 'error') {
-    out.problems.push(read.problem);
-    return out;
-  }
-  const m = read.mapping;
+  const m = openConfigMapping(file, out);
+  if (!m) return out;
   for (const k of Object.keys(m.value))
     if (k !== 'aliases') out.problems.push(problemAt(m, [k], `unknown key "${k}" (the file holds aliases:)`));
   const list = m.value.aliases;

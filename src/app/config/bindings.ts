@@ -4,7 +4,7 @@
 // `override: true` lets it replace the built-in.
 import { builtinKeys } from '../../ui/keymap.js';
 import { keyOfShortCut } from './shortcut.js';
-import { isMapping, problemAt, readYamlMapping, type ConfigProblem, type YamlMapping } from './yaml-file.js';
+import { isMapping, openConfigMapping, problemAt, type ConfigProblem, type YamlMapping } from './yaml-file.js';
 
 export interface Entry {
   id: string;
@@ -22,13 +22,9 @@ export function readEntries(
   taken: Map<string, string>,
   problems: ConfigProblem[],
 ): { exists: boolean; entries: Entry[] } {
-  const read = readYamlMapping(file);
-  if (read.kind === 'absent') return { exists: false, entries: [] };
-  if (read.kind === 'error') {
-    problems.push(read.problem);
-    return { exists: true, entries: [] };
-  }
-  const m = read.mapping;
+  const loaded = { exists: false, problems };
+  const m = openConfigMapping(file, loaded);
+  if (!m) return { exists: loaded.exists, entries: [] };
   for (const k of Object.keys(m.value))
     if (k !== root) problems.push(problemAt(m, [k], `unknown key "${k}" (the file holds ${root}:)`));
   const all = m.value[root];

@@ -13,7 +13,7 @@ import {
   parseDuration,
   parsePrometheus,
 } from './option-values.js';
-import { isMapping, problemAt, readYamlMapping, type ConfigProblem, type YamlMapping } from './yaml-file.js';
+import { isMapping, openConfigMapping, problemAt, type ConfigProblem, type YamlMapping } from './yaml-file.js';
 
 export interface Settings {
   prometheus?: string;
@@ -186,14 +186,8 @@ export function loadSettings(file: string, dir: string, pathEnv: PathEnv = {}): 
     problems: [],
     lineOf: () => null,
   };
-  const read = readYamlMapping(file);
-  if (read.kind === 'absent') return result;
-  result.exists = true;
-  if (read.kind === 'error') {
-    result.problems.push(read.problem);
-    return result;
-  }
-  const m = read.mapping;
+  const m = openConfigMapping(file, result);
+  if (!m) return result;
   result.lineOf = (path) => m.lineOf(path);
   const problems = result.problems;
   const contexts = new Map<string, Settings>();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { MapColour } from '../../ui/render/gpu-map/colours.js';
 import type { MapPalette, Skin } from '../../ui/skin.js';
 import { inkColour, paletteColour } from './colour-names.js';
-import { isMapping, problemAt, readYamlMapping, type ConfigProblem, type YamlMapping } from './yaml-file.js';
+import { isMapping, openConfigMapping, problemAt, type ConfigProblem, type YamlMapping } from './yaml-file.js';
 
 type Setter = (skin: Skin, colour: string | undefined) => void;
 
@@ -110,14 +110,8 @@ export function skinFile(skinsDir: string, name: string): string {
 export function loadSkin(skinsDir: string, name: string): LoadedSkin {
   const file = skinFile(skinsDir, name);
   const out: LoadedSkin = { file, exists: false, skin: null, problems: [] };
-  const read = readYamlMapping(file);
-  if (read.kind === 'absent') return out;
-  out.exists = true;
-  if (read.kind === 'error') {
-    out.problems.push(read.problem);
-    return out;
-  }
-  const m = read.mapping;
+  const m = openConfigMapping(file, out);
+  if (!m) return out;
   const skin: Skin = { tones: {} };
   const k9s = m.value.k9s;
   if (k9s !== undefined && k9s !== null && !isMapping(k9s))

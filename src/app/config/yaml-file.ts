@@ -21,15 +21,32 @@ export interface YamlMapping {
   lineOf(path: FieldPath): number;
 }
 
-export type YamlFileResult =
+type YamlFileResult =
   { kind: 'absent' } | { kind: 'error'; problem: ConfigProblem } | { kind: 'ok'; mapping: YamlMapping };
 
 export function isMapping(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * The mapping a config loader reads, or null when there is none: the file is
+ * absent (`loaded.exists` stays false), or unreadable or not one mapping
+ * (`loaded.exists` set, its problem added).
+ */
+export function openConfigMapping(
+  file: string,
+  loaded: { exists: boolean; problems: ConfigProblem[] },
+): YamlMapping | null {
+  const read = readYamlMapping(file);
+  if (read.kind === 'absent') return null;
+  loaded.exists = true;
+  if (read.kind === 'ok') return read.mapping;
+  loaded.problems.push(read.problem);
+  return null;
+}
+
 /** The file's one document as a mapping; an empty file is an empty mapping. */
-export function readYamlMapping(file: string): YamlFileResult {
+function readYamlMapping(file: string): YamlFileResult {
   if (!existsSync(file)) return { kind: 'absent' };
   let text: string;
   try {

@@ -16,7 +16,7 @@ import type {
 import { EMPTY_SCHEDULING } from '../../model/scheduling/index.js';
 import { ordinal } from '../../model/scheduling/words.js';
 import { troubleMarker, workloadWords } from '../../model/workload-word.js';
-import { workloadTrouble } from '../../model/trouble.js';
+import { TroubleMemo, workloadTrouble } from '../../model/trouble.js';
 import { roleName, UNATTRIBUTED } from '../../model/role-name.js';
 import { sanitise } from '../../text/sanitise.js';
 import { humanDuration } from '../../text/duration.js';
@@ -188,8 +188,9 @@ export function renderWorkload(
 ): string[] {
   const lines: string[] = [];
   // The explorer's words: the queue's, Degraded while a pod crash-loops, the pods' worst trouble beside them.
-  const words = workloadWords(w, queue);
-  const status = words.join(',') + troubleMarker(workloadTrouble(w), words);
+  const trouble = new TroubleMemo();
+  const words = workloadWords(w, queue, trouble);
+  const status = words.join(',') + troubleMarker(workloadTrouble(w, trouble), words);
   lines.push(
     ...wrapParts(
       [

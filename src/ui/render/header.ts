@@ -11,6 +11,7 @@ import type {
 } from '../../model/types.js';
 import { sanitise } from '../../text/sanitise.js';
 import { workloadWords } from '../../model/workload-word.js';
+import type { TroubleMemo } from '../../model/trouble.js';
 import { clusterGpuUtilisation } from '../../model/gpu-overlay.js';
 
 /** What the header shows, computed once per screen (src/ui/state/screen.ts). */
@@ -236,13 +237,19 @@ const COMPACT_ORDER: [string, string][] = [
  * holds (counted once per workload); `compact`: short words, the ones that
  * need a look first (`7  1 Failed 2 Queued 4 Run`).
  */
-export function workloadCounts(snapshot: ModelSnapshot, namespace: string | null, compact = false): string {
+export function workloadCounts(
+  snapshot: ModelSnapshot,
+  namespace: string | null,
+  compact = false,
+  trouble?: TroubleMemo,
+): string {
   const counts = new Map<string, number>();
   let n = 0;
   for (const w of snapshot.workloads) {
     if (namespace !== null && w.namespace !== namespace) continue;
     n++;
-    for (const s of workloadWords(w, snapshot.scheduling?.queues.get(w.uid))) counts.set(s, (counts.get(s) ?? 0) + 1);
+    for (const s of workloadWords(w, snapshot.scheduling?.queues.get(w.uid), trouble))
+      counts.set(s, (counts.get(s) ?? 0) + 1);
   }
   let parts: string[];
   if (compact) {

@@ -18,6 +18,7 @@ import { workloadStatusText, workloadStatusWords, workloadNodeCount } from './wo
 import { nodeFree, nodeStatus } from './nodes.js';
 import { nodeGpuModel } from '../../model/gpu.js';
 import { shortGpuKind } from './header.js';
+import type { TroubleMemo } from '../../model/trouble.js';
 import { splitAcross, splitSentence, spreadOf, spreadSentence, type TopologyIndex } from '../../model/topology.js';
 import { rolePods, treePods } from '../../model/tree-pods.js';
 import { roleName } from '../../model/role-name.js';
@@ -28,11 +29,11 @@ export interface PanelLine {
   tone: Tone;
 }
 
-export function workloadPanel(w: WorkloadTree, queue?: WorkloadQueue): PanelLine[] {
+export function workloadPanel(w: WorkloadTree, queue?: WorkloadQueue, trouble?: TroubleMemo): PanelLine[] {
   const lines: PanelLine[] = [
     {
-      text: `${sanitise(w.kind)} ${sanitise(w.namespace)}/${sanitise(w.name)}  ${workloadStatusText(w, queue)}  ready ${w.replicas.ready}/${w.replicas.desired}  GPUs ${gpuRatio(w.gpus, 'names')}  nodes ${workloadNodeCount(w)}  def ${sanitise(w.definition)} (${w.definitionSource})`,
-      tone: worstTone(workloadStatusWords(w, queue)),
+      text: `${sanitise(w.kind)} ${sanitise(w.namespace)}/${sanitise(w.name)}  ${workloadStatusText(w, queue, trouble)}  ready ${w.replicas.ready}/${w.replicas.desired}  GPUs ${gpuRatio(w.gpus, 'names')}  nodes ${workloadNodeCount(w)}  def ${sanitise(w.definition)} (${w.definitionSource})`,
+      tone: worstTone(workloadStatusWords(w, queue, trouble)),
     },
   ];
   if (w.statusMessage) lines.push({ text: `message: ${sanitise(w.statusMessage)}`, tone: 'normal' });

@@ -4,7 +4,8 @@
 // time when few pods changed. Each App owns one (no state shared between
 // explorers or tests).
 import { GpuOverlayMemo } from './gpu-columns.js';
-import type { PodSummary, WorkloadTree, WorkloadQueue } from '../../model/types.js';
+import { TroubleMemo } from '../../model/trouble.js';
+import type { ModelSnapshot, PodSummary, WorkloadTree, WorkloadQueue } from '../../model/types.js';
 import type { Row, TableData } from './table.js';
 import { ALL_POD_COLUMNS, podRow } from './pods.js';
 import { workloadPods, workloadRow } from './workloads.js';
@@ -44,6 +45,10 @@ export class RowCache {
   private lastAllPods: AllPods | null = null;
   /** The UTIL/MEM columns laid over this explorer's rows. */
   readonly gpuOverlays = new GpuOverlayMemo();
+  /** Each tree's pods in trouble (the rows', the header's and the panel's). */
+  readonly trouble = new TroubleMemo();
+  /** This explorer's workloads list per snapshot (state/derive.ts explorerWorkloads): one array per snapshot. */
+  readonly explorerLists = new WeakMap<ModelSnapshot, readonly WorkloadTree[]>();
 
   constructor(readonly counters: WorkCounters = newWorkCounters()) {}
 
@@ -60,7 +65,7 @@ export class RowCache {
   readonly workloadRow = (w: WorkloadTree, queue?: WorkloadQueue | null): Row => {
     const hit = this.workloadRows.get(w);
     if (hit && hit.queue === queue) return hit.row;
-    const row = workloadRow(w, queue);
+    const row = workloadRow(w, queue, this.trouble);
     this.workloadRows.set(w, { row, queue });
     return row;
   };

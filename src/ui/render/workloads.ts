@@ -1,6 +1,6 @@
 // Workloads (home view): every workload of every defined kind.
 import type { WorkloadTree, PodSummary, WorkloadQueue, SchedulingView } from '../../model/types.js';
-import { workloadTrouble } from '../../model/trouble.js';
+import { workloadTrouble, type TroubleMemo } from '../../model/trouble.js';
 import { troubleMarker, workloadWords } from '../../model/workload-word.js';
 import { queueCell } from './queues.js';
 import { treePods } from '../../model/tree-pods.js';
@@ -47,20 +47,20 @@ export function workloadNodes(w: WorkloadTree): string[] {
 }
 
 /** The status words (model/workload-word.ts): the queue's word when a queue holds the job, Degraded while a pod crash-loops. */
-export function workloadStatusWords(w: WorkloadTree, queue?: WorkloadQueue | null): string[] {
-  return workloadWords(w, queue);
+export function workloadStatusWords(w: WorkloadTree, queue?: WorkloadQueue | null, trouble?: TroubleMemo): string[] {
+  return workloadWords(w, queue, trouble);
 }
 
-export function workloadStatusText(w: WorkloadTree, queue?: WorkloadQueue | null): string {
-  return workloadStatusWords(w, queue).join(',');
+export function workloadStatusText(w: WorkloadTree, queue?: WorkloadQueue | null, trouble?: TroubleMemo): string {
+  return workloadStatusWords(w, queue, trouble).join(',');
 }
 
-/** A workload's row; `queue` undefined: no QUEUE column, null: none holds it. */
-export function workloadRow(w: WorkloadTree, queue?: WorkloadQueue | null): Row {
-  const words = workloadStatusWords(w, queue);
+/** A workload's row; `queue` undefined: no QUEUE column, null: none holds it; `memo` keeps the trees' trouble. */
+export function workloadRow(w: WorkloadTree, queue?: WorkloadQueue | null, memo?: TroubleMemo): Row {
+  const words = workloadStatusWords(w, queue, memo);
   const status = words.join(',');
   const name = sanitise(w.name);
-  const trouble = workloadTrouble(w);
+  const trouble = workloadTrouble(w, memo);
   const statusTone = worstTone(words);
   // Coloured by the worst of the status word and its pods' trouble (as k9s), marked in text for NO_COLOR.
   const tone =

@@ -53,6 +53,7 @@ export interface ViewTable extends TableData {
 
 /** Suffix of the entry standing for an owner that is not visible (see explorerWorkloads). */
 export const NOT_VISIBLE = ' (not visible)';
+const NOT_VISIBLE_UID = 'not-visible/';
 
 /** An entry for the owner of orphan pods: its kind and name, its pods unattributed, nothing expected. */
 function notVisibleOwner(pods: OrphanPod[]): WorkloadTree {
@@ -63,7 +64,7 @@ function notVisibleOwner(pods: OrphanPod[]): WorkloadTree {
     kind: owner.kind,
     namespace,
     name: owner.name + NOT_VISIBLE,
-    uid: `not-visible/${namespace}/${owner.apiVersion}/${owner.kind}/${owner.name}`,
+    uid: `${NOT_VISIBLE_UID}${namespace}/${owner.apiVersion}/${owner.kind}/${owner.name}`,
     definition: '',
     definitionSource: 'cluster',
     status: ['Undefined'],
@@ -78,16 +79,15 @@ function notVisibleOwner(pods: OrphanPod[]): WorkloadTree {
   };
 }
 
-const explorerLists = new WeakMap<ModelSnapshot, readonly WorkloadTree[]>();
-
 /**
  * The workloads the explorer lists: the snapshot's, then one entry per owner
  * of orphan pods that is not visible (so those pods are in the workloads view,
- * `:pods` and a workload view, never dropped). Same array per snapshot.
+ * `:pods` and a workload view, never dropped). With an explorer's row cache,
+ * the same array per snapshot (kept there); without, made afresh.
  */
-export function explorerWorkloads(snapshot: ModelSnapshot): readonly WorkloadTree[] {
+export function explorerWorkloads(snapshot: ModelSnapshot, cache?: RowCache): readonly WorkloadTree[] {
   if (snapshot.orphanPods.length === 0) return snapshot.workloads;
-  let list = explorerLists.get(snapshot);
+  let list = cache?.explorerLists.get(snapshot);
   if (!list) {
     const byOwner = new Map<string, OrphanPod[]>();
     for (const p of snapshot.orphanPods) {
@@ -97,13 +97,21 @@ export function explorerWorkloads(snapshot: ModelSnapshot): readonly WorkloadTre
       else byOwner.set(key, [p]);
     }
     list = [...snapshot.workloads, ...[...byOwner.values()].map(notVisibleOwner)];
-    explorerLists.set(snapshot, list);
+    cache?.explorerLists.set(snapshot, list);
   }
   return list;
 }
 
-export function findWorkload(snapshot: ModelSnapshot, uid: string | undefined): WorkloadTree | undefined {
-  return uid === undefined ? undefined : explorerWorkloads(snapshot).find((w) => w.uid === uid);
+/** The explorer's workload `uid` (explorerWorkloads): the snapshot's, else an owner that is not visible. */
+export function findWorkload(
+  snapshot: ModelSnapshot,
+  uid: string | undefined,
+  cache?: RowCache,
+): WorkloadTree | undefined {
+  if (uid === undefined) return undefined;
+  const found = snapshot.workloads.find((w) => w.uid === uid);
+  if (found || !uid.startsWith(NOT_VISIBLE_UID)) return found;
+  return explorerWorkloads(snapshot, cache).find((w) => w.uid === uid);
 }
 
 export function findNode(snapshot: ModelSnapshot, name: string | undefined): NodeSummary | undefined {
@@ -145,7 +153,7 @@ export function tableForFrame(
   switch (frame.kind) {
     case 'workloads': {
       const keys = frame.workloadType?.keys;
-      const all = explorerWorkloads(snapshot);
+      const all = explorerWorkloads(snapshot, cache);
       const workloads = keys ? all.filter((w) => keys.includes(workloadTypeKey(w))) : all;
       return {
         ...withWorkloadUtil(
@@ -167,7 +175,7 @@ export function tableForFrame(
     }
     case 'namespaces': {
       const counts = new Map<string, number>();
-      for (const w of explorerWorkloads(snapshot)) counts.set(w.namespace, (counts.get(w.namespace) ?? 0) + 1);
+      for (const w of explorerWorkloads(snapshot, cache)) counts.set(w.namespace, (counts.get(w.namespace) ?? 0) + 1);
       const list = pickers?.namespaceList ?? { namespaces: [] };
       return {
         ...namespaceTable(list, pickers?.recentNamespaces ?? [], counts, namespace),
@@ -177,17 +185,17 @@ export function tableForFrame(
     case 'aliases':
       return { ...aliasTable(pickers?.bindings ?? NO_USER_BINDINGS, workloadTypes(snapshot)), sortable: false };
     case 'workload': {
-      const w = findWorkload(snapshot, frame.workloadUid);
+      const w = findWorkload(snapshot, frame.workloadUid, cache);
       if (!w) return { ...EMPTY, sortable: false, missing: 'workload no longer exists' };
       return { ...roleTable(w, new Set(frame.collapsed)), sortable: false };
     }
     case 'pods': {
       if (frame.workloadUid === undefined) {
-        const workloads = explorerWorkloads(snapshot);
+        const workloads = explorerWorkloads(snapshot, cache);
         const all = cache ? cache.allPodsTable(workloads, namespace) : allPodsTable(workloads, namespace);
         return { ...withPodUtil(all, snapshot.gpuMetrics, cache?.gpuOverlays), sortable: true };
       }
-      const w = findWorkload(snapshot, frame.workloadUid);
+      const w = findWorkload(snapshot, frame.workloadUid, cache);
       if (!w) return { ...EMPTY, sortable: true, missing: 'workload no longer exists' };
       const t = podTable(w, frame.rolePath ?? null, cache?.podRow);
       if (!t) return { ...EMPTY, sortable: true, missing: 'role no longer exists' };

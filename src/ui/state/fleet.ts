@@ -17,6 +17,7 @@ import { GpuMapMemo, type MapScreen } from '../render/gpu-map/index.js';
 import type { MapPalette } from '../render/gpu-map/colours.js';
 import type { HighlightSpec } from '../render/gpu-map/highlight.js';
 import type { MapDirection } from '../render/gpu-map/layout.js';
+import type { RowCache } from '../render/row-cache.js';
 import { explorerWorkloads } from './derive.js';
 import type { UiState, ViewFrame } from './ui-state.js';
 import type { ViewTable } from './derive.js';
@@ -54,6 +55,8 @@ export class FleetViews {
   private readonly maps = new Map<string, GpuMapMemo>();
 
   constructor(
+    /** The explorer's row cache (its workloads list per member snapshot). */
+    private readonly rows: RowCache,
     private readonly topologyKeys?: readonly string[],
     private readonly mapPalette?: Partial<MapPalette>,
   ) {}
@@ -108,7 +111,7 @@ export class FleetViews {
       const local = cursor - offsets[i];
       const s = this.mapOf(m.context).screen(
         m.snapshot,
-        explorerWorkloads(m.snapshot),
+        explorerWorkloads(m.snapshot, this.rows),
         spec,
         local >= 0 && local < counts[i] ? local : -1,
         width,

@@ -103,7 +103,7 @@ export class RowServer {
    */
   private naturalWindow(snapshot: ModelSnapshot, request: RowWindowRequest): RowWindow {
     // Each workload's pod count only; rows are built (or read from the cache) for the workloads a slice reaches.
-    const segments = this.segmentsOf(explorerWorkloads(snapshot), request.namespace);
+    const segments = this.segmentsOf(explorerWorkloads(snapshot, this.rows), request.namespace);
     const total = segments.total;
     const slice = (from: number, to: number): Row[] => {
       const out: Row[] = [];

@@ -8,7 +8,7 @@ import type { ConnectionInfo, ModelSnapshot, NodeSummary, WorkloadTree } from '.
 import type { ModelSource } from '../../model/source.js';
 import { topologyIndex, type TopologyIndex } from '../../model/topology.js';
 import { workloadGpu } from '../../model/gpu-overlay.js';
-import { troubleText, workloadTrouble } from '../../model/trouble.js';
+import { troubleText, workloadTrouble, type TroubleMemo } from '../../model/trouble.js';
 import { sanitise } from '../../text/sanitise.js';
 import { KEYMAP } from '../keymap.js';
 import { helpTable, userKeyRows } from '../render/help.js';
@@ -231,8 +231,8 @@ function viewTitle(
 }
 
 /** The pods' trouble under a status word that does not show it (the why line covers Failed and Degraded). */
-function troublePanelLines(w: WorkloadTree): PanelLine[] {
-  const t = workloadTrouble(w);
+function troublePanelLines(w: WorkloadTree, trouble: TroubleMemo): PanelLine[] {
+  const t = workloadTrouble(w, trouble);
   if (!t.severity) return [];
   return [{ text: `${sanitise(troubleText(t))} — w for why`, tone: t.severity }];
 }
@@ -258,6 +258,7 @@ function panelFor(
   nowMs: number,
   state: UiState,
   topology: TopologyMemo,
+  trouble: TroubleMemo,
 ): PanelLine[] {
   if (frame.kind === 'namespaces') {
     const list = state.namespaceList;
@@ -274,11 +275,11 @@ function panelFor(
     const held = queueLines.some((l) => l.tone === 'warn') && !w.status.includes('Failed');
     const why = held ? [] : whyPanelLines(w, nowMs);
     return [
-      ...workloadPanel(w, queue),
+      ...workloadPanel(w, queue, trouble),
       ...gpuPanelLines(workloadGpu(snapshot.gpuMetrics, w)),
       ...placementPanelLines(w, topology.of(snapshot)),
       ...queueLines,
-      ...(why.length ? why : held ? [] : troublePanelLines(w)),
+      ...(why.length ? why : held ? [] : troublePanelLines(w, trouble)),
     ];
   }
   if (frame.kind === 'node') {
@@ -409,8 +410,8 @@ export class ScreenModel {
     this.contexts = options.contexts ?? [];
     this.bindings = options.bindings ?? NO_USER_BINDINGS;
     this.gpuMap = new GpuMapMemo(options.topologyKeys, options.mapPalette);
-    this.fleet = new FleetViews(options.topologyKeys, options.mapPalette);
     this.rows = new RowCache(counters);
+    this.fleet = new FleetViews(this.rows, options.topologyKeys, options.mapPalette);
     this.layouts = new LayoutMemo(counters);
     this.highlights = new ChangeHighlights(options.highlightMs ?? 1500);
   }
@@ -531,8 +532,8 @@ export class ScreenModel {
     const counts = {
       snapshot,
       namespace,
-      text: workloadCounts(snapshot, namespace),
-      compact: workloadCounts(snapshot, namespace, true),
+      text: workloadCounts(snapshot, namespace, false, this.rows.trouble),
+      compact: workloadCounts(snapshot, namespace, true, this.rows.trouble),
     };
     this.counts = counts;
     return counts;
@@ -588,7 +589,7 @@ export class ScreenModel {
             ...(frame.kind === 'workload' && frame.workloadUid !== undefined
               ? fleetPanelLines(key.snapshot, scope.cluster, frame.workloadUid)
               : []),
-            ...panelFor(snapshot, frame, nowMs, state, this.topology),
+            ...panelFor(snapshot, frame, nowMs, state, this.topology, this.rows.trouble),
           ];
     const panel = allPanel.slice(0, Math.min(allPanel.length, Math.max(0, height - headerLines - 8)));
     const page = Math.max(1, height - headerLines - panel.length - 5);
@@ -642,7 +643,7 @@ export class ScreenModel {
           )
         : this.gpuMap.screen(
             snapshot,
-            explorerWorkloads(snapshot),
+            explorerWorkloads(snapshot, this.rows),
             spec,
             cursor,
             inner,
