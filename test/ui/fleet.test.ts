@@ -11,6 +11,7 @@ import { FleetMerger } from '../../src/model/fleet/merge.js';
 import { summariseCluster } from '../../src/model/fleet/summary.js';
 import { MultiKueueIndex } from '../../src/model/fleet/multikueue.js';
 import { ScreenModel } from '../../src/ui/state/screen.js';
+import { fleetHeadline } from '../../src/ui/render/header.js';
 import { initialState, reduce, type UiState } from '../../src/ui/state/ui-state.js';
 import { keyOutcome } from '../../src/ui/state/keys.js';
 import type { RowServer, RowWindow, RowWindowRequest } from '../../src/ui/state/served-rows.js';
@@ -276,4 +277,67 @@ test(':map over a fleet: one band group per cluster under its name; the cursor c
   // Down from the manager's last node: the worker's first.
   assert.equal(s.map!.step(managerNodes - 1, 'down'), managerNodes);
   assert.equal(s.map!.step(managerNodes, 'up'), managerNodes - 1);
+});
+
+test("the header's Conn: each cluster's state as :clusters says it (`3 clusters: 1 live, east unreachable, west connecting`)", () => {
+  const live = defaultSnapshot(1);
+  const merged = new FleetMerger().merge([
+    {
+      context: 'manager',
+      snapshot: live,
+      summary: summariseCluster({ context: 'manager', server: null, version: null }, live),
+    },
+    {
+      context: 'east',
+      snapshot: null,
+      summary: summariseCluster(
+        { context: 'east', server: null, version: null, error: { kind: 'unreachable', text: 'connect ECONNREFUSED' } },
+        null,
+      ),
+    },
+    {
+      context: 'west',
+      snapshot: null,
+      summary: summariseCluster({ context: 'west', server: null, version: null }, null),
+    },
+  ]);
+  const f = new FakeSource(merged, { ...CONNECTION, context: 'manager,east,west', cluster: '3 clusters', user: '' });
+  const model = new ScreenModel();
+  const s = model.screen(merged, initialState(), Date.parse('2026-01-01T01:00:00Z'), { columns: 140, rows: 40 }, f);
+  assert.equal(s.header.summary.text, '3 clusters: 1 live, east unreachable, west connecting');
+  assert.equal(s.header.summary.level, 'warn');
+  // :clusters says the same words.
+  const c = model.screen(
+    merged,
+    reduce(initialState(), { type: 'root', frame: { kind: 'clusters', label: 'clusters' } }),
+    Date.parse('2026-01-01T01:00:00Z'),
+    { columns: 140, rows: 40 },
+    f,
+  );
+  assert.deepEqual(
+    c.rows.filter((r) => r && !r.cells[0].startsWith(' ')).map((r) => r!.cells.slice(0, 2)),
+    [
+      ['manager', 'live'],
+      ['east', 'unreachable'],
+      ['west', 'connecting'],
+    ],
+  );
+});
+
+test("the header's Conn over a fleet: all live; several down of one state named together; none live is an error", () => {
+  const s = (context: string, state: 'live' | 'unreachable' | 'unauthorized') => ({ context, state });
+  assert.deepEqual(fleetHeadline([s('a', 'live'), s('b', 'live')], []), { text: '2 clusters: all live', level: 'ok' });
+  assert.deepEqual(fleetHeadline([s('a', 'live'), s('b', 'unreachable'), s('c', 'unreachable')], []), {
+    text: '3 clusters: 1 live, b, c unreachable',
+    level: 'warn',
+  });
+  assert.deepEqual(fleetHeadline([s('a', 'unauthorized'), s('b', 'unreachable')], []), {
+    text: '2 clusters: b unreachable, a unauthorized',
+    level: 'error',
+  });
+  // A kind a live cluster may not list is named with its cluster.
+  assert.deepEqual(fleetHeadline([s('a', 'live'), s('b', 'live')], ['b/pods']), {
+    text: '2 clusters: all live  forbidden: b/pods',
+    level: 'warn',
+  });
 });

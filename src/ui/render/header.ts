@@ -12,6 +12,7 @@ import type {
 import { sanitise } from '../../text/sanitise.js';
 import { workloadWords } from '../../model/workload-word.js';
 import { clusterGpuUtilisation } from '../../model/gpu-overlay.js';
+import type { ClusterSummary, FleetState } from '../../model/fleet/types.js';
 
 /** What the header shows, computed once per screen (src/ui/state/screen.ts). */
 export interface HeaderModel {
@@ -97,6 +98,32 @@ export function connectionHeadline(c: ClusterConnection, scopedTo?: readonly str
     parts.push(`namespace-scoped: ${scopedTo.map(sanitise).join(',')}`);
     if (level === 'ok') level = 'warn';
   }
+  return { text: parts.join('  '), level };
+}
+
+/** The order a fleet's states are named in: the ones to act on first. */
+const FLEET_ORDER: readonly FleetState[] = ['unreachable', 'unauthorized', 'forbidden', 'connecting'];
+
+/**
+ * A fleet's connection in one phrase, each cluster in the words of `:clusters`
+ * and `clusters[].state`: `3 clusters: 1 live, east unreachable, west
+ * connecting` (clusters of one state named together); `forbidden`: kinds a
+ * cluster may not list, as `context/kind`.
+ */
+export function fleetHeadline(
+  members: readonly Pick<ClusterSummary, 'context' | 'state'>[],
+  forbidden: readonly string[],
+): ConnectionSummary {
+  const live = members.filter((m) => m.state === 'live').length;
+  const down = FLEET_ORDER.flatMap((state) => {
+    const names = members.filter((m) => m.state === state).map((m) => sanitise(m.context));
+    return names.length ? [`${names.join(', ')} ${state}`] : [];
+  });
+  const states = live === members.length ? ['all live'] : [...(live ? [`${live} live`] : []), ...down];
+  const parts = [`${members.length} clusters: ${states.join(', ')}`];
+  if (forbidden.length) parts.push(`forbidden: ${forbidden.map(sanitise).join(',')}`);
+  const failing = members.some((m) => m.state !== 'live' && m.state !== 'connecting');
+  const level = live === 0 && failing ? 'error' : live === members.length && !forbidden.length ? 'ok' : 'warn';
   return { text: parts.join('  '), level };
 }
 

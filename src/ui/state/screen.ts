@@ -16,6 +16,7 @@ import type { MapPalette } from '../skin.js';
 import {
   connectionFlash,
   connectionHeadline,
+  fleetHeadline,
   gpuHeadline,
   gpuKindTotals,
   workloadCounts,
@@ -597,7 +598,14 @@ export class ScreenModel {
     const header: HeaderModel = {
       connection,
       totals: snapshot.totals,
-      summary: connectionHeadline(snapshot.connection, snapshot.accessNotice ? readNamespaces(snapshot) : undefined),
+      // The whole fleet: each cluster's state, as :clusters says it; one cluster (or one narrowed to): its watches'.
+      summary:
+        scope.cluster === null && isFleet(key.snapshot)
+          ? fleetHeadline(
+              key.snapshot.fleet!.members.map((m) => m.summary),
+              key.snapshot.connection.forbidden,
+            )
+          : connectionHeadline(snapshot.connection, snapshot.accessNotice ? readNamespaces(snapshot) : undefined),
       workloads: this.workloadCounts(snapshot, state.namespace).text,
       workloadsCompact: this.workloadCounts(snapshot, state.namespace).compact,
       gpus: gpuHeadline(snapshot, width, this.gpuKindTotals(snapshot.nodes)),
