@@ -314,6 +314,37 @@ test(
 );
 
 test(
+  "explorer with a dead context: the header names each cluster's state as :clusters does, and a User that is not blank",
+  { skip: !hasTmux(), timeout: 180_000 },
+  async (t) => {
+    const { kubeconfig, dir } = await fleetWithKubeconfig(t);
+    const dead = withDeadContexts(kubeconfig, dir, await silentServer(t));
+    const tmux = new Tmux(
+      wlxCommand(`--kubeconfig ${shellQuote(dead)} --context wlx-fleet-east,refused --connect-timeout 3s`),
+      150,
+      40,
+    );
+    try {
+      let screen = await tmux.waitFor(
+        (s) => /Conn: 2 clusters: 1 live, refused unreachable/.test(s) && /llama-70b/.test(s),
+        'the header naming the dead cluster',
+        60_000,
+      );
+      assert.match(screen, /User: per cluster/);
+      assert.match(screen, /Cluster: 2 clusters \(:clusters\)/);
+      tmux.keys(':');
+      tmux.type('clusters');
+      tmux.keys('Enter');
+      screen = await tmux.waitFor(/clusters\[2\]/, ':clusters');
+      assert.match(screen, /wlx-fleet-east\s+live/);
+      assert.match(screen, /refused\s+unreachable/);
+    } finally {
+      tmux.kill();
+    }
+  },
+);
+
+test(
   'wlx demo serve --fleet: three servers, one kubeconfig, kubectl on each context; Ctrl-C stops it',
   { timeout: 120_000 },
   async (t) => {
