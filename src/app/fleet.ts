@@ -77,6 +77,8 @@ class Member {
 
 function describeOpenError(err: unknown): ConnectionCause {
   const text = err instanceof Error ? err.message : String(err);
+  // The context's kubeconfig entry: its message names the file, the context and the field.
+  if (err instanceof Error && err.name === 'KubeconfigError') return { kind: 'kubeconfig', text };
   if (/401|unauthori[sz]ed|credentials|exec plugin|token/i.test(text)) return { kind: 'unauthorized', text };
   if (/403|forbidden/i.test(text)) return { kind: 'forbidden', text };
   return { kind: 'unreachable', text };
@@ -231,6 +233,8 @@ class Fleet implements FleetSource {
     m.unsubscribe = source.subscribe((s) => {
       // An answer clears a timeout's verdict; the engine's own state speaks from then on.
       if (m.error && (s.connection.state === 'live' || s.connection.state === 'syncing')) m.error = null;
+      // Past the timeout, what the cluster itself says (refused, 401, …) replaces "no answer".
+      else if (m.timedOut && s.connection.cause) m.error = s.connection.cause;
       this.schedule();
     });
     this.schedule();

@@ -220,7 +220,8 @@ export interface KindState {
 
 /** Why the server could not be used, classified once (src/kube/client.ts describeFailure). */
 export interface ConnectionCause {
-  kind: 'unreachable' | 'tls' | 'unauthorized' | 'forbidden' | 'credentials' | 'stalled' | 'server';
+  /** `kubeconfig`: the context's kubeconfig entry cannot be used (a fleet member that never opened). */
+  kind: 'unreachable' | 'tls' | 'unauthorized' | 'forbidden' | 'credentials' | 'stalled' | 'server' | 'kubeconfig';
   /** Short and free of credentials, e.g. "connection refused". */
   text: string;
 }

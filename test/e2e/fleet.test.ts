@@ -71,7 +71,10 @@ async function silentServer(t: { after(fn: () => unknown): void }): Promise<numb
   return (server.address() as { port: number }).port;
 }
 
-/** The kubeconfig with two more contexts: `refused` (nothing listens) and `silent` (never answers). */
+/**
+ * The kubeconfig with three more contexts: `refused` (nothing listens), `silent` (never answers) and
+ * `broken` (its cluster entry missing).
+ */
 function withDeadContexts(kubeconfig: string, dir: string, silentPort: number): string {
   const config = load(readFileSync(kubeconfig, 'utf8')) as {
     clusters: unknown[];
@@ -86,6 +89,7 @@ function withDeadContexts(kubeconfig: string, dir: string, silentPort: number): 
     config.users.push({ name, user: {} });
     config.contexts.push({ name, context: { cluster: name, user: name } });
   }
+  config.contexts.push({ name: 'broken', context: { cluster: 'missing', user: 'refused' } });
   const path = join(dir, 'with-dead');
   writeFileSync(path, dump(config), { mode: 0o600 });
   return path;
@@ -230,7 +234,7 @@ test(
       '--kubeconfig',
       dead,
       '--context',
-      'wlx-fleet-east,refused,silent',
+      'wlx-fleet-east,refused,silent,broken',
       '--connect-timeout',
       '4s',
       '-o',
@@ -245,10 +249,13 @@ test(
         ['wlx-fleet-east', 'live'],
         ['refused', 'unreachable'],
         ['silent', 'unreachable'],
+        ['broken', 'invalid'],
       ],
     );
     assert.match(doc.clusters[1].error!, /ECONNREFUSED|refused/);
     assert.match(doc.clusters[2].error!, /no answer within 4 s/);
+    // A broken kubeconfig entry is no network failure: the file, the context and the field.
+    assert.equal(doc.clusters[3].error, `context "broken": cluster "missing" is not defined (kubeconfig ${dead})`);
     assert.ok(doc.workloads.some((w) => w.cluster === 'wlx-fleet-east' && w.name === 'llama-70b'));
     // The usual time plus the connect timeout, with room for a loaded machine.
     assert.ok(took < usual + 4_000 + 8_000, `took ${took} ms; the live cluster alone ${usual} ms`);
@@ -281,7 +288,13 @@ test(
       tmux.keys(':');
       tmux.type('clusters');
       tmux.keys('Enter');
-      screen = await tmux.waitFor(/clusters\[3\]/, ':clusters');
+      // The flash line: each failing cluster with its own cause (on a loaded machine "no answer" first).
+      screen = await tmux.waitFor(
+        (s) =>
+          /clusters\[3\]/.test(s) &&
+          /refused: connection refused; broken: context "broken": cluster "missing" is not defined/.test(s),
+        ':clusters, the flash naming each cause',
+      );
       assert.match(screen, /wlx-fleet-east\s+live\s+v1\.32\.0\s+5\/5\s+32\/\d+\/\d+/);
       assert.match(screen, /└ NVIDIA-A100-SXM4-80GB\s+16\/12\/4/);
       assert.match(screen, /└ nvidia\.com\/mig-1g\.10gb/);
@@ -321,24 +334,25 @@ test(
     const { kubeconfig, dir } = await fleetWithKubeconfig(t);
     const dead = withDeadContexts(kubeconfig, dir, await silentServer(t));
     const tmux = new Tmux(
-      wlxCommand(`--kubeconfig ${shellQuote(dead)} --context wlx-fleet-east,refused --connect-timeout 3s`),
+      wlxCommand(`--kubeconfig ${shellQuote(dead)} --context wlx-fleet-east,refused,broken --connect-timeout 3s`),
       150,
       40,
     );
     try {
       let screen = await tmux.waitFor(
-        (s) => /Conn: 2 clusters: 1 live, refused unreachable/.test(s) && /llama-70b/.test(s),
+        (s) => /Conn: 3 clusters: 1 live, broken invalid, refused unreachable/.test(s) && /llama-70b/.test(s),
         'the header naming the dead cluster',
         60_000,
       );
       assert.match(screen, /User: per cluster/);
-      assert.match(screen, /Cluster: 2 clusters \(:clusters\)/);
+      assert.match(screen, /Cluster: 3 clusters \(:clusters\)/);
       tmux.keys(':');
       tmux.type('clusters');
       tmux.keys('Enter');
-      screen = await tmux.waitFor(/clusters\[2\]/, ':clusters');
+      screen = await tmux.waitFor(/clusters\[3\]/, ':clusters');
       assert.match(screen, /wlx-fleet-east\s+live/);
       assert.match(screen, /refused\s+unreachable/);
+      assert.match(screen, /broken\s+invalid\s.*context "broken": cluster "missing" is not defined/);
     } finally {
       tmux.kill();
     }

@@ -306,6 +306,8 @@ test("the header's Conn: each cluster's state as :clusters says it (`3 clusters:
   const s = model.screen(merged, initialState(), Date.parse('2026-01-01T01:00:00Z'), { columns: 140, rows: 40 }, f);
   assert.equal(s.header.summary.text, '3 clusters: 1 live, east unreachable, west connecting');
   assert.equal(s.header.summary.level, 'warn');
+  // The flash line: each failing cluster with its own cause.
+  assert.deepEqual(s.flash, { text: 'east: connect ECONNREFUSED', level: 'warn' });
   // :clusters says the same words.
   const c = model.screen(
     merged,
@@ -339,5 +341,36 @@ test("the header's Conn over a fleet: all live; several down of one state named 
   assert.deepEqual(fleetHeadline([s('a', 'live'), s('b', 'live')], ['b/pods']), {
     text: '2 clusters: all live  forbidden: b/pods',
     level: 'warn',
+  });
+});
+
+test('the flash line over a fleet names each failing cluster with its own cause, never one cause for all', () => {
+  const dead = (context: string, kind: 'unreachable' | 'kubeconfig', text: string) => ({
+    context,
+    snapshot: null,
+    summary: summariseCluster({ context, server: null, version: null, error: { kind, text } }, null),
+  });
+  const live = defaultSnapshot(1);
+  const merged = new FleetMerger().merge([
+    {
+      context: 'east',
+      snapshot: live,
+      summary: summariseCluster({ context: 'east', server: null, version: null }, live),
+    },
+    dead('refused', 'unreachable', 'connection refused'),
+    dead('broken', 'kubeconfig', 'context "broken": cluster "missing" is not defined (kubeconfig /k)'),
+  ]);
+  const f = new FakeSource(merged, { ...CONNECTION, context: 'east,refused,broken', cluster: '3 clusters' });
+  const s = new ScreenModel().screen(
+    merged,
+    initialState(),
+    Date.parse('2026-01-01T01:00:00Z'),
+    { columns: 140, rows: 40 },
+    f,
+  );
+  assert.equal(s.header.summary.text, '3 clusters: 1 live, broken invalid, refused unreachable');
+  assert.deepEqual(s.flash, {
+    text: 'refused: connection refused; broken: context "broken": cluster "missing" is not defined (kubeconfig /k)',
+    level: 'error',
   });
 });

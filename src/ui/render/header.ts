@@ -50,6 +50,7 @@ const FAILURE_WORD: Record<ConnectionCause['kind'], string> = {
   credentials: 'credentials failed',
   stalled: 'reconnecting',
   server: 'server error',
+  kubeconfig: 'kubeconfig error',
 };
 
 /** `pods,jobs,jobsets`: the resource names of kinds (`jobsets.jobset.x-k8s.io (training)`), pods first, each once. */
@@ -60,7 +61,7 @@ function refusedKinds(labels: readonly string[]): string {
 
 /** Failures a user must act on (as opposed to waiting for the server). */
 function needsAction(cause: ConnectionCause | undefined): boolean {
-  return !!cause && ['tls', 'unauthorized', 'forbidden', 'credentials'].includes(cause.kind);
+  return !!cause && ['tls', 'unauthorized', 'forbidden', 'credentials', 'kubeconfig'].includes(cause.kind);
 }
 
 /**
@@ -102,7 +103,7 @@ export function connectionHeadline(c: ClusterConnection, scopedTo?: readonly str
 }
 
 /** The order a fleet's states are named in: the ones to act on first. */
-const FLEET_ORDER: readonly FleetState[] = ['unreachable', 'unauthorized', 'forbidden', 'connecting'];
+const FLEET_ORDER: readonly FleetState[] = ['invalid', 'unreachable', 'unauthorized', 'forbidden', 'connecting'];
 
 /**
  * A fleet's connection in one phrase, each cluster in the words of `:clusters`
@@ -127,6 +128,30 @@ export function fleetHeadline(
   return { text: parts.join('  '), level };
 }
 
+/** ` — retry in 3 s` until the next attempt (empty when none is planned). */
+function retryCountdown(c: ClusterConnection, nowMs: number): string {
+  const at = c.retryAt ? Date.parse(c.retryAt) : NaN;
+  const seconds = Math.ceil((at - nowMs) / 1000);
+  return Number.isNaN(at) ? '' : seconds > 0 ? ` — retry in ${seconds} s` : ' — retrying…';
+}
+
+/**
+ * The flash line of a fleet with clusters down: each with its own cause
+ * (`refused: connection refused; broken: context "broken": …`), an error
+ * when one needs the user (credentials, permissions, its kubeconfig entry).
+ */
+export function fleetFlash(
+  members: readonly Pick<ClusterSummary, 'context' | 'state' | 'error'>[],
+  c: ClusterConnection,
+  nowMs: number,
+): { text: string; level: 'warn' | 'error' } | null {
+  const down = members.filter((m) => m.error !== null);
+  if (!down.length) return null;
+  const text = down.map((m) => `${sanitise(m.context)}: ${sanitise(m.error!)}`).join('; ');
+  const act = down.some((m) => m.state === 'unauthorized' || m.state === 'forbidden' || m.state === 'invalid');
+  return { text: text + (c.state === 'retrying' ? retryCountdown(c, nowMs) : ''), level: act ? 'error' : 'warn' };
+}
+
 /** The flash line while the connection fails: the cause and the countdown to the next attempt. */
 export function connectionFlash(
   c: ClusterConnection,
@@ -135,9 +160,7 @@ export function connectionFlash(
   server?: string,
 ): { text: string; level: 'warn' | 'error' } | null {
   if (c.state !== 'retrying' || !c.cause) return null;
-  const at = c.retryAt ? Date.parse(c.retryAt) : NaN;
-  const seconds = Math.ceil((at - nowMs) / 1000);
-  const next = Number.isNaN(at) ? '' : seconds > 0 ? ` — retry in ${seconds} s` : ' — retrying…';
+  const next = retryCountdown(c, nowMs);
   const which = c.failing.length
     ? `${c.failing.map(sanitise).join(',')}: `
     : server && c.cause.kind !== 'forbidden'

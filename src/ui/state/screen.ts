@@ -15,6 +15,7 @@ import { helpTable, userKeyRows } from '../render/help.js';
 import type { MapPalette } from '../skin.js';
 import {
   connectionFlash,
+  fleetFlash,
   connectionHeadline,
   fleetHeadline,
   gpuHeadline,
@@ -307,7 +308,13 @@ function flashFor(
   if (state.flash) return state.flash;
   if (table.missing) return { text: table.missing + ' (Esc goes back)', level: 'warn' };
   // A failing connection outranks the problems: it explains them (and most of the screen).
-  const connection = connectionFlash(snapshot.connection, nowMs, server);
+  const connection = isFleet(snapshot)
+    ? fleetFlash(
+        snapshot.fleet!.members.map((m) => m.summary),
+        snapshot.connection,
+        nowMs,
+      )
+    : connectionFlash(snapshot.connection, nowMs, server);
   if (connection) return connection;
   // On the map the flash line is where the cursor's node is named.
   if (mapCursor !== null) return { text: mapCursor, level: 'info' };
