@@ -268,7 +268,7 @@ class Fleet implements FleetSource {
             this.options.gpuResources.length ? this.options.gpuResources : undefined,
           ),
         };
-      return { context: m.context, clusterName: m.clusterName, snapshot, summary: l.summary };
+      return { context: m.context, clusterName: m.clusterName, user: m.user, snapshot, summary: l.summary };
     });
   }
 

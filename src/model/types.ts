@@ -656,6 +656,8 @@ export interface FleetMember {
   context: string;
   /** The kubeconfig cluster the context names (MultiKueue worker names are matched against it too). */
   clusterName?: string | null;
+  /** The kubeconfig user the context names (a plugin's $USER on its rows). */
+  user?: string | null;
   /** null: never connected (its summary says why). */
   snapshot: ModelSnapshot | null;
   summary: ClusterSummary;

@@ -11,7 +11,7 @@
 import { test } from 'node:test';
 import { spawn } from 'node:child_process';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -353,6 +353,54 @@ test(
       assert.match(screen, /wlx-fleet-east\s+live/);
       assert.match(screen, /refused\s+unreachable/);
       assert.match(screen, /broken\s+invalid\s.*context "broken": cluster "missing" is not defined/);
+    } finally {
+      tmux.kill();
+    }
+  },
+);
+
+test(
+  'a plugin scoped to clusters: on a :clusters row it runs with that cluster’s $CONTEXT, $CLUSTER and $USER',
+  { skip: !hasTmux(), timeout: 180_000 },
+  async (t) => {
+    const { kubeconfig, dir } = await fleetWithKubeconfig(t);
+    // A context whose name is not its kubeconfig cluster's: $CONTEXT and $CLUSTER differ, as in k9s.
+    const config = load(readFileSync(kubeconfig, 'utf8')) as { contexts: unknown[] };
+    config.contexts.push({ name: 'east-alias', context: { cluster: 'wlx-fleet-east', user: 'wlx-fleet-east' } });
+    const aliased = join(dir, 'aliased');
+    writeFileSync(aliased, dump(config), { mode: 0o600 });
+    const configDir = join(dir, 'config');
+    mkdirSync(configDir);
+    const out = join(dir, 'plugin.txt');
+    writeFileSync(
+      join(configDir, 'plugins.yaml'),
+      [
+        'plugins:',
+        '  cluster-info:',
+        '    shortCut: Shift-I',
+        '    description: the cluster',
+        '    scopes: [clusters]',
+        '    command: sh',
+        `    args: [-c, "echo $CONTEXT $CLUSTER $USER $NAME > ${out}"]`,
+        '    background: true',
+        '',
+      ].join('\n'),
+    );
+    const tmux = new Tmux(
+      `export WLX_CONFIG_DIR=${shellQuote(configDir)}; ` +
+        wlxCommand(`--kubeconfig ${shellQuote(aliased)} --context wlx-fleet-west,east-alias -c clusters`),
+      150,
+      40,
+    );
+    try {
+      await tmux.waitFor(/clusters\[2\][\s\S]*east-alias\s+live/, ':clusters, both live', 90_000);
+      tmux.keys('/');
+      tmux.type('east-alias');
+      tmux.keys('Enter');
+      await tmux.waitFor(/clusters\[1\/2\]/, 'the east-alias row');
+      tmux.keys('I');
+      await tmux.waitFor(/plugin the cluster: exit status 0/, 'the plugin’s exit status');
+      assert.equal(readFileSync(out, 'utf8').trim(), 'east-alias wlx-fleet-east wlx-fleet-east east-alias');
     } finally {
       tmux.kill();
     }

@@ -374,3 +374,87 @@ test('the flash line over a fleet names each failing cluster with its own cause,
     level: 'error',
   });
 });
+
+test('a plugin scoped to clusters runs on a :clusters row with that cluster’s $CONTEXT $CLUSTER $USER; a merged row with its own', () => {
+  const a = defaultSnapshot(1);
+  const b = { ...defaultSnapshot(1), workloads: [workload('west-job', [], { uid: 'uid-west' })] };
+  const member = (context: string, snapshot: ModelSnapshot) => ({
+    context,
+    clusterName: `kc-${context}`,
+    user: `user-${context}`,
+    snapshot,
+    summary: summariseCluster({ context, server: null, version: null }, snapshot),
+  });
+  const merged = new FleetMerger().merge([member('east', a), member('west', b)]);
+  const fleetConnection = {
+    ...CONNECTION,
+    context: 'east,west',
+    cluster: '2 clusters (:clusters)',
+    user: 'per cluster',
+  };
+  const sources = new Map([
+    ['east', new FakeSource(a)],
+    ['west', new FakeSource(b)],
+  ]);
+  const f = Object.assign(new FakeSource(merged, fleetConnection), { member: (c: string) => sources.get(c) });
+  const run = (state: UiState, scopes: string[]) => {
+    const s = new ScreenModel().screen(
+      merged,
+      state,
+      Date.parse('2026-01-01T01:00:00Z'),
+      { columns: 140, rows: 40 },
+      f,
+    );
+    return keyOutcome('P', 'P', {
+      state,
+      rows: s.rows,
+      page: 20,
+      snapshot: merged,
+      contexts: [],
+      canSwitchContext: false,
+      getNodePods: () => [],
+      canRunPlugins: true,
+      connection: fleetConnection,
+      bindings: {
+        aliases: new Map(),
+        hotkeys: [],
+        plugins: [
+          {
+            id: 'ctx',
+            key: 'P',
+            shortCut: 'Shift-P',
+            description: 'cluster info',
+            scopes,
+            command: 'sh',
+            args: ['-c', 'kubectl --context $CONTEXT cluster-info'],
+            background: false,
+            confirm: false,
+          },
+        ],
+      },
+    });
+  };
+  let state = reduce(initialState(), { type: 'root', frame: { kind: 'clusters', label: 'clusters' } });
+  const rows = new ScreenModel().screen(merged, state, 0, { columns: 140, rows: 40 }, f).rows;
+  const west = rows.findIndex((r) => r?.key === 'west');
+  state = reduce(state, { type: 'move', delta: west, count: rows.length, page: 20 });
+  const out = run(state, ['clusters']);
+  assert.equal(out.effect?.kind, 'plugin');
+  assert.ok(out.effect?.kind === 'plugin');
+  assert.deepEqual(
+    [out.effect.env.CONTEXT, out.effect.env.CLUSTER, out.effect.env.USER, out.effect.env.NAME],
+    ['west', 'kc-west', 'user-west', 'west'],
+  );
+  // Not in its scope elsewhere; a workloads plugin on a merged row gets that row's cluster, not "east,west".
+  assert.equal(run(initialState(), ['clusters']).effect, undefined);
+  const list = new ScreenModel().screen(merged, initialState(), 0, { columns: 140, rows: 40 }, f).rows;
+  const westJob = list.findIndex((r) => r?.cells.includes('west-job'));
+  const onRow = run(reduce(initialState(), { type: 'move', delta: westJob, count: list.length, page: 20 }), [
+    'workloads',
+  ]);
+  assert.ok(onRow.effect?.kind === 'plugin');
+  assert.deepEqual(
+    [onRow.effect.env.CONTEXT, onRow.effect.env.CLUSTER, onRow.effect.env.NAME],
+    ['west', 'kc-west', 'west-job'],
+  );
+});
