@@ -2,6 +2,7 @@
 // syncing / unreachable since … / forbidden kinds), the flash line's cause and
 // retry countdown, and workload counts by status.
 import type {
+  AccessScope,
   ClusterConnection,
   ConnectionCause,
   ConnectionInfo,
@@ -180,7 +181,7 @@ const COMPACT_COLUMNS = 100;
  */
 export function gpuHeadline(
   snapshot: Pick<ModelSnapshot, 'totals' | 'podNodes' | 'gpuMetrics' | 'nodes'> &
-    Partial<Pick<ModelSnapshot, 'connection' | 'access'>>,
+    Partial<Pick<ModelSnapshot, 'connection' | 'access' | 'fleet'>>,
   columns = Infinity,
   /** gpuKindTotals(snapshot.nodes), when the caller keeps it (the screen model, per nodes array). */
   kindTotals?: string,
@@ -193,7 +194,26 @@ export function gpuHeadline(
   const utilText = util === null ? '' : `  util ${Math.round(util)}%`;
   // Nodes readable, pods not cluster-wide: their requests are those of the namespaces read, and say so.
   const podsIn = snapshot.access?.podsIn;
-  const partial = podsIn && !snapshot.podNodes ? `  (requests of pods in ${podsIn.map(sanitise).join(', ')} only)` : '';
+  // A fleet whose clusters may not read pods: their requests are missing from the sums, and said so.
+  const members = snapshot.fleet && snapshot.fleet.members.length > 1 ? snapshot.fleet.members : null;
+  const blind = members?.filter((m) => podsUnreadable(m.snapshot?.access)).map((m) => sanitise(m.context)) ?? [];
+  if (!members && podsUnreadable(snapshot.access)) {
+    if (snapshot.access!.forbidden.includes('nodes')) return 'not readable (nodes and pods forbidden)';
+    const alloc = t.byResource
+      ? Object.entries(t.byResource)
+          .map(
+            ([name, r]) => `?/${r.allocatable} ${sanitise(columns <= COMPACT_COLUMNS ? compactGpuKind(name) : name)}`,
+          )
+          .join(' · ')
+      : `?/${t.gpuAllocatable} req/alloc  free ?`;
+    return `${alloc}  pending ?  (pods not readable)`;
+  }
+  const partial =
+    podsIn && !snapshot.podNodes
+      ? `  (requests of pods in ${podsIn.map(sanitise).join(', ')} only)`
+      : blind.length
+        ? `  (requests without ${blind.join(', ')}: pods not readable)`
+        : '';
   if (t.byResource && !snapshot.podNodes)
     return `${gpuTotalsByKind(t.byResource, columns <= COMPACT_COLUMNS)}  pending ${t.gpuPending}${utilText}${partial}`;
   const tail = utilText + (kindTotals ?? gpuKindTotals(snapshot.nodes));
@@ -202,6 +222,11 @@ export function gpuHeadline(
     return `${requested} req on ${snapshot.podNodes.length} nodes  capacity unknown (nodes not readable)  pending ${t.gpuPending}${tail}`;
   }
   return `${t.gpuRequested}/${t.gpuAllocatable} req/alloc  free ${t.gpuFree}  pending ${t.gpuPending}${tail}${partial}`;
+}
+
+/** A cluster whose pods cannot be read at all: forbidden cluster-wide, and no namespace read instead. */
+function podsUnreadable(access: AccessScope | undefined): boolean {
+  return !!access && access.forbidden.includes('pods') && !access.podsIn?.length;
 }
 
 /**
