@@ -167,7 +167,7 @@ test('formats, the header kinds and :nodes GPU KIND', () => {
   assert.equal(withMetrics.rows[0].cells[names.indexOf('GPU KIND')], '56 mig-1g.10gb');
 });
 
-test(':nodes grouped by domain at 120 columns: the domain label keeps its rack; STATUS and WORKLOADS give way', () => {
+test(':nodes grouped by domain at 120 columns: the domain label keeps its rack; WORKLOADS gives way', () => {
   const n = (name: string, over: Partial<NodeSummary> = {}): NodeSummary => ({
     name,
     ready: true,
@@ -206,5 +206,8 @@ test(':nodes grouped by domain at 120 columns: the domain label keeps its rack; 
   assert.match(header, /^▾ us-east-1a \/ rack-1 \/ 2df6….1 /);
   // The node rows still read: name, a status that starts with its state, the GPU kind.
   const cordoned = formatLine(table.rows[2].cells, table.columns, layout);
-  assert.match(cordoned, /^gpu-node-14\s+Ready,Sched\S*\s+8\/8\s+0\s+\S+\s+8 H100-80GB-HBM3/);
+  assert.match(cordoned, /^gpu-node-14\s+Ready,Sched\S*\s+8\/8\s+0\s+\S+\s+8 H100-80GB-HBM3\s+2 research\//);
+  // At 80 columns STATUS still tells a cordoned node apart.
+  const narrow = layoutColumns(table.columns, table.rows, 78);
+  assert.match(formatLine(table.rows[2].cells, table.columns, narrow), /^gpu-node-14\s+Ready,Sched/);
 });
