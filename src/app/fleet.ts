@@ -58,6 +58,8 @@ class Member {
   error: ConnectionCause | null = null;
   clusterName: string | null = null;
   server: string | null = null;
+  /** The kubeconfig user of its context (null: the kubeconfig entry could not be read). */
+  user: string | null = null;
   unsubscribe: (() => void) | null = null;
   timedOut = false;
   /** Its summary line and what it was computed from (recomputed only when one of them changes). */
@@ -75,9 +77,18 @@ class Member {
 
 function describeOpenError(err: unknown): ConnectionCause {
   const text = err instanceof Error ? err.message : String(err);
+  // The context's kubeconfig entry: its message names the file, the context and the field.
+  if (err instanceof Error && err.name === 'KubeconfigError') return { kind: 'kubeconfig', text };
   if (/401|unauthori[sz]ed|credentials|exec plugin|token/i.test(text)) return { kind: 'unauthorized', text };
   if (/403|forbidden/i.test(text)) return { kind: 'forbidden', text };
   return { kind: 'unreachable', text };
+}
+
+/** The header's User: of a fleet: the one user when all the contexts read name the same, else per cluster. */
+export function fleetUser(users: readonly (string | null)[]): string {
+  const known = new Set(users.filter((u): u is string => !!u));
+  if (known.size === 1) return [...known][0];
+  return known.size ? 'per cluster (Enter on :clusters)' : 'unknown (kubeconfig not read)';
 }
 
 /** Resolves with true when `p` settles within `ms`, false otherwise (the timer never holds the process). */
@@ -136,6 +147,7 @@ class Fleet implements FleetSource {
           const loaded = loadKubeconfig({ kubeconfig: this.options.kubeconfig, context: m.context });
           m.clusterName = loaded.cluster;
           m.server = loaded.server;
+          m.user = loaded.user;
         } catch (err) {
           m.error = describeOpenError(err);
           m.settled = Promise.resolve();
@@ -221,6 +233,8 @@ class Fleet implements FleetSource {
     m.unsubscribe = source.subscribe((s) => {
       // An answer clears a timeout's verdict; the engine's own state speaks from then on.
       if (m.error && (s.connection.state === 'live' || s.connection.state === 'syncing')) m.error = null;
+      // Past the timeout, what the cluster itself says (refused, 401, …) replaces "no answer".
+      else if (m.timedOut && s.connection.cause) m.error = s.connection.cause;
       this.schedule();
     });
     this.schedule();
@@ -254,7 +268,7 @@ class Fleet implements FleetSource {
             this.options.gpuResources.length ? this.options.gpuResources : undefined,
           ),
         };
-      return { context: m.context, clusterName: m.clusterName, snapshot, summary: l.summary };
+      return { context: m.context, clusterName: m.clusterName, user: m.user, snapshot, summary: l.summary };
     });
   }
 
@@ -282,7 +296,6 @@ class Fleet implements FleetSource {
 
   getConnectionInfo(): ConnectionInfo {
     const contexts = this.members.map((m) => m.context);
-    const live = this.snapshot.fleet?.members.filter((m) => m.summary.state === 'live').length ?? 0;
     const versions = new Set(
       this.members.flatMap((m) => {
         const v = m.source?.getConnectionInfo().serverVersion;
@@ -291,8 +304,8 @@ class Fleet implements FleetSource {
     );
     return {
       context: contexts.join(','),
-      cluster: `${contexts.length} clusters, ${live} live (:clusters)`,
-      user: '',
+      cluster: `${contexts.length} clusters (:clusters)`,
+      user: fleetUser(this.members.map((m) => m.user)),
       server: '',
       // One version when every cluster that answered said the same.
       serverVersion: versions.size === 1 ? [...versions][0] : null,

@@ -8,7 +8,7 @@
 // - When merging several files the FIRST file that sets a value wins (the
 //   first current-context, the first cluster/user/context of a name), where
 //   client-node lets the last current-context win and throws on duplicates.
-import { existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
 import { isIPv6 } from 'node:net';
@@ -138,6 +138,18 @@ function inCluster(env: NodeJS.ProcessEnv): Entries {
   };
 }
 
+/** Why a file the kubeconfig names cannot be read, in a few words; null: it can. */
+function unreadableFile(path: string): string | null {
+  try {
+    if (!statSync(path).isFile()) return 'not a file';
+    accessSync(path, constants.R_OK);
+    return null;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (code ?? 'unreadable');
+  }
+}
+
 /** Load the kubeconfig kubectl would use, select the context, and check it is usable. */
 export function loadKubeconfig(options: KubeconfigOptions = {}): LoadedKubeconfig {
   const env = options.env ?? process.env;
@@ -169,17 +181,30 @@ export function loadKubeconfig(options: KubeconfigOptions = {}): LoadedKubeconfi
   }
   const contextName = kc.currentContext;
   if (!contextName) throw new KubeconfigError('kubeconfig has no current-context: pass --context NAME');
+  // A broken entry names the context, the field and the files read (the distinctive part first: cells cut the end).
+  const where = `context "${contextName}"`;
+  const inFiles = ` (kubeconfig ${files.join(delimiter) || 'in-cluster'})`;
   const ctx = byName(kc.contexts, contextName);
-  if (!ctx) throw new KubeconfigError(`current-context "${contextName}" is not defined in the kubeconfig`);
+  if (!ctx) throw new KubeconfigError(`current-context "${contextName}" is not defined${inFiles}`);
   const cluster = byName(kc.clusters, ctx.cluster);
-  if (!cluster)
-    throw new KubeconfigError(`context "${contextName}": cluster "${ctx.cluster}" is not defined in the kubeconfig`);
-  if (!cluster.server) throw new KubeconfigError(`context "${contextName}": cluster "${ctx.cluster}" has no server`);
+  if (!cluster) throw new KubeconfigError(`${where}: cluster "${ctx.cluster}" is not defined${inFiles}`);
+  if (!cluster.server) throw new KubeconfigError(`${where}: cluster "${ctx.cluster}" has no server${inFiles}`);
   if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify) {
     throw new KubeconfigError(
-      `context "${contextName}" (server ${cluster.server}): plain http needs insecure-skip-tls-verify: true on the cluster`,
+      `${where} (server ${cluster.server}): plain http needs insecure-skip-tls-verify: true on the cluster${inFiles}`,
     );
   }
+  const user = byName(kc.users, ctx.user);
+  const unreadable = (field: string, path: string | undefined, data: string | undefined) => {
+    const why = path && !data ? unreadableFile(path) : null;
+    return why ? `${field} ${path} cannot be read (${why})` : null;
+  };
+  const ca = unreadable('certificate-authority', cluster.caFile, cluster.caData);
+  if (ca) throw new KubeconfigError(`${where}: cluster "${ctx.cluster}": ${ca}${inFiles}`);
+  const cert =
+    unreadable('client-certificate', user?.certFile, user?.certData) ??
+    unreadable('client-key', user?.keyFile, user?.keyData);
+  if (cert) throw new KubeconfigError(`${where}: user "${ctx.user}": ${cert}${inFiles}`);
   const entries = kc;
   let kubeConfig: Promise<KubeConfig> | undefined;
   return {

@@ -220,7 +220,8 @@ export interface KindState {
 
 /** Why the server could not be used, classified once (src/kube/client.ts describeFailure). */
 export interface ConnectionCause {
-  kind: 'unreachable' | 'tls' | 'unauthorized' | 'forbidden' | 'credentials' | 'stalled' | 'server';
+  /** `kubeconfig`: the context's kubeconfig entry cannot be used (a fleet member that never opened). */
+  kind: 'unreachable' | 'tls' | 'unauthorized' | 'forbidden' | 'credentials' | 'stalled' | 'server' | 'kubeconfig';
   /** Short and free of credentials, e.g. "connection refused". */
   text: string;
 }
@@ -655,6 +656,8 @@ export interface FleetMember {
   context: string;
   /** The kubeconfig cluster the context names (MultiKueue worker names are matched against it too). */
   clusterName?: string | null;
+  /** The kubeconfig user the context names (a plugin's $USER on its rows). */
+  user?: string | null;
   /** null: never connected (its summary says why). */
   snapshot: ModelSnapshot | null;
   summary: ClusterSummary;

@@ -11,7 +11,7 @@
 import { test } from 'node:test';
 import { spawn } from 'node:child_process';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,8 +38,8 @@ interface Workload {
     cluster: string | null;
     worker: string | null;
     status: string[] | null;
-    tried?: { worker: string; cluster: string; state: string; message: string }[];
   };
+  tried?: { worker: string; cluster: string; state: string; message: string }[];
   origin?: { cluster: string | null };
 }
 
@@ -71,7 +71,10 @@ async function silentServer(t: { after(fn: () => unknown): void }): Promise<numb
   return (server.address() as { port: number }).port;
 }
 
-/** The kubeconfig with two more contexts: `refused` (nothing listens) and `silent` (never answers). */
+/**
+ * The kubeconfig with three more contexts: `refused` (nothing listens), `silent` (never answers) and
+ * `broken` (its cluster entry missing).
+ */
 function withDeadContexts(kubeconfig: string, dir: string, silentPort: number): string {
   const config = load(readFileSync(kubeconfig, 'utf8')) as {
     clusters: unknown[];
@@ -86,6 +89,7 @@ function withDeadContexts(kubeconfig: string, dir: string, silentPort: number): 
     config.users.push({ name, user: {} });
     config.contexts.push({ name, context: { cluster: name, user: name } });
   }
+  config.contexts.push({ name: 'broken', context: { cluster: 'missing', user: 'refused' } });
   const path = join(dir, 'with-dead');
   writeFileSync(path, dump(config), { mode: 0o600 });
   return path;
@@ -145,15 +149,16 @@ test(
     assert.equal(copy.origin!.cluster, 'wlx-fleet-manager');
     const waiting = doc.workloads.find((w) => w.name === 'llm-pretrain-70b')!;
     assert.equal(waiting.cluster, 'wlx-fleet-manager');
-    assert.equal(waiting.remote!.cluster, null);
+    // Not dispatched: no remote (not an object of nulls), the workers tried.
+    assert.equal(waiting.remote, undefined);
     assert.deepEqual(
-      waiting.remote!.tried!.map((x) => [x.worker, x.cluster, x.state]),
+      waiting.tried!.map((x) => [x.worker, x.cluster, x.state]),
       [
         ['east', 'wlx-fleet-east', 'Pending'],
         ['west', 'wlx-fleet-west', 'Pending'],
       ],
     );
-    assert.match(waiting.remote!.tried![0].message, /insufficient unused quota for nvidia\.com\/gpu in flavor h100/);
+    assert.match(waiting.tried![0].message, /insufficient unused quota for nvidia\.com\/gpu in flavor h100/);
 
     // --context repeated is a fleet of those, in that order.
     const two = await runWlx([
@@ -229,7 +234,7 @@ test(
       '--kubeconfig',
       dead,
       '--context',
-      'wlx-fleet-east,refused,silent',
+      'wlx-fleet-east,refused,silent,broken',
       '--connect-timeout',
       '4s',
       '-o',
@@ -244,10 +249,13 @@ test(
         ['wlx-fleet-east', 'live'],
         ['refused', 'unreachable'],
         ['silent', 'unreachable'],
+        ['broken', 'invalid'],
       ],
     );
     assert.match(doc.clusters[1].error!, /ECONNREFUSED|refused/);
     assert.match(doc.clusters[2].error!, /no answer within 4 s/);
+    // A broken kubeconfig entry is no network failure: the file, the context and the field.
+    assert.equal(doc.clusters[3].error, `context "broken": cluster "missing" is not defined (kubeconfig ${dead})`);
     assert.ok(doc.workloads.some((w) => w.cluster === 'wlx-fleet-east' && w.name === 'llama-70b'));
     // The usual time plus the connect timeout, with room for a loaded machine.
     assert.ok(took < usual + 4_000 + 8_000, `took ${took} ms; the live cluster alone ${usual} ms`);
@@ -307,6 +315,92 @@ test(
       await tmux.press('Enter');
       screen = await tmux.waitFor(/llm-sft-master-0\s+Running/, "east's pod");
       assert.match(screen, /Context: wlx-fleet-east/);
+    } finally {
+      tmux.kill();
+    }
+  },
+);
+
+test(
+  "explorer with a dead context: the header names each cluster's state as :clusters does, and a User that is not blank",
+  { skip: !hasTmux(), timeout: 180_000 },
+  async (t) => {
+    const { kubeconfig, dir } = await fleetWithKubeconfig(t);
+    const dead = withDeadContexts(kubeconfig, dir, await silentServer(t));
+    const tmux = new Tmux(
+      wlxCommand(`--kubeconfig ${shellQuote(dead)} --context wlx-fleet-east,refused,broken --connect-timeout 3s`),
+      150,
+      40,
+    );
+    try {
+      let screen = await tmux.waitFor(
+        (s) => /Conn: 3 clusters: 1 live, broken invalid, refused unreachable/.test(s) && /llama-70b/.test(s),
+        'the header naming the dead cluster',
+        60_000,
+      );
+      assert.match(screen, /User: per cluster/);
+      assert.match(screen, /Cluster: 3 clusters \(:clusters\)/);
+      tmux.keys(':');
+      tmux.type('clusters');
+      tmux.keys('Enter');
+      // The flash line: each failing cluster with its own cause (on a loaded machine "no answer" first).
+      screen = await tmux.waitFor(
+        (s) =>
+          /clusters\[3\]/.test(s) &&
+          /refused: connection refused; broken: context "broken": cluster "missing" is not defined/.test(s),
+        ':clusters, the flash naming each cause',
+      );
+      assert.match(screen, /wlx-fleet-east\s+live/);
+      assert.match(screen, /refused\s+unreachable/);
+      assert.match(screen, /broken\s+invalid\s.*context "broken": cluster "missing" is not defined/);
+    } finally {
+      tmux.kill();
+    }
+  },
+);
+
+test(
+  'a plugin scoped to clusters: on a :clusters row it runs with that cluster’s $CONTEXT, $CLUSTER and $USER',
+  { skip: !hasTmux(), timeout: 180_000 },
+  async (t) => {
+    const { kubeconfig, dir } = await fleetWithKubeconfig(t);
+    // A context whose name is not its kubeconfig cluster's: $CONTEXT and $CLUSTER differ, as in k9s.
+    const config = load(readFileSync(kubeconfig, 'utf8')) as { contexts: unknown[] };
+    config.contexts.push({ name: 'east-alias', context: { cluster: 'wlx-fleet-east', user: 'wlx-fleet-east' } });
+    const aliased = join(dir, 'aliased');
+    writeFileSync(aliased, dump(config), { mode: 0o600 });
+    const configDir = join(dir, 'config');
+    mkdirSync(configDir);
+    const out = join(dir, 'plugin.txt');
+    writeFileSync(
+      join(configDir, 'plugins.yaml'),
+      [
+        'plugins:',
+        '  cluster-info:',
+        '    shortCut: Shift-I',
+        '    description: the cluster',
+        '    scopes: [clusters]',
+        '    command: sh',
+        `    args: [-c, "echo $CONTEXT $CLUSTER $USER $NAME > ${out}"]`,
+        '    background: true',
+        '',
+      ].join('\n'),
+    );
+    const tmux = new Tmux(
+      `export WLX_CONFIG_DIR=${shellQuote(configDir)}; ` +
+        wlxCommand(`--kubeconfig ${shellQuote(aliased)} --context wlx-fleet-west,east-alias -c clusters`),
+      150,
+      40,
+    );
+    try {
+      await tmux.waitFor(/clusters\[2\][\s\S]*east-alias\s+live/, ':clusters, both live', 90_000);
+      tmux.keys('/');
+      tmux.type('east-alias');
+      tmux.keys('Enter');
+      await tmux.waitFor(/clusters\[1\/2\]/, 'the east-alias row');
+      tmux.keys('I');
+      await tmux.waitFor(/plugin the cluster: exit status 0/, 'the plugin’s exit status');
+      assert.equal(readFileSync(out, 'utf8').trim(), 'east-alias wlx-fleet-east wlx-fleet-east east-alias');
     } finally {
       tmux.kill();
     }

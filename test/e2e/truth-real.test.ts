@@ -6,7 +6,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NodeSummary, WorkloadTree } from '../../src/model/types.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dump, load } from 'js-yaml';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realServerSkipReason, startRealServer, stopRealServer, type RealServer } from './real-apiserver.js';
@@ -125,4 +126,42 @@ describe('-n and forbidden namespaces on the real kube-apiserver', { skip }, () 
       tmux.kill();
     }
   });
+
+  // After the one above: the researcher may read nodes.
+  test(
+    'a researcher who may read nodes and no pods at all (no namespace to fall back to): requests unknown, never 0',
+    {
+      skip: !hasTmux(),
+    },
+    async () => {
+      const config = load(readFileSync(real.kubeconfig, 'utf8')) as {
+        contexts: { name: string; context: { cluster: string; user: string; namespace?: string } }[];
+      };
+      const restricted = config.contexts.find((c) => c.name === 'real-restricted')!;
+      config.contexts.push({
+        name: 'real-restricted-no-namespace',
+        context: { cluster: restricted.context.cluster, user: restricted.context.user },
+      });
+      const kubeconfig = join(dir, 'no-namespace');
+      writeFileSync(kubeconfig, dump(config), { mode: 0o600 });
+      const tmux = new Tmux(
+        wlxCommand(`--kubeconfig ${shellQuote(kubeconfig)} --context real-restricted-no-namespace`),
+        200,
+        30,
+        'wlx-truth-real-blind',
+      );
+      try {
+        const screen = await tmux.waitFor(
+          /GPUs: \?\/\d+ req\/alloc  free \?  pending \?  \(pods not readable\)/,
+          'the header',
+          60_000,
+        );
+        assert.doesNotMatch(screen, /GPUs: 0\//);
+        tmux.keys('q');
+        await tmux.waitFor(/WLX-EXITED 0/, 'a clean exit');
+      } finally {
+        tmux.kill();
+      }
+    },
+  );
 });

@@ -242,3 +242,50 @@ test('in a pod (no kubeconfig, the service env set): the context, cluster, user 
   // Neither a file nor the service env: one clear error.
   assert.throws(() => loadKubeconfig({ env: { HOME: home } }), /no kubeconfig found/);
 });
+
+test('a broken context entry names the context, the field and the file: a missing cluster, an unreadable certificate', (t) => {
+  const dir = tmp(t);
+  const file = join(dir, 'config');
+  writeFileSync(
+    file,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      '- name: good',
+      '  cluster: {server: "https://127.0.0.1:6443", certificate-authority: ca.pem}',
+      '- name: skipped',
+      '  cluster: {server: "https://127.0.0.1:6443", insecure-skip-tls-verify: true}',
+      'users:',
+      '- name: certuser',
+      `  user: {client-certificate: ${join(dir, 'missing-cert.pem')}, client-key-data: AAAA}`,
+      '- name: plain',
+      '  user: {}',
+      'contexts:',
+      '- name: nocluster',
+      '  context: {cluster: missing, user: plain}',
+      '- name: badcert',
+      '  context: {cluster: skipped, user: certuser}',
+      '- name: badca',
+      '  context: {cluster: good, user: plain}',
+      '',
+    ].join('\n'),
+  );
+  const fails = (context: string, message: RegExp) =>
+    assert.throws(
+      () => loadKubeconfig({ kubeconfig: file, context, env: {} }),
+      (e: Error) => e instanceof KubeconfigError && message.test(e.message),
+    );
+  const at = ` \\(kubeconfig ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\)$`;
+  fails('nocluster', new RegExp(`^context "nocluster": cluster "missing" is not defined${at}`));
+  fails(
+    'badcert',
+    new RegExp(
+      `^context "badcert": user "certuser": client-certificate .*missing-cert\\.pem cannot be read \\(no such file\\)${at}`,
+    ),
+  );
+  // A relative path is read from the kubeconfig's directory.
+  fails('badca', new RegExp(`^context "badca": cluster "good": certificate-authority ${dir}/ca\\.pem cannot be read`));
+  writeFileSync(join(dir, 'ca.pem'), 'x');
+  assert.equal(loadKubeconfig({ kubeconfig: file, context: 'badca', env: {} }).cluster, 'good');
+});

@@ -372,3 +372,10 @@ test('why: a MultiKueue job waiting on its manager names each worker tried and w
     'west (cluster wlx-fleet-west): Pending: insufficient unused quota for nvidia.com/gpu in flavor a100, 28 more needed',
   ]);
 });
+
+test('fleet state: a context whose kubeconfig entry is broken is invalid, not a network word', () => {
+  const cause = { kind: 'kubeconfig' as const, text: 'kubeconfig /k: context "x": cluster "y" is not defined' };
+  assert.equal(fleetState(null, cause), 'invalid');
+  const s = summariseCluster({ context: 'x', server: null, version: null, error: cause }, null);
+  assert.deepEqual([s.state, s.error], ['invalid', cause.text]);
+});

@@ -187,6 +187,27 @@ test('with the server down: its URL on the flash line, GPUs not read yet rather 
   };
   assert.match(gpuHeadline(partial), /^4\/16 req\/alloc .*\(requests of pods in training only\)$/);
   assert.match(gpuHeadline({ ...empty, connection: { ...down, state: 'live' } }), /^0\/0 req\/alloc/);
+  // Pods forbidden cluster-wide and no namespace to fall back to: the requests are unknown, never 0.
+  const blind = {
+    totals: { gpuCapacity: 16, gpuAllocatable: 16, gpuRequested: 0, gpuFree: 16, gpuPending: 0, pods: 0, nodes: 2 },
+    nodes: [],
+    access: { clusterWide: false, namespaces: [], forbidden: ['pods'] },
+  };
+  assert.equal(gpuHeadline(blind), '?/16 req/alloc  free ?  pending ?  (pods not readable)');
+  // Every namespace fallen back to forbidden too: the same.
+  assert.equal(gpuHeadline({ ...blind, access: { ...blind.access, podsIn: [] } }), gpuHeadline(blind));
+  // A fleet: the others' sums, and which cluster's requests are missing.
+  const fleet = {
+    ...partial,
+    access: { clusterWide: false, namespaces: [], forbidden: ['pods'] },
+    fleet: {
+      members: [
+        { context: 'east', snapshot: { access: blind.access } },
+        { context: 'west', snapshot: { access: { clusterWide: true, namespaces: [], forbidden: [] } } },
+      ],
+    } as unknown as NonNullable<Parameters<typeof gpuHeadline>[0]['fleet']>,
+  };
+  assert.equal(gpuHeadline(fleet), '4/16 req/alloc  free 12  pending 0  (requests without east: pods not readable)');
 });
 
 test('a mistyped kind: the nearest type is suggested, a word far from all is not', () => {

@@ -11,6 +11,7 @@ import { FleetMerger } from '../../src/model/fleet/merge.js';
 import { summariseCluster } from '../../src/model/fleet/summary.js';
 import { MultiKueueIndex } from '../../src/model/fleet/multikueue.js';
 import { ScreenModel } from '../../src/ui/state/screen.js';
+import { fleetHeadline } from '../../src/ui/render/header.js';
 import { initialState, reduce, type UiState } from '../../src/ui/state/ui-state.js';
 import { keyOutcome } from '../../src/ui/state/keys.js';
 import type { RowServer, RowWindow, RowWindowRequest } from '../../src/ui/state/served-rows.js';
@@ -276,4 +277,184 @@ test(':map over a fleet: one band group per cluster under its name; the cursor c
   // Down from the manager's last node: the worker's first.
   assert.equal(s.map!.step(managerNodes - 1, 'down'), managerNodes);
   assert.equal(s.map!.step(managerNodes, 'up'), managerNodes - 1);
+});
+
+test("the header's Conn: each cluster's state as :clusters says it (`3 clusters: 1 live, east unreachable, west connecting`)", () => {
+  const live = defaultSnapshot(1);
+  const merged = new FleetMerger().merge([
+    {
+      context: 'manager',
+      snapshot: live,
+      summary: summariseCluster({ context: 'manager', server: null, version: null }, live),
+    },
+    {
+      context: 'east',
+      snapshot: null,
+      summary: summariseCluster(
+        { context: 'east', server: null, version: null, error: { kind: 'unreachable', text: 'connect ECONNREFUSED' } },
+        null,
+      ),
+    },
+    {
+      context: 'west',
+      snapshot: null,
+      summary: summariseCluster({ context: 'west', server: null, version: null }, null),
+    },
+  ]);
+  const f = new FakeSource(merged, { ...CONNECTION, context: 'manager,east,west', cluster: '3 clusters', user: '' });
+  const model = new ScreenModel();
+  const s = model.screen(merged, initialState(), Date.parse('2026-01-01T01:00:00Z'), { columns: 140, rows: 40 }, f);
+  assert.equal(s.header.summary.text, '3 clusters: 1 live, east unreachable, west connecting');
+  assert.equal(s.header.summary.level, 'warn');
+  // The flash line: each failing cluster with its own cause.
+  assert.deepEqual(s.flash, { text: 'east: connect ECONNREFUSED', level: 'warn' });
+  // :clusters says the same words.
+  const c = model.screen(
+    merged,
+    reduce(initialState(), { type: 'root', frame: { kind: 'clusters', label: 'clusters' } }),
+    Date.parse('2026-01-01T01:00:00Z'),
+    { columns: 140, rows: 40 },
+    f,
+  );
+  assert.deepEqual(
+    c.rows.filter((r) => r && !r.cells[0].startsWith(' ')).map((r) => r!.cells.slice(0, 2)),
+    [
+      ['manager', 'live'],
+      ['east', 'unreachable'],
+      ['west', 'connecting'],
+    ],
+  );
+});
+
+test("the header's Conn over a fleet: all live; several down of one state named together; none live is an error", () => {
+  const s = (context: string, state: 'live' | 'unreachable' | 'unauthorized') => ({ context, state });
+  assert.deepEqual(fleetHeadline([s('a', 'live'), s('b', 'live')], []), { text: '2 clusters: all live', level: 'ok' });
+  assert.deepEqual(fleetHeadline([s('a', 'live'), s('b', 'unreachable'), s('c', 'unreachable')], []), {
+    text: '3 clusters: 1 live, b, c unreachable',
+    level: 'warn',
+  });
+  assert.deepEqual(fleetHeadline([s('a', 'unauthorized'), s('b', 'unreachable')], []), {
+    text: '2 clusters: b unreachable, a unauthorized',
+    level: 'error',
+  });
+  // A kind a live cluster may not list is named with its cluster.
+  assert.deepEqual(fleetHeadline([s('a', 'live'), s('b', 'live')], ['b/pods']), {
+    text: '2 clusters: all live  forbidden: b/pods',
+    level: 'warn',
+  });
+});
+
+test('the flash line over a fleet names each failing cluster with its own cause, never one cause for all', () => {
+  const dead = (context: string, kind: 'unreachable' | 'kubeconfig', text: string) => ({
+    context,
+    snapshot: null,
+    summary: summariseCluster({ context, server: null, version: null, error: { kind, text } }, null),
+  });
+  const live = defaultSnapshot(1);
+  const merged = new FleetMerger().merge([
+    {
+      context: 'east',
+      snapshot: live,
+      summary: summariseCluster({ context: 'east', server: null, version: null }, live),
+    },
+    dead('refused', 'unreachable', 'connection refused'),
+    dead('broken', 'kubeconfig', 'context "broken": cluster "missing" is not defined (kubeconfig /k)'),
+  ]);
+  const f = new FakeSource(merged, { ...CONNECTION, context: 'east,refused,broken', cluster: '3 clusters' });
+  const s = new ScreenModel().screen(
+    merged,
+    initialState(),
+    Date.parse('2026-01-01T01:00:00Z'),
+    { columns: 140, rows: 40 },
+    f,
+  );
+  assert.equal(s.header.summary.text, '3 clusters: 1 live, broken invalid, refused unreachable');
+  assert.deepEqual(s.flash, {
+    text: 'refused: connection refused; broken: context "broken": cluster "missing" is not defined (kubeconfig /k)',
+    level: 'error',
+  });
+});
+
+test('a plugin scoped to clusters runs on a :clusters row with that cluster’s $CONTEXT $CLUSTER $USER; a merged row with its own', () => {
+  const a = defaultSnapshot(1);
+  const b = { ...defaultSnapshot(1), workloads: [workload('west-job', [], { uid: 'uid-west' })] };
+  const member = (context: string, snapshot: ModelSnapshot) => ({
+    context,
+    clusterName: `kc-${context}`,
+    user: `user-${context}`,
+    snapshot,
+    summary: summariseCluster({ context, server: null, version: null }, snapshot),
+  });
+  const merged = new FleetMerger().merge([member('east', a), member('west', b)]);
+  const fleetConnection = {
+    ...CONNECTION,
+    context: 'east,west',
+    cluster: '2 clusters (:clusters)',
+    user: 'per cluster',
+  };
+  const sources = new Map([
+    ['east', new FakeSource(a)],
+    ['west', new FakeSource(b)],
+  ]);
+  const f = Object.assign(new FakeSource(merged, fleetConnection), { member: (c: string) => sources.get(c) });
+  const run = (state: UiState, scopes: string[]) => {
+    const s = new ScreenModel().screen(
+      merged,
+      state,
+      Date.parse('2026-01-01T01:00:00Z'),
+      { columns: 140, rows: 40 },
+      f,
+    );
+    return keyOutcome('P', 'P', {
+      state,
+      rows: s.rows,
+      page: 20,
+      snapshot: merged,
+      contexts: [],
+      canSwitchContext: false,
+      getNodePods: () => [],
+      canRunPlugins: true,
+      connection: fleetConnection,
+      bindings: {
+        aliases: new Map(),
+        hotkeys: [],
+        plugins: [
+          {
+            id: 'ctx',
+            key: 'P',
+            shortCut: 'Shift-P',
+            description: 'cluster info',
+            scopes,
+            command: 'sh',
+            args: ['-c', 'kubectl --context $CONTEXT cluster-info'],
+            background: false,
+            confirm: false,
+          },
+        ],
+      },
+    });
+  };
+  let state = reduce(initialState(), { type: 'root', frame: { kind: 'clusters', label: 'clusters' } });
+  const rows = new ScreenModel().screen(merged, state, 0, { columns: 140, rows: 40 }, f).rows;
+  const west = rows.findIndex((r) => r?.key === 'west');
+  state = reduce(state, { type: 'move', delta: west, count: rows.length, page: 20 });
+  const out = run(state, ['clusters']);
+  assert.equal(out.effect?.kind, 'plugin');
+  assert.ok(out.effect?.kind === 'plugin');
+  assert.deepEqual(
+    [out.effect.env.CONTEXT, out.effect.env.CLUSTER, out.effect.env.USER, out.effect.env.NAME],
+    ['west', 'kc-west', 'user-west', 'west'],
+  );
+  // Not in its scope elsewhere; a workloads plugin on a merged row gets that row's cluster, not "east,west".
+  assert.equal(run(initialState(), ['clusters']).effect, undefined);
+  const list = new ScreenModel().screen(merged, initialState(), 0, { columns: 140, rows: 40 }, f).rows;
+  const westJob = list.findIndex((r) => r?.cells.includes('west-job'));
+  const onRow = run(reduce(initialState(), { type: 'move', delta: westJob, count: list.length, page: 20 }), [
+    'workloads',
+  ]);
+  assert.ok(onRow.effect?.kind === 'plugin');
+  assert.deepEqual(
+    [onRow.effect.env.CONTEXT, onRow.effect.env.CLUSTER, onRow.effect.env.NAME],
+    ['west', 'kc-west', 'west-job'],
+  );
 });

@@ -9,7 +9,8 @@ import { GpuOverlayMemo, memText, utilText, withPodUtil, withWorkloadUtil } from
 import { podRow, POD_COLUMNS } from '../../src/ui/render/pods.js';
 import { workloadRow, WORKLOAD_COLUMNS } from '../../src/ui/render/workloads.js';
 import { gpuKindTotals } from '../../src/ui/render/header.js';
-import { nodeGpuKinds, nodeTable } from '../../src/ui/render/nodes.js';
+import { domainNodeTable, nodeGpuKinds, nodeTable } from '../../src/ui/render/nodes.js';
+import { formatLine, layoutColumns } from '../../src/ui/render/table.js';
 import { sortRows } from '../../src/ui/state/derive.js';
 import { gpuReading, GiB } from '../model/gpu-fixtures.js';
 
@@ -164,4 +165,49 @@ test('formats, the header kinds and :nodes GPU KIND', () => {
   const names = withMetrics.columns.map((c) => c.name);
   assert.equal(withMetrics.rows[0].cells[names.indexOf('UTIL')], '40%');
   assert.equal(withMetrics.rows[0].cells[names.indexOf('GPU KIND')], '56 mig-1g.10gb');
+});
+
+test(':nodes grouped by domain at 120 columns: the domain label keeps its rack; WORKLOADS gives way', () => {
+  const n = (name: string, over: Partial<NodeSummary> = {}): NodeSummary => ({
+    name,
+    ready: true,
+    gpuCapacity: 8,
+    gpuAllocatable: 8,
+    gpuRequested: 8,
+    pods: 2,
+    unschedulable: false,
+    conditions: [],
+    taints: [],
+    labels: {},
+    createdAt: null,
+    workloads: ['research/ray-tune', 'research/ray-tune-sweep-long-name'],
+    gpuModel: 'NVIDIA-H100-80GB-HBM3',
+    gpuResources: { 'nvidia.com/gpu': { capacity: 8, allocatable: 8, requested: 8 } },
+    ...over,
+  });
+  const nodes = [n('gpu-node-01'), n('gpu-node-14', { unschedulable: true })];
+  const table = domainNodeTable(
+    [
+      {
+        key: 'us-east-1a/rack-1/2df6a1b2-0c3e-4d5f-8a9b-1c2d3e4f5a6b.1',
+        path: ['us-east-1a', 'rack-1', '2df6a1b2-0c3e-4d5f-8a9b-1c2d3e4f5a6b.1'],
+        nodes,
+        gpuAllocatable: 16,
+        gpuRequested: 16,
+        notReady: 0,
+      },
+    ],
+    metrics([gpuReading('gpu-node-01/GPU-0', 40, [])]),
+    new Set(),
+    (rows) => rows,
+  );
+  const layout = layoutColumns(table.columns, table.rows, 118);
+  const header = formatLine(table.rows[0].cells, table.columns, layout);
+  assert.match(header, /^▾ us-east-1a \/ rack-1 \/ 2df6….1 /);
+  // The node rows still read: name, a status that starts with its state, the GPU kind.
+  const cordoned = formatLine(table.rows[2].cells, table.columns, layout);
+  assert.match(cordoned, /^gpu-node-14\s+Ready,Sched\S*\s+8\/8\s+0\s+\S+\s+8 H100-80GB-HBM3\s+2 research\//);
+  // At 80 columns STATUS still tells a cordoned node apart.
+  const narrow = layoutColumns(table.columns, table.rows, 78);
+  assert.match(formatLine(table.rows[2].cells, table.columns, narrow), /^gpu-node-14\s+Ready,Sched/);
 });

@@ -43,7 +43,7 @@ export interface FleetJsonSources {
   access: AccessScope;
 }
 
-/** `remote` of a MultiKueue job on a manager (where it runs, or where it was tried), `origin` of a worker's copy. */
+/** `remote` of a MultiKueue job on a manager (where it runs), `tried` while it waits there, `origin` of a worker's copy. */
 function multiKueueJson(l: JsonSources['links'], uid: string): Record<string, unknown> {
   if (!l) return {};
   const key = fleetKey(l.context, uid);
@@ -61,8 +61,17 @@ function multiKueueJson(l: JsonSources['links'], uid: string): Record<string, un
             status: run.status,
           },
         }
-      : tried
-        ? { remote: { cluster: null, worker: null, namespace: null, name: null, status: null, tried } }
+      : // Not dispatched: no `remote` (nothing of it exists yet), the workers it was copied to and their Kueues' word.
+        tried
+        ? {
+            tried: tried.map((x) => ({
+              worker: x.worker,
+              cluster: x.cluster,
+              state: x.state,
+              message: x.message,
+              ...(x.listing ? { listing: true } : {}),
+            })),
+          }
         : {}),
     ...(origin
       ? { origin: { cluster: origin.cluster, origin: origin.origin, namespace: origin.namespace, name: origin.name } }

@@ -25,6 +25,7 @@ export function fleetState(connection: ClusterConnection | null | undefined, cau
   if (!why) return 'connecting';
   if (why.kind === 'unauthorized' || why.kind === 'credentials') return 'unauthorized';
   if (why.kind === 'forbidden') return 'forbidden';
+  if (why.kind === 'kubeconfig') return 'invalid';
   return 'unreachable';
 }
 

@@ -4,8 +4,11 @@
 // import nothing, so model/types.ts (ModelSnapshot.fleet, .multiKueue) and the
 // modules computing them both import from here without a cycle.
 
-/** A fleet member's connection, in the words of `wlx get -o json` `clusters[].state`. */
-export type FleetState = 'live' | 'connecting' | 'unreachable' | 'unauthorized' | 'forbidden';
+/**
+ * A fleet member's connection, in the words of `wlx get -o json` `clusters[].state`;
+ * `invalid`: its kubeconfig entry cannot be used (never a request sent).
+ */
+export type FleetState = 'live' | 'connecting' | 'unreachable' | 'unauthorized' | 'forbidden' | 'invalid';
 
 export interface ModelGpus {
   allocatable: number;

@@ -25,6 +25,7 @@ const STATE_TONE: Record<ClusterSummary['state'], Tone> = {
   unreachable: 'error',
   unauthorized: 'error',
   forbidden: 'error',
+  invalid: 'error',
 };
 
 const ORDER = ['Running', 'Failed', 'Degraded', 'Initializing', 'Queued', 'Preempted', 'Evicted', 'Unschedulable'];

@@ -2,6 +2,7 @@
 // syncing / unreachable since … / forbidden kinds), the flash line's cause and
 // retry countdown, and workload counts by status.
 import type {
+  AccessScope,
   ClusterConnection,
   ConnectionCause,
   ConnectionInfo,
@@ -13,6 +14,7 @@ import { sanitise } from '../../text/sanitise.js';
 import { workloadWords } from '../../model/workload-word.js';
 import type { TroubleMemo } from '../../model/trouble.js';
 import { clusterGpuUtilisation } from '../../model/gpu-overlay.js';
+import type { ClusterSummary, FleetState } from '../../model/fleet/types.js';
 
 /** What the header shows, computed once per screen (src/ui/state/screen.ts). */
 export interface HeaderModel {
@@ -50,6 +52,7 @@ const FAILURE_WORD: Record<ConnectionCause['kind'], string> = {
   credentials: 'credentials failed',
   stalled: 'reconnecting',
   server: 'server error',
+  kubeconfig: 'kubeconfig error',
 };
 
 /** `pods,jobs,jobsets`: the resource names of kinds (`jobsets.jobset.x-k8s.io (training)`), pods first, each once. */
@@ -60,7 +63,7 @@ function refusedKinds(labels: readonly string[]): string {
 
 /** Failures a user must act on (as opposed to waiting for the server). */
 function needsAction(cause: ConnectionCause | undefined): boolean {
-  return !!cause && ['tls', 'unauthorized', 'forbidden', 'credentials'].includes(cause.kind);
+  return !!cause && ['tls', 'unauthorized', 'forbidden', 'credentials', 'kubeconfig'].includes(cause.kind);
 }
 
 /**
@@ -101,6 +104,56 @@ export function connectionHeadline(c: ClusterConnection, scopedTo?: readonly str
   return { text: parts.join('  '), level };
 }
 
+/** The order a fleet's states are named in: the ones to act on first. */
+const FLEET_ORDER: readonly FleetState[] = ['invalid', 'unreachable', 'unauthorized', 'forbidden', 'connecting'];
+
+/**
+ * A fleet's connection in one phrase, each cluster in the words of `:clusters`
+ * and `clusters[].state`: `3 clusters: 1 live, east unreachable, west
+ * connecting` (clusters of one state named together); `forbidden`: kinds a
+ * cluster may not list, as `context/kind`.
+ */
+export function fleetHeadline(
+  members: readonly Pick<ClusterSummary, 'context' | 'state'>[],
+  forbidden: readonly string[],
+): ConnectionSummary {
+  const live = members.filter((m) => m.state === 'live').length;
+  const down = FLEET_ORDER.flatMap((state) => {
+    const names = members.filter((m) => m.state === state).map((m) => sanitise(m.context));
+    return names.length ? [`${names.join(', ')} ${state}`] : [];
+  });
+  const states = live === members.length ? ['all live'] : [...(live ? [`${live} live`] : []), ...down];
+  const parts = [`${members.length} clusters: ${states.join(', ')}`];
+  if (forbidden.length) parts.push(`forbidden: ${forbidden.map(sanitise).join(',')}`);
+  const failing = members.some((m) => m.state !== 'live' && m.state !== 'connecting');
+  const level = live === 0 && failing ? 'error' : live === members.length && !forbidden.length ? 'ok' : 'warn';
+  return { text: parts.join('  '), level };
+}
+
+/** ` — retry in 3 s` until the next attempt (empty when none is planned). */
+function retryCountdown(c: ClusterConnection, nowMs: number): string {
+  const at = c.retryAt ? Date.parse(c.retryAt) : NaN;
+  const seconds = Math.ceil((at - nowMs) / 1000);
+  return Number.isNaN(at) ? '' : seconds > 0 ? ` — retry in ${seconds} s` : ' — retrying…';
+}
+
+/**
+ * The flash line of a fleet with clusters down: each with its own cause
+ * (`refused: connection refused; broken: context "broken": …`), an error
+ * when one needs the user (credentials, permissions, its kubeconfig entry).
+ */
+export function fleetFlash(
+  members: readonly Pick<ClusterSummary, 'context' | 'state' | 'error'>[],
+  c: ClusterConnection,
+  nowMs: number,
+): { text: string; level: 'warn' | 'error' } | null {
+  const down = members.filter((m) => m.error !== null);
+  if (!down.length) return null;
+  const text = down.map((m) => `${sanitise(m.context)}: ${sanitise(m.error!)}`).join('; ');
+  const act = down.some((m) => m.state === 'unauthorized' || m.state === 'forbidden' || m.state === 'invalid');
+  return { text: text + (c.state === 'retrying' ? retryCountdown(c, nowMs) : ''), level: act ? 'error' : 'warn' };
+}
+
 /** The flash line while the connection fails: the cause and the countdown to the next attempt. */
 export function connectionFlash(
   c: ClusterConnection,
@@ -109,9 +162,7 @@ export function connectionFlash(
   server?: string,
 ): { text: string; level: 'warn' | 'error' } | null {
   if (c.state !== 'retrying' || !c.cause) return null;
-  const at = c.retryAt ? Date.parse(c.retryAt) : NaN;
-  const seconds = Math.ceil((at - nowMs) / 1000);
-  const next = Number.isNaN(at) ? '' : seconds > 0 ? ` — retry in ${seconds} s` : ' — retrying…';
+  const next = retryCountdown(c, nowMs);
   const which = c.failing.length
     ? `${c.failing.map(sanitise).join(',')}: `
     : server && c.cause.kind !== 'forbidden'
@@ -131,7 +182,7 @@ const COMPACT_COLUMNS = 100;
  */
 export function gpuHeadline(
   snapshot: Pick<ModelSnapshot, 'totals' | 'podNodes' | 'gpuMetrics' | 'nodes'> &
-    Partial<Pick<ModelSnapshot, 'connection' | 'access'>>,
+    Partial<Pick<ModelSnapshot, 'connection' | 'access' | 'fleet'>>,
   columns = Infinity,
   /** gpuKindTotals(snapshot.nodes), when the caller keeps it (the screen model, per nodes array). */
   kindTotals?: string,
@@ -144,7 +195,26 @@ export function gpuHeadline(
   const utilText = util === null ? '' : `  util ${Math.round(util)}%`;
   // Nodes readable, pods not cluster-wide: their requests are those of the namespaces read, and say so.
   const podsIn = snapshot.access?.podsIn;
-  const partial = podsIn && !snapshot.podNodes ? `  (requests of pods in ${podsIn.map(sanitise).join(', ')} only)` : '';
+  // A fleet whose clusters may not read pods: their requests are missing from the sums, and said so.
+  const members = snapshot.fleet && snapshot.fleet.members.length > 1 ? snapshot.fleet.members : null;
+  const blind = members?.filter((m) => podsUnreadable(m.snapshot?.access)).map((m) => sanitise(m.context)) ?? [];
+  if (!members && podsUnreadable(snapshot.access)) {
+    if (snapshot.access!.forbidden.includes('nodes')) return 'not readable (nodes and pods forbidden)';
+    const alloc = t.byResource
+      ? Object.entries(t.byResource)
+          .map(
+            ([name, r]) => `?/${r.allocatable} ${sanitise(columns <= COMPACT_COLUMNS ? compactGpuKind(name) : name)}`,
+          )
+          .join(' · ')
+      : `?/${t.gpuAllocatable} req/alloc  free ?`;
+    return `${alloc}  pending ?  (pods not readable)`;
+  }
+  const partial =
+    podsIn && !snapshot.podNodes
+      ? `  (requests of pods in ${podsIn.map(sanitise).join(', ')} only)`
+      : blind.length
+        ? `  (requests without ${blind.join(', ')}: pods not readable)`
+        : '';
   if (t.byResource && !snapshot.podNodes)
     return `${gpuTotalsByKind(t.byResource, columns <= COMPACT_COLUMNS)}  pending ${t.gpuPending}${utilText}${partial}`;
   const tail = utilText + (kindTotals ?? gpuKindTotals(snapshot.nodes));
@@ -153,6 +223,11 @@ export function gpuHeadline(
     return `${requested} req on ${snapshot.podNodes.length} nodes  capacity unknown (nodes not readable)  pending ${t.gpuPending}${tail}`;
   }
   return `${t.gpuRequested}/${t.gpuAllocatable} req/alloc  free ${t.gpuFree}  pending ${t.gpuPending}${tail}${partial}`;
+}
+
+/** A cluster whose pods cannot be read at all: forbidden cluster-wide, and no namespace read instead. */
+function podsUnreadable(access: AccessScope | undefined): boolean {
+  return !!access && access.forbidden.includes('pods') && !access.podsIn?.length;
 }
 
 /**

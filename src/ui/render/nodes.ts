@@ -11,8 +11,10 @@ import { parseTime, statusTone, statusRank } from './format.js';
 import { podRow, POD_COLUMNS, type PodRowOf } from './pods.js';
 
 export const NODE_COLUMNS: Column[] = [
-  { name: 'NAME', min: 12, max: 40, flex: true, sortKey: 'name', cut: 'middle' },
-  { name: 'STATUS', min: 8, max: 28, sortKey: 'status' },
+  // Kept: a node's name (a domain header's zone / rack / clique) is what a row is known by; STATUS, GPU KIND
+  // and WORKLOADS give way first, STATUS down to `Ready,Sched…` (a cordoned node stays told apart).
+  { name: 'NAME', min: 12, max: 40, flex: true, keep: true, sortKey: 'name', cut: 'middle' },
+  { name: 'STATUS', min: 12, max: 28, sortKey: 'status' },
   { name: 'GPUS', min: 5, align: 'right', sortKey: 'gpus' },
   { name: 'FREE', min: 4, align: 'right' },
   UTIL_COLUMN,

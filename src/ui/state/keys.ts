@@ -121,7 +121,9 @@ function userOutcome(name: string, frame: ViewFrame, ctx: KeyContext): KeyOutcom
     serverVersion: null,
     namespace: null,
   };
-  const selection = pluginSelection(frame, row, ctx.snapshot, connection, ctx.getNodePods);
+  // A fleet narrowed to one cluster: its rows are that cluster's.
+  const inCluster = frame.cluster ?? ctx.state.cluster ?? undefined;
+  const selection = pluginSelection({ ...frame, cluster: inCluster }, row, ctx.snapshot, connection, ctx.getNodePods);
   const plugin = candidates.find((p) => pluginInScope(p, frame.kind, selection?.workload ?? null, ctx.snapshot));
   if (!plugin) return null;
   if (!ctx.canRunPlugins) return { actions: [flash('plugins are not available here', 'warn')] };

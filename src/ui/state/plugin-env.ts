@@ -1,6 +1,7 @@
 // A plugin on the row under the cursor: whether its scopes cover the view,
 // the environment k9s gives a plugin ($NAME $NAMESPACE $CONTEXT $CLUSTER
-// $USER $FILTER, $KUBECONFIG from the caller) plus wlx's own ($KIND
+// $USER $FILTER, $KUBECONFIG from the caller; in a fleet those of the row's
+// cluster, on `:clusters` the cluster itself) plus wlx's own ($KIND
 // $WORKLOAD $ROLE $POD $NODE $CONTAINER), and its arguments with them
 // substituted as k9s does ($NAME, ${NAME}). Pure.
 import type { ConnectionInfo, ModelSnapshot, NodePodEntry, WorkloadTree } from '../../model/types.js';
@@ -23,6 +24,7 @@ const VIEW_SCOPES: Partial<Record<ViewKind, readonly string[]>> = {
   map: ['nodes'],
   queues: ['queues'],
   queue: ['queues'],
+  clusters: ['clusters'],
 };
 
 export interface Selection {
@@ -46,7 +48,13 @@ export function pluginSelection(
     CLUSTER: connection.cluster,
     USER: connection.user,
     FILTER: frame.filter,
+    // A fleet's row (or a view of one cluster) is its cluster's: its context, kubeconfig cluster and user.
+    ...memberEnv(snapshot, row?.target?.kind === 'cluster' ? row.target.context : (row?.cluster ?? frame.cluster)),
   };
+  if (frame.kind === 'clusters') {
+    if (row?.target?.kind !== 'cluster') return null;
+    return { env: { ...env, NAME: row.target.context, NAMESPACE: '' }, workload: null };
+  }
   if (frame.kind === 'map' || (frame.kind === 'queues' && row)) {
     if (!row) return null;
     const name = row.target?.kind === 'queue' ? row.target.name : row.key;
@@ -79,12 +87,19 @@ export function pluginSelection(
   return { env, workload: w };
 }
 
+/** $CONTEXT $CLUSTER $USER of a fleet's cluster (empty: not a fleet's, or no cluster). */
+function memberEnv(snapshot: ModelSnapshot, context: string | undefined): Record<string, string> {
+  const m = context === undefined ? undefined : snapshot.fleet?.members.find((x) => x.context === context);
+  if (!m) return {};
+  return { CONTEXT: m.context, CLUSTER: m.clusterName ?? m.context, ...(m.user ? { USER: m.user } : {}) };
+}
+
 /** Whether a plugin may apply in this view (its kind scopes depend on the selection): for help. */
 export function pluginMayApply(plugin: PluginBinding, kind: ViewKind): boolean {
   const views = VIEW_SCOPES[kind];
   if (!views) return false;
   const viewNames = new Set(Object.values(VIEW_SCOPES).flat());
-  return plugin.scopes.some((s) => s === 'all' || views.includes(s) || (!viewNames.has(s) && s !== 'clusters'));
+  return plugin.scopes.some((s) => s === 'all' || views.includes(s) || !viewNames.has(s));
 }
 
 /** Whether a plugin applies in this view (to this selection's workload type). */

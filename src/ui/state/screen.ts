@@ -15,7 +15,9 @@ import { helpTable, userKeyRows } from '../render/help.js';
 import type { MapPalette } from '../skin.js';
 import {
   connectionFlash,
+  fleetFlash,
   connectionHeadline,
+  fleetHeadline,
   gpuHeadline,
   gpuKindTotals,
   workloadCounts,
@@ -307,7 +309,13 @@ function flashFor(
   if (state.flash) return state.flash;
   if (table.missing) return { text: table.missing + ' (Esc goes back)', level: 'warn' };
   // A failing connection outranks the problems: it explains them (and most of the screen).
-  const connection = connectionFlash(snapshot.connection, nowMs, server);
+  const connection = isFleet(snapshot)
+    ? fleetFlash(
+        snapshot.fleet!.members.map((m) => m.summary),
+        snapshot.connection,
+        nowMs,
+      )
+    : connectionFlash(snapshot.connection, nowMs, server);
   if (connection) return connection;
   // On the map the flash line is where the cursor's node is named.
   if (mapCursor !== null) return { text: mapCursor, level: 'info' };
@@ -598,7 +606,14 @@ export class ScreenModel {
     const header: HeaderModel = {
       connection,
       totals: snapshot.totals,
-      summary: connectionHeadline(snapshot.connection, snapshot.accessNotice ? readNamespaces(snapshot) : undefined),
+      // The whole fleet: each cluster's state, as :clusters says it; one cluster (or one narrowed to): its watches'.
+      summary:
+        scope.cluster === null && isFleet(key.snapshot)
+          ? fleetHeadline(
+              key.snapshot.fleet!.members.map((m) => m.summary),
+              key.snapshot.connection.forbidden,
+            )
+          : connectionHeadline(snapshot.connection, snapshot.accessNotice ? readNamespaces(snapshot) : undefined),
       workloads: this.workloadCounts(snapshot, state.namespace).text,
       workloadsCompact: this.workloadCounts(snapshot, state.namespace).compact,
       gpus: gpuHeadline(snapshot, width, this.gpuKindTotals(snapshot.nodes)),
