@@ -1,7 +1,8 @@
 // One explorer session over a fleet, driven in-process as tui-session.ts
 // drives one cluster: the fleet opened as `wlx --context a,b,…` opens it
 // (src/app/fleet.ts;
-// --engine shared: every engine in one worker thread, the explorer's way;
+// --engine shared: the engines in shared worker threads, the explorer's way
+// (shared-N: over N of them);
 // worker: a worker thread per cluster; inline: every engine on the UI thread)
 // and the real App rendered by Ink into a fake
 // terminal. Run by the harness (fleet.ts) as a child process:
@@ -54,8 +55,12 @@ async function main(): Promise<void> {
   if (!kubeconfig || (!single && contexts.length < 1))
     throw new Error('usage: fleet-session.js KUBECONFIG (--contexts a,b,… | --single)');
   const engine = values.engine;
-  if (engine !== 'shared' && engine !== 'worker' && engine !== 'inline')
-    throw new Error('--engine must be shared, worker or inline');
+  // shared-N: the engines spread over N shared workers (shared: the explorer's default number).
+  // -unpaced: synced engines flush at their own interval while others list (WLX_SYNC_PACE_MS=0, the comparison).
+  const sharedWorkers = /^shared(?:-(\d+))?(-unpaced)?$/.exec(engine);
+  if (sharedWorkers?.[2]) process.env.WLX_SYNC_PACE_MS = '0';
+  if (!sharedWorkers && engine !== 'worker' && engine !== 'inline')
+    throw new Error('--engine must be shared, shared-N, shared[-N]-unpaced, worker or inline');
   const draw = await loadExplorerDraw();
   const { openFleetSource } = await import('../../src/app/fleet.js');
   const { openModelSource } = await import('../../src/app/open.js');
@@ -64,17 +69,31 @@ async function main(): Promise<void> {
   const options = { ...benchOpenOptions(kubeconfig), engineThread: engine === 'inline' ? 'inline' : 'worker' } as const;
   const source = single
     ? await openModelSource(options)
-    : await openFleetSource({ ...options, contexts, sharedWorker: engine === 'shared' });
+    : await openFleetSource({
+        ...options,
+        contexts,
+        sharedWorker: !!sharedWorkers,
+        ...(sharedWorkers?.[1] ? { engineWorkers: Number(sharedWorkers[1]) } : {}),
+      });
   const instance = draw(source);
   const { stdout } = instance;
 
   // The first complete fleet view on screen (its title counts every workload of every cluster).
   let completeMs = NaN;
+  // The process's CPU (every thread) by then: less dependent on the machine's load than the time.
+  let cpuMs = NaN;
+  // When each member went live (start → its engine synced, as the UI thread sees it): serial or together.
+  const liveMs = new Map<string, number>();
   const end = Date.now() + TIMEOUT_MS;
   while (Date.now() < end) {
     const s = source.getSnapshot();
+    for (const m of s.fleet?.members ?? [])
+      if (!liveMs.has(m.context) && m.snapshot?.connection.state === 'live')
+        liveMs.set(m.context, Math.round(performance.now() - t0));
     if (complete(s, contexts.length, single) && stdout.last.includes(`workloads(all)[${s.workloads.length}]`)) {
       completeMs = performance.now() - t0;
+      const cpu = process.cpuUsage();
+      cpuMs = (cpu.user + cpu.system) / 1000;
       break;
     }
     await sleep(10);
@@ -85,6 +104,7 @@ async function main(): Promise<void> {
   globalThis.gc?.();
   const line = {
     completeMs,
+    cpuMs,
     clusters: single ? 1 : contexts.length,
     workloads: s.workloads.length,
     pods: s.totals.pods,
@@ -92,6 +112,7 @@ async function main(): Promise<void> {
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     uiHeapMb: process.memoryUsage().heapUsed / 2 ** 20,
     engine,
+    memberLiveMs: [...liveMs.values()].sort((a, b) => a - b),
   };
   process.stdout.write(`${JSON.stringify(line)}\n`);
   instance.unmount();
