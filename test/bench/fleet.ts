@@ -192,14 +192,14 @@ export async function runFleetBench(argv: string[]): Promise<FleetBenchResult> {
   };
   const count = Math.max(1, num('sessions'));
   const settle = num('settle-seconds');
-  // An arm: shared (the explorer's default), shared-N (N shared workers), -unpaced (no SyncPace),
+  // An arm: shared (the explorer's default), shared-N (N shared workers), -paced (SyncPace on),
   // worker (one per cluster), inline;
   // `ARM@DIR` runs it from another build's dist/test/bench (a commit to compare with, run in turn with these).
   const engines = [...new Set((values.engines ?? '').split(',').filter(Boolean))];
   for (const e of engines)
-    if (!/^(shared(-\d+)?(-unpaced)?|worker|inline)(@.+)?$/.test(e))
+    if (!/^(shared(-\d+)?(-paced)?|worker|inline)(@.+)?$/.test(e))
       throw new Error(
-        `--engines: ${e}: expected shared, shared-N, shared[-N]-unpaced, worker or inline, optionally @DIR`,
+        `--engines: ${e}: expected shared, shared-N, shared[-N]-paced, worker or inline, optionally @DIR`,
       );
   if (!engines.includes('shared')) engines.unshift('shared');
   process.env[BENCH_WIRE_ENV] = values.wire === 'protobuf' ? 'protobuf' : 'json';

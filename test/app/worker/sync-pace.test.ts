@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { PACE_WHILE_OTHERS_LIST_MS, SyncPace, syncPaceMs } from '../../../src/app/worker/sync-pace.js';
 
 test('engines sharing a worker: a synced one is paced while another lists, unpaced once none does', () => {
-  const pace = new SyncPace();
+  const pace = new SyncPace(PACE_WHILE_OTHERS_LIST_MS);
   const seen = { a: [] as number[], b: [] as number[], c: [] as number[] };
   const a = pace.list((ms) => seen.a.push(ms));
   const b = pace.list((ms) => seen.b.push(ms));
@@ -25,14 +25,14 @@ test('engines sharing a worker: a synced one is paced while another lists, unpac
   pace.list(() => undefined);
   assert.equal(seen.b.at(-1), 0, 'nor one stopped after its sync');
 
-  const alone = new SyncPace();
+  const alone = new SyncPace(PACE_WHILE_OTHERS_LIST_MS);
   const one: number[] = [];
   alone.list((ms) => one.push(ms)).synced();
   assert.deepEqual(one, [0], 'an engine alone in its worker keeps its own interval');
 });
 
-test('WLX_SYNC_PACE_MS: 0 turns the pace off; anything else but a whole number of ms is refused, named', () => {
-  assert.equal(syncPaceMs({}), PACE_WHILE_OTHERS_LIST_MS);
+test('WLX_SYNC_PACE_MS: unset or 0, no pace; anything else but a whole number of ms is refused, named', () => {
+  assert.equal(syncPaceMs({}), 0);
   assert.equal(syncPaceMs({ WLX_SYNC_PACE_MS: '250' }), 250);
   const off = new SyncPace(syncPaceMs({ WLX_SYNC_PACE_MS: '0' }));
   const seen: number[] = [];
