@@ -1,6 +1,6 @@
 // The fleet benchmark: `npm run bench -- --fleet 8 [--nodes 5000 --pods 100000
 // --workloads 2000 --churn 2000] [--sessions 2] [--settle-seconds 10]
-// [--engines worker,inline] [--json FILE]`.
+// [--engines shared,shared-2,shared-paced,worker,inline,ARM@DIR] [--json FILE]`.
 //
 // The same pods as the single-cluster benchmark, split over N clusters (each a
 // scale scenario in its own process with 1/N of the nodes, workloads, pods and
