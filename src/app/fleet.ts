@@ -27,6 +27,8 @@ import { SharedEngineHost } from './worker/engine-host.js';
 
 /** How long a cluster may take to answer at all before it reads as unreachable (and `wlx get` stops waiting). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** Shared engine workers a fleet's engines are spread over (never more than there are clusters). */
+export const DEFAULT_ENGINE_WORKERS = 1;
 /** Snapshots of several members arriving together are merged once. */
 const MERGE_DELAY_MS = 30;
 
@@ -34,10 +36,12 @@ export interface FleetOpenOptions extends OpenOptions {
   /** The contexts, in the order given (duplicates dropped). */
   contexts: string[];
   /**
-   * With engineThread 'worker': every engine in one shared worker (default),
+   * With engineThread 'worker': the engines in shared workers (default),
    * or false: a worker per cluster (the benchmark's comparison).
    */
   sharedWorker?: boolean;
+  /** How many shared workers the engines are spread over, in turn (default DEFAULT_ENGINE_WORKERS). */
+  engineWorkers?: number;
 }
 
 /**
@@ -125,16 +129,18 @@ class Fleet implements FleetSource {
   }>();
   private stopped = false;
   private readonly connectTimeoutMs: number;
-  /** The one worker every engine runs in (engineThread 'worker'). */
-  private readonly host: SharedEngineHost | null;
+  /** The shared workers the engines run in (engineThread 'worker'), member i in host i mod their number. */
+  private readonly hosts: SharedEngineHost[];
 
   constructor(
     private readonly options: FleetOpenOptions,
     private readonly stopDemo?: () => Promise<void>,
   ) {
     this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-    this.host = options.engineThread === 'worker' && options.sharedWorker !== false ? new SharedEngineHost() : null;
     this.members = [...new Set(options.contexts)].map((c) => new Member(c));
+    const shared = options.engineThread === 'worker' && options.sharedWorker !== false;
+    const workers = Math.min(this.members.length, Math.max(1, options.engineWorkers ?? DEFAULT_ENGINE_WORKERS));
+    this.hosts = shared ? Array.from({ length: workers }, () => new SharedEngineHost()) : [];
     this.snapshot = this.merge();
   }
 
@@ -142,7 +148,7 @@ class Fleet implements FleetSource {
   async open(): Promise<void> {
     const { loadKubeconfig } = await import('../kube/kubeconfig.js');
     await Promise.all(
-      this.members.map(async (m) => {
+      this.members.map(async (m, i) => {
         try {
           const loaded = loadKubeconfig({ kubeconfig: this.options.kubeconfig, context: m.context });
           m.clusterName = loaded.cluster;
@@ -163,7 +169,7 @@ class Fleet implements FleetSource {
             fleet: false,
             signal: m.abort.signal,
           },
-          this.host ?? undefined,
+          this.hosts.length ? this.hosts[i % this.hosts.length] : undefined,
         );
         m.settled = this.settle(m, opening);
       }),
@@ -415,7 +421,7 @@ class Fleet implements FleetSource {
         await m.source?.stop().catch(() => undefined);
       }),
     );
-    await this.host?.close();
+    await Promise.all(this.hosts.map((h) => h.close()));
     await this.stopDemo?.();
   }
 

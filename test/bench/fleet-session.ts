@@ -1,7 +1,8 @@
 // One explorer session over a fleet, driven in-process as tui-session.ts
 // drives one cluster: the fleet opened as `wlx --context a,b,…` opens it
 // (src/app/fleet.ts;
-// --engine shared: every engine in one worker thread, the explorer's way;
+// --engine shared: the engines in shared worker threads, the explorer's way
+// (shared-N: over N of them);
 // worker: a worker thread per cluster; inline: every engine on the UI thread)
 // and the real App rendered by Ink into a fake
 // terminal. Run by the harness (fleet.ts) as a child process:
@@ -16,6 +17,7 @@ import { parseArgs } from 'node:util';
 import type { ModelSnapshot } from '../../src/model/types.js';
 import { benchOpenOptions } from './marker.js';
 import { loadExplorerDraw } from './fake-terminal.js';
+import { PACE_WHILE_OTHERS_LIST_MS } from '../../src/app/worker/sync-pace.js';
 
 process.env.NODE_ENV ??= 'production';
 delete process.env.CI;
@@ -54,8 +56,12 @@ async function main(): Promise<void> {
   if (!kubeconfig || (!single && contexts.length < 1))
     throw new Error('usage: fleet-session.js KUBECONFIG (--contexts a,b,… | --single)');
   const engine = values.engine;
-  if (engine !== 'shared' && engine !== 'worker' && engine !== 'inline')
-    throw new Error('--engine must be shared, worker or inline');
+  // shared-N: the engines spread over N shared workers (shared: the explorer's default number).
+  // -paced: synced engines flush at most once a second while another lists (src/app/worker/sync-pace.ts).
+  const sharedWorkers = /^shared(?:-(\d+))?(-paced)?$/.exec(engine);
+  if (sharedWorkers?.[2]) process.env.WLX_SYNC_PACE_MS = String(PACE_WHILE_OTHERS_LIST_MS);
+  if (!sharedWorkers && engine !== 'worker' && engine !== 'inline')
+    throw new Error('--engine must be shared, shared-N, shared[-N]-paced, worker or inline');
   const draw = await loadExplorerDraw();
   const { openFleetSource } = await import('../../src/app/fleet.js');
   const { openModelSource } = await import('../../src/app/open.js');
@@ -64,17 +70,31 @@ async function main(): Promise<void> {
   const options = { ...benchOpenOptions(kubeconfig), engineThread: engine === 'inline' ? 'inline' : 'worker' } as const;
   const source = single
     ? await openModelSource(options)
-    : await openFleetSource({ ...options, contexts, sharedWorker: engine === 'shared' });
+    : await openFleetSource({
+        ...options,
+        contexts,
+        sharedWorker: !!sharedWorkers,
+        ...(sharedWorkers?.[1] ? { engineWorkers: Number(sharedWorkers[1]) } : {}),
+      });
   const instance = draw(source);
   const { stdout } = instance;
 
   // The first complete fleet view on screen (its title counts every workload of every cluster).
   let completeMs = NaN;
+  // The process's CPU (every thread) by then: less dependent on the machine's load than the time.
+  let cpuMs = NaN;
+  // When each member went live (start → its engine synced, as the UI thread sees it): serial or together.
+  const liveMs = new Map<string, number>();
   const end = Date.now() + TIMEOUT_MS;
   while (Date.now() < end) {
     const s = source.getSnapshot();
+    for (const m of s.fleet?.members ?? [])
+      if (!liveMs.has(m.context) && m.snapshot?.connection.state === 'live')
+        liveMs.set(m.context, Math.round(performance.now() - t0));
     if (complete(s, contexts.length, single) && stdout.last.includes(`workloads(all)[${s.workloads.length}]`)) {
       completeMs = performance.now() - t0;
+      const cpu = process.cpuUsage();
+      cpuMs = (cpu.user + cpu.system) / 1000;
       break;
     }
     await sleep(10);
@@ -85,6 +105,7 @@ async function main(): Promise<void> {
   globalThis.gc?.();
   const line = {
     completeMs,
+    cpuMs,
     clusters: single ? 1 : contexts.length,
     workloads: s.workloads.length,
     pods: s.totals.pods,
@@ -92,6 +113,7 @@ async function main(): Promise<void> {
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     uiHeapMb: process.memoryUsage().heapUsed / 2 ** 20,
     engine,
+    memberLiveMs: [...liveMs.values()].sort((a, b) => a - b),
   };
   process.stdout.write(`${JSON.stringify(line)}\n`);
   instance.unmount();

@@ -1,6 +1,6 @@
 // The fleet benchmark: `npm run bench -- --fleet 8 [--nodes 5000 --pods 100000
 // --workloads 2000 --churn 2000] [--sessions 2] [--settle-seconds 10]
-// [--engines worker,inline] [--json FILE]`.
+// [--engines shared,shared-2,shared-paced,worker,inline,ARM@DIR] [--json FILE]`.
 //
 // The same pods as the single-cluster benchmark, split over N clusters (each a
 // scale scenario in its own process with 1/N of the nodes, workloads, pods and
@@ -52,6 +52,7 @@ export interface FleetBenchResult {
 
 interface SessionLine {
   completeMs: number;
+  cpuMs?: number;
   clusters: number;
   workloads: number;
   pods: number;
@@ -59,6 +60,7 @@ interface SessionLine {
   peakRssMb: number;
   uiHeapMb: number;
   engine: string;
+  memberLiveMs?: number[];
 }
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -72,11 +74,25 @@ function median(xs: number[]): number {
 }
 
 /** One fleet-session.js run to its JSON line. */
-function runSession(kubeconfig: string, args: string[], settleSeconds: number): Promise<SessionLine> {
+function runSession(
+  kubeconfig: string,
+  args: string[],
+  settleSeconds: number,
+  script = here('./fleet-session.js'),
+): Promise<SessionLine> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--expose-gc', here('./fleet-session.js'), kubeconfig, ...args, '--settle-seconds', String(settleSeconds)],
+      [
+        // WLX_BENCH_SESSION_NODE_ARGS: Node flags for the session (--cpu-prof, V8 heap settings), as for main.ts's.
+        ...(process.env.WLX_BENCH_SESSION_NODE_ARGS ?? '').split(' ').filter(Boolean),
+        '--expose-gc',
+        script,
+        kubeconfig,
+        ...args,
+        '--settle-seconds',
+        String(settleSeconds),
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
@@ -136,7 +152,9 @@ async function sessions(what: string, n: number, run: () => Promise<SessionLine>
   for (let i = 0; i < n; i++) {
     const s = await run();
     out.push(s);
-    log(`${what} ${i + 1}/${n}: complete view ${(s.completeMs / 1000).toFixed(2)} s, rss ${Math.round(s.rssMb)} MB`);
+    log(
+      `${what} ${i + 1}/${n}: complete view ${(s.completeMs / 1000).toFixed(2)} s (cpu ${((s.cpuMs ?? NaN) / 1000).toFixed(1)} s), rss ${Math.round(s.rssMb)} MB`,
+    );
   }
   return out;
 }
@@ -174,7 +192,15 @@ export async function runFleetBench(argv: string[]): Promise<FleetBenchResult> {
   };
   const count = Math.max(1, num('sessions'));
   const settle = num('settle-seconds');
-  const engines = (values.engines ?? '').split(',').filter((e) => ['shared', 'worker', 'inline'].includes(e));
+  // An arm: shared (the explorer's default), shared-N (N shared workers), -paced (SyncPace on),
+  // worker (one per cluster), inline;
+  // `ARM@DIR` runs it from another build's dist/test/bench (a commit to compare with, run in turn with these).
+  const engines = [...new Set((values.engines ?? '').split(',').filter(Boolean))];
+  for (const e of engines)
+    if (!/^(shared(-\d+)?(-paced)?|worker|inline)(@.+)?$/.test(e))
+      throw new Error(
+        `--engines: ${e}: expected shared, shared-N, shared[-N]-paced, worker or inline, optionally @DIR`,
+      );
   if (!engines.includes('shared')) engines.unshift('shared');
   process.env[BENCH_WIRE_ENV] = values.wire === 'protobuf' ? 'protobuf' : 'json';
   const loadBefore = loadavg();
@@ -203,13 +229,20 @@ export async function runFleetBench(argv: string[]): Promise<FleetBenchResult> {
     await Promise.all(servers.map(warmUp));
     const kubeconfig = join(dir, 'kubeconfig');
     const contexts = fleetKubeconfig(servers, kubeconfig);
-    for (const engine of engines)
-      byEngine.set(
-        engine,
-        await sessions(`fleet (${engine})`, count, () =>
-          runSession(kubeconfig, ['--contexts', contexts.join(','), '--engine', engine], settle),
-        ),
-      );
+    // The arms in turn, session by session: on a shared machine the load drifts, and alternating spreads it.
+    for (let i = 0; i < count; i++)
+      for (const arm of engines) {
+        const [engine, dir] = arm.split('@');
+        const script = dir ? join(dir, 'fleet-session.js') : undefined;
+        const runs = byEngine.get(arm) ?? [];
+        byEngine.set(arm, runs);
+        const s = await runSession(kubeconfig, ['--contexts', contexts.join(','), '--engine', engine], settle, script);
+        runs.push(s);
+        const live = s.memberLiveMs?.map((ms) => (ms / 1000).toFixed(1)).join(' ') ?? '';
+        log(
+          `fleet (${arm}) ${i + 1}/${count}: complete view ${(s.completeMs / 1000).toFixed(2)} s (cpu ${((s.cpuMs ?? NaN) / 1000).toFixed(1)} s), rss ${Math.round(s.rssMb)} MB, members live at ${live} s, load ${loadavg()[0].toFixed(1)}`,
+        );
+      }
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     rmSync(dir, { recursive: true, force: true });
@@ -242,6 +275,23 @@ export async function runFleetBench(argv: string[]): Promise<FleetBenchResult> {
     pods: { single: singleRuns[0]?.pods, fleet: shared?.[0]?.pods },
     workloads: { single: singleRuns[0]?.workloads, fleet: shared?.[0]?.workloads },
     sessions: { single: singleRuns, ...Object.fromEntries(byEngine) },
+    // Every arm's medians and its ratios to the single cluster (the figures above are the default arms').
+    arms: Object.fromEntries(
+      [...byEngine].map(([arm, runs]) => {
+        const view = med(runs, (r) => r.completeMs) / 1000;
+        const rss = med(runs, (r) => r.rssMb);
+        return [
+          arm,
+          {
+            complete_view_s: view,
+            cpu_s: med(runs, (r) => r.cpuMs ?? NaN) / 1000,
+            rss_mb: rss,
+            vs_single_complete_view: view / figures.single_complete_view_s,
+            vs_single_rss: rss / figures.single_rss_mb,
+          },
+        ];
+      }),
+    ),
     settleSeconds: settle,
     machine: { cpus: availableParallelism(), model: cpus()[0]?.model, node: process.version },
     loadAverage: { before: loadBefore, after: loadavg() },
@@ -268,6 +318,11 @@ export function printFleetTable(result: FleetBenchResult): void {
       `  ${name.padEnd(width)}  ${(Number.isNaN(v) ? '-' : Number(v.toPrecision(3)).toString()).padStart(10)}  ${goal.padEnd(6)}  ${met}`.trimEnd(),
     );
   }
+  const arms = (result.setup.arms ?? {}) as Record<string, Record<string, number>>;
+  for (const [arm, a] of Object.entries(arms))
+    lines.push(
+      `  arm ${arm}: complete view ${a.complete_view_s.toFixed(2)} s (${a.vs_single_complete_view.toFixed(2)}×; cpu ${a.cpu_s.toFixed(1)} s), rss ${Math.round(a.rss_mb)} MB (${a.vs_single_rss.toFixed(2)}×)`,
+    );
   const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
   lines.push(`  load average: ${la(s.loadAverage.before)} before, ${la(s.loadAverage.after)} after`);
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -5,12 +5,17 @@
 // ~360 MB live set. During the list the factor is left alone: the live set
 // grows there, and a small factor would mark it again and again (measured:
 // the list under churn took 1.7× as long with the factor set from the start).
-// V8 flags are per process: the UI thread's heap is bounded the same way.
-// Measured in test/bench/README.md ("Runs of 2026-12-06", run C the control).
+// V8 flags are per process: the UI thread's heap is bounded the same way, and
+// in a worker serving several engines (a fleet's) the bound waits for the
+// last of them to sync (HeapGrowthGate).
+// Measured in test/bench/README.md ("Runs of 2026-12-06", run C the control; "Fleet").
 import { setFlagsFromString } from 'node:v8';
 
 /** The default: the heap grows to twice its live set, at most, between major GCs. */
 export const HEAP_GROWING_PERCENT = 100;
+
+/** V8's own adaptive factor (the flag's default, 0: unset). */
+const V8_OWN_FACTOR = '--heap-growing-percent=0';
 
 /** The V8 flag to set after the sync; null when WLX_HEAP_GROWING_PERCENT=0 leaves V8's own factor. */
 export function heapGrowthFlag(env: NodeJS.ProcessEnv = process.env): string | null {
@@ -21,7 +26,37 @@ export function heapGrowthFlag(env: NodeJS.ProcessEnv = process.env): string | n
   return percent === 0 ? null : `--heap-growing-percent=${percent}`;
 }
 
-/** Bounds heap growth from now on (called once the engine has synced) with what heapGrowthFlag chose. */
-export function boundHeapGrowth(flag: string | null): void {
-  if (flag) setFlagsFromString(flag);
+/**
+ * The bound for one worker's engines: set while none of them is listing,
+ * V8's own factor while any is. In a shared worker the first engine to sync
+ * used to bound the heap for the others' lists too: the fleet's worker then
+ * spent 3.4× the single cluster's GC time (test/bench/README.md "Fleet").
+ */
+export class HeapGrowthGate {
+  private listing = 0;
+  private bounded = false;
+
+  constructor(
+    private readonly flag: string | null,
+    private readonly setFlags: (flags: string) => void = setFlagsFromString,
+  ) {}
+
+  /** An engine starts its first list; call the returned function once it has synced (or failed, or stopped). */
+  list(): () => void {
+    this.listing += 1;
+    if (this.bounded && this.flag) {
+      this.setFlags(V8_OWN_FACTOR);
+      this.bounded = false;
+    }
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.listing -= 1;
+      if (this.listing === 0 && !this.bounded && this.flag) {
+        this.setFlags(this.flag);
+        this.bounded = true;
+      }
+    };
+  }
 }

@@ -14,7 +14,8 @@ import { treePods } from '../../model/tree-pods.js';
 import type { RowWindowRequest } from '../../ui/state/served-rows.js';
 import { RowServer } from '../../ui/state/row-server.js';
 import { startHeapTrace } from './heap-trace.js';
-import { boundHeapGrowth, type heapGrowthFlag } from './heap-growth.js';
+import type { HeapGrowthGate } from './heap-growth.js';
+import type { SyncPace } from './sync-pace.js';
 
 /** Where one engine's messages go and come from. */
 export type EnginePort = Pick<MessagePort, 'postMessage' | 'on' | 'close'>;
@@ -46,12 +47,14 @@ function restartsOf(snapshot: ModelSnapshot, pod: { namespace: string; name: str
 
 /**
  * Serves one engine over `port` until 'stop' (then the port is closed).
- * `heapFlag`: heap-growth.ts's flag, read once per worker.
+ * `worker`: what the worker's engines share: the heap bound, set once none
+ * of them is listing (heap-growth.ts), and the pace of those synced while
+ * another lists (sync-pace.ts).
  */
 export async function serveEngine(
   port: EnginePort,
   data: WorkerStart,
-  heapFlag: ReturnType<typeof heapGrowthFlag>,
+  worker: { heapGrowth: HeapGrowthGate; pace: SyncPace },
 ): Promise<void> {
   const post = (message: WorkerMessage): void => port.postMessage(message);
   const { options: start, podScope } = data;
@@ -59,9 +62,18 @@ export async function serveEngine(
   const p = start.prometheus;
   const options = p?.kind === 'url' ? { ...start, prometheus: { ...p, url: new URL(String(p.url)) } } : start;
   let engine: ClusterEngine;
+  const heapListed = worker.heapGrowth.list();
+  // Paced only once synced, so after the engine is open.
+  const paced = worker.pace.list((ms) => engine.paceFlushes(ms));
+  const listed = () => {
+    heapListed();
+    paced.synced();
+  };
   try {
     engine = await openEngine(options, { kubeconfig: options.kubeconfig, context: options.context });
   } catch (err) {
+    heapListed();
+    paced.stopped();
     post({ type: 'fatal', message: (err as Error).message });
     port.close();
     return;
@@ -98,10 +110,13 @@ export async function serveEngine(
   const unsubscribe = engine.subscribe(send);
   engine.whenSynced().then(
     () => {
-      boundHeapGrowth(heapFlag);
+      listed();
       post({ type: 'synced' });
     },
-    (err: Error) => post({ type: 'synced', error: err.message }),
+    (err: Error) => {
+      listed();
+      post({ type: 'synced', error: err.message });
+    },
   );
 
   const holds = new Map<number, () => void>();
@@ -141,6 +156,8 @@ export async function serveEngine(
         break;
       }
       case 'stop':
+        heapListed();
+        paced.stopped();
         unsubscribe();
         for (const release of holds.values()) release();
         holds.clear();

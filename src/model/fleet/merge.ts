@@ -32,12 +32,27 @@ const EMPTY_TOTALS: ClusterTotals = {
   nodes: 0,
 };
 
-/** The members' totals summed; by resource from the nodes (a member with one kind has no byResource of its own). */
-function sumTotals(all: readonly ClusterTotals[], nodes: readonly NodeSummary[]): ClusterTotals {
-  const out: ClusterTotals = { ...EMPTY_TOTALS };
-  const byResource: NonNullable<ClusterTotals['byResource']> = {};
+type ByResource = NonNullable<ClusterTotals['byResource']>;
+
+/** One member's GPUs by resource, from its nodes (kept per member while its node list is the same). */
+function nodesByResource(nodes: readonly NodeSummary[]): ByResource {
+  const byResource: ByResource = {};
   for (const n of nodes)
     for (const [k, r] of Object.entries(n.gpuResources ?? {})) {
+      const s = (byResource[k] ??= { capacity: 0, allocatable: 0, requested: 0 });
+      s.capacity += r.capacity;
+      s.allocatable += r.allocatable;
+      s.requested += r.requested;
+    }
+  return byResource;
+}
+
+/** The members' totals summed; by resource from the nodes (a member with one kind has no byResource of its own). */
+function sumTotals(all: readonly ClusterTotals[], perMember: readonly ByResource[]): ClusterTotals {
+  const out: ClusterTotals = { ...EMPTY_TOTALS };
+  const byResource: ByResource = {};
+  for (const m of perMember)
+    for (const [k, r] of Object.entries(m)) {
       const s = (byResource[k] ??= { capacity: 0, allocatable: 0, requested: 0 });
       s.capacity += r.capacity;
       s.allocatable += r.allocatable;
@@ -131,7 +146,10 @@ function mergePodScope(all: readonly ModelSnapshot[]): Pick<ModelSnapshot, 'podS
 /**
  * Merges the members' snapshots into one. Tagged copies of workloads, nodes
  * and orphans are kept per original object, so an unchanged member costs no
- * new objects (row caches key on identity).
+ * new objects (row caches key on identity); what is derived from one
+ * member's nodes or from the definitions is kept while they are the same, so
+ * a merge after one member's flush costs that member's change plus the
+ * concatenations.
  */
 export class FleetMerger {
   private readonly workloads = new WeakMap<WorkloadTree, WorkloadTree>();
@@ -139,8 +157,18 @@ export class FleetMerger {
   private readonly orphans = new WeakMap<OrphanPod, OrphanPod>();
   private readonly perMember = new Map<
     string,
-    { snapshot: ModelSnapshot; workloads: WorkloadTree[]; nodes: NodeSummary[]; orphans: OrphanPod[] }
+    {
+      snapshot: ModelSnapshot;
+      workloads: WorkloadTree[];
+      nodes: NodeSummary[];
+      orphans: OrphanPod[];
+      byResource: ByResource;
+    }
   >();
+  private definitions: {
+    inputs: readonly ModelSnapshot['definitions'][];
+    merged: ModelSnapshot['definitions'];
+  } | null = null;
   private version = 0;
   private last: { inputs: readonly (ModelSnapshot | null)[]; lines: string; merged: ModelSnapshot } | null = null;
 
@@ -153,14 +181,15 @@ export class FleetMerger {
   private tagged(context: string, s: ModelSnapshot) {
     const prev = this.perMember.get(context);
     if (prev?.snapshot === s) return prev;
+    const sameNodes = prev && prev.snapshot.nodes === s.nodes;
     const next = {
       snapshot: s,
       workloads:
         prev && prev.snapshot.workloads === s.workloads
           ? prev.workloads
           : s.workloads.map((w) => this.tag(this.workloads, w, context)),
-      nodes:
-        prev && prev.snapshot.nodes === s.nodes ? prev.nodes : s.nodes.map((n) => this.tag(this.nodes, n, context)),
+      nodes: sameNodes ? prev.nodes : s.nodes.map((n) => this.tag(this.nodes, n, context)),
+      byResource: sameNodes ? prev.byResource : nodesByResource(s.nodes),
       orphans:
         prev && prev.snapshot.orphanPods === s.orphanPods
           ? prev.orphans
@@ -168,6 +197,16 @@ export class FleetMerger {
     };
     this.perMember.set(context, next);
     return next;
+  }
+
+  /** Every member's definitions, one per name and kind (the last member's wins); the same list while theirs are. */
+  private mergeDefinitions(inputs: readonly ModelSnapshot['definitions'][]): ModelSnapshot['definitions'] {
+    const last = this.definitions;
+    if (last && last.inputs.length === inputs.length && last.inputs.every((d, i) => d === inputs[i]))
+      return last.merged;
+    const merged = [...new Map(inputs.flatMap((defs) => defs.map((d) => [`${d.name}\u0000${d.kind}`, d]))).values()];
+    this.definitions = { inputs, merged };
+    return merged;
   }
 
   merge(members: readonly FleetMember[]): ModelSnapshot {
@@ -192,16 +231,14 @@ export class FleetMerger {
       listed: m.snapshot.connection.total > 0 && m.snapshot.connection.synced >= m.snapshot.connection.total,
     }));
     const podNodes = live.flatMap((m) => m.snapshot.podNodes ?? []);
-    const definitions = new Map(
-      live.flatMap((m) => m.snapshot.definitions.map((d) => [`${d.name}\u0000${d.kind}`, d])),
-    );
+    const definitions = this.mergeDefinitions(live.map((m) => m.snapshot.definitions));
     const merged: ModelSnapshot = {
       version: ++this.version,
       workloads: parts.flatMap((p) => p.t.workloads),
       nodes: parts.flatMap((p) => p.t.nodes),
       totals: sumTotals(
         live.map((m) => m.snapshot.totals),
-        parts.flatMap((p) => p.t.nodes),
+        parts.map((p) => p.t.byResource),
       ),
       kinds: live.flatMap((m) => m.snapshot.kinds),
       connection: mergeConnections(
@@ -211,7 +248,7 @@ export class FleetMerger {
           failed: m.summary.state !== 'live' && m.summary.state !== 'connecting',
         })),
       ),
-      definitions: [...definitions.values()],
+      definitions,
       problems: [
         ...members.filter((m) => m.summary.error).map((m) => `${m.context}: ${m.summary.state}: ${m.summary.error}`),
         ...live.flatMap((m) => m.snapshot.problems.map((p) => `${m.context}: ${p}`)),

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HEAP_GROWING_PERCENT, heapGrowthFlag } from '../../../src/app/worker/heap-growth.js';
+import { HEAP_GROWING_PERCENT, HeapGrowthGate, heapGrowthFlag } from '../../../src/app/worker/heap-growth.js';
 
 test('heap growth after the sync: twice the live set by default, WLX_HEAP_GROWING_PERCENT to change it, 0 to leave V8 alone', () => {
   assert.equal(HEAP_GROWING_PERCENT, 100);
@@ -13,4 +13,30 @@ test('heap growth after the sync: twice the live set by default, WLX_HEAP_GROWIN
       () => heapGrowthFlag({ WLX_HEAP_GROWING_PERCENT: bad }),
       new RegExp(`WLX_HEAP_GROWING_PERCENT: expected a whole number from 0 to 1000, got "${bad.replace('.', '\\.')}"`),
     );
+});
+
+test('in a worker serving several engines, the bound is set once none is listing, and lifted while one lists again', () => {
+  const set: string[] = [];
+  const gate = new HeapGrowthGate('--heap-growing-percent=100', (f) => set.push(f));
+  const a = gate.list();
+  const b = gate.list();
+  a();
+  assert.deepEqual(set, [], 'b is still listing: V8 keeps its own factor');
+  a();
+  assert.deepEqual(set, [], 'a second call of the same engine counts once');
+  b();
+  assert.deepEqual(set, ['--heap-growing-percent=100']);
+  const c = gate.list();
+  assert.deepEqual(
+    set,
+    ['--heap-growing-percent=100', '--heap-growing-percent=0'],
+    'a restarted engine lists unbounded',
+  );
+  c();
+  assert.deepEqual(set.at(-1), '--heap-growing-percent=100');
+
+  const off: string[] = [];
+  const none = new HeapGrowthGate(null, (f) => off.push(f));
+  none.list()();
+  assert.deepEqual(off, [], 'WLX_HEAP_GROWING_PERCENT=0: V8 is left alone');
 });
