@@ -1,6 +1,7 @@
 // Plain data the model produces and the UI / CLI consume. `WorkloadTree`,
 // `RoleTree`, `PodSummary` and `NodeSummary` are also the `wlx get -o json`
-// contract (see README): change them only compatibly.
+// contract (see README): change them only compatibly. Kept in one file (over
+// 650 lines) so the whole contract reads, and changes, in one place.
 // It imports no model implementation: the modules that compute these shapes
 // (trouble.ts, gpu-overlay.ts, utilisation.ts, scheduling/, nodes-from-pods.ts)
 // import them from here; a fleet's and MultiKueue's are in fleet/types.ts

@@ -4,18 +4,12 @@
 // components draw the same screen's lines, so each visible row's text is
 // formatted once per screen. One ScreenModel per App: it owns the memoised
 // rows, layouts, sort / filter results and change highlights.
-import type { ConnectionInfo, ModelSnapshot, NodeSummary, WorkloadTree } from '../../model/types.js';
+import type { ConnectionInfo, ModelSnapshot, NodeSummary } from '../../model/types.js';
 import type { ModelSource } from '../../model/source.js';
-import { topologyIndex, type TopologyIndex } from '../../model/topology.js';
-import { workloadGpu } from '../../model/gpu-overlay.js';
-import { troubleText, workloadTrouble, type TroubleMemo } from '../../model/trouble.js';
-import { sanitise } from '../../text/sanitise.js';
 import { KEYMAP } from '../keymap.js';
 import { helpTable, userKeyRows } from '../render/help.js';
 import type { MapPalette } from '../skin.js';
 import {
-  connectionFlash,
-  fleetFlash,
   connectionHeadline,
   fleetHeadline,
   gpuHeadline,
@@ -23,15 +17,7 @@ import {
   workloadCounts,
   type HeaderModel,
 } from '../render/header.js';
-import {
-  gpuPanelLines,
-  nodePanel,
-  placementPanelLines,
-  podNodePanel,
-  workloadPanel,
-  type PanelLine,
-  queuePanelLines,
-} from '../render/panels.js';
+import type { PanelLine } from '../render/panels.js';
 import { RowCache, newWorkCounters, type WorkCounters } from '../render/row-cache.js';
 import { formatAge } from '../render/format.js';
 import {
@@ -47,8 +33,6 @@ import {
 import {
   explorerWorkloads,
   filterRows,
-  findNode,
-  findWorkload,
   tableForFrame,
   type FilterResult,
   type PickerInputs,
@@ -57,7 +41,6 @@ import {
 import { NO_USER_BINDINGS, type UserBindings } from '../user-config.js';
 import { ChangeHighlights } from './highlights.js';
 import { isIncidentKind } from './incident.js';
-import { whyPanelLines } from './incident-nav.js';
 import { ViewMemo } from './memo.js';
 import { GpuMapMemo, type MapScreen } from '../render/gpu-map/index.js';
 import type { HighlightSpec } from '../render/gpu-map/highlight.js';
@@ -74,8 +57,10 @@ import {
   remoteTree,
 } from './fleet.js';
 import { roleTable } from '../render/roles.js';
-import { namespaceViewText } from '../render/namespace-access.js';
 import { isServedFrame, servesRows, windowFits, windowRows, type RowWindow } from './served-rows.js';
+import { countClusterRows, countNodeRows, viewTitle } from './screen-title.js';
+import { panelFor, TopologyMemo } from './screen-panel.js';
+import { emptyNamespaceText, flashFor, NAMESPACED_VIEWS, notListedYet, readNamespaces } from './screen-notices.js';
 
 export interface ScreenSize {
   columns: number;
@@ -148,213 +133,6 @@ export function rowText(row: Row, columns: Column[], layout: Layout, inner: numb
     ? columns.map((c, ci) => (c.age ? formatAge(row.createdMs, now) : (row.cells[ci] ?? '')))
     : row.cells;
   return formatLine(cells, columns, layout);
-}
-
-/** `:clusters` counts clusters, not the GPU model rows under them. */
-function countClusterRows(rows: readonly (Row | undefined)[]): number {
-  let n = 0;
-  for (const r of rows) if (r?.target?.kind === 'cluster' && !r.key.includes('\u0000')) n++;
-  return n;
-}
-
-function countNodeRows(rows: readonly Row[]): number {
-  let n = 0;
-  for (const r of rows) if (r.target?.kind === 'node') n++;
-  return n;
-}
-
-function viewTitle(
-  frame: ViewFrame,
-  snapshot: ModelSnapshot,
-  namespace: string | null,
-  count: number,
-  total: number,
-  loading = false,
-  /** A fleet's view of one cluster: `@context` (k9s' notation). */
-  cluster: string | null = null,
-) {
-  const ns = (namespace === null ? 'all' : sanitise(namespace)) + (cluster !== null ? `@${sanitise(cluster)}` : '');
-  // Loading: the count is not known yet, not 0.
-  const n = loading ? '[…]' : count === total ? `[${count}]` : `[${count}/${total}]`;
-  let t: string;
-  switch (frame.kind) {
-    case 'workloads':
-      t = `${frame.workloadType ? sanitise(frame.workloadType.label) : 'workloads'}(${ns})${n}`;
-      break;
-    case 'contexts':
-    case 'namespaces':
-    case 'aliases':
-      t = `${frame.kind}${n}`;
-      break;
-    case 'workload': {
-      const w = findWorkload(snapshot, frame.workloadUid);
-      t = w ? `${sanitise(w.kind).toLowerCase()}(${sanitise(w.namespace)}/${sanitise(w.name)})${n}` : `workload${n}`;
-      break;
-    }
-    case 'pods':
-      t = frame.workloadUid === undefined ? `pods(${ns})${n}` : `pods(${frame.label})${n}`;
-      break;
-    case 'node':
-      t = `node(${frame.label})${n}`;
-      break;
-    case 'nodes':
-      t = `nodes${n}`;
-      break;
-    case 'map': {
-      const w = findWorkload(snapshot, frame.workloadUid);
-      const of = w ? `${sanitise(w.namespace)}/${sanitise(w.name)}` : 'all';
-      t = `map(${of})[${total} node${total === 1 ? '' : 's'}]`;
-      break;
-    }
-    case 'queues':
-      t = `clusterqueues${n}`;
-      break;
-    case 'queue':
-      t = `pending(${frame.label})${n}`;
-      break;
-    case 'defs':
-      t = `definitions${n}`;
-      break;
-    case 'clusters':
-      t = `clusters${n}`;
-      break;
-    case 'problems':
-      t = `problems${n}`;
-      break;
-    case 'help':
-      t = 'help';
-      break;
-    default:
-      t = frame.label;
-  }
-  if (frame.filter)
-    t += frame.kind === 'map' ? ` <highlight /${sanitise(frame.filter)}>` : ` </${sanitise(frame.filter)}>`;
-  return ` ${t} `;
-}
-
-/** The pods' trouble under a status word that does not show it (the why line covers Failed and Degraded). */
-function troublePanelLines(w: WorkloadTree, trouble: TroubleMemo): PanelLine[] {
-  const t = workloadTrouble(w, trouble);
-  if (!t.severity) return [];
-  return [{ text: `${sanitise(troubleText(t))} — w for why`, tone: t.severity }];
-}
-
-/** The snapshot's topology index, built once per node list and keys (ScreenModel keeps the last); none without node objects. */
-class TopologyMemo {
-  private last: { nodes: readonly NodeSummary[]; keys: readonly string[]; index: TopologyIndex } | null = null;
-
-  of(snapshot: ModelSnapshot): TopologyIndex | null {
-    const keys = snapshot.topologyKeys;
-    if (snapshot.podNodes || !keys?.length) return null;
-    const l = this.last;
-    if (l && l.nodes === snapshot.nodes && l.keys === keys) return l.index;
-    const index = topologyIndex(snapshot.nodes, keys);
-    this.last = { nodes: snapshot.nodes, keys, index };
-    return index;
-  }
-}
-
-function panelFor(
-  snapshot: ModelSnapshot,
-  frame: ViewFrame,
-  nowMs: number,
-  state: UiState,
-  topology: TopologyMemo,
-  trouble: TroubleMemo,
-): PanelLine[] {
-  if (frame.kind === 'namespaces') {
-    const list = state.namespaceList;
-    if (!list) return [{ text: 'reading the namespaces…', tone: 'dim' }];
-    return list.note ? [{ text: sanitise(list.note), tone: 'warn' }] : [];
-  }
-  if (frame.kind === 'workload') {
-    const w = findWorkload(snapshot, frame.workloadUid);
-    if (!w) return [{ text: 'workload no longer exists', tone: 'error' }];
-    const s = snapshot.scheduling;
-    const queue = s?.queues.get(w.uid);
-    const queueLines = queuePanelLines(queue, s?.facts.get(w.uid), s?.gangs.get(w.uid));
-    // A queue or PodGroup holding the job back (a warning line) is the answer; "Initializing for a while" is not.
-    const held = queueLines.some((l) => l.tone === 'warn') && !w.status.includes('Failed');
-    const why = held ? [] : whyPanelLines(w, nowMs);
-    return [
-      ...workloadPanel(w, queue, trouble),
-      ...gpuPanelLines(workloadGpu(snapshot.gpuMetrics, w)),
-      ...placementPanelLines(w, topology.of(snapshot)),
-      ...queueLines,
-      ...(why.length ? why : held ? [] : troublePanelLines(w, trouble)),
-    ];
-  }
-  if (frame.kind === 'node') {
-    const n = findNode(snapshot, frame.nodeName);
-    if (n) return nodePanel(n);
-    if (snapshot.podNodes)
-      return podNodePanel(
-        snapshot.podNodes.find((p) => p.name === frame.nodeName),
-        frame.nodeName,
-      );
-    return [{ text: 'node no longer exists', tone: 'error' }];
-  }
-  return [];
-}
-
-/** Explicit messages win; otherwise a vanished object, then model problems. */
-function flashFor(
-  state: UiState,
-  table: ViewTable,
-  snapshot: ModelSnapshot,
-  nowMs: number,
-  mapCursor: string | null,
-  server: string,
-): Flash | null {
-  if (state.flash) return state.flash;
-  if (table.missing) return { text: table.missing + ' (Esc goes back)', level: 'warn' };
-  // A failing connection outranks the problems: it explains them (and most of the screen).
-  const connection = isFleet(snapshot)
-    ? fleetFlash(
-        snapshot.fleet!.members.map((m) => m.summary),
-        snapshot.connection,
-        nowMs,
-      )
-    : connectionFlash(snapshot.connection, nowMs, server);
-  if (connection) return connection;
-  // On the map the flash line is where the cursor's node is named.
-  if (mapCursor !== null) return { text: mapCursor, level: 'info' };
-  const problems = snapshot.problems;
-  if (!problems.length) return null;
-  // :problems has each with its time and source (and the ones after the first).
-  return {
-    text: `${problems.length} problem${problems.length === 1 ? '' : 's'}: ${sanitise(problems[0])} (see :problems)`,
-    level: 'warn',
-  };
-}
-
-/** An empty view before the first lists are complete says so (the header's Conn: says how far), naming the server. */
-function notListedYet(snapshot: ModelSnapshot, server: string): string | null {
-  const c = snapshot.connection;
-  const at = sanitise(server);
-  if (c.state === 'connecting') return `connecting to ${at}…`;
-  if (c.state === 'syncing') return `syncing: listing the cluster at ${at} (${c.synced}/${c.total} kinds listed)…`;
-  if (c.state === 'retrying' && c.cause && !c.failing.length && !snapshot.totals.nodes && !snapshot.totals.pods)
-    return `nothing read yet from ${at}: ${sanitise(c.cause.text)}`;
-  return null;
-}
-
-/** The namespaces read one by one, less those that proved unreadable. */
-function readNamespaces(snapshot: ModelSnapshot): string[] | undefined {
-  const access = snapshot.access;
-  return access?.namespaces.filter((n) => !access.unreadable?.includes(n));
-}
-
-/** Views that list a namespace's objects: empty, they say when the namespace is not read. */
-const NAMESPACED_VIEWS: ReadonlySet<ViewFrame['kind']> = new Set(['workloads', 'pods']);
-
-/** Why a namespaced view of `state.namespace` is empty when the model does not read that namespace. */
-function emptyNamespaceText(snapshot: ModelSnapshot, state: UiState, connection: ConnectionInfo): string | null {
-  const access = snapshot.access;
-  // The `-n` namespaces wlx was started with: several are listed in `access`, one is the connection's.
-  const started = access && !snapshot.accessNotice && access.namespaces.length ? access.namespaces : [];
-  const namespaces = started.length ? started : connection.namespace !== null ? [connection.namespace] : [];
-  return namespaceViewText(snapshot, state.namespace, namespaces, state.namespaceAccess);
 }
 
 function sameConnection(a: ConnectionInfo, b: ConnectionInfo): boolean {
