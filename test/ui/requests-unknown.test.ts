@@ -1,10 +1,14 @@
 // Pods forbidden cluster-wide and no namespace read instead: `:nodes` says `?`
 // for each node's requested, free, pods and workloads, never 0 — in a fleet only
-// on the nodes of the cluster that cannot read pods.
+// on the nodes of the cluster that cannot read pods. The GPU map does not paint
+// such a node free: it is uncoloured, and its cursor line says `?`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { domainNodeTable, nodeTable } from '../../src/ui/render/nodes.js';
 import { domainGroups } from '../../src/ui/render/domains.js';
+import { mapBase } from '../../src/ui/render/gpu-map/cells.js';
+import { cursorText, mapLegend } from '../../src/ui/render/gpu-map/legend.js';
+import type { Highlight } from '../../src/ui/render/gpu-map/highlight.js';
 import { nodeRequestsUnknown } from '../../src/model/pods-readable.js';
 import type { AccessScope, ModelSnapshot } from '../../src/model/types.js';
 import { node } from './fixtures.js';
@@ -52,4 +56,18 @@ test(':nodes over a fleet: only the blind cluster’s nodes are ?, its domain he
     headers.map((r) => r.cells[2]),
     ['?/8', '2/8'],
   );
+});
+
+test('the GPU map with pods unreadable: the node is not painted free, its line says ? of allocatable', () => {
+  const nodes = [node('gpu-1', { gpuAllocatable: 8 })];
+  const base = mapBase(nodes, undefined, undefined, undefined, false, nodeRequestsUnknown({ access: BLIND }));
+  const [c] = base.cells;
+  assert.equal(c.level, null, 'not the "free" step');
+  assert.match(cursorText(c, base, undefined), /GPUs \?\/8 used \(pods not readable\) · workloads unknown/);
+  const none: Highlight = { kind: 'none', nodes: new Map(), roles: [], label: '' };
+  assert.match(mapLegend(base, none, 2, 200, true).join(' '), /no GPU \/ pods not readable/);
+  // Readable: free, and said so.
+  const seen = mapBase(nodes, undefined, undefined);
+  assert.equal(seen.cells[0].level, 0);
+  assert.match(cursorText(seen.cells[0], seen, undefined), /GPUs 0\/8 used \(8 free\)/);
 });
