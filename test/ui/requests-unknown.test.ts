@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { domainNodeTable, nodeTable } from '../../src/ui/render/nodes.js';
+import { nodePanel } from '../../src/ui/render/panels.js';
 import { domainGroups } from '../../src/ui/render/domains.js';
 import { mapBase } from '../../src/ui/render/gpu-map/cells.js';
 import { cursorText, mapLegend } from '../../src/ui/render/gpu-map/legend.js';
@@ -25,6 +26,8 @@ test(':nodes with pods unreadable: requested, free, pods and workloads are ?, al
   assert.equal(cell(blind, 0, 'FREE'), '?');
   assert.equal(cell(blind, 0, 'PODS'), '?');
   assert.equal(cell(blind, 0, 'WORKLOADS'), '?');
+  assert.match(nodePanel(n, true)[0].text, /allocatable 8  requested \?  free \?  pods \?  \(pods not readable\)$/);
+  assert.match(nodePanel(n)[0].text, /allocatable 8  requested 0  free 8  pods 0$/);
   // Readable (or read in some namespaces): the figures.
   const seen = nodeTable([n], undefined, nodeRequestsUnknown({ access: FULL }));
   assert.equal(cell(seen, 0, 'GPUS'), '0/8');

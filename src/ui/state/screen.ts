@@ -8,6 +8,7 @@ import type { ConnectionInfo, ModelSnapshot, NodeSummary, WorkloadTree } from '.
 import type { ModelSource } from '../../model/source.js';
 import { topologyIndex, type TopologyIndex } from '../../model/topology.js';
 import { workloadGpu } from '../../model/gpu-overlay.js';
+import { nodeRequestsUnknown } from '../../model/pods-readable.js';
 import { troubleText, workloadTrouble, type TroubleMemo } from '../../model/trouble.js';
 import { sanitise } from '../../text/sanitise.js';
 import { KEYMAP } from '../keymap.js';
@@ -286,7 +287,7 @@ function panelFor(
   }
   if (frame.kind === 'node') {
     const n = findNode(snapshot, frame.nodeName);
-    if (n) return nodePanel(n);
+    if (n) return nodePanel(n, nodeRequestsUnknown(snapshot)(n));
     if (snapshot.podNodes)
       return podNodePanel(
         snapshot.podNodes.find((p) => p.name === frame.nodeName),
