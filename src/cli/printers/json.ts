@@ -181,7 +181,11 @@ export function fleetJsonDocument(
     workloads: parts.flatMap((p) => p.workloads as unknown[]),
     nodes: parts.flatMap((p) => p.nodes as unknown[]),
     orphanPods: parts.flatMap((p) => p.orphanPods as unknown[]),
-    access: fleet.access,
+    // Each forbidden kind with its cluster (`east: pods`): the merged list would not say whose it is.
+    access: {
+      ...fleet.access,
+      forbidden: fleet.members.flatMap((m) => m.access.forbidden.map((kind) => `${m.cluster ?? '-'}: ${kind}`)),
+    },
     clusters: fleet.clusters,
   };
 }
