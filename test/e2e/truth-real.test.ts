@@ -144,6 +144,20 @@ describe('-n and forbidden namespaces on the real kube-apiserver', { skip }, () 
       });
       const kubeconfig = join(dir, 'no-namespace');
       writeFileSync(kubeconfig, dump(config), { mode: 0o600 });
+      const json = await runWlx(
+        ['get', '-o', 'json', '--kubeconfig', kubeconfig, '--context', 'real-restricted-no-namespace'],
+        {
+          WLX_DEFINITIONS: '',
+        },
+      );
+      const doc = JSON.parse(json.stdout) as { nodes: Record<string, unknown>[]; access: { forbidden: string[] } };
+      assert.ok(doc.access.forbidden.includes('pods'), json.stderr);
+      assert.ok(doc.nodes.length > 0, 'the nodes are read');
+      for (const n of doc.nodes) {
+        assert.equal(typeof n.gpuAllocatable, 'number', `${String(n.name)}: allocatable is the node's`);
+        assert.equal(n.gpuRequested, null, `${String(n.name)}: requested unknown, never 0`);
+        assert.equal(n.pods, null);
+      }
       const tmux = new Tmux(
         wlxCommand(`--kubeconfig ${shellQuote(kubeconfig)} --context real-restricted-no-namespace`),
         200,
@@ -157,6 +171,10 @@ describe('-n and forbidden namespaces on the real kube-apiserver', { skip }, () 
           60_000,
         );
         assert.doesNotMatch(screen, /GPUs: 0\//);
+        tmux.type(':nodes');
+        tmux.keys('Enter');
+        const nodes = await tmux.waitFor(/Ready\s+\?\/\d+\s+\?/, ':nodes with requests and free unknown', 30_000);
+        assert.doesNotMatch(nodes, /Ready\s+0\/\d+/, 'no node reads 0 requested');
         tmux.keys('q');
         await tmux.waitFor(/WLX-EXITED 0/, 'a clean exit');
       } finally {

@@ -16,6 +16,7 @@ import { nodeGpuUtilisation, podGpuRollup, roleGpu, workloadGpu } from '../../mo
 import { gangsWithVerdicts } from '../../model/scheduling/gangs.js';
 import { nodeTopologyJson, roleTopologyJson, topologyIndex, workloadTopologyJson } from '../../model/topology.js';
 import { fleetKey } from '../../model/fleet/link.js';
+import { podsUnreadable } from '../../model/pods-readable.js';
 import type { ClusterSummary, FleetLinks } from '../../model/fleet/types.js';
 
 /** What the document is made of besides the workloads. */
@@ -106,6 +107,19 @@ export function jsonDocument(
     roles: r.roles.map(role),
   });
   const tag = loaded.cluster === undefined ? {} : { cluster: loaded.cluster };
+  // No pod readable anywhere: what the nodes' pods request is unknown (null, never 0).
+  const blind = podsUnreadable(loaded.access);
+  const requests = (n: NodeSummary) =>
+    blind
+      ? {
+          gpuRequested: null,
+          pods: null,
+          workloads: null,
+          gpuResources: Object.fromEntries(
+            Object.entries(n.gpuResources ?? {}).map(([k, r]) => [k, { ...r, requested: null }]),
+          ),
+        }
+      : { gpuResources: n.gpuResources ?? {} };
   return {
     workloads: workloads.map((w) => ({
       ...tag,
@@ -138,7 +152,7 @@ export function jsonDocument(
           ...tag,
           gpuUtilization: nodeGpuUtilisation(metrics, n),
           gpuModel: n.gpuModel ?? null,
-          gpuResources: n.gpuResources ?? {},
+          ...requests(n),
           topology: nodeTopologyJson(n, loaded.topologyKeys),
         })),
     orphanPods: orphanPods.map((p) => ({ ...tag, ...pod(p), ...tag })),
@@ -167,7 +181,11 @@ export function fleetJsonDocument(
     workloads: parts.flatMap((p) => p.workloads as unknown[]),
     nodes: parts.flatMap((p) => p.nodes as unknown[]),
     orphanPods: parts.flatMap((p) => p.orphanPods as unknown[]),
-    access: fleet.access,
+    // Each forbidden kind with its cluster (`east: pods`): the merged list would not say whose it is.
+    access: {
+      ...fleet.access,
+      forbidden: fleet.members.flatMap((m) => m.access.forbidden.map((kind) => `${m.cluster ?? '-'}: ${kind}`)),
+    },
     clusters: fleet.clusters,
   };
 }

@@ -2,7 +2,6 @@
 // syncing / unreachable since … / forbidden kinds), the flash line's cause and
 // retry countdown, and workload counts by status.
 import type {
-  AccessScope,
   ClusterConnection,
   ConnectionCause,
   ConnectionInfo,
@@ -14,6 +13,7 @@ import { sanitise } from '../../text/sanitise.js';
 import { workloadWords } from '../../model/workload-word.js';
 import type { TroubleMemo } from '../../model/trouble.js';
 import { clusterGpuUtilisation } from '../../model/gpu-overlay.js';
+import { podsUnreadable } from '../../model/pods-readable.js';
 import type { ClusterSummary, FleetState } from '../../model/fleet/types.js';
 
 /** What the header shows, computed once per screen (src/ui/state/screen.ts). */
@@ -223,11 +223,6 @@ export function gpuHeadline(
     return `${requested} req on ${snapshot.podNodes.length} nodes  capacity unknown (nodes not readable)  pending ${t.gpuPending}${tail}`;
   }
   return `${t.gpuRequested}/${t.gpuAllocatable} req/alloc  free ${t.gpuFree}  pending ${t.gpuPending}${tail}${partial}`;
-}
-
-/** A cluster whose pods cannot be read at all: forbidden cluster-wide, and no namespace read instead. */
-function podsUnreadable(access: AccessScope | undefined): boolean {
-  return !!access && access.forbidden.includes('pods') && !access.podsIn?.length;
 }
 
 /**

@@ -41,13 +41,22 @@ export function nodeFree(n: NodeSummary): number {
   return Math.max(0, n.gpuAllocatable - n.gpuRequested);
 }
 
-export function nodeTable(nodes: readonly NodeSummary[], metrics?: GpuMetrics): TableData {
-  return withoutUnscrapedColumns({ columns: NODE_COLUMNS, rows: nodeRows(nodes, metrics) }, metrics);
+/** A node whose cluster's pods are unreadable (nodeRequestsUnknown) reads `?` for requested, free, pods and workloads, never 0. */
+export type RequestsUnknown = (node: NodeSummary) => boolean;
+const KNOWN: RequestsUnknown = () => false;
+
+export function nodeTable(
+  nodes: readonly NodeSummary[],
+  metrics?: GpuMetrics,
+  requestsUnknown: RequestsUnknown = KNOWN,
+): TableData {
+  return withoutUnscrapedColumns({ columns: NODE_COLUMNS, rows: nodeRows(nodes, metrics, requestsUnknown) }, metrics);
 }
 
 /** One row per node, every column of NODE_COLUMNS. */
-function nodeRows(nodes: readonly NodeSummary[], metrics: GpuMetrics | undefined): Row[] {
+function nodeRows(nodes: readonly NodeSummary[], metrics: GpuMetrics | undefined, unknown: RequestsUnknown): Row[] {
   return nodes.map((n) => {
+    const requestsUnknown = unknown(n);
     const status = nodeStatus(n);
     const name = sanitise(n.name);
     const util = nodeGpuUtilisation(metrics, n);
@@ -56,12 +65,12 @@ function nodeRows(nodes: readonly NodeSummary[], metrics: GpuMetrics | undefined
       cells: [
         name,
         status,
-        `${n.gpuRequested}/${n.gpuAllocatable}`,
-        String(nodeFree(n)),
+        `${requestsUnknown ? '?' : n.gpuRequested}/${n.gpuAllocatable}`,
+        requestsUnknown ? '?' : String(nodeFree(n)),
         utilText(util),
         nodeGpuKinds(n),
-        String(n.pods),
-        sanitise(n.workloads.join(',')) || '-',
+        requestsUnknown ? '?' : String(n.pods),
+        requestsUnknown ? '?' : sanitise(n.workloads.join(',')) || '-',
         '',
       ],
       tone: !n.ready ? 'error' : n.unschedulable ? 'warn' : statusTone(status),
@@ -122,9 +131,11 @@ export function domainNodeTable(
   metrics: GpuMetrics | undefined,
   collapsed: ReadonlySet<string>,
   order: (rows: readonly Row[]) => readonly Row[],
+  unknown: RequestsUnknown = KNOWN,
 ): TableData {
   const rows: Row[] = [];
   for (const g of groups) {
+    const requestsUnknown = g.nodes.some(unknown);
     const key = domainRowKey(g);
     const open = !collapsed.has(key);
     const count = `${g.nodes.length} node${g.nodes.length === 1 ? '' : 's'}`;
@@ -133,11 +144,11 @@ export function domainNodeTable(
       cells: [
         `${open ? '▾' : '▸'} ${domainLabel(g.path)}`,
         g.notReady ? `${count}, ${g.notReady} NotReady` : count,
-        `${g.gpuRequested}/${g.gpuAllocatable}`,
-        String(Math.max(0, g.gpuAllocatable - g.gpuRequested)),
+        `${requestsUnknown ? '?' : g.gpuRequested}/${g.gpuAllocatable}`,
+        requestsUnknown ? '?' : String(Math.max(0, g.gpuAllocatable - g.gpuRequested)),
         utilText(meanNodeUtilisation(metrics, g.nodes)),
         '',
-        String(g.nodes.reduce((s, n) => s + n.pods, 0)),
+        requestsUnknown ? '?' : String(g.nodes.reduce((s, n) => s + n.pods, 0)),
         '',
         '',
       ],
@@ -151,7 +162,7 @@ export function domainNodeTable(
     });
     if (!open) continue;
     // Not indented: a node row reads (and filters, `/^gpu-node-05 `) as in the flat list.
-    rows.push(...order(nodeRows(g.nodes, metrics)));
+    rows.push(...order(nodeRows(g.nodes, metrics, unknown)));
   }
   return withoutUnscrapedColumns({ columns: NODE_COLUMNS, rows }, metrics);
 }

@@ -104,15 +104,19 @@ export function podNodePanel(n: PodNode | undefined, name: string | undefined): 
   ];
 }
 
-export function nodePanel(n: NodeSummary): PanelLine[] {
+/** `requestsUnknown`: its cluster's pods are not readable (nodeRequestsUnknown): requested, free and pods are `?`. */
+export function nodePanel(n: NodeSummary, requestsUnknown = false): PanelLine[] {
   const status = nodeStatus(n);
+  const seen = requestsUnknown
+    ? 'requested ?  free ?  pods ?  (pods not readable)'
+    : `requested ${n.gpuRequested}  free ${nodeFree(n)}  pods ${n.pods}`;
   const lines: PanelLine[] = [
     {
-      text: `node ${sanitise(n.name)}  ${status}  GPUs capacity ${n.gpuCapacity}  allocatable ${n.gpuAllocatable}  requested ${n.gpuRequested}  free ${nodeFree(n)}  pods ${n.pods}`,
+      text: `node ${sanitise(n.name)}  ${status}  GPUs capacity ${n.gpuCapacity}  allocatable ${n.gpuAllocatable}  ${seen}`,
       tone: !n.ready ? 'error' : n.unschedulable ? 'warn' : 'ok',
     },
   ];
-  lines.push(...nodeGpuLines(n));
+  lines.push(...nodeGpuLines(n, requestsUnknown));
   const conds = n.conditions.map(
     (c) => `${sanitise(c.type)}=${sanitise(c.status)}${abnormal(c) && c.reason ? `(${sanitise(c.reason)})` : ''}`,
   );
@@ -129,7 +133,7 @@ export function nodePanel(n: NodeSummary): PanelLine[] {
  * resource kind (whole, MIG profile, shared, DRA) as capacity / allocatable /
  * requested; nothing on a node without GPUs.
  */
-export function nodeGpuLines(n: NodeSummary): PanelLine[] {
+export function nodeGpuLines(n: NodeSummary, requestsUnknown = false): PanelLine[] {
   const model = nodeGpuModel(n.labels);
   const facts = [
     `GPU ${sanitise(n.gpuModel ?? model.product ?? '-')}`,
@@ -141,7 +145,7 @@ export function nodeGpuLines(n: NodeSummary): PanelLine[] {
   const lines: PanelLine[] = [{ text: facts.join('  '), tone: 'normal' }];
   for (const [name, r] of kinds)
     lines.push({
-      text: `  ${sanitise(shortGpuKind(name))}  capacity ${r.capacity}  allocatable ${r.allocatable}  requested ${r.requested}`,
+      text: `  ${sanitise(shortGpuKind(name))}  capacity ${r.capacity}  allocatable ${r.allocatable}  requested ${requestsUnknown ? '?' : r.requested}`,
       tone: r.requested > r.allocatable ? 'warn' : 'normal',
     });
   return lines;

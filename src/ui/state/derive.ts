@@ -25,6 +25,7 @@ import { domainNodeTable, nodeTable, nodePodTable, podNodeTable } from '../rende
 import { domainGroups, groupingKeys } from '../render/domains.js';
 import { regexFilter } from '../render/regex-filter.js';
 import { topologyKeysInEffect } from '../../model/topology.js';
+import { nodeRequestsUnknown } from '../../model/pods-readable.js';
 import { definitionTable } from '../render/definitions.js';
 import { problemTable } from '../render/problems.js';
 import { clusterQueueTable, pendingTable } from '../render/queues.js';
@@ -207,12 +208,17 @@ export function tableForFrame(
         snapshot.nodes,
         snapshot.topologyKeys ?? topologyKeysInEffect(topologyKeys, snapshot.nodes),
       );
-      if (!keys.length) return { ...nodeTable(snapshot.nodes, snapshot.gpuMetrics), sortable: true };
+      const blind = nodeRequestsUnknown(snapshot);
+      if (!keys.length) return { ...nodeTable(snapshot.nodes, snapshot.gpuMetrics, blind), sortable: true };
       // Grouped: the frame's sort orders the nodes within each domain; the headers stay in domain order.
       const sort = frame.sort ?? null;
       return {
-        ...domainNodeTable(domainGroups(snapshot.nodes, keys), snapshot.gpuMetrics, new Set(frame.collapsed), (rows) =>
-          sortRows(rows, sort, true),
+        ...domainNodeTable(
+          domainGroups(snapshot.nodes, keys),
+          snapshot.gpuMetrics,
+          new Set(frame.collapsed),
+          (rows) => sortRows(rows, sort, true),
+          blind,
         ),
         sortable: false,
         sortedWithin: true,

@@ -2,6 +2,7 @@
 import type { ModelSnapshot, NodeSummary, WorkloadTree } from '../../model/types.js';
 import { topologyIndex, type TopologyIndex } from '../../model/topology.js';
 import { workloadGpu } from '../../model/gpu-overlay.js';
+import { nodeRequestsUnknown } from '../../model/pods-readable.js';
 import { troubleText, workloadTrouble, type TroubleMemo } from '../../model/trouble.js';
 import { sanitise } from '../../text/sanitise.js';
 import {
@@ -71,7 +72,7 @@ export function panelFor(
   }
   if (frame.kind === 'node') {
     const n = findNode(snapshot, frame.nodeName);
-    if (n) return nodePanel(n);
+    if (n) return nodePanel(n, nodeRequestsUnknown(snapshot)(n));
     if (snapshot.podNodes)
       return podNodePanel(
         snapshot.podNodes.find((p) => p.name === frame.nodeName),

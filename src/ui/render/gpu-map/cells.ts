@@ -11,12 +11,14 @@ export interface MapCell {
   node: NodeSummary;
   /** Index of its band in `MapBase.bands`. */
   group: number;
-  /** 0 (free / idle) … 4 (full / busy); null: no GPU, or no reading when coloured by utilisation. */
+  /** 0 (free / idle) … 4 (full / busy); null: no GPU, no reading when coloured by utilisation, requests unknown. */
   level: number | null;
   mark: NodeMark | null;
   util: number | null;
   /** Coloured by idle GPUs: how many of the node's allocated GPUs are idle (null: not known, or none allocated). */
   idle: number | null;
+  /** Its cluster's pods are not readable (nodeRequestsUnknown): what is allocated on it is unknown, never free. */
+  requestsUnknown: boolean;
 }
 
 /** What colours the cells: GPUs allocated, their utilisation (once read), or the allocated GPUs that sit idle. */
@@ -129,6 +131,7 @@ export function mapBase(
   previous?: MapTopology,
   /** `i` on the map: colour by idle allocated GPUs. */
   byIdle = false,
+  requestsUnknown: (node: NodeSummary) => boolean = () => false,
 ): MapBase {
   const keys = groupingKeys(nodes, topologyKeysInEffect(configuredKeys, nodes));
   const topology = previous && sameTopology(previous, nodes, keys) ? previous : mapTopology(nodes, keys);
@@ -139,13 +142,21 @@ export function mapBase(
     const util = nodeGpuUtilisation(metrics, node);
     if (util !== null) byUtil = true;
     const idle = byIdle ? nodeIdle(metrics, node) : null;
-    cells[at] = { node, group: topology.bandOf[at], level: null, mark: nodeMark(node), util, idle };
+    cells[at] = {
+      node,
+      group: topology.bandOf[at],
+      level: null,
+      mark: nodeMark(node),
+      util,
+      idle,
+      requestsUnknown: requestsUnknown(node),
+    };
   }
   for (const c of cells) {
     const n = c.node;
     if (byIdle) c.level = idleLevel(c.idle, n.gpuAllocatable);
     else if (byUtil) c.level = c.util === null ? null : fillLevel(c.util / 100);
-    else c.level = n.gpuAllocatable > 0 ? fillLevel(n.gpuRequested / n.gpuAllocatable) : null;
+    else c.level = n.gpuAllocatable > 0 && !c.requestsUnknown ? fillLevel(n.gpuRequested / n.gpuAllocatable) : null;
   }
   const colouring: MapColouring = byIdle ? 'idle' : byUtil ? 'util' : 'allocation';
   return { topology, keys, bands: topology.bands, cells, indexOf: topology.indexOf, byUtil, colouring };

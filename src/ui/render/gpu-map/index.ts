@@ -5,6 +5,7 @@
 import type { GpuMetrics, ModelSnapshot, NodeSummary, WorkloadTree } from '../../../model/types.js';
 import { nodeShares, workloadPlacements, type NodeShare, type Placement } from '../../../model/workload-nodes.js';
 import { sanitise } from '../../../text/sanitise.js';
+import { nodeRequestsUnknown } from '../../../model/pods-readable.js';
 import type { Row } from '../table.js';
 import { mapBase, type MapBase, type MapTopology } from './cells.js';
 import { mapHighlight, type Highlight, type HighlightSpec } from './highlight.js';
@@ -34,7 +35,13 @@ export class GpuMapMemo {
   /** One per colouring (the rows read the plain one, the screen the one shown). */
   private readonly baseMemo = new Map<
     boolean,
-    { nodes: readonly NodeSummary[]; metrics: GpuMetrics | undefined; base: MapBase }
+    {
+      nodes: readonly NodeSummary[];
+      metrics: GpuMetrics | undefined;
+      access: ModelSnapshot['access'];
+      fleet: ModelSnapshot['fleet'];
+      base: MapBase;
+    }
   >();
   private sharesMemo: { workloads: readonly WorkloadTree[]; shares: Map<string, NodeShare[]> } | null = null;
   private hlMemo: { workloads: readonly WorkloadTree[]; spec: string; hl: Highlight } | null = null;
@@ -77,11 +84,20 @@ export class GpuMapMemo {
   /** `byIdle`: coloured by the allocated GPUs that sit idle (`i`). */
   base(snapshot: ModelSnapshot, byIdle = false): MapBase {
     const m = this.baseMemo.get(byIdle);
-    if (m && m.nodes === snapshot.nodes && m.metrics === snapshot.gpuMetrics) return m.base;
+    if (
+      m &&
+      m.nodes === snapshot.nodes &&
+      m.metrics === snapshot.gpuMetrics &&
+      m.access === snapshot.access &&
+      m.fleet === snapshot.fleet
+    )
+      return m.base;
     const keys = snapshot.topologyKeys ?? this.configuredKeys;
     const previous = m?.base.topology ?? this.baseMemo.get(!byIdle)?.base.topology;
-    const base = mapBase(snapshot.nodes, snapshot.gpuMetrics, keys, previous, byIdle);
-    this.baseMemo.set(byIdle, { nodes: snapshot.nodes, metrics: snapshot.gpuMetrics, base });
+    const unknown = nodeRequestsUnknown(snapshot);
+    const base = mapBase(snapshot.nodes, snapshot.gpuMetrics, keys, previous, byIdle, unknown);
+    const { nodes, gpuMetrics: metrics, access, fleet } = snapshot;
+    this.baseMemo.set(byIdle, { nodes, metrics, access, fleet, base });
     return base;
   }
 

@@ -70,7 +70,15 @@ export function mapLegend(
       { colour: levels[2], glyph: LEVEL_GLYPHS[2], text: '<⅔' },
       { colour: levels[3], glyph: LEVEL_GLYPHS[3], text: base.byUtil ? '<100%' : '<full' },
       { colour: levels[4], glyph: LEVEL_GLYPHS[4], text: base.byUtil ? '100%' : 'full' },
-      { colour: palette.noGpu, glyph: NO_GPU_GLYPH, text: base.byUtil ? 'no reading' : 'no GPU' },
+      {
+        colour: palette.noGpu,
+        glyph: NO_GPU_GLYPH,
+        text: base.byUtil
+          ? 'no reading'
+          : base.cells.some((c) => c.requestsUnknown)
+            ? 'no GPU / pods not readable'
+            : 'no GPU',
+      },
       ...(['NotReady', 'cordoned', 'pressure'] as const).map((m) => ({
         colour: MARK_COLOURS[m],
         glyph: MARK_GLYPHS[m],
@@ -112,16 +120,18 @@ export function cursorText(cell: MapCell, base: MapBase, shares: readonly NodeSh
   const parts = [sanitise(n.name)];
   if (base.keys.length) parts.push(domainLabel(base.bands[cell.group].path));
   parts.push(
-    n.gpuAllocatable > 0
-      ? `GPUs ${n.gpuRequested}/${n.gpuAllocatable} used (${Math.max(0, n.gpuAllocatable - n.gpuRequested)} free)`
-      : 'no GPUs',
+    n.gpuAllocatable <= 0
+      ? 'no GPUs'
+      : cell.requestsUnknown
+        ? `GPUs ?/${n.gpuAllocatable} used (pods not readable)`
+        : `GPUs ${n.gpuRequested}/${n.gpuAllocatable} used (${Math.max(0, n.gpuAllocatable - n.gpuRequested)} free)`,
   );
   if (cell.util !== null) parts.push(`util ${utilText(cell.util)}`);
   if (base.colouring === 'idle')
     parts.push(
       cell.idle !== null
         ? `${cell.idle} of ${n.gpuRequested} allocated GPU${n.gpuRequested === 1 ? '' : 's'} idle`
-        : n.gpuRequested > 0
+        : n.gpuRequested > 0 || cell.requestsUnknown
           ? 'idle GPUs not known yet'
           : 'no GPU allocated',
     );
@@ -130,6 +140,6 @@ export function cursorText(cell: MapCell, base: MapBase, shares: readonly NodeSh
     .slice(0, 3)
     .map((s) => `${sanitise(s.workload.namespace)}/${sanitise(s.workload.name)} ${s.gpus}`);
   if (top.length) parts.push(top.join(', ') + ((shares?.length ?? 0) > 3 ? ` +${shares!.length - 3}` : ''));
-  else parts.push('no workload');
+  else parts.push(cell.requestsUnknown ? 'workloads unknown' : 'no workload');
   return parts.join(' · ') + ' — Enter: the node';
 }
