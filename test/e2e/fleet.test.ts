@@ -352,7 +352,7 @@ test(
       );
       assert.match(screen, /wlx-fleet-east\s+live/);
       assert.match(screen, /refused\s+unreachable/);
-      assert.match(screen, /broken\s+invalid\s.*context "broken": cluster "missing" is not defined/);
+      assert.match(screen, /broken\s+invalid\s+-.*\s-\s+cluster "missing" is not defined/);
     } finally {
       tmux.kill();
     }

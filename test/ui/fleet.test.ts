@@ -12,6 +12,7 @@ import { summariseCluster } from '../../src/model/fleet/summary.js';
 import { MultiKueueIndex } from '../../src/model/fleet/multikueue.js';
 import { ScreenModel } from '../../src/ui/state/screen.js';
 import { fleetHeadline } from '../../src/ui/render/header.js';
+import { clusterTable } from '../../src/ui/render/clusters.js';
 import { initialState, reduce, type UiState } from '../../src/ui/state/ui-state.js';
 import { keyOutcome } from '../../src/ui/state/keys.js';
 import type { RowServer, RowWindow, RowWindowRequest } from '../../src/ui/state/served-rows.js';
@@ -373,6 +374,11 @@ test('the flash line over a fleet names each failing cluster with its own cause,
     text: 'refused: connection refused; broken: context "broken": cluster "missing" is not defined (kubeconfig /k)',
     level: 'error',
   });
+  // :clusters names the context in its first column: the PROBLEMS cell starts at what is wrong.
+  const rows = clusterTable(merged.fleet!.members.map((m) => m.summary)).rows;
+  const broken = rows.find((r) => r.key === 'broken');
+  assert.equal(broken?.cells.at(-1), 'cluster "missing" is not defined (kubeconfig /k)');
+  assert.equal(rows.find((r) => r.key === 'refused')?.cells.at(-1), 'connection refused');
 });
 
 test('a plugin scoped to clusters runs on a :clusters row with that cluster’s $CONTEXT $CLUSTER $USER; a merged row with its own', () => {

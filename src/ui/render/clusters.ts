@@ -40,10 +40,16 @@ function statusCounts(counts: Record<string, number>): string {
 
 const dash = (n: number | null | undefined) => (n === null || n === undefined ? '?' : String(n));
 
+/** The row names its context already: its error starts at what is wrong, so a narrow PROBLEMS cell keeps that. */
+function withoutOwnContext(error: string, context: string): string {
+  const own = `context ${JSON.stringify(context)}: `;
+  return error.startsWith(own) ? error.slice(own.length) : error;
+}
+
 function clusterRow(c: ClusterSummary): Row {
   const g = c.gpus;
   const problems = c.error
-    ? sanitise(c.error)
+    ? sanitise(withoutOwnContext(c.error, c.context))
     : c.problems.length
       ? `${c.problems.length}: ${sanitise(c.problems[0])}`
       : '-';
