@@ -255,11 +255,6 @@ export class ClusterEngine implements ModelSource {
     return this.syncing ?? Promise.resolve();
   }
 
-  /** Flushes at most every `ms` from now on (0: the engine's own interval); see FlushScheduler.pace. */
-  paceFlushes(ms: number): void {
-    this.scheduler.pace(ms);
-  }
-
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;

@@ -42,8 +42,6 @@ export class FlushScheduler {
   private stopped = false;
   /** markDirty() calls since the last flush. */
   private marked = 0;
-  /** A longer interval asked from outside (pace), 0: none. */
-  private paceMs = 0;
 
   constructor(
     private readonly intervalMs: number,
@@ -63,20 +61,6 @@ export class FlushScheduler {
     if (!syncProgress) this.onlySyncProgress = false;
     if (this.timer || this.stopped) return;
     // A burst arriving while idle is still given a few ms to gather.
-    this.arm(Math.max(5, this.lastFlush + Math.max(this.intervalMs, this.paceMs) - Date.now()));
-  }
-
-  /**
-   * Flushes at most every `ms` (0: back to the interval): a worker serving
-   * several engines slows those already synced while another still lists
-   * (src/app/worker/sync-pace.ts).
-   */
-  pace(ms: number): void {
-    const slower = ms > this.paceMs;
-    this.paceMs = ms;
-    if (slower || !this.timer || this.stopped) return;
-    clearTimeout(this.timer);
-    this.timer = undefined;
     this.arm(Math.max(5, this.lastFlush + this.intervalMs - Date.now()));
   }
 

@@ -17,7 +17,6 @@ import { parseArgs } from 'node:util';
 import type { ModelSnapshot } from '../../src/model/types.js';
 import { benchOpenOptions } from './marker.js';
 import { loadExplorerDraw } from './fake-terminal.js';
-import { PACE_WHILE_OTHERS_LIST_MS } from '../../src/app/worker/sync-pace.js';
 
 process.env.NODE_ENV ??= 'production';
 delete process.env.CI;
@@ -57,11 +56,9 @@ async function main(): Promise<void> {
     throw new Error('usage: fleet-session.js KUBECONFIG (--contexts a,b,… | --single)');
   const engine = values.engine;
   // shared-N: the engines spread over N shared workers (shared: the explorer's default number).
-  // -paced: synced engines flush at most once a second while another lists (src/app/worker/sync-pace.ts).
-  const sharedWorkers = /^shared(?:-(\d+))?(-paced)?$/.exec(engine);
-  if (sharedWorkers?.[2]) process.env.WLX_SYNC_PACE_MS = String(PACE_WHILE_OTHERS_LIST_MS);
+  const sharedWorkers = /^shared(?:-(\d+))?$/.exec(engine);
   if (!sharedWorkers && engine !== 'worker' && engine !== 'inline')
-    throw new Error('--engine must be shared, shared-N, shared[-N]-paced, worker or inline');
+    throw new Error('--engine must be shared, shared-N, worker or inline');
   const draw = await loadExplorerDraw();
   const { openFleetSource } = await import('../../src/app/fleet.js');
   const { openModelSource } = await import('../../src/app/open.js');

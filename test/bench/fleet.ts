@@ -1,6 +1,6 @@
 // The fleet benchmark: `npm run bench -- --fleet 8 [--nodes 5000 --pods 100000
 // --workloads 2000 --churn 2000] [--sessions 2] [--settle-seconds 10]
-// [--engines shared,shared-2,shared-paced,worker,inline,ARM@DIR] [--json FILE]`.
+// [--engines shared,shared-2,worker,inline,ARM@DIR] [--json FILE]`.
 //
 // The same pods as the single-cluster benchmark, split over N clusters (each a
 // scale scenario in its own process with 1/N of the nodes, workloads, pods and
@@ -192,15 +192,13 @@ export async function runFleetBench(argv: string[]): Promise<FleetBenchResult> {
   };
   const count = Math.max(1, num('sessions'));
   const settle = num('settle-seconds');
-  // An arm: shared (the explorer's default), shared-N (N shared workers), -paced (SyncPace on),
+  // An arm: shared (the explorer's default), shared-N (N shared workers),
   // worker (one per cluster), inline;
   // `ARM@DIR` runs it from another build's dist/test/bench (a commit to compare with, run in turn with these).
   const engines = [...new Set((values.engines ?? '').split(',').filter(Boolean))];
   for (const e of engines)
-    if (!/^(shared(-\d+)?(-paced)?|worker|inline)(@.+)?$/.test(e))
-      throw new Error(
-        `--engines: ${e}: expected shared, shared-N, shared[-N]-paced, worker or inline, optionally @DIR`,
-      );
+    if (!/^(shared(-\d+)?|worker|inline)(@.+)?$/.test(e))
+      throw new Error(`--engines: ${e}: expected shared, shared-N, worker or inline, optionally @DIR`);
   if (!engines.includes('shared')) engines.unshift('shared');
   process.env[BENCH_WIRE_ENV] = values.wire === 'protobuf' ? 'protobuf' : 'json';
   const loadBefore = loadavg();

@@ -80,23 +80,3 @@ test('flush scheduler: while list pages arrive, watch events flush at most every
   tick(INTERVAL_MS);
   assert.equal(flushes.length, synced + 1, 'after the sync, events are flushed at the interval');
 });
-
-test('flush scheduler: paced, live events wait for the pace; back to the interval, a waiting flush comes at once', (t) => {
-  const { scheduler: s, flushes, tick } = scheduler(t);
-  s.syncDone();
-  const synced = Date.now();
-  s.pace(1_000);
-  s.markDirty();
-  tick(999);
-  assert.deepEqual(flushes, [synced], 'not within the pace');
-  tick(1);
-  assert.deepEqual(flushes, [synced, synced + 1_000], 'at the pace');
-  s.markDirty();
-  tick(300);
-  s.pace(0);
-  tick(5);
-  assert.deepEqual(flushes.slice(2), [synced + 1_305], 'unpaced, the waiting flush is not held to the old pace');
-  s.markDirty();
-  tick(INTERVAL_MS);
-  assert.equal(flushes.length, 4, 'then at the interval again');
-});

@@ -3,10 +3,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { serveEngine } from './serve-engine.js';
 import { HeapGrowthGate, heapGrowthFlag } from './heap-growth.js';
-import { SyncPace, syncPaceMs } from './sync-pace.js';
 import type { WorkerStart } from './protocol.js';
 
 // Read before anything starts: a malformed WLX_HEAP_GROWING_PERCENT fails the worker's start, named.
-const shared = { heapGrowth: new HeapGrowthGate(heapGrowthFlag()), pace: new SyncPace(syncPaceMs()) };
+const shared = { heapGrowth: new HeapGrowthGate(heapGrowthFlag()) };
 if (!parentPort) throw new Error('engine-worker.js runs as a worker thread (src/app/worker/worker-source.ts)');
 void serveEngine(parentPort, workerData as WorkerStart, shared);

@@ -5,10 +5,9 @@
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { serveEngine } from './serve-engine.js';
 import { HeapGrowthGate, heapGrowthFlag } from './heap-growth.js';
-import { SyncPace, syncPaceMs } from './sync-pace.js';
 import type { WorkerStart } from './protocol.js';
 
-const shared = { heapGrowth: new HeapGrowthGate(heapGrowthFlag()), pace: new SyncPace(syncPaceMs()) };
+const shared = { heapGrowth: new HeapGrowthGate(heapGrowthFlag()) };
 if (!parentPort) throw new Error('engines-worker.js runs as a worker thread (src/app/worker/engine-host.ts)');
 parentPort.on('message', (m: { type: 'engine'; start: WorkerStart; port: MessagePort }) => {
   if (m.type === 'engine') void serveEngine(m.port, m.start, shared);

@@ -15,7 +15,6 @@ import type { RowWindowRequest } from '../../ui/state/served-rows.js';
 import { RowServer } from '../../ui/state/row-server.js';
 import { startHeapTrace } from './heap-trace.js';
 import type { HeapGrowthGate } from './heap-growth.js';
-import type { SyncPace } from './sync-pace.js';
 
 /** Where one engine's messages go and come from. */
 export type EnginePort = Pick<MessagePort, 'postMessage' | 'on' | 'close'>;
@@ -48,13 +47,12 @@ function restartsOf(snapshot: ModelSnapshot, pod: { namespace: string; name: str
 /**
  * Serves one engine over `port` until 'stop' (then the port is closed).
  * `worker`: what the worker's engines share: the heap bound, set once none
- * of them is listing (heap-growth.ts), and the pace of those synced while
- * another lists (sync-pace.ts).
+ * of them is listing (heap-growth.ts).
  */
 export async function serveEngine(
   port: EnginePort,
   data: WorkerStart,
-  worker: { heapGrowth: HeapGrowthGate; pace: SyncPace },
+  worker: { heapGrowth: HeapGrowthGate },
 ): Promise<void> {
   const post = (message: WorkerMessage): void => port.postMessage(message);
   const { options: start, podScope } = data;
@@ -62,18 +60,11 @@ export async function serveEngine(
   const p = start.prometheus;
   const options = p?.kind === 'url' ? { ...start, prometheus: { ...p, url: new URL(String(p.url)) } } : start;
   let engine: ClusterEngine;
-  const heapListed = worker.heapGrowth.list();
-  // Paced only once synced, so after the engine is open.
-  const paced = worker.pace.list((ms) => engine.paceFlushes(ms));
-  const listed = () => {
-    heapListed();
-    paced.synced();
-  };
+  const listed = worker.heapGrowth.list();
   try {
     engine = await openEngine(options, { kubeconfig: options.kubeconfig, context: options.context });
   } catch (err) {
-    heapListed();
-    paced.stopped();
+    listed();
     post({ type: 'fatal', message: (err as Error).message });
     port.close();
     return;
@@ -156,8 +147,7 @@ export async function serveEngine(
         break;
       }
       case 'stop':
-        heapListed();
-        paced.stopped();
+        listed();
         unsubscribe();
         for (const release of holds.values()) release();
         holds.clear();
