@@ -151,7 +151,7 @@ test('a sorted list re-sorts incrementally when a few rows change, with the orde
   const { sortRows } = await import('../../src/ui/state/derive.js');
   type Row = import('../../src/ui/render/table.js').Row;
   const statuses = ['0Failed', '1Pending', '2Running', '3Completed'];
-  const mk = (i: number, status: string, gpus: number, name = `ns/pod-${String(i).padStart(5, '0')}`): Row => ({
+  const mk = (i: number, status: string, gpus: number | null, name = `ns/pod-${String(i).padStart(5, '0')}`): Row => ({
     key: `k${i}`,
     cells: [name, status],
     tone: 'normal',

@@ -4,7 +4,8 @@
 // such a node free: it is uncoloured, and its cursor line says `?`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { domainNodeTable, nodeTable } from '../../src/ui/render/nodes.js';
+import { domainNodeTable, nodeTable, podNodeTable } from '../../src/ui/render/nodes.js';
+import { sortRows } from '../../src/ui/state/derive.js';
 import { nodePanel } from '../../src/ui/render/panels.js';
 import { domainGroups } from '../../src/ui/render/domains.js';
 import { mapBase } from '../../src/ui/render/gpu-map/cells.js';
@@ -73,4 +74,35 @@ test('the GPU map with pods unreadable: the node is not painted free, its line s
   const seen = mapBase(nodes, undefined, undefined);
   assert.equal(seen.cells[0].level, 0);
   assert.match(cursorText(seen.cells[0], seen, undefined), /GPUs 0\/8 used \(8 free\)/);
+});
+
+test(':nodes sorted by GPUS or AGE: unknown values go last in both directions, never among real zeros', () => {
+  const fleet = {
+    access: BLIND,
+    fleet: {
+      members: [
+        { context: 'east', snapshot: { access: BLIND } },
+        { context: 'west', snapshot: { access: FULL } },
+      ],
+    },
+  } as unknown as Pick<ModelSnapshot, 'access' | 'fleet'>;
+  // a-blind and c-blind cannot read their requests; b-idle really requests 0; d-busy requests 4.
+  const nodes = [
+    node('a-blind', { cluster: 'east' }),
+    node('b-idle', { cluster: 'west' }),
+    node('c-blind', { cluster: 'east' }),
+    node('d-busy', { cluster: 'west', gpuRequested: 4, pods: 1 }),
+  ];
+  const rows = nodeTable(nodes, undefined, nodeRequestsUnknown(fleet)).rows;
+  const order = (key: 'gpus' | 'age', desc: boolean) => sortRows(rows, { key, desc }, true).map((r) => r.key);
+  assert.deepEqual(order('gpus', false), ['b-idle', 'd-busy', 'a-blind', 'c-blind']);
+  assert.deepEqual(order('gpus', true), ['d-busy', 'b-idle', 'c-blind', 'a-blind']);
+  // The same rule for a row without a creation time (a node known only from its pods).
+  const aged = podNodeTable([
+    { name: 'p-unknown', gpuRequested: 1, pods: 1, workloads: [] },
+    { name: 'q-unknown', gpuRequested: 0, pods: 1, workloads: [] },
+  ]).rows;
+  const withAge = [...aged, ...rows.slice(1, 2)];
+  for (const desc of [false, true])
+    assert.equal(sortRows(withAge, { key: 'age', desc }, true)[0].key, 'b-idle', `age desc=${desc}`);
 });

@@ -68,7 +68,7 @@ function clusterRow(c: ClusterSummary): Row {
     ],
     tone: c.state === 'live' && c.problems.length ? 'warn' : STATE_TONE[c.state],
     createdMs: null,
-    sort: { name: c.context, status: c.state, gpus: g?.allocatable ?? 0 },
+    sort: { name: c.context, status: c.state, gpus: g?.allocatable ?? null },
     target: { kind: 'cluster', context: c.context, label: sanitise(c.context) },
   };
 }

@@ -59,7 +59,7 @@ function insertAfterGpus(
     const next: Row = {
       ...row,
       cells: [...row.cells.slice(0, at), ...extra.cells, ...row.cells.slice(at)],
-      sort: { ...row.sort, util: extra.util ?? -1 },
+      sort: { ...row.sort, util: extra.util },
       tone: extra.warn && row.tone !== 'error' ? 'warn' : row.tone,
     };
     overlaid.set(row, { metrics, row: next });

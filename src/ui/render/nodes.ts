@@ -75,7 +75,12 @@ function nodeRows(nodes: readonly NodeSummary[], metrics: GpuMetrics | undefined
       ],
       tone: !n.ready ? 'error' : n.unschedulable ? 'warn' : statusTone(status),
       createdMs: parseTime(n.createdAt),
-      sort: { name: n.name, status: String(statusRank(status)) + status, gpus: n.gpuRequested, util: util ?? -1 },
+      sort: {
+        name: n.name,
+        status: String(statusRank(status)) + status,
+        gpus: requestsUnknown ? null : n.gpuRequested,
+        util,
+      },
       target: { kind: 'node', name: n.name, label: name },
     };
   });
@@ -154,7 +159,7 @@ export function domainNodeTable(
       ],
       tone: 'group',
       createdMs: null,
-      sort: { name: g.key, status: '', gpus: g.gpuRequested },
+      sort: { name: g.key, status: '', gpus: requestsUnknown ? null : g.gpuRequested },
       target: { kind: 'none' },
       treeKey: key,
       expandable: true,

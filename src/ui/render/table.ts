@@ -34,8 +34,11 @@ export interface Row {
   tone: Tone;
   /** Creation time in ms, for the AGE column and age sorting. */
   createdMs: number | null;
-  /** util: GPU utilisation (-1 unknown), set by the UTIL overlay (gpu-columns.ts). */
-  sort: { name: string; status: string; gpus: number; util?: number };
+  /**
+   * gpus: null when unknown (requests not readable); util: GPU utilisation, null or absent when unknown, set by
+   * the UTIL overlay (gpu-columns.ts). Unknowns sort apart from real zeros (derive.ts compare).
+   */
+  sort: { name: string; status: string; gpus: number | null; util?: number | null };
   /** A pod row's `namespace/name` (the DCGM readings' key). */
   pod?: { namespace: string; name: string };
   target?: NavTarget;

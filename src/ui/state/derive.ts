@@ -273,31 +273,34 @@ export function tableForFrame(
   }
 }
 
+/**
+ * A numeric sort key of a row (GPUS, UTIL, AGE as creation time), null when unknown: not readable, not reported,
+ * no reading yet. Undefined for the text keys.
+ */
+function numericKey(r: Row, key: SortState['key']): number | null | undefined {
+  switch (key) {
+    case 'gpus':
+      return r.sort.gpus;
+    case 'util':
+      return r.sort.util ?? null;
+    case 'age':
+      return r.createdMs;
+    default:
+      return undefined;
+  }
+}
+
 function compare(a: Row, b: Row, sort: SortState): number {
   let c = 0;
-  switch (sort.key) {
-    case 'name':
-      c = a.sort.name < b.sort.name ? -1 : a.sort.name > b.sort.name ? 1 : 0;
-      break;
-    case 'status':
-      c = a.sort.status < b.sort.status ? -1 : a.sort.status > b.sort.status ? 1 : 0;
-      break;
-    case 'gpus':
-      c = a.sort.gpus - b.sort.gpus;
-      break;
-    case 'util': {
-      // Unknown utilisation (no reading) sorts last in either direction.
-      const ua = a.sort.util ?? -1;
-      const ub = b.sort.util ?? -1;
-      if (ua < 0 !== ub < 0) return ua < 0 ? 1 : -1;
-      c = ua - ub;
-      break;
-    }
-    case 'age':
-      // Ascending age = newest first, as k9s.
-      c = (b.createdMs ?? 0) - (a.createdMs ?? 0);
-      break;
-  }
+  const x = numericKey(a, sort.key);
+  const y = numericKey(b, sort.key);
+  if (x !== undefined && y !== undefined) {
+    // Unknown values sort after every known one in either direction: they never interleave with real zeros.
+    if ((x === null) !== (y === null)) return x === null ? 1 : -1;
+    // Ascending age = newest first (the latest creation time), as k9s.
+    if (x !== null && y !== null) c = sort.key === 'age' ? y - x : x - y;
+  } else if (sort.key === 'name') c = a.sort.name < b.sort.name ? -1 : a.sort.name > b.sort.name ? 1 : 0;
+  else if (sort.key === 'status') c = a.sort.status < b.sort.status ? -1 : a.sort.status > b.sort.status ? 1 : 0;
   if (c === 0 && sort.key !== 'name') c = a.sort.name < b.sort.name ? -1 : a.sort.name > b.sort.name ? 1 : 0;
   return sort.desc ? -c : c;
 }
