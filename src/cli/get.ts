@@ -143,6 +143,7 @@ interface Loaded extends JsonSources {
 }
 
 const FULL_ACCESS: AccessScope = { clusterWide: true, namespaces: [], forbidden: [] };
+const NOTHING_READ: AccessScope = { clusterWide: false, namespaces: [], forbidden: [] };
 
 function readSource(path: string): string {
   if (path === '-') return readFileSync(0, 'utf8');
@@ -320,7 +321,8 @@ async function loadFleet(
         nodes: s?.nodes ?? [],
         podNodes: s?.podNodes,
         scheduling: s?.scheduling ?? EMPTY_SCHEDULING,
-        access: s?.access ?? FULL_ACCESS,
+        // A cluster that never answered was read nowhere: not listed in `access.clusterWideIn`.
+        access: s?.access ?? NOTHING_READ,
         gpuMetrics: s?.gpuMetrics,
         topologyKeys: s?.topologyKeys ?? [],
         links: { context: m.context, links: fleet.links },

@@ -52,3 +52,45 @@ test('-o json over a fleet: each forbidden kind keeps its cluster; only the blin
     ],
   );
 });
+
+test('-o json over a fleet: namespaces, podsIn, users and clusterWide each say their cluster; one cluster unchanged', () => {
+  const east = {
+    ...sources({
+      clusterWide: false,
+      namespaces: ['training', 'serving'],
+      forbidden: ['pods'],
+      podsIn: ['training'],
+      unreadable: ['secret-team'],
+      readable: ['training'],
+      user: 'researcher',
+    }),
+    cluster: 'east',
+  };
+  const west = { ...sources({ clusterWide: true, namespaces: [], forbidden: [] }), cluster: 'west' };
+  const doc = fleetJsonDocument([], [], {
+    members: [east, west],
+    clusters: [],
+    access: { clusterWide: false, namespaces: ['serving', 'training'], forbidden: ['pods'] },
+  }) as { access: Record<string, unknown> };
+  assert.deepEqual(doc.access, {
+    clusterWide: false,
+    clusterWideIn: ['west'],
+    namespaces: ['east: training', 'east: serving'],
+    forbidden: ['east: pods'],
+    unreadable: ['east: secret-team'],
+    users: ['east: researcher'],
+    readable: ['east: training'],
+    podsIn: ['east: training'],
+  });
+  // Every cluster read cluster-wide: no optional list, nothing to tag.
+  const wide = fleetJsonDocument([], [], {
+    members: [west, { ...west, cluster: 'north' }],
+    clusters: [],
+    access: { clusterWide: true, namespaces: [], forbidden: [] },
+  }) as { access: Record<string, unknown> };
+  assert.deepEqual(wide.access, { clusterWide: true, clusterWideIn: ['west', 'north'], namespaces: [], forbidden: [] });
+  // A single cluster's document keeps its plain names.
+  const one = jsonDocument([], east, []) as { access: Record<string, unknown> };
+  assert.deepEqual(one.access.namespaces, ['training', 'serving']);
+  assert.equal(one.access.user, 'researcher');
+});

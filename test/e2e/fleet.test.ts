@@ -173,7 +173,14 @@ test(
       'json',
     ]);
     assert.equal(two.code, 0, two.stderr);
-    const twoDoc = JSON.parse(two.stdout) as { workloads: Workload[]; clusters: Cluster[] };
+    const twoDoc = JSON.parse(two.stdout) as {
+      workloads: Workload[];
+      clusters: Cluster[];
+      access: { clusterWide: boolean; clusterWideIn: string[] };
+    };
+    // Each cluster's access says whose it is.
+    assert.equal(twoDoc.access.clusterWide, true);
+    assert.deepEqual(twoDoc.access.clusterWideIn, ['wlx-fleet-west', 'wlx-fleet-east']);
     assert.deepEqual(
       twoDoc.clusters.map((c) => [c.context, c.state]),
       [
@@ -191,6 +198,7 @@ test(
       nodes: { cluster: string }[];
     };
     assert.deepEqual(Object.keys(oneDoc).sort(), ['access', 'nodes', 'orphanPods', 'workloads']);
+    assert.deepEqual(oneDoc.access, { clusterWide: true, namespaces: [], forbidden: [] });
     assert.ok(oneDoc.workloads.length > 0 && oneDoc.workloads.every((w) => w.cluster === 'wlx-fleet-west'));
     assert.ok(oneDoc.workloads.every((w) => w.remote === undefined && w.origin === undefined));
     assert.ok(oneDoc.nodes.length > 0 && oneDoc.nodes.every((n) => n.cluster === 'wlx-fleet-west'));
@@ -242,7 +250,9 @@ test(
     ]);
     const took = Date.now() - t1;
     assert.equal(r.code, 0, r.stderr);
-    const doc = JSON.parse(r.stdout) as { clusters: Cluster[]; workloads: Workload[] };
+    const doc = JSON.parse(r.stdout) as { clusters: Cluster[]; workloads: Workload[]; access: Record<string, unknown> };
+    // What a dead cluster allows is unknown: it is not among those read cluster-wide.
+    assert.deepEqual(doc.access.clusterWideIn, ['wlx-fleet-east']);
     assert.deepEqual(
       doc.clusters.map((c) => [c.context, c.state]),
       [

@@ -181,11 +181,31 @@ export function fleetJsonDocument(
     workloads: parts.flatMap((p) => p.workloads as unknown[]),
     nodes: parts.flatMap((p) => p.nodes as unknown[]),
     orphanPods: parts.flatMap((p) => p.orphanPods as unknown[]),
-    // Each forbidden kind with its cluster (`east: pods`): the merged list would not say whose it is.
-    access: {
-      ...fleet.access,
-      forbidden: fleet.members.flatMap((m) => m.access.forbidden.map((kind) => `${m.cluster ?? '-'}: ${kind}`)),
-    },
+    access: fleetAccess(fleet),
     clusters: fleet.clusters,
   };
+}
+
+/**
+ * A fleet's `access`: each entry with its cluster (`east: pods`, `east: training`), as a merged list would not
+ * say whose it is; `clusterWide` whether every cluster listed cluster-wide, `clusterWideIn` the clusters that did.
+ */
+function fleetAccess(fleet: FleetJsonSources): Record<string, unknown> {
+  const tagged = (of: (a: AccessScope) => readonly string[] | undefined) =>
+    fleet.members.flatMap((m) => (of(m.access) ?? []).map((v) => `${m.cluster ?? '-'}: ${v}`));
+  const access: Record<string, unknown> = {
+    clusterWide: fleet.access.clusterWide,
+    clusterWideIn: fleet.members.filter((m) => m.access.clusterWide).map((m) => m.cluster ?? '-'),
+    namespaces: tagged((a) => a.namespaces),
+    forbidden: tagged((a) => a.forbidden),
+  };
+  // As in one cluster's document, these only when some cluster has them.
+  const optional: [string, string[]][] = [
+    ['unreadable', tagged((a) => a.unreadable)],
+    ['users', tagged((a) => (a.user ? [a.user] : []))],
+    ['readable', tagged((a) => a.readable)],
+    ['podsIn', tagged((a) => a.podsIn)],
+  ];
+  for (const [name, values] of optional) if (values.length) access[name] = values;
+  return access;
 }
