@@ -226,14 +226,14 @@ test('5,000 nodes fit one 160×50 screen and draw within the frame budget; a cur
 });
 
 test('sorting by UTIL puts nodes without a reading last in either direction', () => {
-  const row = (name: string, util: number | undefined): Row => ({
+  const row = (name: string, util: number | null | undefined): Row => ({
     key: name,
     cells: [name],
     tone: 'normal',
     createdMs: null,
     sort: { name, status: '', gpus: 0, util },
   });
-  const rows = [row('a', -1), row('b', 50), row('c', undefined), row('d', 10)];
+  const rows = [row('a', null), row('b', 50), row('c', undefined), row('d', 10)];
   const names = (desc: boolean) => sortRows(rows, { key: 'util', desc }, true).map((r) => r.key);
   assert.deepEqual(names(true).slice(0, 2), ['b', 'd']);
   assert.deepEqual(names(false).slice(0, 2), ['d', 'b']);
