@@ -79,21 +79,50 @@ test(
       tmux.type('nodes');
       tmux.keys('Enter');
       // At 120 columns the cordoned node's STATUS (Ready,SchedulingDisabled) leaves NAME too narrow for
-      // whole domain labels: they are cut in the middle, keeping the NVLink domain that tells them apart.
-      const rack1 = /▾ us-east(?:-1a \/ rack-1 \/ |\S*1 \/ )2df6…\.1 +4 nodes +32\/32 /;
+      // whole domain labels: the zone is shortened, the rack and the NVLink domain stay.
+      const rack1 = /▾ \S+ \/ rack-1 \/ 2df6…\.1 +4 nodes +32\/32 /;
       screen = await tmux.waitFor(rack1, 'domain rows with GPU totals');
       assert.match(screen, /▾ us-east-1a +2 nodes +0\/0 /);
-      assert.match(screen, /▾ us-east\S*(?: \/ rack-2)? \/ 00a6…\.2 +5 nodes +\d+\/40 /);
+      assert.match(screen, /▾ \S+ \/ rack-2 \/ 00a6…\.2 +5 nodes +\d+\/40 /);
       const domains = screen.split('\n').flatMap((l) => /^│▾ (\S(?:.*?\S)?) +\d+ nodes/.exec(l)?.[1] ?? []);
       assert.equal(domains.length, 6, screen);
       assert.equal(new Set(domains).size, domains.length, domains.join(' | '));
       assert.match(screen, /^│cpu-node-01 +Ready/m);
       assert.match(screen, /nodes\[19\]/, 'nodes counted, not domain rows');
       tmux.keys('Space');
-      screen = await tmux.waitFor(/▸ us-east\S*(?: \/ rack-1)? \/ 2df6…\.1 +4 nodes/, 'rack-1 collapsed');
+      screen = await tmux.waitFor(/▸ \S+ \/ rack-1 \/ 2df6…\.1 +4 nodes/, 'rack-1 collapsed');
       assert.doesNotMatch(screen, /gpu-node-01/);
       assert.match(screen, /cpu-node-01/);
       assert.match(screen, /gpu-node-07/);
+    } finally {
+      tmux.kill();
+    }
+  },
+);
+
+test(
+  '80×24: :nodes domain rows and :map bands keep their rack, the zone shortened first',
+  { skip: !hasTmux(), timeout: 180_000 },
+  async (t) => {
+    const { kubeconfig } = await demoWithKubeconfig(t, 'wlx-map80-e2e-');
+    const tmux = new Tmux(wlxCommand(`--kubeconfig ${shellQuote(kubeconfig)}`), 80, 24);
+    try {
+      await tmux.waitFor(/llama-pretrain/, 'the workloads', 60_000);
+      tmux.keys(':');
+      tmux.type('nodes');
+      tmux.keys('Enter');
+      let screen = await tmux.waitFor(/▾ \S+ \/ rack-1 \/ 2df6…\.1 +4 nodes/, 'rack-1 with its NVLink domain');
+      assert.match(screen, /▾ \S+ \/ rack-2 \/ 00a6…\.2 +5 nodes/, screen);
+      for (const l of screen.split('\n')) assert.ok([...l].length <= 80, `too wide: ${l}`);
+      tmux.keys(':');
+      tmux.type('map');
+      tmux.keys('Enter');
+      screen = await tmux.waitFor(/map\(all\)\[19 nodes\]/, 'the map');
+      const bands = screen.split('\n').filter((l) => /rack-\d/.test(l) && /[▀▄]/.test(l));
+      assert.ok(
+        ['rack-1', 'rack-2', 'rack-3'].every((r) => bands.some((b) => b.includes(`${r} `))),
+        `every rack named on its band:\n${screen}`,
+      );
     } finally {
       tmux.kill();
     }

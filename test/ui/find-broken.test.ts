@@ -80,13 +80,28 @@ test('the map by idle allocated GPUs: 3 idle of 8 stands out although the mean l
   assert.ok(mapBase(nodes, undefined, undefined, undefined, true).cells.every((c) => c.level === null));
 });
 
-test('map labels stay distinct when cut, and names are cut in the middle', () => {
-  const labels = ['us-east-1b / rack-2 / 00a6….1', 'us-east-1b / rack-2 / 00a6….2', 'us-east-1a / rack-1 / 2df6….1'];
-  const cut = distinctCuts(labels, 25);
-  assert.equal(new Set(cut).size, 3, cut.join(' | '));
+test('map labels stay distinct when cut, the general levels first, and names are cut in the middle', () => {
+  const clique = (n: number) => `00a6d60c-30f6-4ac5-aff6-d9322af6d153.${n}`;
+  const paths = [
+    ['us-east-1b', 'rack-2', clique(1)],
+    ['us-east-1b', 'rack-2', clique(2)],
+    ['us-east-1a', 'rack-1', clique(1)],
+    ['east-1a', 'rack-1', clique(3)],
+    ['west-1a', 'rack-1', clique(3)],
+  ];
+  const cut = distinctCuts(paths, 25);
+  assert.equal(new Set(cut).size, 5, cut.join(' | '));
   assert.ok(cut.every((c) => c.trimEnd().length <= 25));
-  assert.equal(cut[2], 'us-east-1a / rack-1 / 2d…');
-  assert.match(cut[0], /….1\s*$/);
+  assert.deepEqual(cut.slice(0, 3), [
+    '…st-1b / rack-2 / 00a6….1',
+    '…st-1b / rack-2 / 00a6….2',
+    '…st-1a / rack-1 / 00a6….1',
+  ]);
+  // Alike by their zones' tails: the zones keep their heads instead.
+  assert.deepEqual(
+    cut.slice(3).map((c) => c.trimEnd()),
+    ['east-… / rack-1 / 00a6….3', 'west-… / rack-1 / 00a6….3'],
+  );
   assert.equal(fitMiddle('llama-pretrain-worker-0-0-hvrl9', 14), 'llama…-0-hvrl9');
   assert.equal(fitMiddle('short', 8), 'short   ');
   assert.equal(fitMiddle('abcdefghij', 6, 'left', '~'), 'ab~hij');

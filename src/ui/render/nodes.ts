@@ -5,7 +5,7 @@ import { UTIL_COLUMN, utilText } from './gpu-columns.js';
 import { shortGpuKind } from './header.js';
 import { sanitise } from '../../text/sanitise.js';
 import { shortDomainValue } from '../../model/topology.js';
-import type { Column, Row, TableData } from './table.js';
+import { displayWidth, fit, fitStart, type Column, type Row, type TableData } from './table.js';
 import type { DomainGroup } from './domains.js';
 import { parseTime, statusTone, statusRank } from './format.js';
 import { podRow, POD_COLUMNS, type PodRowOf } from './pods.js';
@@ -104,13 +104,64 @@ export const domainRowKey = (group: Pick<DomainGroup, 'key'>): string => `domain
  * between labelled levels), a clique's cluster UUID is shortened; `(no topology labels)` for the empty path.
  */
 export function domainLabel(path: readonly (string | null)[]): string {
+  const parts = domainParts(path);
+  return parts.length ? parts.join(' / ') : '(no topology labels)';
+}
+
+/** The shown levels of a domain path: trailing unlabelled levels left out, `-` for a gap, cliques shortened. */
+function domainParts(path: readonly (string | null)[]): string[] {
   let end = path.length;
   while (end > 0 && path[end - 1] === null) end--;
-  if (!end) return '(no topology labels)';
-  return path
-    .slice(0, end)
-    .map((v) => (v === null ? '-' : sanitise(shortDomainValue(v))))
-    .join(' / ');
+  return path.slice(0, end).map((v) => (v === null ? '-' : sanitise(shortDomainValue(v))));
+}
+
+/** The smallest a level is shortened to before it is left out: `…1-a`. */
+const KEPT_CHARS = 3;
+
+/** Which end of a shortened general level stays: its tail (`…1-a`, where zones differ) or its head (`east…`). */
+export type LevelEnd = 'tail' | 'head';
+
+/**
+ * `domainLabel` in at most `width` columns, shortened from the general end: the rack and NVLink domain are
+ * what one looks for during an incident, so the zone, then the block, keep only one end (`…1-a`), then
+ * go (`… / rack-07 / 2df6….0`); only then is the rack shortened, and the last level cut last.
+ */
+export function fitDomainLabel(path: readonly (string | null)[], width: number, end: LevelEnd = 'tail'): string {
+  const full = domainLabel(path);
+  if (displayWidth(full) <= width) return full;
+  const parts = domainParts(path);
+  if (!parts.length) return fit(full, width).trimEnd();
+  const tail = (s: string, w: number) => fitStart(s, w).trimEnd();
+  const head = (s: string, w: number) => fit(s, w).trimEnd();
+  // The most specific levels (rack and NVLink domain, or the only one) wait until the general ones are gone.
+  const specific = parts.length >= 3 ? 2 : 1;
+  const general = parts.length - specific;
+  return (
+    shortenFront(parts, general, width, end === 'tail' ? tail : head) ??
+    shortenFront([...(general ? ['…'] : []), ...parts.slice(general)], general ? specific : 0, width, tail) ??
+    fitStart(parts[parts.length - 1], width).trimEnd()
+  );
+}
+
+/** `parts` joined in `width`: its first `count` levels each shortened in turn, then left out in turn; null if none fits. */
+function shortenFront(
+  parts: readonly string[],
+  count: number,
+  width: number,
+  shorten: (s: string, width: number) => string,
+): string | null {
+  const fits = (p: readonly string[]) => displayWidth(p.join(' / ')) <= width;
+  const cut = [...parts];
+  for (let i = 0; i < count; i++) {
+    const rest = displayWidth(cut.join(' / ')) - displayWidth(cut[i]);
+    cut[i] = shorten(cut[i], Math.max(KEPT_CHARS + 1, width - rest));
+    if (fits(cut)) return cut.join(' / ');
+  }
+  for (let i = 0; i < count; i++) {
+    const shorter = ['…', ...cut.slice(i + 1)];
+    if (fits(shorter)) return shorter.join(' / ');
+  }
+  return null;
 }
 
 /** The mean utilisation of the nodes that report one; null when none does. */
@@ -144,10 +195,11 @@ export function domainNodeTable(
     const key = domainRowKey(g);
     const open = !collapsed.has(key);
     const count = `${g.nodes.length} node${g.nodes.length === 1 ? '' : 's'}`;
+    const marker = open ? '▾ ' : '▸ ';
     rows.push({
       key,
       cells: [
-        `${open ? '▾' : '▸'} ${domainLabel(g.path)}`,
+        marker + domainLabel(g.path),
         g.notReady ? `${count}, ${g.notReady} NotReady` : count,
         `${requestsUnknown ? '?' : g.gpuRequested}/${g.gpuAllocatable}`,
         requestsUnknown ? '?' : String(Math.max(0, g.gpuAllocatable - g.gpuRequested)),
@@ -159,6 +211,7 @@ export function domainNodeTable(
       ],
       tone: 'group',
       createdMs: null,
+      fitFirst: (width) => marker + fitDomainLabel(g.path, width - displayWidth(marker)),
       sort: { name: g.key, status: '', gpus: requestsUnknown ? null : g.gpuRequested },
       target: { kind: 'none' },
       treeKey: key,

@@ -50,6 +50,8 @@ export interface Row {
   expanded?: boolean;
   /** The first cell spans the whole line (detail rows such as a definition's problems). */
   span?: boolean;
+  /** The first cell in a column narrower than it, shortened its own way (a domain header keeps its rack). */
+  fitFirst?: (width: number) => string;
   /** A fleet's row: the cluster (context) it is of; Enter opens that cluster's views. */
   cluster?: string;
 }
@@ -123,6 +125,21 @@ export function fit(s: string, width: number, align: 'left' | 'right' = 'left'):
     w = used + 1;
   }
   const pad = ' '.repeat(Math.max(0, width - w));
+  return align === 'right' ? pad + s : s + pad;
+}
+
+/** Cut to `width` columns at the start (an ellipsis, then the tail: `…1-a`) and pad to exactly `width`. */
+export function fitStart(s: string, width: number, align: 'left' | 'right' = 'left'): string {
+  if (width <= 0) return '';
+  if (displayWidth(s) > width) {
+    let tail = '';
+    for (const ch of [...s].reverse()) {
+      if (displayWidth(ch + tail) > width - 1) break;
+      tail = ch + tail;
+    }
+    s = '…' + tail;
+  }
+  const pad = ' '.repeat(Math.max(0, width - displayWidth(s)));
   return align === 'right' ? pad + s : s + pad;
 }
 

@@ -21,6 +21,7 @@ import type { PanelLine } from '../render/panels.js';
 import { RowCache, newWorkCounters, type WorkCounters } from '../render/row-cache.js';
 import { formatAge } from '../render/format.js';
 import {
+  displayWidth,
   fit,
   formatLine,
   layoutFromLongest,
@@ -129,9 +130,12 @@ const LOADING_TEXT = 'loading pods…';
 /** The text of one data row at the given layout (AGE cells from createdMs at `now`). */
 export function rowText(row: Row, columns: Column[], layout: Layout, inner: number, now: number): string {
   if (row.span) return fit(row.cells[0] ?? '', inner);
-  const cells = columns.some((c) => c.age)
+  let cells = columns.some((c) => c.age)
     ? columns.map((c, ci) => (c.age ? formatAge(row.createdMs, now) : (row.cells[ci] ?? '')))
     : row.cells;
+  const first = layout.shown.indexOf(0);
+  if (row.fitFirst && first >= 0 && displayWidth(cells[0] ?? '') > layout.widths[first])
+    cells = [row.fitFirst(layout.widths[first]), ...cells.slice(1)];
   return formatLine(cells, columns, layout);
 }
 

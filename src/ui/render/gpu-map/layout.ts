@@ -1,7 +1,7 @@
 // The map's layout: bands placed on lines (labelled as the height allows), and where cursor keys lead.
 import { shortDomainValue } from '../../../model/topology.js';
 import { sanitise } from '../../../text/sanitise.js';
-import { domainLabel } from '../nodes.js';
+import { domainLabel, fitDomainLabel } from '../nodes.js';
 import { displayWidth, fit, fitMiddle } from '../table.js';
 import type { MapBase } from './cells.js';
 
@@ -39,7 +39,13 @@ function placeBands(base: MapBase, width: number, perChar: 1 | 2, mode: BandMode
   const pathLabels = base.bands.map((g) => domainLabel(g.path));
   const labelWidth =
     mode === 'path' ? Math.min(Math.floor(width / 3), Math.max(...pathLabels.map(displayWidth)) + 1) : 0;
-  const cutLabels = mode === 'path' ? distinctCuts(pathLabels, labelWidth - 1) : [];
+  const cutLabels =
+    mode === 'path'
+      ? distinctCuts(
+          base.bands.map((g) => g.path),
+          labelWidth - 1,
+        )
+      : [];
   const inlineLabels = mode === 'inline' ? inlineNames(base.bands.map((g) => g.path)) : [];
   let line = 0;
   let col = 0;
@@ -88,15 +94,25 @@ function placeBands(base: MapBase, width: number, perChar: 1 | 2, mode: BandMode
 }
 
 /**
- * Labels cut to `width`, each distinct: cut at the end where that keeps them
- * apart, else in the middle (`us-east-1b / rack-2 / 00…` twice becomes
- * `us-east-1b…2 / 00a6….1` and `…….2`).
+ * Domain labels in `width`, each distinct: shortened from the general end, so the rack and NVLink domain
+ * stay (`…1-a / rack-07 / 2df6….0`); where that leaves two alike, the general levels keep their heads
+ * instead (`east… / rack-1`), and where even that does, the whole label is cut in the middle.
  */
-export function distinctCuts(labels: readonly string[], width: number): string[] {
-  const ends = labels.map((l) => fit(l, width));
-  const seen = new Map<string, number>();
-  for (const e of ends) seen.set(e, (seen.get(e) ?? 0) + 1);
-  return ends.map((e, i) => ((seen.get(e) ?? 0) > 1 ? fitMiddle(labels[i], width) : e));
+export function distinctCuts(paths: readonly (readonly (string | null)[])[], width: number): string[] {
+  const ways: ((path: readonly (string | null)[]) => string)[] = [
+    (p) => fitDomainLabel(p, width),
+    (p) => fitDomainLabel(p, width, 'head'),
+    (p) => fitMiddle(domainLabel(p), width),
+  ];
+  const cuts = paths.map(ways[0]);
+  for (const way of ways.slice(1)) {
+    const seen = new Map<string, number>();
+    for (const c of cuts) seen.set(c, (seen.get(c) ?? 0) + 1);
+    paths.forEach((p, i) => {
+      if ((seen.get(cuts[i]) ?? 0) > 1) cuts[i] = way(p);
+    });
+  }
+  return cuts.map((c) => fit(c, width));
 }
 
 /**
