@@ -254,8 +254,23 @@ export async function stopRealServer(dir: string): Promise<void> {
 export const SHARED_STATE_ENV = 'WLX_REAL_APISERVER_STATE';
 
 /**
+ * Cleanups run by one `after` hook registered now, at a describe's top level: registered from inside `before`
+ * an `after` would run when that hook ends, and a `before` that throws would leave its server running. Each
+ * cleanup runs even when an earlier one fails (the first failure is thrown at the end); the last added first.
+ */
+export function cleanupsAfter(after: (fn: () => Promise<void>) => void): (fn: () => Promise<void>) => void {
+  const cleanups: (() => Promise<void>)[] = [];
+  after(async () => {
+    const failures: unknown[] = [];
+    for (const fn of cleanups.reverse()) await fn().catch((e: unknown) => failures.push(e));
+    if (failures.length) throw failures[0];
+  });
+  return (fn) => cleanups.push(fn);
+}
+
+/**
  * The run's real server: the one test/run.mjs started, else one started here
- * and stopped by `after` (a test file run on its own).
+ * and stopped by `after` (a test file run on its own): pass `cleanupsAfter(after)`, registered at the top level.
  */
 export async function useRealServer(after: (fn: () => Promise<void>) => void): Promise<RealServer> {
   const shared = process.env[SHARED_STATE_ENV];

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
-import { realServerSkipReason, useRealServer, type RealServer } from './real-apiserver.js';
+import { cleanupsAfter, realServerSkipReason, useRealServer, type RealServer } from './real-apiserver.js';
 import { reseed } from './real-seed/index.js';
 import { Tmux, hasTmux, shellQuote, wlxCommand } from './tmux.js';
 import { runWlx } from './wlx-cli.js';
@@ -76,14 +76,10 @@ describe(
     let real: RealServer;
     let kubeconfig: string;
     const dir = mkdtempSync(join(tmpdir(), 'wlx-real-fleet-'));
-    // Registered here, not from inside before (an `after` called in a hook runs when the hook ends).
-    const cleanups: (() => Promise<void>)[] = [];
-    after(async () => {
-      for (const fn of cleanups) await fn();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    const cleanup = cleanupsAfter(after);
+    cleanup(async () => rmSync(dir, { recursive: true, force: true }));
     before(async () => {
-      real = await useRealServer((fn) => cleanups.push(fn));
+      real = await useRealServer(cleanup);
       await reseed(real.admin);
       kubeconfig = fleetKubeconfig(real, dir, await nobodyToken(real));
     });

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import yaml from 'js-yaml';
 import type { PodSummary, RoleTree, WorkloadTree, NodeSummary, WorkloadQueue } from '../../src/model/types.js';
-import { realServerSkipReason, useRealServer, type RealServer } from './real-apiserver.js';
+import { cleanupsAfter, realServerSkipReason, useRealServer, type RealServer } from './real-apiserver.js';
 import { reseed, UNSCHEDULABLE } from './real-seed/index.js';
 import { runWlx } from './wlx-cli.js';
 
@@ -30,8 +30,9 @@ async function json(real: RealServer, args: string[]): Promise<Doc> {
 
 describe('wlx get on the real kube-apiserver', { skip }, () => {
   let real: RealServer;
+  const cleanup = cleanupsAfter(after);
   before(async () => {
-    real = await useRealServer(after);
+    real = await useRealServer(cleanup);
     await reseed(real.admin);
   });
 

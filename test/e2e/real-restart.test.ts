@@ -5,7 +5,7 @@
 // cache fills) are retried with back-off, named in the header until watched.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { realServerSkipReason, useRealServer, type RealServer } from './real-apiserver.js';
+import { cleanupsAfter, realServerSkipReason, useRealServer, type RealServer } from './real-apiserver.js';
 import { reseed } from './real-seed/index.js';
 import { Tmux, hasTmux, shellQuote, wlxCommand } from './tmux.js';
 
@@ -44,8 +44,9 @@ function crashed(container: string) {
 
 describe('the explorer through a kube-apiserver restart', { skip }, () => {
   let real: RealServer;
+  const cleanup = cleanupsAfter(after);
   before(async () => {
-    real = await useRealServer(after);
+    real = await useRealServer(cleanup);
   });
 
   test(

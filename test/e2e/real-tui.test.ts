@@ -4,7 +4,7 @@
 // controller would, on screen within 2 s; the restricted user.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { realServerSkipReason, useRealServer, type RealServer } from './real-apiserver.js';
+import { cleanupsAfter, realServerSkipReason, useRealServer, type RealServer } from './real-apiserver.js';
 import { reseed, type SeedObject } from './real-seed/index.js';
 import { Tmux, hasTmux, shellQuote, wlxCommand } from './tmux.js';
 
@@ -37,8 +37,9 @@ function row(screen: string, name: string): string {
 
 describe('the explorer on the real kube-apiserver', { skip }, () => {
   let real: RealServer;
+  const cleanup = cleanupsAfter(after);
   before(async () => {
-    real = await useRealServer(after);
+    real = await useRealServer(cleanup);
   });
 
   test(
