@@ -79,12 +79,17 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+// What wlx keeps between sessions (each context's recent namespaces, screen dumps) goes to a directory of the
+// run's own, never the user's.
+const stateHome = mkdtempSync(join(tmpdir(), 'wlx-test-state-'));
+process.on('exit', () => rmSync(stateHome, { recursive: true, force: true }));
+
 function runGroup(group, concurrency, env) {
   return new Promise((resolveRun) => {
     const child = spawn(
       process.execPath,
       ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...group],
-      { stdio: 'inherit', env: { ...process.env, ...env } },
+      { stdio: 'inherit', env: { ...process.env, XDG_STATE_HOME: stateHome, ...env } },
     );
     child.on('exit', (code) => resolveRun(code));
   });

@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TableDump } from '../ui/state/table-dump.js';
+import { pathSegment as segment } from './config/paths.js';
 
 function csvField(text: string): string {
   return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
@@ -11,11 +12,6 @@ function csvField(text: string): string {
 
 export function tableCsv(dump: Pick<TableDump, 'columns' | 'rows'>): string {
   return [dump.columns, ...dump.rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
-}
-
-/** A name safe as one path segment. */
-function segment(text: string): string {
-  return text.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_') || '_';
 }
 
 export function writeTableDump(

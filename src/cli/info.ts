@@ -6,7 +6,16 @@ import { CLUSTER_OPTIONS } from './common.js';
 import { EXPLORER_OPTIONS } from './tui.js';
 import { parseCommandArgs } from './usage.js';
 import { withConfig, type Origin } from './settings.js';
-import { defaultScreenDumpDir, formatProblem, skinOf, SETTING_KEYS, type SettingKey } from '../app/config/index.js';
+import {
+  contextStateFile,
+  defaultScreenDumpDir,
+  formatProblem,
+  readNamespaceHistory,
+  skinOf,
+  SETTING_KEYS,
+  type SettingKey,
+} from '../app/config/index.js';
+import { loadKubeconfig } from '../kube/kubeconfig.js';
 import { sanitise } from '../text/sanitise.js';
 
 const HINT = 'wlx info --help';
@@ -45,6 +54,18 @@ function state(path: string): string {
   return existsSync(path) ? 'exists' : 'absent';
 }
 
+function recentNamespacesFile(kubeconfig: string | undefined, context: string | null) {
+  if (context === null) return null;
+  let cluster: string;
+  try {
+    cluster = loadKubeconfig({ kubeconfig, context }).cluster;
+  } catch {
+    return null;
+  }
+  const file = contextStateFile({ cluster, context });
+  return { file, ...readNamespaceHistory(file) };
+}
+
 export async function runInfo(args: string[]): Promise<number> {
   const { values } = parseCommandArgs(
     args,
@@ -75,6 +96,9 @@ export async function runInfo(args: string[]): Promise<number> {
     ['ScreenDumps', show(settings.screenDumpDir ?? defaultScreenDumpDir())],
     ['Context', context === null ? '- (the kubeconfig names none: global settings only)' : context],
   ];
+  // The context's recent namespaces (keys 1–9), kept from the last session.
+  const history = recentNamespacesFile(values.kubeconfig, context);
+  if (history) rows.push(['Namespaces', `${history.file} (${history.namespaces.join(', ') || state(history.file)})`]);
   const out: string[] = rows.map(([k, v]) => `${k.padEnd(18)} ${sanitise(v)}`);
   out.push('', `Settings for ${context === null ? 'no context' : `context ${sanitise(context)}`}:`);
   for (const key of Object.keys(SETTING_KEYS) as SettingKey[]) {
@@ -88,7 +112,7 @@ export async function runInfo(args: string[]): Promise<number> {
     `Aliases: ${b.aliases.size}   Hotkeys: ${b.hotkeys.length}   Plugins: ${b.plugins.length}` +
       (b.plugins.length ? ` (${b.plugins.map((x) => `${x.shortCut} ${x.id}`).join(', ')})` : ''),
   );
-  const problems = [...config.problems, ...skin.problems];
+  const problems = [...config.problems, ...skin.problems, ...(history?.problems ?? [])];
   if (problems.length) {
     out.push('', `Problems (${problems.length}):`);
     for (const pr of problems) out.push(`  ${sanitise(formatProblem(pr))}`);

@@ -12,7 +12,14 @@ import type { ClusterOptions } from '../app/connect.js';
 import { parseCommandArgs } from './usage.js';
 import { packageVersion } from './version.js';
 import { applySettings, problemText, withConfig, type Applied } from './settings.js';
-import { defaultScreenDumpDir, formatProblem, skinOf } from '../app/config/index.js';
+import {
+  contextStateFile,
+  defaultScreenDumpDir,
+  formatProblem,
+  readNamespaceHistory,
+  skinOf,
+  writeNamespaceHistory,
+} from '../app/config/index.js';
 import { sanitise } from '../text/sanitise.js';
 
 const HINT = 'wlx --help';
@@ -95,12 +102,9 @@ export async function runTui(args: string[]): Promise<number> {
   };
 
   let context = first.context;
-  // Keys 1–9 start with the namespaces given, else the context's (as k9s's favourites start with the active
-  // one); each context keeps its own.
+  // Each context keeps its own keys 1–9 (as k9s's favourites), within the session and in its state file.
   const recentByContext = new Map<string | null, readonly string[]>();
   for (;;) {
-    const recent =
-      recentByContext.get(context) ?? (options.namespaces?.length ? options.namespaces : contextNamespace(options));
     const settings = applied.settings;
     const skinFrom =
       applied.origin.skin === 'flag' ? 'flag' : applied.origin.skin === 'context' && context ? { context } : 'global';
@@ -120,6 +124,20 @@ export async function runTui(args: string[]): Promise<number> {
       return 1;
     }
     const opened = source;
+    // Not the demo's (a new simulated cluster each run) nor a fleet's (several contexts at once).
+    const historyFile = options.demo || fleet ? null : contextStateFile(opened.getConnectionInfo());
+    const history = historyFile && !recentByContext.has(context) ? readNamespaceHistory(historyFile) : null;
+    if (history?.problems.length) {
+      process.stderr.write(problemText(history.problems));
+      problems.push(...history.problems);
+    }
+    // The namespaces given go first; else the saved ones, else (as k9s's favourites start) the context's.
+    const start = options.namespaces?.length
+      ? options.namespaces
+      : history?.namespaces.length
+        ? []
+        : contextNamespace(options);
+    const recent = recentByContext.get(context) ?? [...new Set([...start, ...(history?.namespaces ?? [])])];
     // As k9s: the kubeconfig wlx reads (the demo's with --demo), else $KUBECONFIG as given.
     const kubeconfig = source.kubeconfigPath() ?? process.env.KUBECONFIG ?? '';
     const dumpDir = settings.screenDumpDir ?? defaultScreenDumpDir();
@@ -138,6 +156,15 @@ export async function runTui(args: string[]): Promise<number> {
         headless: settings.headless === true,
         initialCommand: settings.command,
         recentNamespaces: recent,
+        onRecentNamespaces: historyFile
+          ? (namespaces) => {
+              try {
+                writeNamespaceHistory(historyFile, namespaces);
+              } catch (err) {
+                return sanitise(`recent namespaces not saved: ${(err as Error).message}`);
+              }
+            }
+          : undefined,
         initialFlash: problems.length
           ? {
               text: `${problems.length} config problem${problems.length === 1 ? '' : 's'}: ${sanitise(formatProblem(problems[0]))}${problems.length > 1 ? ' (wlx info lists them)' : ''}`,

@@ -32,6 +32,8 @@ export interface ExplorerOptions {
   headless?: boolean;
   initialCommand?: string;
   recentNamespaces?: readonly string[];
+  /** Told each change of the namespaces keys 1–9 reach (to keep them); what it returns is flashed as a warning. */
+  onRecentNamespaces?: (namespaces: readonly string[]) => string | void;
   /** Shown in the flash line at start (config problems). */
   initialFlash?: Flash;
   /** Starts a plugin's program and resolves when it ends (foreground ones are given the terminal). */
@@ -52,6 +54,17 @@ export async function runExplorer(opts: ExplorerOptions): Promise<ExplorerExit> 
   const stderr = opts.stderr ?? process.stderr;
   const store = new ViewStore(opts.initialNamespace ?? null, opts.recentNamespaces);
   if (opts.initialFlash) store.dispatch({ type: 'flash', flash: opts.initialFlash });
+  const keepRecent = opts.onRecentNamespaces;
+  let recent = store.getState().recentNamespaces;
+  const unsubscribe = keepRecent
+    ? store.subscribe(() => {
+        const now = store.getState().recentNamespaces;
+        if (now === recent) return;
+        recent = now;
+        const problem = keepRecent(now);
+        if (problem) store.dispatch({ type: 'flash', flash: { text: problem, level: 'warn' } });
+      })
+    : undefined;
   return new Promise<ExplorerExit>((resolve) => {
     let settled = false;
     let suspended = false;
@@ -71,6 +84,7 @@ export async function runExplorer(opts: ExplorerOptions): Promise<ExplorerExit> 
     const finish = (exit: ExplorerExit) => {
       if (settled) return;
       settled = true;
+      unsubscribe?.();
       release();
       resolve(exit);
     };

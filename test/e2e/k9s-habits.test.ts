@@ -302,3 +302,54 @@ test(
     }
   },
 );
+
+test(
+  'recent namespaces kept per context across sessions, as k9s’s favourites: keys 1–9 in the next session',
+  { skip: !hasTmux(), timeout: 180_000 },
+  async (t) => {
+    const { cluster, kubeconfig } = await demoWithKubeconfig(t, 'wlx-k9s-recent-');
+    const state = mkdtempSync(join(tmpdir(), 'wlx-k9s-state-'));
+    t.after(() => rmSync(state, { recursive: true, force: true }));
+    const start = () =>
+      new Tmux(
+        `export XDG_STATE_HOME=${shellQuote(state)}; ${wlxCommand(`--kubeconfig ${shellQuote(kubeconfig)}`)}`,
+        150,
+        40,
+      );
+    const file = join(state, 'wlx', 'clusters', 'wlx-demo', 'wlx-demo', 'config.yaml');
+    let tmux = start();
+    try {
+      await tmux.waitFor(/workloads\(all\)/, 'the explorer', 60_000);
+      for (const ns of ['inference', 'training']) {
+        tmux.keys(':');
+        tmux.type(`ns ${ns}`);
+        tmux.keys('Enter');
+        await tmux.waitFor(new RegExp(`Namespace: ${ns}`), ns);
+      }
+      await tmux.waitFor(
+        () => existsSync(file) && /favorites:\n\s+- training\n\s+- inference\n/.test(readFileSync(file, 'utf8')),
+        'the favourites saved, the newest first',
+      );
+    } finally {
+      tmux.kill();
+    }
+    const info = await runWlx(['info', '--kubeconfig', kubeconfig], { XDG_STATE_HOME: state });
+    assert.ok(info.stdout.includes(`Namespaces         ${file} (training, inference)`), info.stdout);
+    tmux = start();
+    try {
+      await tmux.waitFor(/workloads\(all\)/, 'the next session', 60_000);
+      tmux.keys(':');
+      tmux.type('ns');
+      tmux.keys('Enter');
+      const screen = await tmux.waitFor(/│1\s+training\s+Active/, 'the namespace picker, training on key 1');
+      assert.match(screen, /│2\s+inference\s+Active/);
+      tmux.keys('Escape');
+      await tmux.waitFor(/workloads\(all\)/, 'back to the workloads');
+      tmux.keys('2');
+      await tmux.waitFor(/Namespace: inference/, 'key 2: inference, from the last session');
+      assert.deepEqual([...new Set(cluster.requests().map((r) => r.method))], ['GET'], 'wlx only reads');
+    } finally {
+      tmux.kill();
+    }
+  },
+);

@@ -15,7 +15,8 @@ import type { ConfigProblem } from './yaml-file.js';
 export type { ConfigPaths } from './paths.js';
 export type { Settings, SettingKey, SettingOrigin } from './settings.js';
 export { settingsFor, SETTING_KEYS } from './settings.js';
-export { defaultScreenDumpDir } from './paths.js';
+export { contextStateFile, defaultScreenDumpDir } from './paths.js';
+export { readNamespaceHistory, writeNamespaceHistory } from './namespace-history.js';
 export { formatProblem, type ConfigProblem } from './yaml-file.js';
 
 export interface WlxConfig {

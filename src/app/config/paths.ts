@@ -1,7 +1,8 @@
 // Where wlx looks for its own files, as k9s does for its own: one directory,
 // `$WLX_CONFIG_DIR`, else `$XDG_CONFIG_HOME/wlx`, else `~/.config/wlx`, with
 // config.yaml, aliases.yaml, hotkeys.yaml, plugins.yaml and skins/NAME.yaml.
-// Screen dumps (ctrl-s) go under the XDG state directory, as k9s's do.
+// What wlx writes for itself goes under the XDG state directory: screen dumps (ctrl-s) and each context's
+// recent namespaces (namespace-history.ts), as k9s keeps its own.
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 
@@ -44,12 +45,27 @@ export function configPaths(o: PathEnv = {}): ConfigPaths {
   };
 }
 
-/** The default of `screenDumpDir`: `$XDG_STATE_HOME/wlx/screen-dumps`, else `~/.local/state/wlx/screen-dumps`. */
-export function defaultScreenDumpDir(o: PathEnv = {}): string {
+/** What wlx writes for itself: `$XDG_STATE_HOME/wlx`, else `~/.local/state/wlx`. */
+export function stateDir(o: PathEnv = {}): string {
   const env = o.env ?? process.env;
   const state =
     env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : join(homeOf(o), '.local', 'state');
-  return join(state, 'wlx', 'screen-dumps');
+  return join(state, 'wlx');
+}
+
+/** The default of `screenDumpDir`: `$XDG_STATE_HOME/wlx/screen-dumps`, else `~/.local/state/wlx/screen-dumps`. */
+export function defaultScreenDumpDir(o: PathEnv = {}): string {
+  return join(stateDir(o), 'screen-dumps');
+}
+
+/** A cluster's or context's name as one path segment (`<dir>/<cluster>/<context>/…`, as k9s lays them out). */
+export function pathSegment(text: string): string {
+  return text.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_') || '_';
+}
+
+/** A context's own state, as k9s's per-context config: `<state dir>/clusters/<cluster>/<context>/config.yaml`. */
+export function contextStateFile(where: { cluster: string; context: string }, o: PathEnv = {}): string {
+  return join(stateDir(o), 'clusters', pathSegment(where.cluster), pathSegment(where.context), 'config.yaml');
 }
 
 /** A path written in a config file: `~/` is the home directory, a relative path is relative to the config directory. */
