@@ -13,7 +13,6 @@ import type { Cluster, User } from '@kubernetes/client-node/dist/config_types.js
 import { ExecAuth } from '@kubernetes/client-node/dist/exec_auth.js';
 import { FileAuth } from '@kubernetes/client-node/dist/file_auth.js';
 import { GoogleCloudPlatformAuth } from '@kubernetes/client-node/dist/gcp_auth.js';
-import { OpenIDConnectAuth } from '@kubernetes/client-node/dist/oidc_auth.js';
 
 /** What applies a context's credentials to a request (client-node's KubeConfig has this shape too). */
 export interface RequestCredentials {
@@ -21,6 +20,23 @@ export interface RequestCredentials {
   applyToHTTPSOptions(opts: https.RequestOptions): Promise<void>;
   /** The context's user, whose secrets error texts redact; null when the context names no defined user. */
   getCurrentUser(): User | null;
+}
+
+/**
+ * client-node's OIDC authenticator, loaded when a user has an oidc auth-provider: its openid-client and jose are
+ * ~60 modules (~5 MB of RSS) that most kubeconfigs never use. The test is OpenIDConnectAuth.isAuthProvider's.
+ */
+class LazyOidcAuth implements Authenticator {
+  private auth: Promise<Authenticator> | undefined;
+
+  isAuthProvider(user: User): boolean {
+    return user.authProvider?.name === 'oidc';
+  }
+
+  async applyAuthentication(user: User, opts: https.RequestOptions): Promise<void> {
+    this.auth ??= import('@kubernetes/client-node/dist/oidc_auth.js').then((m) => new m.OpenIDConnectAuth());
+    await (await this.auth).applyAuthentication(user, opts);
+  }
 }
 
 /** A file's bytes, else base64 data decoded (client-node's bufferFromFileOrString). */
@@ -37,7 +53,7 @@ export class ContextCredentials implements RequestCredentials {
     new GoogleCloudPlatformAuth(),
     new ExecAuth(),
     new FileAuth(),
-    new OpenIDConnectAuth(),
+    new LazyOidcAuth(),
   ];
 
   constructor(

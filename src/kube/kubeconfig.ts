@@ -23,7 +23,7 @@ import {
   type Context,
   type User,
 } from '@kubernetes/client-node/dist/config_types.js';
-import { ContextCredentials, type RequestCredentials } from './credentials.js';
+import type { RequestCredentials } from './credentials.js';
 
 export interface KubeconfigOptions {
   /** `--kubeconfig`: one file, overrides $KUBECONFIG. */
@@ -154,7 +154,9 @@ async function contextCredentials(
     cluster = { ...cluster, caFile: `${SERVICE_ACCOUNT}/ca.crt` };
     user = { name: ctx.user, authProvider: { name: 'tokenFile', config: { tokenFile: `${SERVICE_ACCOUNT}/token` } } };
   }
-  if (!cluster.proxyUrl) return new ContextCredentials(cluster, user);
+  // Loaded on a first request: a thread that only reads the kubeconfig (the UI's, until an incident view asks)
+  // loads no authenticator.
+  if (!cluster.proxyUrl) return new (await import('./credentials.js')).ContextCredentials(cluster, user);
   // Proxies are client-node's KubeConfig's (its agents), with the whole package: rare enough to pay for it.
   const { KubeConfig } = await import('@kubernetes/client-node');
   const kubeConfig = new KubeConfig();

@@ -1,6 +1,6 @@
 // What a connected engine loads: the engine worker (and the UI thread beside it) opened on a cluster and synced
 // must not load @kubernetes/client-node's package index or its generated API models (~28 MB of heap, ~60 MB of RSS
-// per thread: test/bench/README.md "The everyday cluster"). A module loader hook in a child process lists every
+// per thread: test/bench/README.md "The everyday cluster"), nor OIDC's client when no user needs it. A module loader hook in a child process lists every
 // module any of its threads loads.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -64,4 +64,6 @@ console.log(JSON.stringify({ serverVersion: info.serverVersion }));
   );
   const index = urls.filter((u) => /\/@kubernetes\/client-node\/dist\/(index\.js|config\.js|gen\/)/.test(u));
   assert.deepEqual(index.slice(0, 3), []);
+  // OIDC's client (openid-client, jose) only for a user with an oidc auth-provider; this one has a token.
+  assert.deepEqual(urls.filter((u) => /\/node_modules\/(openid-client|jose)\//.test(u)).slice(0, 3), []);
 });
