@@ -135,7 +135,7 @@ async function connect(cluster: { kubeconfig?: string; context?: string }) {
   const { loadKubeconfig } = await import('../kube/kubeconfig.js');
   const { HttpKubeTransport } = await import('../kube/client.js');
   const loaded = loadKubeconfig(cluster);
-  return { loaded, transport: new HttpKubeTransport(() => loaded.kubeConfig(), loaded.server, loaded.context) };
+  return { loaded, transport: new HttpKubeTransport(() => loaded.credentials(), loaded.server, loaded.context) };
 }
 
 /**

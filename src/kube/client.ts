@@ -1,13 +1,13 @@
 // The one way wlx talks to an API server: plain GETs over node's http/https,
-// with client-node's KubeConfig applying auth and TLS (tokens, client certs,
-// exec plugins, OIDC) to every request. Hot paths (lists, watches) stay plain
+// with client-node's authenticators applying auth and TLS (tokens, client certs,
+// exec plugins, OIDC) to every request (credentials.ts). Hot paths (lists, watches) stay plain
 // JSON: client-node's typed APIs deserialise into model classes, which costs
 // twice the time and memory on large lists.
 //
 // wlx only reads: this module has no way to send anything but GET.
 import http from 'node:http';
 import https from 'node:https';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { RequestCredentials } from './credentials.js';
 import type { ConnectionCause } from '../model/types.js';
 
 /** An API answer that was not 2xx, with the Kubernetes Status when there was one. */
@@ -152,11 +152,11 @@ export class HttpKubeTransport implements KubeTransport {
   readonly label: string;
   private readonly base: URL;
   private agent: http.Agent | undefined;
-  private kubeConfig: KubeConfig | undefined;
+  private applied: RequestCredentials | undefined;
 
-  /** `credentials`: the context's KubeConfig, or how to load it (on the first request: see kubeconfig.ts). */
+  /** `credentials`: the context's (client-node's KubeConfig is one), or how to make them (on the first request). */
   constructor(
-    private readonly credentials: KubeConfig | (() => Promise<KubeConfig>),
+    private readonly credentials: RequestCredentials | (() => Promise<RequestCredentials>),
     readonly server: string,
     readonly context: string,
   ) {
@@ -172,8 +172,8 @@ export class HttpKubeTransport implements KubeTransport {
     };
     // Applied per request: exec plugins and OIDC refresh their tokens here.
     try {
-      this.kubeConfig ??= typeof this.credentials === 'function' ? await this.credentials() : this.credentials;
-      await this.kubeConfig.applyToHTTPSOptions(opts);
+      this.applied ??= typeof this.credentials === 'function' ? await this.credentials() : this.credentials;
+      await this.applied.applyToHTTPSOptions(opts);
     } catch (err) {
       const detail = this.redact((err as Error).message, secretsOf(opts));
       throw new KubeConnectionError(`${this.label}: credentials: ${detail}`, CREDENTIALS_FAILED, detail);
@@ -218,7 +218,7 @@ export class HttpKubeTransport implements KubeTransport {
   }
 
   private redact(text: string, secrets: string[]): string {
-    const user = this.kubeConfig?.getCurrentUser();
+    const user = this.applied?.getCurrentUser();
     const known = [user?.token, user?.password, user?.keyData].filter((v): v is string => !!v);
     return redactSecrets(text, [...secrets, ...known]);
   }

@@ -13,9 +13,8 @@ import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
 import { isIPv6 } from 'node:net';
 import yaml from 'js-yaml';
-import type { KubeConfig } from '@kubernetes/client-node';
 // client-node's own parser of a kubeconfig's entries, without the package's index: importing that loads every
-// generated API model (~30 MB of heap, ~75 MB of RSS per thread), which only a connection needs (kubeConfig()).
+// generated API model (~30 MB of heap, ~75 MB of RSS per thread), which wlx does not use (credentials.ts).
 import {
   newClusters,
   newContexts,
@@ -24,6 +23,7 @@ import {
   type Context,
   type User,
 } from '@kubernetes/client-node/dist/config_types.js';
+import type { RequestCredentials } from './credentials.js';
 
 export interface KubeconfigOptions {
   /** `--kubeconfig`: one file, overrides $KUBECONFIG. */
@@ -35,8 +35,8 @@ export interface KubeconfigOptions {
 }
 
 export interface LoadedKubeconfig {
-  /** client-node's KubeConfig of these entries (loaded on the first call): what applies the credentials. */
-  kubeConfig(): Promise<KubeConfig>;
+  /** What applies the context's credentials to a request (made on the first call). */
+  credentials(): Promise<RequestCredentials>;
   /** Every context's name, in the files' order. */
   contexts: string[];
   context: string;
@@ -122,13 +122,16 @@ function mergeFirstWins(configs: Entries[]): Entries {
   };
 }
 
-/** In a pod: the names and server client-node's loadFromCluster gives (kubeConfig() loads its credentials). */
+/** In a pod, as client-node's loadFromCluster: the service account's namespace, CA and token file (read per request). */
+const SERVICE_ACCOUNT = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+/** In a pod: the names and server client-node's loadFromCluster gives (contextCredentials adds its credentials). */
 function inCluster(env: NodeJS.ProcessEnv): Entries {
   const host = env.KUBERNETES_SERVICE_HOST!;
   const port = env.KUBERNETES_SERVICE_PORT!;
   const scheme = port === '80' || port === '8080' || port === '8001' ? 'http' : 'https';
   const server = `${scheme}://${isIPv6(host) ? `[${host}]` : host}:${port}`;
-  const namespaceFile = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+  const namespaceFile = `${SERVICE_ACCOUNT}/namespace`;
   const namespace = existsSync(namespaceFile) ? readFileSync(namespaceFile, 'utf8') : undefined;
   return {
     clusters: [{ name: 'inCluster', server, skipTLSVerify: false }],
@@ -136,6 +139,30 @@ function inCluster(env: NodeJS.ProcessEnv): Entries {
     contexts: [{ name: 'inClusterContext', cluster: 'inCluster', user: 'inClusterUser', namespace }],
     currentContext: 'inClusterContext',
   };
+}
+
+/** The credentials of the context (its entries checked by loadKubeconfig). */
+async function contextCredentials(
+  entries: Entries,
+  contextName: string,
+  fromCluster: boolean,
+): Promise<RequestCredentials> {
+  const ctx = entries.contexts.find((c) => c.name === contextName)!;
+  let cluster = entries.clusters.find((c) => c.name === ctx.cluster)!;
+  let user = entries.users.find((u) => u.name === ctx.user) ?? null;
+  if (fromCluster) {
+    cluster = { ...cluster, caFile: `${SERVICE_ACCOUNT}/ca.crt` };
+    user = { name: ctx.user, authProvider: { name: 'tokenFile', config: { tokenFile: `${SERVICE_ACCOUNT}/token` } } };
+  }
+  // Loaded on a first request: a thread that only reads the kubeconfig (the UI's, until an incident view asks)
+  // loads no authenticator.
+  if (!cluster.proxyUrl) return new (await import('./credentials.js')).ContextCredentials(cluster, user);
+  // Proxies are client-node's KubeConfig's (its agents), with the whole package: rare enough to pay for it.
+  const { KubeConfig } = await import('@kubernetes/client-node');
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({ ...entries, clusters: [cluster], users: user ? [user] : [] });
+  kubeConfig.setCurrentContext(contextName);
+  return kubeConfig;
 }
 
 /** Why a file the kubeconfig names cannot be read, in a few words; null: it can. */
@@ -206,16 +233,9 @@ export function loadKubeconfig(options: KubeconfigOptions = {}): LoadedKubeconfi
     unreadable('client-key', user?.keyFile, user?.keyData);
   if (cert) throw new KubeconfigError(`${where}: user "${ctx.user}": ${cert}${inFiles}`);
   const entries = kc;
-  let kubeConfig: Promise<KubeConfig> | undefined;
+  let credentials: Promise<RequestCredentials> | undefined;
   return {
-    kubeConfig: () =>
-      (kubeConfig ??= import('@kubernetes/client-node').then(({ KubeConfig }) => {
-        const loaded = new KubeConfig();
-        if (fromCluster) loaded.loadFromCluster();
-        else loaded.loadFromOptions(entries);
-        loaded.setCurrentContext(contextName);
-        return loaded;
-      })),
+    credentials: () => (credentials ??= contextCredentials(entries, contextName, fromCluster)),
     contexts: kc.contexts.map((c) => c.name),
     context: contextName,
     cluster: ctx.cluster,

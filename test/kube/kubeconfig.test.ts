@@ -154,7 +154,7 @@ test('requests carry the kubeconfig token; errors name context and server but ne
     }),
   );
   const loaded = loadKubeconfig({ kubeconfig: file, env: {} });
-  const transport = new HttpKubeTransport(() => loaded.kubeConfig(), loaded.server, loaded.context);
+  const transport = new HttpKubeTransport(() => loaded.credentials(), loaded.server, loaded.context);
   t.after(() => transport.close());
   assert.deepEqual(await getJson(transport, '/version'), { gitVersion: 'v1.32.0' });
   await assert.rejects(getJson(transport, '/api/v1/pods'), (e: Error) => {
@@ -237,6 +237,8 @@ test('in a pod (no kubeconfig, the service env set): the context, cluster, user 
     assert.equal(loaded.cluster, theirs.getCurrentCluster()?.name);
     assert.equal(loaded.user, theirs.getCurrentUser()?.name);
     assert.equal(loaded.server, theirs.getCurrentCluster()?.server);
+    // The same credentials: the service account's token file.
+    assert.deepEqual((await loaded.credentials()).getCurrentUser(), theirs.getCurrentUser());
     assert.deepEqual(loaded.files, []);
   }
   // Neither a file nor the service env: one clear error.

@@ -13,6 +13,7 @@ import type { EngineInfo, HoldKind, PodProbe, UiMessage, WorkerMessage, WorkerSt
 import { SnapshotMirror } from './wire.js';
 import type { EngineChannel, EngineHost } from './engine-host.js';
 import type { RowServer, RowWindow, RowWindowRequest } from '../../ui/state/served-rows.js';
+import { engineResourceLimits } from './young-generation.js';
 
 export interface WorkerSourceTuning {
   /** Back-off between restarts after a crash (default 0.5 s doubling to 30 s). */
@@ -278,7 +279,9 @@ export class WorkerSource implements ModelSource, RowServer {
   private spawn(opening?: Pending): void {
     const data = startData(this.options, this.podScope);
     const host = this.tuning.engineHost;
-    const worker: EngineChannel = host ? host.channel(data) : new Worker(WORKER_URL, { workerData: data });
+    const worker: EngineChannel = host
+      ? host.channel(data)
+      : new Worker(WORKER_URL, { workerData: data, resourceLimits: engineResourceLimits() });
     this.worker = worker;
     this.mirror.reset();
     let error: string | null = null;
