@@ -10,7 +10,7 @@ import { isTerminating } from './pod-status.js';
 
 /**
  * A pod as a workload's tree is built or patched with it: its summary and where its definition puts it. Made
- * for a build or a patch (`treePod`), not kept: what is kept per pod is its store entry.
+ * for a build or a patch (`treePod`), not kept: what is kept per pod is its store record.
  */
 export interface TreePod {
   summary: PodSummary;
@@ -20,9 +20,9 @@ export interface TreePod {
   active: boolean;
 }
 
-/** The tree pod of a pod held as `entry` (its object, summary and whether it is active) with `facts`. */
-export function treePod(entry: { obj: KubeObject; summary: PodSummary; active: boolean }, facts: PodFacts): TreePod {
-  return { summary: entry.summary, facts, terminating: isTerminating(entry.obj), active: entry.active };
+/** The tree pod of a pod with `summary`, held as `state` (its object and whether it is active), with `facts`. */
+export function treePod(summary: PodSummary, state: { obj: KubeObject; active: boolean }, facts: PodFacts): TreePod {
+  return { summary, facts, terminating: isTerminating(state.obj), active: state.active };
 }
 
 /**
