@@ -88,6 +88,7 @@ export function carriedAttributions(
 }
 
 const NULL_KEY = '\u0000';
+const NO_ERRORS: PodFacts['errors'] = Object.freeze([]) as unknown as PodFacts['errors'];
 /** Bound on facts kept per plan: keys are roles × gang keys, but a pathological definition must not grow it without limit. */
 const MAX_SHARED_FACTS = 100_000;
 
@@ -115,7 +116,14 @@ export class SharedPodFacts {
     const got = byKey.get(key);
     if (got) return got;
     if (byKey.size >= MAX_SHARED_FACTS) byKey.clear();
-    const attributed = { facts, plan };
+    // Kept as long as a pod is put there: its arrays exactly as long as they are (grown by push, each keeps
+    // room for 16 more), and no errors one shared empty list.
+    const kept: PodFacts = {
+      path: facts.path && facts.path.slice(),
+      gangKeys: facts.gangKeys.slice(),
+      errors: NO_ERRORS,
+    };
+    const attributed = { facts: kept, plan };
     byKey.set(key, attributed);
     return attributed;
   }

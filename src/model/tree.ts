@@ -204,7 +204,8 @@ function buildRoles(ctx: Ctx, comps: number[], items: TreePod[], depth: number, 
       });
     }
   }
-  return roles;
+  // Trees are kept: an array grown by push keeps room for 16 more roles.
+  return roles.length > 0 ? roles.slice() : roles;
 }
 
 function sumOf<T>(xs: T[], f: (x: T) => number): number {
