@@ -102,12 +102,15 @@ export class SharedPodFacts {
 
   attributed(plan: DefinitionPlan, facts: PodFacts): Attributed {
     if (facts.errors.length > 0) return { facts, plan };
-    let key = '';
-    if (facts.path === null) key = NULL_KEY;
+    // Joined, not concatenated: a key kept in the map would otherwise be a tree of ~4 string pieces (32 bytes each).
+    const parts: (string | number)[] = [];
+    if (facts.path === null) parts.push(NULL_KEY);
     else
-      for (const s of facts.path) key += `${s.comp}\u0001${s.instance ?? NULL_KEY}\u0001${s.replica ?? NULL_KEY}\u0002`;
-    key += '\u0003';
-    for (const k of facts.gangKeys) key += `${k ?? NULL_KEY}\u0001`;
+      for (const s of facts.path)
+        parts.push(s.comp, '\u0001', s.instance ?? NULL_KEY, '\u0001', s.replica ?? NULL_KEY, '\u0002');
+    parts.push('\u0003');
+    for (const k of facts.gangKeys) parts.push(k ?? NULL_KEY, '\u0001');
+    const key = parts.join('');
     let byKey = this.byPlan.get(plan);
     if (!byKey) {
       byKey = new Map();
