@@ -41,7 +41,14 @@ export interface PodBefore {
   attributed: Attributions;
 }
 
-const HIDDEN_KEYS = ['obj', 'controller', 'workloads', 'active', 'attributed'] as const;
+/** The store's state: writable, not enumerable (one descriptor map for every record: nothing allocated per record). */
+const HIDDEN: PropertyDescriptorMap = {
+  obj: { value: null, writable: true },
+  controller: { value: null, writable: true },
+  workloads: { value: null, writable: true },
+  active: { value: false, writable: true },
+  attributed: { value: null, writable: true },
+};
 
 /**
  * Makes records: `new` on a function whose prototype is Object's, so a record
@@ -68,7 +75,12 @@ const MakeRecord = function (this: PodRecord, s: PodSummary, state: PodState): v
   this.gpuResources = s.gpuResources;
   this.gpuSlices = s.gpuSlices;
   this.draClaims = s.draClaims;
-  for (const k of HIDDEN_KEYS) Object.defineProperty(this, k, { value: state[k], writable: true });
+  Object.defineProperties(this, HIDDEN);
+  this.obj = state.obj;
+  this.controller = state.controller;
+  this.workloads = state.workloads;
+  this.active = state.active;
+  this.attributed = state.attributed;
 } as unknown as new (s: PodSummary, state: PodState) => PodRecord;
 MakeRecord.prototype = Object.prototype;
 
