@@ -10,7 +10,7 @@ import { isTerminating } from './pod-status.js';
 
 /**
  * A pod as a workload's tree is built or patched with it: its summary and where its definition puts it. Made
- * for a build or a patch (`treePod`), not kept: what is kept per pod is its store entry.
+ * for a build or a patch (`treePod`), not kept: what is kept per pod is its store record.
  */
 export interface TreePod {
   summary: PodSummary;
@@ -20,9 +20,9 @@ export interface TreePod {
   active: boolean;
 }
 
-/** The tree pod of a pod held as `entry` (its object, summary and whether it is active) with `facts`. */
-export function treePod(entry: { obj: KubeObject; summary: PodSummary; active: boolean }, facts: PodFacts): TreePod {
-  return { summary: entry.summary, facts, terminating: isTerminating(entry.obj), active: entry.active };
+/** The tree pod of a pod with `summary`, held as `state` (its object and whether it is active), with `facts`. */
+export function treePod(summary: PodSummary, state: { obj: KubeObject; active: boolean }, facts: PodFacts): TreePod {
+  return { summary, facts, terminating: isTerminating(state.obj), active: state.active };
 }
 
 /**
@@ -88,6 +88,7 @@ export function carriedAttributions(
 }
 
 const NULL_KEY = '\u0000';
+const NO_ERRORS: PodFacts['errors'] = Object.freeze([]) as unknown as PodFacts['errors'];
 /** Bound on facts kept per plan: keys are roles × gang keys, but a pathological definition must not grow it without limit. */
 const MAX_SHARED_FACTS = 100_000;
 
@@ -101,12 +102,15 @@ export class SharedPodFacts {
 
   attributed(plan: DefinitionPlan, facts: PodFacts): Attributed {
     if (facts.errors.length > 0) return { facts, plan };
-    let key = '';
-    if (facts.path === null) key = NULL_KEY;
+    // Joined, not concatenated: a key kept in the map would otherwise be a tree of ~4 string pieces (32 bytes each).
+    const parts: (string | number)[] = [];
+    if (facts.path === null) parts.push(NULL_KEY);
     else
-      for (const s of facts.path) key += `${s.comp}\u0001${s.instance ?? NULL_KEY}\u0001${s.replica ?? NULL_KEY}\u0002`;
-    key += '\u0003';
-    for (const k of facts.gangKeys) key += `${k ?? NULL_KEY}\u0001`;
+      for (const s of facts.path)
+        parts.push(s.comp, '\u0001', s.instance ?? NULL_KEY, '\u0001', s.replica ?? NULL_KEY, '\u0002');
+    parts.push('\u0003');
+    for (const k of facts.gangKeys) parts.push(k ?? NULL_KEY, '\u0001');
+    const key = parts.join('');
     let byKey = this.byPlan.get(plan);
     if (!byKey) {
       byKey = new Map();
@@ -115,7 +119,14 @@ export class SharedPodFacts {
     const got = byKey.get(key);
     if (got) return got;
     if (byKey.size >= MAX_SHARED_FACTS) byKey.clear();
-    const attributed = { facts, plan };
+    // Kept as long as a pod is put there: its arrays exactly as long as they are (grown by push, each keeps
+    // room for 16 more), and no errors one shared empty list.
+    const kept: PodFacts = {
+      path: facts.path && facts.path.slice(),
+      gangKeys: facts.gangKeys.slice(),
+      errors: NO_ERRORS,
+    };
+    const attributed = { facts: kept, plan };
     byKey.set(key, attributed);
     return attributed;
   }

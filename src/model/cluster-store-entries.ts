@@ -1,8 +1,8 @@
 // What the store keeps per object (see src/model/README.md, Incremental store).
-import type { KubeObject, PodSummary } from './types.js';
+import type { KubeObject } from './types.js';
+import type { PodRecord } from './pod-record.js';
 import type { DefinitionPlan } from './plan.js';
 import type { WorkloadFacts } from './workload-facts.js';
-import type { Attributions } from './attributions.js';
 import type { UidSet } from './uid-set.js';
 
 /** `dra`: resource.k8s.io claims, templates, slices, classes; `topology`: Kueue Topologies. */
@@ -27,11 +27,8 @@ export interface WorkloadEntry extends OwnerEntry {
   pods: UidSet;
 }
 
-/** A pod: a link too (LeaderWorkerSet's worker StatefulSets are controlled by the leader pod). */
-export interface PodEntry extends LinkEntry {
-  /** Workload uids on the controller chain, nearest first. The node is summary.node. */
-  workloads: string[];
-  summary: PodSummary;
-  active: boolean;
-  attributed: Attributions;
-}
+/**
+ * A pod: a link too (LeaderWorkerSet's worker StatefulSets are controlled by the leader pod). Its summary and
+ * the store's state of it are one record (pod-record.ts); the node is its summary's.
+ */
+export type PodEntry = PodRecord;

@@ -37,9 +37,11 @@ import { NodeSummaries } from './node-summaries.js';
 import { TreeMaintenance, workloadName } from './tree-maintenance.js';
 import { newWorkCounters, type WorkCounters } from './work-counters.js';
 import type { PodEntry, StoreEventType, StoreKind, WorkloadEntry } from './cluster-store-entries.js';
+import { newPodRecord, nextRecord, podBefore, type PodState } from './pod-record.js';
 import { DraObjects, isDraKind, DRA_KINDS } from './dra-objects.js';
 import { claimGpusByClaim, draGpuResources, resourceTotal, type DraCapacity } from './dra.js';
 import { nodePodEntries, PodsByNodeIndex } from './pods-on-node.js';
+import { outsidePending, slimPod, type OutsidePod } from './outside-pods.js';
 
 export type { StoreKind, StoreEventType } from './cluster-store-entries.js';
 
@@ -354,38 +356,38 @@ export class ClusterStore {
   private upsertPod(obj: KubeObject): void {
     const uid = obj.metadata.uid;
     const prev = this.graph.pods.get(uid);
-    let summary = summarisePod(obj, this.gpuResources, this.now());
+    const summary = summarisePod(obj, this.gpuResources, this.now());
     this.addGpuFacts(uid, obj, summary);
     if (summary.recentRestart) this.recentRestarts.set(uid, recentRestartEnds(summary)!);
     else this.recentRestarts.delete(uid);
-    if (prev && deepEqual(prev.summary, summary)) summary = prev.summary;
     const controller = controllerUidOf(obj);
     const node = summary.node;
     const active = !isTerminalPhase(obj);
 
     this.graph.movePod(uid, prev ? prev.controller : null, controller);
-    const prevNode = prev ? prev.summary.node : null;
+    const prevNode = prev ? prev.node : null;
     if (prevNode !== node || !prev) this.nodeSummaries.movePod(uid, prevNode, node);
     if (prev) this.pendingGpus -= this.pendingOf(prev);
 
     const before = prev?.workloads ?? [];
-    const entry: PodEntry = {
-      uid,
+    // What the trees hold of it until the next flush, taken before its state changes in place.
+    const held = prev ? podBefore(prev) : null;
+    const state: PodState = {
       obj,
       controller,
       workloads: before,
-      summary,
       active,
       attributed: prev ? carriedAttributions(prev.obj, prev.attributed, obj, this.plans.current) : null,
     };
-    this.graph.pods.set(uid, entry);
-    if (summary !== prev?.summary && this.unheldPods.has(uid)) this.unheldList = null;
+    const entry = prev ? nextRecord(prev, summary, state) : newPodRecord(summary, state);
+    if (entry !== prev) this.graph.pods.set(uid, entry);
+    if (entry !== prev && this.unheldPods.has(uid)) this.unheldList = null;
     this.pendingGpus += this.pendingOf(entry);
     this.syncPodWorkload(entry, prev?.controller === null);
     this.resolvePod(entry);
     if (this.orphanCandidates.has(uid)) this.orphans = null;
-    if (prev && sameList(before, entry.workloads)) {
-      this.trees.podModified(uid, prev, entry.workloads);
+    if (held && sameList(before, entry.workloads)) {
+      this.trees.podModified(uid, held, entry.workloads);
     } else {
       // New, or moved between workloads: every workload it was or is in is rebuilt.
       for (const w of before) this.trees.rebuild(w);
@@ -393,12 +395,12 @@ export class ClusterStore {
     }
 
     if (
-      !prev ||
+      !held ||
       prevNode !== node ||
-      prev.summary.gpus !== summary.gpus ||
-      prev.active !== active ||
-      !deepEqual(prev.summary.gpuResources, summary.gpuResources) ||
-      !deepEqual(prev.summary.draClaims, summary.draClaims)
+      held.summary.gpus !== entry.gpus ||
+      held.active !== active ||
+      held.summary.gpuResources !== entry.gpuResources ||
+      held.summary.draClaims !== entry.draClaims
     ) {
       this.nodeSummaries.touch(prevNode);
       this.nodeSummaries.touch(node);
@@ -477,7 +479,7 @@ export class ClusterStore {
     this.dra.podClaims(uid, null);
     this.graph.pods.delete(uid);
     this.graph.movePod(uid, e.controller, null);
-    const node = e.summary.node;
+    const node = e.node;
     if (node) {
       this.nodeSummaries.movePod(uid, node, null);
       this.nodeSummaries.touch(node);
@@ -494,7 +496,7 @@ export class ClusterStore {
   }
 
   private pendingOf(e: PodEntry): number {
-    return e.active && e.summary.node === null ? e.summary.gpus : 0;
+    return e.active && e.node === null ? e.gpus : 0;
   }
 
   /**
@@ -537,7 +539,7 @@ export class ClusterStore {
     }
     e.workloads = next;
     this.syncHeld(e);
-    this.nodeSummaries.touch(e.summary.node);
+    this.nodeSummaries.touch(e.node);
   }
 
   /** Keeps `unheldPods` in step with the pod's workloads (and its summary in the list). */
@@ -741,11 +743,11 @@ export class ClusterStore {
       }
       const w = this.topWorkload(p);
       yield {
-        gpus: p.summary.gpus,
+        gpus: p.gpus,
         active: p.active,
         workload: w ? workloadName(w) : null,
-        resources: p.summary.gpuResources,
-        claims: p.summary.draClaims,
+        resources: p.gpuResources,
+        claims: p.draClaims,
       };
     }
   }
@@ -791,7 +793,7 @@ export class ClusterStore {
       if (!ref) continue;
       const kindKey = refKindKey(ref);
       if (!this.plans.chainKinds.has(kindKey)) continue;
-      out.push({ ...p.summary, owner: { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name } });
+      out.push({ ...p, owner: { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name } });
     }
     out.sort((a, b) => naturalCompare(a.namespace, b.namespace) || naturalCompare(a.name, b.name));
     this.orphans = out;
@@ -827,7 +829,7 @@ export class ClusterStore {
       const out: PodSummary[] = [];
       for (const uid of this.unheldPods) {
         const p = this.graph.pods.get(uid);
-        if (p) out.push(p.summary);
+        if (p) out.push(p);
       }
       this.unheldList = out.sort((a, b) => naturalCompare(a.namespace, b.namespace) || naturalCompare(a.name, b.name));
     }
@@ -866,45 +868,4 @@ export class ClusterStore {
     }
     return this.problemList;
   }
-}
-
-/** A pod outside `-n`'s namespaces (ClusterStoreOptions.viewNamespaces). */
-interface OutsidePod {
-  obj: KubeObject;
-  node: string | null;
-  load: NodePodLoad;
-}
-
-function outsidePending(o: OutsidePod): number {
-  return o.load.active && o.node === null ? o.load.gpus : 0;
-}
-
-/**
- * What is kept of a pod outside the view: what its GPUs and DRA claims are
- * read from again (a claim changes) and what the exporter search reads
- * (labels, phase, node, ports); its statuses, conditions and annotations go.
- */
-export function slimPod(pod: KubeObject): KubeObject {
-  const m = pod.metadata;
-  const spec = pod.spec ?? {};
-  const status = pod.status ?? {};
-  const pick = (from: Record<string, unknown>, keys: string[]) => {
-    const out: Record<string, unknown> = {};
-    for (const k of keys) if (from[k] !== undefined) out[k] = from[k];
-    return out;
-  };
-  return {
-    ...(pod.apiVersion !== undefined ? { apiVersion: pod.apiVersion } : {}),
-    ...(pod.kind !== undefined ? { kind: pod.kind } : {}),
-    metadata: pick(m, [
-      'name',
-      'namespace',
-      'uid',
-      'resourceVersion',
-      'labels',
-      'deletionTimestamp',
-    ]) as KubeObject['metadata'],
-    spec: pick(spec, ['nodeName', 'containers', 'initContainers', 'overhead', 'resources', 'resourceClaims']),
-    status: pick(status, ['phase', 'resourceClaimStatuses']),
-  };
 }

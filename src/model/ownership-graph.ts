@@ -83,7 +83,8 @@ export class OwnershipGraph {
     const cached = this.chainCache.get(start);
     if (cached) return cached;
     const chain = walkControllerChain(start, (uid) => this.linkOf(uid)?.controller);
-    const result = chain.filter((uid) => this.workloads.has(uid));
+    // Kept (and held by each pod below): exactly as long as it is, not with the room filter's growth leaves.
+    const result = chain.filter((uid) => this.workloads.has(uid)).slice();
     this.chainCache.set(start, result);
     return result;
   }

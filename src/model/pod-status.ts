@@ -232,7 +232,10 @@ export function recentRestartEnds(pod: Pick<PodSummary, 'restarts' | 'lastRestar
   return Number.isNaN(at) ? null : at + RECENT_RESTART_MS;
 }
 
-/** A plain summary of a pod for trees, node views and `wlx get -o json`; `nowMs` says what "recent" is. */
+/**
+ * A plain summary of a pod for trees, node views and `wlx get -o json`; `nowMs` says what "recent" is. Every
+ * property is there, the optional ones `undefined` when they do not apply (the store's PodRecord copies them).
+ */
 export function summarisePod(
   pod: KubeObject,
   gpuResources: readonly string[] = DEFAULT_GPU_RESOURCES,
@@ -258,6 +261,11 @@ export function summarisePod(
     createdAt: typeof createdAt === 'string' ? createdAt : null,
     lastRestartAt: printed.lastRestartAt,
     lastFailure: lastFailure(pod),
+    // Written out even when absent: a property added later would give the summary a shape of its own and a second array.
+    recentRestart: undefined,
+    gpuResources: undefined,
+    gpuSlices: undefined,
+    draClaims: undefined,
   };
   const ends = recentRestartEnds(summary);
   if (ends !== null && ends > nowMs) summary.recentRestart = true;

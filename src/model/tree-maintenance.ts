@@ -14,6 +14,7 @@ import { addTo } from './uid-set.js';
 import { findAttributed, treePod, withAttribution, SharedPodFacts, type TreePod } from './attributions.js';
 import type { OwnershipGraph } from './ownership-graph.js';
 import type { PodEntry, WorkloadEntry } from './cluster-store-entries.js';
+import type { PodBefore } from './pod-record.js';
 import type { WorkCounters } from './work-counters.js';
 import { WorkloadOrder } from './workload-order.js';
 
@@ -37,8 +38,8 @@ export class TreeMaintenance {
   private readonly refreshes = new Set<string>();
   /** Workload uid → pods MODIFIED in place (same workloads): their trees are patched, not rebuilt. */
   private readonly podChanges = new Map<string, Set<string>>();
-  /** Pod uid → its entry as of the last flush (what the trees hold), for podChanges. */
-  private readonly podsBefore = new Map<string, PodEntry>();
+  /** Pod uid → what the trees hold of it (as of the last flush), for podChanges. */
+  private readonly podsBefore = new Map<string, PodBefore>();
   /** Workloads with no tree yet because an owner kind on their chain is still listing. */
   private readonly deferred = new Set<string>();
   private readonly sharedFacts = new SharedPodFacts();
@@ -73,8 +74,8 @@ export class TreeMaintenance {
     this.refreshes.add(uid);
   }
 
-  /** Pod `uid` was modified in place (same workloads); `before`, its entry replaced, is what the trees hold. */
-  podModified(uid: string, before: PodEntry, workloads: string[]): void {
+  /** Pod `uid` was modified in place (same workloads); `before`, what it was before the event, is what the trees hold. */
+  podModified(uid: string, before: PodBefore, workloads: string[]): void {
     if (!this.podsBefore.has(uid)) this.podsBefore.set(uid, before);
     for (const w of workloads) addTo(this.podChanges, w, uid);
   }
@@ -298,7 +299,7 @@ export class TreeMaintenance {
       const prev = this.podsBefore.get(uid);
       const was = prev && findAttributed(prev.attributed, plan);
       if (!p || !prev || !was) return null;
-      const before = treePod(prev, was.facts);
+      const before = treePod(prev.summary, prev, was.facts);
       const next = patchTreePod(plan, e.facts!, e.obj.metadata.name, t, before, this.attributedFor(p, plan), this.work);
       if (!next) return null;
       t = next;
@@ -314,6 +315,6 @@ export class TreeMaintenance {
       got = this.sharedFacts.attributed(plan, evaluatePod(plan, p.obj));
       p.attributed = withAttribution(p.attributed, got, this.currentPlans);
     }
-    return treePod(p, got.facts);
+    return treePod(p, p, got.facts);
   }
 }

@@ -204,8 +204,12 @@ function buildRoles(ctx: Ctx, comps: number[], items: TreePod[], depth: number, 
       });
     }
   }
-  return roles;
+  // Trees are kept: an array grown by push keeps room for 16 more roles, and most roles have none below them.
+  return roles.length > 0 ? roles.slice() : NO_ROLES;
 }
+
+/** The sub-roles of every role that has none: one list, frozen (a tree is never changed in place). */
+const NO_ROLES: RoleTree[] = Object.freeze([]) as unknown as RoleTree[];
 
 function sumOf<T>(xs: T[], f: (x: T) => number): number {
   let s = 0;
@@ -274,8 +278,8 @@ export function assembleTree(
   // root: give such paths their own pass so depth 0 is always the top role.
   const fromRoot = attributed.filter((p) => !root.podBearing || p.facts.path![0].comp === 0);
   const belowRoot = root.podBearing ? attributed.filter((p) => p.facts.path![0].comp !== 0) : [];
-  const roles = buildRoles(ctx, top, fromRoot, 0, 1);
-  if (belowRoot.length > 0) roles.push(...buildRoles(ctx, root.children, belowRoot, 0, 1));
+  const fromTop = buildRoles(ctx, top, fromRoot, 0, 1);
+  const roles = belowRoot.length > 0 ? [...fromTop, ...buildRoles(ctx, root.children, belowRoot, 0, 1)] : fromTop;
 
   const all = counts(pods);
   const attributedCounts = counts(attributed);

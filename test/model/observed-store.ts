@@ -33,7 +33,7 @@ export class ObservedStore extends ClusterStore {
   /** Summaries of the pods of one namespace, by name. */
   namespacePods(namespace: string): PodSummary[] {
     const out: PodSummary[] = [];
-    for (const p of this.links.pods.values()) if (p.summary.namespace === namespace) out.push(p.summary);
+    for (const p of this.links.pods.values()) if (p.namespace === namespace) out.push(p);
     return out.sort((a, b) => naturalCompare(a.name, b.name));
   }
 }

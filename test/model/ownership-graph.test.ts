@@ -28,7 +28,7 @@ function graphOf(links: Record<string, ['workload' | 'owner' | 'pod', string | n
     const link = { uid, obj, controller };
     if (role === 'workload') g.workloads.set(uid, { ...link, gvk: '', plan: DEFINED, facts: null, pods: new UidSet() });
     else if (role === 'owner') g.owners.set(uid, { ...link, gvk: '' });
-    else g.pods.set(uid, { ...link, workloads: [], summary: {} as never, active: true, attributed: null });
+    else g.pods.set(uid, { ...link, workloads: [], active: true, attributed: null } as never);
   }
   return g;
 }

@@ -4,7 +4,8 @@
 // node pod lists, orphans and bare-pod workloads.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClusterStore, slimPod } from '../../src/model/cluster-store.js';
+import { ClusterStore } from '../../src/model/cluster-store.js';
+import { slimPod } from '../../src/model/outside-pods.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import { jobsetDefinition, jobsetWorld, node, pod } from './fixtures.js';
 
