@@ -11,7 +11,8 @@
 // One bad cluster never holds the others: an engine holds them only until its
 // first sync settles, it stops, its whole connection fails (unreachable,
 // unauthorized, nothing readable), or it has not answered within the connect
-// timeout; and a synced engine waits at most a connect timeout more. Only
+// timeout; and a synced engine waits at most as long again as it took to list
+// (at least the connect timeout). Only
 // first lists count: a relist (410) later holds nobody, and an engine, once
 // released, is never held again. A lone engine is never held.
 import type { WatchHold } from '../../kube/catch-up.js';
@@ -46,9 +47,11 @@ class Engine implements WatchHold {
   private readonly listeners = new Set<() => void>();
   private waiting: NodeJS.Timeout | undefined;
 
+  private readonly joinedAt = Date.now();
+
   constructor(
     private readonly gate: FirstLists,
-    /** The connect timeout: how long it may take to answer, and how long it waits for the others once synced. */
+    /** The connect timeout: how long it may take to answer, and the least it waits for the others once synced. */
     private readonly boundMs: number,
   ) {
     setTimeout(() => {
@@ -84,10 +87,14 @@ class Engine implements WatchHold {
     this.synced = true;
     this.counting = false;
     if (!this.released) {
-      this.waiting = setTimeout(() => {
-        this.released = true;
-        this.gate.update();
-      }, this.boundMs);
+      // As long as it took to list itself, at least the connect timeout: the others share its thread and list as it did.
+      this.waiting = setTimeout(
+        () => {
+          this.released = true;
+          this.gate.update();
+        },
+        Math.max(this.boundMs, Date.now() - this.joinedAt),
+      );
       this.waiting.unref();
     }
     this.gate.update();

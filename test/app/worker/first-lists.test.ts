@@ -23,7 +23,7 @@ function watch(e: EngineListing): boolean[] {
 }
 
 function mockTimers(t: TestContext): void {
-  t.mock.timers.enable({ apis: ['setTimeout', 'setImmediate'] });
+  t.mock.timers.enable({ apis: ['setTimeout', 'setImmediate', 'Date'] });
 }
 
 const line = (name: string, rv: number) =>
@@ -105,21 +105,33 @@ test('first lists: an engine that never answers, or fails as a whole, holds nobo
   assert.equal(c.hold.held, true, 'one kind of several failing: that cluster is still listing the rest');
 });
 
-test('first lists: a slow cluster, still listing, holds a synced one a connect timeout at most', (t) => {
+test('first lists: a slow cluster, still listing, holds a synced one as long again as it took to list, at least a connect timeout', (t) => {
   mockTimers(t);
   const lists = new FirstLists();
   const [fast, slow] = [lists.join(BOUND), lists.join(BOUND)];
   fast.connection(connection('syncing'));
   slow.connection(connection('syncing'));
-  t.mock.timers.tick(30_000);
+  t.mock.timers.tick(2_000);
   fast.done();
   assert.equal(fast.hold.held, true);
   t.mock.timers.tick(BOUND - 1);
   assert.equal(fast.hold.held, true);
   t.mock.timers.tick(1);
-  assert.equal(fast.hold.held, false, 'waited its bound after its own sync');
+  assert.equal(fast.hold.held, false, 'listed in 2 s: waited the connect timeout after its own sync');
   slow.done();
   assert.equal(fast.hold.held, false);
+
+  const lists2 = new FirstLists();
+  const [big, slower] = [lists2.join(BOUND), lists2.join(BOUND)];
+  big.connection(connection('syncing'));
+  slower.connection(connection('syncing'));
+  t.mock.timers.tick(30_000);
+  big.done();
+  t.mock.timers.tick(30_000 - 1);
+  assert.equal(big.hold.held, true, 'listed in 30 s: waits up to 30 s more');
+  t.mock.timers.tick(1);
+  assert.equal(big.hold.held, false);
+  slower.done();
 });
 
 test('first lists: a lone engine is never held, and one joining later holds neither it nor a released one', (t) => {
