@@ -12,9 +12,9 @@
 // first sync settles, it stops, its whole connection fails (unreachable,
 // unauthorized, nothing readable), or it has not answered within the connect
 // timeout; and a synced engine waits at most as long again as it took to list
-// (at least the connect timeout). Only
-// first lists count: a relist (410) later holds nobody, and an engine, once
-// released, is never held again. A lone engine is never held.
+// (at least the connect timeout). Only first lists count: a relist (410)
+// later holds nobody, and an engine, once released, is never held again. A
+// lone engine is never held.
 import type { WatchHold } from '../../kube/catch-up.js';
 import type { ClusterConnection } from '../../model/types.js';
 
@@ -46,7 +46,6 @@ class Engine implements WatchHold {
   held = false;
   private readonly listeners = new Set<() => void>();
   private waiting: NodeJS.Timeout | undefined;
-
   private readonly joinedAt = Date.now();
 
   constructor(
