@@ -8,8 +8,11 @@
 // namespaces), but it is where wlx reads when cluster-wide lists are
 // forbidden (a namespace-scoped user), unless `-n` names the namespaces.
 import type { ObjectAccess } from '../model/source.js';
-import type { ClusterEngine } from '../kube/engine.js';
+import type { ClusterEngine, EngineOptions } from '../kube/engine.js';
 import type { PrometheusTarget } from '../kube/dcgm-scrape.js';
+
+/** How long a fleet's cluster may take to answer at all before it reads as unreachable (`--connect-timeout`). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 export interface ClusterOptions {
   kubeconfig?: string;
@@ -66,11 +69,13 @@ export interface OpenOptions extends ClusterOptions {
  * The one opener of the engine, in-thread or in the worker: the kubeconfig
  * (`kubeconfig`/`context` already resolved, the demo's when `--demo`), the
  * definitions, and the engine over client-node's auth. The engine owns its
- * transport and the demo: its stop() closes and stops them.
+ * transport and the demo: its stop() closes and stops them. `host`: what
+ * the engine's host adds (a shared worker's hold on the watches).
  */
 export async function openEngine(
   options: OpenOptions,
   cluster: { kubeconfig?: string; context?: string; stopDemo?: () => Promise<void> },
+  host: Pick<EngineOptions, 'watchHold'> = {},
 ): Promise<ClusterEngine> {
   const { startEngine } = await import('../kube/engine.js');
   const { loadDefinitions } = await import('../definitions/index.js');
@@ -108,6 +113,7 @@ export async function openEngine(
       idleAfterMs: options.idleAfterMs,
       topologyKeys: options.topologyKeys?.length ? options.topologyKeys : undefined,
       kubeconfigPath: cluster.kubeconfig,
+      ...host,
       onStop: async () => {
         transport.close();
         await cluster.stopDemo?.();

@@ -22,11 +22,9 @@ import { FleetMerger } from '../model/fleet/merge.js';
 import { summariseCluster } from '../model/fleet/summary.js';
 import { fleetKey } from '../model/fleet/link.js';
 import { openModelSource } from './open.js';
-import type { OpenOptions } from './connect.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, type OpenOptions } from './connect.js';
 import { SharedEngineHost } from './worker/engine-host.js';
 
-/** How long a cluster may take to answer at all before it reads as unreachable (and `wlx get` stops waiting). */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** Shared engine workers a fleet's engines are spread over (never more than there are clusters). */
 export const DEFAULT_ENGINE_WORKERS = 1;
 /** Snapshots of several members arriving together are merged once. */

@@ -111,6 +111,7 @@ export class ClusterEngine implements ModelSource {
   private gpuMetrics: GpuMetrics | undefined;
   /** Where the user may read when some `-n` namespace may not be (probeReadableNamespaces); null: not asked. */
   private readableNamespaces: string[] | null = null;
+  private readonly unsubscribeHold: (() => void) | undefined;
   /** The definitions' expressions, compiled for this engine's store and its pre-flight (what one learns serves the other). */
   private readonly exprs = new ExprCompiler();
 
@@ -162,7 +163,8 @@ export class ClusterEngine implements ModelSource {
         ...(options.gpuScrapeIntervalMs !== undefined ? { intervalMs: options.gpuScrapeIntervalMs } : {}),
       },
     );
-    this.watchers = new KindWatchers(options, this.discovery, {
+    const reflector = options.watchHold ? { ...options.reflector, hold: options.watchHold } : options.reflector;
+    this.watchers = new KindWatchers({ ...options, reflector }, this.discovery, {
       onEvent: (w, type, object) => this.onEvent(w, type, object),
       onState: (_w, state) => this.scheduler.markDirty(state === 'live'),
       onProblem: (w, message) => {
@@ -181,6 +183,8 @@ export class ClusterEngine implements ModelSource {
       },
       onKindsChanged: () => this.scheduler.markDirty(),
     });
+    // The connection turns live (or back to syncing) with the next flush.
+    this.unsubscribeHold = options.watchHold?.onChange(() => this.scheduler.markDirty());
     this.snapshot = this.buildSnapshot([]);
   }
 
@@ -258,6 +262,7 @@ export class ClusterEngine implements ModelSource {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    this.unsubscribeHold?.();
     for (const wake of this.pauses) wake();
     this.pauses.clear();
     this.scheduler.stop();
@@ -602,7 +607,9 @@ export class ClusterEngine implements ModelSource {
     this.version += 1;
     const kinds = this.watchers.states();
     const previous = this.connection;
-    const connection = summariseConnection(kinds, this.pending, new Date().toISOString(), !this.bootstrapped);
+    // Held (its events waiting for the others of its worker): listed, not live.
+    const starting = !this.bootstrapped || this.options.watchHold?.held === true;
+    const connection = summariseConnection(kinds, this.pending, new Date().toISOString(), starting);
     // A state keeps the time it began (the summary of a failure computes its own).
     if (previous && previous.state === connection.state && connection.state !== 'retrying')
       connection.since = previous.since;

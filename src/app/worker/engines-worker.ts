@@ -4,10 +4,11 @@
 // serve it over its parentPort. One isolate, one module load, for them all.
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { serveEngine } from './serve-engine.js';
-import { HeapGrowthGate, heapGrowthFlag } from './heap-growth.js';
+import { heapBound, heapGrowthFlag } from './heap-growth.js';
+import { FirstLists } from './first-lists.js';
 import type { WorkerStart } from './protocol.js';
 
-const shared = { heapGrowth: new HeapGrowthGate(heapGrowthFlag()) };
+const shared = { firstLists: new FirstLists({ listingChanged: heapBound(heapGrowthFlag()) }) };
 if (!parentPort) throw new Error('engines-worker.js runs as a worker thread (src/app/worker/engine-host.ts)');
 parentPort.on('message', (m: { type: 'engine'; start: WorkerStart; port: MessagePort }) => {
   if (m.type === 'engine') void serveEngine(m.port, m.start, shared);

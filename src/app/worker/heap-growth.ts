@@ -7,7 +7,7 @@
 // the list under churn took 1.7× as long with the factor set from the start).
 // V8 flags are per process: the UI thread's heap is bounded the same way, and
 // in a worker serving several engines (a fleet's) the bound waits for the
-// last of them to sync (HeapGrowthGate).
+// last of them to sync (first-lists.ts).
 // Measured in test/bench/README.md ("Runs of 2026-12-06", run C the control; "Fleet").
 import { setFlagsFromString } from 'node:v8';
 
@@ -27,36 +27,20 @@ export function heapGrowthFlag(env: NodeJS.ProcessEnv = process.env): string | n
 }
 
 /**
- * The bound for one worker's engines: set while none of them is listing,
- * V8's own factor while any is. In a shared worker the first engine to sync
- * used to bound the heap for the others' lists too: the fleet's worker then
- * spent 3.4× the single cluster's GC time (test/bench/README.md "Fleet").
+ * The bound for one worker's engines (FirstLists' listingChanged, first-lists.ts):
+ * set while none of them is listing, V8's own factor while any is. In a
+ * shared worker the first engine to sync used to bound the heap for the
+ * others' lists too: the fleet's worker then spent 3.4× the single cluster's
+ * GC time (test/bench/README.md "Fleet").
  */
-export class HeapGrowthGate {
-  private listing = 0;
-  private bounded = false;
-
-  constructor(
-    private readonly flag: string | null,
-    private readonly setFlags: (flags: string) => void = setFlagsFromString,
-  ) {}
-
-  /** An engine starts its first list; call the returned function once it has synced (or failed, or stopped). */
-  list(): () => void {
-    this.listing += 1;
-    if (this.bounded && this.flag) {
-      this.setFlags(V8_OWN_FACTOR);
-      this.bounded = false;
-    }
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      this.listing -= 1;
-      if (this.listing === 0 && !this.bounded && this.flag) {
-        this.setFlags(this.flag);
-        this.bounded = true;
-      }
-    };
-  }
+export function heapBound(
+  flag: string | null,
+  setFlags: (flags: string) => void = setFlagsFromString,
+): (listing: boolean) => void {
+  let bounded = false;
+  return (listing) => {
+    if (!flag || listing !== bounded) return;
+    setFlags(listing ? V8_OWN_FACTOR : flag);
+    bounded = !listing;
+  };
 }

@@ -4,7 +4,7 @@
 // engine flush, answers holds and stops on request. See README.md.
 import { getHeapStatistics } from 'node:v8';
 import type { MessagePort } from 'node:worker_threads';
-import { openEngine } from '../connect.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, openEngine } from '../connect.js';
 import type { ClusterEngine } from '../../kube/engine.js';
 import type { EngineInfo, UiMessage, WorkerMessage, WorkerStart } from './protocol.js';
 import { SnapshotEncoder } from './wire.js';
@@ -14,7 +14,7 @@ import { treePods } from '../../model/tree-pods.js';
 import type { RowWindowRequest } from '../../ui/state/served-rows.js';
 import { RowServer } from '../../ui/state/row-server.js';
 import { startHeapTrace } from './heap-trace.js';
-import type { HeapGrowthGate } from './heap-growth.js';
+import type { FirstLists } from './first-lists.js';
 
 /** Where one engine's messages go and come from. */
 export type EnginePort = Pick<MessagePort, 'postMessage' | 'on' | 'close'>;
@@ -46,13 +46,14 @@ function restartsOf(snapshot: ModelSnapshot, pod: { namespace: string; name: str
 
 /**
  * Serves one engine over `port` until 'stop' (then the port is closed).
- * `worker`: what the worker's engines share: the heap bound, set once none
- * of them is listing (heap-growth.ts).
+ * `worker`: what the worker's engines share: their first lists, which the
+ * heap bound and, with several engines, the synced engines' watch events wait
+ * for (first-lists.ts).
  */
 export async function serveEngine(
   port: EnginePort,
   data: WorkerStart,
-  worker: { heapGrowth: HeapGrowthGate },
+  worker: { firstLists: FirstLists },
 ): Promise<void> {
   const post = (message: WorkerMessage): void => port.postMessage(message);
   const { options: start, podScope } = data;
@@ -60,9 +61,14 @@ export async function serveEngine(
   const p = start.prometheus;
   const options = p?.kind === 'url' ? { ...start, prometheus: { ...p, url: new URL(String(p.url)) } } : start;
   let engine: ClusterEngine;
-  const listed = worker.heapGrowth.list();
+  const listing = worker.firstLists.join(options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
+  const listed = () => listing.done();
   try {
-    engine = await openEngine(options, { kubeconfig: options.kubeconfig, context: options.context });
+    engine = await openEngine(
+      options,
+      { kubeconfig: options.kubeconfig, context: options.context },
+      { watchHold: listing.hold },
+    );
   } catch (err) {
     listed();
     post({ type: 'fatal', message: (err as Error).message });
@@ -85,6 +91,7 @@ export async function serveEngine(
   let seq = 0;
   const send = () => {
     const whole = engine.getSnapshot();
+    listing.connection(whole.connection);
     const snapshot = elision.apply(whole, scope);
     const rows = rowRequest ? rowServer.window(whole, rowRequest) : undefined;
     const probe = probed ? { ...probed, restarts: restartsOf(whole, probed) } : undefined;

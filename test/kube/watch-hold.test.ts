@@ -1,0 +1,75 @@
+// An engine whose watches are held (EngineOptions.watchHold: a synced engine
+// of a shared worker waiting for the others' first lists) shows what it
+// listed, reads syncing rather than live, applies none of its watch events
+// meanwhile, and applies them and goes live once the hold ends.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startDemoCluster } from '../../demo/index.js';
+import { startEngine, type ClusterEngine } from '../../src/kube/engine.js';
+import type { WatchHold } from '../../src/kube/catch-up.js';
+import { loadDefinitions } from '../../src/definitions/index.js';
+import type { DemoCluster } from '../../demo/index.js';
+import { putNode } from './fixtures.js';
+import { transportFor, until } from './helpers.js';
+
+/** A hold the test opens by hand. */
+function manualHold(): WatchHold & { open(): void } {
+  const listeners = new Set<() => void>();
+  const hold = {
+    held: true,
+    onChange(changed: () => void) {
+      listeners.add(changed);
+      return () => listeners.delete(changed);
+    },
+    open() {
+      hold.held = false;
+      for (const l of [...listeners]) l();
+    },
+  };
+  return hold;
+}
+
+function engineOn(cluster: DemoCluster, watchHold?: WatchHold): Promise<ClusterEngine> {
+  return startEngine({
+    transport: transportFor(cluster),
+    connection: { context: 'demo', cluster: 'demo', user: 'demo', server: cluster.server, namespace: null },
+    namespace: null,
+    definitions: loadDefinitions({ envPaths: '' }),
+    flushIntervalMs: 10,
+    ...(watchHold ? { watchHold } : {}),
+  });
+}
+
+const nodeNames = (e: ClusterEngine) =>
+  e
+    .getSnapshot()
+    .nodes.map((n) => n.name)
+    .sort();
+
+test('a held engine shows its lists, reads syncing, holds its watch events, and applies them and goes live when the hold ends', async (t) => {
+  const cluster = await startDemoCluster({ simulate: false });
+  t.after(() => cluster.stop());
+  putNode(cluster.store, 'gpu-node-01', 8);
+  const hold = manualHold();
+  const held = await engineOn(cluster, hold);
+  t.after(() => held.stop());
+  // The same cluster without a hold: when it has an event, the held engine's watch has had it too.
+  const control = await engineOn(cluster);
+  t.after(() => control.stop());
+  await Promise.all([held.whenSynced(), control.whenSynced()]);
+  await until(() => control.getSnapshot().connection.state === 'live', 'the control engine live');
+  await until(() => nodeNames(held).length === 1, 'the held engine flushed its lists');
+  const c = held.getSnapshot().connection;
+  assert.equal(c.state, 'syncing', 'listed, its events held: not live');
+  assert.equal(c.synced, c.total, 'every kind listed');
+
+  putNode(cluster.store, 'gpu-node-02', 8);
+  await until(() => nodeNames(control).length === 2, 'the control engine has the new node');
+  assert.deepEqual(nodeNames(held), ['gpu-node-01'], 'the event waits in the held window');
+
+  hold.open();
+  await until(() => held.getSnapshot().connection.state === 'live', 'the held engine live once the hold ends');
+  assert.deepEqual(nodeNames(held), ['gpu-node-01', 'gpu-node-02'], 'its backlog applied by the time it is live');
+  putNode(cluster.store, 'gpu-node-03', 8);
+  await until(() => nodeNames(held).length === 3, 'events applied as they come after the hold');
+});
