@@ -61,7 +61,7 @@ test('80 columns: :nodes domain headers and :map bands keep their rack and NVLin
   }
 });
 
-test('a domain label shortened step by step: the zone and block first, the rack before the NVLink domain', () => {
+test('a domain label shortened step by step: the zone and block first, the rack whole the longest', () => {
   const path = ['us-central1-a', 'gce-block-7f3a9c21', 'rack-07', '2df6d60c-30f6-4ac5-aff6-d9322af6d153.0'];
   const at = (w: number) => fitDomainLabel(path, w);
   assert.equal(at(80), 'us-central1-a / gce-block-7f3a9c21 / rack-07 / 2df6….0');
@@ -69,13 +69,15 @@ test('a domain label shortened step by step: the zone and block first, the rack 
   assert.equal(at(31), '…1-a / …c21 / rack-07 / 2df6….0');
   assert.equal(at(28), '… / …c21 / rack-07 / 2df6….0');
   assert.equal(at(21), '… / rack-07 / 2df6….0');
-  assert.equal(at(18), '… / …-07 / 2df6….0');
-  assert.equal(at(12), '… / 2df6….0');
+  assert.equal(at(18), 'rack-07 / 2df6….0');
+  assert.equal(at(17), 'rack-07 / 2df6….0');
+  assert.equal(at(12), 'rack-07 / …');
+  assert.equal(at(10), '2df6….0');
   assert.equal(at(5), '…6….0');
   for (let w = 1; w < 60; w++) assert.ok(displayWidth(at(w)) <= w, `${w}: ${at(w)}`);
   // Heads of the general levels (two zones alike at their tails); the rack still keeps its tail.
   assert.equal(fitDomainLabel(path, 40, 'head'), 'us-… / gce-block-7f… / rack-07 / 2df6….0');
-  assert.equal(fitDomainLabel(path, 18, 'head'), '… / …-07 / 2df6….0');
+  assert.equal(fitDomainLabel(path, 18, 'head'), 'rack-07 / 2df6….0');
   assert.equal(fitDomainLabel(['us-east-1a', 'rack-12'], 12), '… / rack-12');
   assert.equal(fitDomainLabel(['zone-a', null, 'rack-1'], 14), '… / - / rack-1');
 });

@@ -124,7 +124,8 @@ export type LevelEnd = 'tail' | 'head';
 /**
  * `domainLabel` in at most `width` columns, shortened from the general end: the rack and NVLink domain are
  * what one looks for during an incident, so the zone, then the block, keep only one end (`…1-a`), then
- * go (`… / rack-07 / 2df6….0`); only then is the rack shortened, and the last level cut last.
+ * go (`… / rack-07 / 2df6….0`), then the marker (`rack-07 / 2df6….0`), then the NVLink domain
+ * (`rack-07 / …`); only then is the rack shortened.
  */
 export function fitDomainLabel(path: readonly (string | null)[], width: number, end: LevelEnd = 'tail'): string {
   const full = domainLabel(path);
@@ -136,9 +137,13 @@ export function fitDomainLabel(path: readonly (string | null)[], width: number, 
   // The most specific levels (rack and NVLink domain, or the only one) wait until the general ones are gone.
   const specific = parts.length >= 3 ? 2 : 1;
   const general = parts.length - specific;
+  const kept = parts.slice(general);
   return (
     shortenFront(parts, general, width, end === 'tail' ? tail : head) ??
-    shortenFront([...(general ? ['…'] : []), ...parts.slice(general)], general ? specific : 0, width, tail) ??
+    // The rack and NVLink domain whole without the left-out marker, then the rack whole alone, before either is cut.
+    (displayWidth(kept.join(' / ')) <= width ? kept.join(' / ') : null) ??
+    (kept.length === 2 && displayWidth(`${kept[0]} / …`) <= width ? `${kept[0]} / …` : null) ??
+    shortenFront([...(general ? ['…'] : []), ...kept], general ? specific : 0, width, tail) ??
     fitStart(parts[parts.length - 1], width).trimEnd()
   );
 }
