@@ -1,24 +1,25 @@
-// Held watch lines as bytes in one buffer, off the JS heap. A line held for a
+// Held watch lines as bytes in blocks, off the JS heap. A line held for a
 // catch-up window outlives two scavenges and would be promoted: at 2,000
 // events/s that was 45 % of what the engine worker promoted, and so of its
 // major GCs (src/kube/README.md "Catch-up"). Bytes here are copied in once and
-// decoded back one line at a time, just before that line is handled. Between
-// windows the arena holds no buffer (one per watch stream, ~24 MB in all after
-// a sync when each kept its own); it remembers the room recent windows needed,
-// so that the next one starts there instead of growing again from 1 MiB.
+// decoded back one line at a time, just before that line is handled. The
+// arena grows by whole blocks and never moves a line: one growing buffer
+// copied itself at each doubling, and that copy into fresh pages was 8 % of a
+// fleet's worker while its engines held their lines (test/bench/README.md).
+// Between windows the arena holds no block.
 
-const MIN_CAPACITY = 1 << 20;
-/** Windows in a row that used under a quarter of the room before it is halved (no grow-shrink churn). */
-const SHRINK_AFTER = 16;
-const NO_BYTES = Buffer.alloc(0);
+/** A block's size: a line that does not fit in what is left of one starts the next. */
+const BLOCK_BYTES = 1 << 20;
 
 export class LineArena {
-  private bytes = NO_BYTES;
-  /** What the next window's buffer starts with. */
-  private room = MIN_CAPACITY;
+  private readonly blocks: Buffer[] = [];
+  /** Per line: its block and the end of its bytes there (it starts where the block's previous line ended, or at 0). */
+  private readonly blockOf: number[] = [];
   private readonly ends: number[] = [];
+  /** Bytes written in the last block. */
+  private filled = 0;
   private used = 0;
-  private smallWindows = 0;
+  private reserved = 0;
 
   get lines(): number {
     return this.ends.length;
@@ -31,43 +32,40 @@ export class LineArena {
 
   /** Bytes reserved (what the process holds for the arena): none between windows. */
   get capacity(): number {
-    return this.bytes.length;
-  }
-
-  /** What the next window starts with. */
-  get nextRoom(): number {
-    return this.room;
+    return this.reserved;
   }
 
   add(line: string): void {
     // A UTF-16 unit is at most 3 UTF-8 bytes: room for that, then one write (no byteLength pass).
-    const room = this.used + 3 * line.length;
-    if (room > this.bytes.length) {
-      let capacity = Math.max(this.room, this.bytes.length * 2);
-      while (capacity < room) capacity *= 2;
-      const grown = Buffer.allocUnsafeSlow(capacity);
-      this.bytes.copy(grown, 0, 0, this.used);
-      this.bytes = grown;
-      this.room = capacity;
+    const room = 3 * line.length;
+    let block = this.blocks[this.blocks.length - 1];
+    if (!block || this.filled + room > block.length) {
+      block = Buffer.allocUnsafeSlow(Math.max(BLOCK_BYTES, room));
+      this.blocks.push(block);
+      this.reserved += block.length;
+      this.filled = 0;
     }
-    this.used += this.bytes.write(line, this.used, 'utf8');
-    this.ends.push(this.used);
+    const written = block.write(line, this.filled, 'utf8');
+    this.filled += written;
+    this.used += written;
+    this.blockOf.push(this.blocks.length - 1);
+    this.ends.push(this.filled);
   }
 
   /** Line `i` as it was added (UTF-8 round trip: lines come from a decoder, so they are well formed). */
   line(i: number): string {
-    return this.bytes.toString('utf8', i === 0 ? 0 : this.ends[i - 1], this.ends[i]);
+    const block = this.blockOf[i];
+    const start = i > 0 && this.blockOf[i - 1] === block ? this.ends[i - 1] : 0;
+    return this.blocks[block].toString('utf8', start, this.ends[i]);
   }
 
-  /** Empties the arena and gives its buffer back; room unused by many windows in a row is halved. */
+  /** Empties the arena and gives its blocks back. */
   clear(): void {
-    this.smallWindows = this.used < this.room / 4 ? this.smallWindows + 1 : 0;
-    if (this.smallWindows >= SHRINK_AFTER && this.room > MIN_CAPACITY) {
-      this.room /= 2;
-      this.smallWindows = 0;
-    }
-    this.bytes = NO_BYTES;
-    this.used = 0;
+    this.blocks.length = 0;
+    this.blockOf.length = 0;
     this.ends.length = 0;
+    this.filled = 0;
+    this.used = 0;
+    this.reserved = 0;
   }
 }
