@@ -108,6 +108,38 @@ test(':ns without a name: the namespaces you can read; refused, the ones wlx rea
   }
 });
 
+test(':ns counts workloads only once they are listed, and says which namespaces wlx does not read (never 0)', async () => {
+  const ns = (name: string) =>
+    ({
+      metadata: { name, creationTimestamp: '2026-01-01T00:00:00Z' },
+      status: { phase: 'Active' },
+    }) as unknown as KubeObject;
+  const listing: Partial<ObjectAccess> = {
+    listNamespaces: () => Promise.resolve([ns('training'), ns('default'), ns('research')]),
+  };
+  const syncing = defaultSnapshot();
+  syncing.connection = { ...syncing.connection, state: 'syncing', synced: 1 };
+  const source = new FakeSource(syncing, { ...new FakeSource().connection, namespace: 'training' });
+  Object.assign(source, { access: listing });
+  const h = await mountApp({ source });
+  try {
+    await h.press(':', ...'ns', KEY.enter);
+    let f = await h.waitFor((x) => x.includes('namespaces[4]'), 'all and the three namespaces');
+    assert.match(f, /0\s+all\s+…/, 'the total is not known while listing');
+    assert.match(f, /research\s+Active\s+…/);
+    assert.doesNotMatch(f, /Active\s+0\b/);
+    const live = defaultSnapshot(2);
+    source.publish(live);
+    f = await h.waitFor((x) => !x.includes('…'), 'counted once listed');
+    const inTraining = live.workloads.filter((w) => w.namespace === 'training').length;
+    assert.match(f, new RegExp(`training\\s+Active\\s+${inTraining}\\b`), 'the namespace wlx was started with');
+    assert.match(f, /research\s+Active\s+not read/, 'started with -n training: research is not read, not empty');
+    assert.match(f, /default\s+Active\s+not read/);
+  } finally {
+    h.unmount();
+  }
+});
+
 test('0 is all namespaces, 1–9 the ones used lately (a new one first; each keeps its key, as k9s)', async () => {
   const h = await mountApp({ recentNamespaces: ['research'] });
   try {

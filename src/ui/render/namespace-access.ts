@@ -20,6 +20,16 @@ export function namespaceNeedsAsking(snapshot: Access, namespace: string | null)
 }
 
 /**
+ * Whether the model reads `namespace`'s objects, so that a count of them means
+ * something. `started`: the `-n` namespaces wlx was started with (empty: all).
+ */
+export function namespaceIsRead(snapshot: Access, namespace: string, started: readonly string[]): boolean {
+  if (snapshot.access?.unreadable?.includes(namespace)) return false;
+  if (namespaceNeedsAsking(snapshot, namespace)) return false;
+  return !started.length || started.includes(namespace);
+}
+
+/**
  * The text for an empty view scoped to `namespace`, or null when the model
  * reads it (an empty namespace is then simply empty). `started`: the `-n`
  * namespaces wlx was started with (empty: all).

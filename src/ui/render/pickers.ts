@@ -45,33 +45,28 @@ export const NAMESPACE_COLUMNS: Column[] = [
   { name: 'AGE', min: 4, age: true, sortKey: 'age' },
 ];
 
-/** `all` (key 0), then the namespaces; a recent one shows the digit that switches to it. */
+/**
+ * `all` (key 0), then the namespaces; a recent one shows the digit that
+ * switches to it. `workloadsIn`: the workloads by namespace, null while they
+ * are still being listed (`…`, not 0); a namespace wlx does not read says so.
+ */
 export function namespaceTable(
   list: NamespaceList,
   recent: readonly string[],
-  workloadsIn: ReadonlyMap<string, number>,
+  workloadsIn: ReadonlyMap<string, number> | null,
   current: string | null,
+  isRead: (namespace: string) => boolean = () => true,
 ): TableData {
-  const total = [...workloadsIn.values()].reduce((a, b) => a + b, 0);
+  const total = workloadsIn ? String([...workloadsIn.values()].reduce((a, b) => a + b, 0)) : '…';
   const rows: Row[] = [
-    row(
-      'ns:(all)',
-      ['0', 'all', '', String(total), ''],
-      { kind: 'namespace', name: null },
-      current === null ? 'ok' : 'normal',
-    ),
+    row('ns:(all)', ['0', 'all', '', total, ''], { kind: 'namespace', name: null }, current === null ? 'ok' : 'normal'),
   ];
   for (const ns of list.namespaces) {
     const i = recent.indexOf(ns.name);
+    const workloads = !workloadsIn ? '…' : isRead(ns.name) ? String(workloadsIn.get(ns.name) ?? 0) : 'not read';
     const r = row(
       `ns:${ns.name}`,
-      [
-        i >= 0 ? String(i + 1) : '',
-        sanitise(ns.name),
-        sanitise(ns.status ?? ''),
-        String(workloadsIn.get(ns.name) ?? 0),
-        '',
-      ],
+      [i >= 0 ? String(i + 1) : '', sanitise(ns.name), sanitise(ns.status ?? ''), workloads, ''],
       { kind: 'namespace', name: ns.name },
       ns.name === current ? 'ok' : ns.status && ns.status !== 'Active' ? 'dim' : 'normal',
     );

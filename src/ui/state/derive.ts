@@ -30,6 +30,7 @@ import { definitionTable } from '../render/definitions.js';
 import { problemTable } from '../render/problems.js';
 import { clusterQueueTable, pendingTable } from '../render/queues.js';
 import { aliasTable, contextTable, namespaceTable } from '../render/pickers.js';
+import { namespaceIsRead } from '../render/namespace-access.js';
 import { NO_USER_BINDINGS, type UserBindings } from '../user-config.js';
 import type { NamespaceList, SortState, ViewFrame } from './ui-state.js';
 import { workloadTypeKey, workloadTypes } from './workload-types.js';
@@ -40,6 +41,8 @@ export interface PickerInputs {
   currentContext: string;
   namespaceList: NamespaceList | null;
   recentNamespaces: readonly string[];
+  /** The `-n` namespaces wlx was started with (empty: all): the model reads no other. */
+  startedNamespaces?: readonly string[];
   bindings: UserBindings;
 }
 
@@ -175,11 +178,18 @@ export function tableForFrame(
       };
     }
     case 'namespaces': {
-      const counts = new Map<string, number>();
-      for (const w of explorerWorkloads(snapshot, cache)) counts.set(w.namespace, (counts.get(w.namespace) ?? 0) + 1);
+      // Counted once the workloads are listed: before, a namespace's count is not known, not 0.
+      const c = snapshot.connection;
+      const listed = c.state === 'live' || (c.state === 'retrying' && c.synced > 0);
+      const counts = listed ? new Map<string, number>() : null;
+      if (counts)
+        for (const w of explorerWorkloads(snapshot, cache)) counts.set(w.namespace, (counts.get(w.namespace) ?? 0) + 1);
       const list = pickers?.namespaceList ?? { namespaces: [] };
+      const started = pickers?.startedNamespaces ?? [];
       return {
-        ...namespaceTable(list, pickers?.recentNamespaces ?? [], counts, namespace),
+        ...namespaceTable(list, pickers?.recentNamespaces ?? [], counts, namespace, (ns) =>
+          namespaceIsRead(snapshot, ns, started),
+        ),
         sortable: true,
       };
     }

@@ -60,9 +60,12 @@ export const NAMESPACED_VIEWS: ReadonlySet<ViewFrame['kind']> = new Set(['worklo
 
 /** Why a namespaced view of `state.namespace` is empty when the model does not read that namespace. */
 export function emptyNamespaceText(snapshot: ModelSnapshot, state: UiState, connection: ConnectionInfo): string | null {
+  return namespaceViewText(snapshot, state.namespace, startedNamespaces(snapshot, connection), state.namespaceAccess);
+}
+
+/** The `-n` namespaces wlx was started with (empty: all): several are listed in `access`, one is the connection's. */
+export function startedNamespaces(snapshot: ModelSnapshot, connection: ConnectionInfo): readonly string[] {
   const access = snapshot.access;
-  // The `-n` namespaces wlx was started with: several are listed in `access`, one is the connection's.
   const started = access && !snapshot.accessNotice && access.namespaces.length ? access.namespaces : [];
-  const namespaces = started.length ? started : connection.namespace !== null ? [connection.namespace] : [];
-  return namespaceViewText(snapshot, state.namespace, namespaces, state.namespaceAccess);
+  return started.length ? started : connection.namespace !== null ? [connection.namespace] : [];
 }

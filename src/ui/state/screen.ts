@@ -61,7 +61,14 @@ import { roleTable } from '../render/roles.js';
 import { isServedFrame, servesRows, windowFits, windowRows, type RowWindow } from './served-rows.js';
 import { countClusterRows, countNodeRows, viewTitle } from './screen-title.js';
 import { panelFor, TopologyMemo } from './screen-panel.js';
-import { emptyNamespaceText, flashFor, NAMESPACED_VIEWS, notListedYet, readNamespaces } from './screen-notices.js';
+import {
+  emptyNamespaceText,
+  flashFor,
+  NAMESPACED_VIEWS,
+  notListedYet,
+  readNamespaces,
+  startedNamespaces,
+} from './screen-notices.js';
 
 export interface ScreenSize {
   columns: number;
@@ -271,7 +278,7 @@ export class ScreenModel {
               (n) => m.source.getNodePods(n),
               this.rows,
               this.topologyKeys,
-              this.pickers(state, m.source),
+              this.pickers(state, m.source, m.snapshot),
             ),
           );
         // A MultiKueue job on its manager: the tree of its copy in the worker.
@@ -290,7 +297,7 @@ export class ScreenModel {
           (n) => source.getNodePods(n),
           this.rows,
           this.topologyKeys,
-          this.pickers(state, source),
+          this.pickers(state, source, snapshot),
         );
       },
     );
@@ -301,12 +308,14 @@ export class ScreenModel {
     return { table, filtered };
   }
 
-  private pickers(state: UiState, source: ModelSource): PickerInputs {
+  private pickers(state: UiState, source: ModelSource, snapshot: ModelSnapshot): PickerInputs {
+    const connection = source.getConnectionInfo();
     return {
       contexts: this.contexts,
-      currentContext: source.getConnectionInfo().context,
+      currentContext: connection.context,
       namespaceList: state.namespaceList,
       recentNamespaces: state.recentNamespaces,
+      startedNamespaces: startedNamespaces(snapshot, connection),
       bindings: this.bindings,
     };
   }
