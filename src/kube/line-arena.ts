@@ -8,13 +8,16 @@
 // fleet's worker while its engines held their lines (test/bench/README.md).
 // Between windows the arena holds no block.
 
+/** The first block of a window; each next one is twice the last, up to MAX_BLOCK_BYTES. */
+const FIRST_BLOCK_BYTES = 1 << 20;
 /**
- * A block's size: above glibc's largest mmap threshold (32 MiB), so each block
- * is its own mapping, resident only where written and given back to the system
- * when freed. Smaller blocks came from the malloc heap, which kept them
- * resident after their window (measured: up to +99 MB resident after 12 windows of 50 MB).
+ * Above glibc's largest mmap threshold (32 MiB): such a block is its own
+ * mapping, given back to the system when freed. Blocks are not that large from
+ * the start: V8 counts each as allocated until a GC frees it, and with 33 MiB
+ * for every small window a full-size fleet session took 570 s, 221 s of it its
+ * GC threads' CPU (30.9 s and 12 s with these sizes; one session each).
  */
-const BLOCK_BYTES = 33 << 20;
+const MAX_BLOCK_BYTES = 33 << 20;
 
 export class LineArena {
   private readonly blocks: Buffer[] = [];
@@ -26,8 +29,8 @@ export class LineArena {
   private used = 0;
   private reserved = 0;
 
-  /** `blockBytes`: tests use small blocks to cross their ends. */
-  constructor(private readonly blockBytes = BLOCK_BYTES) {}
+  /** `firstBlockBytes`: tests use small blocks to cross their ends. */
+  constructor(private readonly firstBlockBytes = FIRST_BLOCK_BYTES) {}
 
   get lines(): number {
     return this.ends.length;
@@ -48,7 +51,8 @@ export class LineArena {
     const room = 3 * line.length;
     let block = this.blocks[this.blocks.length - 1];
     if (!block || this.filled + room > block.length) {
-      block = Buffer.allocUnsafeSlow(Math.max(this.blockBytes, room));
+      const next = block ? Math.min(2 * block.length, MAX_BLOCK_BYTES) : this.firstBlockBytes;
+      block = Buffer.allocUnsafeSlow(Math.max(next, room));
       this.blocks.push(block);
       this.reserved += block.length;
       this.filled = 0;
