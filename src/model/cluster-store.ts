@@ -805,6 +805,11 @@ export class ClusterStore {
     return this.graph.pods.size + this.outsidePods.size;
   }
 
+  /** The trimmed object held of pod `uid` in the view (outside it only a slimmed copy is held). */
+  podObject(uid: string): KubeObject | undefined {
+    return this.graph.pods.get(uid)?.obj;
+  }
+
   /** Every pod object held, outside the view too (the GPU scraper finds its exporters among them). */
   *podObjects(): Generator<KubeObject> {
     for (const e of this.graph.pods.values()) yield e.obj;
