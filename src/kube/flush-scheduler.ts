@@ -29,18 +29,6 @@ export const CATCH_UP_EVENTS = 1_500;
 /** Flushes are at most this often while catching up. */
 export const CATCH_UP_INTERVAL_MS = 500;
 
-/**
- * A flush (patching trees, the snapshot, what the worker sends) costs in
- * proportion to the model, not to the events it carries: live events are
- * flushed at least this many times the last flush's cost apart, so flushes
- * take at most a sixth of the thread and the rest is left to the events
- * (test/bench/README.md, "Engine work per event"). Under the interval this
- * changes nothing; a 20 ms flush is followed by the next 120 ms later.
- */
-export const FLUSH_COST_PACE = 6;
-/** Paced flushes are still at most this far apart (a backlog's interval). */
-export const MAX_PACED_INTERVAL_MS = CATCH_UP_INTERVAL_MS;
-
 export class FlushScheduler {
   private timer: NodeJS.Timeout | undefined;
   private lastFlush = 0;
@@ -54,8 +42,6 @@ export class FlushScheduler {
   private stopped = false;
   /** markDirty() calls since the last flush. */
   private marked = 0;
-  /** How long the last flush ran (ms). */
-  private lastCost = 0;
 
   constructor(
     private readonly intervalMs: number,
@@ -75,12 +61,7 @@ export class FlushScheduler {
     if (!syncProgress) this.onlySyncProgress = false;
     if (this.timer || this.stopped) return;
     // A burst arriving while idle is still given a few ms to gather.
-    this.arm(Math.max(5, this.lastFlush + this.gapMs() - Date.now()));
-  }
-
-  /** The least time between two flushes of live events: the interval, or more after a costly flush. */
-  private gapMs(): number {
-    return Math.max(this.intervalMs, Math.min(MAX_PACED_INTERVAL_MS, this.lastCost * FLUSH_COST_PACE));
+    this.arm(Math.max(5, this.lastFlush + this.intervalMs - Date.now()));
   }
 
   private arm(wait: number): void {
@@ -106,8 +87,7 @@ export class FlushScheduler {
 
   flushNow(): void {
     if (this.stopped) return;
-    const started = Date.now();
-    this.lastFlush = started;
+    this.lastFlush = Date.now();
     this.unflushedListed = 0;
     this.marked = 0;
     this.onlySyncProgress = true;
@@ -116,7 +96,6 @@ export class FlushScheduler {
       this.timer = undefined;
     }
     this.flush();
-    this.lastCost = Date.now() - started;
   }
 
   /** Whether something was marked dirty since the last call (then clears it). */

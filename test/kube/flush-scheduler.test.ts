@@ -6,9 +6,7 @@ import assert from 'node:assert/strict';
 import {
   CATCH_UP_EVENTS,
   CATCH_UP_INTERVAL_MS,
-  FLUSH_COST_PACE,
   FlushScheduler,
-  MAX_PACED_INTERVAL_MS,
   SYNC_INTERVAL_MS,
 } from '../../src/kube/flush-scheduler.js';
 
@@ -81,34 +79,4 @@ test('flush scheduler: while list pages arrive, watch events flush at most every
   s.markDirty();
   tick(INTERVAL_MS);
   assert.equal(flushes.length, synced + 1, 'after the sync, events are flushed at the interval');
-});
-
-test('flush scheduler: after a costly flush, live events wait FLUSH_COST_PACE times its cost (at most MAX_PACED_INTERVAL_MS)', (t) => {
-  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 });
-  const flushes: number[] = [];
-  // Each flush takes `cost` ms of the thread: the mock clock moves on while it runs.
-  let cost = 0;
-  const s = new FlushScheduler(INTERVAL_MS, () => {
-    flushes.push(Date.now());
-    t.mock.timers.setTime(Date.now() + cost);
-  });
-  t.after(() => s.stop());
-  /** An event now: the next flush comes `ms` after the last one started, not a millisecond before. */
-  const flushedAt = (ms: number, what: string) => {
-    const last = flushes.at(-1)!;
-    s.markDirty();
-    t.mock.timers.tick(last + ms - Date.now() - 1);
-    assert.equal(flushes.at(-1), last, `${what}: not before ${ms} ms`);
-    t.mock.timers.tick(1);
-    assert.equal(flushes.at(-1)! - last, ms, `${what}: at ${ms} ms`);
-  };
-  s.syncDone();
-  flushedAt(INTERVAL_MS, 'after a flush cheaper than the interval / pace: the interval');
-  cost = 10;
-  flushedAt(INTERVAL_MS, 'the costly flush itself comes at the interval');
-  cost = 200;
-  flushedAt(10 * FLUSH_COST_PACE, 'after a 10 ms flush: FLUSH_COST_PACE × 10 ms from its start');
-  cost = 0;
-  flushedAt(MAX_PACED_INTERVAL_MS, 'after a 200 ms flush: MAX_PACED_INTERVAL_MS, not FLUSH_COST_PACE × 200 ms');
-  flushedAt(INTERVAL_MS, 'cheap again: the interval again');
 });
