@@ -557,13 +557,7 @@ export class Trimmer {
   }
 
   // lastTransitionTime is kept (a view may say "not ready for 5m"); heartbeat times are not.
-  /**
-   * `own`: the list in `slot` is the same object's last one. Conditions equal
-   * to the last list's at their place are its objects; a changed list of the
-   * object's own is kept as it is, not looked up by its JSON (a transition
-   * time few others share: it would only fill the table).
-   */
-  private conditions(list: unknown, slot: string, cut: Cuts, own = false): Json[] | undefined {
+  private conditions(list: unknown, slot: string, cut: Cuts): Json[] | undefined {
     if (!Array.isArray(list)) return undefined;
     if (list.length > MAX_LIST) cut.note(`${list.length - MAX_LIST} conditions beyond ${MAX_LIST} dropped`);
     const n = Math.min(list.length, MAX_LIST);
@@ -581,18 +575,9 @@ export class Trimmer {
     for (let i = 0; i < n; i++) {
       const c: unknown = list[i];
       if (!isObject(c)) continue;
-      const before: unknown = Array.isArray(last) ? last[out.length] : undefined;
-      if (before !== undefined && equalsPicked(before, c, CONDITION_KEYS, Cut.all)) {
-        out.push(before as Json);
-        continue;
-      }
       const kept = pick(c, CONDITION_KEYS, newCondition) ?? {};
       for (const k of CONDITION_KEYS) if (kept[k] !== undefined) kept[k] = truncate(kept[k]);
       out.push(kept);
-    }
-    if (own) {
-      this.recent.set(slot, deepFreeze(out));
-      return out;
     }
     return this.shareByJson(out, slot);
   }
@@ -634,11 +619,7 @@ export class Trimmer {
     }
     for (const k of POD_STATUS_CUT) if (outStatus[k] !== undefined) outStatus[k] = truncate(outStatus[k]);
     if (status.message !== undefined) outStatus.message = truncate(status.message);
-    const ownConditions =
-      previous !== undefined &&
-      isObject(previous.status) &&
-      this.recent.get('pod.conditions') === previous.status.conditions;
-    const conditions = this.conditions(status.conditions, 'pod.conditions', cut, ownConditions);
+    const conditions = this.conditions(status.conditions, 'pod.conditions', cut);
     if (conditions) outStatus.conditions = conditions;
     const cs = this.containerStatuses(status.containerStatuses, cut, 'containerStatuses', CONTAINER_STATUSES_SLOT);
     if (cs) outStatus.containerStatuses = cs;
