@@ -32,7 +32,12 @@ export type ModelStoreLike = Pick<
   Partial<
     Pick<
       ClusterStore,
-      'podObjects' | 'workloadObjects' | 'kueueTopologyLevels' | 'podsWithoutWorkload' | 'nextRestartExpiry'
+      | 'podObjects'
+      | 'podObject'
+      | 'workloadObjects'
+      | 'kueueTopologyLevels'
+      | 'podsWithoutWorkload'
+      | 'nextRestartExpiry'
     >
   >;
 

@@ -166,6 +166,7 @@ export class ClusterEngine implements ModelSource {
     const reflector = options.watchHold ? { ...options.reflector, hold: options.watchHold } : options.reflector;
     this.watchers = new KindWatchers({ ...options, reflector }, this.discovery, {
       onEvent: (w, type, object) => this.onEvent(w, type, object),
+      previousPod: (uid) => this.store.podObject?.(uid),
       onState: (_w, state) => this.scheduler.markDirty(state === 'live'),
       onProblem: (w, message) => {
         // A forbidden kind is reported from its state (see snapshot.ts).

@@ -44,6 +44,8 @@ export interface KindWatcherHandlers {
   onRoleChange(role: TrimRole, tombstones: KubeObject[]): void;
   /** Kinds were started or found missing. */
   onKindsChanged(): void;
+  /** What is held of pod `uid` (its trimmed object), whose parts a new version's trim tries first. */
+  previousPod?(uid: string): KubeObject | undefined;
 }
 
 export interface EnsureResult {
@@ -189,7 +191,11 @@ export class KindWatchers {
         kind: info.gvk.kind,
         label,
         labelSelector: role === 'workload' && !intermediate ? this.options.labelSelector : undefined,
-        trim: this.trimmer.for(role, (message) => this.handlers.onProblem(w, message)),
+        trim: this.trimmer.for(
+          role,
+          (message) => this.handlers.onProblem(w, message),
+          this.handlers.previousPod ? (uid) => this.handlers.previousPod?.(uid) : undefined,
+        ),
         watch: this.options.watch !== false,
         wire: this.options.wire,
       },

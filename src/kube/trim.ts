@@ -120,6 +120,28 @@ function ownKeyCount(o: Json): number {
   return n;
 }
 
+/** Whether `raw` has exactly `kept`'s keys and string values (what was kept of it last time, unchanged). */
+function sameStrings(kept: Record<string, string>, raw: Json): boolean {
+  let n = 0;
+  for (const k in raw) {
+    if (!hasOwn.call(raw, k)) continue;
+    if (kept[k] !== raw[k] || !hasOwn.call(kept, k)) return false;
+    n++;
+  }
+  return n === ownKeyCount(kept);
+}
+
+/** Whether `a` and `b` have the same keys and the same values by identity. */
+function sameParts(a: Json, b: Json): boolean {
+  let n = 0;
+  for (const k in b) {
+    if (!hasOwn.call(b, k)) continue;
+    if (a[k] !== b[k] || !hasOwn.call(a, k)) return false;
+    n++;
+  }
+  return n === ownKeyCount(a);
+}
+
 /** Whether `kept` deep-equals what `containerState(state)` builds of the object `state`. */
 function equalsState(kept: unknown, state: Json): boolean {
   if (!isObject(kept)) return false;
@@ -242,10 +264,23 @@ export class Trimmer {
   /** The last string interned per `Slot`. */
   private readonly lastInterned: unknown[] = new Array<unknown>(Slot.count).fill(undefined);
 
-  /** The trim function of `role`; what a bound cuts is told to `report`. */
-  for(role: TrimRole, report: TrimReport = () => undefined): (obj: unknown) => KubeObject {
+  /**
+   * The trim function of `role`; what a bound cuts is told to `report`.
+   * `previousPod` finds what was kept of a pod's last version by its uid: its
+   * parts are tried first (see `pod`).
+   */
+  for(
+    role: TrimRole,
+    report: TrimReport = () => undefined,
+    previousPod?: (uid: string) => KubeObject | undefined,
+  ): (obj: unknown) => KubeObject {
     switch (role) {
       case 'pod':
+        if (previousPod)
+          return (obj) => {
+            const uid = isObject(obj) && isObject(obj.metadata) ? obj.metadata.uid : undefined;
+            return this.pod(obj, report, typeof uid === 'string' ? previousPod(uid) : undefined);
+          };
         return (obj) => this.pod(obj, report);
       case 'node':
         return (obj) => this.node(obj, report);
@@ -428,19 +463,28 @@ export class Trimmer {
   }
 
   /** Metadata wlx reads: identity, times, labels, annotations (minus blobs), owners. */
-  metadata(meta: unknown, cut: Cuts = NO_CUTS, make?: () => ObjectMeta): ObjectMeta {
+  /** `previous`: the same object's last kept metadata, whose name and uid strings are kept when equal (one copy each). */
+  metadata(meta: unknown, cut: Cuts = NO_CUTS, make?: () => ObjectMeta, previous?: ObjectMeta): ObjectMeta {
     const m = isObject(meta) ? meta : {};
     const out = make ? make() : ({} as ObjectMeta);
-    out.name = String(m.name ?? '');
-    out.uid = String(m.uid ?? '');
+    out.name = previous !== undefined && previous.name === m.name ? previous.name : String(m.name ?? '');
+    out.uid = previous !== undefined && previous.uid === m.uid ? previous.uid : String(m.uid ?? '');
     if (typeof m.namespace === 'string') out.namespace = this.internAt(m.namespace, Slot.namespace) as string;
     if (typeof m.resourceVersion === 'string') out.resourceVersion = m.resourceVersion;
     if (typeof m.creationTimestamp === 'string')
       out.creationTimestamp = this.internAt(m.creationTimestamp, Slot.created) as string;
     if (typeof m.deletionTimestamp === 'string') out.deletionTimestamp = m.deletionTimestamp;
     if (typeof m.generation === 'number') out.generation = m.generation;
-    if (isObject(m.labels)) out.labels = this.internLabels(m.labels, cut);
-    const annotations = this.annotations(m.annotations);
+    // The last version's maps when unchanged: the parsed ones then die young, and nothing is interned.
+    if (isObject(m.labels))
+      out.labels =
+        previous?.labels !== undefined && sameStrings(previous.labels, m.labels)
+          ? previous.labels
+          : this.internLabels(m.labels, cut);
+    const annotations =
+      previous?.annotations !== undefined && isObject(m.annotations) && sameStrings(previous.annotations, m.annotations)
+        ? previous.annotations
+        : this.annotations(m.annotations);
     if (annotations) out.annotations = annotations;
     const owners = this.ownerReferences(m.ownerReferences, cut);
     if (owners) out.ownerReferences = owners;
@@ -538,7 +582,14 @@ export class Trimmer {
     return this.shareByJson(out, slot);
   }
 
-  pod(obj: unknown, report: TrimReport = () => undefined): KubeObject {
+  /**
+   * What wlx keeps of a pod. With `previous` (what was kept of the same pod's
+   * last version), its parts are tried first, as the previous pod's are: a
+   * watch event of a pod under churn changes its status, and comparing with
+   * the pod before it in the stream (another workload's) finds few repeats.
+   */
+  pod(obj: unknown, report: TrimReport = () => undefined, previous?: KubeObject): KubeObject {
+    if (previous !== undefined) this.tryFirst(previous);
     const o = isObject(obj) ? obj : {};
     const cut = new Cuts();
     const spec = isObject(o.spec) ? o.spec : {};
@@ -558,6 +609,9 @@ export class Trimmer {
     if (containers) outSpec.containers = containers;
     const init = this.containers(spec.initContainers, 'pod.initContainers', cut, 'initContainers');
     if (init && init.length) outSpec.initContainers = init;
+    // Unchanged (a status event): the last version's spec, whose parts these now are.
+    const keptSpec =
+      previous !== undefined && isObject(previous.spec) && sameParts(previous.spec, outSpec) ? previous.spec : outSpec;
     const outStatus: Json = pick(status, POD_STATUS_KEYS, newPodStatus) ?? newPodStatus();
     for (let i = 0; i < POD_STATUS_INTERNED.length; i++) {
       const k = POD_STATUS_INTERNED[i];
@@ -571,15 +625,43 @@ export class Trimmer {
     if (cs) outStatus.containerStatuses = cs;
     const ics = this.containerStatuses(status.initContainerStatuses, cut, 'initContainerStatuses');
     if (ics && ics.length) outStatus.initContainerStatuses = ics;
-    const metadata = this.metadata(o.metadata, cut, newPodMetadata);
+    const metadata = this.metadata(o.metadata, cut, newPodMetadata, previous?.metadata);
     cut.reportTo(report, 'Pod', metadata);
     return {
       apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : 'v1',
       kind: 'Pod',
       metadata,
-      spec: outSpec,
+      spec: keptSpec,
       status: outStatus,
     };
+  }
+
+  /** `pod`'s kept parts as the ones to try first for the next pod (only shared, frozen ones may be shared again). */
+  private tryFirst(pod: KubeObject): void {
+    const meta = pod.metadata;
+    const spec: Json = isObject(pod.spec) ? pod.spec : {};
+    const status: Json = isObject(pod.status) ? pod.status : {};
+    this.seed('pod.containers', spec.containers);
+    this.seed('pod.initContainers', spec.initContainers);
+    for (const k of ['overhead', 'resources', 'nodeSelector', 'tolerations'] as const)
+      this.seed(POD_SPEC_SLOTS[k], spec[k]);
+    this.seed('pod.conditions', status.conditions);
+    this.seed(CONTAINER_STATUSES_SLOT, status.containerStatuses);
+    this.seed(OWNERS_SLOT, meta.ownerReferences);
+    if (meta.labels) this.lastLabels = meta.labels;
+    if (meta.annotations) this.lastAnnotations = meta.annotations;
+    if (meta.namespace !== undefined) this.lastInterned[Slot.namespace] = meta.namespace;
+    if (meta.creationTimestamp !== undefined) this.lastInterned[Slot.created] = meta.creationTimestamp;
+    for (let i = 0; i < POD_SPEC_INTERNED.length; i++)
+      if (spec[POD_SPEC_INTERNED[i]] !== undefined) this.lastInterned[Slot.podSpec + i] = spec[POD_SPEC_INTERNED[i]];
+    for (let i = 0; i < POD_STATUS_INTERNED.length; i++)
+      if (status[POD_STATUS_INTERNED[i]] !== undefined)
+        this.lastInterned[Slot.podStatus + i] = status[POD_STATUS_INTERNED[i]];
+  }
+
+  private seed(slot: string, value: unknown): void {
+    if (value !== undefined && value !== null && typeof value === 'object' && Object.isFrozen(value))
+      this.recent.set(slot, value);
   }
 
   /**

@@ -130,6 +130,8 @@ export class ClusterStore {
   private readonly now: () => number;
   /** Pods whose last restart is recent, and when it stops being (ms): their summaries are made again then. */
   private readonly recentRestarts = new Map<string, number>();
+  /** No restart in recentRestarts stops being recent before this (ms; exact after expireRestarts, else lower). */
+  private restartsExpireFrom = Infinity;
 
   private totalsCache: ClusterTotals | null = null;
   private problemList: string[] | null = null;
@@ -358,8 +360,11 @@ export class ClusterStore {
     const prev = this.graph.pods.get(uid);
     const summary = summarisePod(obj, this.gpuResources, this.now());
     this.addGpuFacts(uid, obj, summary);
-    if (summary.recentRestart) this.recentRestarts.set(uid, recentRestartEnds(summary)!);
-    else this.recentRestarts.delete(uid);
+    if (summary.recentRestart) {
+      const ends = recentRestartEnds(summary)!;
+      this.recentRestarts.set(uid, ends);
+      if (ends < this.restartsExpireFrom) this.restartsExpireFrom = ends;
+    } else this.recentRestarts.delete(uid);
     const controller = controllerUidOf(obj);
     const node = summary.node;
     const active = !isTerminalPhase(obj);
@@ -685,19 +690,22 @@ export class ClusterStore {
   private expireRestarts(): void {
     if (!this.recentRestarts.size) return;
     const now = this.now();
+    // Under churn thousands of pods restarted recently: they are looked through only when one expires.
+    if (this.restartsExpireFrom > now) return;
     for (const [uid, ends] of this.recentRestarts) {
       if (ends > now) continue;
       const e = this.graph.pods.get(uid);
       if (e) this.upsertPod(e.obj);
       else this.recentRestarts.delete(uid);
     }
+    this.restartsExpireFrom = Infinity;
+    for (const ends of this.recentRestarts.values()) if (ends < this.restartsExpireFrom) this.restartsExpireFrom = ends;
   }
 
   /** When the next pod's restart stops being recent (ms), or null: the engine flushes again then. */
   nextRestartExpiry(): number | null {
-    let next: number | null = null;
-    for (const ends of this.recentRestarts.values()) if (next === null || ends < next) next = ends;
-    return next;
+    // A lower bound at worst (a pod that set it may have gone): a flush then finds nothing expired and sets it exactly.
+    return this.recentRestarts.size > 0 && this.restartsExpireFrom !== Infinity ? this.restartsExpireFrom : null;
   }
 
   // A definition broken during this flush (over the jq budget, expr.ts): its
@@ -803,6 +811,11 @@ export class ClusterStore {
   /** Pods held, outside the view too (the cluster's figures count them). */
   private podCount(): number {
     return this.graph.pods.size + this.outsidePods.size;
+  }
+
+  /** The trimmed object held of pod `uid` in the view (outside it only a slimmed copy is held). */
+  podObject(uid: string): KubeObject | undefined {
+    return this.graph.pods.get(uid)?.obj;
   }
 
   /** Every pod object held, outside the view too (the GPU scraper finds its exporters among them). */

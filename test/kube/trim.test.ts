@@ -240,3 +240,62 @@ test("a trimmed pod's parts are plain objects (Object's prototype), whatever bui
   }
   assert.deepEqual(structuredClone(pod), JSON.parse(JSON.stringify(pod)));
 });
+
+test("a pod's new version is trimmed against what was kept of its last one: the same result, its unchanged parts shared", () => {
+  type Raw = {
+    metadata: { uid: string; resourceVersion: string };
+    spec: { containers: { image: string }[]; tolerations: object[] };
+    status: { conditions: { type: string; status: string }[]; containerStatuses: { restartCount: number }[] };
+  };
+  const raw = (i: number) => JSON.parse(JSON.stringify(realisticPod(i))) as Raw;
+  const held = new Map<string, ReturnType<typeof trimPod>>();
+  const asked: string[] = [];
+  const t = new Trimmer();
+  const trim = t.for('pod', undefined, (uid) => {
+    asked.push(uid);
+    return held.get(uid);
+  });
+  const first = trim(raw(1));
+  held.set(first.metadata.uid, first);
+  // Another workload's pod in between: nothing of it equals pod 1's, so only pod 1's last version can be found.
+  const other = raw(2);
+  other.spec.containers[0].image = 'other:1';
+  other.spec.tolerations = [{ key: 'other', operator: 'Exists' }];
+  other.status.conditions[2].status = 'False';
+  other.status.containerStatuses[0].restartCount = 9;
+  trim(other);
+
+  const next = raw(1);
+  next.metadata.resourceVersion = '200001';
+  next.status.containerStatuses[0].restartCount = 3;
+  const expected = new Trimmer().pod(JSON.parse(JSON.stringify(next)));
+  const kept = trim(next);
+  assert.deepEqual(asked, [first.metadata.uid, other.metadata.uid, first.metadata.uid]);
+  assert.deepEqual(kept, expected, 'what a trimmer without the last version keeps');
+  assert.equal((kept.status!.containerStatuses as { restartCount: number }[])[0].restartCount, 3, 'the change kept');
+  assert.notEqual(kept.status!.containerStatuses, first.status!.containerStatuses);
+  for (const [part, of] of [
+    [kept.spec, first.spec],
+    [kept.metadata.labels, first.metadata.labels],
+    [kept.spec!.containers, first.spec!.containers],
+    [kept.spec!.initContainers, first.spec!.initContainers],
+    [kept.spec!.tolerations, first.spec!.tolerations],
+    [kept.status!.conditions, first.status!.conditions],
+    [kept.metadata.ownerReferences, first.metadata.ownerReferences],
+  ])
+    assert.equal(part, of, 'an unchanged part is the last version’s object');
+
+  // A change to a part the last version had is kept, not the last version's part.
+  const changed = raw(1);
+  changed.spec.containers[0].image = 'new:2';
+  changed.status.conditions[2].status = 'False';
+  const changedExpected = new Trimmer().pod(JSON.parse(JSON.stringify(changed)));
+  const after = trim(changed);
+  assert.deepEqual(after, changedExpected);
+  assert.equal((after.spec!.containers as { image: string }[])[0].image, 'new:2');
+  assert.notEqual(after.spec, first.spec);
+  assert.equal(after.spec!.tolerations, first.spec!.tolerations, 'its unchanged parts still shared');
+  assert.equal((after.status!.conditions as { status: string }[])[2].status, 'False');
+  // A pod never seen: trimmed as before.
+  assert.deepEqual(trim(raw(7)), new Trimmer().pod(raw(7)));
+});

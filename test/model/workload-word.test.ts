@@ -140,3 +140,58 @@ test('the store summarises a pod again when its restart stops being recent', () 
   assert.deepEqual(workloadWords(after), ['Running']);
   assert.equal(store.nextRestartExpiry(), null);
 });
+
+test('restarts expire in order, each on time, while other pods restart and go', () => {
+  let now = T0 + 60_000;
+  const def = loadDefinitions({ includeBuiltin: true, envPaths: '' }).definitions.find((d) => d.name === 'pod-v1')!;
+  const store = new ClusterStore({ definitions: [def], now: () => now });
+  const named = (o: KubeObject, n: number): KubeObject => ({
+    ...o,
+    metadata: { ...o.metadata, name: `w-${n}`, uid: `u${n}` },
+  });
+  const words = () => new Map(store.workloads().map((w) => [w.name, workloadWords(w)[0]]));
+  store.apply('pod', 'ADDED', named(crashPod('running', 'Error', 1, T0), 1));
+  store.apply('pod', 'ADDED', named(crashPod('running', 'Error', 1, T0 + 10_000), 2));
+  store.apply('pod', 'ADDED', named(crashPod('running', 'Error', 1, T0 + 20_000), 3));
+  store.flush();
+  assert.equal(store.nextRestartExpiry(), T0 + RECENT_RESTART_MS);
+  // The earliest goes: the next expiry may be told early (a flush then finds none due), never late.
+  store.apply('pod', 'DELETED', named(crashPod('running', 'Error', 1, T0), 1));
+  store.flush();
+  assert.ok(store.nextRestartExpiry()! <= T0 + 10_000 + RECENT_RESTART_MS);
+  now = T0 + RECENT_RESTART_MS;
+  assert.deepEqual(store.flush().changedWorkloads, [], 'nothing due yet: nothing changed');
+  assert.equal(store.nextRestartExpiry(), T0 + 10_000 + RECENT_RESTART_MS, 'exact after a flush');
+  // A later restart of pod 3 moves its own expiry on; pod 2's comes first.
+  store.apply('pod', 'MODIFIED', named(crashPod('running', 'Error', 2, T0 + RECENT_RESTART_MS - 1_000), 3));
+  store.flush();
+  now = T0 + 10_000 + RECENT_RESTART_MS - 1;
+  assert.deepEqual(store.flush().changedWorkloads, []);
+  assert.deepEqual(
+    words(),
+    new Map([
+      ['w-2', 'Degraded'],
+      ['w-3', 'Degraded'],
+    ]),
+  );
+  now += 1;
+  assert.equal(store.flush().changedWorkloads.length, 1, 'pod 2 on time');
+  assert.deepEqual(
+    words(),
+    new Map([
+      ['w-2', 'Running'],
+      ['w-3', 'Degraded'],
+    ]),
+  );
+  assert.equal(store.nextRestartExpiry(), T0 + 2 * RECENT_RESTART_MS - 1_000);
+  now = T0 + 2 * RECENT_RESTART_MS - 1_000;
+  assert.equal(store.flush().changedWorkloads.length, 1, 'pod 3 on time');
+  assert.deepEqual(
+    words(),
+    new Map([
+      ['w-2', 'Running'],
+      ['w-3', 'Running'],
+    ]),
+  );
+  assert.equal(store.nextRestartExpiry(), null);
+});
