@@ -13,9 +13,8 @@ const FIRST_BLOCK_BYTES = 1 << 20;
 /**
  * Above glibc's largest mmap threshold (32 MiB): such a block is its own
  * mapping, given back to the system when freed. Blocks are not that large from
- * the start: V8 counts each as allocated until a GC frees it, and with 33 MiB
- * for every small window a full-size fleet session took 570 s, 221 s of it its
- * GC threads' CPU (30.9 s and 12 s with these sizes; one session each).
+ * the start: V8 counts each as allocated until a GC frees it, and every small
+ * catch-up window would count 33 MiB.
  */
 const MAX_BLOCK_BYTES = 33 << 20;
 
