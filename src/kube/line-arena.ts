@@ -1,35 +1,26 @@
-// Held watch lines as bytes in blocks, off the JS heap. A line held for a
+// Held watch lines as bytes in one buffer, off the JS heap. A line held for a
 // catch-up window outlives two scavenges and would be promoted: at 2,000
 // events/s that was 45 % of what the engine worker promoted, and so of its
 // major GCs (src/kube/README.md "Catch-up"). Bytes here are copied in once and
-// decoded back one line at a time, just before that line is handled. The
-// arena grows by whole blocks and never moves a line: one growing buffer
-// copied itself at each doubling, and that copy into fresh pages was 8 % of a
-// fleet's worker while its engines held their lines (test/bench/README.md).
-// Between windows the arena holds no block.
+// decoded back one line at a time, just before that line is handled. Between
+// windows the arena holds no buffer (one per watch stream, ~24 MB in all after
+// a sync when each kept its own); it remembers the room recent windows needed,
+// so that the next one starts there instead of growing again from 1 MiB.
+// Blocks that never move a line were measured and dropped: a fleet's RSS
+// +80 MB (freed blocks stay in the malloc heap), no faster end to end.
 
-/** The first block of a window; each next one is twice the last, up to MAX_BLOCK_BYTES. */
-const FIRST_BLOCK_BYTES = 1 << 20;
-/**
- * Above glibc's largest mmap threshold (32 MiB): such a block is its own
- * mapping, given back to the system when freed. Blocks are not that large from
- * the start: V8 counts each as allocated until a GC frees it, and every small
- * catch-up window would count 33 MiB.
- */
-const MAX_BLOCK_BYTES = 33 << 20;
+const MIN_CAPACITY = 1 << 20;
+/** Windows in a row that used under a quarter of the room before it is halved (no grow-shrink churn). */
+const SHRINK_AFTER = 16;
+const NO_BYTES = Buffer.alloc(0);
 
 export class LineArena {
-  private readonly blocks: Buffer[] = [];
-  /** Per line: its block and the end of its bytes there (it starts where the block's previous line ended, or at 0). */
-  private readonly blockOf: number[] = [];
+  private bytes = NO_BYTES;
+  /** What the next window's buffer starts with. */
+  private room = MIN_CAPACITY;
   private readonly ends: number[] = [];
-  /** Bytes written in the last block. */
-  private filled = 0;
   private used = 0;
-  private reserved = 0;
-
-  /** `firstBlockBytes`: tests use small blocks to cross their ends. */
-  constructor(private readonly firstBlockBytes = FIRST_BLOCK_BYTES) {}
+  private smallWindows = 0;
 
   get lines(): number {
     return this.ends.length;
@@ -40,43 +31,45 @@ export class LineArena {
     return this.used;
   }
 
-  /** Bytes of the blocks (address space: only written pages are resident); none between windows. */
+  /** Bytes reserved (what the process holds for the arena): none between windows. */
   get capacity(): number {
-    return this.reserved;
+    return this.bytes.length;
+  }
+
+  /** What the next window starts with. */
+  get nextRoom(): number {
+    return this.room;
   }
 
   add(line: string): void {
     // A UTF-16 unit is at most 3 UTF-8 bytes: room for that, then one write (no byteLength pass).
-    const room = 3 * line.length;
-    let block = this.blocks[this.blocks.length - 1];
-    if (!block || this.filled + room > block.length) {
-      const next = block ? Math.min(2 * block.length, MAX_BLOCK_BYTES) : this.firstBlockBytes;
-      block = Buffer.allocUnsafeSlow(Math.max(next, room));
-      this.blocks.push(block);
-      this.reserved += block.length;
-      this.filled = 0;
+    const room = this.used + 3 * line.length;
+    if (room > this.bytes.length) {
+      let capacity = Math.max(this.room, this.bytes.length * 2);
+      while (capacity < room) capacity *= 2;
+      const grown = Buffer.allocUnsafeSlow(capacity);
+      this.bytes.copy(grown, 0, 0, this.used);
+      this.bytes = grown;
+      this.room = capacity;
     }
-    const written = block.write(line, this.filled, 'utf8');
-    this.filled += written;
-    this.used += written;
-    this.blockOf.push(this.blocks.length - 1);
-    this.ends.push(this.filled);
+    this.used += this.bytes.write(line, this.used, 'utf8');
+    this.ends.push(this.used);
   }
 
   /** Line `i` as it was added (UTF-8 round trip: lines come from a decoder, so they are well formed). */
   line(i: number): string {
-    const block = this.blockOf[i];
-    const start = i > 0 && this.blockOf[i - 1] === block ? this.ends[i - 1] : 0;
-    return this.blocks[block].toString('utf8', start, this.ends[i]);
+    return this.bytes.toString('utf8', i === 0 ? 0 : this.ends[i - 1], this.ends[i]);
   }
 
-  /** Empties the arena and gives its blocks back. */
+  /** Empties the arena and gives its buffer back; room unused by many windows in a row is halved. */
   clear(): void {
-    this.blocks.length = 0;
-    this.blockOf.length = 0;
-    this.ends.length = 0;
-    this.filled = 0;
+    this.smallWindows = this.used < this.room / 4 ? this.smallWindows + 1 : 0;
+    if (this.smallWindows >= SHRINK_AFTER && this.room > MIN_CAPACITY) {
+      this.room /= 2;
+      this.smallWindows = 0;
+    }
+    this.bytes = NO_BYTES;
     this.used = 0;
-    this.reserved = 0;
+    this.ends.length = 0;
   }
 }

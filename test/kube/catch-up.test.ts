@@ -214,32 +214,38 @@ test('CatchUpWindow: the byte bound hands the window over at once; stop() while 
   );
 });
 
-test('LineArena: holds nothing until a line comes, adds blocks past its first without moving a line, returns every line, and holds nothing between windows', () => {
-  const arena = new LineArena(1 << 16);
-  assert.equal(arena.capacity, 0, 'no block before the first line');
+test('LineArena: holds nothing until a line comes, grows past its first megabyte, returns every line, holds nothing between windows, and halves room no longer used', () => {
+  const arena = new LineArena();
+  assert.equal(arena.capacity, 0, 'no buffer before the first line');
   arena.add('first');
   const first = arena.capacity;
   assert.ok(first > 0);
   arena.clear();
-  assert.equal(arena.capacity, 0, 'the block is given back when the window is handled');
-  // Multi-byte text, lines straddling block ends, and one line larger than a block.
   const lines = Array.from({ length: 3_000 }, (_, i) => `${i}:${'é'.repeat(500)}`);
-  lines.splice(1_500, 0, `huge:${'ü'.repeat(1 << 17)}`);
   for (const l of lines) arena.add(l);
-  assert.ok(arena.capacity > 2 * first, `grew from ${first} to ${arena.capacity}`);
+  assert.ok(arena.capacity > first, `grew from ${first} to ${arena.capacity}`);
   assert.equal(arena.lines, lines.length);
-  assert.equal(arena.size, Buffer.byteLength(lines.join('')), 'every byte of every line, nothing else');
-  assert.ok(
-    lines.every((l, i) => arena.line(i) === l),
-    'every line back as it was added',
+  assert.deepEqual(
+    lines.map((_, i) => arena.line(i)),
+    lines,
   );
+  const grown = arena.capacity;
   arena.clear();
   assert.equal(arena.lines, 0);
-  assert.equal(arena.size, 0);
-  assert.equal(arena.capacity, 0, 'every block given back');
+  assert.equal(arena.capacity, 0, 'the buffer is given back when the window is handled');
+  for (let i = 0; i < 15; i++) {
+    arena.add('small');
+    assert.equal(arena.capacity, grown, 'a window starts with the room recent windows needed');
+    arena.clear();
+  }
   arena.add('small');
+  arena.clear();
+  assert.ok(arena.nextRoom < grown, '16 small windows in a row halve the room');
+  arena.add('small');
+  assert.equal(arena.capacity, arena.nextRoom);
   assert.equal(arena.line(0), 'small');
-  assert.equal(arena.capacity, first, 'a new window starts with one block');
+  arena.clear();
+  assert.equal(arena.size, 0);
 });
 
 /** The objects a reflector's events leave in a store keyed by uid, as the model keeps them. */
