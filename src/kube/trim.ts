@@ -120,19 +120,8 @@ function ownKeyCount(o: Json): number {
   return n;
 }
 
-/** Whether `raw` has exactly `kept`'s keys and string values (what was kept of it last time, unchanged). */
-function sameStrings(kept: Record<string, string>, raw: Json): boolean {
-  let n = 0;
-  for (const k in raw) {
-    if (!hasOwn.call(raw, k)) continue;
-    if (kept[k] !== raw[k] || !hasOwn.call(kept, k)) return false;
-    n++;
-  }
-  return n === ownKeyCount(kept);
-}
-
-/** Whether `a` and `b` have the same keys and the same values by identity. */
-function sameParts(a: Json, b: Json): boolean {
+/** Whether `a` and `b` have the same own keys with the same values by identity (strings by value). */
+function sameOwnValues(a: Json, b: Json): boolean {
   let n = 0;
   for (const k in b) {
     if (!hasOwn.call(b, k)) continue;
@@ -462,8 +451,10 @@ export class Trimmer {
     return out;
   }
 
-  /** Metadata wlx reads: identity, times, labels, annotations (minus blobs), owners. */
-  /** `previous`: the same object's last kept metadata, whose name and uid strings are kept when equal (one copy each). */
+  /**
+   * Metadata wlx reads: identity, times, labels, annotations (minus blobs), owners.
+   * `previous`: the same object's last kept metadata, whose name and uid strings are kept when equal (one copy each).
+   */
   metadata(meta: unknown, cut: Cuts = NO_CUTS, make?: () => ObjectMeta, previous?: ObjectMeta): ObjectMeta {
     const m = isObject(meta) ? meta : {};
     const out = make ? make() : ({} as ObjectMeta);
@@ -478,11 +469,13 @@ export class Trimmer {
     // The last version's maps when unchanged: the parsed ones then die young, and nothing is interned.
     if (isObject(m.labels))
       out.labels =
-        previous?.labels !== undefined && sameStrings(previous.labels, m.labels)
+        previous?.labels !== undefined && sameOwnValues(previous.labels, m.labels)
           ? previous.labels
           : this.internLabels(m.labels, cut);
     const annotations =
-      previous?.annotations !== undefined && isObject(m.annotations) && sameStrings(previous.annotations, m.annotations)
+      previous?.annotations !== undefined &&
+      isObject(m.annotations) &&
+      sameOwnValues(previous.annotations, m.annotations)
         ? previous.annotations
         : this.annotations(m.annotations);
     if (annotations) out.annotations = annotations;
@@ -611,7 +604,9 @@ export class Trimmer {
     if (init && init.length) outSpec.initContainers = init;
     // Unchanged (a status event): the last version's spec, whose parts these now are.
     const keptSpec =
-      previous !== undefined && isObject(previous.spec) && sameParts(previous.spec, outSpec) ? previous.spec : outSpec;
+      previous !== undefined && isObject(previous.spec) && sameOwnValues(previous.spec, outSpec)
+        ? previous.spec
+        : outSpec;
     const outStatus: Json = pick(status, POD_STATUS_KEYS, newPodStatus) ?? newPodStatus();
     for (let i = 0; i < POD_STATUS_INTERNED.length; i++) {
       const k = POD_STATUS_INTERNED[i];
