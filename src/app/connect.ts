@@ -70,12 +70,12 @@ export interface OpenOptions extends ClusterOptions {
  * (`kubeconfig`/`context` already resolved, the demo's when `--demo`), the
  * definitions, and the engine over client-node's auth. The engine owns its
  * transport and the demo: its stop() closes and stops them. `host`: what
- * the engine's host adds (a shared worker's hold on the watches).
+ * the engine's host adds (a shared worker's hold on the flushes).
  */
 export async function openEngine(
   options: OpenOptions,
   cluster: { kubeconfig?: string; context?: string; stopDemo?: () => Promise<void> },
-  host: Pick<EngineOptions, 'watchHold'> = {},
+  host: Pick<EngineOptions, 'flushHold'> = {},
 ): Promise<ClusterEngine> {
   const { startEngine } = await import('../kube/engine.js');
   const { loadDefinitions } = await import('../definitions/index.js');

@@ -2,9 +2,7 @@
 // resourceVersion replays every event that piled up meanwhile, and only the
 // last version of each object matters. While the stream is behind, the
 // reflector holds its lines in a bounded window (CatchUpWindow) and handles
-// only what coalesceWatchLines keeps. A WatchHold keeps the window open
-// whatever the stream's pace (a synced engine waiting for the others of its
-// worker). See README.md ("Catch-up").
+// only what coalesceWatchLines keeps. See README.md ("Catch-up").
 import { LineArena } from './line-arena.js';
 import { ownCopy } from './trim-bounds.js';
 
@@ -250,29 +248,14 @@ export const DEFAULT_CATCH_UP: CatchUpBounds = {
 };
 
 /**
- * While `held`, a watch's lines are held in its catch-up window whatever their
- * pace, and handled (coalesced) once it ends. Given by the engine's host: in a
- * worker serving several engines, a synced engine waits so for the others still
- * in their first list (src/app/worker/first-lists.ts).
- */
-export interface WatchHold {
-  readonly held: boolean;
-  /** Calls `changed` whenever `held` changes; returns the unsubscribe. */
-  onChange(changed: () => void): () => void;
-}
-
-/**
  * When a watch stream's lines are handled. A stream is behind when more than
  * `enterLines` lines arrive within one turn of the event loop: the socket held
  * more than the reader had handled (a live stream that keeps up brings a few
  * events per turn; a replay of history brings full reads back to back). From
  * then on its lines are held, and handled together, coalesced, when the
  * stream goes quiet, or the window reaches its age or size bound. Otherwise
- * lines are handled as they come. While a WatchHold is held, every line is
- * held, and the window is handled when the hold ends (or a size bound is
- * reached), not when the stream goes quiet or the window ages. Held lines are
- * kept as bytes (line-arena.ts) and handed over one at a time, so none lives
- * on the JS heap while it waits.
+ * lines are handled as they come. Held lines are kept as bytes (line-arena.ts)
+ * and handed over one at a time, so none lives on the JS heap while it waits.
  */
 export class CatchUpWindow {
   private readonly held = new LineArena();
@@ -283,7 +266,6 @@ export class CatchUpWindow {
   private turnEnd: NodeJS.Immediate | undefined;
   private quiet: NodeJS.Timeout | undefined;
   private maxAge: NodeJS.Timeout | undefined;
-  private readonly unsubscribeHold: (() => void) | undefined;
   /** Windows handled and lines left out by coalescing (for stats and tests). */
   windows = 0;
   superseded = 0;
@@ -292,12 +274,7 @@ export class CatchUpWindow {
     /** Handles lines in order; `superseded`: object events coalescing left out before them. */
     private readonly handle: (lines: Iterable<string>, superseded: number) => void,
     private readonly bounds: CatchUpBounds = DEFAULT_CATCH_UP,
-    private readonly hold?: WatchHold,
-  ) {
-    this.unsubscribeHold = hold?.onChange(() => {
-      if (!hold.held) this.release();
-    });
-  }
+  ) {}
 
   /** The complete lines of one chunk. */
   push(lines: readonly string[]): void {
@@ -306,29 +283,21 @@ export class CatchUpWindow {
       this.turnEnd = undefined;
       this.linesThisTurn = 0;
     });
-    const held = this.hold?.held === true;
-    if (!this.facts.length && !held && this.linesThisTurn <= this.bounds.enterLines) {
+    if (!this.facts.length && this.linesThisTurn <= this.bounds.enterLines) {
       this.handle(lines, 0);
       return;
     }
-    if (!this.facts.length && !held) this.maxAge = setTimeout(() => this.timeUp(), this.bounds.maxHoldMs);
+    if (!this.facts.length) this.maxAge = setTimeout(() => this.release(), this.bounds.maxHoldMs);
     for (const line of lines) {
       this.facts.push(lineFacts(line));
       this.held.add(line);
     }
     if (this.facts.length >= this.bounds.maxLines || this.held.size >= this.bounds.maxBytes) return this.release();
-    if (held) return;
     if (this.quiet) this.quiet.refresh();
-    else this.quiet = setTimeout(() => this.timeUp(), this.bounds.quietMs);
+    else this.quiet = setTimeout(() => this.release(), this.bounds.quietMs);
   }
 
-  /** The stream went quiet or the window aged: handled, unless a hold began meanwhile (then when it ends). */
-  private timeUp(): void {
-    if (this.hold?.held) this.clearTimers();
-    else this.release();
-  }
-
-  /** Handles what is held now (the stream ended, or a bound was reached). */
+  /** Handles what is held now (the stream went quiet or ended, or a bound was reached). */
   release(): void {
     const facts = this.facts;
     this.clearTimers();
@@ -343,7 +312,6 @@ export class CatchUpWindow {
 
   /** Drops what is held (the stream failed: its events are asked for again from the last handled resourceVersion). */
   stop(): void {
-    this.unsubscribeHold?.();
     this.generation += 1;
     this.facts = [];
     this.held.clear();

@@ -5,7 +5,7 @@ import type { ClusterStore, ClusterStoreOptions } from '../model/cluster-store.j
 import type { KubeTransport } from './client.js';
 import type { PrometheusTarget } from './dcgm-scrape.js';
 import type { ReflectorOptions } from './reflector.js';
-import type { WatchHold } from './catch-up.js';
+import type { FlushHold } from './flush-scheduler.js';
 
 /** What the engine needs of a definition set (src/definitions' DefinitionSet). */
 export interface DefinitionSetLike {
@@ -88,15 +88,14 @@ export interface EngineOptions {
       | 'refusedBackoff'
       | 'listIdleTimeoutMs'
       | 'headersTimeoutMs'
-      | 'hold'
     >
   >;
   /**
-   * While held, the watches' lines wait coalesced in their catch-up windows and
-   * the connection reads 'syncing', not live (a synced engine of a shared
-   * worker waiting for the others' first lists: src/app/worker/first-lists.ts).
+   * While held, watch events are applied but not flushed and the connection
+   * reads 'syncing', not live (a synced engine of a shared worker waiting for
+   * the others' first lists: src/app/worker/first-lists.ts).
    */
-  watchHold?: WatchHold;
+  flushHold?: FlushHold;
   /**
    * Also list workloads whose controller is another workload (a JobSet's
    * Jobs, a LeaderWorkerSet's StatefulSets). Default false: they are parts of

@@ -134,7 +134,7 @@ export class ClusterEngine implements ModelSource {
       ...(view.length ? { viewNamespaces: view } : {}),
     };
     this.store = options.createStore ? options.createStore(storeOptions) : new ClusterStore(storeOptions);
-    this.scheduler = new FlushScheduler(options.flushIntervalMs ?? 80, () => this.flushWork());
+    this.scheduler = new FlushScheduler(options.flushIntervalMs ?? 80, () => this.flushWork(), options.flushHold);
     this.schedulingIndex = new SchedulingIndex(options.gpuResources);
     this.positions = new QueuePositions(
       options.transport,
@@ -163,8 +163,7 @@ export class ClusterEngine implements ModelSource {
         ...(options.gpuScrapeIntervalMs !== undefined ? { intervalMs: options.gpuScrapeIntervalMs } : {}),
       },
     );
-    const reflector = options.watchHold ? { ...options.reflector, hold: options.watchHold } : options.reflector;
-    this.watchers = new KindWatchers({ ...options, reflector }, this.discovery, {
+    this.watchers = new KindWatchers(options, this.discovery, {
       onEvent: (w, type, object) => this.onEvent(w, type, object),
       previousPod: (uid) => this.store.podObject?.(uid),
       onState: (_w, state) => this.scheduler.markDirty(state === 'live'),
@@ -185,7 +184,7 @@ export class ClusterEngine implements ModelSource {
       onKindsChanged: () => this.scheduler.markDirty(),
     });
     // The connection turns live (or back to syncing) with the next flush.
-    this.unsubscribeHold = options.watchHold?.onChange(() => this.scheduler.markDirty());
+    this.unsubscribeHold = options.flushHold?.onChange(() => this.scheduler.markDirty());
     this.snapshot = this.buildSnapshot([]);
   }
 
@@ -608,8 +607,8 @@ export class ClusterEngine implements ModelSource {
     this.version += 1;
     const kinds = this.watchers.states();
     const previous = this.connection;
-    // Held (its events waiting for the others of its worker): listed, not live.
-    const starting = !this.bootstrapped || this.options.watchHold?.held === true;
+    // Held (its flushes waiting for the others of its worker): listed, not live.
+    const starting = !this.bootstrapped || this.options.flushHold?.held === true;
     const connection = summariseConnection(kinds, this.pending, new Date().toISOString(), starting);
     // A state keeps the time it began (the summary of a failure computes its own).
     if (previous && previous.state === connection.state && connection.state !== 'retrying')

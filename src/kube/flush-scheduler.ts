@@ -5,6 +5,9 @@
 // While a watch replays a backlog (catch-up after a list under churn), flushes
 // are further apart: each patches trees and hands the UI a snapshot to draw,
 // and the model is not current before the replay ends anyway.
+// While a FlushHold is held (a synced engine of a shared worker waiting for
+// the others' first lists: src/app/worker/first-lists.ts), events are applied
+// as they come but nothing is flushed until the hold ends.
 
 /**
  * During the initial sync, a flush asked for only because a kind finished its
@@ -29,6 +32,17 @@ export const CATCH_UP_EVENTS = 1_500;
 /** Flushes are at most this often while catching up. */
 export const CATCH_UP_INTERVAL_MS = 500;
 
+/**
+ * While held, a synced engine applies its watch events but flushes nothing
+ * (no trees patched, no snapshot), and its connection reads 'syncing'. Given
+ * by the engine's host (src/app/worker/first-lists.ts).
+ */
+export interface FlushHold {
+  readonly held: boolean;
+  /** Calls `changed` whenever `held` changes; returns the unsubscribe. */
+  onChange(changed: () => void): () => void;
+}
+
 export class FlushScheduler {
   private timer: NodeJS.Timeout | undefined;
   private lastFlush = 0;
@@ -46,6 +60,8 @@ export class FlushScheduler {
   constructor(
     private readonly intervalMs: number,
     private readonly flush: () => void,
+    /** After the sync, nothing is flushed while it is held; its end is marked dirty by the engine. */
+    private readonly hold?: FlushHold,
   ) {}
 
   /** An object of a list still in progress was applied: flushed with the list, not now. */
@@ -67,6 +83,7 @@ export class FlushScheduler {
   private arm(wait: number): void {
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      if (this.synced && this.hold?.held) return;
       // A kind done listing while others still list (their pages applied, not
       // flushed) is not worth a flush that would build the trees of everything
       // they applied so far, only to build them again at the end of the sync.

@@ -34,7 +34,7 @@ import type { ConnectionCause, KubeObject, KindState } from '../model/types.js';
 import { KubeApiError, describeFailure, type KubeTransport } from './client.js';
 import { isRecord } from '../definitions/normalise.js';
 import { withTypeMeta } from './trim.js';
-import { CatchUpWindow, type CatchUpBounds, type WatchHold } from './catch-up.js';
+import { CatchUpWindow, type CatchUpBounds } from './catch-up.js';
 import { decoderFor, type ObjectDecoder } from './protobuf/core-v1.js';
 import {
   decodeWatchEvent,
@@ -103,8 +103,6 @@ export interface ReflectorOptions {
   backoff?: Partial<BackoffOptions>;
   /** When a watch that is behind holds and coalesces its lines (catch-up.ts). */
   catchUp?: CatchUpBounds;
-  /** While held, JSON watch lines wait (coalesced) in the catch-up window whatever their pace (catch-up.ts). */
-  hold?: WatchHold;
   /** Retry interval while forbidden (never listed). */
   forbiddenRetryMs?: number;
   /** Back-off of a kind that was listed and is now refused (default 1 s doubling to 30 s). */
@@ -396,15 +394,11 @@ export class Reflector {
     const onLine = (line: string) => this.handleLine(line);
     const onFrame = (frame: Buffer) => this.handleFrame(frame);
     // Lines are handled as they come, or held and coalesced while the stream is behind (catch-up.ts).
-    const catchUp = new CatchUpWindow(
-      (lines, superseded) => {
-        events += superseded;
-        this.coalesced += superseded;
-        for (const line of lines) handleOne(onLine, line);
-      },
-      this.options.catchUp,
-      this.options.hold,
-    );
+    const catchUp = new CatchUpWindow((lines, superseded) => {
+      events += superseded;
+      this.coalesced += superseded;
+      for (const line of lines) handleOne(onLine, line);
+    }, this.options.catchUp);
     // A protobuf stream (decided by the answer's Content-Type): length-prefixed
     // frames, bounded like lines; handled as they come, without catch-up coalescing.
     let frames: WatchFrameSplitter | undefined;

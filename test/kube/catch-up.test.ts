@@ -141,31 +141,6 @@ test('CatchUpWindow: the size bound hands the window over at once; stop() drops 
   assert.equal(handled.length, 1, 'nothing held after stop()');
 });
 
-test('CatchUpWindow: a hold that begins while a window is open keeps it past its quiet and age bounds, until it ends', (t) => {
-  t.mock.timers.enable({ apis: ['setTimeout', 'setImmediate'] });
-  const listeners = new Set<() => void>();
-  const hold = { held: false, onChange: (f: () => void) => (listeners.add(f), () => listeners.delete(f)) };
-  const setHeld = (held: boolean) => {
-    hold.held = held;
-    for (const l of listeners) l();
-  };
-  const handled: string[][] = [];
-  const bounds = { enterLines: 1, quietMs: 20, maxHoldMs: 100, maxLines: 1_000, maxBytes: 2 ** 20 };
-  const window = new CatchUpWindow((lines) => handled.push([...lines]), bounds, hold);
-  const a = (rv: number) => line('MODIFIED', 'a', 'ua', rv);
-  window.push([a(1), a(2)]); // behind: held, its timers running
-  setHeld(true);
-  t.mock.timers.tick(200);
-  assert.deepEqual(handled, [], 'quiet and aged, but held');
-  window.push([a(3)]);
-  setHeld(false);
-  assert.deepEqual(handled, [[a(3)]], 'handed over, coalesced, when the hold ends');
-  window.stop();
-  setHeld(true);
-  setHeld(false);
-  assert.equal(handled.length, 1, 'a stopped window no longer listens to the hold');
-});
-
 test('CatchUpWindow: held lines come back exactly as they went in (UTF-8, latin1, U+FFFD), one at a time', () => {
   const lines = [
     line('MODIFIED', 'a', 'ua', 1, { status: { message: 'Grüße ✓ 🚀' } }),

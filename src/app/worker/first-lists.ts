@@ -1,12 +1,13 @@
 // The engines of one worker in their first list, and what waits for the last
-// of them: the heap bound (heap-growth.ts), and the synced engines' watch
-// events. In a worker serving several engines (a fleet's), an engine that has
-// listed keeps its watches' lines in their catch-up windows, coalesced per
-// object and not flushed, while another still lists, and applies each
-// object's backlog once after: as a single cluster does with the events that
-// arrive during its own list. Applied event by event, with a flush and a
-// snapshot each, the synced engines' churn cost the fleet's worker 2.0–2.4×
-// the single cluster's CPU (test/bench/README.md "Fleet").
+// of them: the heap bound (heap-growth.ts), and the synced engines' flushes.
+// In a worker serving several engines (a fleet's), an engine that has listed
+// applies its watch events as they come but flushes nothing (no trees
+// patched, no snapshot) while another still lists, and flushes once after.
+// Flushed as they came, the synced engines' churn cost the fleet's worker
+// 2.0–2.4× the single cluster's CPU; their lines held as bytes until then
+// cost more than applying them (every held byte lands on a fresh page, and a
+// page fault here costs ~3 ms per MB), left the last list 8–20 s a page and
+// 870–1,040 MB of RSS (test/bench/README.md "Fleet").
 //
 // One bad cluster never holds the others: an engine holds them only until its
 // first sync settles, it stops, its whole connection fails (unreachable,
@@ -15,13 +16,13 @@
 // (at least the connect timeout). Only first lists count: a relist (410)
 // later holds nobody, and an engine, once released, is never held again. A
 // lone engine is never held.
-import type { WatchHold } from '../../kube/catch-up.js';
+import type { FlushHold } from '../../kube/flush-scheduler.js';
 import type { ClusterConnection } from '../../model/types.js';
 
 /** One engine's part: its hold, and what it reports. */
 export interface EngineListing {
-  /** Its watches' hold (EngineOptions.watchHold). */
-  readonly hold: WatchHold;
+  /** Its flushes' hold (EngineOptions.flushHold). */
+  readonly hold: FlushHold;
   /** Its connection as its snapshots say it: an answer, or a failure that stops it counting. */
   connection(connection: ClusterConnection): void;
   /** Its first sync settled (or it could not open, or it stops). */
@@ -33,8 +34,8 @@ export interface FirstListsOptions {
   listingChanged?: (listing: boolean) => void;
 }
 
-/** One engine of the worker; its own hold (a WatchHold). */
-class Engine implements WatchHold {
+/** One engine of the worker; its own hold (a FlushHold). */
+class Engine implements FlushHold {
   /** Holds the others: in its first list, answered in time, and not failing as a whole since (never again once not). */
   counting = true;
   /** Its first sync settled (or it could not open, or it stopped). */

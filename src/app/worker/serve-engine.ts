@@ -67,7 +67,7 @@ export async function serveEngine(
     engine = await openEngine(
       options,
       { kubeconfig: options.kubeconfig, context: options.context },
-      { watchHold: listing.hold },
+      { flushHold: listing.hold },
     );
   } catch (err) {
     listed();

@@ -1,12 +1,12 @@
 // The worker's first lists (src/app/worker/first-lists.ts): synced engines of a
-// shared worker hold their watches until the last engine has listed; a
+// shared worker hold their flushes until the last engine has listed; a
 // failing, silent or slow one holds them no longer than its bound; a lone
 // engine is never held; a relist or an engine restarted later holds nobody.
 // Timers are node:test's mock timers: nothing here waits on the clock.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { FirstLists, type EngineListing } from '../../../src/app/worker/first-lists.js';
-import { CatchUpWindow } from '../../../src/kube/catch-up.js';
+import { FlushScheduler } from '../../../src/kube/flush-scheduler.js';
 import type { ClusterConnection } from '../../../src/model/types.js';
 
 const BOUND = 10_000;
@@ -25,16 +25,6 @@ function watch(e: EngineListing): boolean[] {
 function mockTimers(t: TestContext): void {
   t.mock.timers.enable({ apis: ['setTimeout', 'setImmediate', 'Date'] });
 }
-
-const line = (name: string, rv: number) =>
-  JSON.stringify({
-    type: 'MODIFIED',
-    object: {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name, namespace: 'ns', uid: `u-${name}`, resourceVersion: String(rv) },
-    },
-  });
 
 test('first lists: synced engines of one worker are held until the last has listed, then released together', (t) => {
   mockTimers(t);
@@ -55,25 +45,30 @@ test('first lists: synced engines of one worker are held until the last has list
   assert.deepEqual(seenA, [false], 'a was released once, and never flickered');
 });
 
-test('first lists: a held catch-up window keeps every line, whatever its pace, and hands them over coalesced when the last engine lists', (t) => {
+test('first lists: a held engine flushes its sync, then nothing while another lists, and once when the last has listed', (t) => {
   mockTimers(t);
   const lists = new FirstLists();
   const [a, b] = [lists.join(BOUND), lists.join(BOUND)];
   a.connection(connection('live', { synced: 12 }));
   b.connection(connection('syncing', { synced: 3 }));
+  let flushes = 0;
+  const scheduler = new FlushScheduler(80, () => flushes++, a.hold);
+  a.hold.onChange(() => scheduler.markDirty()); // as the engine does
+  scheduler.syncDone();
   a.done();
-  const handled: string[][] = [];
-  const window = new CatchUpWindow((lines) => handled.push([...lines]), undefined, a.hold);
-  window.push([line('p1', 1)]);
-  t.mock.timers.tick(1);
-  window.push([line('p1', 2), line('p2', 3)]);
-  t.mock.timers.tick(5_000);
-  assert.deepEqual(handled, [], 'a few lines a turn, past the quiet and age bounds: still held');
+  assert.equal(flushes, 1, 'its listed tree is flushed at its sync');
+  for (let i = 0; i < 50; i++) {
+    scheduler.markDirty();
+    t.mock.timers.tick(100);
+  }
+  assert.equal(flushes, 1, '5 s of events, applied but not flushed: b still lists');
   b.done();
-  assert.deepEqual(handled, [[line('p1', 2), line('p2', 3)]], 'handed over once, p1 coalesced to its last version');
-  window.push([line('p3', 4)]);
-  assert.deepEqual(handled.at(-1), [line('p3', 4)], 'released: lines are handled as they come again');
-  window.stop();
+  t.mock.timers.tick(100);
+  assert.equal(flushes, 2, 'one flush when the hold ends');
+  scheduler.markDirty();
+  t.mock.timers.tick(100);
+  assert.equal(flushes, 3, 'released: events flush at the interval again');
+  scheduler.stop();
 });
 
 test('first lists: an engine that never answers, or fails as a whole, holds nobody past its bound', (t) => {

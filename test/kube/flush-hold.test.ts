@@ -1,19 +1,19 @@
-// An engine whose watches are held (EngineOptions.watchHold: a synced engine
+// An engine whose flushes are held (EngineOptions.flushHold: a synced engine
 // of a shared worker waiting for the others' first lists) shows what it
-// listed, reads syncing rather than live, applies none of its watch events
-// meanwhile, and applies them and goes live once the hold ends.
+// listed, reads syncing rather than live, shows none of its watch events
+// meanwhile, and shows them and goes live once the hold ends.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemoCluster } from '../../demo/index.js';
 import { startEngine, type ClusterEngine } from '../../src/kube/engine.js';
-import type { WatchHold } from '../../src/kube/catch-up.js';
+import type { FlushHold } from '../../src/kube/flush-scheduler.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
 import type { DemoCluster } from '../../demo/index.js';
 import { putNode } from './fixtures.js';
 import { transportFor, until } from './helpers.js';
 
 /** A hold the test opens by hand. */
-function manualHold(): WatchHold & { open(): void } {
+function manualHold(): FlushHold & { open(): void } {
   const listeners = new Set<() => void>();
   const hold = {
     held: true,
@@ -29,14 +29,14 @@ function manualHold(): WatchHold & { open(): void } {
   return hold;
 }
 
-function engineOn(cluster: DemoCluster, watchHold?: WatchHold): Promise<ClusterEngine> {
+function engineOn(cluster: DemoCluster, flushHold?: FlushHold): Promise<ClusterEngine> {
   return startEngine({
     transport: transportFor(cluster),
     connection: { context: 'demo', cluster: 'demo', user: 'demo', server: cluster.server, namespace: null },
     namespace: null,
     definitions: loadDefinitions({ envPaths: '' }),
     flushIntervalMs: 10,
-    ...(watchHold ? { watchHold } : {}),
+    ...(flushHold ? { flushHold } : {}),
   });
 }
 
@@ -46,7 +46,7 @@ const nodeNames = (e: ClusterEngine) =>
     .nodes.map((n) => n.name)
     .sort();
 
-test('a held engine shows its lists, reads syncing, holds its watch events, and applies them and goes live when the hold ends', async (t) => {
+test('a held engine shows its lists, reads syncing, shows none of its watch events, and shows them and goes live when the hold ends', async (t) => {
   const cluster = await startDemoCluster({ simulate: false });
   t.after(() => cluster.stop());
   putNode(cluster.store, 'gpu-node-01', 8);
@@ -65,11 +65,15 @@ test('a held engine shows its lists, reads syncing, holds its watch events, and 
 
   putNode(cluster.store, 'gpu-node-02', 8);
   await until(() => nodeNames(control).length === 2, 'the control engine has the new node');
-  assert.deepEqual(nodeNames(held), ['gpu-node-01'], 'the event waits in the held window');
+  assert.deepEqual(nodeNames(held), ['gpu-node-01'], 'the event is not shown while held');
 
   hold.open();
   await until(() => held.getSnapshot().connection.state === 'live', 'the held engine live once the hold ends');
-  assert.deepEqual(nodeNames(held), ['gpu-node-01', 'gpu-node-02'], 'its backlog applied by the time it is live');
+  assert.deepEqual(
+    nodeNames(held),
+    ['gpu-node-01', 'gpu-node-02'],
+    'what it applied meanwhile shown by the time it is live',
+  );
   putNode(cluster.store, 'gpu-node-03', 8);
   await until(() => nodeNames(held).length === 3, 'events applied as they come after the hold');
 });
