@@ -5,9 +5,10 @@
 // patched, no snapshot) while another still lists, and flushes once after.
 // Flushed as they came, the synced engines' churn cost the fleet's worker
 // 2.0–2.4× the single cluster's CPU; their lines held as bytes until then
-// cost more than applying them (every held byte lands on a fresh page, and a
-// page fault here costs ~3 ms per MB), left the last list 2–20 s a page and
-// 870–1,040 MB of RSS (test/bench/README.md "Fleet").
+// cost more than applying them (every held byte lands on a fresh page, and
+// fresh pages cost ~3 ms per MB here), left the last list 2–20 s a page and
+// 870–1,040 MB of RSS (test/bench/README.md "Fleet" and "The fleet's slow
+// sessions traced").
 //
 // One bad cluster never holds the others: an engine holds them only until its
 // first sync settles, it stops, its whole connection fails (unreachable,
