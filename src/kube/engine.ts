@@ -111,7 +111,6 @@ export class ClusterEngine implements ModelSource {
   private gpuMetrics: GpuMetrics | undefined;
   /** Where the user may read when some `-n` namespace may not be (probeReadableNamespaces); null: not asked. */
   private readableNamespaces: string[] | null = null;
-  private readonly unsubscribeHold: (() => void) | undefined;
   /** The definitions' expressions, compiled for this engine's store and its pre-flight (what one learns serves the other). */
   private readonly exprs = new ExprCompiler();
 
@@ -183,8 +182,6 @@ export class ClusterEngine implements ModelSource {
       },
       onKindsChanged: () => this.scheduler.markDirty(),
     });
-    // The connection turns live (or back to syncing) with the next flush.
-    this.unsubscribeHold = options.flushHold?.onChange(() => this.scheduler.markDirty());
     this.snapshot = this.buildSnapshot([]);
   }
 
@@ -262,7 +259,6 @@ export class ClusterEngine implements ModelSource {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    this.unsubscribeHold?.();
     for (const wake of this.pauses) wake();
     this.pauses.clear();
     this.scheduler.stop();

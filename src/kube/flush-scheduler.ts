@@ -56,13 +56,17 @@ export class FlushScheduler {
   private stopped = false;
   /** markDirty() calls since the last flush. */
   private marked = 0;
+  private readonly unsubscribeHold: (() => void) | undefined;
 
   constructor(
     private readonly intervalMs: number,
     private readonly flush: () => void,
-    /** After the sync, nothing is flushed while it is held; its end is marked dirty by the engine. */
+    /** After the sync, nothing is flushed while it is held. */
     private readonly hold?: FlushHold,
-  ) {}
+  ) {
+    // The connection turns live (or back to syncing) with the next flush.
+    this.unsubscribeHold = hold?.onChange(() => this.markDirty());
+  }
 
   /** An object of a list still in progress was applied: flushed with the list, not now. */
   listed(): void {
@@ -123,6 +127,7 @@ export class FlushScheduler {
   }
 
   stop(): void {
+    this.unsubscribeHold?.();
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;

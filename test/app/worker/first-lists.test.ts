@@ -53,7 +53,6 @@ test('first lists: a held engine flushes its sync, then nothing while another li
   b.connection(connection('syncing', { synced: 3 }));
   let flushes = 0;
   const scheduler = new FlushScheduler(80, () => flushes++, a.hold);
-  a.hold.onChange(() => scheduler.markDirty()); // as the engine does
   scheduler.syncDone();
   a.done();
   assert.equal(flushes, 1, 'its listed tree is flushed at its sync');
