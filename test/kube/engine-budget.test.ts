@@ -7,11 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
-import { startEngine } from '../../src/kube/engine.js';
-import { loadDefinitions } from '../../src/definitions/index.js';
 import { compile, prepareFallback, setEvaluationBudget } from '../../src/jq/index.js';
 import { KEYS, putJobSet, putJobSetPods, putNode, putPod, tfjobKarta } from './fixtures.js';
-import { until as waitUntil, transportFor } from './helpers.js';
+import { until as waitUntil, startDemoEngine } from './helpers.js';
 
 const LOOP = 'def f: f; f';
 
@@ -45,13 +43,7 @@ test('engine: a looping cluster Karta breaks only its own definition; the explor
   putNode(cluster.store, 'gpu-node-01', 8);
   putTfJob(cluster, 'resnet');
   putTfJob(cluster, 'bert');
-  const engine = await startEngine({
-    transport: transportFor(cluster),
-    connection: { context: 'demo', cluster: 'demo', user: 'demo', server: cluster.server, namespace: null },
-    namespace: null,
-    definitions: loadDefinitions({ envPaths: '' }),
-    flushIntervalMs: 20,
-  });
+  const engine = await startDemoEngine(cluster, { flushIntervalMs: 20 });
   t.after(() => engine.stop());
   await engine.whenSynced();
 

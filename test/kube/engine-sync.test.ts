@@ -9,29 +9,11 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { startDemoCluster, type DemoCluster } from '../../demo/index.js';
 import { resourceKey, type StoredObject } from '../../demo/object-store.js';
 import { HttpKubeTransport, type KubeTransport } from '../../src/kube/client.js';
-import { startEngine, type ClusterEngine, type EngineOptions } from '../../src/kube/engine.js';
-import { loadDefinitions } from '../../src/definitions/index.js';
 import { ClusterStore } from '../../src/model/cluster-store.js';
 import { KEYS, putJobSet, putJobSetPods, putNode, putPod } from './fixtures.js';
-import { until } from './helpers.js';
+import { until, startDemoEngine } from './helpers.js';
 
 /** A transport whose first LIST of the collections matching `held` waits until release(). */
-/** The engine on the demo cluster through `transport`, built-in definitions, 10 ms flushes; `extra` overrides. */
-function startDemoEngine(
-  cluster: DemoCluster,
-  transport: KubeTransport,
-  extra: Partial<EngineOptions> = {},
-): Promise<ClusterEngine> {
-  return startEngine({
-    transport,
-    connection: { context: 'demo', cluster: 'demo', user: 'demo', server: cluster.server, namespace: null },
-    namespace: null,
-    definitions: loadDefinitions({ envPaths: '' }),
-    flushIntervalMs: 10,
-    ...extra,
-  });
-}
-
 function gatedTransport(cluster: DemoCluster, held: RegExp): { transport: KubeTransport; release: () => void } {
   const kc = new KubeConfig();
   kc.loadFromString(cluster.kubeconfig());
@@ -112,7 +94,9 @@ test('engine sync: Jobs listed before their JobSet, and an LWS worker StatefulSe
   const { transport, release } = gatedTransport(cluster, /\/(jobsets|pods)$/);
   let released = false;
   t.after(() => release());
-  const engine = await startDemoEngine(cluster, transport, {
+  const engine = await startDemoEngine(cluster, {
+    transport,
+    flushIntervalMs: 10,
     reflector: { backoff: { initialMs: 20, maxMs: 200, factor: 2, jitter: 0.2 } },
   });
   t.after(() => engine.stop());
@@ -170,7 +154,7 @@ test('engine sync: a workload whose owner kind is not watched, or whose owner is
   });
   const { transport, release } = gatedTransport(cluster, /^$/);
   t.after(() => release());
-  const engine = await startDemoEngine(cluster, transport);
+  const engine = await startDemoEngine(cluster, { transport, flushIntervalMs: 10 });
   t.after(() => engine.stop());
   await engine.whenSynced();
   await until(() => engine.getSnapshot().workloads.length === 1, 'the orphan Job shown');
@@ -205,7 +189,9 @@ test('engine sync: a list is applied page by page but flushed once complete (no 
   };
   let podsApplied = 0;
   let flushes = 0;
-  const engine = await startDemoEngine(cluster, transport, {
+  const engine = await startDemoEngine(cluster, {
+    transport,
+    flushIntervalMs: 10,
     reflector: { pageSize: 1 },
     createStore: (options) => {
       const store = new ClusterStore(options);

@@ -9,14 +9,10 @@ import { startEngine, type ClusterEngine, type EngineOptions } from '../../src/k
 import { loadDefinitions } from '../../src/definitions/index.js';
 import type { ModelSnapshot, WorkloadTree, RoleTree } from '../../src/model/types.js';
 import { KEYS, putJobSet, putJobSetPods, putNode, putPod, tfjobKarta } from './fixtures.js';
-import { until, transportFor } from './helpers.js';
+import { until, transportFor, startDemoEngine } from './helpers.js';
 
-async function engineFor(cluster: DemoCluster, extra: Partial<EngineOptions> = {}): Promise<ClusterEngine> {
-  return startEngine({
-    transport: transportFor(cluster),
-    connection: { context: 'demo', cluster: 'demo', user: 'demo', server: cluster.server, namespace: null },
-    namespace: null,
-    definitions: loadDefinitions({ envPaths: '' }),
+function engineFor(cluster: DemoCluster, extra: Partial<EngineOptions> = {}): Promise<ClusterEngine> {
+  return startDemoEngine(cluster, {
     flushIntervalMs: 20,
     reflector: { backoff: { initialMs: 20, maxMs: 200, factor: 2, jitter: 0.2 } },
     ...extra,
@@ -151,13 +147,7 @@ test('engine: list-only mode fails whenSynced with the server named when nothing
   const transport = transportFor(cluster);
   await cluster.stop();
   await assert.rejects(
-    startEngine({
-      transport,
-      connection: { context: 'demo', cluster: 'demo', user: 'demo', server: cluster.server, namespace: null },
-      namespace: null,
-      definitions: loadDefinitions({ envPaths: '' }),
-      watch: false,
-    }),
+    startDemoEngine(cluster, { transport, watch: false }),
     (err: Error) => err.message.includes(cluster.server) && /ECONNREFUSED/.test(err.message),
   );
 });

@@ -5,12 +5,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemoCluster } from '../../demo/index.js';
-import { startEngine, type ClusterEngine } from '../../src/kube/engine.js';
+import type { ClusterEngine } from '../../src/kube/engine.js';
 import type { FlushHold } from '../../src/kube/flush-scheduler.js';
-import { loadDefinitions } from '../../src/definitions/index.js';
 import type { DemoCluster } from '../../demo/index.js';
 import { putNode } from './fixtures.js';
-import { transportFor, until } from './helpers.js';
+import { startDemoEngine, until } from './helpers.js';
 
 /** A hold the test opens by hand. */
 function manualHold(): FlushHold & { open(): void } {
@@ -30,14 +29,7 @@ function manualHold(): FlushHold & { open(): void } {
 }
 
 function engineOn(cluster: DemoCluster, flushHold?: FlushHold): Promise<ClusterEngine> {
-  return startEngine({
-    transport: transportFor(cluster),
-    connection: { context: 'demo', cluster: 'demo', user: 'demo', server: cluster.server, namespace: null },
-    namespace: null,
-    definitions: loadDefinitions({ envPaths: '' }),
-    flushIntervalMs: 10,
-    ...(flushHold ? { flushHold } : {}),
-  });
+  return startDemoEngine(cluster, { flushIntervalMs: 10, ...(flushHold ? { flushHold } : {}) });
 }
 
 const nodeNames = (e: ClusterEngine) =>
