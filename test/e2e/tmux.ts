@@ -83,7 +83,9 @@ export class Tmux {
     const end = Date.now() + timeoutMs;
     for (;;) {
       const screen = this.capture();
-      if (check(screen)) return screen;
+      // A capture can land while a frame is half written (seen in CI: the rows after the tenth still blank), so
+      // a screen counts only when the next capture shows the same: the callers assert more than they waited for.
+      if (check(screen) && this.capture() === screen) return screen;
       if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; screen:\n${screen}`);
       await sleep(150);
     }
