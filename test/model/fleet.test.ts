@@ -10,6 +10,7 @@ import { MultiKueueIndex, readDispatch, reservationCluster } from '../../src/mod
 import { fleetKey, linkFleet, resolveWorker, type FleetMemberModel } from '../../src/model/fleet/link.js';
 import { fleetState, gpusByModel, summariseCluster } from '../../src/model/fleet/summary.js';
 import { FleetMerger } from '../../src/model/fleet/merge.js';
+import { EMPTY_SCHEDULING } from '../../src/model/scheduling/index.js';
 import { defaultSnapshot, node, workload } from '../ui/fixtures.js';
 
 const KUEUE = 'kueue.x-k8s.io/v1beta2';
@@ -339,6 +340,35 @@ test('merge: workloads and nodes tagged with their cluster, totals summed, a dea
   const failed = merger.merge([members[0], member('b', { ...b, version: 6 }), member('dead', null, 'forbidden')]);
   assert.notEqual(failed, again);
   assert.equal(failed.fleet?.members[2].summary.error, 'forbidden');
+});
+
+test("merge: a member's progress alone keeps the merged workloads, nodes, orphans and scheduling; a change makes new ones", () => {
+  // Both with a queue view: merging two makes a new one, which a progress alone must not.
+  const queued = { ...EMPTY_SCHEDULING, active: true };
+  const a = { ...defaultSnapshot(3), scheduling: queued };
+  const b = {
+    ...defaultSnapshot(5),
+    workloads: [workload('other', [], { uid: 'uid-other' })],
+    scheduling: { ...queued },
+  };
+  const merger = new FleetMerger();
+  const first = merger.merge([member('a', a), member('b', b)]);
+  assert.ok(first.scheduling && first.scheduling !== a.scheduling && first.scheduling !== b.scheduling);
+  // b lists another page: a new snapshot with its progress, the same objects.
+  const progress = { ...b, version: 6, connection: { ...b.connection, synced: b.connection.synced + 1 } };
+  const next = merger.merge([member('a', a), member('b', progress)]);
+  assert.notEqual(next, first);
+  assert.equal(next.workloads, first.workloads);
+  assert.equal(next.nodes, first.nodes);
+  assert.equal(next.orphanPods, first.orphanPods);
+  assert.equal(next.scheduling, first.scheduling);
+  // b's workloads change: new arrays, a's tagged objects still the same.
+  const changed = { ...progress, version: 7, workloads: [workload('another', [], { uid: 'uid-another' })] };
+  const after = merger.merge([member('a', a), member('b', changed)]);
+  assert.notEqual(after.workloads, first.workloads);
+  assert.deepEqual(after.workloads.map((w) => w.name).slice(-1), ['another']);
+  assert.equal(after.workloads[0], first.workloads[0]);
+  assert.equal(after.nodes, first.nodes);
 });
 
 test('cluster summary: nodes ready/total, GPUs, workloads by status; unknown (null) before the first sync', () => {

@@ -148,6 +148,36 @@ test('merged workloads list: CLUSTER first, each cluster’s rows, keys of their
   assert.equal(deeper.stack[deeper.stack.length - 1].cluster, 'wlx-fleet-worker');
 });
 
+test("a member's progress alone keeps the merged list and the header's counts; a status changed reaches both", () => {
+  const f = fleet();
+  const model = new ScreenModel();
+  const state = initialState();
+  const before = screenOf(model, f, state);
+  const table = model.view(f.snapshot, state, f).table;
+  assert.equal(before.header.workloads, '3  3 Running');
+  // The worker lists another page: a new snapshot with its progress, the same objects.
+  const worker = f.members.get('wlx-fleet-worker')!;
+  const w = worker.snapshot;
+  worker.snapshot = { ...w, version: w.version + 1, connection: { ...w.connection, since: '2026-01-01T00:59:00Z' } };
+  const merged = f.snapshot;
+  assert.notEqual(f.merge(), merged);
+  const after = screenOf(model, f, state);
+  assert.equal(
+    model.view(f.snapshot, state, f).table,
+    table,
+    'the same merged table: not sorted, filtered or laid out again',
+  );
+  assert.equal(after.header.workloads, before.header.workloads);
+  // own-job fails: its row and the header's counts change.
+  const failed = { ...w.workloads[1], status: ['Failed' as const] };
+  worker.snapshot = { ...worker.snapshot, version: w.version + 2, workloads: [w.workloads[0], failed] };
+  f.merge();
+  const now = screenOf(model, f, state);
+  assert.notEqual(model.view(f.snapshot, state, f).table, table);
+  assert.match(now.header.workloads, /1 Failed/);
+  assert.ok(now.rows.some((r) => r?.cells[2] === 'own-job' && /Failed/.test(r.cells.join(' '))));
+});
+
 /** A member as the engine worker's source is: it serves rows to whoever asks it (nobody does in a fleet). */
 class RowServingSource extends FakeSource implements RowServer {
   requests: (RowWindowRequest | null)[] = [];

@@ -118,6 +118,23 @@ function mergeAccess(all: readonly (AccessScope | undefined)[]): AccessScope | u
   };
 }
 
+/**
+ * Concatenations kept while their parts are the same arrays: a member still listing sends a snapshot per page
+ * (its progress), and the views keyed on the merged arrays (the header's counts, the table, its layout) then
+ * keep theirs rather than walk every other cluster's workloads and nodes again.
+ */
+class Concat<T> {
+  private last: { parts: readonly (readonly T[])[]; out: T[] } | null = null;
+
+  of(parts: readonly (readonly T[])[]): T[] {
+    const l = this.last;
+    if (l && l.parts.length === parts.length && l.parts.every((p, i) => p === parts[i])) return l.out;
+    const out: T[] = parts.flat();
+    this.last = { parts, out };
+    return out;
+  }
+}
+
 function mergeScheduling(all: readonly (SchedulingView | undefined)[]): SchedulingView | undefined {
   const given = all.filter((s): s is SchedulingView => !!s && s.active);
   if (!given.length) return undefined;
@@ -169,6 +186,13 @@ export class FleetMerger {
     inputs: readonly ModelSnapshot['definitions'][];
     merged: ModelSnapshot['definitions'];
   } | null = null;
+  private readonly allWorkloads = new Concat<WorkloadTree>();
+  private readonly allNodes = new Concat<NodeSummary>();
+  private readonly allOrphans = new Concat<OrphanPod>();
+  private scheduling: {
+    inputs: readonly (SchedulingView | undefined)[];
+    merged: SchedulingView | undefined;
+  } | null = null;
   private version = 0;
   private last: { inputs: readonly (ModelSnapshot | null)[]; lines: string; merged: ModelSnapshot } | null = null;
 
@@ -209,6 +233,16 @@ export class FleetMerger {
     return merged;
   }
 
+  /** mergeScheduling, the same object while every member's scheduling view is. */
+  private mergedScheduling(inputs: readonly (SchedulingView | undefined)[]): SchedulingView | undefined {
+    const last = this.scheduling;
+    if (last && last.inputs.length === inputs.length && last.inputs.every((s, i) => s === inputs[i]))
+      return last.merged;
+    const merged = mergeScheduling(inputs);
+    this.scheduling = { inputs, merged };
+    return merged;
+  }
+
   merge(members: readonly FleetMember[]): ModelSnapshot {
     const inputs = members.map((m) => m.snapshot);
     // A member's line may change without its snapshot (it failed to open, or timed out).
@@ -234,8 +268,8 @@ export class FleetMerger {
     const definitions = this.mergeDefinitions(live.map((m) => m.snapshot.definitions));
     const merged: ModelSnapshot = {
       version: ++this.version,
-      workloads: parts.flatMap((p) => p.t.workloads),
-      nodes: parts.flatMap((p) => p.t.nodes),
+      workloads: this.allWorkloads.of(parts.map((p) => p.t.workloads)),
+      nodes: this.allNodes.of(parts.map((p) => p.t.nodes)),
       totals: sumTotals(
         live.map((m) => m.snapshot.totals),
         parts.map((p) => p.t.byResource),
@@ -254,8 +288,8 @@ export class FleetMerger {
         ...live.flatMap((m) => m.snapshot.problems.map((p) => `${m.context}: ${p}`)),
       ],
       changedWorkloads: live.flatMap((m) => m.snapshot.changedWorkloads),
-      orphanPods: parts.flatMap((p) => p.t.orphans),
-      scheduling: mergeScheduling(live.map((m) => m.snapshot.scheduling)),
+      orphanPods: this.allOrphans.of(parts.map((p) => p.t.orphans)),
+      scheduling: this.mergedScheduling(live.map((m) => m.snapshot.scheduling)),
       access: mergeAccess(live.map((m) => m.snapshot.access)),
       ...(podNodes.length ? { podNodes } : {}),
       ...mergePodScope(live.map((m) => m.snapshot)),

@@ -184,8 +184,8 @@ export function gpuHeadline(
   snapshot: Pick<ModelSnapshot, 'totals' | 'podNodes' | 'gpuMetrics' | 'nodes'> &
     Partial<Pick<ModelSnapshot, 'connection' | 'access' | 'fleet'>>,
   columns = Infinity,
-  /** gpuKindTotals(snapshot.nodes), when the caller keeps it (the screen model, per nodes array). */
-  kindTotals?: string,
+  /** gpuKindTotals(snapshot.nodes), asked only when needed: the caller may keep it (the screen model, per nodes array). */
+  kindTotals: () => string = () => gpuKindTotals(snapshot.nodes),
 ): string {
   const t = snapshot.totals;
   // Nothing listed yet (connecting, or the server down from the start): not known, never 0.
@@ -217,7 +217,7 @@ export function gpuHeadline(
         : '';
   if (t.byResource && !snapshot.podNodes)
     return `${gpuTotalsByKind(t.byResource, columns <= COMPACT_COLUMNS)}  pending ${t.gpuPending}${utilText}${partial}`;
-  const tail = utilText + (kindTotals ?? gpuKindTotals(snapshot.nodes));
+  const tail = utilText + kindTotals();
   if (snapshot.podNodes) {
     const requested = snapshot.podNodes.reduce((n, x) => n + x.gpuRequested, 0);
     return `${requested} req on ${snapshot.podNodes.length} nodes  capacity unknown (nodes not readable)  pending ${t.gpuPending}${tail}`;
@@ -230,10 +230,20 @@ export function gpuHeadline(
  * GPUs the totals count, by kind (empty when there are none).
  */
 export function gpuKindTotals(nodes: readonly NodeSummary[]): string {
+  return formatKindTotals(otherGpuKinds(nodes));
+}
+
+/** Allocatable GPUs of each kind besides whole GPUs (what gpuKindTotals shows), by resource name. */
+export function otherGpuKinds(nodes: readonly NodeSummary[]): Map<string, number> {
   const byKind = new Map<string, number>();
   for (const n of nodes)
     for (const [name, r] of Object.entries(n.gpuResources ?? {}))
       if (name !== 'nvidia.com/gpu') byKind.set(name, (byKind.get(name) ?? 0) + r.allocatable);
+  return byKind;
+}
+
+/** gpuKindTotals of kinds already summed (a fleet's, each member's nodes walked on their own). */
+export function formatKindTotals(byKind: ReadonlyMap<string, number>): string {
   const parts = [...byKind].filter(([, v]) => v > 0).map(([k, v]) => `${v} ${sanitise(shortGpuKind(k))}`);
   return parts.length ? `  +${parts.join(' ')}` : '';
 }
@@ -302,17 +312,18 @@ const COMPACT_ORDER: [string, string][] = [
   ['Completed', 'Done'],
 ];
 
-/**
- * `7  4 Running 1 Failed …`: workloads in scope, then each status a workload
- * holds (counted once per workload); `compact`: short words, the ones that
- * need a look first (`7  1 Failed 2 Queued 4 Run`).
- */
-export function workloadCounts(
-  snapshot: ModelSnapshot,
+/** Workloads in scope and how many hold each status word (counted once per workload). */
+export interface WorkloadWordCounts {
+  n: number;
+  counts: ReadonlyMap<string, number>;
+}
+
+/** Counts the words of `snapshot`'s workloads in `namespace` (null: all), once for both header forms. */
+export function countWorkloadWords(
+  snapshot: Pick<ModelSnapshot, 'workloads' | 'scheduling'>,
   namespace: string | null,
-  compact = false,
   trouble?: TroubleMemo,
-): string {
+): WorkloadWordCounts {
   const counts = new Map<string, number>();
   let n = 0;
   for (const w of snapshot.workloads) {
@@ -321,6 +332,26 @@ export function workloadCounts(
     for (const s of workloadWords(w, snapshot.scheduling?.queues.get(w.uid), trouble))
       counts.set(s, (counts.get(s) ?? 0) + 1);
   }
+  return { n, counts };
+}
+
+/** Counts of several lists as one (a fleet's members, each counted on its own). */
+export function sumWordCounts(all: readonly WorkloadWordCounts[]): WorkloadWordCounts {
+  const counts = new Map<string, number>();
+  let n = 0;
+  for (const c of all) {
+    n += c.n;
+    for (const [s, k] of c.counts) counts.set(s, (counts.get(s) ?? 0) + k);
+  }
+  return { n, counts };
+}
+
+/**
+ * `7  4 Running 1 Failed …`: workloads in scope, then each status a workload
+ * holds; `compact`: short words, the ones that need a look first
+ * (`7  1 Failed 2 Queued 4 Run`).
+ */
+export function formatWorkloadCounts({ n, counts }: WorkloadWordCounts, compact = false): string {
   let parts: string[];
   if (compact) {
     const known = new Set(COMPACT_ORDER.map(([s]) => s));
@@ -333,4 +364,14 @@ export function workloadCounts(
       .sort(([a], [b]) => COUNT_ORDER.indexOf(a) - COUNT_ORDER.indexOf(b))
       .map(([s, c]) => `${c} ${s}`);
   return `${n}${parts.length ? '  ' + parts.join(' ') : ''}`;
+}
+
+/** The header's workload counts of `snapshot` in `namespace` (see formatWorkloadCounts). */
+export function workloadCounts(
+  snapshot: ModelSnapshot,
+  namespace: string | null,
+  compact = false,
+  trouble?: TroubleMemo,
+): string {
+  return formatWorkloadCounts(countWorkloadWords(snapshot, namespace, trouble), compact);
 }

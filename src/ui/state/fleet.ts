@@ -51,6 +51,12 @@ export function isMergedList(frame: Pick<ViewFrame, 'kind' | 'workloadUid'>): bo
 export class FleetViews {
   /** A member's row under CLUSTER, per original row (a row belongs to one member). */
   private readonly prefixed = new WeakMap<Row, { layout: string; row: Row }>();
+  /**
+   * The last merged table and its members' parts: a member still listing sends a snapshot per page, and while
+   * every member's rows are the same the merged rows keep their identity (sorting, filtering and layout with them).
+   */
+  private lastMerged: { parts: { context: string; columns: string; rows: readonly Row[] }[]; table: ViewTable } | null =
+    null;
   /** Each cluster's GPU map (its own memo: layouts and grids are kept per cluster). */
   private readonly maps = new Map<string, GpuMapMemo>();
 
@@ -203,6 +209,31 @@ export class FleetViews {
         table: build({ snapshot: m.snapshot, source: member, cluster: m.context }, mine),
       });
     }
+    const keys = parts.map((p) => ({
+      context: p.context,
+      columns: JSON.stringify([p.table.columns, p.table.sortable, p.table.sortedWithin ?? false]),
+      rows: p.table.rows,
+    }));
+    const last = this.lastMerged;
+    if (
+      last &&
+      last.parts.length === keys.length &&
+      last.parts.every(
+        (k, i) =>
+          k.context === keys[i].context &&
+          k.columns === keys[i].columns &&
+          k.rows.length === keys[i].rows.length &&
+          k.rows.every((r, j) => r === keys[i].rows[j]),
+      )
+    )
+      return last.table;
+    const table = this.joinTables(parts);
+    this.lastMerged = { parts: keys, table };
+    return table;
+  }
+
+  /** The members' tables one after the other under CLUSTER, each member's cells placed under the union's columns. */
+  private joinTables(parts: readonly { context: string; table: ViewTable }[]): ViewTable {
     const first = parts.find((p) => p.table.columns.length)?.table;
     // Members differ in optional columns (QUEUE, UTIL): the union, each member's cells placed under theirs.
     const columns: Column[] = [];
