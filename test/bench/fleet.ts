@@ -6,7 +6,7 @@
 // scale scenario in its own process with 1/N of the nodes, workloads, pods and
 // churn), against one cluster holding them all. Each figure is the median of
 // --sessions explorer sessions (fleet-session.ts: the real App drawn through
-// Ink), each on servers already running and churning:
+// Ink), each on fresh servers, warmed up and churning:
 //   single_complete_view_s / single_rss_mb: one cluster as `wlx` opens it;
 //   fleet_complete_view_s / fleet_rss_mb: `wlx --context c1,…,cN`, every
 //     engine in one shared worker thread (the explorer's way);
@@ -147,16 +147,18 @@ function fleetKubeconfig(servers: readonly BenchServer[], path: string): string[
   return contexts;
 }
 
-async function sessions(what: string, n: number, run: () => Promise<SessionLine>): Promise<SessionLine[]> {
-  const out: SessionLine[] = [];
-  for (let i = 0; i < n; i++) {
-    const s = await run();
-    out.push(s);
-    log(
-      `${what} ${i + 1}/${n}: complete view ${(s.completeMs / 1000).toFixed(2)} s (cpu ${((s.cpuMs ?? NaN) / 1000).toFixed(1)} s), rss ${Math.round(s.rssMb)} MB`,
-    );
+/** Runs `run` on fresh servers of these sizes, warmed up; stops them after, also when it throws. */
+async function onFreshServers<T>(sizes: readonly ScaleSize[], run: (servers: BenchServer[]) => Promise<T>): Promise<T> {
+  const started = await Promise.allSettled(sizes.map((size) => startBenchServer(size)));
+  const servers = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  try {
+    const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    await Promise.all(servers.map(warmUp));
+    return await run(servers);
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
   }
-  return out;
 }
 
 export async function runFleetBench(argv: string[]): Promise<FleetBenchResult> {
@@ -207,42 +209,44 @@ export async function runFleetBench(argv: string[]): Promise<FleetBenchResult> {
   log(
     `single cluster: ${total.nodes} nodes, ${total.workloads} workloads × ${podsPerWorkload} pods, churn ${total.churn}/s`,
   );
-  const single = await startBenchServer(total);
-  let singleRuns: SessionLine[];
-  try {
-    await warmUp(single);
-    singleRuns = await sessions('single', count, () => runSession(single.kubeconfigPath, ['--single'], settle));
-  } finally {
-    await single.stop();
-  }
-
   log(
     `fleet: ${clusters} clusters × (${each.nodes} nodes, ${each.workloads} workloads × ${podsPerWorkload} pods, churn ${each.churn}/s)`,
   );
-  const servers: BenchServer[] = [];
-  const dir = mkdtempSync(join(tmpdir(), 'wlx-bench-fleet-'));
+  const singleRuns: SessionLine[] = [];
   const byEngine = new Map<string, SessionLine[]>();
+  const dir = mkdtempSync(join(tmpdir(), 'wlx-bench-fleet-'));
   try {
-    for (const s of await Promise.all(Array.from({ length: clusters }, () => startBenchServer(each)))) servers.push(s);
-    await Promise.all(servers.map(warmUp));
-    const kubeconfig = join(dir, 'kubeconfig');
-    const contexts = fleetKubeconfig(servers, kubeconfig);
-    // The arms in turn, session by session: on a shared machine the load drifts, and alternating spreads it.
-    for (let i = 0; i < count; i++)
+    // Every session on fresh servers (a simulated server slows over successive sessions: its single cluster took
+    // 25 s, then 31, 41 and 45 s), and the arms in turn, session by session, so the machine's drift spreads over all.
+    for (let i = 0; i < count; i++) {
+      const single = await onFreshServers([total], ([server]) =>
+        runSession(server.kubeconfigPath, ['--single'], settle),
+      );
+      singleRuns.push(single);
+      log(
+        `single ${i + 1}/${count}: complete view ${(single.completeMs / 1000).toFixed(2)} s (cpu ${((single.cpuMs ?? NaN) / 1000).toFixed(1)} s), rss ${Math.round(single.rssMb)} MB, load ${loadavg()[0].toFixed(1)}`,
+      );
       for (const arm of engines) {
-        const [engine, dir] = arm.split('@');
-        const script = dir ? join(dir, 'fleet-session.js') : undefined;
+        const [engine, armDir] = arm.split('@');
+        const script = armDir ? join(armDir, 'fleet-session.js') : undefined;
         const runs = byEngine.get(arm) ?? [];
         byEngine.set(arm, runs);
-        const s = await runSession(kubeconfig, ['--contexts', contexts.join(','), '--engine', engine], settle, script);
+        const s = await onFreshServers(
+          Array.from({ length: clusters }, () => each),
+          (servers) => {
+            const kubeconfig = join(dir, 'kubeconfig');
+            const contexts = fleetKubeconfig(servers, kubeconfig);
+            return runSession(kubeconfig, ['--contexts', contexts.join(','), '--engine', engine], settle, script);
+          },
+        );
         runs.push(s);
         const live = s.memberLiveMs?.map((ms) => (ms / 1000).toFixed(1)).join(' ') ?? '';
         log(
           `fleet (${arm}) ${i + 1}/${count}: complete view ${(s.completeMs / 1000).toFixed(2)} s (cpu ${((s.cpuMs ?? NaN) / 1000).toFixed(1)} s), rss ${Math.round(s.rssMb)} MB, members live at ${live} s, load ${loadavg()[0].toFixed(1)}`,
         );
       }
+    }
   } finally {
-    await Promise.all(servers.map((s) => s.stop()));
     rmSync(dir, { recursive: true, force: true });
   }
 
