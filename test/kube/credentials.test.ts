@@ -4,13 +4,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import type https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Cluster, User } from '@kubernetes/client-node/dist/config_types.js';
 import { ContextCredentials, type RequestCredentials } from '../../src/kube/credentials.js';
 import { loadKubeconfig } from '../../src/kube/kubeconfig.js';
+import { HttpKubeTransport, getJson } from '../../src/kube/client.js';
 
 function tmp(t: { after: (fn: () => void) => void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'wlx-cred-'));
@@ -103,8 +106,15 @@ test('every way a kubeconfig authenticates applies as client-node KubeConfig app
   for (const [what, cluster, user] of cases) {
     // Each side its own copy: authenticators write into the entries (OIDC's client-secret).
     const copy = <T>(v: T): T => structuredClone(v);
-    const ours = await applied(new ContextCredentials(copy(cluster), copy(user)));
-    assert.deepEqual(ours, await applied(theirs(copy(cluster), copy(user))), what);
+    const ours = (await applied(new ContextCredentials(copy(cluster), copy(user)))) as {
+      agentOptions?: Record<string, unknown>;
+    };
+    const mine = ours.agentOptions;
+    // One difference on purpose: our agent keeps its connections between requests (client-node's closes each).
+    if (mine) assert.equal(mine.keepAlive, true, `${what}: keep-alive`);
+    const expected = (await applied(theirs(copy(cluster), copy(user)))) as { agentOptions?: Record<string, unknown> };
+    if (expected.agentOptions && mine) expected.agentOptions = { ...expected.agentOptions, keepAlive: true };
+    assert.deepEqual(ours, expected, what);
   }
   // The comparison sees what matters (a check that it can fail).
   const token = await applied(new ContextCredentials(https_, { name: 'u', token: 'tok' }));
@@ -147,4 +157,24 @@ test('a kubeconfig context gets ContextCredentials; a proxy-url cluster gets cli
   const opts = (await applied(proxied)) as { agent: string; headers: Record<string, string> };
   assert.match(opts.agent, /^HttpsProxyAgent /);
   assert.equal(opts.headers.Authorization, 'Bearer tok');
+});
+
+test('requests of one context share a connection: five GETs, one TCP connection (Node closes each by default)', async (t) => {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end('{"kind":"Status"}');
+  });
+  let connections = 0;
+  server.on('connection', () => connections++);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.after(() => new Promise<void>((r) => server.close(() => r())));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const transport = new HttpKubeTransport(
+    new ContextCredentials({ name: 'c', server: url, skipTLSVerify: true }, { name: 'u', token: 'tok' }),
+    url,
+    'c',
+  );
+  t.after(() => transport.close());
+  for (let i = 0; i < 5; i++) assert.deepEqual(await getJson(transport, '/api'), { kind: 'Status' });
+  assert.equal(connections, 1);
 });
