@@ -4,25 +4,15 @@
 // components draw the same screen's lines, so each visible row's text is
 // formatted once per screen. One ScreenModel per App: it owns the memoised
 // rows, layouts, sort / filter results and change highlights.
-import type { ConnectionInfo, ModelSnapshot, NodeSummary } from '../../model/types.js';
+import type { ConnectionInfo, ModelSnapshot } from '../../model/types.js';
 import type { ModelSource } from '../../model/source.js';
 import { KEYMAP } from '../keymap.js';
 import { helpTable, userKeyRows } from '../render/help.js';
 import type { MapPalette } from '../skin.js';
-import {
-  connectionHeadline,
-  fleetHeadline,
-  gpuHeadline,
-  formatKindTotals,
-  otherGpuKinds,
-  countWorkloadWords,
-  formatWorkloadCounts,
-  sumWordCounts,
-  type WorkloadWordCounts,
-  type HeaderModel,
-} from '../render/header.js';
+import { connectionHeadline, fleetHeadline, gpuHeadline, type HeaderModel } from '../render/header.js';
 import type { PanelLine } from '../render/panels.js';
 import { RowCache, newWorkCounters, type WorkCounters } from '../render/row-cache.js';
+import { HeaderMemo } from './header-memo.js';
 import { formatAge } from '../render/format.js';
 import {
   displayWidth,
@@ -171,23 +161,7 @@ export class ScreenModel {
   private readonly layouts: LayoutMemo;
   private readonly highlights: ChangeHighlights;
   private last: { key: ScreenKey; screen: Screen } | null = null;
-  /** The header's counts, kept while the workloads and queues are the same (a fleet member's progress changes neither). */
-  private counts: {
-    workloads: ModelSnapshot['workloads'];
-    queues: unknown;
-    namespace: string | null;
-    text: string;
-    compact: string;
-  } | null = null;
-  /** A fleet member's header counts, per workloads array. */
-  private readonly memberCounts = new WeakMap<
-    ModelSnapshot['workloads'],
-    { queues: unknown; namespace: string | null; words: WorkloadWordCounts }
-  >();
-  /** A fleet member's other GPU kinds, per nodes array. */
-  private readonly memberKindTotals = new WeakMap<readonly NodeSummary[], ReadonlyMap<string, number>>();
-  /** The header's other GPU kinds (gpuKindTotals): 5,000 nodes walked per frame otherwise; the store keeps the array while no node changed. */
-  private kindTotals: { nodes: readonly NodeSummary[]; text: string } | null = null;
+  private readonly header: HeaderMemo;
 
   private readonly gpuMap: GpuMapMemo;
   private readonly fleet: FleetViews;
@@ -226,6 +200,7 @@ export class ScreenModel {
     this.bindings = options.bindings ?? NO_USER_BINDINGS;
     this.gpuMap = new GpuMapMemo(options.topologyKeys, options.mapPalette);
     this.rows = new RowCache(counters);
+    this.header = new HeaderMemo(this.rows.trouble);
     this.fleet = new FleetViews(this.rows, options.topologyKeys, options.mapPalette);
     this.layouts = new LayoutMemo(counters);
     this.highlights = new ChangeHighlights(options.highlightMs ?? 1500);
@@ -338,53 +313,6 @@ export class ScreenModel {
     };
   }
 
-  private gpuKindTotals(snapshot: ModelSnapshot): string {
-    const nodes = snapshot.nodes;
-    if (this.kindTotals?.nodes === nodes) return this.kindTotals.text;
-    // A fleet's: each member's nodes walked while its own list changes, so one listing walks only its own.
-    const members = snapshot.fleet?.members.flatMap((m) => (m.snapshot ? [m.snapshot.nodes] : []));
-    const byKind = new Map<string, number>();
-    for (const kinds of members ? members.map((m) => this.memberKinds(m)) : [otherGpuKinds(nodes)])
-      for (const [k, v] of kinds) byKind.set(k, (byKind.get(k) ?? 0) + v);
-    this.kindTotals = { nodes, text: formatKindTotals(byKind) };
-    return this.kindTotals.text;
-  }
-
-  private memberKinds(nodes: readonly NodeSummary[]): ReadonlyMap<string, number> {
-    let kinds = this.memberKindTotals.get(nodes);
-    if (!kinds) this.memberKindTotals.set(nodes, (kinds = otherGpuKinds(nodes)));
-    return kinds;
-  }
-
-  private memberWords(member: ModelSnapshot, namespace: string | null): WorkloadWordCounts {
-    const queues = member.scheduling?.queues;
-    const memo = this.memberCounts.get(member.workloads);
-    if (memo && memo.queues === queues && memo.namespace === namespace) return memo.words;
-    const words = countWorkloadWords(member, namespace, this.rows.trouble);
-    this.memberCounts.set(member.workloads, { queues, namespace, words });
-    return words;
-  }
-
-  private workloadCounts(snapshot: ModelSnapshot, namespace: string | null): { text: string; compact: string } {
-    const c = this.counts;
-    const queues = snapshot.scheduling?.queues;
-    if (c && c.workloads === snapshot.workloads && c.queues === queues && c.namespace === namespace) return c;
-    // A fleet's: each member's counted while its own workloads are the same, so one listing recounts only its own.
-    const members = snapshot.fleet?.members.flatMap((m) => (m.snapshot ? [m.snapshot] : []));
-    const words = members
-      ? sumWordCounts(members.map((m) => this.memberWords(m, namespace)))
-      : countWorkloadWords(snapshot, namespace, this.rows.trouble);
-    const counts = {
-      workloads: snapshot.workloads,
-      queues,
-      namespace,
-      text: formatWorkloadCounts(words, false),
-      compact: formatWorkloadCounts(words, true),
-    };
-    this.counts = counts;
-    return counts;
-  }
-
   /** The screen for these inputs (the last one is kept: the gate and the render ask for the same). */
   screen(snapshot: ModelSnapshot, state: UiState, nowMs: number, size: ScreenSize, source: ModelSource): Screen {
     const connection = source.getConnectionInfo();
@@ -452,9 +380,9 @@ export class ScreenModel {
               key.snapshot.connection.forbidden,
             )
           : connectionHeadline(snapshot.connection, snapshot.accessNotice ? readNamespaces(snapshot) : undefined),
-      workloads: this.workloadCounts(snapshot, state.namespace).text,
-      workloadsCompact: this.workloadCounts(snapshot, state.namespace).compact,
-      gpus: gpuHeadline(snapshot, width, () => this.gpuKindTotals(snapshot)),
+      workloads: this.header.workloadCounts(snapshot, state.namespace).text,
+      workloadsCompact: this.header.workloadCounts(snapshot, state.namespace).compact,
+      gpus: gpuHeadline(snapshot, width, () => this.header.gpuKindTotals(snapshot)),
       nodes: snapshot.podNodes ? 'not readable' : String(snapshot.totals.nodes),
       // A namespace-scoped user's "all" is the namespaces read.
       namespace: state.namespace ?? (snapshot.accessNotice ? readNamespaces(snapshot)?.join(',') || null : null),
