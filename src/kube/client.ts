@@ -147,11 +147,21 @@ export async function getJson(transport: KubeTransport, path: string, options?: 
   }
 }
 
+/** The error an aborted request rejects with (`name` AbortError, as Node's own). */
+function abortError(signal: AbortSignal): Error {
+  return Object.assign(new Error('The operation was aborted', { cause: signal.reason }), {
+    name: 'AbortError',
+    code: 'ABORT_ERR',
+  });
+}
+
 /** A transport over a kubeconfig context. */
 export class HttpKubeTransport implements KubeTransport {
   readonly label: string;
   private readonly base: URL;
   private agent: http.Agent | undefined;
+  /** Sockets given an 'error' listener of their own (see open). */
+  private readonly guarded = new WeakSet<object>();
   private applied: RequestCredentials | undefined;
 
   /** `credentials`: the context's (client-node's KubeConfig is one), or how to make them (on the first request). */
@@ -192,9 +202,10 @@ export class HttpKubeTransport implements KubeTransport {
       port: url.port || (isHttps ? 443 : 80),
       path: url.pathname + url.search,
       method: 'GET',
-      signal: options.signal,
     };
+    const { signal } = options;
     return new Promise<http.IncomingMessage>((resolve, reject) => {
+      if (signal?.aborted) return reject(abortError(signal));
       const req = (isHttps ? https : http).request(requestOptions, (res) => {
         const status = res.statusCode ?? 0;
         if (status >= 200 && status < 300) {
@@ -213,6 +224,19 @@ export class HttpKubeTransport implements KubeTransport {
         if (err.name === 'AbortError') reject(err);
         else reject(this.connectionError(path, err, secrets));
       });
+      // A kept connection's socket lives from request to request, and between two (the response read, the socket
+      // being handed back) it has no 'error' listener: an abort then threw an unhandled 'error' (the soak test).
+      req.once('socket', (socket) => {
+        if (!this.guarded.has(socket)) {
+          this.guarded.add(socket);
+          socket.on('error', () => undefined);
+        }
+      });
+      if (signal) {
+        const onAbort = () => req.destroy(abortError(signal));
+        signal.addEventListener('abort', onAbort, { once: true });
+        req.once('close', () => signal.removeEventListener('abort', onAbort));
+      }
       req.end();
     });
   }

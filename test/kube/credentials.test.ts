@@ -178,3 +178,33 @@ test('requests of one context share a connection: five GETs, one TCP connection 
   for (let i = 0; i < 5; i++) assert.deepEqual(await getJson(transport, '/api'), { kind: 'Status' });
   assert.equal(connections, 1);
 });
+
+test('an abort after its answer leaves the kept connection alone: the next request on it is answered', async (t) => {
+  const server = http.createServer((req, res) => {
+    // The second request is answered late, so that the first one's abort comes while it waits.
+    setTimeout(() => res.end('{"kind":"Status"}'), req.url === '/slow' ? 300 : 0);
+  });
+  let connections = 0;
+  server.on('connection', () => connections++);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.after(() => new Promise<void>((r) => server.close(() => r())));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const transport = new HttpKubeTransport(
+    new ContextCredentials({ name: 'c', server: url, skipTLSVerify: true }, { name: 'u', token: 'tok' }),
+    url,
+    'c',
+  );
+  t.after(() => transport.close());
+  const first = new AbortController();
+  assert.deepEqual(await getJson(transport, '/fast', { signal: first.signal }), { kind: 'Status' });
+  const second = getJson(transport, '/slow');
+  await new Promise((r) => setTimeout(r, 100));
+  first.abort();
+  assert.deepEqual(await second, { kind: 'Status' });
+  assert.equal(connections, 1, 'the second request used the first one’s connection');
+  // An abort while the answer is awaited still ends that request.
+  const third = new AbortController();
+  const pending = getJson(transport, '/slow', { signal: third.signal });
+  third.abort();
+  await assert.rejects(pending, { name: 'AbortError' });
+});
