@@ -119,20 +119,27 @@ function mergeAccess(all: readonly (AccessScope | undefined)[]): AccessScope | u
 }
 
 /**
- * Concatenations kept while their parts are the same arrays: a member still listing sends a snapshot per page
- * (its progress), and the views keyed on the merged arrays (the header's counts, the table, its layout) then
- * keep theirs rather than walk every other cluster's workloads and nodes again.
+ * What was made from the members' parts, kept while every part is the same object: a member still listing sends
+ * a snapshot per page (its progress), and the views keyed on the merged arrays (the header's counts, the table,
+ * its layout) then keep theirs rather than walk every other cluster's workloads and nodes again.
  */
-class Concat<T> {
-  private last: { parts: readonly (readonly T[])[]; out: T[] } | null = null;
+class FromParts<P, T> {
+  private last: { parts: readonly P[]; out: T } | null = null;
 
-  of(parts: readonly (readonly T[])[]): T[] {
+  constructor(private readonly make: (parts: readonly P[]) => T) {}
+
+  of(parts: readonly P[]): T {
     const l = this.last;
     if (l && l.parts.length === parts.length && l.parts.every((p, i) => p === parts[i])) return l.out;
-    const out: T[] = parts.flat();
+    const out = this.make(parts);
     this.last = { parts, out };
     return out;
   }
+}
+
+/** The members' arrays one after the other. */
+function concat<T>(parts: readonly (readonly T[])[]): T[] {
+  return parts.flat();
 }
 
 function mergeScheduling(all: readonly (SchedulingView | undefined)[]): SchedulingView | undefined {
@@ -182,17 +189,14 @@ export class FleetMerger {
       byResource: ByResource;
     }
   >();
-  private definitions: {
-    inputs: readonly ModelSnapshot['definitions'][];
-    merged: ModelSnapshot['definitions'];
-  } | null = null;
-  private readonly allWorkloads = new Concat<WorkloadTree>();
-  private readonly allNodes = new Concat<NodeSummary>();
-  private readonly allOrphans = new Concat<OrphanPod>();
-  private scheduling: {
-    inputs: readonly (SchedulingView | undefined)[];
-    merged: SchedulingView | undefined;
-  } | null = null;
+  private readonly allWorkloads = new FromParts<readonly WorkloadTree[], WorkloadTree[]>(concat);
+  private readonly allNodes = new FromParts<readonly NodeSummary[], NodeSummary[]>(concat);
+  private readonly allOrphans = new FromParts<readonly OrphanPod[], OrphanPod[]>(concat);
+  private readonly scheduling = new FromParts(mergeScheduling);
+  /** Every member's definitions, one per name and kind (the last member's wins). */
+  private readonly definitions = new FromParts((inputs: readonly ModelSnapshot['definitions'][]) => [
+    ...new Map(inputs.flatMap((defs) => defs.map((d) => [`${d.name}\u0000${d.kind}`, d]))).values(),
+  ]);
   private version = 0;
   private last: { inputs: readonly (ModelSnapshot | null)[]; lines: string; merged: ModelSnapshot } | null = null;
 
@@ -223,26 +227,6 @@ export class FleetMerger {
     return next;
   }
 
-  /** Every member's definitions, one per name and kind (the last member's wins); the same list while theirs are. */
-  private mergeDefinitions(inputs: readonly ModelSnapshot['definitions'][]): ModelSnapshot['definitions'] {
-    const last = this.definitions;
-    if (last && last.inputs.length === inputs.length && last.inputs.every((d, i) => d === inputs[i]))
-      return last.merged;
-    const merged = [...new Map(inputs.flatMap((defs) => defs.map((d) => [`${d.name}\u0000${d.kind}`, d]))).values()];
-    this.definitions = { inputs, merged };
-    return merged;
-  }
-
-  /** mergeScheduling, the same object while every member's scheduling view is. */
-  private mergedScheduling(inputs: readonly (SchedulingView | undefined)[]): SchedulingView | undefined {
-    const last = this.scheduling;
-    if (last && last.inputs.length === inputs.length && last.inputs.every((s, i) => s === inputs[i]))
-      return last.merged;
-    const merged = mergeScheduling(inputs);
-    this.scheduling = { inputs, merged };
-    return merged;
-  }
-
   merge(members: readonly FleetMember[]): ModelSnapshot {
     const inputs = members.map((m) => m.snapshot);
     // A member's line may change without its snapshot (it failed to open, or timed out).
@@ -265,7 +249,7 @@ export class FleetMerger {
       listed: m.snapshot.connection.total > 0 && m.snapshot.connection.synced >= m.snapshot.connection.total,
     }));
     const podNodes = live.flatMap((m) => m.snapshot.podNodes ?? []);
-    const definitions = this.mergeDefinitions(live.map((m) => m.snapshot.definitions));
+    const definitions = this.definitions.of(live.map((m) => m.snapshot.definitions));
     const merged: ModelSnapshot = {
       version: ++this.version,
       workloads: this.allWorkloads.of(parts.map((p) => p.t.workloads)),
@@ -289,7 +273,7 @@ export class FleetMerger {
       ],
       changedWorkloads: live.flatMap((m) => m.snapshot.changedWorkloads),
       orphanPods: this.allOrphans.of(parts.map((p) => p.t.orphans)),
-      scheduling: this.mergedScheduling(live.map((m) => m.snapshot.scheduling)),
+      scheduling: this.scheduling.of(live.map((m) => m.snapshot.scheduling)),
       access: mergeAccess(live.map((m) => m.snapshot.access)),
       ...(podNodes.length ? { podNodes } : {}),
       ...mergePodScope(live.map((m) => m.snapshot)),
