@@ -159,10 +159,13 @@ test('a kubeconfig context gets ContextCredentials; a proxy-url cluster gets cli
   assert.equal(opts.headers.Authorization, 'Bearer tok');
 });
 
-test('requests of one context share a connection: five GETs, one TCP connection (Node closes each by default)', async (t) => {
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end('{"kind":"Status"}');
+/** A local server answering every GET with a Status (when `answer` lets it), and one context's transport to it. */
+async function localContext(
+  t: { after: (fn: () => unknown) => void },
+  answer: (path: string) => Promise<void> = () => Promise.resolve(),
+): Promise<{ transport: HttpKubeTransport; connections: () => number }> {
+  const server = http.createServer((req, res) => {
+    void answer(req.url ?? '').then(() => res.end('{"kind":"Status"}'));
   });
   let connections = 0;
   server.on('connection', () => connections++);
@@ -175,33 +178,34 @@ test('requests of one context share a connection: five GETs, one TCP connection 
     'c',
   );
   t.after(() => transport.close());
+  return { transport, connections: () => connections };
+}
+
+test('requests of one context share a connection: five GETs, one TCP connection (Node closes each by default)', async (t) => {
+  const { transport, connections } = await localContext(t);
   for (let i = 0; i < 5; i++) assert.deepEqual(await getJson(transport, '/api'), { kind: 'Status' });
-  assert.equal(connections, 1);
+  assert.equal(connections(), 1);
 });
 
 test('an abort after its answer leaves the kept connection alone: the next request on it is answered', async (t) => {
-  const server = http.createServer((req, res) => {
-    // The second request is answered late, so that the first one's abort comes while it waits.
-    setTimeout(() => res.end('{"kind":"Status"}'), req.url === '/slow' ? 300 : 0);
+  // /slow is answered once the test lets it: the first request's abort comes while the second waits on its socket.
+  let arrived!: () => void;
+  const slowArrived = new Promise<void>((r) => (arrived = r));
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  const { transport, connections } = await localContext(t, (path) => {
+    if (path !== '/slow') return Promise.resolve();
+    arrived();
+    return released;
   });
-  let connections = 0;
-  server.on('connection', () => connections++);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.after(() => new Promise<void>((r) => server.close(() => r())));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const transport = new HttpKubeTransport(
-    new ContextCredentials({ name: 'c', server: url, skipTLSVerify: true }, { name: 'u', token: 'tok' }),
-    url,
-    'c',
-  );
-  t.after(() => transport.close());
   const first = new AbortController();
   assert.deepEqual(await getJson(transport, '/fast', { signal: first.signal }), { kind: 'Status' });
   const second = getJson(transport, '/slow');
-  await new Promise((r) => setTimeout(r, 100));
+  await slowArrived;
   first.abort();
+  release();
   assert.deepEqual(await second, { kind: 'Status' });
-  assert.equal(connections, 1, 'the second request used the first one’s connection');
+  assert.equal(connections(), 1, 'the second request used the first one’s connection');
   // An abort while the answer is awaited still ends that request.
   const third = new AbortController();
   const pending = getJson(transport, '/slow', { signal: third.signal });
