@@ -147,14 +147,6 @@ export async function getJson(transport: KubeTransport, path: string, options?: 
   }
 }
 
-/** The error an aborted request rejects with (`name` AbortError, as Node's own). */
-function abortError(signal: AbortSignal): Error {
-  return Object.assign(new Error('The operation was aborted', { cause: signal.reason }), {
-    name: 'AbortError',
-    code: 'ABORT_ERR',
-  });
-}
-
 /** A transport over a kubeconfig context. */
 export class HttpKubeTransport implements KubeTransport {
   readonly label: string;
@@ -202,10 +194,9 @@ export class HttpKubeTransport implements KubeTransport {
       port: url.port || (isHttps ? 443 : 80),
       path: url.pathname + url.search,
       method: 'GET',
+      signal: options.signal,
     };
-    const { signal } = options;
     return new Promise<http.IncomingMessage>((resolve, reject) => {
-      if (signal?.aborted) return reject(abortError(signal));
       const req = (isHttps ? https : http).request(requestOptions, (res) => {
         const status = res.statusCode ?? 0;
         if (status >= 200 && status < 300) {
@@ -232,11 +223,6 @@ export class HttpKubeTransport implements KubeTransport {
           socket.on('error', () => undefined);
         }
       });
-      if (signal) {
-        const onAbort = () => req.destroy(abortError(signal));
-        signal.addEventListener('abort', onAbort, { once: true });
-        req.once('close', () => signal.removeEventListener('abort', onAbort));
-      }
       req.end();
     });
   }
