@@ -42,7 +42,7 @@ import { matchesSelector, parseLabelSelector, type Requirement } from './selecto
 import { DEFINITION_GVKS, wantedKinds } from './kinds.js';
 import { unreadableNamespaceText } from '../model/namespace-access.js';
 import { KindWatchers, type EnsureResult, type Watched } from './kind-watchers.js';
-import { FlushScheduler } from './flush-scheduler.js';
+import { FlushScheduler, heldWatch } from './flush-scheduler.js';
 import {
   ProblemLog,
   ProblemTimes,
@@ -165,6 +165,12 @@ export class ClusterEngine implements ModelSource {
     this.watchers = new KindWatchers(options, this.discovery, {
       onEvent: (w, type, object) => this.onEvent(w, type, object),
       previousPod: (uid) => this.store.podObject?.(uid),
+      // Once every kind has listed, a held engine's watches open at its release (its churn waits at the
+      // server, as a lone engine's pods' churn waits during their list), not event by event meanwhile.
+      beforeWatch: (listStartedAt, signal) =>
+        this.kindsStarted && this.watchers.allListed()
+          ? heldWatch(this.options.flushHold, listStartedAt, signal)
+          : Promise.resolve(),
       onState: (_w, state) => this.scheduler.markDirty(state === 'live'),
       onProblem: (w, message) => {
         // A forbidden kind is reported from its state (see snapshot.ts).

@@ -7,7 +7,8 @@
 // and the model is not current before the replay ends anyway.
 // While a FlushHold is held (a synced engine of a shared worker waiting for
 // the others' first lists: src/app/worker/first-lists.ts), events are applied
-// as they come but nothing is flushed until the hold ends.
+// as they come but nothing is flushed until the hold ends, and the watch of
+// the kind listed last opens only then (heldWatch).
 
 /**
  * During the initial sync, a flush asked for only because a kind finished its
@@ -33,6 +34,16 @@ export const CATCH_UP_EVENTS = 1_500;
 export const CATCH_UP_INTERVAL_MS = 500;
 
 /**
+ * How long after a list began its watch may still open. A held engine's
+ * watches wait for its release (heldWatch) at most until then: the server
+ * keeps the events meanwhile, as it does during a long list, and
+ * kube-apiserver's watch cache keeps at least 75 s of them (up to 102,400
+ * events per resource); a watch from an older resourceVersion would cost a
+ * relist.
+ */
+export const HELD_WATCH_MAX_MS = 45_000;
+
+/**
  * While held, a synced engine applies its watch events but flushes nothing
  * (no trees patched, no snapshot), and its connection reads 'syncing'. Given
  * by the engine's host (src/app/worker/first-lists.ts).
@@ -41,6 +52,28 @@ export interface FlushHold {
   readonly held: boolean;
   /** Calls `changed` whenever `held` changes; returns the unsubscribe. */
   onChange(changed: () => void): () => void;
+}
+
+/**
+ * Resolves when a watch may open: at once unless `hold` is held, else when it
+ * is released, at `listStartedAt + HELD_WATCH_MAX_MS`, or on abort.
+ */
+export function heldWatch(hold: FlushHold | undefined, listStartedAt: number, signal: AbortSignal): Promise<void> {
+  const waitMs = listStartedAt + HELD_WATCH_MAX_MS - Date.now();
+  if (!hold?.held || waitMs <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      unsubscribe();
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, waitMs);
+    const unsubscribe = hold.onChange(() => {
+      if (!hold.held) done();
+    });
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 export class FlushScheduler {

@@ -46,6 +46,8 @@ export interface KindWatcherHandlers {
   onKindsChanged(): void;
   /** What is held of pod `uid` (its trimmed object), whose parts a new version's trim tries first. */
   previousPod?(uid: string): KubeObject | undefined;
+  /** Awaited between a kind's list and its watch (ReflectorOptions.beforeWatch). */
+  beforeWatch?(listStartedAt: number, signal: AbortSignal): Promise<void>;
 }
 
 export interface EnsureResult {
@@ -69,6 +71,15 @@ export class KindWatchers {
   private readonly trimmer = new Trimmer();
   /** Kinds whose cluster-wide list was forbidden, now listed per namespace (gvk keys). */
   private readonly fellBack = new Set<string>();
+  /** Every kind watched has listed once, or cannot be (forbidden, not served). */
+  allListed(): boolean {
+    for (const w of this.watched.values()) {
+      const state = w.reflector.state;
+      if (w.reflector.lists === 0 && state !== 'forbidden' && state !== 'not-served') return false;
+    }
+    return true;
+  }
+
   /** Kinds watched at another served version than their definition's: what to tell (the wanted gvk key →). */
   private readonly fallbacks = new Map<string, { text: string; since: string }>();
 
@@ -198,6 +209,9 @@ export class KindWatchers {
         ),
         watch: this.options.watch !== false,
         wire: this.options.wire,
+        ...(this.handlers.beforeWatch
+          ? { beforeWatch: (at: number, signal: AbortSignal) => this.handlers.beforeWatch!(at, signal) }
+          : {}),
       },
       {
         onEvent: (type, object) => this.handlers.onEvent(w, type, object),

@@ -112,6 +112,12 @@ export interface ReflectorOptions {
    * (core/v1 Pod, Node, Event), JSON otherwise; default 'json'.
    */
   wire?: 'json' | 'protobuf';
+  /**
+   * Awaited after each list, before the watch that follows it opens (given
+   * when the list began: the server must still hold the events since). The
+   * engine delays a held engine's watches with it (engine.ts, watchAfterList).
+   */
+  beforeWatch?: (listStartedAt: number, signal: AbortSignal) => Promise<void>;
   random?: () => number;
 }
 
@@ -252,6 +258,7 @@ export class Reflector {
     while (!signal.aborted) {
       try {
         if (needList) {
+          const listStartedAt = Date.now();
           await this.list(signal);
           needList = false;
           this.backoff.reset();
@@ -259,6 +266,8 @@ export class Reflector {
           this.setState('live');
           this.syncedResolve(null);
           if (!watch) return;
+          await this.options.beforeWatch?.(listStartedAt, signal);
+          if (signal.aborted) break;
         }
         const started = Date.now();
         const events = await this.watchOnce(signal);

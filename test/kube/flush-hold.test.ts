@@ -1,7 +1,8 @@
 // An engine whose flushes are held (EngineOptions.flushHold: a synced engine
 // of a shared worker waiting for the others' first lists) shows what it
 // listed, reads syncing rather than live, shows none of its watch events
-// meanwhile, and shows them and goes live once the hold ends.
+// meanwhile, and shows them and goes live once the hold ends. The watch of
+// the kind it listed last opens only then (heldWatch).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemoCluster } from '../../demo/index.js';
@@ -11,10 +12,11 @@ import type { DemoCluster } from '../../demo/index.js';
 import { putNode } from './fixtures.js';
 import { startDemoEngine, until } from './helpers.js';
 
-/** A hold the test opens by hand. */
-function manualHold(): FlushHold & { open(): void } {
+/** A hold the test opens by hand; `listeners` counts who waits on it (the flush scheduler, and each waiting watch). */
+function manualHold(): FlushHold & { open(): void; listeners: Set<() => void> } {
   const listeners = new Set<() => void>();
   const hold = {
+    listeners,
     held: true,
     onChange(changed: () => void) {
       listeners.add(changed);
@@ -61,11 +63,34 @@ test('a held engine shows its lists, reads syncing, shows none of its watch even
 
   hold.open();
   await until(() => held.getSnapshot().connection.state === 'live', 'the held engine live once the hold ends');
-  assert.deepEqual(
-    nodeNames(held),
-    ['gpu-node-01', 'gpu-node-02'],
-    'what it applied meanwhile shown by the time it is live',
-  );
+  await until(() => nodeNames(held).length === 2, 'the event made while held shown after the hold');
   putNode(cluster.store, 'gpu-node-03', 8);
   await until(() => nodeNames(held).length === 3, 'events applied as they come after the hold');
+});
+
+test('a held engine opens the watch of the kind it listed last only when the hold ends, and sees what changed meanwhile', async (t) => {
+  const cluster = await startDemoCluster({ simulate: false });
+  t.after(() => cluster.stop());
+  putNode(cluster.store, 'gpu-node-01', 8);
+  const hold = manualHold();
+  const held = await engineOn(cluster, hold);
+  t.after(() => held.stop());
+  await held.whenSynced();
+  const paths = (watch: boolean) =>
+    new Set(
+      cluster
+        .requests()
+        .filter((r) => /[?&]watch=(1|true)/.test(r.path) === watch && r.path.includes('?'))
+        .map((r) => r.path.split('?')[0]),
+    );
+  const listed = paths(false);
+  // Every other kind watches as it listed; the last one listed waits for the release (beside the flush scheduler).
+  await until(() => hold.listeners.size === 2, 'a watch waiting on the hold');
+  await until(() => paths(true).size === listed.size - 1, 'the watches of every kind but the last listed');
+  const waiting = [...listed].filter((p) => !paths(true).has(p));
+  assert.equal(waiting.length, 1, `one kind waits: ${waiting.join(', ')}`);
+  putNode(cluster.store, 'gpu-node-02', 8);
+  hold.open();
+  await until(() => paths(true).size === listed.size, 'every kind watched once the hold ends');
+  await until(() => nodeNames(held).length === 2, 'the node put while held, from the watch opened at the release');
 });

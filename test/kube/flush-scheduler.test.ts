@@ -7,7 +7,10 @@ import {
   CATCH_UP_EVENTS,
   CATCH_UP_INTERVAL_MS,
   FlushScheduler,
+  HELD_WATCH_MAX_MS,
+  heldWatch,
   SYNC_INTERVAL_MS,
+  type FlushHold,
 } from '../../src/kube/flush-scheduler.js';
 
 const INTERVAL_MS = 20;
@@ -79,4 +82,59 @@ test('flush scheduler: while list pages arrive, watch events flush at most every
   s.markDirty();
   tick(INTERVAL_MS);
   assert.equal(flushes.length, synced + 1, 'after the sync, events are flushed at the interval');
+});
+
+/** A hold the test releases by hand. */
+function manualHold(held: boolean): FlushHold & { release(): void } {
+  const listeners = new Set<() => void>();
+  const hold = {
+    held,
+    onChange(changed: () => void) {
+      listeners.add(changed);
+      return () => listeners.delete(changed);
+    },
+    release() {
+      hold.held = false;
+      for (const l of [...listeners]) l();
+    },
+  };
+  return hold;
+}
+
+/** Whether the promise has settled once pending microtasks have run. */
+async function settled(p: Promise<void>): Promise<boolean> {
+  let done = false;
+  void p.then(() => (done = true));
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+  return done;
+}
+
+test('heldWatch: a watch opens at once unless held; held, at the release, at HELD_WATCH_MAX_MS after its list began, or on abort', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 });
+  const signal = new AbortController().signal;
+  assert.ok(await settled(heldWatch(undefined, Date.now(), signal)), 'no hold (a lone engine): at once');
+  assert.ok(await settled(heldWatch(manualHold(false), Date.now(), signal)), 'released: at once');
+
+  const hold = manualHold(true);
+  const released = heldWatch(hold, Date.now() - 5_000, signal);
+  t.mock.timers.tick(1_000);
+  assert.equal(await settled(released), false, 'held: waits');
+  hold.release();
+  assert.ok(await settled(released), 'opens at the release');
+
+  const listStartedAt = Date.now() - 30_000;
+  const bounded = heldWatch(manualHold(true), listStartedAt, signal);
+  t.mock.timers.tick(HELD_WATCH_MAX_MS - 30_000 - 1);
+  assert.equal(await settled(bounded), false, 'held: waits until the bound');
+  t.mock.timers.tick(1);
+  assert.ok(await settled(bounded), 'opens HELD_WATCH_MAX_MS after its list began, still held');
+  assert.ok(
+    await settled(heldWatch(manualHold(true), Date.now() - HELD_WATCH_MAX_MS, signal)),
+    'a list that began that long ago: at once',
+  );
+
+  const stop = new AbortController();
+  const aborted = heldWatch(manualHold(true), Date.now(), stop.signal);
+  stop.abort();
+  assert.ok(await settled(aborted), 'the reflector stops: it ends the wait');
 });

@@ -434,3 +434,40 @@ test('a request that gets no response headers is cut after headersTimeoutMs and 
   assert.equal(await r.firstSync, null);
   assert.equal(r.count, 1);
 });
+
+test('beforeWatch: no watch opens until it resolves, and the watch then replays what changed since the list', async (t) => {
+  const api = await new FakeApi().start();
+  t.after(() => api.stop());
+  api.put('a');
+  const rec = recorder();
+  let release!: () => void;
+  const asked: number[] = [];
+  const before = Date.now();
+  const r = reflectorFor(api, rec, {
+    beforeWatch: (listStartedAt) => {
+      asked.push(listStartedAt);
+      return new Promise<void>((resolve) => (release = resolve));
+    },
+  });
+  t.after(() => r.stop());
+  r.start();
+  await r.firstSync;
+  await until(() => asked.length === 1, 'beforeWatch asked after the list');
+  assert.ok(asked[0] >= before && asked[0] <= Date.now(), 'given when the list began');
+  const listRv = r.resourceVersion;
+  // The reflector awaits the promise: nothing can watch until it resolves.
+  assert.equal(api.requests.filter((u) => u.includes('watch=')).length, 0, 'no watch while it waits');
+  api.put('b');
+  api.put('a', { spec: { x: 1 } });
+  release();
+  await until(() => rec.events.length === 3, 'the events made while it waited');
+  assert.deepEqual(
+    rec.events.slice(1).map((e) => `${e.type} ${e.name}`),
+    ['ADDED b', 'MODIFIED a'],
+  );
+  const watch = new URL(
+    api.requests.find((u) => u.includes('watch='))!,
+    'http://x',
+  );
+  assert.equal(watch.searchParams.get('resourceVersion'), listRv, 'watched from the list resourceVersion');
+});

@@ -2,7 +2,9 @@
 // of them: the heap bound (heap-growth.ts), and the synced engines' flushes.
 // In a worker serving several engines (a fleet's), an engine that has listed
 // applies its watch events as they come but flushes nothing (no trees
-// patched, no snapshot) while another still lists, and flushes once after.
+// patched, no snapshot) while another still lists, and flushes once after;
+// the watch of the kind it listed last opens only then (heldWatch in
+// flush-scheduler.ts: those events wait at the server meanwhile).
 // Flushed as they came, the synced engines' churn cost the fleet's worker
 // 2.0–2.4× the single cluster's CPU; their lines held as bytes until then
 // cost more than applying them (every held byte lands on a fresh page, and
