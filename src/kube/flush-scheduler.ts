@@ -21,7 +21,10 @@ const SYNC_DEFER_OBJECTS = 5_000;
  * During the initial sync, while pages of a list arrive, flushes are at most
  * this often: watch events of kinds already listed (workload status under
  * churn) would otherwise flush every interval, and each flush builds the trees
- * of the pods applied since, which the next pages change again.
+ * of the pods applied since, which the next pages change again. An engine
+ * sharing its worker with others in their first list waits this times their
+ * number (FlushHold.listingEngines): the worker flushes its lists' progress
+ * about once a second, as a single cluster's does.
  */
 export const SYNC_INTERVAL_MS = 1_000;
 
@@ -50,6 +53,8 @@ export const HELD_WATCH_MAX_MS = 45_000;
  */
 export interface FlushHold {
   readonly held: boolean;
+  /** Engines of the worker in their first list, this one included while it lists (1 or 0 alone). */
+  readonly listingEngines?: number;
   /** Calls `changed` whenever `held` changes; returns the unsubscribe. */
   onChange(changed: () => void): () => void;
 }
@@ -125,7 +130,8 @@ export class FlushScheduler {
       // flushed) is not worth a flush that would build the trees of everything
       // they applied so far, only to build them again at the end of the sync.
       if (!this.synced && this.onlySyncProgress && this.unflushedListed > SYNC_DEFER_OBJECTS) return;
-      const listing = !this.synced && this.unflushedListed > 0 ? this.lastFlush + SYNC_INTERVAL_MS - Date.now() : 0;
+      const pace = SYNC_INTERVAL_MS * Math.max(1, this.hold?.listingEngines ?? 1);
+      const listing = !this.synced && this.unflushedListed > 0 ? this.lastFlush + pace - Date.now() : 0;
       if (listing > 0) return this.arm(listing);
       const catchingUp = this.marked > CATCH_UP_EVENTS ? this.lastFlush + CATCH_UP_INTERVAL_MS - Date.now() : 0;
       if (catchingUp > 0) return this.arm(catchingUp);

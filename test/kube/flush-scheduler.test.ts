@@ -138,3 +138,30 @@ test('heldWatch: a watch opens at once unless held; held, at the release, at HEL
   stop.abort();
   assert.ok(await settled(aborted), 'the reflector stops: it ends the wait');
 });
+
+test('flush scheduler: an engine sharing its worker with others in their first list flushes its list progress at SYNC_INTERVAL_MS times their number', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 });
+  const hold = { held: true, listingEngines: 4, onChange: () => () => undefined };
+  const flushes: number[] = [];
+  const s = new FlushScheduler(INTERVAL_MS, () => flushes.push(Date.now()), hold);
+  t.after(() => s.stop());
+  const pageEvery = (ms: number, until: number) => {
+    for (let at = 0; at < until; at += ms) {
+      s.listed();
+      s.markDirty();
+      t.mock.timers.tick(ms);
+    }
+  };
+  pageEvery(5, SYNC_INTERVAL_MS * 9);
+  assert.ok(flushes.length >= 2, `flushed during the sync (${flushes.length})`);
+  for (let i = 1; i < flushes.length; i++)
+    assert.equal(flushes[i] - flushes[i - 1], SYNC_INTERVAL_MS * 4, 'four engines listing: one flush per 4 s each');
+  // The others have listed: from its next flush on (the one already timed), once a second again.
+  hold.listingEngines = 1;
+  const before = flushes.length;
+  pageEvery(5, SYNC_INTERVAL_MS * 8);
+  const after = flushes.slice(before);
+  assert.ok(after[0] - flushes[before - 1] <= SYNC_INTERVAL_MS * 4, 'the flush already timed');
+  assert.ok(after.length >= 4, `flushed every second once alone (${after.length})`);
+  for (let i = 1; i < after.length; i++) assert.equal(after[i] - after[i - 1], SYNC_INTERVAL_MS);
+});

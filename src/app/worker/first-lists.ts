@@ -65,6 +65,11 @@ class Engine implements FlushHold {
     }, boundMs).unref();
   }
 
+  /** Engines of the worker in their first list (their flushes share the worker's sync pace: SYNC_INTERVAL_MS). */
+  get listingEngines(): number {
+    return this.gate.listingEngines;
+  }
+
   /** Listing for the heap bound: in its first list, unless it has not answered within the connect timeout. */
   get listing(): boolean {
     return !this.synced && (this.answered || !this.timedOut);
@@ -118,6 +123,8 @@ class Engine implements FlushHold {
 export class FirstLists {
   private readonly engines = new Set<Engine>();
   private listing = false;
+  /** Engines in their first list (Engine.listing), as of the last update. */
+  listingEngines = 0;
 
   constructor(private readonly options: FirstListsOptions = {}) {}
 
@@ -139,7 +146,8 @@ export class FirstLists {
       e.setHeld(held);
       if (e.released && e.synced) this.engines.delete(e);
     }
-    const listing = [...this.engines].some((e) => e.listing);
+    this.listingEngines = [...this.engines].filter((e) => e.listing).length;
+    const listing = this.listingEngines > 0;
     if (listing !== this.listing) {
       this.listing = listing;
       this.options.listingChanged?.(listing);

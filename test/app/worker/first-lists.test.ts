@@ -45,6 +45,30 @@ test('first lists: synced engines of one worker are held until the last has list
   assert.deepEqual(seenA, [false], 'a was released once, and never flickered');
 });
 
+test('first lists: every engine sees how many of the worker are in their first list (their shared sync pace)', (t) => {
+  mockTimers(t);
+  const lists = new FirstLists();
+  const [a, b, c] = [lists.join(BOUND), lists.join(BOUND), lists.join(BOUND)];
+  for (const e of [a, b, c]) e.connection(connection('syncing'));
+  assert.deepEqual(
+    [a, b, c].map((e) => e.hold.listingEngines),
+    [3, 3, 3],
+  );
+  a.done();
+  assert.equal(c.hold.listingEngines, 2, 'a listed');
+  t.mock.timers.tick(BOUND);
+  assert.equal(c.hold.listingEngines, 2, 'answering engines count however long they list');
+  b.done();
+  assert.equal(c.hold.listingEngines, 1, 'the last one paces as a single cluster');
+  const late = new FirstLists();
+  const [silent, other] = [late.join(BOUND), late.join(BOUND)];
+  other.connection(connection('syncing'));
+  assert.equal(other.hold.listingEngines, 2);
+  t.mock.timers.tick(BOUND);
+  assert.equal(other.hold.listingEngines, 1, 'one that has not answered within the connect timeout counts no more');
+  silent.done();
+});
+
 test('first lists: a held engine flushes its sync, then nothing while another lists, and once when the last has listed', (t) => {
   mockTimers(t);
   const lists = new FirstLists();
