@@ -71,15 +71,6 @@ export class KindWatchers {
   private readonly trimmer = new Trimmer();
   /** Kinds whose cluster-wide list was forbidden, now listed per namespace (gvk keys). */
   private readonly fellBack = new Set<string>();
-  /** Every kind watched has listed once, or cannot be (forbidden, not served). */
-  allListed(): boolean {
-    for (const w of this.watched.values()) {
-      const state = w.reflector.state;
-      if (w.reflector.lists === 0 && state !== 'forbidden' && state !== 'not-served') return false;
-    }
-    return true;
-  }
-
   /** Kinds watched at another served version than their definition's: what to tell (the wanted gvk key →). */
   private readonly fallbacks = new Map<string, { text: string; since: string }>();
 
@@ -257,6 +248,15 @@ export class KindWatchers {
     });
     this.handlers.onKindsChanged();
     return out;
+  }
+
+  /** Every kind watched has listed once, or cannot be (forbidden, not served). */
+  allListed(): boolean {
+    for (const w of this.watched.values()) {
+      const state = w.reflector.state;
+      if (w.reflector.lists === 0 && state !== 'forbidden' && state !== 'not-served') return false;
+    }
+    return true;
   }
 
   /** What the user may read (see AccessScope; the kinds of an unreadable namespace are that namespace's notice). */

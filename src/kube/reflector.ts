@@ -115,7 +115,7 @@ export interface ReflectorOptions {
   /**
    * Awaited after each list, before the watch that follows it opens (given
    * when the list began: the server must still hold the events since). The
-   * engine delays a held engine's watches with it (engine.ts, watchAfterList).
+   * engine delays a held engine's watches with it (heldWatch, flush-scheduler.ts).
    */
   beforeWatch?: (listStartedAt: number, signal: AbortSignal) => Promise<void>;
   random?: () => number;

@@ -3,35 +3,28 @@
 // listed, reads syncing rather than live, shows none of its watch events
 // meanwhile, and shows them and goes live once the hold ends. The watch of
 // the kind it listed last opens only then (heldWatch).
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { startDemoCluster } from '../../demo/index.js';
 import type { ClusterEngine } from '../../src/kube/engine.js';
 import type { FlushHold } from '../../src/kube/flush-scheduler.js';
 import type { DemoCluster } from '../../demo/index.js';
 import { putNode } from './fixtures.js';
-import { startDemoEngine, until } from './helpers.js';
-
-/** A hold the test opens by hand; `listeners` counts who waits on it (the flush scheduler, and each waiting watch). */
-function manualHold(): FlushHold & { open(): void; listeners: Set<() => void> } {
-  const listeners = new Set<() => void>();
-  const hold = {
-    listeners,
-    held: true,
-    onChange(changed: () => void) {
-      listeners.add(changed);
-      return () => listeners.delete(changed);
-    },
-    open() {
-      hold.held = false;
-      for (const l of [...listeners]) l();
-    },
-  };
-  return hold;
-}
+import { manualHold, startDemoEngine, until } from './helpers.js';
 
 function engineOn(cluster: DemoCluster, flushHold?: FlushHold): Promise<ClusterEngine> {
   return startDemoEngine(cluster, { flushIntervalMs: 10, ...(flushHold ? { flushHold } : {}) });
+}
+
+/** A cluster with one node, and an engine on it whose hold the test opens. */
+async function heldEngine(t: TestContext) {
+  const cluster = await startDemoCluster({ simulate: false });
+  t.after(() => cluster.stop());
+  putNode(cluster.store, 'gpu-node-01', 8);
+  const hold = manualHold();
+  const held = await engineOn(cluster, hold);
+  t.after(() => held.stop());
+  return { cluster, hold, held };
 }
 
 const nodeNames = (e: ClusterEngine) =>
@@ -41,12 +34,7 @@ const nodeNames = (e: ClusterEngine) =>
     .sort();
 
 test('a held engine shows its lists, reads syncing, shows none of its watch events, and shows them and goes live when the hold ends', async (t) => {
-  const cluster = await startDemoCluster({ simulate: false });
-  t.after(() => cluster.stop());
-  putNode(cluster.store, 'gpu-node-01', 8);
-  const hold = manualHold();
-  const held = await engineOn(cluster, hold);
-  t.after(() => held.stop());
+  const { cluster, hold, held } = await heldEngine(t);
   // The same cluster without a hold: when it has an event, the held engine's watch has had it too.
   const control = await engineOn(cluster);
   t.after(() => control.stop());
@@ -69,12 +57,7 @@ test('a held engine shows its lists, reads syncing, shows none of its watch even
 });
 
 test('a held engine opens the watch of the kind it listed last only when the hold ends, and sees what changed meanwhile', async (t) => {
-  const cluster = await startDemoCluster({ simulate: false });
-  t.after(() => cluster.stop());
-  putNode(cluster.store, 'gpu-node-01', 8);
-  const hold = manualHold();
-  const held = await engineOn(cluster, hold);
-  t.after(() => held.stop());
+  const { cluster, hold, held } = await heldEngine(t);
   await held.whenSynced();
   const paths = (watch: boolean) =>
     new Set(

@@ -10,8 +10,8 @@ import {
   HELD_WATCH_MAX_MS,
   heldWatch,
   SYNC_INTERVAL_MS,
-  type FlushHold,
 } from '../../src/kube/flush-scheduler.js';
+import { manualHold } from './helpers.js';
 
 const INTERVAL_MS = 20;
 
@@ -84,23 +84,6 @@ test('flush scheduler: while list pages arrive, watch events flush at most every
   assert.equal(flushes.length, synced + 1, 'after the sync, events are flushed at the interval');
 });
 
-/** A hold the test releases by hand. */
-function manualHold(held: boolean): FlushHold & { release(): void } {
-  const listeners = new Set<() => void>();
-  const hold = {
-    held,
-    onChange(changed: () => void) {
-      listeners.add(changed);
-      return () => listeners.delete(changed);
-    },
-    release() {
-      hold.held = false;
-      for (const l of [...listeners]) l();
-    },
-  };
-  return hold;
-}
-
 /** Whether the promise has settled once pending microtasks have run. */
 async function settled(p: Promise<void>): Promise<boolean> {
   let done = false;
@@ -119,7 +102,7 @@ test('heldWatch: a watch opens at once unless held; held, at the release, at HEL
   const released = heldWatch(hold, Date.now() - 5_000, signal);
   t.mock.timers.tick(1_000);
   assert.equal(await settled(released), false, 'held: waits');
-  hold.release();
+  hold.open();
   assert.ok(await settled(released), 'opens at the release');
 
   const listStartedAt = Date.now() - 30_000;

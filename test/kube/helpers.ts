@@ -5,6 +5,7 @@ import type { DemoCluster } from '../../demo/index.js';
 import { HttpKubeTransport } from '../../src/kube/client.js';
 import { startEngine, type ClusterEngine, type EngineOptions } from '../../src/kube/engine.js';
 import { loadDefinitions } from '../../src/definitions/index.js';
+import type { FlushHold } from '../../src/kube/flush-scheduler.js';
 
 /** Resolves once `cond()` holds; rejects naming `what` after `ms`. */
 export async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
@@ -31,4 +32,22 @@ export function startDemoEngine(cluster: DemoCluster, extra: Partial<EngineOptio
     definitions: loadDefinitions({ envPaths: '' }),
     ...extra,
   });
+}
+
+/** A FlushHold the test opens by hand; `listeners` counts who waits on it (a flush scheduler, each waiting watch). */
+export function manualHold(held = true): FlushHold & { open(): void; listeners: Set<() => void> } {
+  const listeners = new Set<() => void>();
+  const hold = {
+    listeners,
+    held,
+    onChange(changed: () => void) {
+      listeners.add(changed);
+      return () => listeners.delete(changed);
+    },
+    open() {
+      hold.held = false;
+      for (const l of [...listeners]) l();
+    },
+  };
+  return hold;
 }
