@@ -122,11 +122,14 @@ class Engine implements FlushHold {
 /** The engines of one worker (one per worker thread: engine-worker.ts, engines-worker.ts). */
 export class FirstLists {
   private readonly engines = new Set<Engine>();
-  private listing = false;
   /** Engines in their first list (Engine.listing), as of the last update. */
-  listingEngines = 0;
+  private listingCount = 0;
 
   constructor(private readonly options: FirstListsOptions = {}) {}
+
+  get listingEngines(): number {
+    return this.listingCount;
+  }
 
   /** An engine starts, its first list ahead; `connectTimeoutMs` bounds how long it may hold the others, and wait for them. */
   join(connectTimeoutMs: number): EngineListing {
@@ -146,10 +149,10 @@ export class FirstLists {
       e.setHeld(held);
       if (e.released && e.synced) this.engines.delete(e);
     }
-    this.listingEngines = [...this.engines].filter((e) => e.listing).length;
-    const listing = this.listingEngines > 0;
-    if (listing !== this.listing) {
-      this.listing = listing;
+    const wasListing = this.listingCount > 0;
+    this.listingCount = [...this.engines].filter((e) => e.listing).length;
+    const listing = this.listingCount > 0;
+    if (listing !== wasListing) {
       this.options.listingChanged?.(listing);
     }
   }
